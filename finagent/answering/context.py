@@ -1,0 +1,155 @@
+"""Builds the answer context in sections and the numbered source list, in code."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+
+from finagent.state import Chunk, ChunkSource, ExternalData, Source
+
+SECTION_TITLES = {
+    "facts": "General Facts",
+    "docs": "User Documents",
+    "kb": "Knowledge Base",
+    "external": "External Data",
+}
+_CITATION = re.compile(r"\[(\d{1,3})\]")
+
+
+@dataclass
+class AnswerContext:
+    text: str
+    sources: list[Source] = field(default_factory=list)
+    chunks: list[Chunk] = field(default_factory=list)  # in citation order
+    external: list[ExternalData] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+    chunk_numbers: list[int] = field(default_factory=list)  # source number of each chunk
+
+
+def _source_key(chunk: Chunk) -> str:
+    unit = chunk.metadata.get("unit_id")
+    return f"{chunk.source}:{unit or chunk.document_id or chunk.title or chunk.id}"
+
+
+def _source_for(number: int, chunk: Chunk) -> Source:
+    reference = chunk.metadata.get("citation") or chunk.metadata.get("path") or ""
+    if chunk.source == "user_docs" and chunk.document_id:
+        reference = f"документ {chunk.document_id}"
+    return Source(
+        number=number, title=chunk.title or chunk.id, kind=chunk.source, reference=str(reference)
+    )
+
+
+def build_context(
+    chunks: list[Chunk],
+    external: list[ExternalData],
+    max_chars: int,
+    today: date | None = None,
+) -> AnswerContext:
+    """Sections General Facts / User Documents / Knowledge Base / External Data within max_chars."""
+    today = today or date.today()
+    budget = max_chars
+    ctx = AnswerContext(text="")
+    facts = f"### {SECTION_TITLES['facts']}\nСегодня: {today.isoformat()}."
+    parts = [facts]
+    budget -= len(facts)
+    docs = [c for c in chunks if c.source == "user_docs"]
+    kb = [c for c in chunks if c.source != "user_docs"]
+    numbers: dict[str, int] = {}  # one source number per document (or legal unit)
+    for key, group in (("docs", docs), ("kb", kb)):
+        lines: list[str] = []
+        for chunk in group:
+            source_key = _source_key(chunk)
+            number = numbers.get(source_key, len(ctx.sources) + 1)
+            label = chunk.metadata.get("citation") or chunk.title
+            entry = f"[{number}] {label}\n{chunk.text}"
+            if len(entry) > budget:
+                entry = entry[: max(0, budget)]
+                if len(entry) < 200:
+                    break
+            budget -= len(entry)
+            lines.append(entry)
+            if source_key not in numbers:
+                numbers[source_key] = number
+                ctx.sources.append(_source_for(number, chunk))
+            ctx.chunks.append(chunk)
+            ctx.chunk_numbers.append(number)
+        if lines:
+            parts.append(f"### {SECTION_TITLES[key]}\n" + "\n\n".join(lines))
+    ext_lines = []
+    for item in external:
+        if not item.ok:
+            ctx.notices.append(item.content)
+            continue
+        number = len(ctx.sources) + 1
+        entry = f"[{number}] [Источник: {item.source_note}] ({item.tool})\n{item.content}"
+        entry = entry[: max(0, budget)]
+        if not entry:
+            break
+        budget -= len(entry)
+        ext_lines.append(entry)
+        ctx.sources.append(
+            Source(number=number, title=item.source_note, kind=_kind(item), reference=item.tool)
+        )
+        ctx.external.append(item)
+    if ext_lines:
+        parts.append(f"### {SECTION_TITLES['external']}\n" + "\n\n".join(ext_lines))
+    ctx.text = "\n\n".join(parts)
+    return ctx
+
+
+TOOL_SOURCE_NOTES = {
+    "fetch_cbr_data": "cbr.ru",
+    "Req_Compare_Rates_For_Dates": "cbr.ru",
+    "Req_Calculate_Conversion_For_Amounts": "cbr.ru",
+    "fetch_finance_news": "tavily.com",
+    "internal_knowledge_search": "внутренний поиск",
+    "search_user_documents": "документы пользователя",
+    "load_documents_full": "документы пользователя",
+    "search_general_kb": "база знаний",
+    "Req_Find_Passages_For_Queries": "база знаний",
+}
+_KINDS: dict[str, ChunkSource] = {
+    "cbr.ru": "cbr",
+    "tavily.com": "news",
+    "внутренний поиск": "internal",
+    "документы пользователя": "user_docs",
+    "база знаний": "kb",
+}
+
+
+def source_note_for(tool: str) -> str:
+    return TOOL_SOURCE_NOTES.get(tool, tool)
+
+
+def _kind(item: ExternalData) -> ChunkSource:
+    return _KINDS.get(item.source_note, "web")
+
+
+def cited_numbers(text: str) -> list[int]:
+    return sorted({int(n) for n in _CITATION.findall(text)})
+
+
+def render_sources(sources: list[Source], answer: str) -> str:
+    """The Источники section: sources cited in ``answer`` (all of them if none were cited)."""
+    cited = set(cited_numbers(answer))
+    chosen = [s for s in sources if s.number in cited] or sources
+    if not chosen:
+        return "## Источники\nИсточники не использовались."
+    lines = []
+    for source in chosen:
+        ref = f" — {source.reference}" if source.reference else ""
+        lines.append(f"[{source.number}] {source.title}{ref}")
+    return "## Источники\n" + "\n".join(lines)
+
+
+def strip_sources_section(answer: str) -> str:
+    """Drop any source list the LLM wrote itself: ours is built from what was retrieved."""
+    return re.split(r"\n#+\s*Источники\s*\n?", "\n" + answer, maxsplit=1)[0].strip()
+
+
+def drop_unknown_citations(answer: str, sources: list[Source]) -> str:
+    """Remove citation numbers that point to nothing we retrieved."""
+    known = {s.number for s in sources}
+    return _CITATION.sub(lambda m: m.group(0) if int(m.group(1)) in known else "", answer)

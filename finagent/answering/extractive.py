@@ -1,0 +1,107 @@
+"""Offline answers: the best passages arranged in the answer format, with citations."""
+
+from __future__ import annotations
+
+import re
+
+from finagent.answering.context import AnswerContext, render_sources
+from finagent.answering.messages import NOTHING_FOUND
+from finagent.routing.rules import normalize
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[А-ЯA-Z0-9«\"(])")
+_WORD = re.compile(r"[a-zа-я0-9]+")
+_STOP = {
+    "и",
+    "в",
+    "во",
+    "на",
+    "по",
+    "о",
+    "об",
+    "с",
+    "со",
+    "к",
+    "ко",
+    "у",
+    "за",
+    "из",
+    "для",
+    "от",
+    "до",
+    "не",
+    "ли",
+    "же",
+    "а",
+    "но",
+    "или",
+    "что",
+    "как",
+    "какой",
+    "какая",
+    "какие",
+    "это",
+    "мне",
+    "я",
+    "мой",
+    "моем",
+    "моих",
+    "есть",
+    "сколько",
+    "когда",
+    "где",
+    "найди",
+}
+
+
+def _stems(text: str) -> set[str]:
+    return {w[:5] for w in _WORD.findall(normalize(text)) if w not in _STOP and len(w) > 2}
+
+
+def _best_sentences(text: str, query_stems: set[str], limit: int) -> list[str]:
+    """The ``limit`` sentences sharing most words with the query, best first."""
+    lines = [ln.strip() for ln in text.splitlines()[1:] if ln.strip()] or [text]
+    sentences = [
+        s.strip()
+        for line in lines
+        if not line.startswith("#") and not set(line) <= set("|-: ")
+        for s in _SENTENCE.split(line)
+        if len(s.strip()) > 3
+    ]
+    ranked = sorted(
+        enumerate(sentences),
+        key=lambda pair: (-len(_stems(pair[1]) & query_stems), pair[0]),
+    )
+    return [s if len(s) <= 400 else s[:400].rsplit(" ", 1)[0] + "…" for _, s in ranked[:limit]]
+
+
+def compose_extractive(query: str, ctx: AnswerContext, note: str | None = None) -> str:
+    """Краткий вывод / Подробный анализ / Источники from retrieved passages and live data."""
+    if not ctx.chunks and not ctx.external:
+        return f"## Краткий вывод\n{NOTHING_FOUND}\n\n## Подробный анализ\n{NOTHING_FOUND}"
+    stems = _stems(query)
+    numbered = {id(c): n for c, n in zip(ctx.chunks, ctx.chunk_numbers, strict=True)}
+    summary: list[str] = []
+    details: list[str] = []
+    external_start = len(ctx.sources) - len(ctx.external) + 1
+    for offset, item in enumerate(ctx.external):
+        number = external_start + offset
+        first = item.content.strip().splitlines()[0] if item.content.strip() else ""
+        summary.append(f"{first} [Источник: {item.source_note}] [{number}]")
+        details.append(
+            f"- **{item.tool}** [Источник: {item.source_note}] [{number}]:\n"
+            f"  {item.content.strip()[:1500]}"
+        )
+    for chunk in ctx.chunks[:4]:
+        number = numbered[id(chunk)]
+        sentences = _best_sentences(chunk.text, stems, 2)
+        if not sentences:
+            continue
+        if len(summary) < 1:
+            summary.append(f"{sentences[0]} [{number}]")
+        label = chunk.metadata.get("citation") or chunk.title
+        details.append(f"- **{label}**: {' '.join(sentences)} [{number}]")
+    answer = "## Краткий вывод\n" + " ".join(summary[:2])
+    answer += "\n\n## Подробный анализ\n" + "\n".join(details)
+    if note:
+        answer += f"\n\n{note}"
+    return answer + "\n\n" + render_sources(ctx.sources, answer)

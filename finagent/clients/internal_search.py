@@ -1,0 +1,357 @@
+"""Client of the internal document-search API (wire format: docs/internal-search-api.md).
+
+Pages through ``GET {doc_api_url}/search`` and fetches each hit: documents of publication
+divisions 3 and 13 as XML from ``GET {internal_gateway_api_url}/documents/{id}``, the
+others as JSON from ``GET {doc_api_url}/documents/{id}``. Text is cleaned of markup and
+truncated. A document that fails is logged and skipped; the rest are still returned.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import re
+import weakref
+from html.parser import HTMLParser
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+from defusedxml import ElementTree as SafeET
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from finagent.clients.resilience import (
+    Breaker,
+    CircuitOpenError,
+    ExternalServiceError,
+    external_call,
+    is_transient,
+    retry_policy,
+)
+from finagent.config import Settings
+from finagent.observability import get_logger
+
+log = get_logger("finagent.clients.internal_search")
+
+SERVICE = "internal_search"
+XML_DIVISIONS = frozenset({3, 13})
+TRUNCATION_MARKER = "[...truncated]"
+MAX_LIMIT = 20
+
+
+class SearchHit(BaseModel):
+    """One item of a search page."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    id: str
+    title: str = ""
+    pub_division: int | None = None
+    pub_alias: str | None = None
+    url: str | None = None
+
+
+class InternalDocument(BaseModel):
+    """A fetched document with clean, bounded text."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    title: str
+    url: str | None
+    text: str
+    pub_division: int | None = None
+    pub_alias: str | None = None
+    truncated: bool = False
+
+
+class InternalSearchError(ExternalServiceError):
+    """The search API failed as a whole (not a single document); the message is safe to show."""
+
+
+class SearchClient:
+    """Async client of the internal search API with paging, retries and a circuit breaker."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        http: httpx.AsyncClient | None = None,
+        *,
+        retry_attempts: int = 3,
+        retry_initial_s: float = 0.2,
+        breaker: Breaker | None = None,
+    ) -> None:
+        if not settings.doc_api_url:
+            raise InternalSearchError("internal search is not configured: set FINAGENT_DOC_API_URL")
+        self._doc_api = settings.doc_api_url.rstrip("/")
+        gateway = settings.internal_gateway_api_url
+        self._gateway = gateway.rstrip("/") if gateway else None
+        self._timeout = httpx.Timeout(settings.doc_api_timeout_s)
+        self._page_size = settings.doc_api_page_size
+        self._max_pages = settings.doc_api_max_pages
+        self._max_chars = settings.doc_api_max_doc_chars
+        self._retry_attempts = retry_attempts
+        self._retry_initial_s = retry_initial_s
+        self._breaker = breaker or Breaker(SERVICE)
+        self._injected = http
+        self._own: httpx.AsyncClient | None = None
+        self._own_loop: weakref.ref[asyncio.AbstractEventLoop] | None = None
+
+    async def fetch_search_pages_and_docs(
+        self, query: str, limit: int = 3, pub_alias: str | None = None
+    ) -> list[InternalDocument]:
+        """Up to ``limit`` documents for ``query``, in search order; broken ones skipped."""
+        query = query.strip()
+        if not query:
+            raise InternalSearchError("the search query is empty")
+        limit = max(1, min(limit, MAX_LIMIT))
+        docs: list[InternalDocument] = []
+        seen: set[str] = set()
+        page, pages = 1, 1
+        while len(docs) < limit and page <= min(pages, self._max_pages):
+            payload = await self._search_page(query, page, pub_alias)
+            pages = _int(payload.get("pages"), default=page)
+            hits = _hits(payload)
+            if not hits:
+                break
+            pending = [h for h in hits if h.id not in seen]
+            seen.update(h.id for h in pending)
+            while pending and len(docs) < limit:
+                batch, pending = pending[: limit - len(docs)], pending[limit - len(docs) :]
+                fetched = await asyncio.gather(*(self._document(h) for h in batch))
+                docs.extend(d for d in fetched if d is not None)
+            page += 1
+        return docs
+
+    async def aclose(self) -> None:
+        if self._own is not None:
+            own, self._own = self._own, None
+            await own.aclose()
+
+    # --- HTTP -----------------------------------------------------------------------
+    def _http(self) -> httpx.AsyncClient:
+        if self._injected is not None:
+            return self._injected
+        loop = asyncio.get_running_loop()
+        if self._own is None or self._own_loop is None or self._own_loop() is not loop:
+            self._own = httpx.AsyncClient(
+                timeout=self._timeout, headers={"Accept": "application/json, application/xml"}
+            )
+            self._own_loop = weakref.ref(loop)
+        return self._own
+
+    async def _get(self, operation: str, url: str, **params: Any) -> httpx.Response:
+        """GET with retries on 5xx/transport errors; raises for any non-2xx answer."""
+        async for attempt in retry_policy(
+            self._retry_attempts, initial_s=self._retry_initial_s, jitter_s=self._retry_initial_s
+        ):
+            with attempt:
+                n = attempt.retry_state.attempt_number
+                async with external_call(SERVICE, operation, attempt=n):
+                    response = await self._http().get(url, params=params, timeout=self._timeout)
+                    response.raise_for_status()
+                    return response
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _search_page(self, query: str, page: int, pub_alias: str | None) -> dict[str, Any]:
+        params: dict[str, Any] = {"q": query, "page": page, "page_size": self._page_size}
+        if pub_alias:
+            params["pub_alias"] = pub_alias
+        try:
+            response = await self._breaker.call(
+                lambda: self._get("search", f"{self._doc_api}/search", **params)
+            )
+            payload = response.json()
+        except CircuitOpenError as exc:
+            wait = f"; retry in about {exc.retry_after_s:.0f} s" if exc.retry_after_s else ""
+            raise InternalSearchError(
+                f"internal search is temporarily unavailable after repeated failures{wait}"
+            ) from None
+        except httpx.HTTPStatusError as exc:
+            status = exc.response.status_code
+            advice = "try again later" if status >= 500 else "rephrase the query"
+            raise InternalSearchError(
+                f"internal search failed (HTTP {status}); {advice}", transient=status >= 500
+            ) from None
+        except httpx.TimeoutException:
+            raise InternalSearchError(
+                "internal search did not answer in time; try again later", transient=True
+            ) from None
+        except httpx.TransportError as exc:
+            raise InternalSearchError(
+                f"cannot reach internal search ({type(exc).__name__}); check "
+                "FINAGENT_DOC_API_URL and the network",
+                transient=True,
+            ) from None
+        except ValueError:
+            raise InternalSearchError(
+                "internal search returned an unreadable answer (not JSON); try again later",
+                transient=True,
+            ) from None
+        if not isinstance(payload, dict):
+            raise InternalSearchError("internal search returned an unexpected answer")
+        return payload
+
+    async def _document(self, hit: SearchHit) -> InternalDocument | None:
+        """Fetch and parse one document; ``None`` (logged) when it cannot be read."""
+        as_xml = hit.pub_division in XML_DIVISIONS
+        try:
+            if as_xml:
+                if not self._gateway:
+                    raise InternalSearchError(
+                        "XML gateway is not configured (FINAGENT_INTERNAL_GATEWAY_API_URL)"
+                    )
+                url = f"{self._gateway}/documents/{quote(hit.id, safe='')}"
+                doc = parse_xml_document(
+                    (await self._get("document_xml", url)).content, hit, self._max_chars
+                )
+            else:
+                url = f"{self._doc_api}/documents/{quote(hit.id, safe='')}"
+                doc = parse_json_document(
+                    (await self._get("document_json", url)).json(), hit, self._max_chars
+                )
+        except Exception as exc:  # one bad document must not sink the others
+            status = exc.response.status_code if isinstance(exc, httpx.HTTPStatusError) else None
+            log.warning(
+                "internal_document_skipped",
+                doc_id=hit.id,
+                pub_division=hit.pub_division,
+                error_type=type(exc).__name__,
+                status=status,
+                transient=is_transient(exc),
+            )
+            return None
+        return doc
+
+
+# --- parsing ------------------------------------------------------------------------------
+
+
+def parse_json_document(data: Any, hit: SearchHit, max_chars: int) -> InternalDocument:
+    """A JSON document ``{id, title, body_html, url, updated_at}``."""
+    if not isinstance(data, dict):
+        raise ValueError("document JSON is not an object")
+    body = data.get("body_html") or data.get("body") or data.get("text") or ""
+    text, truncated = truncate_text(clean_markup(str(body)), max_chars)
+    return InternalDocument(
+        id=str(data.get("id") or hit.id),
+        title=_clean_title(data.get("title")) or hit.title or hit.id,
+        url=data.get("url") or hit.url,
+        text=text,
+        pub_division=hit.pub_division,
+        pub_alias=hit.pub_alias,
+        truncated=truncated,
+    )
+
+
+def parse_xml_document(raw: bytes, hit: SearchHit, max_chars: int) -> InternalDocument:
+    """A gateway XML document ``<document><title/><url/><body/></document>``.
+
+    Parsed with defusedxml (no entity expansion bombs, no external entities). The title is
+    taken from the XML; ``<body>`` may hold nested markup or escaped/CDATA HTML.
+    """
+    root = SafeET.fromstring(raw)
+    title_el = root.find("title")
+    body_el = root.find("body")
+    url_el = root.find("url")
+    body = _xml_inner_text(body_el) if body_el is not None else ""
+    text, truncated = truncate_text(clean_markup(body), max_chars)
+    title = _clean_title("".join(title_el.itertext()) if title_el is not None else None)
+    url = (url_el.text or "").strip() if url_el is not None else ""
+    return InternalDocument(
+        id=root.get("id") or hit.id,
+        title=title or hit.title or hit.id,
+        url=url or hit.url,
+        text=text,
+        pub_division=hit.pub_division,
+        pub_alias=hit.pub_alias,
+        truncated=truncated,
+    )
+
+
+_INLINE_TAGS = frozenset("a abbr b code em font i mark s small span strong sub sup u".split())
+
+
+def _xml_inner_text(element: Any) -> str:
+    """Text of an XML element; element boundaries become line breaks except inline tags.
+
+    Text nodes keep any markup they carry (escaped or CDATA HTML) for ``clean_markup``.
+    """
+    parts = [element.text or ""]
+    for child in element:
+        tag = str(child.tag).rsplit("}", 1)[-1].lower()
+        sep = "" if tag in _INLINE_TAGS else "\n"
+        parts += [sep, _xml_inner_text(child), sep, child.tail or ""]
+    return "".join(parts)
+
+
+_BLOCK_TAGS = frozenset(
+    "p div br li ul ol tr table h1 h2 h3 h4 h5 h6 section article header footer "
+    "blockquote pre title hr dd dt".split()
+)
+_SKIP_TAGS = frozenset({"script", "style", "head", "noscript", "template"})
+
+
+class _TextExtractor(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self._skip = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in _SKIP_TAGS:
+            self._skip += 1
+        elif tag in _BLOCK_TAGS:
+            self.parts.append("\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _SKIP_TAGS:
+            self._skip = max(0, self._skip - 1)
+        elif tag in _BLOCK_TAGS:
+            self.parts.append("\n")
+
+    def handle_data(self, data: str) -> None:
+        if not self._skip:
+            self.parts.append(data)
+
+
+def clean_markup(text: str) -> str:
+    """Plain text from HTML/XML: tags, scripts and entities removed, whitespace normalised."""
+    parser = _TextExtractor()
+    parser.feed(text)
+    parser.close()
+    plain = html.unescape("".join(parser.parts)).replace("\xa0", " ")
+    lines = (re.sub(r"[^\S\n]+", " ", line).strip() for line in plain.split("\n"))
+    return "\n".join(line for line in lines if line)
+
+
+def truncate_text(text: str, max_chars: int) -> tuple[str, bool]:
+    """``text`` cut to ``max_chars`` characters plus ``[...truncated]`` when longer."""
+    if len(text) <= max_chars:
+        return text, False
+    return text[:max_chars].rstrip() + "\n" + TRUNCATION_MARKER, True
+
+
+def _clean_title(value: Any) -> str:
+    return " ".join(clean_markup(str(value)).split()) if value else ""
+
+
+def _hits(payload: dict[str, Any]) -> list[SearchHit]:
+    hits = []
+    for item in payload.get("items") or []:
+        if isinstance(item, dict) and item.get("id") is not None:
+            item = {**item, "id": str(item["id"])}
+            item["pub_division"] = _int(item.get("pub_division"), default=None)
+            item["title"] = str(item.get("title") or "")
+            try:
+                hits.append(SearchHit.model_validate(item))
+            except ValidationError:
+                log.warning("internal_search_hit_skipped", doc_id=item["id"])
+    return hits
+
+
+def _int(value: Any, default: Any) -> Any:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default

@@ -1,0 +1,368 @@
+"""Tavily web search and page extraction: a thin async wrapper over ``tavily-python``.
+
+Every SDK failure becomes a :class:`TavilyError` with a message that says what happened
+and what to do; the API key never appears in messages or logs. Transient failures (5xx,
+transport errors, unreadable replies) are retried with backoff and counted by a circuit
+breaker; timeouts are not retried, so a call stays bounded. Search results are cached
+per (user, query, parameters) for ``tavily_cache_ttl_s``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
+from typing import Any, Literal, TypeVar
+
+import httpx
+from cachetools import TTLCache
+from pydantic import BaseModel, ConfigDict
+from tavily import AsyncTavilyClient
+from tavily.errors import (
+    BadRequestError,
+    ForbiddenError,
+    InvalidAPIKeyError,
+    UsageLimitExceededError,
+)
+from tavily.errors import TimeoutError as TavilyTimeoutError
+
+from finagent.clients.resilience import (
+    Breaker,
+    CircuitOpenError,
+    ExternalServiceError,
+    external_call,
+    is_transient,
+    retry_policy,
+)
+from finagent.config import Settings
+from finagent.observability import redact, register_secrets
+
+SERVICE = "tavily"
+KEY_ENV = "FINAGENT_TAVILY_API_KEY"
+_DETAIL_LIMIT = 200
+
+SearchDepth = Literal["basic", "advanced", "fast", "ultra-fast"]
+Topic = Literal["general", "news", "finance"]
+TimeRange = Literal["day", "week", "month", "year"]
+ErrorKind = Literal[
+    "not_configured",
+    "auth",
+    "rate_limit",
+    "forbidden",
+    "bad_request",
+    "unavailable",
+    "timeout",
+    "circuit_open",
+    "bad_response",
+]
+
+T = TypeVar("T")
+
+
+class WebResult(BaseModel):
+    """One web search hit."""
+
+    model_config = ConfigDict(frozen=True)
+
+    title: str
+    url: str
+    snippet: str
+    published_at: str | None = None  # ISO 8601 when Tavily gives a date (news/finance)
+    score: float | None = None
+
+
+class ExtractedPage(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    url: str
+    content: str
+
+
+class FailedPage(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    url: str
+    error: str
+
+
+class ExtractResult(BaseModel):
+    """Pages Tavily could read and the URLs it could not."""
+
+    pages: list[ExtractedPage]
+    failed: list[FailedPage]
+
+
+class TavilyError(ExternalServiceError):
+    """A Tavily failure; ``str(err)`` is safe to show (no secrets) and says what to do."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        kind: ErrorKind,
+        status: int | None = None,
+        transient: bool = False,
+    ) -> None:
+        super().__init__(message, transient=transient)
+        self.kind = kind
+        self.status = status
+
+
+class TavilyClient:
+    """Async Tavily client with error mapping, retries, circuit breaker and a search cache."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        retry_attempts: int = 3,
+        retry_initial_s: float = 0.2,
+        breaker: Breaker | None = None,
+    ) -> None:
+        key = settings.tavily_api_key.get_secret_value() if settings.tavily_api_key else ""
+        self._api_key = key.strip()
+        if self._api_key:
+            register_secrets([self._api_key])
+        self._base_url = settings.tavily_base_url
+        self._timeout_s = settings.tavily_timeout_s
+        self._retry_attempts = retry_attempts
+        self._retry_initial_s = retry_initial_s
+        self._breaker = breaker or Breaker(SERVICE)
+        self._cache: TTLCache[tuple[Any, ...], list[WebResult]] | None = (
+            TTLCache(maxsize=512, ttl=settings.tavily_cache_ttl_s)
+            if settings.tavily_cache_ttl_s > 0
+            else None
+        )
+        self._sdk: AsyncTavilyClient | None = None
+        self._sdk_loop: weakref.ref[asyncio.AbstractEventLoop] | None = None
+
+    @property
+    def configured(self) -> bool:
+        return bool(self._api_key)
+
+    async def search(
+        self,
+        query: str,
+        *,
+        max_results: int = 5,
+        search_depth: SearchDepth = "advanced",
+        topic: Topic = "finance",
+        time_range: TimeRange | None = None,
+        include_domains: Sequence[str] | None = None,
+        user_id: str | None = None,
+    ) -> list[WebResult]:
+        """Search the web; results are cached per (user_id, query, parameters)."""
+        query = query.strip()
+        if not query:
+            raise TavilyError("the search query is empty", kind="bad_request")
+        domains = tuple(sorted(include_domains)) if include_domains else None
+        key = (user_id, query, max_results, search_depth, topic, time_range, domains)
+        if self._cache is not None and key in self._cache:
+            return list(self._cache[key])
+
+        async def call(sdk: AsyncTavilyClient) -> dict[str, Any]:
+            return await sdk.search(
+                query,
+                max_results=max_results,
+                search_depth=search_depth,
+                topic=topic,
+                time_range=time_range,
+                include_domains=list(domains) if domains else None,
+                timeout=self._timeout_s,
+            )
+
+        payload = await self._call("search", call)
+        results = [_web_result(item) for item in _items(payload, "results")]
+        if self._cache is not None:
+            self._cache[key] = results
+        return list(results)
+
+    async def extract(
+        self, urls: list[str], *, extract_depth: Literal["basic", "advanced"] = "basic"
+    ) -> ExtractResult:
+        """Read pages as Markdown; URLs Tavily could not read come back in ``failed``."""
+        urls = [u.strip() for u in urls if u and u.strip()]
+        if not urls:
+            raise TavilyError("no URLs to extract", kind="bad_request")
+
+        async def call(sdk: AsyncTavilyClient) -> dict[str, Any]:
+            return await sdk.extract(
+                urls, extract_depth=extract_depth, format="markdown", timeout=self._timeout_s
+            )
+
+        payload = await self._call("extract", call)
+        pages = [
+            ExtractedPage(url=str(item.get("url", "")), content=str(item.get("raw_content") or ""))
+            for item in _items(payload, "results")
+        ]
+        failed = [
+            FailedPage(url=str(item.get("url", "")), error=str(item.get("error") or "unknown"))
+            for item in _items(payload, "failed_results")
+        ]
+        return ExtractResult(pages=pages, failed=failed)
+
+    async def aclose(self) -> None:
+        if self._sdk is not None:
+            sdk, self._sdk = self._sdk, None
+            await sdk.close()
+
+    # --- internals ------------------------------------------------------------------
+    def _client(self) -> AsyncTavilyClient:
+        """The SDK client of the running loop (its httpx pool is bound to one loop)."""
+        loop = asyncio.get_running_loop()
+        if self._sdk is None or self._sdk_loop is None or self._sdk_loop() is not loop:
+            self._sdk = AsyncTavilyClient(api_key=self._api_key, api_base_url=self._base_url)
+            self._sdk_loop = weakref.ref(loop)
+        return self._sdk
+
+    async def _call(self, operation: str, fn: Callable[[AsyncTavilyClient], Awaitable[T]]) -> T:
+        if not self.configured:
+            raise TavilyError(
+                f"web search (Tavily) is not configured: set {KEY_ENV} (or TAVILY_API_KEY)",
+                kind="not_configured",
+            )
+        sdk = self._client()
+        try:
+            async with self._breaker.guard():
+                async for attempt in retry_policy(
+                    self._retry_attempts,
+                    initial_s=self._retry_initial_s,
+                    jitter_s=self._retry_initial_s,
+                    retry_if=_retryable,
+                ):
+                    with attempt:
+                        n = attempt.retry_state.attempt_number
+                        async with external_call(SERVICE, operation, attempt=n) as rec:
+                            try:
+                                return await fn(sdk)
+                            except Exception as exc:
+                                error = self._map_error(exc)
+                                rec.outcome = error.kind
+                                raise error from None
+        except CircuitOpenError as exc:
+            wait = f"; retry in about {exc.retry_after_s:.0f} s" if exc.retry_after_s else ""
+            raise TavilyError(
+                f"Tavily is temporarily unavailable after repeated failures{wait}",
+                kind="circuit_open",
+                transient=False,
+            ) from None
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _map_error(self, exc: Exception) -> TavilyError:
+        detail = self._safe(str(exc))
+        if isinstance(exc, TavilyError):
+            return exc
+        if isinstance(exc, InvalidAPIKeyError):
+            return TavilyError(
+                f"invalid Tavily API key (401): check {KEY_ENV}", kind="auth", status=401
+            )
+        if isinstance(exc, UsageLimitExceededError):
+            return TavilyError(
+                "Tavily rate limit reached (429): retry in a minute",
+                kind="rate_limit",
+                status=429,
+            )
+        if isinstance(exc, ForbiddenError):
+            return TavilyError(
+                "Tavily refused the request (403/432/433: plan or usage limit reached"
+                f"{': ' + detail if detail else ''}); check the plan and limits in the "
+                "Tavily dashboard, web search is unavailable until then",
+                kind="forbidden",
+            )
+        if isinstance(exc, BadRequestError):
+            return TavilyError(
+                f"Tavily rejected the request as invalid (400{': ' + detail if detail else ''})"
+                "; shorten or rephrase the query",
+                kind="bad_request",
+                status=400,
+            )
+        if isinstance(exc, TavilyTimeoutError):
+            return TavilyError(
+                f"Tavily did not answer within {self._timeout_s:g} s; try again later",
+                kind="timeout",
+                transient=True,
+            )
+        if isinstance(exc, httpx.HTTPStatusError):
+            status = exc.response.status_code
+            if status >= 500:
+                return TavilyError(
+                    f"Tavily is unavailable (HTTP {status}); try again later",
+                    kind="unavailable",
+                    status=status,
+                    transient=True,
+                )
+            return TavilyError(
+                f"Tavily answered HTTP {status}; check FINAGENT_TAVILY_BASE_URL",
+                kind="bad_request",
+                status=status,
+            )
+        if isinstance(exc, httpx.TransportError):
+            return TavilyError(
+                f"cannot reach Tavily ({type(exc).__name__}); check the network and "
+                "FINAGENT_TAVILY_BASE_URL, then try again",
+                kind="unavailable",
+                transient=True,
+            )
+        if isinstance(exc, ValueError | KeyError | TypeError | AttributeError):
+            return TavilyError(
+                f"Tavily returned an unreadable answer ({type(exc).__name__}); try again later",
+                kind="bad_response",
+                transient=True,
+            )
+        return TavilyError(
+            f"Tavily call failed ({type(exc).__name__}); try again later",
+            kind="unavailable",
+            transient=True,
+        )
+
+    def _safe(self, text: str) -> str:
+        """Server-provided detail, without secrets, short."""
+        if self._api_key:
+            text = text.replace(self._api_key, "***")
+        text = redact(" ".join(text.split()))
+        return text[:_DETAIL_LIMIT]
+
+
+def _retryable(exc: BaseException) -> bool:
+    """Retry 5xx, transport errors and garbage replies; never 4xx or timeouts."""
+    return is_transient(exc) and getattr(exc, "kind", None) != "timeout"
+
+
+def _items(payload: Any, field: str) -> list[dict[str, Any]]:
+    if not isinstance(payload, dict):
+        raise TavilyError(
+            "Tavily returned an unreadable answer; try again later",
+            kind="bad_response",
+            transient=True,
+        )
+    items = payload.get(field) or []
+    return [item for item in items if isinstance(item, dict)]
+
+
+def _web_result(item: dict[str, Any]) -> WebResult:
+    score = item.get("score")
+    return WebResult(
+        title=str(item.get("title") or item.get("url") or "").strip(),
+        url=str(item.get("url") or ""),
+        snippet=" ".join(str(item.get("content") or "").split()),
+        published_at=_iso_date(item.get("published_date")),
+        score=float(score) if isinstance(score, int | float) else None,
+    )
+
+
+def _iso_date(value: Any) -> str | None:
+    """RFC 2822 ("Tue, 11 Mar 2025 17:00:00 GMT") or ISO dates to ISO 8601."""
+    if not value or not isinstance(value, str):
+        return None
+    try:
+        parsed = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        try:
+            parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            return value.strip() or None
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=UTC)
+    return parsed.isoformat()

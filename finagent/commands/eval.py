@@ -1,0 +1,42 @@
+"""``finagent eval retrieval``: recall@k / MRR of BM25, dense, hybrid and expansion."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from finagent.config import get_settings
+from finagent.eval_retrieval import format_table, load_dataset, run_eval
+
+app = typer.Typer(help="Evaluation runs.")
+
+DEFAULT_DATASET = Path("evals/datasets/retrieval_taxcode.jsonl")
+DEFAULT_TAXCODE = Path("../shared/data/tax-code")
+
+
+@app.command("retrieval")
+def retrieval(
+    dataset: Annotated[Path, typer.Option(help="JSONL questions")] = DEFAULT_DATASET,
+    taxcode_dir: Annotated[
+        Path | None,
+        typer.Option(help="Folder with nk-part1/2-2025.txt (default: FINAGENT_TAXCODE_DIR)"),
+    ] = None,
+    prefetch: Annotated[int | None, typer.Option(help="Prefetch depth per leg")] = None,
+    limit: Annotated[int | None, typer.Option(help="Only the first N questions")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the full result as JSON")] = False,
+) -> None:
+    """Ingest the Tax Code into a temporary index and compare the retrieval methods."""
+    folder = taxcode_dir or Path(os.environ.get("FINAGENT_TAXCODE_DIR", DEFAULT_TAXCODE))
+    if not folder.is_dir():
+        raise typer.BadParameter(f"Tax Code folder not found: {folder}", param_hint="--taxcode-dir")
+    questions = load_dataset(dataset, limit)
+    result = asyncio.run(run_eval(questions, folder, get_settings(), prefetch_limit=prefetch))
+    if as_json:
+        typer.echo(json.dumps(result, ensure_ascii=False, indent=2))
+    else:
+        typer.echo(format_table(result))

@@ -1,0 +1,56 @@
+"""``finagent ingest law PATH --code nk --part N``: index a code's text into the KB."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from finagent.config import get_settings
+from finagent.retrieval.embedding_cache import build_cached_embedder
+from finagent.retrieval.factory import build_index
+from finagent.retrieval.law_ingest import LawIngestor, LawIngestReport
+from finagent.retrieval.sparse import RussianBm25
+
+
+async def ingest_law(path: Path, code: str, part: int | None) -> LawIngestReport:
+    settings = get_settings()
+    index = build_index(settings)
+    try:
+        ingestor = LawIngestor(index, build_cached_embedder(settings), RussianBm25(), settings)
+        return await ingestor.ingest_file(path, code=code, part=part)
+    finally:
+        await index.close()
+
+
+def law(
+    path: Annotated[
+        Path, typer.Argument(exists=True, dir_okay=False, help="UTF-8 text of the code")
+    ],
+    code: Annotated[str, typer.Option(help="Code id: nk, gk, tk, bk, koap")] = "nk",
+    part: Annotated[int | None, typer.Option(help="Part of the code (1, 2, ...)")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON")] = False,
+) -> None:
+    """Parse a code (chapters, articles, points) and index it into the knowledge base."""
+    report = asyncio.run(ingest_law(path, code.lower(), part))
+    data = {
+        "code": report.code,
+        "part": report.part,
+        "articles": report.articles,
+        "units": report.units,
+        "chunks": report.chunks,
+        "seconds": round(report.seconds, 2),
+        "chunks_per_second": round(report.chunks_per_second, 2),
+        "collection": report.collection,
+    }
+    if as_json:
+        typer.echo(json.dumps(data, ensure_ascii=False))
+        return
+    typer.echo(
+        f"{report.code}{report.part or ''}: {report.articles} articles, {report.units} units, "
+        f"{report.chunks} chunks in {report.seconds:.1f} s "
+        f"({report.chunks_per_second:.1f} chunks/s) -> {report.collection}"
+    )

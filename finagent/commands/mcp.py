@@ -1,0 +1,46 @@
+"""``finagent mcp``: serve finagent's tools over MCP (stdio or streamable HTTP)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from finagent.mcp.server import USER_ENV
+
+app = typer.Typer(help="Serve finagent's tools over MCP.", no_args_is_help=False)
+
+
+@app.callback(invoke_without_command=True)
+def mcp(
+    transport: Annotated[
+        str, typer.Option("--transport", "-t", help="stdio or http (streamable HTTP at /mcp)")
+    ] = "stdio",
+    host: Annotated[str, typer.Option(help="HTTP bind address")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="HTTP port")] = 8765,
+    user: Annotated[
+        str | None,
+        typer.Option(envvar=USER_ENV, help="User every tool call acts for (never the caller's)"),
+    ] = None,
+    tool: Annotated[
+        list[str] | None, typer.Option("--tool", help="Serve only these tools (repeatable)")
+    ] = None,
+) -> None:
+    """Serve the domain tools as user USER; clients cannot choose another user."""
+    from finagent.mcp.server import run
+
+    if transport not in ("stdio", "http"):
+        raise typer.BadParameter("must be 'stdio' or 'http'", param_hint="--transport")
+    if not user:
+        raise typer.BadParameter(f"set --user or {USER_ENV}", param_hint="--user")
+    try:
+        run(
+            transport="http" if transport == "http" else "stdio",
+            host=host,
+            port=port,
+            user=user,
+            tools=tool,
+        )
+    except (KeyError, ValueError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc

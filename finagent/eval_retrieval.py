@@ -1,0 +1,273 @@
+"""Retrieval benchmark over the Tax Code: recall@k and MRR for BM25, dense, hybrid, expansion.
+
+The code's text is ingested into a temporary embedded index (Qdrant Edge in a temp
+dir) through :class:`LawIngestor`; with the embedding cache, reruns cost no model
+time. Every method is scored in the same run on the same index:
+
+* ``bm25``    - the Russian BM25 sparse leg alone;
+* ``dense``   - the e5 dense leg alone;
+* ``hybrid``  - both legs fused by RRF in Qdrant;
+* ``hybrid_expansion`` - hybrid over the question and its rule-based reformulations
+  (colloquial words mapped to the Code's terms, :func:`expand_query`), fused by RRF.
+
+Article level: a hit is a chunk of an expected article; point level: a chunk of an
+expected unit. recall@k counts questions with a hit in the first k results; MRR uses the
+rank of the first hit within the retrieved depth (10). Every method fetches 30 chunks
+and keeps the best chunk per unit (:func:`collapse_units`), so one long point split
+into several chunks takes one slot.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from finagent.config import Settings
+from finagent.retrieval.edge_index import EdgeIndex
+from finagent.retrieval.embedding_cache import build_cached_embedder
+from finagent.retrieval.embeddings import Embedder
+from finagent.retrieval.index import SearchFilter, SearchMode
+from finagent.retrieval.law_ingest import LAW_SOURCE, LawIngestor
+from finagent.retrieval.retriever import KB, Retriever
+from finagent.retrieval.sparse import RussianBm25
+from finagent.state import Chunk
+
+METHODS = ("bm25", "dense", "hybrid", "hybrid_expansion")
+KS = (1, 5, 10)
+DEPTH = 10
+FETCH = 30  # chunks fetched before collapsing chunks of the same unit
+TAXCODE_FILES = {1: "nk-part1-2025.txt", 2: "nk-part2-2025.txt"}
+
+# colloquial / abbreviated wording -> the Code's own terms (stem-like prefixes, lower case)
+_EXPANSIONS: tuple[tuple[str, str], ...] = (
+    (r"\bупрощенк\w*|\bусн\b", "упрощенная система налогообложения"),
+    (r"\bпатент\w*|\bпсн\b", "патентная система налогообложения патент"),
+    (r"\bндс\b", "налог на добавленную стоимость"),
+    (r"\bндфл\b|\b3-ндфл\b|подоходн\w*", "налог на доходы физических лиц"),
+    (r"\bип\b", "индивидуальный предприниматель"),
+    (r"взнос\w*", "страховые взносы"),
+    (r"штраф\w*", "влечет взыскание штрафа"),
+    (r"вычет\w*", "налоговый вычет"),
+    (r"квартир\w*|ипотек\w*|жиль\w*", "имущественный налоговый вычет жилой дом квартира"),
+    (r"лечени\w*|зуб\w*|врач\w*|медицин\w*", "медицинские услуги лечение"),
+    (r"учеб\w*|обучени\w*|университет\w*", "обучение в образовательных организациях"),
+    (r"ребен\w*|\bдет(?:и|ей)\b", "на каждого ребенка"),
+    (r"нерезидент\w*", "не являющиеся налоговыми резидентами"),
+    (r"налогов(?:ая|ую|ой)\b(?!\s+(?:декларац|проверк|ставк|баз))|налоговик\w*", "налоговый орган"),
+    (r"фирм\w*|компани\w*", "организации"),
+    (r"прибыл\w*", "налог на прибыль организаций"),
+    (r"декларац\w*|отчет\w*", "налоговая декларация"),
+    (r"опозда\w*|просроч\w*|не сдал\w*", "непредставление в установленный срок"),
+    (r"не заплат\w*|неуплат\w*|недоплат\w*", "неуплата или неполная уплата сумм налога"),
+    (r"возмещени\w*|вернуть\b", "возврат возмещение"),
+    (r"ставк\w*|процент\w*", "налоговая ставка"),
+    (r"срок\w*|до какого числа|когда", "срок не позднее"),
+)
+
+
+def expand_query(question: str) -> list[str]:
+    """The question, plus a reformulation in the Code's terms (when any rule fires)."""
+    lowered = question.lower()
+    terms = [term for pattern, term in _EXPANSIONS if re.search(pattern, lowered)]
+    if not terms:
+        return [question]
+    rewritten = f"{question} {' '.join(dict.fromkeys(terms))}"
+    return [question, rewritten]
+
+
+@dataclass
+class EvalQuestion:
+    id: str
+    question: str
+    expected_articles: list[str]
+    expected_units: list[str]
+    part: int | None = None
+
+
+def load_dataset(path: Path, limit: int | None = None) -> list[EvalQuestion]:
+    rows: list[EvalQuestion] = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        data = json.loads(line)
+        rows.append(
+            EvalQuestion(
+                id=data["id"],
+                question=data["question"],
+                expected_articles=list(data["expected_articles"]),
+                expected_units=list(data.get("expected_units", [])),
+                part=data.get("part"),
+            )
+        )
+    return rows[:limit] if limit else rows
+
+
+@dataclass
+class MethodScores:
+    method: str
+    article_hits: dict[int, int] = field(default_factory=lambda: dict.fromkeys(KS, 0))
+    unit_hits: dict[int, int] = field(default_factory=lambda: dict.fromkeys(KS, 0))
+    article_rr: float = 0.0
+    unit_rr: float = 0.0
+    n: int = 0
+    misses: list[str] = field(default_factory=list)
+
+    def add(self, q: EvalQuestion, ranked: Sequence[Chunk]) -> None:
+        self.n += 1
+        articles = [str(c.metadata.get("article_id", "")) for c in ranked]
+        units = [str(c.metadata.get("unit_id", "")) for c in ranked]
+        a_rank = _first_rank(articles, set(q.expected_articles))
+        u_rank = _first_rank(units, set(q.expected_units))
+        for k in KS:
+            self.article_hits[k] += int(a_rank is not None and a_rank <= k)
+            self.unit_hits[k] += int(u_rank is not None and u_rank <= k)
+        self.article_rr += 1.0 / a_rank if a_rank else 0.0
+        self.unit_rr += 1.0 / u_rank if u_rank else 0.0
+        if a_rank is None or a_rank > 5:
+            self.misses.append(q.id)
+
+    def summary(self) -> dict[str, Any]:
+        n = max(self.n, 1)
+        return {
+            "article": {
+                **{f"recall@{k}": round(self.article_hits[k] / n, 3) for k in KS},
+                "mrr": round(self.article_rr / n, 3),
+            },
+            "point": {
+                **{f"recall@{k}": round(self.unit_hits[k] / n, 3) for k in KS},
+                "mrr": round(self.unit_rr / n, 3),
+            },
+            "misses_article@5": self.misses,
+        }
+
+
+def _first_rank(ids: Sequence[str], expected: set[str]) -> int | None:
+    for rank, value in enumerate(ids, start=1):
+        if value in expected:
+            return rank
+    return None
+
+
+def collapse_units(chunks: Sequence[Chunk], limit: int = DEPTH) -> list[Chunk]:
+    """Keep the best chunk of each unit (long points are several chunks), in rank order."""
+    seen: set[str] = set()
+    out: list[Chunk] = []
+    for chunk in chunks:
+        key = str(chunk.metadata.get("unit_id") or chunk.id)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(chunk)
+        if len(out) == limit:
+            break
+    return out
+
+
+async def _search(retriever: Retriever, method: str, question: str) -> list[Chunk]:
+    flt = SearchFilter(source=LAW_SOURCE)
+    if method == "hybrid_expansion":
+        fused, _ = await retriever.search_many(KB, expand_query(question), flt=flt, top_k=FETCH)
+        return collapse_units(fused)
+    mode: SearchMode = {"bm25": "sparse", "dense": "dense"}.get(method, "hybrid")  # type: ignore[assignment]
+    return collapse_units(await retriever.search(KB, question, flt=flt, top_k=FETCH, mode=mode))
+
+
+async def run_eval(
+    dataset: list[EvalQuestion],
+    taxcode_dir: Path,
+    settings: Settings,
+    *,
+    embedder: Embedder | None = None,
+    prefetch_limit: int | None = None,
+    methods: Sequence[str] = METHODS,
+    parts: Sequence[int] | None = None,
+    chapters: set[str] | None = None,
+    bm25: RussianBm25 | None = None,
+    rrf_k: int | None = None,
+) -> dict[str, Any]:
+    """Ingest the Tax Code into a temporary index and score every method in one run.
+
+    ``parts`` / ``chapters`` restrict the ingested text (smoke tests); by default both
+    parts are ingested whole.
+    """
+    prefetch = prefetch_limit or settings.eval_prefetch_limit
+    run_settings = settings.model_copy(
+        update={
+            "prefetch_limit": prefetch,
+            "score_threshold": 0.0,
+            "top_k": DEPTH,
+            "rrf_k": rrf_k or settings.rrf_k,
+        }
+    )
+    embedder = embedder or build_cached_embedder(settings)
+    bm25 = bm25 or RussianBm25()
+    wanted = sorted(parts or TAXCODE_FILES)
+    with tempfile.TemporaryDirectory(prefix="finagent-eval-") as tmp:
+        index = EdgeIndex(Path(tmp))
+        try:
+            retriever = Retriever(index, embedder, bm25, run_settings)
+            ingestor = LawIngestor(index, embedder, bm25, run_settings, retriever.collection(KB))
+            ingest: list[dict[str, Any]] = []
+            for part in wanted:
+                path = taxcode_dir / TAXCODE_FILES[part]
+                report = await ingestor.ingest_file(path, code="nk", part=part, chapters=chapters)
+                ingest.append(
+                    {
+                        "part": part,
+                        "chunks": report.chunks,
+                        "seconds": round(report.seconds, 2),
+                        "chunks_per_s": round(report.chunks_per_second, 1),
+                    }
+                )
+            scores = {m: MethodScores(m) for m in methods}
+            latency: dict[str, float] = dict.fromkeys(methods, 0.0)
+            for q in dataset:
+                for m in methods:
+                    started = time.perf_counter()
+                    ranked = await _search(retriever, m, q.question)
+                    latency[m] += time.perf_counter() - started
+                    scores[m].add(q, ranked)
+        finally:
+            await index.close()
+    n = max(len(dataset), 1)
+    return {
+        "dataset_size": len(dataset),
+        "prefetch_limit": prefetch,
+        "rrf_k": run_settings.rrf_k,
+        "law_chunk_size": settings.law_chunk_size,
+        "law_dense_max_chars": settings.law_dense_max_chars,
+        "embedder": embedder.model_id,
+        "ingest": ingest,
+        "methods": {
+            m: {**scores[m].summary(), "mean_latency_ms": round(1000 * latency[m] / n, 1)}
+            for m in methods
+        },
+    }
+
+
+def format_table(result: dict[str, Any]) -> str:
+    """A plain-text side-by-side table of the methods."""
+    header = (
+        f"{'method':<18}"
+        + "".join(f"{'art@' + str(k):>8}" for k in KS)
+        + f"{'art MRR':>9}"
+        + "".join(f"{'pt@' + str(k):>8}" for k in KS)
+        + f"{'pt MRR':>8}{'ms':>8}"
+    )
+    lines = [header, "-" * len(header)]
+    for method, s in result["methods"].items():
+        art, pt = s["article"], s["point"]
+        lines.append(
+            f"{method:<18}"
+            + "".join(f"{art[f'recall@{k}']:>8.3f}" for k in KS)
+            + f"{art['mrr']:>9.3f}"
+            + "".join(f"{pt[f'recall@{k}']:>8.3f}" for k in KS)
+            + f"{pt['mrr']:>8.3f}{s['mean_latency_ms']:>8.1f}"
+        )
+    return "\n".join(lines)

@@ -1,0 +1,177 @@
+"""The RAG agent graph and the ``Agent`` Python API."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+
+from finagent.answering import messages
+from finagent.config import Settings
+from finagent.nodes.answer import after_answer, make_answer, make_tools
+from finagent.nodes.clarify import make_clarify
+from finagent.nodes.common import decision_of
+from finagent.nodes.documents import (
+    make_load_full_documents,
+    make_search_all_documents,
+    make_search_selected_documents,
+)
+from finagent.nodes.intents import (
+    INTENT_NODES,
+    fan_out,
+    make_fetch_cbr,
+    make_fetch_news,
+    make_search_kb,
+    route_intent,
+    smalltalk,
+)
+from finagent.nodes.load_history import make_load_history
+from finagent.nodes.orchestrate import make_orchestrate
+from finagent.services import Services
+from finagent.state import AgentState, Chunk, Scenario
+
+SCENARIO_NODES = {
+    Scenario.ALL_DOCUMENTS: "search_all_documents",
+    Scenario.ROUTED: "route_intent",
+    Scenario.FULL_DOCUMENTS: "load_full_documents",
+    Scenario.SELECTED_SEARCH: "search_selected_documents",
+    Scenario.CLARIFY: "clarify",
+}
+
+
+def _stop_on_error(next_node: str):  # type: ignore[no-untyped-def]
+    def route(state: AgentState) -> str:
+        return END if state.get("error") else next_node
+
+    return route
+
+
+def _by_scenario(state: AgentState) -> str:
+    if state.get("error"):
+        return END
+    return SCENARIO_NODES[decision_of(state).scenario]
+
+
+def build_agent_graph(
+    services: Services, checkpointer: BaseCheckpointSaver[Any] | None = None
+) -> CompiledStateGraph[Any, Any, Any, Any]:
+    """Compile the agent graph over ``services``."""
+    graph = StateGraph(AgentState)
+    graph.add_node("load_history", make_load_history(services))
+    graph.add_node("orchestrate", make_orchestrate(services))
+    graph.add_node("search_all_documents", make_search_all_documents(services))
+    graph.add_node("route_intent", route_intent)
+    graph.add_node("search_kb", make_search_kb(services))
+    graph.add_node("fetch_cbr", make_fetch_cbr(services))
+    graph.add_node("fetch_news", make_fetch_news(services))
+    graph.add_node("smalltalk", smalltalk)
+    graph.add_node("load_full_documents", make_load_full_documents(services))
+    graph.add_node("search_selected_documents", make_search_selected_documents(services))
+    graph.add_node("clarify", make_clarify(services))
+    graph.add_node("answer", make_answer(services))
+    graph.add_node("tools", make_tools(services))
+
+    graph.add_edge(START, "load_history")
+    graph.add_conditional_edges("load_history", _stop_on_error("orchestrate"), ["orchestrate", END])
+    graph.add_conditional_edges("orchestrate", _by_scenario, [*SCENARIO_NODES.values(), END])
+    graph.add_conditional_edges("route_intent", fan_out, list(INTENT_NODES.values()))
+    for node in (
+        "search_all_documents",
+        "load_full_documents",
+        "search_selected_documents",
+        *INTENT_NODES.values(),
+    ):
+        graph.add_edge(node, "answer")
+    graph.add_conditional_edges("answer", after_answer, {"tools": "tools", "end": END})
+    graph.add_edge("tools", "answer")
+    graph.add_edge("clarify", END)
+    return graph.compile(checkpointer=checkpointer, name="finagent")
+
+
+class InvalidRequestError(ValueError):
+    """Bad input to ``Agent.run``; the message is for the user (Russian)."""
+
+
+@dataclass
+class AgentResult:
+    answer: str
+    used_chunks: list[Chunk] = field(default_factory=list)
+    scenario: int | None = None
+    debug: dict[str, Any] = field(default_factory=dict)
+
+
+class Agent:
+    """The public Python API: ``await Agent.run(user_id=..., query=...)``."""
+
+    def __init__(self, services: Services) -> None:
+        self.services = services
+        self._graph: CompiledStateGraph[Any, Any, Any, Any] | None = None
+
+    @classmethod
+    async def create(cls, settings: Settings | None = None, **overrides: Any) -> Agent:
+        from finagent.config import get_settings
+
+        services = Services(settings or get_settings(), **overrides)
+        await services.start()
+        return cls(services)
+
+    async def graph(self) -> CompiledStateGraph[Any, Any, Any, Any]:
+        if self._graph is None:
+            await self.services.start()
+            self._graph = build_agent_graph(self.services, self.services.checkpointer)
+        return self._graph
+
+    async def run(
+        self,
+        user_id: str,
+        query: str,
+        chat_id: str | None = None,
+        selected_document_ids: list[str] | None = None,
+        answer_instructions: str | None = None,
+    ) -> AgentResult:
+        if not user_id or not user_id.strip():
+            raise InvalidRequestError("Не указан пользователь (user_id).")
+        text = (query or "").strip()
+        limit = self.services.settings.max_query_chars
+        if not text:
+            raise InvalidRequestError(messages.EMPTY_QUERY)
+        if len(text) > limit:
+            raise InvalidRequestError(messages.QUERY_TOO_LONG.format(length=len(text), limit=limit))
+        graph = await self.graph()
+        thread = f"{user_id}:{chat_id}" if chat_id else f"{user_id}:{uuid.uuid4().hex}"
+        config: RunnableConfig = {
+            "configurable": {"user_id": user_id, "chat_id": chat_id, "thread_id": thread},
+            "recursion_limit": 40,
+        }
+        state = await graph.ainvoke(
+            {
+                "query": text,
+                "chat_id": chat_id,
+                "selected_document_ids": list(selected_document_ids or []),
+                "answer_instructions": answer_instructions,
+            },
+            config,
+        )
+        if state.get("error") == "unknown_documents":
+            raise InvalidRequestError(state["answer"])
+        decision = state.get("decision")
+        return AgentResult(
+            answer=state.get("answer", ""),
+            used_chunks=list(state.get("chunks") or []),
+            scenario=int(decision.scenario) if decision is not None else None,
+            debug=dict(state.get("debug") or {}),
+        )
+
+    async def aclose(self) -> None:
+        await self.services.aclose()
+
+    async def __aenter__(self) -> Agent:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()

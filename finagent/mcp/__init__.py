@@ -1,0 +1,2 @@
+"""MCP in both directions: tools of configured MCP servers (client) and finagent's own
+tools served over MCP (server)."""

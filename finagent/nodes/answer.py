@@ -1,0 +1,174 @@
+"""answer <-> tools: the LLM answers from the sectioned context and may call tools."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.runnables import RunnableConfig
+
+from finagent.answering import messages
+from finagent.answering.context import (
+    AnswerContext,
+    build_context,
+    drop_unknown_citations,
+    render_sources,
+    source_note_for,
+    strip_sources_section,
+)
+from finagent.answering.extractive import compose_extractive
+from finagent.nodes.common import decision_of, run_context
+from finagent.observability import get_logger, redact
+from finagent.prompts import load_prompt
+from finagent.services import Services
+from finagent.state import AgentState, ExternalData, Source, Turn
+
+log = get_logger("finagent.answer")
+
+
+def _context(services: Services, state: AgentState) -> AnswerContext:
+    ctx = build_context(
+        list(state.get("chunks") or []),
+        list(state.get("external") or []),
+        services.settings.max_context_chars,
+    )
+    ctx.notices = [*list(state.get("notices") or []), *ctx.notices]
+    return ctx
+
+
+def _tool_sources(ctx: AnswerContext, tool_results: list[ExternalData]) -> list[Source]:
+    start = len(ctx.sources) + 1
+    return [
+        Source(number=start + i, title=r.source_note, kind="web", reference=r.tool)
+        for i, r in enumerate(tool_results)
+    ]
+
+
+def _tool_rounds(history: Sequence[BaseMessage]) -> int:
+    return sum(1 for m in history if isinstance(m, AIMessage) and m.tool_calls)
+
+
+def _finalise(body: str, sources: list[Source], notices: list[str]) -> str:
+    body = drop_unknown_citations(strip_sources_section(body), sources)
+    head = "\n".join(f"> {n}" for n in dict.fromkeys(notices))
+    text = f"{head}\n\n{body}" if head else body
+    return text.strip() + "\n\n" + render_sources(sources, body)
+
+
+def make_answer(services: Services):  # type: ignore[no-untyped-def]
+    settings = services.settings
+
+    async def save_turn(state: AgentState, config: RunnableConfig, answer: str) -> None:
+        chat_id = state.get("chat_id")
+        if chat_id:
+            await services.history.append(
+                run_context(config).user_id,
+                chat_id,
+                [Turn(role="user", content=state["query"]), Turn(role="assistant", content=answer)],
+            )
+
+    async def answer(state: AgentState, config: RunnableConfig) -> dict[str, Any]:
+        decision = decision_of(state)
+        ctx = _context(services, state)
+        query = state["query"]
+        only_smalltalk = decision.intents == ["smalltalk"]
+        search_failed = bool(ctx.notices) and not ctx.chunks and not ctx.external
+        if search_failed and not only_smalltalk:
+            text = "\n".join(dict.fromkeys(ctx.notices))
+            await save_turn(state, config, text)
+            return {"answer": text}
+        if services.llm is None:
+            if only_smalltalk:
+                text = messages.SMALLTALK
+            else:
+                body = compose_extractive(query, ctx)
+                text = _finalise(body, ctx.sources, ctx.notices)
+            await save_turn(state, config, text)
+            return {"answer": text, "debug": {"answer_mode": "extractive"}}
+
+        history = list(state.get("messages") or [])
+        new: list[BaseMessage] = []
+        if not history:
+            instructions = state.get("answer_instructions") or ""
+            system = load_prompt("answer_system") + "\n\n" + load_prompt("answer_format")
+            user = load_prompt("answer_user").format(
+                context=ctx.text,
+                question=query,
+                instructions=f"\nДополнительные указания: {instructions}" if instructions else "",
+            )
+            new = [SystemMessage(system), HumanMessage(user)]
+        prompt = [*history, *new]
+        llm: Any = services.llm
+        can_call_tools = _tool_rounds(history) < settings.max_tool_calls and len(services.registry)
+        if can_call_tools:
+            llm = services.llm.bind_tools(services.registry.as_langchain(), tool_choice="auto")
+        try:
+            reply = await llm.ainvoke(prompt, config)
+        except Exception as exc:
+            log.warning("answer_llm_failed", error=type(exc).__name__)
+            body = compose_extractive(query, ctx, messages.LLM_UNAVAILABLE_NOTE)
+            text = _finalise(body, ctx.sources, ctx.notices)
+            await save_turn(state, config, text)
+            return {
+                "answer": text,
+                "debug": {
+                    "answer_mode": "extractive_fallback",
+                    "llm_error": redact(str(exc))[:300],
+                },
+            }
+        if isinstance(reply, AIMessage) and reply.tool_calls and can_call_tools:
+            return {"messages": [*new, reply]}
+        sources = ctx.sources + _tool_sources(ctx, list(state.get("tool_results") or []))
+        text = _finalise(str(reply.content), sources, ctx.notices)
+        await save_turn(state, config, text)
+        return {"answer": text, "messages": [*new, reply], "debug": {"answer_mode": "llm"}}
+
+    return answer
+
+
+def make_tools(services: Services):  # type: ignore[no-untyped-def]
+    async def tools(state: AgentState, config: RunnableConfig) -> dict[str, Any]:
+        last = (state.get("messages") or [])[-1]
+        assert isinstance(last, AIMessage)
+        ctx = _context(services, state)
+        done = list(state.get("tool_results") or [])
+        number = len(ctx.sources) + len(done) + 1
+        tool_ctx = run_context(config, state)
+        replies: list[ToolMessage] = []
+        results: list[ExternalData] = []
+        for call in last.tool_calls:
+            output = await services.registry.call(call["name"], call["args"], tool_ctx)
+            replies.append(
+                ToolMessage(
+                    content=f"[{number}] {output}", tool_call_id=call["id"] or "", name=call["name"]
+                )
+            )
+            results.append(
+                ExternalData(
+                    tool=call["name"],
+                    source_note=source_note_for(call["name"]),
+                    content=output[:2000],
+                    ok=not output.startswith("Error:"),
+                )
+            )
+            number += 1
+        return {
+            "messages": replies,
+            "tool_results": results,
+            "debug": {"tool_calls": [c["name"] for c in last.tool_calls]},
+        }
+
+    return tools
+
+
+def after_answer(state: AgentState) -> str:
+    messages_ = state.get("messages") or []
+    if (
+        not state.get("answer")
+        and messages_
+        and isinstance(messages_[-1], AIMessage)
+        and messages_[-1].tool_calls
+    ):
+        return "tools"
+    return "end"

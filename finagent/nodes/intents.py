@@ -1,0 +1,89 @@
+"""S2: route_intent fans out to kb / rates / news / smalltalk in parallel (Send)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.types import Send
+
+from finagent.answering import messages
+from finagent.answering.context import source_note_for
+from finagent.nodes.common import decision_of, run_context, sub_queries
+from finagent.retrieval.index import IndexUnavailableError
+from finagent.retrieval.retriever import KB
+from finagent.routing.live_params import cbr_arguments, news_arguments
+from finagent.services import Services
+from finagent.state import AgentState, ExternalData
+
+INTENT_NODES = {
+    "kb": "search_kb",
+    "rates": "fetch_cbr",
+    "news": "fetch_news",
+    "smalltalk": "smalltalk",
+}
+SOURCE_NAMES = {"fetch_cbr_data": "Банк России", "fetch_finance_news": "финансовые новости"}
+
+
+async def route_intent(state: AgentState) -> dict[str, Any]:
+    """A visible fan-out point; the branches are chosen by ``fan_out``."""
+    return {}
+
+
+def fan_out(state: AgentState) -> list[Send]:
+    intents = decision_of(state).intents or ["kb"]
+    return [Send(INTENT_NODES[i], {**state, "intent": i}) for i in dict.fromkeys(intents)]
+
+
+def make_search_kb(services: Services):  # type: ignore[no-untyped-def]
+    async def search_kb(state: AgentState) -> dict[str, Any]:
+        try:
+            chunks, debug = await services.retriever.search_many(KB, sub_queries(state))
+        except IndexUnavailableError as exc:
+            return {
+                "notices": [messages.SEARCH_UNAVAILABLE],
+                "debug": {"search_kb_error": str(exc)},
+            }
+        return {"chunks": chunks, "debug": {"search_kb": debug}}
+
+    return search_kb
+
+
+def _make_live_node(services: Services, tool_name: str, build_args):  # type: ignore[no-untyped-def]
+    async def live(state: AgentState, config: RunnableConfig) -> dict[str, Any]:
+        note = source_note_for(tool_name)
+        if tool_name not in services.registry:
+            text = messages.SOURCE_NOT_CONFIGURED.format(name=SOURCE_NAMES[tool_name])
+            return {
+                "external": [
+                    ExternalData(tool=tool_name, source_note=note, content=text, ok=False)
+                ],
+                "debug": {tool_name: "not configured"},
+            }
+        args = build_args(state["query"])
+        output = await services.registry.call(tool_name, args, run_context(config))
+        ok = not output.startswith("Error:")
+        content = (
+            output
+            if ok
+            else f"Источник «{SOURCE_NAMES[tool_name]}» недоступен: {output[6:].strip()}"
+        )
+        return {
+            "external": [ExternalData(tool=tool_name, source_note=note, content=content, ok=ok)],
+            "debug": {tool_name: {"args": args, "ok": ok}},
+        }
+
+    live.__name__ = tool_name
+    return live
+
+
+def make_fetch_cbr(services: Services):  # type: ignore[no-untyped-def]
+    return _make_live_node(services, "fetch_cbr_data", cbr_arguments)
+
+
+def make_fetch_news(services: Services):  # type: ignore[no-untyped-def]
+    return _make_live_node(services, "fetch_finance_news", news_arguments)
+
+
+async def smalltalk(state: AgentState) -> dict[str, Any]:
+    return {"debug": {"smalltalk": True}}

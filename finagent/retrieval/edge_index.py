@@ -1,0 +1,198 @@
+"""Embedded backend: Qdrant Edge shards on disk, one per collection, in-process."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from pathlib import Path
+from typing import Any
+
+import qdrant_edge as qe
+
+from finagent.retrieval.index import (
+    DENSE,
+    INDEXED_FIELDS,
+    SPARSE,
+    IndexPoint,
+    IndexUnavailableError,
+    SearchFilter,
+    SearchHit,
+    SearchQuery,
+    point_uuid,
+)
+
+
+def _edge_filter(flt: SearchFilter) -> qe.Filter | None:
+    must: list[Any] = []
+    for key, value in flt.conditions().items():
+        match = qe.MatchAny(list(value)) if isinstance(value, list) else qe.MatchValue(value)
+        must.append(qe.FieldCondition(key, match=match))
+    return qe.Filter(must=must) if must else None
+
+
+class EdgeIndex:
+    """Qdrant Edge (``qdrant-edge-py``): the zero-setup default under FINAGENT_DATA_DIR."""
+
+    backend = "edge"
+
+    def __init__(self, root: Path) -> None:
+        self._root = root
+        self._shards: dict[str, qe.EdgeShard] = {}
+        self._lock = threading.Lock()
+
+    def _open(self, collection: str, dim: int | None) -> qe.EdgeShard:
+        with self._lock:
+            shard = self._shards.get(collection)
+            if shard is not None:
+                return shard
+            path = self._root / collection
+            try:
+                if (path / "edge_config.json").exists():
+                    shard = qe.EdgeShard.load(str(path))
+                elif dim is None:
+                    raise IndexUnavailableError(f"collection {collection!r} does not exist")
+                else:
+                    path.mkdir(parents=True, exist_ok=True)
+                    shard = qe.EdgeShard.create(str(path), self._config(dim))
+                    for name in INDEXED_FIELDS:
+                        shard.update(
+                            qe.UpdateOperation.create_field_index(
+                                name, qe.PayloadSchemaType.Keyword
+                            )
+                        )
+            except IndexUnavailableError:
+                raise
+            except Exception as exc:
+                if "WouldBlock" in str(exc):
+                    raise IndexUnavailableError(
+                        f"the embedded index {collection!r} is open in another finagent process; "
+                        "stop it, or share a Qdrant server (FINAGENT_QDRANT_URL)"
+                    ) from exc
+                raise IndexUnavailableError(f"cannot open index {collection!r}: {exc}") from exc
+            self._shards[collection] = shard
+            return shard
+
+    @staticmethod
+    def _config(dim: int) -> qe.EdgeConfig:
+        return qe.EdgeConfig(
+            vectors={DENSE: qe.EdgeVectorParams(size=dim, distance=qe.Distance.Cosine)},
+            sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
+        )
+
+    def _exists(self, collection: str) -> bool:
+        return collection in self._shards or (self._root / collection).exists()
+
+    async def _shard(self, collection: str) -> qe.EdgeShard | None:
+        """The open shard, or None when the collection was never created (off the loop)."""
+        if collection in self._shards:
+            return self._shards[collection]
+        if not await asyncio.to_thread(self._exists, collection):
+            return None
+        return await asyncio.to_thread(self._open, collection, None)
+
+    async def ensure_collection(self, collection: str, dim: int) -> None:
+        await asyncio.to_thread(self._open, collection, dim)
+
+    async def upsert(self, collection: str, points: list[IndexPoint]) -> None:
+        if not points:
+            return
+        shard = await asyncio.to_thread(self._open, collection, len(points[0].dense))
+        edge_points = [
+            qe.Point(
+                point_uuid(p.chunk_id),
+                {DENSE: p.dense, SPARSE: qe.SparseVector(p.sparse.indices, p.sparse.values)},
+                {**p.payload, "chunk_id": p.chunk_id},
+            )
+            for p in points
+        ]
+        op = qe.UpdateOperation.upsert_points(edge_points)
+        await asyncio.to_thread(self._apply, shard, op)
+
+    @staticmethod
+    def _apply(shard: qe.EdgeShard, op: qe.UpdateOperation) -> None:
+        shard.update(op)
+        shard.flush()
+
+    def _request(self, query: SearchQuery) -> qe.QueryRequest:
+        flt = _edge_filter(query.filter)
+        legs: list[qe.Prefetch] = []
+        if query.mode in ("hybrid", "dense") and query.dense is not None:
+            legs.append(
+                qe.Prefetch(
+                    limit=query.prefetch_limit,
+                    query=qe.Query.Nearest(query.dense, using=DENSE),
+                    filter=flt,
+                )
+            )
+        if query.mode in ("hybrid", "sparse") and query.sparse and not query.sparse.empty:
+            vec = qe.SparseVector(query.sparse.indices, query.sparse.values)
+            legs.append(
+                qe.Prefetch(
+                    limit=query.prefetch_limit,
+                    query=qe.Query.Nearest(vec, using=SPARSE),
+                    filter=flt,
+                )
+            )
+        if len(legs) == 1:  # a single leg is returned with its own scores
+            leg = legs[0]
+            return qe.QueryRequest(
+                limit=query.limit,
+                query=leg.query,
+                filter=flt,
+                with_payload=True,
+                score_threshold=query.score_threshold,
+            )
+        return qe.QueryRequest(
+            limit=query.limit,
+            prefetches=legs,
+            query=qe.Fusion.Rrf(k=query.rrf_k),  # type: ignore[arg-type]  # stub lists Fusion only
+            filter=flt,
+            with_payload=True,
+            score_threshold=query.score_threshold,
+        )
+
+    async def search(self, collection: str, query: SearchQuery) -> list[SearchHit]:
+        shard = await self._shard(collection)
+        if shard is None:
+            return []
+        if query.dense is None and (query.sparse is None or query.sparse.empty):
+            return []
+        if query.mode == "sparse" and (query.sparse is None or query.sparse.empty):
+            return []
+        request = self._request(query)
+        try:
+            points = await asyncio.to_thread(shard.query, request)
+        except Exception as exc:
+            raise IndexUnavailableError(f"search failed in {collection!r}: {exc}") from exc
+        return [
+            SearchHit(
+                chunk_id=str((p.payload or {}).get("chunk_id", p.id)),
+                score=float(p.score),
+                payload=dict(p.payload or {}),
+            )
+            for p in points
+        ]
+
+    async def delete(self, collection: str, flt: SearchFilter) -> None:
+        edge_filter = _edge_filter(flt)
+        if edge_filter is None:
+            raise ValueError("refusing to delete a whole collection without a filter")
+        shard = await self._shard(collection)
+        if shard is None:
+            return
+        await asyncio.to_thread(
+            self._apply, shard, qe.UpdateOperation.delete_points_by_filter(edge_filter)
+        )
+
+    async def count(self, collection: str, flt: SearchFilter | None = None) -> int:
+        shard = await self._shard(collection)
+        if shard is None:
+            return 0
+        edge_filter = _edge_filter(flt) if flt else None
+        return int(await asyncio.to_thread(shard.count, qe.CountRequest(filter=edge_filter)))
+
+    async def close(self) -> None:
+        with self._lock:
+            for shard in self._shards.values():
+                shard.close()
+            self._shards.clear()

@@ -1,0 +1,99 @@
+"""Reading user files (.txt, .md, .pdf, .docx) into text, with clear per-file errors."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+SUPPORTED_SUFFIXES = (".txt", ".md", ".pdf", ".docx")
+
+
+class DocumentLoadError(Exception):
+    """A file that cannot be ingested; the message says why, for the user."""
+
+
+def _mostly_cyrillic(text: str) -> bool:
+    letters = re.findall(r"[^\W\d_]", text)
+    cyrillic = re.findall("[а-яА-ЯёЁ]", text)
+    return bool(letters) and len(cyrillic) / len(letters) >= 0.5
+
+
+def _decode(raw: bytes, name: str) -> str:
+    for encoding in ("utf-8-sig", "cp1251"):
+        try:
+            text = raw.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        if encoding == "cp1251" and not _mostly_cyrillic(text):
+            break  # cp1251 decodes any byte; accept it only when the result reads as Russian
+        return text
+    raise DocumentLoadError(f"{name}: unsupported text encoding (expected UTF-8 or Windows-1251)")
+
+
+def _pdf_text(path: Path) -> str:
+    from pypdf import PdfReader
+    from pypdf.errors import PdfReadError
+
+    try:
+        reader = PdfReader(str(path))
+        return "\n\n".join((page.extract_text() or "") for page in reader.pages)
+    except (PdfReadError, ValueError, KeyError, OSError) as exc:
+        raise DocumentLoadError(f"{path.name}: unreadable PDF ({exc})") from exc
+
+
+def _docx_text(path: Path) -> str:
+    import zipfile
+
+    import docx
+
+    try:
+        document = docx.Document(str(path))
+    except (zipfile.BadZipFile, KeyError, ValueError, OSError) as exc:
+        raise DocumentLoadError(f"{path.name}: unreadable DOCX ({exc})") from exc
+    parts = [p.text for p in document.paragraphs]
+    for table in document.tables:
+        for row in table.rows:
+            parts.append(" | ".join(cell.text.strip() for cell in row.cells))
+    return "\n".join(parts)
+
+
+def load_text(path: Path, max_bytes: int) -> str:
+    """Text of a supported file; raises DocumentLoadError with a clear reason."""
+    if not path.exists():
+        raise DocumentLoadError(f"{path}: file not found")
+    if not path.is_file():
+        raise DocumentLoadError(f"{path}: not a regular file")
+    suffix = path.suffix.lower()
+    if suffix not in SUPPORTED_SUFFIXES:
+        allowed = ", ".join(SUPPORTED_SUFFIXES)
+        raise DocumentLoadError(f"{path.name}: unsupported file type {suffix!r} ({allowed})")
+    size = path.stat().st_size
+    if size > max_bytes:
+        raise DocumentLoadError(f"{path.name}: too large ({size} bytes, limit {max_bytes})")
+    if size == 0:
+        raise DocumentLoadError(f"{path.name}: empty file")
+    if suffix == ".pdf":
+        text = _pdf_text(path)
+    elif suffix == ".docx":
+        text = _docx_text(path)
+    else:
+        try:
+            raw = path.read_bytes()
+        except OSError as exc:
+            raise DocumentLoadError(f"{path.name}: cannot read ({exc.strerror})") from exc
+        if b"\x00" in raw:
+            raise DocumentLoadError(f"{path.name}: binary content in a text file")
+        text = _decode(raw, path.name)
+    text = text.replace("\r\n", "\n").strip()
+    if not text:
+        raise DocumentLoadError(f"{path.name}: no text could be extracted")
+    return text
+
+
+def title_of(text: str, fallback: str) -> str:
+    """First Markdown heading or first non-empty line, else the file name."""
+    for line in text.splitlines():
+        line = line.strip().lstrip("#").strip()
+        if line:
+            return line[:200]
+    return fallback

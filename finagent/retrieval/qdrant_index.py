@@ -1,0 +1,175 @@
+"""Server backend: a Qdrant server or cluster through qdrant-client's async client.
+
+``location=":memory:"`` gives qdrant-client's in-process mode, used by tests and
+benchmarks with exactly the same code path as a real server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from qdrant_client import AsyncQdrantClient
+from qdrant_client import models as qm
+
+from finagent.retrieval.index import (
+    DENSE,
+    INDEXED_FIELDS,
+    SPARSE,
+    IndexPoint,
+    IndexUnavailableError,
+    SearchFilter,
+    SearchHit,
+    SearchQuery,
+    point_uuid,
+)
+
+
+def _server_filter(flt: SearchFilter) -> qm.Filter | None:
+    must: list[Any] = []
+    for key, value in flt.conditions().items():
+        match: Any = (
+            qm.MatchAny(any=list(value)) if isinstance(value, list) else qm.MatchValue(value=value)
+        )
+        must.append(qm.FieldCondition(key=key, match=match))
+    return qm.Filter(must=must) if must else None
+
+
+class QdrantServerIndex:
+    """Qdrant server/cluster (``FINAGENT_QDRANT_URL``) or qdrant-client in-process mode."""
+
+    backend = "qdrant"
+
+    def __init__(
+        self, url: str | None = None, api_key: str | None = None, location: str | None = None
+    ) -> None:
+        self._in_process = location is not None
+        if location is not None:
+            self._client = AsyncQdrantClient(location=location)
+        else:
+            self._client = AsyncQdrantClient(url=url, api_key=api_key, timeout=10)
+        self._known: set[str] = set()
+        self._lock = asyncio.Lock()
+
+    @property
+    def client(self) -> AsyncQdrantClient:
+        return self._client
+
+    async def _exists(self, collection: str) -> bool:
+        if collection in self._known:
+            return True
+        try:
+            exists = await self._client.collection_exists(collection)
+        except Exception as exc:
+            raise IndexUnavailableError(f"Qdrant is unavailable: {exc}") from exc
+        if exists:
+            self._known.add(collection)
+        return bool(exists)
+
+    async def ensure_collection(self, collection: str, dim: int) -> None:
+        async with self._lock:
+            if await self._exists(collection):
+                return
+            try:
+                await self._client.create_collection(
+                    collection,
+                    vectors_config={DENSE: qm.VectorParams(size=dim, distance=qm.Distance.COSINE)},
+                    sparse_vectors_config={SPARSE: qm.SparseVectorParams(modifier=qm.Modifier.IDF)},
+                )
+                # in-process mode ignores payload indexes (and warns); a server needs them
+                for name in () if self._in_process else INDEXED_FIELDS:
+                    await self._client.create_payload_index(
+                        collection, name, field_schema=qm.PayloadSchemaType.KEYWORD
+                    )
+            except Exception as exc:
+                raise IndexUnavailableError(f"cannot create {collection!r}: {exc}") from exc
+            self._known.add(collection)
+
+    async def upsert(self, collection: str, points: list[IndexPoint]) -> None:
+        if not points:
+            return
+        await self.ensure_collection(collection, len(points[0].dense))
+        structs = [
+            qm.PointStruct(
+                id=point_uuid(p.chunk_id),
+                vector={
+                    DENSE: p.dense,
+                    SPARSE: qm.SparseVector(indices=p.sparse.indices, values=p.sparse.values),
+                },
+                payload={**p.payload, "chunk_id": p.chunk_id},
+            )
+            for p in points
+        ]
+        try:
+            await self._client.upsert(collection, points=structs, wait=True)
+        except Exception as exc:
+            raise IndexUnavailableError(f"upsert into {collection!r} failed: {exc}") from exc
+
+    async def search(self, collection: str, query: SearchQuery) -> list[SearchHit]:
+        if not await self._exists(collection):
+            return []
+        flt = _server_filter(query.filter)
+        legs: list[qm.Prefetch] = []
+        if query.mode in ("hybrid", "dense") and query.dense is not None:
+            legs.append(
+                qm.Prefetch(query=query.dense, using=DENSE, limit=query.prefetch_limit, filter=flt)
+            )
+        if query.mode in ("hybrid", "sparse") and query.sparse and not query.sparse.empty:
+            sparse = qm.SparseVector(indices=query.sparse.indices, values=query.sparse.values)
+            legs.append(
+                qm.Prefetch(query=sparse, using=SPARSE, limit=query.prefetch_limit, filter=flt)
+            )
+        if not legs:
+            return []
+        try:
+            if len(legs) == 1:
+                response = await self._client.query_points(
+                    collection,
+                    query=legs[0].query,
+                    using=legs[0].using,
+                    query_filter=flt,
+                    limit=query.limit,
+                    with_payload=True,
+                    score_threshold=query.score_threshold,
+                )
+            else:
+                response = await self._client.query_points(
+                    collection,
+                    prefetch=legs,
+                    query=qm.RrfQuery(rrf=qm.Rrf(k=query.rrf_k)),
+                    query_filter=flt,
+                    limit=query.limit,
+                    with_payload=True,
+                    score_threshold=query.score_threshold,
+                )
+        except Exception as exc:
+            raise IndexUnavailableError(f"search failed in {collection!r}: {exc}") from exc
+        return [
+            SearchHit(
+                chunk_id=str((p.payload or {}).get("chunk_id", p.id)),
+                score=float(p.score),
+                payload=dict(p.payload or {}),
+            )
+            for p in response.points
+        ]
+
+    async def delete(self, collection: str, flt: SearchFilter) -> None:
+        server_filter = _server_filter(flt)
+        if server_filter is None:
+            raise ValueError("refusing to delete a whole collection without a filter")
+        if not await self._exists(collection):
+            return
+        await self._client.delete(
+            collection, points_selector=qm.FilterSelector(filter=server_filter), wait=True
+        )
+
+    async def count(self, collection: str, flt: SearchFilter | None = None) -> int:
+        if not await self._exists(collection):
+            return 0
+        result = await self._client.count(
+            collection, count_filter=_server_filter(flt) if flt else None, exact=True
+        )
+        return int(result.count)
+
+    async def close(self) -> None:
+        await self._client.close()

@@ -1,0 +1,158 @@
+"""Search over a collection: dense + Russian BM25 fused in Qdrant, sub-queries fused by RRF."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from finagent.config import Settings
+from finagent.observability import CHUNKS_RETRIEVED, SEARCH_SECONDS, get_logger
+from finagent.retrieval.embeddings import Embedder
+from finagent.retrieval.index import (
+    IndexPoint,
+    SearchFilter,
+    SearchMode,
+    SearchQuery,
+    VectorIndex,
+)
+from finagent.retrieval.sparse import RussianBm25
+from finagent.state import Chunk, ChunkSource
+
+log = get_logger("finagent.retrieval")
+
+KB = "kb"
+DOCS = "docs"
+
+
+@dataclass
+class ChunkRecord:
+    """A chunk to index: its id, text, and payload (user_id, document_id, source, ...)."""
+
+    chunk_id: str
+    text: str
+    payload: dict[str, Any]
+
+
+def reciprocal_rank_fusion(ranked_lists: Sequence[Sequence[Chunk]], k: int = 60) -> list[Chunk]:
+    """Fuse ranked lists: score = sum of 1 / (k + rank); the best copy of a chunk is kept."""
+    scores: dict[str, float] = {}
+    best: dict[str, Chunk] = {}
+    for ranked in ranked_lists:
+        for rank, chunk in enumerate(ranked, start=1):
+            scores[chunk.id] = scores.get(chunk.id, 0.0) + 1.0 / (k + rank)
+            best.setdefault(chunk.id, chunk)
+    fused = [best[cid].model_copy(update={"score": score}) for cid, score in scores.items()]
+    return sorted(fused, key=lambda c: c.score, reverse=True)
+
+
+def _to_chunk(chunk_id: str, score: float, payload: dict[str, Any]) -> Chunk:
+    source: ChunkSource = payload.get("source", "kb")
+    meta = {
+        k: v
+        for k, v in payload.items()
+        if k not in {"text", "title", "source", "document_id", "chunk_id", "user_id"}
+    }
+    return Chunk(
+        id=chunk_id,
+        text=str(payload.get("text", "")),
+        score=score,
+        source=source,
+        title=str(payload.get("title", "")),
+        document_id=payload.get("document_id"),
+        metadata=meta,
+    )
+
+
+class Retriever:
+    """Embeds queries and passages and talks to the vector index."""
+
+    def __init__(
+        self, index: VectorIndex, embedder: Embedder, bm25: RussianBm25, settings: Settings
+    ) -> None:
+        self.index = index
+        self.embedder = embedder
+        self.bm25 = bm25
+        self.settings = settings
+
+    def collection(self, name: str) -> str:
+        return f"{self.settings.collection_prefix}_{name}"
+
+    async def add(self, collection: str, records: list[ChunkRecord]) -> int:
+        """Embed and upsert chunks (same chunk id = same point, so re-adding never duplicates)."""
+        if not records:
+            return 0
+        name = self.collection(collection)
+        await self.index.ensure_collection(name, self.embedder.dim)
+        batch = max(1, self.settings.embeddings_batch_size)
+        for start in range(0, len(records), batch):
+            part = records[start : start + batch]
+            dense = await self.embedder.embed_passages([r.text for r in part])
+            points = [
+                IndexPoint(
+                    chunk_id=r.chunk_id,
+                    dense=dense[i].tolist(),
+                    sparse=self.bm25.embed_document(r.text),
+                    payload={**r.payload, "text": r.text},
+                )
+                for i, r in enumerate(part)
+            ]
+            await self.index.upsert(name, points)
+        return len(records)
+
+    async def remove(self, collection: str, flt: SearchFilter) -> None:
+        await self.index.delete(self.collection(collection), flt)
+
+    async def search(
+        self,
+        collection: str,
+        query: str,
+        *,
+        flt: SearchFilter | None = None,
+        top_k: int | None = None,
+        mode: SearchMode | None = None,
+        score_threshold: float | None = None,
+    ) -> list[Chunk]:
+        mode = mode or self.settings.search_mode
+        started = time.perf_counter()
+        dense = None
+        if mode != "sparse":
+            dense = (await self.embedder.embed_queries([query]))[0].tolist()
+        threshold = self.settings.score_threshold if score_threshold is None else score_threshold
+        request = SearchQuery(
+            dense=dense,
+            sparse=self.bm25.embed_query(query) if mode != "dense" else None,
+            limit=top_k or self.settings.top_k,
+            prefetch_limit=max(self.settings.prefetch_limit, top_k or self.settings.top_k),
+            mode=mode,
+            rrf_k=self.settings.rrf_k,
+            score_threshold=threshold or None,
+            filter=flt or SearchFilter(),
+        )
+        hits = await self.index.search(self.collection(collection), request)
+        elapsed = time.perf_counter() - started
+        SEARCH_SECONDS.labels(collection=collection).observe(elapsed)
+        CHUNKS_RETRIEVED.labels(collection=collection).inc(len(hits))
+        return [_to_chunk(h.chunk_id, h.score, h.payload) for h in hits]
+
+    async def search_many(
+        self,
+        collection: str,
+        queries: Sequence[str],
+        *,
+        flt: SearchFilter | None = None,
+        top_k: int | None = None,
+    ) -> tuple[list[Chunk], dict[str, Any]]:
+        """Search every sub-query and fuse the lists with RRF (k from settings, 60)."""
+        unique = list(dict.fromkeys(q.strip() for q in queries if q and q.strip()))
+        limit = top_k or self.settings.top_k
+        lists = [await self.search(collection, q, flt=flt, top_k=limit) for q in unique]
+        fused = reciprocal_rank_fusion(lists, k=self.settings.rrf_k)[:limit]
+        debug = {
+            "queries": unique,
+            "per_query": {q: [c.id for c in lst] for q, lst in zip(unique, lists, strict=True)},
+            "fused": [{"id": c.id, "score": round(c.score, 5)} for c in fused],
+        }
+        log.info("query_expansion", collection=collection, queries=len(unique), hits=len(fused))
+        return fused, debug

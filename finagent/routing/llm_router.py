@@ -1,0 +1,72 @@
+"""The LLM orchestrator: one structured call for scenario, intents and sub-queries."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import HumanMessage, SystemMessage
+from pydantic import BaseModel, Field
+
+from finagent.prompts import load_prompt
+from finagent.state import Decision, Scenario, Turn
+
+
+class OrchestratorOutput(BaseModel):
+    """Routing decision for the user's question."""
+
+    scenario: Literal[1, 2, 3, 4, 5] = Field(description="1..5 as described in the instructions")
+    intents: list[Literal["kb", "rates", "news", "smalltalk"]] = Field(
+        default_factory=list, description="For scenario 2: one or more intents"
+    )
+    confidence: float = Field(ge=0.0, le=1.0, description="Confidence from 0 to 1")
+    reason: str = Field(default="", max_length=500, description="Short justification")
+    clarifying_questions: list[str] = Field(default_factory=list, max_length=3)
+    sub_queries: list[str] = Field(default_factory=list, max_length=4)
+
+
+class InvalidDecisionError(ValueError):
+    """The LLM's output is well-formed JSON but not a usable decision."""
+
+
+def _history_text(history: Sequence[Turn]) -> str:
+    if not history:
+        return "(пусто)"
+    return "\n".join(f"{t.role}: {t.content[:500]}" for t in history[-6:])
+
+
+async def llm_decide(
+    llm: BaseChatModel,
+    query: str,
+    history: Sequence[Turn],
+    has_selection: bool,
+    method: str,
+) -> Decision:
+    """Ask the LLM; raises on failure or invalid output (the caller falls back to rules)."""
+    system = load_prompt("orchestrator").format(
+        has_selection="да" if has_selection else "нет", history=_history_text(history)
+    )
+    structured = llm.with_structured_output(OrchestratorOutput, method=method)  # type: ignore[arg-type]
+    out = await structured.ainvoke([SystemMessage(system), HumanMessage(query)])
+    if not isinstance(out, OrchestratorOutput):
+        raise InvalidDecisionError("the LLM returned no structured decision")
+    scenario = Scenario(out.scenario)
+    if scenario == Scenario.ROUTED and not out.intents:
+        raise InvalidDecisionError("scenario 2 without intents")
+    if scenario in (Scenario.FULL_DOCUMENTS, Scenario.SELECTED_SEARCH) and not has_selection:
+        raise InvalidDecisionError("documents scenario without selected documents")
+    if scenario == Scenario.CLARIFY and not out.clarifying_questions:
+        raise InvalidDecisionError("clarification without questions")
+    sub_queries = [q.strip() for q in out.sub_queries if q.strip()] or [query]
+    if query not in sub_queries:
+        sub_queries = [query, *sub_queries][:4]
+    return Decision(
+        scenario=scenario,
+        intents=list(dict.fromkeys(out.intents)) if scenario == Scenario.ROUTED else [],
+        confidence=out.confidence,
+        reason=out.reason,
+        clarifying_questions=out.clarifying_questions,
+        sub_queries=sub_queries,
+        source="llm",
+    )

@@ -1,0 +1,123 @@
+"""AgentState and the typed values it carries."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import Annotated, Any, Literal, TypedDict
+
+from langchain_core.messages import AnyMessage
+from langgraph.graph.message import add_messages
+from pydantic import BaseModel, Field
+
+Intent = Literal["kb", "rates", "news", "smalltalk"]
+ChunkSource = Literal["user_docs", "kb", "law", "cbr", "news", "internal", "web"]
+
+
+class Scenario(IntEnum):
+    """The five ways a question is answered."""
+
+    ALL_DOCUMENTS = 1  # search every document of the user
+    ROUTED = 2  # knowledge base, rates, news or small talk
+    FULL_DOCUMENTS = 3  # selected documents small enough to read whole
+    SELECTED_SEARCH = 4  # selected documents too large: search inside them
+    CLARIFY = 5  # the question cannot be answered without clarification
+
+
+class Decision(BaseModel):
+    """What the orchestrator decided for one question."""
+
+    scenario: Scenario
+    intents: list[Intent] = Field(default_factory=list)
+    confidence: float = 1.0
+    reason: str = ""
+    clarifying_questions: list[str] = Field(default_factory=list)
+    sub_queries: list[str] = Field(default_factory=list)
+    source: Literal["rules", "llm"] = "rules"
+
+    @property
+    def intent(self) -> Intent | None:
+        return self.intents[0] if self.intents else None
+
+
+class Chunk(BaseModel):
+    """A passage that may go into the answer's context."""
+
+    id: str
+    text: str
+    score: float = 0.0
+    source: ChunkSource = "kb"
+    title: str = ""
+    document_id: str | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class Source(BaseModel):
+    """A cited source as shown in the answer's source list."""
+
+    number: int
+    title: str
+    kind: ChunkSource
+    reference: str = ""
+
+
+class ExternalData(BaseModel):
+    """Output of a live-data tool placed in the External Data section."""
+
+    tool: str
+    source_note: str  # e.g. "cbr.ru"
+    content: str
+    ok: bool = True
+
+
+class Turn(BaseModel):
+    role: Literal["user", "assistant"]
+    content: str
+
+
+def merge_chunks(left: list[Chunk] | None, right: list[Chunk] | None) -> list[Chunk]:
+    """Reducer: union of chunk lists, deduplicated by id, keeping the best score.
+
+    Writing None resets the list (a new turn on the same thread starts empty).
+    """
+    if right is None:
+        return []
+    merged: dict[str, Chunk] = {}
+    for chunk in [*(left or []), *(right or [])]:
+        kept = merged.get(chunk.id)
+        if kept is None or chunk.score > kept.score:
+            merged[chunk.id] = chunk
+    return sorted(merged.values(), key=lambda c: c.score, reverse=True)
+
+
+def extend_list(left: list[Any] | None, right: list[Any] | None) -> list[Any]:
+    """Reducer: concatenation; writing None resets."""
+    if right is None:
+        return []
+    return [*(left or []), *(right or [])]
+
+
+def merge_debug(left: dict[str, Any] | None, right: dict[str, Any] | None) -> dict[str, Any]:
+    """Reducer: dict union; writing None resets."""
+    if right is None:
+        return {}
+    return {**(left or {}), **(right or {})}
+
+
+class AgentState(TypedDict, total=False):
+    """State of the RAG agent graph; the user id lives in the run configuration."""
+
+    query: str
+    chat_id: str | None
+    selected_document_ids: list[str]
+    answer_instructions: str | None
+    history: list[Turn]
+    decision: Decision
+    intent: Intent  # set on a Send branch of route_intent
+    chunks: Annotated[list[Chunk], merge_chunks]
+    external: Annotated[list[ExternalData], extend_list]
+    tool_results: Annotated[list[ExternalData], extend_list]
+    notices: Annotated[list[str], extend_list]
+    debug: Annotated[dict[str, Any], merge_debug]
+    messages: Annotated[list[AnyMessage], add_messages]
+    answer: str
+    error: str | None

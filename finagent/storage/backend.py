@@ -1,0 +1,44 @@
+"""Opens the LangGraph store and checkpointer: SQLite by default, PostgreSQL when configured."""
+
+from __future__ import annotations
+
+from contextlib import AsyncExitStack
+from dataclasses import dataclass
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.store.base import BaseStore
+
+from finagent.config import Settings
+
+
+@dataclass
+class Persistence:
+    store: BaseStore
+    checkpointer: BaseCheckpointSaver[str]
+
+
+async def open_persistence(settings: Settings, stack: AsyncExitStack) -> Persistence:
+    """Open the store and checkpointer; they are closed when ``stack`` closes."""
+    if settings.postgres_url is not None:
+        from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+        from langgraph.store.postgres.aio import AsyncPostgresStore
+
+        dsn = settings.postgres_url.get_secret_value()
+        pg_store = await stack.enter_async_context(AsyncPostgresStore.from_conn_string(dsn))
+        pg_saver = await stack.enter_async_context(AsyncPostgresSaver.from_conn_string(dsn))
+        await pg_store.setup()
+        await pg_saver.setup()
+        return Persistence(store=pg_store, checkpointer=pg_saver)
+
+    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+    from langgraph.store.sqlite.aio import AsyncSqliteStore
+
+    store = await stack.enter_async_context(
+        AsyncSqliteStore.from_conn_string(str(settings.data_dir / "store.sqlite"))
+    )
+    saver = await stack.enter_async_context(
+        AsyncSqliteSaver.from_conn_string(str(settings.data_dir / "checkpoints.sqlite"))
+    )
+    await store.setup()
+    await saver.setup()
+    return Persistence(store=store, checkpointer=saver)

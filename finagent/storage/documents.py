@@ -1,0 +1,86 @@
+"""User documents in the LangGraph store: one namespace per user, so isolation is structural."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, datetime
+
+from langgraph.store.base import BaseStore
+from pydantic import BaseModel
+
+_ROOT = "documents"
+
+
+class StoredDocument(BaseModel):
+    id: str
+    user_id: str
+    title: str
+    filename: str
+    text: str
+    size: int  # characters
+    created_at: str
+    sha256: str
+
+
+class DocumentInfo(BaseModel):
+    id: str
+    title: str
+    filename: str
+    size: int
+    created_at: str
+
+
+def document_id_for(user_id: str, text: str) -> str:
+    """Content-derived id: the same file re-ingested by the same user keeps its id."""
+    digest = hashlib.sha256(f"{user_id}\0{text}".encode()).hexdigest()
+    return "doc_" + digest[:16]
+
+
+class DocumentStore:
+    """Full texts of user documents (title, user, size, created) in a LangGraph store."""
+
+    def __init__(self, store: BaseStore) -> None:
+        self._store = store
+
+    async def put(self, user_id: str, title: str, filename: str, text: str) -> StoredDocument:
+        doc_id = document_id_for(user_id, text)
+        existing = await self.get(user_id, doc_id)
+        if existing is not None:
+            return existing
+        doc = StoredDocument(
+            id=doc_id,
+            user_id=user_id,
+            title=title,
+            filename=filename,
+            text=text,
+            size=len(text),
+            created_at=datetime.now(UTC).isoformat(timespec="seconds"),
+            sha256=hashlib.sha256(text.encode()).hexdigest(),
+        )
+        await self._store.aput((_ROOT, user_id), doc_id, doc.model_dump())
+        return doc
+
+    async def get(self, user_id: str, doc_id: str) -> StoredDocument | None:
+        item = await self._store.aget((_ROOT, user_id), doc_id)
+        return StoredDocument.model_validate(item.value) if item else None
+
+    async def get_many(
+        self, user_id: str, doc_ids: list[str]
+    ) -> tuple[list[StoredDocument], list[str]]:
+        """Documents of this user among ``doc_ids`` and the ids not found for this user."""
+        found: list[StoredDocument] = []
+        missing: list[str] = []
+        for doc_id in dict.fromkeys(doc_ids):
+            doc = await self.get(user_id, doc_id)
+            if doc is None:
+                missing.append(doc_id)
+            else:
+                found.append(doc)
+        return found, missing
+
+    async def list(self, user_id: str, limit: int = 1000) -> list[DocumentInfo]:
+        items = await self._store.asearch((_ROOT, user_id), limit=limit)
+        return [DocumentInfo.model_validate(item.value) for item in items]
+
+    async def delete(self, user_id: str, doc_id: str) -> None:
+        await self._store.adelete((_ROOT, user_id), doc_id)

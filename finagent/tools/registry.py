@@ -1,0 +1,60 @@
+"""A registry that finds tools by name and exports them in every form we need."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from langchain_core.tools import StructuredTool
+
+from finagent.tools.base import Tool, ToolContext
+
+
+class ToolRegistry:
+    """Tools by name; the single place the agents, CLI and MCP server look them up."""
+
+    def __init__(self, tools: Iterable[Tool[Any]] = ()) -> None:
+        self._tools: dict[str, Tool[Any]] = {}
+        for tool in tools:
+            self.register(tool)
+
+    def register(self, tool: Tool[Any]) -> None:
+        if tool.name in self._tools:
+            raise ValueError(f"tool {tool.name!r} is already registered")
+        self._tools[tool.name] = tool
+
+    def get(self, name: str) -> Tool[Any] | None:
+        return self._tools.get(name)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._tools
+
+    def __iter__(self) -> Iterator[Tool[Any]]:
+        return iter(self._tools.values())
+
+    def __len__(self) -> int:
+        return len(self._tools)
+
+    def names(self) -> list[str]:
+        return list(self._tools)
+
+    def subset(self, names: Iterable[str]) -> ToolRegistry:
+        """A registry with only ``names``; unknown names raise KeyError."""
+        missing = [n for n in names if n not in self._tools]
+        if missing:
+            raise KeyError(f"unknown tools: {', '.join(missing)}")
+        return ToolRegistry(self._tools[n] for n in names)
+
+    def as_langchain(self, ctx: ToolContext | None = None) -> list[StructuredTool]:
+        return [tool.as_langchain(ctx) for tool in self._tools.values()]
+
+    def openai_schemas(self) -> list[dict[str, Any]]:
+        return [tool.openai_schema() for tool in self._tools.values()]
+
+    async def call(self, name: str, arguments: dict[str, Any], ctx: ToolContext) -> str:
+        """Call a tool by name; an unknown name is an ``Error:`` text, not an exception."""
+        tool = self._tools.get(name)
+        if tool is None:
+            known = ", ".join(sorted(self._tools)) or "none"
+            return f"Error: unknown tool {name!r}; available tools: {known}"
+        return await tool.invoke(arguments, ctx)

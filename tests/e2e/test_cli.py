@@ -1,0 +1,149 @@
+"""The ``finagent`` command end to end, as a user runs it (subprocesses, embedded parts)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO_ROOT
+
+
+def finagent(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "finagent.cli", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=REPO_ROOT,
+    )
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    return {
+        **os.environ,
+        "FINAGENT_DATA_DIR": str(tmp_path / "data"),
+        "FINAGENT_CBR_ENABLED": "false",
+        "FINAGENT_LLM_API_KEY": "",
+        "OPENROUTER_API_KEY": "",
+        "FINAGENT_LLM_MODEL": "",
+    }
+
+
+@pytest.fixture
+def ingested(env: dict[str, str], kb_csv: Path, doc_files: dict[str, Path]) -> dict[str, str]:
+    kb = finagent(env, "ingest", "kb", str(kb_csv))
+    assert kb.returncode == 0, kb.stderr
+    assert "ingested 4 articles, 0 errors" in kb.stdout
+    docs = finagent(env, "ingest", "docs", "--user", "alice", *map(str, doc_files.values()))
+    assert docs.returncode == 0, docs.stderr
+    ids = [line.split("\t")[0] for line in docs.stdout.strip().splitlines()]
+    assert len(ids) == 2 and all(i.startswith("doc_") for i in ids)
+    return {"lease": ids[0], "invoice": ids[1]}
+
+
+def test_route_json(env: dict[str, str]) -> None:
+    out = finagent(env, "route", "новости о ключевой ставке", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["scenario"] == 2 and data["intent"] == "news" and data["intents"] == ["news"]
+    assert data["source"] == "rules" and isinstance(data["confidence"], float)
+
+
+def test_search_ask_and_isolation(env: dict[str, str], ingested: dict[str, str]) -> None:
+    out = finagent(
+        env,
+        "search",
+        "пени за просрочку",
+        "--collection",
+        "docs",
+        "--user",
+        "alice",
+        "--top-k",
+        "3",
+        "--json",
+    )
+    hits = json.loads(out.stdout)["hits"]
+    assert hits and {"id", "score", "text", "metadata"} <= set(hits[0])
+    assert hits[0]["document_id"] == ingested["lease"]
+    bob = finagent(
+        env, "search", "пени за просрочку", "--collection", "docs", "--user", "bob", "--json"
+    )
+    assert json.loads(bob.stdout)["hits"] == []
+
+    answer = finagent(
+        env, "ask", "Какая сумма НДС?", "--user", "alice", "--doc", ingested["invoice"], "--json"
+    )
+    assert answer.returncode == 0, answer.stderr
+    result = json.loads(answer.stdout)
+    assert result["scenario"] == 3 and "40 000" in result["answer"]
+
+    foreign = finagent(
+        env, "ask", "Какая сумма НДС?", "--user", "bob", "--doc", ingested["invoice"]
+    )
+    assert foreign.returncode == 2 and "Документы не найдены" in foreign.stderr
+    assert "40 000" not in foreign.stdout + foreign.stderr
+
+
+def test_bad_input_is_a_clear_error(env: dict[str, str]) -> None:
+    empty = finagent(env, "ask", "  ")
+    assert empty.returncode == 2 and "Вопрос пуст" in empty.stderr
+    huge = finagent(env, "ask", "x" * 100_000)  # ASCII: argv items are capped at 128 KiB
+    assert huge.returncode == 2 and "слишком длинный" in huge.stderr
+    bad_args = finagent(env, "tools", "call", "search_general_kb", "--args", "{oops")
+    assert bad_args.returncode == 2 and "not valid JSON" in bad_args.stderr
+    unknown = finagent(env, "tools", "call", "no_such_tool")
+    assert unknown.returncode == 1 and unknown.stdout.startswith("Error: unknown tool")
+    missing = finagent(env, "ingest", "docs", "--user", "alice", "/nonexistent/file.pdf")
+    assert missing.returncode == 1 and "file not found" in missing.stderr
+
+
+def test_tools_list_and_call_as_the_llm_sees_them(
+    env: dict[str, str], ingested: dict[str, str]
+) -> None:
+    listed = json.loads(finagent(env, "tools", "list", "--json").stdout)
+    names = {t["function"]["name"] for t in listed}
+    assert {"search_user_documents", "load_documents_full", "search_general_kb"} <= names
+    schema = next(t for t in listed if t["function"]["name"] == "search_user_documents")
+    assert "user_id" not in json.dumps(schema)
+    own = finagent(
+        env,
+        "tools",
+        "call",
+        "load_documents_full",
+        "--args",
+        json.dumps({"document_ids": [ingested["lease"]]}),
+        "--user",
+        "alice",
+    )
+    assert own.returncode == 0 and "150 000" in own.stdout
+    stolen = finagent(
+        env,
+        "tools",
+        "call",
+        "load_documents_full",
+        "--args",
+        json.dumps({"document_ids": [ingested["lease"]]}),
+        "--user",
+        "bob",
+    )
+    assert stolen.stdout.startswith("Error: no such documents") and "150 000" not in stolen.stdout
+
+
+def test_demo_covers_every_scenario(env: dict[str, str]) -> None:
+    out = finagent(env, "demo", "--json")
+    assert out.returncode == 0, out.stderr[-2000:]
+    data = json.loads(out.stdout)
+    assert data["kb_articles"] >= 40 and len(data["documents"]) == 6
+    scenarios = [a["scenario"] for a in data["answers"]]
+    assert scenarios == [2, 1, 3, 4, 5, 2, 2]
+    for answer in data["answers"]:
+        if answer["scenario"] in (1, 3, 4):
+            assert "## Источники" in answer["answer"]
+    assert "не настроен" in data["answers"][5]["answer"]

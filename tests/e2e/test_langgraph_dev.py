@@ -1,0 +1,106 @@
+"""`langgraph dev` serves the graphs of langgraph.json; a run completes through langgraph_sdk."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from langgraph_sdk import get_client
+
+from tests.conftest import REPO_ROOT
+from tests.fakes.net import free_port
+
+STARTUP_DEADLINE_S = 240
+
+
+def _langgraph_cli() -> str:
+    exe = Path(sys.executable).with_name("langgraph")
+    found = str(exe) if exe.exists() else shutil.which("langgraph")
+    assert found, "langgraph-cli[inmem] is a dev dependency and must be installed"
+    return found
+
+
+@pytest.fixture
+def server(tmp_path: Path, kb_csv: Path) -> Iterator[str]:
+    data_dir = tmp_path / "data"
+    env = {
+        **os.environ,
+        "FINAGENT_DATA_DIR": str(data_dir),
+        "FINAGENT_CBR_ENABLED": "false",
+        "FINAGENT_LLM_API_KEY": "",
+        "OPENROUTER_API_KEY": "",
+        "LANGSMITH_TRACING": "false",
+        "LANGGRAPH_CLI_NO_ANALYTICS": "1",
+    }
+    ingest = subprocess.run(
+        [sys.executable, "-m", "finagent.cli", "ingest", "kb", str(kb_csv)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=REPO_ROOT,
+    )
+    assert ingest.returncode == 0, ingest.stderr
+    port = free_port()
+    log = (tmp_path / "server.log").open("w")
+    proc = subprocess.Popen(
+        [
+            _langgraph_cli(),
+            "dev",
+            "--no-browser",
+            "--no-reload",
+            "--port",
+            str(port),
+            "--host",
+            "127.0.0.1",
+        ],
+        cwd=REPO_ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + STARTUP_DEADLINE_S
+    try:
+        while True:  # readiness: poll the health endpoint until it answers or the process dies
+            assert proc.poll() is None, (tmp_path / "server.log").read_text()[-3000:]
+            try:
+                if httpx.get(f"{url}/ok", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, "langgraph dev did not start in time"
+            time.sleep(0.5)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+async def test_run_completes_through_the_sdk(server: str) -> None:
+    client = get_client(url=server)
+    assistants = await client.assistants.search(graph_id="agent")
+    assert assistants, "graph 'agent' is not served"
+    thread = await client.threads.create()
+    final = await client.runs.wait(
+        thread["thread_id"],
+        "agent",
+        input={"query": "Какая ставка НДС при экспорте?"},
+        config={"configurable": {"user_id": "alice"}},
+    )
+    assert isinstance(final, dict)
+    assert "## Краткий вывод" in final["answer"] and "## Источники" in final["answer"]
+    assert final["decision"]["scenario"] == 2
+    research = await client.assistants.search(graph_id="research")
+    assert research, "graph 'research' is not served"

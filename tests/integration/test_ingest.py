@@ -1,0 +1,131 @@
+"""Ingestion: KB CSV to Markdown files and chunks, user documents, bad files, re-ingest."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from docx import Document
+from fpdf import FPDF
+
+from finagent.retrieval.index import SearchFilter
+from finagent.retrieval.retriever import DOCS, KB
+from finagent.services import Services
+
+
+async def test_kb_csv_becomes_markdown_files_and_chunks(services: Services, kb_csv: Path):
+    report = await services.ingestor().ingest_kb([kb_csv])
+    assert not report.errors and len(report.ok) == 4
+    files = sorted(p.name for p in services.settings.kb_root.glob("*.md"))
+    assert len(files) == 4 and files[0].startswith("1-")
+    hits = await services.retriever.search(KB, "вычет на лечение сколько вернуть")
+    assert hits[0].document_id == "kb-2"
+    assert hits[0].metadata["tags"] == ["ндфл", "вычеты"]
+    assert hits[0].metadata["updated_at"]
+    before = await services.index.count(services.retriever.collection(KB))
+    await services.ingestor().ingest_kb([kb_csv])
+    assert await services.index.count(services.retriever.collection(KB)) == before
+
+
+async def test_kb_markdown_folder(services: Services, tmp_path: Path):
+    folder = tmp_path / "md"
+    folder.mkdir()
+    (folder / "usn.md").write_text("# УСН\n\nСтавка УСН доходы 6 процентов.", encoding="utf-8")
+    report = await services.ingestor().ingest_kb([folder])
+    assert [r.title for r in report.ok] == ["УСН"]
+
+
+async def test_bad_csv_reports_missing_columns(services: Services, tmp_path: Path):
+    bad = tmp_path / "bad.csv"
+    bad.write_text("id,text\n1,x\n", encoding="utf-8")
+    report = await services.ingestor().ingest_kb([bad, tmp_path / "missing.csv"])
+    assert len(report.errors) == 2
+    assert "missing CSV columns annotation, tags" in (report.errors[0].error or "")
+    assert "cannot read" in (report.errors[1].error or "")
+
+
+async def test_bad_files_get_errors_and_others_are_ingested(
+    services: Services, tmp_path: Path, doc_files: dict[str, Path]
+):
+    empty = tmp_path / "empty.txt"
+    empty.write_text("", encoding="utf-8")
+    binary = tmp_path / "bin.txt"
+    binary.write_bytes(b"\x00\x01\x02garbage")
+    latin = tmp_path / "latin.txt"
+    latin.write_bytes("caf\xe9 only latin".encode("latin-1"))
+    broken_pdf = tmp_path / "broken.pdf"
+    broken_pdf.write_bytes(b"%PDF-1.4 not really")
+    exe = tmp_path / "tool.exe"
+    exe.write_bytes(b"MZ")
+    files = [empty, binary, latin, broken_pdf, exe, tmp_path / "absent.md", doc_files["lease"]]
+    report = await services.ingestor().ingest_documents("alice", files)
+    errors = {Path(r.path).name: r.error for r in report.errors}
+    assert set(errors) == {
+        "empty.txt",
+        "bin.txt",
+        "latin.txt",
+        "broken.pdf",
+        "tool.exe",
+        "absent.md",
+    }
+    assert "empty file" in errors["empty.txt"]
+    assert "unsupported text encoding" in errors["latin.txt"]
+    assert "unsupported file type" in errors["tool.exe"]
+    assert [Path(r.path).name for r in report.ok] == ["lease.md"]
+
+
+async def test_too_large_file(make_services, doc_files: dict[str, Path]):
+    services = await make_services(max_file_bytes=100)
+    report = await services.ingestor().ingest_documents("alice", [doc_files["lease"]])
+    assert "too large" in (report.errors[0].error or "")
+
+
+async def test_reingest_same_file_keeps_id_and_does_not_duplicate(
+    services: Services, doc_files: dict[str, Path]
+):
+    first = await services.ingestor().ingest_documents("alice", [doc_files["lease"]])
+    count = await services.index.count(services.retriever.collection(DOCS))
+    second = await services.ingestor().ingest_documents("alice", [doc_files["lease"]])
+    assert first.results[0].document_id == second.results[0].document_id
+    assert second.results[0].status == "unchanged"
+    assert await services.index.count(services.retriever.collection(DOCS)) == count
+    assert len(await services.documents.list("alice")) == 1
+
+
+async def test_pdf_and_docx_are_read(services: Services, tmp_path: Path):
+    docx_path = tmp_path / "note.docx"
+    document = Document()
+    document.add_heading("Уведомление ФНС", 1)
+    document.add_paragraph("Требуется представить пояснения в течение 5 рабочих дней.")
+    document.save(str(docx_path))
+    pdf_path = tmp_path / "act.pdf"
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("helvetica", size=12)
+    pdf.cell(text="Act 15: services for 90000 RUB")
+    pdf.output(str(pdf_path))
+    report = await services.ingestor().ingest_documents("alice", [docx_path, pdf_path])
+    assert not report.errors
+    docs = {d.filename: d for d in await services.documents.list("alice")}
+    full = await services.documents.get("alice", docs["note.docx"].id)
+    assert full is not None and "5 рабочих дней" in full.text
+    hits = await services.retriever.search(
+        DOCS, "services 90000", flt=SearchFilter(user_id="alice")
+    )
+    assert any(h.document_id == docs["act.pdf"].id for h in hits)
+
+
+async def test_same_file_for_two_users_is_two_documents(
+    services: Services, doc_files: dict[str, Path]
+):
+    a = await services.ingestor().ingest_documents("alice", [doc_files["lease"]])
+    b = await services.ingestor().ingest_documents("bob", [doc_files["lease"]])
+    assert a.results[0].document_id != b.results[0].document_id
+    assert await services.documents.get("bob", a.results[0].document_id or "") is None
+
+
+async def test_windows_1251_text_is_decoded(services: Services, tmp_path: Path):
+    path = tmp_path / "cp.txt"
+    path.write_bytes("Акт сверки: долг 5 000 рублей".encode("cp1251"))
+    report = await services.ingestor().ingest_documents("alice", [path])
+    doc = await services.documents.get("alice", report.results[0].document_id or "")
+    assert doc is not None and doc.text.startswith("Акт сверки")

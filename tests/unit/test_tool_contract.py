@@ -1,0 +1,93 @@
+"""The tool contract: generated schema, errors as text, identity from config, redaction."""
+
+from __future__ import annotations
+
+import pytest
+import structlog
+from pydantic import BaseModel, Field
+
+from finagent.observability import register_secrets
+from finagent.tools.base import Tool, ToolContext, ToolError
+from finagent.tools.registry import ToolRegistry
+
+
+class EchoInput(BaseModel):
+    text: str = Field(min_length=1, max_length=50, description="Text to echo back")
+    mode: str = Field(default="plain", description="'plain', 'fail', 'crash' or 'long'")
+
+
+class Echo(Tool[EchoInput]):
+    """Echo text back. Use when testing the tool layer."""
+
+    name = "echo"
+    input_model = EchoInput
+    output_limit = 100
+
+    async def run(self, args: EchoInput, ctx: ToolContext) -> str:
+        if args.mode == "fail":
+            raise ToolError("echo refused: try mode=plain")
+        if args.mode == "crash":
+            raise RuntimeError("secret-token-12345 leaked in a stack")
+        if args.mode == "long":
+            return args.text * 100
+        return f"{ctx.user_id}: {args.text}"
+
+
+CTX = ToolContext(user_id="alice")
+
+
+def test_schema_is_generated_from_the_model() -> None:
+    schema = Echo().openai_schema()["function"]
+    assert schema["name"] == "echo"
+    assert schema["description"].startswith("Echo text back. Use when")
+    props = schema["parameters"]["properties"]
+    assert props["text"]["description"] == "Text to echo back"
+    assert schema["parameters"]["required"] == ["text"]
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({"text": "hi"}, "alice: hi"),
+        ({}, "Error: invalid arguments: text: Field required"),
+        ({"text": ""}, "Error: invalid arguments: text: String should have at least 1 character"),
+        ({"text": "x", "mode": "fail"}, "Error: echo refused: try mode=plain"),
+        ({"text": "x", "mode": "crash"}, "Error: echo failed (RuntimeError); try again later"),
+    ],
+)
+async def test_errors_never_escape(args: dict[str, str], expected: str) -> None:
+    assert await Echo().invoke(args, CTX) == expected
+
+
+async def test_output_is_truncated_with_a_marker() -> None:
+    out = await Echo().invoke({"text": "abc", "mode": "long"}, CTX)
+    assert len(out) == 100 and out.endswith("[...truncated]")
+
+
+async def test_secrets_are_redacted_from_output_and_logs() -> None:
+    register_secrets(["alice-api-key-0000"])
+    with structlog.testing.capture_logs() as logs:
+        out = await Echo().invoke({"text": "alice-api-key-0000"}, CTX)
+    assert "alice-api-key-0000" not in out and "***" in out
+    event = next(e for e in logs if e["event"] == "tool_call")
+    assert event["tool"] == "echo" and event["outcome"] == "ok"
+    assert "args_digest" in event and "alice-api-key-0000" not in str(event)
+
+
+async def test_langchain_tool_takes_user_from_run_config() -> None:
+    tool = Echo().as_langchain()
+    out = await tool.ainvoke({"text": "hi"}, {"configurable": {"user_id": "bob"}})
+    assert out == "bob: hi"
+    assert (await tool.ainvoke({"text": "hi"})).startswith("Error: no user is set")
+    assert "user_id" not in tool.args
+
+
+async def test_registry_lookup_and_unknown_names() -> None:
+    registry = ToolRegistry([Echo()])
+    assert await registry.call("echo", {"text": "x"}, CTX) == "alice: x"
+    assert (await registry.call("nope", {}, CTX)).startswith("Error: unknown tool 'nope'")
+    with pytest.raises(ValueError, match="already registered"):
+        registry.register(Echo())
+    with pytest.raises(KeyError):
+        registry.subset(["echo", "nope"])
+    assert registry.openai_schemas()[0]["function"]["name"] == "echo"
