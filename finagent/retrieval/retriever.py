@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -114,27 +115,47 @@ class Retriever:
         mode: SearchMode | None = None,
         score_threshold: float | None = None,
     ) -> list[Chunk]:
+        lists = await self._search_batch(
+            collection, [query], flt=flt, top_k=top_k, mode=mode, score_threshold=score_threshold
+        )
+        return lists[0]
+
+    async def _search_batch(
+        self,
+        collection: str,
+        queries: Sequence[str],
+        *,
+        flt: SearchFilter | None = None,
+        top_k: int | None = None,
+        mode: SearchMode | None = None,
+        score_threshold: float | None = None,
+    ) -> list[list[Chunk]]:
+        """One embedding call for all queries, then the index searches run concurrently."""
         mode = mode or self.settings.search_mode
         started = time.perf_counter()
-        dense = None
+        dense: list[list[float] | None] = [None] * len(queries)
         if mode != "sparse":
-            dense = (await self.embedder.embed_queries([query]))[0].tolist()
+            dense = [row.tolist() for row in await self.embedder.embed_queries(list(queries))]
         threshold = self.settings.score_threshold if score_threshold is None else score_threshold
-        request = SearchQuery(
-            dense=dense,
-            sparse=self.bm25.embed_query(query) if mode != "dense" else None,
-            limit=top_k or self.settings.top_k,
-            prefetch_limit=max(self.settings.prefetch_limit, top_k or self.settings.top_k),
-            mode=mode,
-            rrf_k=self.settings.rrf_k,
-            score_threshold=threshold or None,
-            filter=flt or SearchFilter(),
-        )
-        hits = await self.index.search(self.collection(collection), request)
-        elapsed = time.perf_counter() - started
-        SEARCH_SECONDS.labels(collection=collection).observe(elapsed)
-        CHUNKS_RETRIEVED.labels(collection=collection).inc(len(hits))
-        return [_to_chunk(h.chunk_id, h.score, h.payload) for h in hits]
+        limit = top_k or self.settings.top_k
+        requests = [
+            SearchQuery(
+                dense=dense[i],
+                sparse=self.bm25.embed_query(q) if mode != "dense" else None,
+                limit=limit,
+                prefetch_limit=max(self.settings.prefetch_limit, limit),
+                mode=mode,
+                rrf_k=self.settings.rrf_k,
+                score_threshold=threshold or None,
+                filter=flt or SearchFilter(),
+            )
+            for i, q in enumerate(queries)
+        ]
+        name = self.collection(collection)
+        results = await asyncio.gather(*(self.index.search(name, r) for r in requests))
+        SEARCH_SECONDS.labels(collection=collection).observe(time.perf_counter() - started)
+        CHUNKS_RETRIEVED.labels(collection=collection).inc(sum(len(h) for h in results))
+        return [[_to_chunk(h.chunk_id, h.score, h.payload) for h in hits] for hits in results]
 
     async def search_many(
         self,
@@ -147,7 +168,7 @@ class Retriever:
         """Search every sub-query and fuse the lists with RRF (k from settings, 60)."""
         unique = list(dict.fromkeys(q.strip() for q in queries if q and q.strip()))
         limit = top_k or self.settings.top_k
-        lists = [await self.search(collection, q, flt=flt, top_k=limit) for q in unique]
+        lists = await self._search_batch(collection, unique, flt=flt, top_k=limit) if unique else []
         fused = reciprocal_rank_fusion(lists, k=self.settings.rrf_k)[:limit]
         debug = {
             "queries": unique,

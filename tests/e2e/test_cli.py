@@ -147,3 +147,110 @@ def test_demo_covers_every_scenario(env: dict[str, str]) -> None:
         if answer["scenario"] in (1, 3, 4):
             assert "## Источники" in answer["answer"]
     assert "не настроен" in data["answers"][5]["answer"]
+
+
+def test_ask_with_an_openai_compatible_llm(env: dict[str, str], ingested: dict[str, str]) -> None:
+    """The real ChatOpenAI client against a loopback chat-completions server."""
+    from tests.fakes.openai_api import run_fake_chat
+
+    decision = {
+        "scenario": 2,
+        "intents": ["kb"],
+        "confidence": 0.9,
+        "reason": "вопрос о НДС",
+        "clarifying_questions": [],
+        "sub_queries": ["нулевая ставка НДС экспорт"],
+    }
+    script = [
+        {"content": json.dumps(decision, ensure_ascii=False)},
+        {
+            "content": "## Краткий вывод\nПри экспорте ставка 0 % [1].\n\n## Подробный анализ\n"
+            "Нулевая ставка применяется при экспорте товаров [1]."
+        },
+    ]
+    with run_fake_chat(script) as chat:
+        llm_env = {
+            **env,
+            "FINAGENT_LLM_BASE_URL": chat.url,
+            "FINAGENT_LLM_MODEL": "fake-model",
+            "FINAGENT_LLM_API_KEY": "sk-test-secret-9876",
+            "FINAGENT_LLM_MAX_RETRIES": "0",
+        }
+        out = finagent(
+            llm_env, "-v", "ask", "Какая ставка НДС при экспорте?", "--user", "alice", "--json"
+        )
+    assert out.returncode == 0, out.stderr[-2000:]
+    result = json.loads(out.stdout)
+    assert result["debug"]["decision"]["source"] == "llm"
+    assert result["debug"]["answer_mode"] == "llm"
+    assert result["answer"].startswith("## Краткий вывод\nПри экспорте ставка 0 % [1].")
+    assert "## Источники\n[1] Ставки НДС" in result["answer"]
+    first, second = chat.requests
+    assert first["response_format"]["type"] == "json_schema"
+    assert {t["function"]["name"] for t in second["tools"]} >= {"search_general_kb"}
+    assert chat.auth == ["Bearer sk-test-secret-9876"] * 2
+    assert "sk-test-secret-9876" not in out.stdout + out.stderr
+
+
+def test_research_writes_a_report(
+    env: dict[str, str], ingested: dict[str, str], tmp_path: Path
+) -> None:
+    """`finagent research` end to end: real ChatOpenAI, KB search tool, report on disk."""
+    from tests.fakes.openai_api import run_fake_chat
+
+    reasoning = {
+        "reasoning_steps": ["Найти ставки НДС", "Оформить отчёт"],
+        "current_situation": "Начало",
+        "plan_status": "Ищу данные",
+        "enough_data": False,
+        "remaining_steps": ["Поиск"],
+        "task_completed": False,
+    }
+    script = [
+        {
+            "content": json.dumps(
+                {
+                    **reasoning,
+                    "tool": {
+                        "tool_name": "Req_Find_Passages_For_Queries",
+                        "queries": ["ставка НДС экспорт", "льготная ставка НДС"],
+                    },
+                },
+                ensure_ascii=False,
+            )
+        },
+        {
+            "content": json.dumps(
+                {
+                    **reasoning,
+                    "enough_data": True,
+                    "task_completed": True,
+                    "tool": {
+                        "tool_name": "create_report",
+                        "title": "Ставки НДС",
+                        "user_request_language_reference": "Какие ставки НДС?",
+                        "content": "Основная ставка 20 %, льготная 10 %, экспорт 0 % [1].",
+                        "confidence": "high",
+                    },
+                },
+                ensure_ascii=False,
+            )
+        },
+    ]
+    with run_fake_chat(script) as chat:
+        llm_env = {
+            **env,
+            "FINAGENT_LLM_BASE_URL": chat.url,
+            "FINAGENT_LLM_API_KEY": "sk-x-1234",
+            "FINAGENT_REPORTS_DIR": str(tmp_path / "reports"),
+            "FINAGENT_LLM_MAX_RETRIES": "0",
+        }
+        out = finagent(llm_env, "research", "Какие ставки НДС?", "--user", "alice", "--json")
+    assert out.returncode == 0, out.stderr[-3000:]
+    result = json.loads(out.stdout)
+    assert result["status"] == "completed"
+    report = Path(result["report"]["path"])
+    assert report.parent == tmp_path / "reports" and report.suffix == ".md"
+    assert "экспорт 0 % [1]" in report.read_text(encoding="utf-8")
+    tool_turn = json.dumps(chat.requests[1]["messages"], ensure_ascii=False)
+    assert "Ставки НДС" in tool_turn  # the KB passages reached the model

@@ -7,9 +7,11 @@ so the client's sorting by ``index`` and its normalisation are exercised.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -60,6 +62,70 @@ class FakeEmbeddings:
 @contextmanager
 def run_fake_embeddings() -> Iterator[FakeEmbeddings]:
     fake = FakeEmbeddings()
+    server = LoopbackServer(fake.app())
+    server.start()
+    fake.url = server.url + "/v1"
+    try:
+        yield fake
+    finally:
+        server.stop()
+
+
+@dataclass
+class FakeChat:
+    """OpenAI ``/v1/chat/completions`` replaying a script of replies, recording requests.
+
+    A reply is ``{"content": "..."}`` or ``{"tool_calls": [{"name": ..., "arguments": {...}}]}``.
+    Past the end of the script it answers HTTP 500, so an unexpected call is visible.
+    """
+
+    script: list[dict[str, Any]] = field(default_factory=list)
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    auth: list[str | None] = field(default_factory=list)
+    url: str = ""
+
+    def app(self) -> Starlette:
+        async def completions(request: Request) -> JSONResponse:
+            body = await request.json()
+            self.requests.append(body)
+            self.auth.append(request.headers.get("authorization"))
+            if len(self.requests) > len(self.script):
+                return JSONResponse(
+                    {"error": {"code": 500, "message": "script exhausted"}}, status_code=500
+                )
+            reply = self.script[len(self.requests) - 1]
+            message: dict[str, Any] = {"role": "assistant", "content": reply.get("content")}
+            finish = "stop"
+            if "tool_calls" in reply:
+                finish = "tool_calls"
+                message["tool_calls"] = [
+                    {
+                        "id": f"call_{len(self.requests)}_{i}",
+                        "type": "function",
+                        "function": {
+                            "name": c["name"],
+                            "arguments": json.dumps(c["arguments"], ensure_ascii=False),
+                        },
+                    }
+                    for i, c in enumerate(reply["tool_calls"])
+                ]
+            return JSONResponse(
+                {
+                    "id": f"chatcmpl-{len(self.requests)}",
+                    "object": "chat.completion",
+                    "created": 0,
+                    "model": body.get("model", "fake"),
+                    "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+                    "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
+                }
+            )
+
+        return Starlette(routes=[Route("/v1/chat/completions", completions, methods=["POST"])])
+
+
+@contextmanager
+def run_fake_chat(script: list[dict[str, Any]]) -> Iterator[FakeChat]:
+    fake = FakeChat(script=script)
     server = LoopbackServer(fake.app())
     server.start()
     fake.url = server.url + "/v1"
