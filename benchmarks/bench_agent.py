@@ -8,7 +8,7 @@ Side by side in one run:
   figure is everything finagent adds around the model (orchestrator call, context,
   tool binding, answer post-processing, history).
 
-Usage: python benchmarks/bench_agent.py [--turns 60]
+Usage: python benchmarks/bench_agent.py [--turns 60] [--no-cache]
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from finagent.answering.context import build_context  # noqa: E402
 from finagent.answering.extractive import compose_extractive  # noqa: E402
 from finagent.config import Settings  # noqa: E402
 from finagent.graph.agent import Agent  # noqa: E402
+from finagent.observability import configure_logging  # noqa: E402
 from finagent.retrieval.retriever import KB  # noqa: E402
 from finagent.services import Services  # noqa: E402
 from tests.fakes.llm import ScriptedChatModel, tool_call_message  # noqa: E402
@@ -69,9 +70,12 @@ def scripted(turns: int) -> ScriptedChatModel:
     return ScriptedChatModel(script)
 
 
-async def main(turns: int) -> None:
+async def main(turns: int, cache: bool) -> None:
+    configure_logging("WARNING")
     data = Path(tempfile.mkdtemp(prefix="finagent-bench-"))
-    settings = Settings(data_dir=data / "d", cbr_enabled=False, _env_file=None)  # type: ignore[call-arg]
+    settings = Settings(  # type: ignore[call-arg]
+        data_dir=data / "d", cbr_enabled=False, embedding_cache=cache, _env_file=None
+    )
     offline = Services(settings)
     await offline.start()
     await offline.ingestor().ingest_kb([REPO / "knowledge_base" / "train_data.csv"])
@@ -112,13 +116,16 @@ async def main(turns: int) -> None:
     await online.aclose()
 
     base = statistics.median(results["baseline (components, no graph)"])
-    print(f"{'variant':40} {'p50 ms':>8} {'p95 ms':>8} {'x baseline p50':>15}")
+    print(f"query embeddings: {'cached' if cache else 'computed every turn (e5 on CPU)'}")
+    print(f"{'variant':40} {'p50 ms':>8} {'p95 ms':>8} {'overhead':>9} {'x base':>7}")
     for name, values in results.items():
         p50 = statistics.median(values)
-        print(f"{name:40} {p50:8.1f} {pct(values, 0.95):8.1f} {p50 / base:15.2f}")
+        print(f"{name:40} {p50:8.1f} {pct(values, 0.95):8.1f} {p50 - base:+9.1f} {p50 / base:7.2f}")
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--turns", type=int, default=60)
-    asyncio.run(main(parser.parse_args().turns))
+    parser.add_argument("--no-cache", action="store_true", help="disable the embedding cache")
+    args = parser.parse_args()
+    asyncio.run(main(args.turns, cache=not args.no_cache))

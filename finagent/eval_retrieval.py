@@ -20,7 +20,6 @@ into several chunks takes one slot.
 from __future__ import annotations
 
 import json
-import re
 import tempfile
 import time
 from collections.abc import Sequence
@@ -36,6 +35,7 @@ from finagent.retrieval.index import SearchFilter, SearchMode
 from finagent.retrieval.law_ingest import LAW_SOURCE, LawIngestor
 from finagent.retrieval.retriever import KB, Retriever
 from finagent.retrieval.sparse import RussianBm25
+from finagent.routing.expansion import expand_query
 from finagent.state import Chunk
 
 METHODS = ("bm25", "dense", "hybrid", "hybrid_expansion")
@@ -43,42 +43,6 @@ KS = (1, 5, 10)
 DEPTH = 10
 FETCH = 30  # chunks fetched before collapsing chunks of the same unit
 TAXCODE_FILES = {1: "nk-part1-2025.txt", 2: "nk-part2-2025.txt"}
-
-# colloquial / abbreviated wording -> the Code's own terms (stem-like prefixes, lower case)
-_EXPANSIONS: tuple[tuple[str, str], ...] = (
-    (r"\bупрощенк\w*|\bусн\b", "упрощенная система налогообложения"),
-    (r"\bпатент\w*|\bпсн\b", "патентная система налогообложения патент"),
-    (r"\bндс\b", "налог на добавленную стоимость"),
-    (r"\bндфл\b|\b3-ндфл\b|подоходн\w*", "налог на доходы физических лиц"),
-    (r"\bип\b", "индивидуальный предприниматель"),
-    (r"взнос\w*", "страховые взносы"),
-    (r"штраф\w*", "влечет взыскание штрафа"),
-    (r"вычет\w*", "налоговый вычет"),
-    (r"квартир\w*|ипотек\w*|жиль\w*", "имущественный налоговый вычет жилой дом квартира"),
-    (r"лечени\w*|зуб\w*|врач\w*|медицин\w*", "медицинские услуги лечение"),
-    (r"учеб\w*|обучени\w*|университет\w*", "обучение в образовательных организациях"),
-    (r"ребен\w*|\bдет(?:и|ей)\b", "на каждого ребенка"),
-    (r"нерезидент\w*", "не являющиеся налоговыми резидентами"),
-    (r"налогов(?:ая|ую|ой)\b(?!\s+(?:декларац|проверк|ставк|баз))|налоговик\w*", "налоговый орган"),
-    (r"фирм\w*|компани\w*", "организации"),
-    (r"прибыл\w*", "налог на прибыль организаций"),
-    (r"декларац\w*|отчет\w*", "налоговая декларация"),
-    (r"опозда\w*|просроч\w*|не сдал\w*", "непредставление в установленный срок"),
-    (r"не заплат\w*|неуплат\w*|недоплат\w*", "неуплата или неполная уплата сумм налога"),
-    (r"возмещени\w*|вернуть\b", "возврат возмещение"),
-    (r"ставк\w*|процент\w*", "налоговая ставка"),
-    (r"срок\w*|до какого числа|когда", "срок не позднее"),
-)
-
-
-def expand_query(question: str) -> list[str]:
-    """The question, plus a reformulation in the Code's terms (when any rule fires)."""
-    lowered = question.lower()
-    terms = [term for pattern, term in _EXPANSIONS if re.search(pattern, lowered)]
-    if not terms:
-        return [question]
-    rewritten = f"{question} {' '.join(dict.fromkeys(terms))}"
-    return [question, rewritten]
 
 
 @dataclass

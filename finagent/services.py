@@ -15,7 +15,8 @@ from finagent.clients.tavily import TavilyClient
 from finagent.config import Settings, get_settings
 from finagent.observability import configure_logging, register_secrets
 from finagent.prompts import load_prompt
-from finagent.retrieval.embeddings import Embedder, build_embedder
+from finagent.retrieval.embedding_cache import CachedEmbedder, build_cached_embedder
+from finagent.retrieval.embeddings import Embedder
 from finagent.retrieval.factory import build_index
 from finagent.retrieval.index import VectorIndex
 from finagent.retrieval.ingest import Ingestor
@@ -45,7 +46,7 @@ class Services:
         self.settings = settings
         self.llm: BaseChatModel | None = build_chat_model(settings) if llm is _UNSET else llm
         self.index = index or build_index(settings)
-        self.embedder = embedder or build_embedder(settings)
+        self.embedder = embedder or build_cached_embedder(settings)
         self.bm25 = RussianBm25()
         self.retriever = Retriever(self.index, self.embedder, self.bm25, settings)
         self._stack = AsyncExitStack()
@@ -96,6 +97,8 @@ class Services:
         self.closers.clear()
         await self._stack.aclose()
         await self.index.close()
+        if isinstance(self.embedder, CachedEmbedder):
+            self.embedder.cache.close()
         self._started = False
 
     async def __aenter__(self) -> Services:

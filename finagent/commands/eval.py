@@ -15,8 +15,9 @@ from finagent.eval_retrieval import format_table, load_dataset, run_eval
 
 app = typer.Typer(help="Evaluation runs.")
 
-DEFAULT_DATASET = Path("evals/datasets/retrieval_taxcode.jsonl")
-DEFAULT_TAXCODE = Path("../shared/data/tax-code")
+_REPO = Path(__file__).resolve().parents[2]
+DEFAULT_DATASET = _REPO / "evals" / "datasets" / "retrieval_taxcode.jsonl"
+DEFAULT_TAXCODE = _REPO.parent / "shared" / "data" / "tax-code"
 
 
 @app.command("retrieval")

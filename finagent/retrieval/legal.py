@@ -347,3 +347,27 @@ def parse_stats(units: list[LegalUnit]) -> dict[str, int]:
         "amendment_notes": sum(u.amendments for u in units),
         "chars": sum(len(u.text) for u in units),
     }
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m finagent.retrieval.legal FILE [--code nk] [--part N]``: print parse stats."""
+    import argparse
+    import json
+    from pathlib import Path
+
+    parser = argparse.ArgumentParser(description="Parse a code's text and print statistics")
+    parser.add_argument("path", type=Path)
+    parser.add_argument("--code", default="nk")
+    parser.add_argument("--part", type=int, default=None)
+    parser.add_argument("--chunk-size", type=int, default=1500)
+    args = parser.parse_args(argv)
+    units = parse_code(args.path.read_text(encoding="utf-8"), args.code, args.part)
+    stats: dict[str, object] = dict(parse_stats(units))
+    stats["chunks"] = len(chunk_units(units, max_chars=args.chunk_size))
+    ids = article_ids(units)
+    stats["first_article"], stats["last_article"] = ids[0], ids[-1]
+    print(json.dumps(stats, ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    main()

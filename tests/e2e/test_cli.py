@@ -254,3 +254,34 @@ def test_research_writes_a_report(
     assert "экспорт 0 % [1]" in report.read_text(encoding="utf-8")
     tool_turn = json.dumps(chat.requests[1]["messages"], ensure_ascii=False)
     assert "Ставки НДС" in tool_turn  # the KB passages reached the model
+
+
+LAW_TEXT = """Глава 14. НАЛОГОВЫЙ КОНТРОЛЬ
+
+Статья 88. Камеральная налоговая проверка
+
+1. Камеральная налоговая проверка проводится по месту нахождения налогового органа.
+(в ред. Федерального закона от 27.07.2006 N 137-ФЗ)
+2. Камеральная проверка проводится в течение трех месяцев со дня представления декларации.
+
+Статья 105.1. Общие положения о взаимозависимых лицах
+
+1. Взаимозависимыми лицами признаются лица, влияющие на условия сделок.
+"""
+
+
+def test_ingest_law_and_search_shows_unit_and_citation(env: dict[str, str], tmp_path: Path) -> None:
+    code = tmp_path / "nk-sample.txt"
+    code.write_text(LAW_TEXT, encoding="utf-8")
+    ingest = finagent(env, "ingest", "law", str(code), "--code", "nk", "--part", "1")
+    assert ingest.returncode == 0, ingest.stderr
+    out = finagent(env, "search", "сколько длится камеральная проверка декларации", "--json")
+    hits = json.loads(out.stdout)["hits"]
+    assert hits[0]["unit_id"] == "nk1.ch14.art88.p2"
+    assert hits[0]["citation"] == "ст. 88 п. 2 НК РФ"
+    assert "в ред." not in hits[0]["text"]
+    again = finagent(env, "ingest", "law", str(code), "--code", "nk", "--part", "1")
+    assert again.returncode == 0
+    total = finagent(env, "search", "взаимозависимые лица", "--top-k", "50", "--json")
+    ids = [h["id"] for h in json.loads(total.stdout)["hits"]]
+    assert len(ids) == len(set(ids)) == 3  # re-ingest added no duplicates
