@@ -248,3 +248,17 @@ async def test_tool_call_user_comes_from_config_not_llm(make_loaded):
     tool_output = llm.received[2][-1].content
     assert "no such documents for this user" in tool_output
     assert "150 000" not in tool_output
+
+
+async def test_agent_on_the_qdrant_client_backend(make_loaded):
+    """The same graph over qdrant-client (in-process mode stands in for a server)."""
+    data = await make_loaded(qdrant_url=":memory:")
+    services: Services = data["services"]
+    assert services.index.backend == "qdrant"
+    agent = Agent(services)
+    result = await agent.run(user_id="alice", query="какие пени в моём договоре аренды?")
+    assert result.scenario == 1 and "0,1 %" in result.answer
+    bob = await agent.run(user_id="bob", query="какие пени в моём договоре аренды?")
+    assert bob.used_chunks == []
+    kb = await agent.run(user_id="bob", query="Какая ставка НДС при экспорте?")
+    assert any(c.document_id == "kb-1" for c in kb.used_chunks)
