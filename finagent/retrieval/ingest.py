@@ -137,23 +137,20 @@ class Ingestor:
             body = f"# {article.title}\n\n{body}"
         md_path.write_text(body + "\n", encoding="utf-8")
         relative = md_path.relative_to(self._kb_root).as_posix()
-        records = [
-            ChunkRecord(
-                chunk_id=f"{doc_id}:{chunk.index}",
-                text=chunk.text,
-                payload={
-                    "source": "kb",
-                    "document_id": doc_id,
-                    "title": article.title,
-                    "topic": article.tags,
-                    "tags": article.tags,
-                    "updated_at": article.updated_at,
-                    "path": relative,
-                    "section": chunk.section,
-                },
-            )
-            for chunk in self._chunker.split(body, article.title)
-        ]
+        records = self._records(
+            doc_id,
+            body,
+            article.title,
+            {
+                "source": "kb",
+                "document_id": doc_id,
+                "title": article.title,
+                "topic": article.tags,
+                "tags": article.tags,
+                "updated_at": article.updated_at,
+                "path": relative,
+            },
+        )
         await self._retriever.remove(KB, SearchFilter(document_ids=[doc_id], source="kb"))
         await self._retriever.add(KB, records)
         return FileResult(str(origin), doc_id, article.title, len(records))
@@ -184,23 +181,33 @@ class Ingestor:
         already = await self._retriever.index.count(self._retriever.collection(DOCS), flt)
         if already:
             return FileResult(str(path), doc.id, title, already, status="unchanged")
-        records = [
+        records = self._records(
+            doc.id,
+            text,
+            title,
+            {
+                "source": "user_docs",
+                "user_id": user_id,
+                "document_id": doc.id,
+                "title": title,
+                "filename": path.name,
+            },
+        )
+        await self._retriever.add(DOCS, records)
+        return FileResult(str(path), doc.id, title, len(records))
+
+    def _records(
+        self, doc_id: str, text: str, title: str, payload: dict[str, object]
+    ) -> list[ChunkRecord]:
+        """Chunks of one document, ids ``{doc_id}:{n}``, each with its section path."""
+        return [
             ChunkRecord(
-                chunk_id=f"{doc.id}:{chunk.index}",
+                chunk_id=f"{doc_id}:{chunk.index}",
                 text=chunk.text,
-                payload={
-                    "source": "user_docs",
-                    "user_id": user_id,
-                    "document_id": doc.id,
-                    "title": title,
-                    "filename": path.name,
-                    "section": chunk.section,
-                },
+                payload={**payload, "section": chunk.section},
             )
             for chunk in self._chunker.split(text, title)
         ]
-        await self._retriever.add(DOCS, records)
-        return FileResult(str(path), doc.id, title, len(records))
 
     @staticmethod
     def _expand(paths: list[Path], suffixes: tuple[str, ...]) -> list[Path]:
