@@ -289,6 +289,25 @@ def demo(
         _print_json(result)
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Interface to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port", min=1, max=65535)] = 8000,
+) -> None:
+    """Run the self-hosted HTTP service (FastAPI; users from FINAGENT_API_TOKENS)."""
+    import uvicorn
+
+    from finagent.server.app import create_app
+
+    settings = _settings()
+    try:
+        if not settings.token_users():
+            _fail("set FINAGENT_API_TOKENS ('token:user,...') before serving")
+    except ValueError as exc:
+        _fail(str(exc))
+    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")
+
+
 def _mount_commands() -> None:
     """Commands that live in finagent/commands/ (one module per area)."""
     from finagent.commands.eval import app as eval_app

@@ -21,7 +21,11 @@ class Settings(BaseSettings):
     """Runtime configuration of finagent."""
 
     model_config = SettingsConfigDict(
-        env_prefix="FINAGENT_", env_file=".env", extra="ignore", populate_by_name=True
+        env_prefix="FINAGENT_",
+        env_file=".env",
+        extra="ignore",
+        populate_by_name=True,
+        env_ignore_empty=True,  # FINAGENT_LLM_API_KEY="" means "not set", not an empty key
     )
 
     # --- storage -------------------------------------------------------------------
@@ -137,6 +141,12 @@ class Settings(BaseSettings):
     doc_api_max_pages: int = Field(default=5, ge=1, le=100, description="Paging bound")
     doc_api_max_doc_chars: int = Field(default=4000, ge=100, description="Per-document text")
 
+    # --- service -------------------------------------------------------------------------
+    api_tokens: SecretStr | None = Field(
+        default=None,
+        description="Bearer tokens and their users: 'token1:alice,token2:bob' (API and FastAPI)",
+    )
+
     # --- research graph ----------------------------------------------------------------
     mcp_user: str | None = Field(default=None, description="User the MCP server acts as")
     agents_config: Path = Field(default=Path("agents.yaml"))
@@ -174,7 +184,22 @@ class Settings(BaseSettings):
             self.tavily_api_key,
             self.postgres_url,
         ]
-        return [s.get_secret_value() for s in secrets if s and s.get_secret_value()]
+        values = [s.get_secret_value() for s in secrets if s and s.get_secret_value()]
+        return values + list(self.token_users())
+
+    def token_users(self) -> dict[str, str]:
+        """``FINAGENT_API_TOKENS`` as {token: user}; malformed entries are rejected."""
+        if self.api_tokens is None:
+            return {}
+        mapping: dict[str, str] = {}
+        for entry in self.api_tokens.get_secret_value().split(","):
+            token, sep, user = entry.strip().partition(":")
+            if not sep or len(token.strip()) < 8 or not user.strip():
+                raise ValueError(
+                    "FINAGENT_API_TOKENS entries must be 'token:user' with tokens of 8+ characters"
+                )
+            mapping[token.strip()] = user.strip()
+        return mapping
 
 
 @lru_cache(maxsize=1)

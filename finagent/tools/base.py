@@ -45,8 +45,9 @@ class ToolContext:
 
     @classmethod
     def from_config(cls, config: RunnableConfig | None) -> ToolContext:
+        """The authenticated LangGraph API user when there is one, else ``user_id``."""
         configurable = (config or {}).get("configurable", {}) or {}
-        user_id = configurable.get("user_id")
+        user_id = configurable.get("langgraph_auth_user_id") or configurable.get("user_id")
         if not user_id or not isinstance(user_id, str):
             raise ToolError("no user is set for this run (configurable.user_id)")
         return cls(

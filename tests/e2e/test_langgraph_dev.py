@@ -27,8 +27,12 @@ def _langgraph_cli() -> str:
     return found
 
 
+ALICE = {"Authorization": "Bearer alice-token-0001"}
+BOB = {"Authorization": "Bearer bob-token-00002"}
+
+
 @pytest.fixture
-def server(tmp_path: Path, kb_csv: Path) -> Iterator[str]:
+def server(tmp_path: Path, kb_csv: Path, doc_files: dict[str, Path]) -> Iterator[str]:
     data_dir = tmp_path / "data"
     env = {
         **os.environ,
@@ -38,16 +42,21 @@ def server(tmp_path: Path, kb_csv: Path) -> Iterator[str]:
         "OPENROUTER_API_KEY": "",
         "LANGSMITH_TRACING": "false",
         "LANGGRAPH_CLI_NO_ANALYTICS": "1",
+        "FINAGENT_API_TOKENS": "alice-token-0001:alice,bob-token-00002:bob",
     }
-    ingest = subprocess.run(
-        [sys.executable, "-m", "finagent.cli", "ingest", "kb", str(kb_csv)],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=REPO_ROOT,
-    )
-    assert ingest.returncode == 0, ingest.stderr
+    for args in (
+        ["ingest", "kb", str(kb_csv)],
+        ["ingest", "docs", "--user", "bob", str(doc_files["lease"])],
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", "finagent.cli", *args],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            cwd=REPO_ROOT,
+        )
+        assert done.returncode == 0, done.stderr
     port = free_port()
     log = (tmp_path / "server.log").open("w")
     proc = subprocess.Popen(
@@ -89,7 +98,7 @@ def server(tmp_path: Path, kb_csv: Path) -> Iterator[str]:
 
 
 async def test_run_completes_through_the_sdk(server: str) -> None:
-    client = get_client(url=server)
+    client = get_client(url=server, headers=ALICE)
     assistants = await client.assistants.search(graph_id="agent")
     assert assistants, "graph 'agent' is not served"
     thread = await client.threads.create()
@@ -104,3 +113,30 @@ async def test_run_completes_through_the_sdk(server: str) -> None:
     assert final["decision"]["scenario"] == 2
     research = await client.assistants.search(graph_id="research")
     assert research, "graph 'research' is not served"
+
+
+async def test_identity_comes_from_the_token(server: str) -> None:
+    anonymous = get_client(url=server, headers={"Authorization": "Bearer nope-nope-nope"})
+    with pytest.raises(Exception, match="invalid API token"):
+        await anonymous.threads.create()
+
+    alice = get_client(url=server, headers=ALICE)
+    thread = await alice.threads.create()
+    # alice claims to be bob: the token's identity wins, bob's lease stays invisible
+    final = await alice.runs.wait(
+        thread["thread_id"],
+        "agent",
+        input={"query": "какие пени в моём договоре аренды?"},
+        config={"configurable": {"user_id": "bob"}},
+    )
+    assert isinstance(final, dict) and final["decision"]["scenario"] == 1
+    assert "0,1 %" not in final["answer"] and not final.get("chunks")
+
+    bob = get_client(url=server, headers=BOB)
+    bob_thread = await bob.threads.create()
+    own = await bob.runs.wait(
+        bob_thread["thread_id"], "agent", input={"query": "какие пени в моём договоре аренды?"}
+    )
+    assert isinstance(own, dict) and "0,1 %" in own["answer"]
+    with pytest.raises(Exception, match=r"(?i)not found|404"):
+        await bob.threads.get(thread["thread_id"])  # alice's thread is not bob's

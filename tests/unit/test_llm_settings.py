@@ -39,3 +39,19 @@ def test_custom_endpoint_and_structured_method(monkeypatch: pytest.MonkeyPatch) 
 def test_bad_settings_are_rejected() -> None:
     with pytest.raises(ValueError, match="chunk_overlap"):
         Settings(chunk_size=300, chunk_overlap=400, _env_file=None)  # type: ignore[call-arg]
+
+
+def test_empty_environment_values_mean_unset(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FINAGENT_LLM_API_KEY", "")
+    monkeypatch.setenv("OPENROUTER_API_KEY", "")
+    monkeypatch.setenv("FINAGENT_LLM_MODEL", "")
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    assert not settings.llm_enabled and build_chat_model(settings) is None
+
+
+def test_api_tokens_are_parsed_and_registered_as_secrets() -> None:
+    settings = Settings(api_tokens="tok-alice-1:alice, tok-bob-22:bob", _env_file=None)  # type: ignore[call-arg]
+    assert settings.token_users() == {"tok-alice-1": "alice", "tok-bob-22": "bob"}
+    assert {"tok-alice-1", "tok-bob-22"} <= set(settings.secret_values())
+    with pytest.raises(ValueError, match="token:user"):
+        Settings(api_tokens="short:alice", _env_file=None).token_users()  # type: ignore[call-arg]

@@ -1,0 +1,1 @@
+"""Serving finagent: LangGraph API authentication and a self-hosted FastAPI app."""

@@ -1,0 +1,82 @@
+"""The self-hosted FastAPI service: bearer tokens decide the user, never the request."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+import pytest
+
+from finagent.server.app import create_app
+from finagent.services import Services
+from tests.conftest import INVOICE, LEASE
+
+TOKENS = "alice-token-0001:alice,bob-token-00002:bob"
+ALICE = {"Authorization": "Bearer alice-token-0001"}
+BOB = {"Authorization": "Bearer bob-token-00002"}
+
+
+@pytest.fixture
+async def client(make_services, kb_csv) -> AsyncIterator[httpx.AsyncClient]:  # type: ignore[no-untyped-def]
+    services: Services = await make_services(api_tokens=TOKENS)
+    await services.ingestor().ingest_kb([kb_csv])
+    app = create_app(services.settings, services)
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://finagent") as http:
+            yield http
+
+
+async def upload(client: httpx.AsyncClient, headers: dict[str, str], **files: str) -> Any:
+    parts = [("files", (name, text.encode(), "text/markdown")) for name, text in files.items()]
+    response = await client.post("/v1/documents", files=parts, headers=headers)
+    assert response.status_code == 200, response.text
+    return response.json()["results"]
+
+
+async def test_tokens_are_required(client: httpx.AsyncClient) -> None:
+    assert (await client.get("/healthz")).json() == {"status": "ok"}
+    for headers in ({}, {"Authorization": "Bearer wrong-token-123"}, {"Authorization": "x"}):
+        response = await client.post("/v1/ask", json={"query": "НДС"}, headers=headers)
+        assert response.status_code == 401
+        assert "alice-token" not in response.text
+
+
+async def test_upload_ask_and_isolation(client: httpx.AsyncClient) -> None:
+    results = await upload(client, ALICE, **{"lease.md": LEASE, "empty.md": ""})
+    assert results[0]["status"] == "ingested" and results[0]["file"] == "lease.md"
+    assert results[1]["status"] == "error" and "empty.md: empty file" in results[1]["error"]
+    lease_id = results[0]["document_id"]
+
+    own = await client.post(
+        "/v1/ask", headers=ALICE, json={"query": "какие пени в моём договоре аренды?"}
+    )
+    assert own.status_code == 200 and "0,1 %" in own.json()["answer"]
+    assert own.json()["scenario"] == 1
+
+    bob = await client.post(
+        "/v1/ask", headers=BOB, json={"query": "какие пени в моём договоре аренды?"}
+    )
+    assert "0,1 %" not in bob.json()["answer"] and bob.json()["sources"] == []
+    stolen = await client.post(
+        "/v1/ask", headers=BOB, json={"query": "сумма?", "document_ids": [lease_id]}
+    )
+    assert stolen.status_code == 422 and "Документы не найдены" in stolen.json()["detail"]
+    assert [d["id"] for d in (await client.get("/v1/documents", headers=ALICE)).json()] == [
+        lease_id
+    ]
+    assert (await client.get("/v1/documents", headers=BOB)).json() == []
+
+
+async def test_bad_input(client: httpx.AsyncClient) -> None:
+    empty = await client.post("/v1/ask", headers=ALICE, json={"query": " "})
+    assert empty.status_code == 422 and "Вопрос пуст" in empty.json()["detail"]
+    huge = await client.post("/v1/ask", headers=ALICE, json={"query": "я" * 100_000})
+    assert huge.status_code == 422 and "слишком длинный" in huge.json()["detail"]
+    malformed = await client.post(
+        "/v1/ask", content=b"{not json", headers={**ALICE, "Content-Type": "application/json"}
+    )
+    assert malformed.status_code == 422
+    results = await upload(client, ALICE, **{"invoice.txt": INVOICE})
+    assert results[0]["status"] == "ingested"
