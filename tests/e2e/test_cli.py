@@ -4,24 +4,13 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO_ROOT
+from tests.conftest import run_finagent
 
-
-def finagent(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "finagent.cli", *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        cwd=REPO_ROOT,
-    )
+finagent = run_finagent
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ import httpx
 import pytest
 from langgraph_sdk import get_client
 
-from tests.conftest import REPO_ROOT
+from tests.conftest import REPO_ROOT, run_finagent
 from tests.fakes.net import free_port
 
 STARTUP_DEADLINE_S = 240
@@ -48,14 +48,7 @@ def server(tmp_path: Path, kb_csv: Path, doc_files: dict[str, Path]) -> Iterator
         ["ingest", "kb", str(kb_csv)],
         ["ingest", "docs", "--user", "bob", str(doc_files["lease"])],
     ):
-        done = subprocess.run(
-            [sys.executable, "-m", "finagent.cli", *args],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=300,
-            cwd=REPO_ROOT,
-        )
+        done = run_finagent(env, *args)
         assert done.returncode == 0, done.stderr
     port = free_port()
     log = (tmp_path / "server.log").open("w")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import socket
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import uvicorn
@@ -59,3 +61,14 @@ def _accepts(port: int) -> bool:
             return True
     except OSError:
         return False
+
+
+@contextmanager
+def serving(app: Any) -> Iterator[str]:
+    """Serve an ASGI app on a free loopback port for the ``with`` block; yields its URL."""
+    server = LoopbackServer(app)
+    server.start()
+    try:
+        yield server.url
+    finally:
+        server.stop()

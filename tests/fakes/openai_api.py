@@ -18,7 +18,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from tests.fakes.net import LoopbackServer
+from tests.fakes.net import serving
 
 DIM = 16
 
@@ -62,13 +62,9 @@ class FakeEmbeddings:
 @contextmanager
 def run_fake_embeddings() -> Iterator[FakeEmbeddings]:
     fake = FakeEmbeddings()
-    server = LoopbackServer(fake.app())
-    server.start()
-    fake.url = server.url + "/v1"
-    try:
+    with serving(fake.app()) as url:
+        fake.url = url + "/v1"
         yield fake
-    finally:
-        server.stop()
 
 
 @dataclass
@@ -126,10 +122,6 @@ class FakeChat:
 @contextmanager
 def run_fake_chat(script: list[dict[str, Any]]) -> Iterator[FakeChat]:
     fake = FakeChat(script=script)
-    server = LoopbackServer(fake.app())
-    server.start()
-    fake.url = server.url + "/v1"
-    try:
+    with serving(fake.app()) as url:
+        fake.url = url + "/v1"
         yield fake
-    finally:
-        server.stop()

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,7 +11,7 @@ import pytest
 from langchain_core.messages import AIMessage
 
 from finagent.graph.agent import Agent
-from tests.conftest import REPO_ROOT
+from tests.conftest import run_finagent
 from tests.fakes.cbr_soap import FakeCbrServer, running_server
 from tests.fakes.llm import ScriptedChatModel, tool_call_message
 from tests.fakes.tavily import FAKE_TAVILY_KEY, FakeTavily, run_fake_tavily
@@ -99,22 +97,13 @@ def test_cli_tools_call_fetch_cbr_data(cbr, tmp_path):
         "FINAGENT_CBR_URL": cbr.url,
         "FINAGENT_CBR_ENABLED": "true",
     }
-    out = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "finagent.cli",
-            "tools",
-            "call",
-            "fetch_cbr_data",
-            "--args",
-            '{"mode": "key_rate", "date": "2024-10-28"}',
-        ],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=REPO_ROOT,
+    out = run_finagent(
+        env,
+        "tools",
+        "call",
+        "fetch_cbr_data",
+        "--args",
+        '{"mode": "key_rate", "date": "2024-10-28"}',
     )
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
