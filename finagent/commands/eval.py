@@ -1,4 +1,4 @@
-"""``finagent eval retrieval``: recall@k / MRR of BM25, dense, hybrid and expansion."""
+"""``finagent eval retrieval`` (recall@k / MRR per method) and ``finagent eval routing``."""
 
 from __future__ import annotations
 
@@ -12,12 +12,29 @@ import typer
 
 from finagent.config import get_settings
 from finagent.eval_retrieval import format_table, load_dataset, run_eval
+from finagent.eval_routing import evaluate_rules, format_report, load_routing_dataset
 
 app = typer.Typer(help="Evaluation runs.")
 
 _REPO = Path(__file__).resolve().parents[2]
 DEFAULT_DATASET = _REPO / "evals" / "datasets" / "retrieval_taxcode.jsonl"
 DEFAULT_TAXCODE = _REPO.parent / "shared" / "data" / "tax-code"
+DEFAULT_ROUTING = _REPO / "evals" / "datasets" / "routing.jsonl"
+
+
+@app.command("routing")
+def routing(
+    dataset: Annotated[Path, typer.Option(help="JSONL routing rows")] = DEFAULT_ROUTING,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the full result as JSON")] = False,
+) -> None:
+    """Accuracy of the rule router (scenario and intents) on a labelled dataset."""
+    try:
+        result = evaluate_rules(load_routing_dataset(dataset))
+    except (OSError, ValueError) as exc:
+        raise typer.BadParameter(str(exc), param_hint="--dataset") from exc
+    typer.echo(
+        json.dumps(result, ensure_ascii=False, indent=2) if as_json else format_report(result)
+    )
 
 
 @app.command("retrieval")
