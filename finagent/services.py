@@ -14,7 +14,7 @@ from finagent.clients.llm import build_chat_model
 from finagent.clients.tavily import TavilyClient
 from finagent.config import Settings, get_settings
 from finagent.observability import configure_logging, register_secrets
-from finagent.prompts import load_prompt
+from finagent.prompts import preload_prompts
 from finagent.retrieval.embedding_cache import CachedEmbedder, build_cached_embedder
 from finagent.retrieval.embeddings import Embedder
 from finagent.retrieval.factory import build_index
@@ -28,7 +28,6 @@ from finagent.storage.history import ChatHistory
 from finagent.tools.registry import ToolRegistry
 
 _UNSET: Any = object()
-PROMPTS = ("answer_system", "answer_format", "answer_user", "orchestrator")
 
 
 class Services:
@@ -77,8 +76,7 @@ class Services:
     def _prepare_files(self) -> None:
         self.settings.data_dir.mkdir(parents=True, exist_ok=True)
         self.settings.kb_root.mkdir(parents=True, exist_ok=True)
-        for name in PROMPTS:
-            load_prompt(name)  # cached: later reads never touch the disk
+        preload_prompts()  # every prompt, research ones included: no file reads while serving
 
     def _build_registry(self) -> ToolRegistry:
         from finagent.tools.catalog import build_registry

@@ -65,3 +65,11 @@ def test_extractive_answer_has_the_three_sections() -> None:
     assert answer.index("## Краткий вывод") < answer.index("## Подробный анализ")
     assert "Экспорт облагается по 0. [1]" in answer
     assert answer.rstrip().endswith("[1] НДС")
+
+
+def test_every_prompt_is_preloaded() -> None:
+    from finagent.prompts import load_prompt, preload_prompts
+
+    names = preload_prompts()
+    assert {"answer_system", "orchestrator", "research_system", "research_limit"} <= set(names)
+    assert load_prompt.cache_info().currsize >= len(names)  # type: ignore[attr-defined]
