@@ -4,9 +4,10 @@ Synthetic corpus at each scale (default 20 000 and 100 000 chunks): clustered ra
 unit vectors (384-d, like e5-small) and BM25 sparse vectors of texts sampled from the
 Tax Code's vocabulary (or a built-in word list when the text is absent), 50 users.
 Each query is a hybrid (dense + BM25, RRF) search filtered by ``user_id`` through our
-own index classes, so the measured path is the production one.
+own index classes, so the measured path is the production one (prefetch depth from
+the settings, ``FINAGENT_PREFETCH_LIMIT``, default 100).
 
-    python benchmarks/bench_query.py [--sizes 20000 100000] [--queries 200]
+    python benchmarks/bench_query.py [--sizes 20000 100000] [--queries 200] [--prefetch N]
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from finagent.config import Settings
 from finagent.retrieval.edge_index import EdgeIndex
 from finagent.retrieval.index import IndexPoint, SearchFilter, SearchQuery, VectorIndex
 from finagent.retrieval.qdrant_index import QdrantServerIndex
@@ -71,7 +73,7 @@ def synthetic_points(n: int, rng: np.random.Generator, words: list[str]) -> list
     return points
 
 
-def queries(k: int, rng: np.random.Generator, words: list[str]) -> list[SearchQuery]:
+def queries(k: int, rng: np.random.Generator, words: list[str], prefetch: int) -> list[SearchQuery]:
     bm25 = RussianBm25()
     out = []
     for _ in range(k):
@@ -83,7 +85,7 @@ def queries(k: int, rng: np.random.Generator, words: list[str]) -> list[SearchQu
                 dense=vec.tolist(),
                 sparse=bm25.embed_query(text),
                 limit=10,
-                prefetch_limit=40,
+                prefetch_limit=prefetch,
                 mode="hybrid",
                 filter=SearchFilter(user_id=f"u{int(rng.integers(0, USERS))}"),
             )
@@ -118,13 +120,19 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sizes", type=int, nargs="+", default=[20_000, 100_000])
     parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument(
+        "--prefetch",
+        type=int,
+        default=Settings().prefetch_limit,
+        help="Prefetch depth per leg (default: the production setting)",
+    )
     args = parser.parse_args()
     rng = np.random.default_rng(7)
     words = vocabulary()
     rows = []
     for n in args.sizes:
         points = synthetic_points(n, rng, words)
-        qs = queries(args.queries, rng, words)
+        qs = queries(args.queries, rng, words, args.prefetch)
         with tempfile.TemporaryDirectory() as tmp:
             edge = await measure(EdgeIndex(Path(tmp)), points, qs)
         local = await measure(QdrantServerIndex(location=":memory:"), points, qs)

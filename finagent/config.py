@@ -59,7 +59,9 @@ class Settings(BaseSettings):
     chunk_size: int = Field(default=1200, ge=200, le=8000)
     chunk_overlap: int = Field(default=150, ge=0, le=2000)
     top_k: int = Field(default=6, ge=1, le=50)
-    prefetch_limit: int = Field(default=40, ge=1, le=1000)
+    prefetch_limit: int = Field(
+        default=100, ge=1, le=1000, description="Candidates per leg before RRF (not top_k)"
+    )
     rrf_k: int = Field(default=60, ge=1)
     score_threshold: float = Field(
         default=0.0, ge=0.0, description="Minimum fused (RRF) score; 0 keeps every hit"
@@ -74,7 +76,6 @@ class Settings(BaseSettings):
     law_dense_max_chars: int = Field(
         default=450, ge=100, le=8000, description="Law chunk prefix embedded densely (BM25: all)"
     )
-    eval_prefetch_limit: int = Field(default=100, ge=1, le=1000, description="Eval prefetch")
 
     # --- agent -----------------------------------------------------------------------
     max_query_chars: int = Field(default=4000, ge=10)

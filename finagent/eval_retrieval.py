@@ -15,6 +15,10 @@ expected unit. recall@k counts questions with a hit in the first k results; MRR 
 rank of the first hit within the retrieved depth (10). Every method fetches 30 chunks
 and keeps the best chunk per unit (:func:`collapse_units`), so one long point split
 into several chunks takes one slot.
+
+Several datasets (e.g. the development set and the blind hold-out set) are scored in
+one run on one index: per dataset and all questions together, each with the issue's
+targets (hybrid article recall@5 >= 0.90 and >= 10 points above the better single leg).
 """
 
 from __future__ import annotations
@@ -42,7 +46,11 @@ METHODS = ("bm25", "dense", "hybrid", "hybrid_expansion")
 KS = (1, 5, 10)
 DEPTH = 10
 FETCH = 30  # chunks fetched before collapsing chunks of the same unit
+ALL = "all"
 TAXCODE_FILES = {1: "nk-part1-2025.txt", 2: "nk-part2-2025.txt"}
+TARGET_RECALL_AT_5 = 0.90
+TARGET_GAIN_OVER_SINGLE = 0.10
+SINGLE_LEGS = ("bm25", "dense")
 
 
 @dataclass
@@ -52,9 +60,11 @@ class EvalQuestion:
     expected_articles: list[str]
     expected_units: list[str]
     part: int | None = None
+    dataset: str = "dataset"
 
 
 def load_dataset(path: Path, limit: int | None = None) -> list[EvalQuestion]:
+    """Questions of one JSONL file, tagged with the file's stem as their dataset name."""
     rows: list[EvalQuestion] = []
     for line in path.read_text(encoding="utf-8").splitlines():
         if not line.strip():
@@ -67,6 +77,7 @@ def load_dataset(path: Path, limit: int | None = None) -> list[EvalQuestion]:
                 expected_articles=list(data["expected_articles"]),
                 expected_units=list(data.get("expected_units", [])),
                 part=data.get("part"),
+                dataset=path.stem,
             )
         )
     return rows[:limit] if limit else rows
@@ -109,6 +120,25 @@ class MethodScores:
             },
             "misses_article@5": self.misses,
         }
+
+
+def check_targets(methods: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
+    """Hybrid article recall@5 against the absolute target and the better single leg."""
+    singles = [m for m in SINGLE_LEGS if m in methods]
+    if "hybrid" not in methods or not singles:
+        return None
+    hybrid = methods["hybrid"]["article"]["recall@5"]
+    best = max(singles, key=lambda m: methods[m]["article"]["recall@5"])
+    best_recall = methods[best]["article"]["recall@5"]
+    gain = round(hybrid - best_recall, 3)
+    return {
+        "hybrid_recall@5": hybrid,
+        "best_single": best,
+        "best_single_recall@5": best_recall,
+        "gain": gain,
+        "recall_met": hybrid >= TARGET_RECALL_AT_5,
+        "gain_met": gain >= TARGET_GAIN_OVER_SINGLE - 1e-9,
+    }
 
 
 def _first_rank(ids: Sequence[str], expected: set[str]) -> int | None:
@@ -160,7 +190,7 @@ async def run_eval(
     ``parts`` / ``chapters`` restrict the ingested text (smoke tests); by default both
     parts are ingested whole.
     """
-    prefetch = prefetch_limit or settings.eval_prefetch_limit
+    prefetch = prefetch_limit or settings.prefetch_limit
     run_settings = settings.model_copy(
         update={
             "prefetch_limit": prefetch,
@@ -189,34 +219,47 @@ async def run_eval(
                         "chunks_per_s": round(report.chunks_per_second, 1),
                     }
                 )
-            scores = {m: MethodScores(m) for m in methods}
+            names = list(dict.fromkeys(q.dataset for q in dataset))
+            groups = {name: {m: MethodScores(m) for m in methods} for name in [*names, ALL]}
             latency: dict[str, float] = dict.fromkeys(methods, 0.0)
             for q in dataset:
                 for m in methods:
                     started = time.perf_counter()
                     ranked = await _search(retriever, m, q.question)
                     latency[m] += time.perf_counter() - started
-                    scores[m].add(q, ranked)
+                    groups[q.dataset][m].add(q, ranked)
+                    groups[ALL][m].add(q, ranked)
         finally:
             await index.close()
     n = max(len(dataset), 1)
+    combined = {
+        m: {**groups[ALL][m].summary(), "mean_latency_ms": round(1000 * latency[m] / n, 1)}
+        for m in methods
+    }
+    by_dataset: dict[str, Any] = {}
+    for name in names:
+        summaries = {m: groups[name][m].summary() for m in methods}
+        by_dataset[name] = {
+            "size": groups[name][methods[0]].n if methods else 0,
+            "methods": summaries,
+            "targets": check_targets(summaries),
+        }
     return {
         "dataset_size": len(dataset),
+        "datasets": {name: by_dataset[name]["size"] for name in names},
         "prefetch_limit": prefetch,
         "rrf_k": run_settings.rrf_k,
         "law_chunk_size": settings.law_chunk_size,
         "law_dense_max_chars": settings.law_dense_max_chars,
         "embedder": embedder.model_id,
         "ingest": ingest,
-        "methods": {
-            m: {**scores[m].summary(), "mean_latency_ms": round(1000 * latency[m] / n, 1)}
-            for m in methods
-        },
+        "methods": combined,
+        "targets": check_targets(combined),
+        "by_dataset": by_dataset,
     }
 
 
-def format_table(result: dict[str, Any]) -> str:
-    """A plain-text side-by-side table of the methods."""
+def _method_table(methods: dict[str, dict[str, Any]]) -> list[str]:
     header = (
         f"{'method':<18}"
         + "".join(f"{'art@' + str(k):>8}" for k in KS)
@@ -225,13 +268,41 @@ def format_table(result: dict[str, Any]) -> str:
         + f"{'pt MRR':>8}{'ms':>8}"
     )
     lines = [header, "-" * len(header)]
-    for method, s in result["methods"].items():
+    for method, s in methods.items():
         art, pt = s["article"], s["point"]
+        latency = s.get("mean_latency_ms")
         lines.append(
             f"{method:<18}"
             + "".join(f"{art[f'recall@{k}']:>8.3f}" for k in KS)
             + f"{art['mrr']:>9.3f}"
             + "".join(f"{pt[f'recall@{k}']:>8.3f}" for k in KS)
-            + f"{pt['mrr']:>8.3f}{s['mean_latency_ms']:>8.1f}"
+            + f"{pt['mrr']:>8.3f}"
+            + (f"{latency:>8.1f}" if latency is not None else f"{'':>8}")
         )
-    return "\n".join(lines)
+    return lines
+
+
+def _targets_line(targets: dict[str, Any] | None) -> str:
+    if not targets:
+        return ""
+    mark = {True: "met", False: "NOT met"}
+    return (
+        f"targets: hybrid art@5 {targets['hybrid_recall@5']:.3f} >= {TARGET_RECALL_AT_5:.2f} "
+        f"{mark[targets['recall_met']]}; gain over {targets['best_single']} "
+        f"{100 * targets['gain']:+.1f} points >= +{100 * TARGET_GAIN_OVER_SINGLE:.0f} "
+        f"{mark[targets['gain_met']]}"
+    )
+
+
+def format_table(result: dict[str, Any]) -> str:
+    """Plain-text side-by-side tables: one per dataset, then all questions together."""
+    lines: list[str] = []
+    by_dataset = result.get("by_dataset", {})
+    if len(by_dataset) > 1:
+        for name, part in by_dataset.items():
+            lines += [f"== {name} ({part['size']} questions)", *_method_table(part["methods"])]
+            lines += [_targets_line(part["targets"]), ""]
+        lines.append(f"== all ({result['dataset_size']} questions)")
+    lines += _method_table(result["methods"])
+    lines.append(_targets_line(result.get("targets")))
+    return "\n".join(lines).rstrip()

@@ -11,13 +11,17 @@ from typing import Annotated
 import typer
 
 from finagent.config import get_settings
-from finagent.eval_retrieval import format_table, load_dataset, run_eval
+from finagent.eval_retrieval import EvalQuestion, format_table, load_dataset, run_eval
 from finagent.eval_routing import evaluate_rules, format_report, load_routing_dataset
 
 app = typer.Typer(help="Evaluation runs.")
 
 _REPO = Path(__file__).resolve().parents[2]
-DEFAULT_DATASET = _REPO / "evals" / "datasets" / "retrieval_taxcode.jsonl"
+# the development set (rules were tuned on it) and the blind hold-out set
+DEFAULT_DATASETS = [
+    _REPO / "evals" / "datasets" / "retrieval_taxcode.jsonl",
+    _REPO / "evals" / "datasets" / "retrieval_taxcode_holdout.jsonl",
+]
 DEFAULT_TAXCODE = _REPO.parent / "shared" / "data" / "tax-code"
 DEFAULT_ROUTING = _REPO / "evals" / "datasets" / "routing.jsonl"
 
@@ -39,20 +43,30 @@ def routing(
 
 @app.command("retrieval")
 def retrieval(
-    dataset: Annotated[Path, typer.Option(help="JSONL questions")] = DEFAULT_DATASET,
+    dataset: Annotated[
+        list[Path] | None,
+        typer.Option(help="JSONL questions; repeat for several (default: dev + hold-out sets)"),
+    ] = None,
     taxcode_dir: Annotated[
         Path | None,
         typer.Option(help="Folder with nk-part1/2-2025.txt (default: FINAGENT_TAXCODE_DIR)"),
     ] = None,
     prefetch: Annotated[int | None, typer.Option(help="Prefetch depth per leg")] = None,
-    limit: Annotated[int | None, typer.Option(help="Only the first N questions")] = None,
+    limit: Annotated[
+        int | None, typer.Option(help="Only the first N questions per dataset")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the full result as JSON")] = False,
 ) -> None:
     """Ingest the Tax Code into a temporary index and compare the retrieval methods."""
     folder = taxcode_dir or Path(os.environ.get("FINAGENT_TAXCODE_DIR", DEFAULT_TAXCODE))
     if not folder.is_dir():
         raise typer.BadParameter(f"Tax Code folder not found: {folder}", param_hint="--taxcode-dir")
-    questions = load_dataset(dataset, limit)
+    questions: list[EvalQuestion] = []
+    for path in dict.fromkeys(dataset or DEFAULT_DATASETS):
+        try:
+            questions += load_dataset(path, limit)
+        except (OSError, ValueError, KeyError) as exc:
+            raise typer.BadParameter(f"{path}: {exc}", param_hint="--dataset") from exc
     result = asyncio.run(run_eval(questions, folder, get_settings(), prefetch_limit=prefetch))
     if as_json:
         typer.echo(json.dumps(result, ensure_ascii=False, indent=2))

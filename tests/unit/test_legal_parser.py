@@ -11,7 +11,10 @@ import pytest
 from finagent.retrieval.legal import LegalUnit, chunk_units, parse_code, parse_stats
 
 REPO = Path(__file__).resolve().parents[2]
-DATASET = REPO / "evals" / "datasets" / "retrieval_taxcode.jsonl"
+DATASETS = {
+    "retrieval_taxcode.jsonl": 45,  # development set
+    "retrieval_taxcode_holdout.jsonl": 40,  # blind hold-out set
+}
 
 SAMPLE = """Глава 14. НАЛОГОВЫЙ
 КОНТРОЛЬ
@@ -204,13 +207,15 @@ def test_real_part_two() -> None:
 
 
 @pytest.mark.taxcode
-def test_dataset_units_exist() -> None:
+@pytest.mark.parametrize(("name", "minimum"), sorted(DATASETS.items()))
+def test_dataset_units_exist(name: str, minimum: int) -> None:
     known: set[str] = set()
     for part in (1, 2):
         units = _load(part)
         known |= {u.unit_id for u in units} | {u.article_id for u in units}
-    rows = [json.loads(line) for line in DATASET.read_text(encoding="utf-8").splitlines() if line]
-    assert len(rows) >= 45
+    path = REPO / "evals" / "datasets" / name
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    assert len(rows) >= minimum
     assert len({r["id"] for r in rows}) == len(rows)
     missing = [
         (r["id"], uid)
