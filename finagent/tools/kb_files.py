@@ -24,6 +24,7 @@ from finagent.tools.kb_paths import (
     KbPath,
     echo,
     kb_uri,
+    open_inside,
     real_root,
     resolve_kb_path,
     validate_glob,
@@ -162,7 +163,7 @@ def _regular_file(kb_path: KbPath) -> os.stat_result:
     return st
 
 
-def _read_text_prefix(path: Path, max_chars: int) -> tuple[str, bool]:
+def _read_text_prefix(root_real: Path, path: Path, max_chars: int) -> tuple[str, bool]:
     """The first ``max_chars`` characters of a UTF-8 file and whether there was more.
 
     Binary (NUL bytes) or undecodable files raise ToolError.
@@ -171,7 +172,7 @@ def _read_text_prefix(path: Path, max_chars: int) -> tuple[str, bool]:
     pieces: list[str] = []
     got = 0
     try:
-        with path.open("rb") as fh:
+        with open_inside(root_real, path) as fh:
             while got <= max_chars:
                 chunk = fh.read(64 * 1024)
                 final = not chunk
@@ -237,7 +238,7 @@ class KbReadFileTool(Tool[KbReadFileInput]):
         return await asyncio.to_thread(self._read_all, args.paths)
 
     def _read_all(self, paths: list[str]) -> str:
-        real_root(self._root)
+        root_real = real_root(self._root)
         results: list[dict[str, Any]] = []
         errors: list[dict[str, str]] = []
         left = self._max_total_chars
@@ -245,7 +246,7 @@ class KbReadFileTool(Tool[KbReadFileInput]):
             try:
                 kb_path = resolve_kb_path(self._root, raw)
                 st = _regular_file(kb_path)
-                content, cut = _read_text_prefix(kb_path.real, self._max_file_chars)
+                content, cut = _read_text_prefix(root_real, kb_path.real, self._max_file_chars)
             except ToolError as exc:
                 errors.append({"path": echo(raw), "error": str(exc)})
                 continue
@@ -531,11 +532,12 @@ class KbSearchContentTool(Tool[KbSearchContentInput]):
             real = Path(os.path.realpath(path))
             if not real.is_relative_to(root_real):
                 return None
-            data = real.read_bytes()[: MAX_SEARCH_FILE_BYTES + 1]
+            with open_inside(root_real, real) as fh:
+                data = fh.read(MAX_SEARCH_FILE_BYTES + 1)
             if b"\x00" in data:
                 return None
             return data.decode("utf-8-sig").splitlines()
-        except (OSError, UnicodeDecodeError, ValueError):
+        except (OSError, UnicodeDecodeError, ValueError, ToolError):
             return None
 
     @staticmethod

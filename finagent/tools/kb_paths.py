@@ -3,18 +3,21 @@
 Every path or glob pattern that comes from the LLM goes through this module before it
 touches the file system. A path is checked twice: first as text (NFKC-normalised, with
 Unicode look-alikes of ``/``, ``\\`` and ``.`` folded), then on disk (``os.path.realpath``
-must stay inside the real KB root). Error messages never repeat the rejected input or
-any server path.
+must stay inside the real KB root). Files are then opened with :func:`open_inside`, which
+refuses a symlink swapped in after the check. Error messages never repeat the rejected
+input or any server path.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import stat
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from finagent.tools.base import ToolError
 
@@ -158,6 +161,38 @@ def resolve_kb_path(root: Path, raw: str) -> KbPath:
     if any(p.startswith(".") for p in resolved.relative_to(root_real).parts):
         raise ToolError("hidden files and folders (names starting with '.') are not accessible")
     return KbPath(rel="/".join(parts), real=resolved)
+
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+
+
+def open_inside(root_real: Path, real: Path) -> BinaryIO:
+    """Open a checked file for binary reading, following no symlink below the root.
+
+    ``real`` comes from ``realpath``, so it held no symlinks when it was checked. Walking
+    it one component at a time from a descriptor of the root, with ``O_NOFOLLOW``,
+    refuses a folder or file replaced by a symlink after the check (no time-of-check /
+    time-of-use gap). ``O_NONBLOCK`` keeps a FIFO swapped in from blocking the open.
+    Raises ToolError for anything but a regular file, OSError when the walk fails.
+    """
+    parts = real.relative_to(root_real).parts
+    if not parts:
+        raise ToolError("this is a folder; use kb_list_directory")
+    dir_fd = os.open(root_real, os.O_RDONLY | _DIRECTORY)
+    try:
+        for name in parts[:-1]:
+            next_fd = os.open(name, os.O_RDONLY | _DIRECTORY | _NOFOLLOW, dir_fd=dir_fd)
+            os.close(dir_fd)
+            dir_fd = next_fd
+        fd = os.open(parts[-1], os.O_RDONLY | _NOFOLLOW | _NONBLOCK, dir_fd=dir_fd)
+    finally:
+        os.close(dir_fd)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise ToolError("not a regular file")
+    return os.fdopen(fd, "rb")
 
 
 def validate_glob(pattern: str) -> str:

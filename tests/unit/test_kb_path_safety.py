@@ -27,7 +27,13 @@ from finagent.tools.kb_files import (
     KbSearchFilesTool,
     build_kb_file_tools,
 )
-from finagent.tools.kb_paths import echo, resolve_kb_path, split_relative, validate_glob
+from finagent.tools.kb_paths import (
+    echo,
+    open_inside,
+    resolve_kb_path,
+    split_relative,
+    validate_glob,
+)
 
 MARKER = "SECRET-OUTSIDE-MARKER-8f3a"
 HIDDEN_MARKER = "HIDDEN-INSIDE-MARKER-51c2"
@@ -388,3 +394,37 @@ def test_hypothesis_many_paths_per_read(layout: Layout, s: str) -> None:
     assert_safe(layout, s, [("read+ok", out, "")])
     data = json.loads(out)
     assert data["files_read"] + len(data["errors"]) == len(dict.fromkeys(paths))
+
+
+def test_open_inside_refuses_a_symlink_swapped_in_after_the_check(tmp_path: Path) -> None:
+    """The race: a path is checked, then a folder on it is replaced by a link out."""
+    root = tmp_path / "kb"
+    (root / "docs").mkdir(parents=True)
+    (root / "docs" / "note.md").write_text("inside", encoding="utf-8")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "note.md").write_text(MARKER, encoding="utf-8")
+    checked = resolve_kb_path(root, "docs/note.md")
+    root_real = checked.real.parents[1]
+    with open_inside(root_real, checked.real) as fh:
+        assert fh.read() == b"inside"
+
+    (root / "docs").rename(root / "docs-old")
+    (root / "docs").symlink_to(outside, target_is_directory=True)
+    assert (root / "docs" / "note.md").read_text(encoding="utf-8") == MARKER  # the trap is live
+    with pytest.raises(OSError):
+        open_inside(root_real, checked.real)
+
+    (root / "docs").unlink()
+    (root / "docs").mkdir()
+    (root / "docs" / "note.md").symlink_to(outside / "note.md")
+    with pytest.raises(OSError):
+        open_inside(root_real, checked.real)
+
+
+def test_open_inside_refuses_a_fifo_without_blocking(tmp_path: Path) -> None:
+    root = tmp_path / "kb"
+    root.mkdir()
+    os.mkfifo(root / "pipe.md")
+    with pytest.raises(ToolError, match="not a regular file"):
+        open_inside(root.resolve(), (root / "pipe.md").resolve())
