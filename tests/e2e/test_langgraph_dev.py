@@ -133,3 +133,16 @@ async def test_identity_comes_from_the_token(server: str) -> None:
     assert isinstance(own, dict) and "0,1 %" in own["answer"]
     with pytest.raises(Exception, match=r"(?i)not found|404"):
         await bob.threads.get(thread["thread_id"])  # alice's thread is not bob's
+
+    # a stateless run (no thread) works under owner-scoped threads, as the token's user
+    stateless = await bob.runs.wait(
+        None, "agent", input={"query": "какие пени в моём договоре аренды?"}
+    )
+    assert isinstance(stateless, dict) and "0,1 %" in stateless["answer"]
+    as_alice = await alice.runs.wait(
+        None,
+        "agent",
+        input={"query": "какие пени в моём договоре аренды?"},
+        config={"configurable": {"user_id": "bob"}},
+    )
+    assert isinstance(as_alice, dict) and "0,1 %" not in as_alice["answer"]
