@@ -18,32 +18,57 @@ AskFn = Callable[[dict[str, Any]], str | None]
 
 
 async def run_research(
-    graph: Any, query: str, *, user: str, ask: AskFn | None, thread_id: str | None = None
+    graph: Any,
+    query: str | None,
+    *,
+    user: str,
+    ask: AskFn | None,
+    thread_id: str | None = None,
+    resume: str | None = None,
 ) -> dict[str, Any]:
     """Run ``graph`` to the end; on a clarification interrupt call ``ask`` and resume.
 
-    When ``ask`` is None (or returns None) the run stops and the result carries
-    ``status="needs_clarification"`` with the questions.
+    With ``resume`` the run continues a stopped ``thread_id`` with that answer instead
+    of starting anew. When ``ask`` is None (or returns None) the run stops and the
+    result carries ``status="needs_clarification"``, the questions and the thread id to
+    resume later (the checkpointer keeps the run).
     """
-    config = {"configurable": {"thread_id": thread_id or uuid.uuid4().hex, "user_id": user}}
-    result: dict[str, Any] = await graph.ainvoke({"query": query}, config)
+    thread = thread_id or uuid.uuid4().hex
+    config = {"configurable": {"thread_id": thread, "user_id": user}}
+    if resume is not None:
+        state = await graph.aget_state(config)
+        if not any(task.interrupts for task in state.tasks):
+            raise LookupError("no research run waiting for an answer on this thread")
+        result: dict[str, Any] = await graph.ainvoke(Command(resume=resume), config)
+    else:
+        result = await graph.ainvoke({"query": query}, config)
     while result.get("__interrupt__"):
         request = dict(result["__interrupt__"][0].value)
         reply = ask(request) if ask else None
         if reply is None:
             return {
                 "status": "needs_clarification",
+                "thread_id": thread,
                 "questions": request.get("questions", []),
                 "unclear_terms": request.get("unclear_terms", []),
                 "assumptions": request.get("assumptions", []),
             }
         result = await graph.ainvoke(Command(resume=reply), config)
-    return result
+    return {**result, "thread_id": thread}
 
 
 def summary(result: dict[str, Any]) -> dict[str, Any]:
     """The JSON-safe part of a run's result."""
-    keys = ("status", "answer", "report", "sources", "questions", "unclear_terms", "assumptions")
+    keys = (
+        "status",
+        "thread_id",
+        "answer",
+        "report",
+        "sources",
+        "questions",
+        "unclear_terms",
+        "assumptions",
+    )
     out = {k: result[k] for k in keys if k in result and result[k] is not None}
     if "iteration" in result:
         out["iterations"] = result["iteration"]
@@ -58,52 +83,76 @@ def _ask_tty(request: dict[str, Any]) -> str | None:
     return answer
 
 
-async def _research(query: str, user: str, agent_name: str, ask: AskFn | None) -> dict[str, Any]:
-    from langgraph.checkpoint.memory import InMemorySaver
-
+async def _research(
+    query: str | None,
+    user: str,
+    agent_name: str,
+    ask: AskFn | None,
+    thread_id: str | None,
+    resume: str | None,
+) -> dict[str, Any]:
     from finagent.graph.research import build_research_graph, resolve_agent, services_registry
     from finagent.services import get_services
 
     services = get_services()
     if services.llm is None:
         raise typer.BadParameter("the research agent needs an LLM: set FINAGENT_LLM_API_KEY")
-    registry = await services_registry(services)
-    agent = resolve_agent(services.settings, registry.names(), agent_name)
-    graph = build_research_graph(
-        services.llm,
-        registry,
-        agent,
-        checkpointer=InMemorySaver(),
-        structured_method=services.settings.llm_structured_method,
-    )
     try:
-        return await run_research(graph, query, user=user, ask=ask)
+        registry = await services_registry(services)  # starts the services (checkpointer too)
+        agent = resolve_agent(services.settings, registry.names(), agent_name)
+        graph = build_research_graph(
+            services.llm,
+            registry,
+            agent,
+            checkpointer=services.checkpointer,
+            structured_method=services.settings.llm_structured_method,
+        )
+        return await run_research(
+            graph, query, user=user, ask=ask, thread_id=thread_id, resume=resume
+        )
     finally:
         await services.aclose()
 
 
 @app.callback(invoke_without_command=True)
 def research(
-    query: Annotated[str, typer.Argument(help="The research question")],
+    query: Annotated[
+        str | None, typer.Argument(help="The research question (not needed with --answer)")
+    ] = None,
     user: Annotated[str, typer.Option(help="User the tools act for")] = "cli",
     agent: Annotated[str, typer.Option(help="Agent name from agents.yaml")] = "research",
+    thread: Annotated[
+        str | None, typer.Option(help="Run id; a stopped run is resumed with --answer")
+    ] = None,
+    answer: Annotated[
+        str | None, typer.Option(help="Answer to the clarifying questions of --thread")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON")] = False,
 ) -> None:
-    """Research QUERY; asks clarifying questions on a TTY, prints them otherwise."""
+    """Research QUERY; asks clarifying questions on a TTY, otherwise prints them with the
+    command that resumes the run (the run is kept in the data dir's checkpointer)."""
     from finagent.agents_config import AgentConfigError
 
+    if answer is not None and not thread:
+        raise typer.BadParameter("--answer needs the --thread of the stopped run")
+    if answer is None and not (query and query.strip()):
+        raise typer.BadParameter("give the research question (or --thread ID --answer TEXT)")
     ask = None if as_json or not sys.stdin.isatty() else _ask_tty
     try:
-        result = summary(asyncio.run(_research(query, user, agent, ask)))
+        result = summary(asyncio.run(_research(query, user, agent, ask, thread, answer)))
     except AgentConfigError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    except LookupError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc
     if as_json:
         typer.echo(json.dumps(result, ensure_ascii=False, indent=2, default=str))
     elif result["status"] == "needs_clarification":
-        typer.echo("Нужно уточнение (запустите в терминале, чтобы ответить):")
+        typer.echo("Нужно уточнение:")
         for i, question in enumerate(result.get("questions", []), 1):
             typer.echo(f"  {i}. {question}")
+        typer.echo(f'Ответьте: finagent research --thread {result["thread_id"]} --answer "..."')
     else:
         if result.get("report"):
             typer.echo(f"Отчёт: {result['report']['path']}\n")

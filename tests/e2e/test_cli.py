@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -243,6 +244,66 @@ def test_research_writes_a_report(
     assert "экспорт 0 % [1]" in report.read_text(encoding="utf-8")
     tool_turn = json.dumps(chat.requests[1]["messages"], ensure_ascii=False)
     assert "Ставки НДС" in tool_turn  # the KB passages reached the model
+
+
+def test_research_clarification_resumes_in_a_later_process(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    """A non-interactive run stops on a clarification; a second process answers it."""
+    from tests.fakes.openai_api import run_fake_chat
+
+    reasoning = {
+        "reasoning_steps": ["Понять запрос", "Уточнить период"],
+        "current_situation": "Период не указан",
+        "plan_status": "Жду ответа",
+        "enough_data": False,
+        "remaining_steps": ["Ответить"],
+        "task_completed": False,
+    }
+    clarify = {
+        "tool_name": "clarification",
+        "reasoning": "Неясен год",
+        "unclear_terms": ["год"],
+        "assumptions": ["2024 год", "2025 год"],
+        "questions": ["За какой год нужна ставка?"],
+    }
+    final = {
+        "tool_name": "final_answer",
+        "reasoning": "Год известен",
+        "completed_steps": ["Уточнил год"],
+        "answer": "В 2025 году основная ставка НДС 20 %.",
+        "status": "completed",
+    }
+    script = [
+        {"content": json.dumps({**reasoning, "tool": step}, ensure_ascii=False)}
+        for step in (clarify, final)
+    ]
+    with run_fake_chat(script) as chat:
+        llm_env = {
+            **env,
+            "FINAGENT_LLM_BASE_URL": chat.url,
+            "FINAGENT_LLM_API_KEY": "sk-x-1234",
+            "FINAGENT_REPORTS_DIR": str(tmp_path / "reports"),
+            "FINAGENT_LLM_MAX_RETRIES": "0",
+        }
+        first = finagent(llm_env, "research", "Какая ставка НДС?", "--user", "alice")
+        assert first.returncode == 0, first.stderr[-3000:]
+        assert "За какой год нужна ставка?" in first.stdout
+        command = re.search(r"--thread (\S+) --answer", first.stdout)
+        assert command, first.stdout
+        thread = command.group(1)
+
+        missing = finagent(llm_env, "research", "--thread", "nope", "--answer", "2025")
+        assert missing.returncode == 2 and "no research run waiting" in missing.stderr
+
+        second = finagent(
+            llm_env, "research", "--thread", thread, "--answer", "2025", "--user", "alice", "--json"
+        )
+    assert second.returncode == 0, second.stderr[-3000:]
+    result = json.loads(second.stdout)
+    assert result["status"] == "completed" and result["thread_id"] == thread
+    assert result["answer"] == "В 2025 году основная ставка НДС 20 %."
+    assert "2025" in json.dumps(chat.requests[-1]["messages"], ensure_ascii=False)
 
 
 LAW_TEXT = """Глава 14. НАЛОГОВЫЙ КОНТРОЛЬ

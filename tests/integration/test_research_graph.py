@@ -384,14 +384,23 @@ async def test_cli_runner_asks_and_resumes_or_returns_the_questions(
     assert result["status"] == "completed" and result["answer"] == "За 2025 год ставка 21%."
     assert "2025" in str(llm.received[1][-1].content)
 
-    llm = RecordingModel([clarify])
-    result = summary(await run_research(graph_for(llm), "Ставка?", user="u", ask=None))
+    llm = RecordingModel([clarify, final])
+    graph = graph_for(llm)  # one checkpointer for both calls, as the CLI's SQLite one
+    result = summary(await run_research(graph, "Ставка?", user="u", ask=None))
+    thread_id = result.pop("thread_id")
     assert result == {
         "status": "needs_clarification",
         "questions": ["За какой год?"],
         "unclear_terms": ["период"],
         "assumptions": ["2024 год", "2025 год"],
     }
+    resumed = summary(
+        await run_research(graph, None, user="u", ask=None, thread_id=thread_id, resume="2025")
+    )
+    assert resumed["status"] == "completed" and resumed["thread_id"] == thread_id
+    assert "2025" in str(llm.received[1][-1].content)
+    with pytest.raises(LookupError, match="no research run waiting"):
+        await run_research(graph, None, user="u", ask=None, thread_id=thread_id, resume="x")
 
 
 async def test_extract_reports_failed_pages(registry: ToolRegistry, tmp_path: Path) -> None:
