@@ -137,6 +137,10 @@ class Settings(BaseSettings):
     # --- internal document search --------------------------------------------------------
     doc_api_url: str | None = None
     internal_gateway_api_url: str | None = None
+    internal_search_token: SecretStr | None = Field(
+        default=None,
+        description="Bearer token for the search API and the XML gateway (default: no auth)",
+    )
     doc_api_timeout_s: float = 15.0
     doc_api_page_size: int = Field(default=10, ge=1, le=100)
     doc_api_max_pages: int = Field(default=5, ge=1, le=100, description="Paging bound")
@@ -183,6 +187,7 @@ class Settings(BaseSettings):
             self.qdrant_api_key,
             self.embeddings_api_key,
             self.tavily_api_key,
+            self.internal_search_token,
             self.postgres_url,
         ]
         values = [s.get_secret_value() for s in secrets if s and s.get_secret_value()]

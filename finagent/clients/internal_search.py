@@ -4,6 +4,9 @@ Pages through ``GET {doc_api_url}/search`` and fetches each hit: documents of pu
 divisions 3 and 13 as XML from ``GET {internal_gateway_api_url}/documents/{id}``, the
 others as JSON from ``GET {doc_api_url}/documents/{id}``. Text is cleaned of markup and
 truncated. A document that fails is logged and skipped; the rest are still returned.
+With ``internal_search_token`` set, every request carries ``Authorization: Bearer``; the
+token is registered for redaction and never appears in messages or logs. Results are
+not cached.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from finagent.clients.resilience import (
     retry_policy,
 )
 from finagent.config import Settings
-from finagent.observability import get_logger
+from finagent.observability import get_logger, register_secrets
 
 log = get_logger("finagent.clients.internal_search")
 
@@ -37,6 +40,8 @@ SERVICE = "internal_search"
 XML_DIVISIONS = frozenset({3, 13})
 TRUNCATION_MARKER = "[...truncated]"
 MAX_LIMIT = 20
+TOKEN_ENV = "FINAGENT_INTERNAL_SEARCH_TOKEN"
+AUTH_STATUSES = frozenset({401, 403})
 
 
 class SearchHit(BaseModel):
@@ -83,6 +88,12 @@ class SearchClient:
     ) -> None:
         if not settings.doc_api_url:
             raise InternalSearchError("internal search is not configured: set FINAGENT_DOC_API_URL")
+        token = settings.internal_search_token
+        secret = token.get_secret_value().strip() if token else ""
+        if secret:
+            register_secrets([secret])
+        self._has_token = bool(secret)
+        self._auth: dict[str, str] = {"Authorization": f"Bearer {secret}"} if secret else {}
         self._doc_api = settings.doc_api_url.rstrip("/")
         gateway = settings.internal_gateway_api_url
         self._gateway = gateway.rstrip("/") if gateway else None
@@ -106,6 +117,7 @@ class SearchClient:
             raise InternalSearchError("the search query is empty")
         limit = max(1, min(limit, MAX_LIMIT))
         docs: list[InternalDocument] = []
+        refused: list[int] = []  # 401/403 answers to document requests
         seen: set[str] = set()
         page, pages = 1, 1
         while len(docs) < limit and page <= min(pages, self._max_pages):
@@ -118,9 +130,11 @@ class SearchClient:
             seen.update(h.id for h in pending)
             while pending and len(docs) < limit:
                 batch, pending = pending[: limit - len(docs)], pending[limit - len(docs) :]
-                fetched = await asyncio.gather(*(self._document(h) for h in batch))
+                fetched = await asyncio.gather(*(self._document(h, refused) for h in batch))
                 docs.extend(d for d in fetched if d is not None)
             page += 1
+        if not docs and refused:  # not "nothing found" when we were not allowed to read
+            raise self._auth_error(refused[0], "the internal document service")
         return docs
 
     async def aclose(self) -> None:
@@ -148,7 +162,9 @@ class SearchClient:
             with attempt:
                 n = attempt.retry_state.attempt_number
                 async with external_call(SERVICE, operation, attempt=n):
-                    response = await self._http().get(url, params=params, timeout=self._timeout)
+                    response = await self._http().get(
+                        url, params=params, headers=self._auth, timeout=self._timeout
+                    )
                     response.raise_for_status()
                     return response
         raise AssertionError("unreachable")  # pragma: no cover
@@ -169,6 +185,8 @@ class SearchClient:
             ) from None
         except httpx.HTTPStatusError as exc:
             status = exc.response.status_code
+            if status in AUTH_STATUSES:
+                raise self._auth_error(status) from None
             advice = "try again later" if status >= 500 else "rephrase the query"
             raise InternalSearchError(
                 f"internal search failed (HTTP {status}); {advice}", transient=status >= 500
@@ -192,8 +210,22 @@ class SearchClient:
             raise InternalSearchError("internal search returned an unexpected answer")
         return payload
 
-    async def _document(self, hit: SearchHit) -> InternalDocument | None:
-        """Fetch and parse one document; ``None`` (logged) when it cannot be read."""
+    def _auth_error(self, status: int, service: str = "internal search") -> InternalSearchError:
+        """A clear, token-free error for a 401/403 answer."""
+        if status == 401:
+            problem = "rejected the access token" if self._has_token else "requires a token"
+        else:
+            problem = "denied access with this token" if self._has_token else "denied access"
+        action = "check" if self._has_token else "set"
+        return InternalSearchError(
+            f"{service} {problem} (HTTP {status}); {action} {TOKEN_ENV}", transient=False
+        )
+
+    async def _document(self, hit: SearchHit, refused: list[int]) -> InternalDocument | None:
+        """Fetch and parse one document; ``None`` (logged) when it cannot be read.
+
+        401/403 answers are also appended to ``refused``.
+        """
         as_xml = hit.pub_division in XML_DIVISIONS
         try:
             if as_xml:
@@ -212,6 +244,8 @@ class SearchClient:
                 )
         except Exception as exc:  # one bad document must not sink the others
             status = exc.response.status_code if isinstance(exc, httpx.HTTPStatusError) else None
+            if status in AUTH_STATUSES:
+                refused.append(status)
             log.warning(
                 "internal_document_skipped",
                 doc_id=hit.id,

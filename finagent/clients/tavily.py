@@ -4,7 +4,9 @@ Every SDK failure becomes a :class:`TavilyError` with a message that says what h
 and what to do; the API key never appears in messages or logs. Transient failures (5xx,
 transport errors, unreadable replies) are retried with backoff and counted by a circuit
 breaker; timeouts are not retried, so a call stays bounded. Search results are cached
-per (user, query, parameters) for ``tavily_cache_ttl_s``.
+per (user, query, parameters) for ``tavily_cache_ttl_s``; when Tavily is unavailable
+(5xx, timeout, unreachable, circuit open) an expired cached answer is returned marked
+``stale`` instead of the error.
 """
 
 from __future__ import annotations
@@ -17,7 +19,6 @@ from email.utils import parsedate_to_datetime
 from typing import Any, Literal, TypeVar
 
 import httpx
-from cachetools import TTLCache
 from pydantic import BaseModel, ConfigDict
 from tavily import AsyncTavilyClient
 from tavily.errors import (
@@ -32,15 +33,19 @@ from finagent.clients.resilience import (
     Breaker,
     CircuitOpenError,
     ExternalServiceError,
+    StaleCache,
     external_call,
     is_transient,
     retry_policy,
 )
 from finagent.config import Settings
-from finagent.observability import redact, register_secrets
+from finagent.observability import get_logger, redact, register_secrets
+
+log = get_logger("finagent.clients.tavily")
 
 SERVICE = "tavily"
 KEY_ENV = "FINAGENT_TAVILY_API_KEY"
+CACHE_SIZE = 512
 _DETAIL_LIMIT = 200
 
 SearchDepth = Literal["basic", "advanced", "fast", "ultra-fast"]
@@ -59,6 +64,12 @@ ErrorKind = Literal[
 ]
 
 T = TypeVar("T")
+SearchKey = tuple[Any, ...]
+
+# Failures where the service could not answer: an expired cached answer may be served.
+STALE_FALLBACK_KINDS: frozenset[str] = frozenset(
+    {"unavailable", "timeout", "bad_response", "circuit_open"}
+)
 
 
 class WebResult(BaseModel):
@@ -71,6 +82,16 @@ class WebResult(BaseModel):
     snippet: str
     published_at: str | None = None  # ISO 8601 when Tavily gives a date (news/finance)
     score: float | None = None
+
+
+class SearchResults(BaseModel):
+    """Search hits with their freshness: ``stale`` when served from cache after a failure."""
+
+    model_config = ConfigDict(frozen=True)
+
+    results: list[WebResult]
+    fetched_at: datetime  # when Tavily produced these results (UTC)
+    stale: bool = False
 
 
 class ExtractedPage(BaseModel):
@@ -111,7 +132,12 @@ class TavilyError(ExternalServiceError):
 
 
 class TavilyClient:
-    """Async Tavily client with error mapping, retries, circuit breaker and a search cache."""
+    """Async Tavily client with error mapping, retries, circuit breaker and a search cache.
+
+    ``cache`` (default: a :class:`StaleCache` of ``CACHE_SIZE`` entries) may be injected,
+    e.g. with a manual clock in tests; ``tavily_cache_ttl_s = 0`` disables caching and
+    with it the stale fallback.
+    """
 
     def __init__(
         self,
@@ -120,6 +146,7 @@ class TavilyClient:
         retry_attempts: int = 3,
         retry_initial_s: float = 0.2,
         breaker: Breaker | None = None,
+        cache: StaleCache[SearchKey, list[WebResult]] | None = None,
     ) -> None:
         key = settings.tavily_api_key.get_secret_value() if settings.tavily_api_key else ""
         self._api_key = key.strip()
@@ -130,11 +157,10 @@ class TavilyClient:
         self._retry_attempts = retry_attempts
         self._retry_initial_s = retry_initial_s
         self._breaker = breaker or Breaker(SERVICE)
-        self._cache: TTLCache[tuple[Any, ...], list[WebResult]] | None = (
-            TTLCache(maxsize=512, ttl=settings.tavily_cache_ttl_s)
-            if settings.tavily_cache_ttl_s > 0
-            else None
-        )
+        self._cache_ttl_s = settings.tavily_cache_ttl_s
+        self._cache: StaleCache[SearchKey, list[WebResult]] | None = None
+        if self._cache_ttl_s > 0:
+            self._cache = cache if cache is not None else StaleCache(maxsize=CACHE_SIZE)
         self._sdk: AsyncTavilyClient | None = None
         self._sdk_loop: weakref.ref[asyncio.AbstractEventLoop] | None = None
 
@@ -152,15 +178,21 @@ class TavilyClient:
         time_range: TimeRange | None = None,
         include_domains: Sequence[str] | None = None,
         user_id: str | None = None,
-    ) -> list[WebResult]:
-        """Search the web; results are cached per (user_id, query, parameters)."""
+    ) -> SearchResults:
+        """Search the web; results are cached per (user_id, query, parameters).
+
+        When Tavily cannot answer (a ``STALE_FALLBACK_KINDS`` error) and an expired answer
+        to the same request is cached, it is returned with ``stale=True``; otherwise the
+        :class:`TavilyError` propagates.
+        """
         query = query.strip()
         if not query:
             raise TavilyError("the search query is empty", kind="bad_request")
         domains = tuple(sorted(include_domains)) if include_domains else None
         key = (user_id, query, max_results, search_depth, topic, time_range, domains)
-        if self._cache is not None and key in self._cache:
-            return list(self._cache[key])
+        hit = self._cache.get_fresh(key) if self._cache is not None else None
+        if hit is not None:
+            return SearchResults(results=hit.value, fetched_at=hit.fetched_at)
 
         async def call(sdk: AsyncTavilyClient) -> dict[str, Any]:
             return await sdk.search(
@@ -173,11 +205,15 @@ class TavilyClient:
                 timeout=self._timeout_s,
             )
 
-        payload = await self._call("search", call)
-        results = [_web_result(item) for item in _items(payload, "results")]
-        if self._cache is not None:
-            self._cache[key] = results
-        return list(results)
+        try:
+            payload = await self._call("search", call)
+            results = [_web_result(item) for item in _items(payload, "results")]
+        except TavilyError as exc:
+            return self._stale_or_raise(key, exc)
+        if self._cache is None:
+            return SearchResults(results=results, fetched_at=datetime.now(UTC))
+        fresh = self._cache.put(key, results, self._cache_ttl_s)
+        return SearchResults(results=results, fetched_at=fresh.fetched_at)
 
     async def extract(
         self, urls: list[str], *, extract_depth: Literal["basic", "advanced"] = "basic"
@@ -209,6 +245,23 @@ class TavilyClient:
             await sdk.close()
 
     # --- internals ------------------------------------------------------------------
+    def _stale_or_raise(self, key: SearchKey, error: TavilyError) -> SearchResults:
+        """The last good answer for ``key`` marked stale, else re-raise ``error``."""
+        if self._cache is None or error.kind not in STALE_FALLBACK_KINDS:
+            raise error
+        hit = self._cache.get_stale(key)
+        if hit is None:
+            raise error
+        # never the key: it holds the query and the user id
+        log.warning(
+            "stale_cache_served",
+            service=SERVICE,
+            operation="search",
+            error_kind=error.kind,
+            age_s=round((datetime.now(UTC) - hit.fetched_at).total_seconds()),
+        )
+        return SearchResults(results=hit.value, fetched_at=hit.fetched_at, stale=True)
+
     def _client(self) -> AsyncTavilyClient:
         """The SDK client of the running loop (its httpx pool is bound to one loop)."""
         loop = asyncio.get_running_loop()

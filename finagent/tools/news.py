@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, Field
 
-from finagent.clients.tavily import TavilyClient, TavilyError, WebResult
+from finagent.clients.tavily import SearchResults, TavilyClient, TavilyError, WebResult
 from finagent.config import Settings
 from finagent.tools.base import Tool, ToolContext, ToolError
 
@@ -38,8 +39,10 @@ class FetchFinanceNews(Tool[FetchFinanceNewsInput]):
     Use it for current events the documents and knowledge base cannot know: Bank of
     Russia decisions, new laws and tax changes, market and ruble news, statements of the
     Ministry of Finance or the Federal Tax Service. Returns titles, links, dates and short
-    snippets with the source domain; cite the links. Not for official exchange rates or
-    the key rate value (use the Bank of Russia tool) or for the user's own documents.
+    snippets with the source domain; cite the links. If the output starts with a
+    "данные из кэша" warning, the news are an older cached copy: tell the user so. Not for
+    official exchange rates or the key rate value (use the Bank of Russia tool) or for the
+    user's own documents.
     """
 
     name = "fetch_finance_news"
@@ -50,7 +53,7 @@ class FetchFinanceNews(Tool[FetchFinanceNewsInput]):
 
     async def run(self, args: FetchFinanceNewsInput, ctx: ToolContext) -> str:
         try:
-            results = await self._client.search(
+            found = await self._client.search(
                 args.query,
                 max_results=args.max_results,
                 search_depth=args.search_depth,
@@ -58,9 +61,25 @@ class FetchFinanceNews(Tool[FetchFinanceNewsInput]):
             )
         except TavilyError as exc:
             raise ToolError(f"finance news search failed: {exc}") from None
-        if not results:
-            return f"No news found for «{args.query}». Try a broader or differently worded query."
-        return "\n".join(_format_item(i, r) for i, r in enumerate(results, start=1))
+        if not found.results:
+            text = f"No news found for «{args.query}». Try a broader or differently worded query."
+        else:
+            text = "\n".join(_format_item(i, r) for i, r in enumerate(found.results, start=1))
+        return with_stale_notice(text, found)
+
+
+def stale_notice(fetched_at: datetime) -> str:
+    """The warning put before results served from the stale cache (Russian: shown to users)."""
+    when = fetched_at.astimezone(UTC).strftime("%d.%m.%Y %H:%M UTC")
+    return (
+        f"ВНИМАНИЕ: данные из кэша от {when}, сервис недоступен (Tavily); "
+        "результаты могут быть неактуальны — сообщите об этом пользователю."
+    )
+
+
+def with_stale_notice(text: str, found: SearchResults) -> str:
+    """``text`` with :func:`stale_notice` on top when ``found`` is stale."""
+    return f"{stale_notice(found.fetched_at)}\n{text}" if found.stale else text
 
 
 def _format_item(index: int, result: WebResult) -> str:

@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 
 from finagent.clients.tavily import TavilyClient, TavilyError, Topic
 from finagent.tools.base import Tool, ToolContext, ToolError, truncate
+from finagent.tools.news import with_stale_notice
 from finagent.tools.sgr import research_run
 
 WEB_SEARCH = "web_search"
@@ -47,7 +48,8 @@ class WebSearchTool(Tool[WebSearchInput]):
 
     Используй, когда нужны свежие или публичные данные, которых нет во внутренних
     источниках. Возвращает пронумерованные источники [N]: заголовок, адрес, дата и
-    короткий фрагмент. Для полного текста страниц вызови extract_page_content.
+    короткий фрагмент. Для полного текста страниц вызови extract_page_content. Если вывод
+    начинается с предупреждения «данные из кэша», результаты устарели: укажи это в отчёте.
     """
 
     name = WEB_SEARCH
@@ -63,7 +65,7 @@ class WebSearchTool(Tool[WebSearchInput]):
         run = research_run(ctx)
         limit = min(args.max_results or run.max_results, run.max_results)
         try:
-            results = await self._client.search(
+            found = await self._client.search(
                 args.query,
                 max_results=limit,
                 search_depth="advanced",
@@ -72,10 +74,11 @@ class WebSearchTool(Tool[WebSearchInput]):
             )
         except TavilyError as exc:
             raise ToolError(f"web search failed: {exc}") from exc
-        if not results:
-            return f"Ничего не найдено по запросу «{args.query}». Переформулируй запрос."
+        if not found.results:
+            empty = f"Ничего не найдено по запросу «{args.query}». Переформулируй запрос."
+            return with_stale_notice(empty, found)
         lines = [f"Результаты поиска «{args.query}»:"]
-        for result in results[:limit]:
+        for result in found.results[:limit]:
             title = result.title or result.url
             number = run.add_source(result.url, title)
             lines.append(f"\n[{number}] {title}\n{result.url}")
@@ -84,7 +87,7 @@ class WebSearchTool(Tool[WebSearchInput]):
             snippet = " ".join(result.snippet.split())
             if snippet:
                 lines.append(truncate(snippet, SNIPPET_CHARS))
-        return truncate("\n".join(lines), run.content_limit)
+        return truncate(with_stale_notice("\n".join(lines), found), run.content_limit)
 
 
 class ExtractPageContentTool(Tool[ExtractPageContentInput]):

@@ -9,6 +9,11 @@ are exercised too:
 Documents of publication divisions 3 and 13 exist only on the gateway; the others only as
 JSON. ``doc-104`` is broken (always 500); ``doc-105`` has a long HTML body; ``doc-666``
 is hostile XML (entity expansion) that a safe parser must refuse.
+
+Auth (off by default): with ``token`` set every endpoint requires
+``Authorization: Bearer <token>`` (401 otherwise, with ``WWW-Authenticate``);
+``forbidden_token`` is a known token without access (403); ``gateway_token`` makes the
+gateway require a different token. Every ``Authorization`` header received is recorded.
 """
 
 from __future__ import annotations
@@ -115,9 +120,20 @@ class FakeInternalSearch:
 
     docs: list[FakeDoc] = field(default_factory=lambda: list(DOCS))
     search_failures: int = 0  # the next N search requests answer 503
+    token: str | None = None  # required Bearer token (None: no auth)
+    forbidden_token: str | None = None  # a valid token without access: 403
+    gateway_token: str | None = None  # the gateway's own token (default: ``token``)
     requests: Counter[str] = field(default_factory=Counter)
     search_params: list[dict[str, str]] = field(default_factory=list)
+    auth_headers: list[str | None] = field(default_factory=list)
     url: str = ""
+
+    def reset(self) -> None:
+        self.search_failures = 0
+        self.token = self.forbidden_token = self.gateway_token = None
+        self.requests.clear()
+        self.search_params.clear()
+        self.auth_headers.clear()
 
     @property
     def doc_api_url(self) -> str:
@@ -127,6 +143,24 @@ class FakeInternalSearch:
     def gateway_url(self) -> str:
         return f"{self.url}/gateway"
 
+    def _refuse(self, request: Request, *, gateway: bool = False) -> Response | None:
+        """401/403 when auth is on and the Bearer token is missing, wrong or forbidden."""
+        header = request.headers.get("authorization")
+        self.auth_headers.append(header)
+        expected = (self.gateway_token or self.token) if gateway else self.token
+        if expected is None:
+            return None
+        scheme, _, token = (header or "").partition(" ")
+        if scheme.lower() == "bearer" and token and token == self.forbidden_token:
+            return JSONResponse({"error": "forbidden"}, status_code=403)
+        if scheme.lower() != "bearer" or token != expected:
+            return JSONResponse(
+                {"error": "invalid or missing token"},
+                status_code=401,
+                headers={"WWW-Authenticate": 'Bearer error="invalid_token"'},
+            )
+        return None
+
     def _by_id(self, doc_id: str) -> FakeDoc | None:
         return next((d for d in self.docs if d.id == doc_id), None)
 
@@ -134,6 +168,8 @@ class FakeInternalSearch:
         params = dict(request.query_params)
         self.search_params.append(params)
         self.requests["search"] += 1
+        if refused := self._refuse(request):
+            return refused
         if self.search_failures > 0:
             self.search_failures -= 1
             return JSONResponse({"error": "search backend unavailable"}, status_code=503)
@@ -171,6 +207,8 @@ class FakeInternalSearch:
     async def json_document(self, request: Request) -> Response:
         doc_id = request.path_params["doc_id"]
         self.requests[f"json:{doc_id}"] += 1
+        if refused := self._refuse(request):
+            return refused
         doc = self._by_id(doc_id)
         if doc is None or doc.pub_division in XML_DIVISIONS:
             return JSONResponse({"error": f"document {doc_id} not found"}, status_code=404)
@@ -189,6 +227,8 @@ class FakeInternalSearch:
     async def xml_document(self, request: Request) -> Response:
         doc_id = request.path_params["doc_id"]
         self.requests[f"xml:{doc_id}"] += 1
+        if refused := self._refuse(request, gateway=True):
+            return refused
         doc = self._by_id(doc_id)
         if doc is None or doc.pub_division not in XML_DIVISIONS:
             return Response("<error>not found</error>", 404, media_type="application/xml")

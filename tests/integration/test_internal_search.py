@@ -8,6 +8,7 @@ from typing import Any
 
 import httpx
 import pytest
+from pydantic import SecretStr
 from structlog.testing import capture_logs
 
 from finagent.clients.internal_search import (
@@ -17,12 +18,15 @@ from finagent.clients.internal_search import (
 )
 from finagent.clients.resilience import Breaker
 from finagent.config import Settings
+from finagent.observability import redact
 from finagent.tools.base import ToolContext
 from finagent.tools.internal_search import InternalKnowledgeSearch, build_internal_search_tools
 from tests.fakes.internal_search import FakeInternalSearch, run_fake_internal_search
 from tests.fakes.net import free_port
 
 CTX = ToolContext(user_id="alice")
+TOKEN = "isrch-FAKE-7c2e-SECRET-token-0001"
+WRONG_TOKEN = "isrch-FAKE-0000-WRONG-token-9999"
 BLOCK = re.compile(
     r"^## Document: (?P<title>.+) \(ID: (?P<id>[\w-]+)\)\n"
     r"Source: (?P<url>\S+)\n"
@@ -39,11 +43,9 @@ def server() -> Iterator[FakeInternalSearch]:
 
 @pytest.fixture
 def fake(server: FakeInternalSearch) -> Iterator[FakeInternalSearch]:
-    server.requests.clear()
-    server.search_params.clear()
-    server.search_failures = 0
+    server.reset()
     yield server
-    server.search_failures = 0
+    server.reset()
 
 
 def make_settings(fake: FakeInternalSearch, **extra: Any) -> Settings:
@@ -294,3 +296,120 @@ async def test_tool_invalid_arguments(
     out = await tool.invoke({"query": "налог", "limit": 50}, CTX)
     assert out.startswith("Error: invalid arguments: limit")
     assert fake.requests["search"] == 0
+
+
+# --- authentication ---------------------------------------------------------------------
+
+
+def with_token(fake: FakeInternalSearch, token: str | None = TOKEN, **extra: Any) -> SearchClient:
+    settings = make_settings(
+        fake, internal_search_token=SecretStr(token) if token else None, **extra
+    )
+    return SearchClient(settings, retry_initial_s=0.01)
+
+
+async def test_token_is_sent_as_bearer_to_every_endpoint(fake: FakeInternalSearch) -> None:
+    fake.token = TOKEN
+    client = with_token(fake)
+    docs = await client.fetch_search_pages_and_docs("налог", limit=3)
+    await client.aclose()
+    assert [d.id for d in docs] == ["doc-101", "doc-102", "doc-103"]
+    assert {"search", "json:doc-101", "xml:doc-102"} <= set(fake.requests)
+    assert fake.auth_headers and set(fake.auth_headers) == {f"Bearer {TOKEN}"}
+
+
+async def test_without_token_no_authorization_is_sent(
+    client: SearchClient, fake: FakeInternalSearch
+) -> None:
+    assert await client.fetch_search_pages_and_docs("налог", limit=2)
+    assert fake.auth_headers and set(fake.auth_headers) == {None}
+
+
+async def test_token_is_added_to_an_injected_http_client(fake: FakeInternalSearch) -> None:
+    fake.token = TOKEN
+    async with httpx.AsyncClient() as http:
+        settings = make_settings(fake, internal_search_token=SecretStr(TOKEN))
+        client = SearchClient(settings, http)
+        assert await client.fetch_search_pages_and_docs("налог", limit=1)
+    assert set(fake.auth_headers) == {f"Bearer {TOKEN}"}
+
+
+@pytest.mark.parametrize(
+    ("token", "message"),
+    [
+        (
+            WRONG_TOKEN,
+            "internal search rejected the access token (HTTP 401); "
+            "check FINAGENT_INTERNAL_SEARCH_TOKEN",
+        ),
+        (None, "internal search requires a token (HTTP 401); set FINAGENT_INTERNAL_SEARCH_TOKEN"),
+        (
+            "forbidden",
+            "internal search denied access with this token (HTTP 403); "
+            "check FINAGENT_INTERNAL_SEARCH_TOKEN",
+        ),
+    ],
+)
+async def test_refused_token_is_a_clear_error_not_retried(
+    fake: FakeInternalSearch, token: str | None, message: str
+) -> None:
+    fake.token = TOKEN
+    fake.forbidden_token = WRONG_TOKEN + "-forbidden"
+    sent = fake.forbidden_token if token == "forbidden" else token
+    client = with_token(fake, sent)
+    with capture_logs() as logs, pytest.raises(InternalSearchError) as info:
+        await client.fetch_search_pages_and_docs("налог")
+    await client.aclose()
+    assert str(info.value) == message
+    assert fake.requests["search"] == 1  # 401/403 are not retried
+    assert sent is None or sent not in str(info.value) + repr(logs)
+
+
+async def test_documents_refused_are_an_auth_error_not_no_results(
+    fake: FakeInternalSearch,
+) -> None:
+    fake.token = TOKEN
+    fake.gateway_token = "gateway-only-token"  # the gateway refuses our token
+    client = with_token(fake)
+    with capture_logs() as logs:
+        partial = await client.fetch_search_pages_and_docs("налог", limit=3)
+        with pytest.raises(InternalSearchError) as info:
+            await client.fetch_search_pages_and_docs("налог", limit=3, pub_alias="letters")
+    await client.aclose()
+    # JSON documents are still returned; XML ones are skipped with their status logged
+    assert [d.id for d in partial] == ["doc-101", "doc-105", "doc-106"]
+    skipped = [e for e in logs if e["event"] == "internal_document_skipped"]
+    assert {e["status"] for e in skipped} >= {401}
+    assert str(info.value) == (
+        "the internal document service rejected the access token (HTTP 401); "
+        "check FINAGENT_INTERNAL_SEARCH_TOKEN"
+    )
+    assert TOKEN not in str(info.value) + repr(logs)
+
+
+async def test_tool_auth_error_and_token_never_leaks(fake: FakeInternalSearch) -> None:
+    fake.token = TOKEN
+    good = InternalKnowledgeSearch(with_token(fake))
+    bad = InternalKnowledgeSearch(with_token(fake, WRONG_TOKEN))
+    with capture_logs() as logs:
+        ok = await good.invoke({"query": "налог", "limit": 2}, CTX)
+        failed = await bad.invoke({"query": "налог"}, CTX)
+    assert ok.startswith("## Document: ")
+    assert failed == (
+        "Error: internal search rejected the access token (HTTP 401); "
+        "check FINAGENT_INTERNAL_SEARCH_TOKEN"
+    )
+    for secret in (TOKEN, WRONG_TOKEN):
+        assert secret not in ok + failed + repr(logs)
+    assert [e["outcome"] for e in logs if e["event"] == "tool_call"] == ["ok", "error"]
+
+
+def test_token_setting_is_secret_and_redacted(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FINAGENT_INTERNAL_SEARCH_TOKEN", TOKEN)
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    assert settings.internal_search_token is not None
+    assert settings.internal_search_token.get_secret_value() == TOKEN
+    assert TOKEN in settings.secret_values()
+    assert TOKEN not in repr(settings) + str(settings.model_dump())
+    SearchClient(settings.model_copy(update={"doc_api_url": "http://127.0.0.1:9/api"}))
+    assert TOKEN not in redact(f"Authorization: Bearer {TOKEN}")

@@ -4,19 +4,28 @@ from __future__ import annotations
 
 import re
 from collections.abc import AsyncIterator, Iterator
+from datetime import UTC, datetime
 
 import pytest
 from pydantic import SecretStr
 from structlog.testing import capture_logs
 
+from finagent.clients.resilience import StaleCache
 from finagent.clients.tavily import TavilyClient
 from finagent.config import Settings
 from finagent.tools.base import ToolContext
 from finagent.tools.news import FetchFinanceNews, build_news_tools
+from finagent.tools.web import WebSearchTool
+from tests.fakes.cbr_soap import ManualClock
 from tests.fakes.tavily import FAKE_TAVILY_KEY, NO_RESULTS_QUERY, FakeTavily, run_fake_tavily
 
 ALICE = ToolContext(user_id="alice")
 BOB = ToolContext(user_id="bob")
+STALE_NOTICE = re.compile(
+    r"ВНИМАНИЕ: данные из кэша от (\d{2}\.\d{2}\.\d{4} \d{2}:\d{2}) UTC, "
+    r"сервис недоступен \(Tavily\); результаты могут быть неактуальны — "
+    r"сообщите об этом пользователю\.\n"
+)
 
 
 @pytest.fixture(scope="module")
@@ -158,3 +167,75 @@ def test_factory_and_schema(fake: FakeTavily) -> None:
     assert set(props) == {"query", "max_results", "search_depth"}
     assert props["search_depth"]["enum"] == ["basic", "advanced"]
     assert "news" in schema["description"]
+
+
+# --- stale-cache fallback -----------------------------------------------------------------
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock()
+
+
+@pytest.fixture
+async def cached(fake: FakeTavily, clock: ManualClock) -> AsyncIterator[TavilyClient]:
+    """A client whose cache (default TTL) runs on the manual clock."""
+    client = TavilyClient(
+        make_settings(fake.url), retry_initial_s=0.01, cache=StaleCache(clock=clock)
+    )
+    yield client
+    await client.aclose()
+
+
+def expire(clock: ManualClock) -> None:
+    clock.advance(Settings().tavily_cache_ttl_s + 1)
+
+
+async def test_stale_news_are_marked_in_russian(
+    cached: TavilyClient, fake: FakeTavily, clock: ManualClock
+) -> None:
+    tool = FetchFinanceNews(cached)
+    before = datetime.now(UTC).replace(second=0, microsecond=0)
+    fresh = await tool.invoke({"query": "ключевая ставка"}, ALICE)
+    assert not STALE_NOTICE.match(fresh)
+    expire(clock)
+    fake.error_status = 503
+    with capture_logs() as logs:
+        stale = await tool.invoke({"query": "ключевая ставка"}, ALICE)
+
+    notice = STALE_NOTICE.match(stale)
+    assert notice, stale
+    shown = datetime.strptime(notice[1], "%d.%m.%Y %H:%M").replace(tzinfo=UTC)
+    assert before <= shown <= datetime.now(UTC)  # the time of the cached answer
+    assert stale[notice.end() :] == fresh  # the same news under the warning
+    assert fake.requests["search"] == 4  # 1 fresh + 3 failed attempts
+    assert FAKE_TAVILY_KEY not in stale + repr(logs)
+    assert [e["outcome"] for e in logs if e["event"] == "tool_call"] == ["ok"]
+
+
+async def test_no_cached_news_means_the_error(
+    cached: TavilyClient, fake: FakeTavily, clock: ManualClock
+) -> None:
+    tool = FetchFinanceNews(cached)
+    await tool.invoke({"query": "ключевая ставка"}, ALICE)
+    expire(clock)
+    fake.error_status = 503
+    for query, ctx in (("курс рубля", ALICE), ("ключевая ставка", BOB)):
+        out = await tool.invoke({"query": query}, ctx)
+        assert out == (
+            "Error: finance news search failed: Tavily is unavailable (HTTP 503); try again later"
+        )
+
+
+async def test_web_search_marks_stale_results(
+    cached: TavilyClient, fake: FakeTavily, clock: ManualClock
+) -> None:
+    tool = WebSearchTool(cached)
+    args = {"reasoning": "свежие данные", "query": "ключевая ставка"}
+    fresh = await tool.invoke(args, ToolContext(user_id="alice"))
+    expire(clock)
+    fake.error_status = 502
+    stale = await tool.invoke(args, ToolContext(user_id="alice"))
+    notice = STALE_NOTICE.match(stale)
+    assert notice and stale[notice.end() :] == fresh
+    assert fresh.startswith("Результаты поиска «ключевая ставка»:\n\n[1] ")

@@ -9,11 +9,14 @@ import pytest
 from pydantic import SecretStr
 from structlog.testing import capture_logs
 
-from finagent.clients.resilience import Breaker
-from finagent.clients.tavily import TavilyClient, TavilyError
+from finagent.clients.resilience import Breaker, StaleCache
+from finagent.clients.tavily import TavilyClient, TavilyError, WebResult
 from finagent.config import Settings
+from tests.fakes.cbr_soap import ManualClock
 from tests.fakes.net import free_port
 from tests.fakes.tavily import FAKE_TAVILY_KEY, FakeTavily, run_fake_tavily
+
+TTL_S = 300.0
 
 
 @pytest.fixture(scope="module")
@@ -31,12 +34,8 @@ def fake(server: FakeTavily) -> Iterator[FakeTavily]:
 
 
 def make_settings(url: str, key: str | None = FAKE_TAVILY_KEY, **extra: Any) -> Settings:
-    return Settings(
-        tavily_base_url=url,
-        tavily_api_key=SecretStr(key) if key else None,
-        tavily_timeout_s=5.0,
-        **extra,
-    )
+    values: dict[str, Any] = {"tavily_timeout_s": 5.0, **extra}
+    return Settings(tavily_base_url=url, tavily_api_key=SecretStr(key) if key else None, **values)
 
 
 @pytest.fixture
@@ -49,7 +48,9 @@ async def client(fake: FakeTavily) -> AsyncIterator[TavilyClient]:
 async def test_search_maps_results_and_sends_bearer_key(
     client: TavilyClient, fake: FakeTavily
 ) -> None:
-    results = await client.search("ключевая ставка", max_results=3)
+    found = await client.search("ключевая ставка", max_results=3)
+    assert not found.stale
+    results = found.results
 
     assert [r.url for r in results][:1] == [
         "https://www.cbr.ru/press/pr/?file=14022025_133000Key.htm"
@@ -70,10 +71,8 @@ async def test_search_maps_results_and_sends_bearer_key(
 
 
 async def test_search_passes_optional_filters(client: TavilyClient, fake: FakeTavily) -> None:
-    results = await client.search(
-        "НДФЛ", topic="news", time_range="week", include_domains=["rbc.ru"]
-    )
-    assert [r.url for r in results] == [
+    found = await client.search("НДФЛ", topic="news", time_range="week", include_domains=["rbc.ru"])
+    assert [r.url for r in found.results] == [
         "https://www.rbc.ru/finances/11/03/2025/67d0a1b29a7947f1c2e3d4f5"
     ]
     assert fake.bodies[0]["time_range"] == "week"
@@ -81,7 +80,7 @@ async def test_search_passes_optional_filters(client: TavilyClient, fake: FakeTa
 
 
 async def test_result_without_date_has_none(client: TavilyClient) -> None:
-    results = await client.search("3-НДФЛ", max_results=10)
+    results = (await client.search("3-НДФЛ", max_results=10)).results
     assert results[-1].url.startswith("https://www.nalog.gov.ru/")
     assert results[-1].published_at is None
 
@@ -126,8 +125,8 @@ async def test_server_errors_are_retried_then_succeed(
     client: TavilyClient, fake: FakeTavily
 ) -> None:
     fake.transient_failures = 2
-    results = await client.search("курс рубля")
-    assert results
+    found = await client.search("курс рубля")
+    assert found.results and not found.stale
     assert fake.requests["search"] == 3
 
 
@@ -183,7 +182,8 @@ async def test_missing_key_means_not_configured(fake: FakeTavily) -> None:
 async def test_search_cache_per_user_and_parameters(client: TavilyClient, fake: FakeTavily) -> None:
     first = await client.search("ключевая ставка", user_id="alice")
     again = await client.search("ключевая ставка", user_id="alice")
-    assert again == first
+    assert again.results == first.results and again.fetched_at == first.fetched_at
+    assert not again.stale
     assert fake.requests["search"] == 1
 
     await client.search("ключевая ставка", user_id="bob")
@@ -205,7 +205,7 @@ async def test_errors_are_not_cached(client: TavilyClient, fake: FakeTavily) -> 
     with pytest.raises(TavilyError):
         await client.search("ставка", user_id="alice")
     fake.error_status = None
-    assert await client.search("ставка", user_id="alice")
+    assert (await client.search("ставка", user_id="alice")).results
     assert fake.requests["search"] == 2
 
 
@@ -244,3 +244,154 @@ async def test_external_call_events_and_no_key_in_logs(
     assert FAKE_TAVILY_KEY not in repr(logs)
     assert FAKE_TAVILY_KEY not in str(info.value)
     assert FAKE_TAVILY_KEY not in repr(info.value.__dict__)
+
+
+# --- stale-cache fallback -----------------------------------------------------------------
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock()
+
+
+def stale_client(url: str, clock: ManualClock, **kwargs: Any) -> TavilyClient:
+    """A client whose cache runs on ``clock`` (TTL ``TTL_S``)."""
+    settings = make_settings(url, tavily_cache_ttl_s=TTL_S)
+    return TavilyClient(settings, retry_initial_s=0.01, cache=StaleCache(clock=clock), **kwargs)
+
+
+async def test_fresh_cache_within_ttl_needs_no_request(
+    fake: FakeTavily, clock: ManualClock
+) -> None:
+    client = stale_client(fake.url, clock)
+    first = await client.search("ключевая ставка", user_id="alice")
+    clock.advance(TTL_S - 1)
+    fake.error_status = 503  # would fail if a request were sent
+    again = await client.search("ключевая ставка", user_id="alice")
+    await client.aclose()
+    assert not again.stale and again.results == first.results
+    assert fake.requests["search"] == 1
+
+
+@pytest.mark.parametrize("failure", ["http_503", "timeout"])
+async def test_expired_answer_is_served_stale_when_tavily_fails(
+    fake: FakeTavily, clock: ManualClock, failure: str
+) -> None:
+    settings = make_settings(fake.url, tavily_cache_ttl_s=TTL_S, tavily_timeout_s=0.3)
+    client = TavilyClient(settings, retry_initial_s=0.01, cache=StaleCache(clock=clock))
+    first = await client.search("ключевая ставка", user_id="alice")
+    clock.advance(TTL_S + 1)
+    if failure == "http_503":
+        fake.error_status = 503
+    else:
+        fake.slow = True
+    try:
+        with capture_logs() as logs:
+            stale = await client.search("ключевая ставка", user_id="alice")
+    finally:
+        fake.release_slow()
+        await client.aclose()
+
+    assert stale.stale is True
+    assert stale.results == first.results and stale.results
+    assert stale.fetched_at == first.fetched_at
+    assert fake.requests["search"] > 1  # the live service was tried first
+    (served,) = [e for e in logs if e["event"] == "stale_cache_served"]
+    assert served["service"] == "tavily"
+    assert served["error_kind"] == ("unavailable" if failure == "http_503" else "timeout")
+    assert "ключевая ставка" not in repr(logs) and "alice" not in repr(logs)
+
+
+async def test_stale_answer_when_tavily_is_unreachable(clock: ManualClock) -> None:
+    with run_fake_tavily() as own:
+        client = stale_client(own.url, clock, retry_attempts=2)
+        first = await client.search("курс рубля")
+    clock.advance(TTL_S + 1)  # the fake server is stopped: connection refused
+    stale = await client.search("курс рубля")
+    await client.aclose()
+    assert stale.stale and stale.results == first.results
+
+
+async def test_stale_answer_while_circuit_is_open(fake: FakeTavily, clock: ManualClock) -> None:
+    breaker = Breaker("tavily-stale-test", threshold=1, ttl_s=60)
+    client = stale_client(fake.url, clock, retry_attempts=1, breaker=breaker)
+    first = await client.search("ставка")
+    clock.advance(TTL_S + 1)
+    fake.error_status = 503
+    assert (await client.search("ставка")).stale  # this failure opens the circuit
+    assert await breaker.state() == "opened"
+    requests_before = fake.requests["search"]
+    stale = await client.search("ставка")
+    await client.aclose()
+    assert stale.stale and stale.results == first.results
+    assert fake.requests["search"] == requests_before  # refused without a request
+
+
+async def test_no_stale_answer_without_a_cached_copy(fake: FakeTavily, clock: ManualClock) -> None:
+    client = stale_client(fake.url, clock)
+    await client.search("ставка", user_id="alice")
+    clock.advance(TTL_S + 1)
+    fake.error_status = 503
+    for call in (
+        client.search("другой запрос", user_id="alice"),  # never fetched
+        client.search("ставка", user_id="bob"),  # another user's copy is not shared
+        client.search("ставка", user_id="alice", max_results=2),  # other parameters
+    ):
+        with pytest.raises(TavilyError) as info:
+            await call
+        assert info.value.kind == "unavailable"
+    await client.aclose()
+
+
+@pytest.mark.parametrize(
+    ("status", "kind"), [(401, "auth"), (429, "rate_limit"), (400, "bad_request")]
+)
+async def test_client_errors_are_not_hidden_by_stale_cache(
+    fake: FakeTavily, clock: ManualClock, status: int, kind: str
+) -> None:
+    client = stale_client(fake.url, clock)
+    await client.search("ставка")
+    clock.advance(TTL_S + 1)
+    fake.error_status = status
+    with pytest.raises(TavilyError) as info:
+        await client.search("ставка")
+    await client.aclose()
+    assert info.value.kind == kind
+
+
+async def test_recovery_replaces_the_stale_copy(fake: FakeTavily, clock: ManualClock) -> None:
+    client = stale_client(fake.url, clock)
+    first = await client.search("ставка")
+    clock.advance(TTL_S + 1)
+    fake.error_status = 503
+    assert (await client.search("ставка")).stale
+    fake.error_status = None
+    fresh = await client.search("ставка")
+    await client.aclose()
+    assert not fresh.stale and fresh.fetched_at > first.fetched_at
+
+
+async def test_stale_cache_is_bounded(fake: FakeTavily, clock: ManualClock) -> None:
+    cache: StaleCache[tuple[Any, ...], list[WebResult]] = StaleCache(maxsize=2, clock=clock)
+    client = TavilyClient(
+        make_settings(fake.url, tavily_cache_ttl_s=TTL_S), retry_initial_s=0.01, cache=cache
+    )
+    for query in ("ставка", "курс рубля", "НДФЛ"):
+        await client.search(query)
+    assert len(cache) == 2
+    clock.advance(TTL_S + 1)
+    fake.error_status = 503
+    assert (await client.search("НДФЛ")).stale
+    with pytest.raises(TavilyError):  # the oldest entry was evicted
+        await client.search("ставка")
+    await client.aclose()
+
+
+async def test_disabled_cache_means_no_stale_fallback(fake: FakeTavily) -> None:
+    client = TavilyClient(make_settings(fake.url, tavily_cache_ttl_s=0), retry_initial_s=0.01)
+    await client.search("ставка")
+    fake.error_status = 503
+    with pytest.raises(TavilyError) as info:
+        await client.search("ставка")
+    await client.aclose()
+    assert info.value.kind == "unavailable"
