@@ -20,19 +20,33 @@ def mcp(
     port: Annotated[int, typer.Option(help="HTTP port")] = 8765,
     user: Annotated[
         str | None,
-        typer.Option(envvar=USER_ENV, help="User every tool call acts for (never the caller's)"),
+        typer.Option(
+            envvar=USER_ENV,
+            help="User every tool call acts for; ignored over HTTP with FINAGENT_API_TOKENS, "
+            "where each bearer token's user is used",
+        ),
     ] = None,
     tool: Annotated[
         list[str] | None, typer.Option("--tool", help="Serve only these tools (repeatable)")
     ] = None,
+    insecure_no_auth: Annotated[
+        bool,
+        typer.Option(
+            "--insecure-no-auth",
+            help="Allow HTTP on a non-loopback host without FINAGENT_API_TOKENS "
+            "(anyone who reaches it acts as USER)",
+        ),
+    ] = False,
 ) -> None:
-    """Serve the domain tools as user USER; clients cannot choose another user."""
+    """Serve the domain tools; clients cannot choose the user.
+
+    stdio and loopback HTTP act as USER. With FINAGENT_API_TOKENS set, HTTP requires
+    'Authorization: Bearer <token>' and acts as the token's user.
+    """
     from finagent.mcp.server import run
 
     if transport not in ("stdio", "http"):
         raise typer.BadParameter("must be 'stdio' or 'http'", param_hint="--transport")
-    if not user:
-        raise typer.BadParameter(f"set --user or {USER_ENV}", param_hint="--user")
     try:
         run(
             transport="http" if transport == "http" else "stdio",
@@ -40,6 +54,7 @@ def mcp(
             port=port,
             user=user,
             tools=tool,
+            insecure_no_auth=insecure_no_auth,
         )
     except (KeyError, ValueError) as exc:
         typer.echo(f"error: {exc}", err=True)

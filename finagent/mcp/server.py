@@ -1,9 +1,11 @@
 """finagent's own tools served over MCP (stdio or streamable HTTP).
 
 Built on the low-level ``mcp`` server so that input schemas are exactly the tools'
-Pydantic models. The user every call acts for is fixed when the server starts
-(``--user`` / ``FINAGENT_MCP_USER``); a caller can never choose it: a ``user_id``
-argument is rejected. Run with ``python -m finagent.mcp.server --user alice`` or
+Pydantic models. Over HTTP with FINAGENT_API_TOKENS set, every request needs a bearer
+token and calls act for the token's user (:mod:`finagent.mcp.auth`); otherwise the user is
+fixed when the server starts (``--user`` / ``FINAGENT_MCP_USER``). A caller can never
+choose it through arguments: a ``user_id`` argument is rejected. Run with
+``python -m finagent.mcp.server --user alice`` or
 ``finagent mcp --user alice [--transport http --port 8765]``.
 """
 
@@ -13,7 +15,6 @@ import argparse
 import contextlib
 import functools
 import importlib
-import ipaddress
 import os
 import sys
 from collections.abc import AsyncIterator, Iterable
@@ -28,7 +29,9 @@ from starlette.applications import Starlette
 from starlette.routing import Mount
 from starlette.types import Receive, Scope, Send
 
-from finagent.observability import get_logger
+from finagent.config import Settings, get_settings
+from finagent.mcp.auth import bearer_middleware, is_loopback, request_user
+from finagent.observability import configure_logging, get_logger
 from finagent.tools.base import Tool, ToolContext
 from finagent.tools.registry import ToolRegistry
 from finagent.tools.sgr import SYSTEM_TOOLS
@@ -57,13 +60,17 @@ def mcp_tool_definition(tool: Tool[Any]) -> types.Tool:
 
 
 def build_server(
-    registry: ToolRegistry, user_id: str, *, tools: Iterable[str] | None = None
+    registry: ToolRegistry, user_id: str | None, *, tools: Iterable[str] | None = None
 ) -> Server[Any, Any]:
-    """A low-level MCP server calling finagent tools as ``user_id``."""
-    if not user_id or not user_id.strip():
+    """A low-level MCP server calling finagent tools as the request's authenticated user.
+
+    ``user_id`` is used for requests without one (stdio, HTTP without tokens); ``None``
+    serves authenticated HTTP requests only (see :func:`http_app`).
+    """
+    if user_id is not None and not user_id.strip():
         raise ValueError(f"the MCP server needs a user: pass --user or set {USER_ENV}")
+    fixed_user = user_id.strip() if user_id else None
     served = {tool.name: tool for tool in exported_tools(registry, tools)}
-    ctx = ToolContext(user_id=user_id.strip())
     server: Server[Any, Any] = Server(SERVER_NAME)
 
     @server.list_tools()  # type: ignore[no-untyped-call, untyped-decorator]
@@ -82,9 +89,12 @@ def build_server(
             log.warning("mcp_identity_argument_rejected", tool=name, arguments=identity)
             return _result(
                 f"Error: {', '.join(identity)} cannot be set by the caller; "
-                "this server acts for the user it was started with"
+                "the server decides the user (bearer token or --user)"
             )
-        return _result(await tool.invoke(arguments, ctx))
+        user = request_user(server.request_context.request) or fixed_user
+        if user is None:  # build_server(..., None) outside an authenticated http_app
+            return _result("Error: not authenticated; send 'Authorization: Bearer <token>'")
+        return _result(await tool.invoke(arguments, ToolContext(user_id=user)))
 
     return server
 
@@ -97,18 +107,27 @@ def _result(text: str) -> types.CallToolResult:
 
 def _security(host: str) -> TransportSecuritySettings | None:
     """DNS-rebinding protection when bound to loopback (as the MCP SDK does)."""
-    with contextlib.suppress(ValueError):
-        if host == "localhost" or ipaddress.ip_address(host).is_loopback:
-            return TransportSecuritySettings(
-                enable_dns_rebinding_protection=True,
-                allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*"],
-                allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"],
-            )
-    return None
+    if not is_loopback(host):
+        return None
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*"],
+        allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"],
+    )
 
 
-def http_app(server: Server[Any, Any], *, host: str = "127.0.0.1", path: str = "/mcp") -> Starlette:
-    """Starlette app serving ``server`` over streamable HTTP at ``path`` (needs lifespan)."""
+def http_app(
+    server: Server[Any, Any],
+    *,
+    host: str = "127.0.0.1",
+    path: str = "/mcp",
+    auth: Settings | None = None,
+) -> Starlette:
+    """Starlette app serving ``server`` over streamable HTTP at ``path`` (needs lifespan).
+
+    With ``auth``, every request needs a bearer token of its FINAGENT_API_TOKENS (401
+    otherwise) and tool calls act for the token's user.
+    """
     manager = StreamableHTTPSessionManager(
         app=server, stateless=True, security_settings=_security(host)
     )
@@ -121,7 +140,8 @@ def http_app(server: Server[Any, Any], *, host: str = "127.0.0.1", path: str = "
         async with manager.run():
             yield
 
-    return Starlette(routes=[Mount(path, app=handle)], lifespan=lifespan)
+    middleware = [bearer_middleware(auth)] if auth is not None else []
+    return Starlette(routes=[Mount(path, app=handle)], lifespan=lifespan, middleware=middleware)
 
 
 async def serve_stdio(server: Server[Any, Any]) -> None:
@@ -131,10 +151,13 @@ async def serve_stdio(server: Server[Any, Any]) -> None:
         await server.run(read, write, server.create_initialization_options())
 
 
-async def serve_http(server: Server[Any, Any], *, host: str, port: int) -> None:
+async def serve_http(
+    server: Server[Any, Any], *, host: str, port: int, auth: Settings | None = None
+) -> None:
     import uvicorn
 
-    config = uvicorn.Config(http_app(server, host=host), host=host, port=port, log_level="warning")
+    app = http_app(server, host=host, auth=auth)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning")
     await uvicorn.Server(config).serve()
 
 
@@ -156,6 +179,37 @@ async def services_registry() -> ToolRegistry:
     return await build(get_services())
 
 
+def access_policy(
+    settings: Settings,
+    *,
+    transport: Transport,
+    host: str,
+    user: str | None,
+    insecure_no_auth: bool = False,
+) -> tuple[str | None, Settings | None]:
+    """``(fixed user, auth settings)`` of a server, or ValueError when it must not start.
+
+    HTTP with FINAGENT_API_TOKENS: bearer tokens decide the user (``user`` is ignored).
+    Otherwise ``user`` is required, and HTTP without tokens is allowed on loopback only,
+    unless ``insecure_no_auth``.
+    """
+    if transport == "http" and settings.token_users():
+        if user:
+            log.warning("mcp_user_ignored", reason="bearer tokens decide the user")
+        return None, settings
+    if not user or not user.strip():
+        raise ValueError(f"the MCP server needs a user: pass --user or set {USER_ENV}")
+    if transport == "http" and not is_loopback(host):
+        if not insecure_no_auth:
+            raise ValueError(
+                f"refusing to serve MCP over HTTP on non-loopback host {host!r} without "
+                "authentication: set FINAGENT_API_TOKENS ('token:user,...'), bind to "
+                "127.0.0.1, or pass --insecure-no-auth to let anyone act as the user"
+            )
+        log.warning("mcp_server_unauthenticated", host=host, user_id=user.strip())
+    return user.strip(), None
+
+
 async def serve(
     *,
     transport: Transport = "stdio",
@@ -164,17 +218,30 @@ async def serve(
     user: str | None = None,
     registry: ToolRegistry | None = None,
     tools: Iterable[str] | None = None,
+    settings: Settings | None = None,
+    insecure_no_auth: bool = False,
 ) -> None:
     """Build the server (default registry: the services') and serve until cancelled."""
-    user_id = user or os.environ.get(USER_ENV, "")
-    if not user_id.strip():
-        raise ValueError(f"the MCP server needs a user: pass --user or set {USER_ENV}")
+    user_id, auth = access_policy(
+        settings or get_settings(),
+        transport=transport,
+        host=host,
+        user=user or os.environ.get(USER_ENV),
+        insecure_no_auth=insecure_no_auth,
+    )
     server = build_server(registry or await services_registry(), user_id, tools=tools)
-    log.info("mcp_server_start", transport=transport, user_id=user_id, host=host, port=port)
+    log.info(
+        "mcp_server_start",
+        transport=transport,
+        auth="bearer" if auth else "none",
+        user_id=user_id,
+        host=host,
+        port=port,
+    )
     if transport == "stdio":
         await serve_stdio(server)
     else:
-        await serve_http(server, host=host, port=port)
+        await serve_http(server, host=host, port=port, auth=auth)
 
 
 def run(**kwargs: Any) -> None:
@@ -192,7 +259,13 @@ def main(argv: list[str] | None = None) -> int:
         "--registry", default=None, help="module:attr of a ToolRegistry (default: the services')"
     )
     parser.add_argument("--tool", action="append", dest="tools", help="serve only these tools")
+    parser.add_argument(
+        "--insecure-no-auth",
+        action="store_true",
+        help="allow HTTP on a non-loopback host without FINAGENT_API_TOKENS",
+    )
     args = parser.parse_args(argv)
+    configure_logging("WARNING")  # redacted, on stderr: stdout is the stdio protocol channel
     try:
         run(
             transport=args.transport,
@@ -201,6 +274,7 @@ def main(argv: list[str] | None = None) -> int:
             user=args.user,
             registry=load_registry(args.registry) if args.registry else None,
             tools=args.tools,
+            insecure_no_auth=args.insecure_no_auth,
         )
     except (ValueError, KeyError, TypeError) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+import json
+import os
 import socket
+import subprocess
 import sys
 import threading
 import time
@@ -193,6 +196,39 @@ async def test_stdio_server_subprocess() -> None:
     tools = by_name(result.tools)
     assert list(tools) == ["local_whoami"]
     assert await tools["local_whoami"].invoke({"note": "stdio"}, CTX) == "user=bob note=stdio"
+
+
+def test_stdio_stdout_carries_only_the_protocol(tmp_path: Path) -> None:
+    """Start-up logs go to stderr: the first stdout line answers ``initialize``."""
+    env = {**os.environ, "FINAGENT_DATA_DIR": str(tmp_path), "FINAGENT_CBR_ENABLED": "false"}
+    request = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "test", "version": "1"},
+        },
+    }
+    args = ["--registry", "tests.integration.test_mcp:make_registry", "--user", "bob"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "finagent.mcp.server", *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=REPO,
+        env=env,
+    )
+    try:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write((json.dumps(request) + "\n").encode())
+        proc.stdin.flush()
+        first = json.loads(proc.stdout.readline())
+    finally:
+        proc.kill()
+        proc.communicate(timeout=30)
+    assert first["id"] == 1 and "serverInfo" in first["result"]
 
 
 async def test_unreachable_server_is_reported_and_others_load(
