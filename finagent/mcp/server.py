@@ -265,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
         help="allow HTTP on a non-loopback host without FINAGENT_API_TOKENS",
     )
     args = parser.parse_args(argv)
-    configure_logging("WARNING")  # redacted, on stderr: stdout is the stdio protocol channel
+    configure_logging("INFO")  # redacted, on stderr: stdout is the stdio protocol channel
     try:
         run(
             transport=args.transport,
