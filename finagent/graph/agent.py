@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import quote
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -93,6 +94,15 @@ def build_agent_graph(
     return graph.compile(checkpointer=checkpointer, name="finagent")
 
 
+def chat_thread_id(user_id: str, chat_id: str) -> str:
+    """The checkpointer thread of one user's chat, injective in (user, chat).
+
+    The user id is percent-encoded, so its ``:`` cannot reach the separator: user
+    ``a:b`` with chat ``c`` and user ``a`` with chat ``b:c`` get different threads.
+    """
+    return f"{quote(user_id, safe='')}:{chat_id}"
+
+
 class InvalidRequestError(ValueError):
     """Bad input to ``Agent.run``; the message is for the user (Russian)."""
 
@@ -143,7 +153,7 @@ class Agent:
         if len(text) > limit:
             raise InvalidRequestError(messages.QUERY_TOO_LONG.format(length=len(text), limit=limit))
         graph = await self.graph()
-        thread = f"{user_id}:{chat_id}" if chat_id else f"{user_id}:{uuid.uuid4().hex}"
+        thread = chat_thread_id(user_id, chat_id or uuid.uuid4().hex)
         config: RunnableConfig = {
             "configurable": {"user_id": user_id, "chat_id": chat_id, "thread_id": thread},
             "recursion_limit": 40,

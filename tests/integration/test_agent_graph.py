@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from langchain_core.messages import AIMessage
 
-from finagent.graph.agent import Agent, InvalidRequestError
+from finagent.graph.agent import Agent, InvalidRequestError, chat_thread_id
 from finagent.services import Services
 from tests.fakes.llm import ScriptedChatModel, tool_call_message
 
@@ -111,6 +111,20 @@ async def test_history_resolves_follow_up(agent: Agent):
     turns = await agent.services.history.last("alice", "c1", 10)
     assert [t.role for t in turns] == ["user", "assistant", "user", "assistant"]
     assert await agent.services.history.last("bob", "c1", 10) != turns
+
+
+async def test_chat_threads_of_different_users_never_collide(agent: Agent):
+    """User ``a:b`` in chat ``c`` and user ``a`` in chat ``b:c`` are different threads."""
+    assert chat_thread_id("a:b", "c") != chat_thread_id("a", "b:c")
+    assert chat_thread_id("alice", "c1") == "alice:c1"  # plain ids keep their thread
+    await agent.run(user_id="a:b", query="какой вычет на лечение по НДФЛ?", chat_id="c")
+    graph = await agent.graph()
+    own = await graph.aget_state({"configurable": {"thread_id": chat_thread_id("a:b", "c")}})
+    other = await graph.aget_state({"configurable": {"thread_id": chat_thread_id("a", "b:c")}})
+    assert own.values.get("query") == "какой вычет на лечение по НДФЛ?"
+    assert not other.values
+    follow = await agent.run(user_id="a", query="а сколько?", chat_id="b:c")
+    assert follow.scenario == 5  # no history leaks in from the other user's chat
 
 
 # --- bad input -------------------------------------------------------------------------------
