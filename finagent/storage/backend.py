@@ -20,14 +20,9 @@ class Persistence:
 async def open_persistence(settings: Settings, stack: AsyncExitStack) -> Persistence:
     """Open the store and checkpointer; they are closed when ``stack`` closes."""
     if settings.postgres_url is not None:
-        from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
-        from langgraph.store.postgres.aio import AsyncPostgresStore
+        from finagent.storage.postgres import open_postgres
 
-        dsn = settings.postgres_url.get_secret_value()
-        pg_store = await stack.enter_async_context(AsyncPostgresStore.from_conn_string(dsn))
-        pg_saver = await stack.enter_async_context(AsyncPostgresSaver.from_conn_string(dsn))
-        await pg_store.setup()
-        await pg_saver.setup()
+        pg_store, pg_saver = await open_postgres(settings.postgres_url.get_secret_value(), stack)
         return Persistence(store=pg_store, checkpointer=pg_saver)
 
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver

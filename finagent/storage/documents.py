@@ -8,6 +8,8 @@ from datetime import UTC, datetime
 from langgraph.store.base import BaseStore
 from pydantic import BaseModel
 
+from finagent.storage.namespaces import label
+
 _ROOT = "documents"
 
 
@@ -36,6 +38,10 @@ def document_id_for(user_id: str, text: str) -> str:
     return "doc_" + digest[:16]
 
 
+def _namespace(user_id: str) -> tuple[str, str]:
+    return (_ROOT, label(user_id))
+
+
 class DocumentStore:
     """Full texts of user documents (title, user, size, created) in a LangGraph store."""
 
@@ -57,11 +63,11 @@ class DocumentStore:
             created_at=datetime.now(UTC).isoformat(timespec="seconds"),
             sha256=hashlib.sha256(text.encode()).hexdigest(),
         )
-        await self._store.aput((_ROOT, user_id), doc_id, doc.model_dump())
+        await self._store.aput(_namespace(user_id), doc_id, doc.model_dump())
         return doc
 
     async def get(self, user_id: str, doc_id: str) -> StoredDocument | None:
-        item = await self._store.aget((_ROOT, user_id), doc_id)
+        item = await self._store.aget(_namespace(user_id), doc_id)
         return StoredDocument.model_validate(item.value) if item else None
 
     async def get_many(
@@ -79,8 +85,8 @@ class DocumentStore:
         return found, missing
 
     async def list(self, user_id: str, limit: int = 1000) -> list[DocumentInfo]:
-        items = await self._store.asearch((_ROOT, user_id), limit=limit)
+        items = await self._store.asearch(_namespace(user_id), limit=limit)
         return [DocumentInfo.model_validate(item.value) for item in items]
 
     async def delete(self, user_id: str, doc_id: str) -> None:
-        await self._store.adelete((_ROOT, user_id), doc_id)
+        await self._store.adelete(_namespace(user_id), doc_id)

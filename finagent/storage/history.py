@@ -7,8 +7,13 @@ import time
 from langgraph.store.base import BaseStore
 
 from finagent.state import Turn
+from finagent.storage.namespaces import label
 
 _ROOT = "chats"
+
+
+def _namespace(user_id: str, chat_id: str) -> tuple[str, str, str]:
+    return (_ROOT, label(user_id), label(chat_id))
 
 
 class ChatHistory:
@@ -20,11 +25,11 @@ class ChatHistory:
     async def append(self, user_id: str, chat_id: str, turns: list[Turn]) -> None:
         for offset, turn in enumerate(turns):
             key = f"{time.time_ns() + offset:020d}"
-            await self._store.aput((_ROOT, user_id, chat_id), key, turn.model_dump())
+            await self._store.aput(_namespace(user_id, chat_id), key, turn.model_dump())
 
     async def last(self, user_id: str, chat_id: str, limit: int) -> list[Turn]:
         if limit <= 0:
             return []
-        items = await self._store.asearch((_ROOT, user_id, chat_id), limit=10_000)
+        items = await self._store.asearch(_namespace(user_id, chat_id), limit=10_000)
         items.sort(key=lambda item: item.key)
         return [Turn.model_validate(item.value) for item in items[-limit:]]

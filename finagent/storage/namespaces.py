@@ -1,0 +1,13 @@
+"""Namespace labels for the LangGraph store."""
+
+from __future__ import annotations
+
+
+def label(value: str) -> str:
+    """``value`` as a namespace label, injectively.
+
+    Store labels may not contain ``.`` (the namespace separator) or NUL, yet user and chat
+    ids may (``alice.smith@example.com``): those characters and ``%``, the escape, are
+    percent-encoded. Ids without them are unchanged.
+    """
+    return value.replace("%", "%25").replace(".", "%2E").replace("\x00", "%00")
