@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
 
+from finagent.commands.running import run_command
 from finagent.config import Settings, get_settings
 from finagent.observability import configure_logging, redact
 
@@ -52,8 +52,9 @@ def _print_json(value: Any) -> None:
     typer.echo(json.dumps(value, ensure_ascii=False, indent=2, default=str))
 
 
-def _run(factory: Callable[[], Awaitable[T]]) -> T:
-    return asyncio.run(factory())  # type: ignore[arg-type]
+def _run(factory: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """Run a command's coroutine; an unavailable index or database is a one-line error."""
+    return run_command(factory())
 
 
 @app.callback()

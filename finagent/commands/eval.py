@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 from pathlib import Path
@@ -10,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from finagent.commands.running import run_command
 from finagent.config import get_settings
 from finagent.eval_retrieval import EvalQuestion, format_table, load_dataset, run_eval
 from finagent.eval_routing import evaluate_rules, format_report, load_routing_dataset
@@ -67,7 +67,7 @@ def retrieval(
             questions += load_dataset(path, limit)
         except (OSError, ValueError, KeyError) as exc:
             raise typer.BadParameter(f"{path}: {exc}", param_hint="--dataset") from exc
-    result = asyncio.run(run_eval(questions, folder, get_settings(), prefetch_limit=prefetch))
+    result = run_command(run_eval(questions, folder, get_settings(), prefetch_limit=prefetch))
     if as_json:
         typer.echo(json.dumps(result, ensure_ascii=False, indent=2))
     else:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from finagent.commands.running import run_command
 from finagent.config import get_settings
 from finagent.retrieval.embedding_cache import build_cached_embedder
 from finagent.retrieval.factory import build_index
@@ -35,7 +35,7 @@ def law(
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON")] = False,
 ) -> None:
     """Parse a code (chapters, articles, points) and index it into the knowledge base."""
-    report = asyncio.run(ingest_law(path, code.lower(), part))
+    report = run_command(ingest_law(path, code.lower(), part))
     data = {
         "code": report.code,
         "part": report.part,

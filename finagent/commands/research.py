@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sys
 import uuid
@@ -11,6 +10,8 @@ from typing import Annotated, Any
 
 import typer
 from langgraph.types import Command
+
+from finagent.commands.running import run_command
 
 app = typer.Typer(help="Research a question with the SGR agent.")
 
@@ -139,7 +140,7 @@ def research(
         raise typer.BadParameter("give the research question (or --thread ID --answer TEXT)")
     ask = None if as_json or not sys.stdin.isatty() else _ask_tty
     try:
-        result = summary(asyncio.run(_research(query, user, agent, ask, thread, answer)))
+        result = summary(run_command(_research(query, user, agent, ask, thread, answer)))
     except AgentConfigError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc

@@ -20,6 +20,9 @@ from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
 from finagent.observability import redact, register_secrets
+from finagent.storage.errors import StorageUnavailableError
+
+__all__ = ["PostgresSaver", "PostgresStore", "StorageUnavailableError", "open_postgres"]
 
 POOL_MAX_SIZE = 10
 # pg_advisory_lock key serialising migrations: processes starting together on a fresh
@@ -28,10 +31,6 @@ POOL_MAX_SIZE = 10
 # the waiters' transactions), so the lock is polled with pg_try_advisory_lock.
 SETUP_LOCK_KEY = 0x66696E6167656E74  # "finagent"
 SETUP_LOCK_TIMEOUT = 120.0  # seconds
-
-
-class StorageUnavailableError(RuntimeError):
-    """The database cannot be opened; the message never contains the DSN's secrets."""
 
 
 def strip_nul(value: Any) -> Any:

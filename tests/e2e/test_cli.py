@@ -94,6 +94,27 @@ def test_bad_input_is_a_clear_error(env: dict[str, str]) -> None:
     assert missing.returncode == 1 and "file not found" in missing.stderr
 
 
+async def test_index_held_by_another_process_is_a_one_line_error(
+    env: dict[str, str], ingested: dict[str, str]
+) -> None:
+    """Qdrant Edge allows one process per data dir: the second gets a clear error, exit 3."""
+    from finagent.retrieval.edge_index import EdgeIndex
+    from finagent.retrieval.index import SearchFilter
+
+    holder = EdgeIndex(Path(env["FINAGENT_DATA_DIR"]) / "qdrant_edge")
+    try:
+        assert await holder.count("finagent_kb", SearchFilter()) > 0  # the shard is open here
+        out = finagent(env, "search", "вычет на лечение", "--collection", "kb")
+    finally:
+        await holder.close()
+    assert out.returncode == 3, out.stderr
+    assert (
+        out.stderr.startswith("Error: the embedded index")
+        and "another finagent process" in out.stderr
+    )
+    assert "Traceback" not in out.stderr
+
+
 def test_tools_list_and_call_as_the_llm_sees_them(
     env: dict[str, str], ingested: dict[str, str]
 ) -> None:

@@ -181,7 +181,7 @@ async def test_processes_starting_together_on_a_fresh_database(tmp_path: Path, p
 
 
 async def test_dsn_secrets_stay_out_of_errors(tmp_path: Path, postgres_cluster: PostgresCluster):
-    from finagent.storage.postgres import StorageUnavailableError
+    from finagent.storage.errors import StorageUnavailableError
 
     port = postgres_cluster.port
     bad = [
@@ -220,6 +220,7 @@ def test_cli_on_postgres_keeps_the_password_out_of_its_output(
 
     env["FINAGENT_POSTGRES_URL"] = postgres_url.replace("postgresql://", "postgres-sql://")
     broken = run_finagent(env, "ask", "какая ставка НДС?", "--user", "alice")
-    assert broken.returncode != 0
-    assert "PostgreSQL is unavailable" in broken.stderr
+    assert broken.returncode == 3  # one line for the user, no traceback
+    assert broken.stderr.startswith("Error: PostgreSQL is unavailable")
+    assert "Traceback" not in broken.stderr and len(broken.stderr.splitlines()) == 1
     assert_no_secret(broken.stdout + broken.stderr)
