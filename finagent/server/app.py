@@ -1,39 +1,110 @@
 """A self-hosted FastAPI service around the agent (``finagent serve``).
 
 Bearer tokens from FINAGENT_API_TOKENS identify the user; requests never name a user.
+No request gets a 5xx: errors are JSON ``{"detail": "<message>"}``, bad bodies a 422 in
+Russian, oversized ones a 413 (docs/serving.md, "Robustness").
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
+import sys
 import tempfile
-from collections.abc import AsyncIterator
+import zipfile
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Header, HTTPException, Request, UploadFile
-from pydantic import BaseModel, Field
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import AfterValidator, BaseModel, Field
+from pydantic_core import PydanticCustomError
+from starlette.datastructures import Headers
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from finagent.config import Settings, get_settings
 from finagent.graph.agent import Agent, InvalidRequestError
+from finagent.observability import get_logger
+from finagent.retrieval.ingest import Ingestor
 from finagent.server.identity import Unauthorized, user_for_authorization
 from finagent.services import Services
 
+log = get_logger("finagent.server")
+
 MAX_UPLOAD_FILES = 20
+MAX_JSON_BODY_BYTES = 1024 * 1024
+MULTIPART_OVERHEAD_BYTES = 1024 * 1024  # part headers and boundaries around the files
+MAX_NAME_BYTES = 255  # one path component on common filesystems
+DOCX_XML_ALLOWANCE_BYTES = 16 * 1024 * 1024  # unpacked XML a .docx may add to its size
+
+BAD_TEXT = "текст содержит недопустимые символы (NUL или одиночные суррогаты UTF-16)"
+INVALID_BODY = "Некорректный запрос: {problems}."
+UNPARSABLE_BODY = (
+    "Не удалось разобрать тело запроса: ожидается JSON в UTF-8, а для загрузки файлов — "
+    "multipart/form-data с полями files ({reason})."
+)
+BODY_TOO_LARGE = "Запрос слишком большой: допустимо не больше {limit} байт."
+FILE_COUNT = "Отправьте от 1 до {limit} файлов в поле files."
+FILE_FAILED = "{name}: не удалось обработать файл, проверьте, что он не повреждён"
+UNPACKED_TOO_LARGE = (
+    "{name}: после распаковки файл слишком большой ({size} байт, допустимо не больше {limit})"
+)
+_REASONS = {
+    "missing": "обязательное поле не передано",
+    "string_type": "ожидается строка",
+    "list_type": "ожидается список",
+    "model_attributes_type": "ожидается JSON-объект",
+    "dict_type": "ожидается JSON-объект",
+    "string_too_long": "слишком длинная строка",
+    "too_long": "слишком много элементов",
+    "json_invalid": "некорректный JSON",
+    "bad_text": BAD_TEXT,
+}
+
+
+def _clean_text(value: str) -> str:
+    """Reject text the storage and the embedder cannot take (NUL, lone surrogates)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise PydanticCustomError("bad_text", BAD_TEXT) from None
+    if "\x00" in value:
+        raise PydanticCustomError("bad_text", BAD_TEXT)
+    return value
+
+
+Text = Annotated[str, AfterValidator(_clean_text)]
 
 
 class AskRequest(BaseModel):
-    query: str = Field(description="The question, in Russian")
-    chat_id: str | None = Field(default=None, max_length=200)
-    document_ids: list[str] = Field(default_factory=list, max_length=50)
-    answer_instructions: str | None = Field(default=None, max_length=2000)
+    query: Text = Field(description="The question, in Russian")
+    chat_id: Text | None = Field(default=None, max_length=200)
+    document_ids: list[Text] = Field(default_factory=list, max_length=50)
+    answer_instructions: Text | None = Field(default=None, max_length=2000)
 
 
 class AskResponse(BaseModel):
     answer: str
     scenario: int | None
     sources: list[dict[str, Any]]
+
+
+class ErrorResponse(BaseModel):
+    detail: str = Field(description="What is wrong and what to do (Russian for bad input)")
+
+
+AUTH_ERRORS: dict[int | str, dict[str, Any]] = {
+    401: {"model": ErrorResponse, "description": "No valid bearer token"},
+    422: {"model": ErrorResponse, "description": "Bad input"},
+}
+BODY_ERRORS: dict[int | str, dict[str, Any]] = {
+    **AUTH_ERRORS,
+    413: {"model": ErrorResponse, "description": "Request body too large"},
+}
 
 
 def current_user(request: Request, authorization: Annotated[str | None, Header()] = None) -> str:
@@ -45,6 +116,100 @@ def current_user(request: Request, authorization: Annotated[str | None, Header()
 
 
 User = Annotated[str, Depends(current_user)]
+
+
+def _error(status: int, detail: str, headers: Mapping[str, str] | None = None) -> JSONResponse:
+    safe = detail.encode("utf-8", "replace").decode("utf-8")  # always renderable
+    return JSONResponse({"detail": safe}, status_code=status, headers=headers)
+
+
+def _problem(error: Mapping[str, Any]) -> str:
+    kind = str(error.get("type", ""))
+    loc: Sequence[Any] = error.get("loc") or ()
+    where = ".".join(str(p) for p in loc[1:]) if kind != "json_invalid" else ""
+    return f"{where or 'тело запроса'}: {_REASONS.get(kind, 'недопустимое значение')}"
+
+
+async def _invalid_request(request: Request, exc: Exception) -> JSONResponse:
+    """422 in Russian; never echoes the input (it may not even be renderable)."""
+    assert isinstance(exc, RequestValidationError)
+    errors = list(exc.errors())
+    problems = [_problem(e) for e in errors[:3]]
+    if len(errors) > 3:
+        problems.append(f"и ещё {len(errors) - 3}")
+    return _error(422, INVALID_BODY.format(problems="; ".join(problems)))
+
+
+async def _http_error(request: Request, exc: Exception) -> JSONResponse:
+    """Framework 400s (body that is not JSON or multipart) become the documented 422."""
+    assert isinstance(exc, StarletteHTTPException)
+    if exc.status_code == 400:
+        return _error(422, UNPARSABLE_BODY.format(reason=exc.detail))
+    return _error(exc.status_code, str(exc.detail), exc.headers)
+
+
+def _declared_length(scope: Scope) -> int | None:
+    value = Headers(scope=scope).get("content-length", "")
+    if not (value.isascii() and value.isdigit()):
+        return None
+    return int(value) if len(value) < 19 else sys.maxsize
+
+
+class BodyLimit:
+    """Answers 413 to a body over its route's limit instead of buffering all of it."""
+
+    def __init__(self, app: ASGIApp, json_limit: int, upload_limit: int) -> None:
+        self.app = app
+        self.json_limit = json_limit
+        self.upload_limit = upload_limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        limit = self.upload_limit if scope["path"] == "/v1/documents" else self.json_limit
+        declared = _declared_length(scope)
+        received = 0
+
+        async def limited_receive() -> Message:
+            nonlocal received
+            if declared is not None and declared > limit:
+                raise HTTPException(413, BODY_TOO_LARGE.format(limit=limit))
+            message = await receive()
+            received += len(message.get("body", b""))
+            if received > limit:
+                raise HTTPException(413, BODY_TOO_LARGE.format(limit=limit))
+            return message
+
+        await self.app(scope, limited_receive, send)
+
+
+def safe_filename(raw: str | None, fallback: str) -> str:
+    """The client's file name reduced to one printable path component of at most 255 bytes."""
+    name = (raw or "").replace("\\", "/").rsplit("/", 1)[-1]
+    name = "".join(ch for ch in name if ch.isprintable()).strip()
+    if name in ("", ".", ".."):
+        return fallback
+    if len(name.encode()) > MAX_NAME_BYTES:
+        suffix = PurePosixPath(name).suffix
+        suffix = suffix if len(suffix.encode()) <= 16 else ""
+        stem = name[: len(name) - len(suffix)].encode()[: MAX_NAME_BYTES - len(suffix.encode())]
+        name = stem.decode("utf-8", "ignore") + suffix
+    return name
+
+
+def _unpacked_size_error(path: Path, limit: int) -> str | None:
+    """Why a .docx (a zip) must not be opened: it unpacks to over ``limit`` bytes."""
+    if path.suffix.lower() != ".docx":
+        return None
+    try:
+        with zipfile.ZipFile(path) as archive:  # members never inflate past their declared size
+            size = sum(info.file_size for info in archive.infolist())
+    except Exception:  # not a readable zip: the loader reports what is wrong with it
+        return None
+    if size <= limit:
+        return None
+    return UNPACKED_TOO_LARGE.format(name=path.name, size=size, limit=limit)
 
 
 def _write(path: Path, data: bytes) -> None:
@@ -69,12 +234,40 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     app = FastAPI(title="finagent", version="0.1.0", lifespan=lifespan)
 
     app.state.settings = conf
+    app.add_exception_handler(RequestValidationError, _invalid_request)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_middleware(
+        BodyLimit,
+        json_limit=MAX_JSON_BODY_BYTES,
+        upload_limit=MAX_UPLOAD_FILES * (conf.max_file_bytes + 1) + MULTIPART_OVERHEAD_BYTES,
+    )
+    unpacked_limit = conf.max_file_bytes + DOCX_XML_ALLOWANCE_BYTES
+
+    async def ingest_one(ingestor: Ingestor, user: str, path: Path) -> dict[str, Any]:
+        """One uploaded file's outcome; whatever its content, it never fails the request."""
+        result: dict[str, Any] = {"file": path.name, "document_id": None, "status": "error"}
+        error = await asyncio.to_thread(_unpacked_size_error, path, unpacked_limit)
+        if error is not None:
+            return {**result, "error": error}
+        try:
+            report = await ingestor.ingest_documents(user, [path])
+        except Exception:
+            log.exception("upload_ingest_failed", file=path.name)
+            return {**result, "error": FILE_FAILED.format(name=path.name)}
+        done = report.results[0]
+        folder = f"{path.parent}{os.sep}"  # messages may quote the server's temporary path
+        return {
+            **result,
+            "document_id": done.document_id,
+            "status": done.status,
+            "error": done.error.replace(folder, "") if done.error else done.error,
+        }
 
     @app.get("/healthz")
     async def healthz() -> dict[str, str]:
         return {"status": "ok"}
 
-    @app.post("/v1/ask", response_model=AskResponse)
+    @app.post("/v1/ask", response_model=AskResponse, responses=BODY_ERRORS)
     async def ask(body: AskRequest, user: User) -> AskResponse:
         agent: Agent = app.state.agent
         try:
@@ -93,36 +286,26 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         ]
         return AskResponse(answer=result.answer, scenario=result.scenario, sources=sources)
 
-    @app.get("/v1/documents")
+    @app.get("/v1/documents", responses=AUTH_ERRORS)
     async def list_documents(user: User) -> list[dict[str, Any]]:
         agent: Agent = app.state.agent
         return [d.model_dump() for d in await agent.services.documents.list(user)]
 
-    @app.post("/v1/documents")
+    @app.post("/v1/documents", responses=BODY_ERRORS)
     async def upload_documents(files: list[UploadFile], user: User) -> dict[str, Any]:
         if not files or len(files) > MAX_UPLOAD_FILES:
-            raise HTTPException(422, f"send 1 to {MAX_UPLOAD_FILES} files")
+            raise HTTPException(422, FILE_COUNT.format(limit=MAX_UPLOAD_FILES))
         agent: Agent = app.state.agent
+        ingestor = agent.services.ingestor()
         limit = conf.max_file_bytes
+        results = []
         with tempfile.TemporaryDirectory(prefix="finagent-upload-") as tmp:
-            paths = []
             for i, upload in enumerate(files):
-                name = Path(upload.filename or "").name or f"file{i}"
+                name = safe_filename(upload.filename, f"file{i}")
                 data = await upload.read(limit + 1)  # one byte more tells "too large"
                 path = Path(tmp) / str(i) / name  # own folder: errors name the user's file
                 await asyncio.to_thread(_write, path, data)
-                paths.append(path)
-            report = await agent.services.ingestor().ingest_documents(user, paths)
-        return {
-            "results": [
-                {
-                    "file": Path(r.path).name,
-                    "document_id": r.document_id,
-                    "status": r.status,
-                    "error": r.error,
-                }
-                for r in report.results
-            ]
-        }
+                results.append(await ingest_one(ingestor, user, path))
+        return {"results": results}
 
     return app
