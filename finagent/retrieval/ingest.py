@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import re
 import sys
@@ -114,9 +115,9 @@ class Ingestor:
         for path in _progress(files, "knowledge base", len(files)):
             try:
                 if path.suffix.lower() == ".csv":
-                    articles = read_kb_csv(path)
+                    articles = await asyncio.to_thread(read_kb_csv, path)
                 else:
-                    articles = [self._markdown_article(path)]
+                    articles = [await asyncio.to_thread(self._markdown_article, path)]
                 for article in articles:
                     report.results.append(await self._index_article(article, path))
             except DocumentLoadError as exc:
@@ -124,7 +125,7 @@ class Ingestor:
         return report
 
     def _markdown_article(self, path: Path) -> KbArticle:
-        text = load_text(path, self._max_bytes)
+        text = load_text(path, self._max_bytes)  # called in a worker thread
         updated = datetime.fromtimestamp(path.stat().st_mtime, UTC).date().isoformat()
         return KbArticle(_slug(path.stem), title_of(text, path.stem), [], text, updated)
 
@@ -170,7 +171,8 @@ class Ingestor:
 
     async def _ingest_document(self, user_id: str, path: Path) -> FileResult:
         assert self._documents is not None
-        text = load_text(path, self._max_bytes)
+        # parsing a PDF or DOCX is CPU-bound: keep it off the event loop
+        text = await asyncio.to_thread(load_text, path, self._max_bytes)
         if len(text) > self._max_chars:
             raise DocumentLoadError(
                 f"{path.name}: too long ({len(text)} characters, limit {self._max_chars})"

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+import zipfile
 from pathlib import Path
 
 SUPPORTED_SUFFIXES = (".txt", ".md", ".pdf", ".docx")
+DOCX_XML_ALLOWANCE_BYTES = 16 * 1024 * 1024  # unpacked XML a .docx may add to its size
 
 
 class DocumentLoadError(Exception):
@@ -39,17 +41,38 @@ def _pdf_text(path: Path) -> str:
         return "\n\n".join((page.extract_text() or "") for page in reader.pages)
     except (PdfReadError, ValueError, KeyError, OSError) as exc:
         raise DocumentLoadError(f"{path.name}: unreadable PDF ({exc})") from exc
+    except Exception as exc:  # a hostile file can break the parser in any way
+        raise DocumentLoadError(f"{path.name}: unreadable PDF ({type(exc).__name__})") from exc
 
 
-def _docx_text(path: Path) -> str:
-    import zipfile
+def docx_unpacked_size(path: Path) -> int | None:
+    """Total declared size of a .docx's zip members (None when it is not a readable zip).
 
+    Members never inflate past their declared size, so this bounds what parsing unpacks.
+    """
+    try:
+        with zipfile.ZipFile(path) as archive:
+            return sum(info.file_size for info in archive.infolist())
+    except (zipfile.BadZipFile, OSError, ValueError):
+        return None
+
+
+def _docx_text(path: Path, max_bytes: int) -> str:
     import docx
+    from docx.opc.exceptions import PackageNotFoundError
 
+    unpacked = docx_unpacked_size(path)
+    limit = max_bytes + DOCX_XML_ALLOWANCE_BYTES
+    if unpacked is not None and unpacked > limit:  # a zip bomb would exhaust memory
+        raise DocumentLoadError(
+            f"{path.name}: too large once unpacked ({unpacked} bytes, limit {limit})"
+        )
     try:
         document = docx.Document(str(path))
-    except (zipfile.BadZipFile, KeyError, ValueError, OSError) as exc:
+    except (zipfile.BadZipFile, PackageNotFoundError, KeyError, ValueError, OSError) as exc:
         raise DocumentLoadError(f"{path.name}: unreadable DOCX ({exc})") from exc
+    except Exception as exc:  # a hostile file can break the parser in any way
+        raise DocumentLoadError(f"{path.name}: unreadable DOCX ({type(exc).__name__})") from exc
     parts = [p.text for p in document.paragraphs]
     for table in document.tables:
         for row in table.rows:
@@ -75,7 +98,7 @@ def load_text(path: Path, max_bytes: int) -> str:
     if suffix == ".pdf":
         text = _pdf_text(path)
     elif suffix == ".docx":
-        text = _docx_text(path)
+        text = _docx_text(path, max_bytes)
     else:
         try:
             raw = path.read_bytes()

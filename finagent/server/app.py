@@ -11,7 +11,6 @@ import asyncio
 import os
 import sys
 import tempfile
-import zipfile
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path, PurePosixPath
@@ -30,6 +29,7 @@ from finagent.config import Settings, get_settings
 from finagent.graph.agent import Agent, InvalidRequestError
 from finagent.observability import get_logger
 from finagent.retrieval.ingest import Ingestor
+from finagent.retrieval.loaders import DOCX_XML_ALLOWANCE_BYTES, docx_unpacked_size
 from finagent.server.identity import Unauthorized, user_for_authorization
 from finagent.services import Services
 
@@ -39,7 +39,6 @@ MAX_UPLOAD_FILES = 20
 MAX_JSON_BODY_BYTES = 1024 * 1024
 MULTIPART_OVERHEAD_BYTES = 1024 * 1024  # part headers and boundaries around the files
 MAX_NAME_BYTES = 255  # one path component on common filesystems
-DOCX_XML_ALLOWANCE_BYTES = 16 * 1024 * 1024  # unpacked XML a .docx may add to its size
 
 BAD_TEXT = "текст содержит недопустимые символы (NUL или одиночные суррогаты UTF-16)"
 INVALID_BODY = "Некорректный запрос: {problems}."
@@ -202,12 +201,8 @@ def _unpacked_size_error(path: Path, limit: int) -> str | None:
     """Why a .docx (a zip) must not be opened: it unpacks to over ``limit`` bytes."""
     if path.suffix.lower() != ".docx":
         return None
-    try:
-        with zipfile.ZipFile(path) as archive:  # members never inflate past their declared size
-            size = sum(info.file_size for info in archive.infolist())
-    except Exception:  # not a readable zip: the loader reports what is wrong with it
-        return None
-    if size <= limit:
+    size = docx_unpacked_size(path)  # None: not a readable zip, the loader says why
+    if size is None or size <= limit:
         return None
     return UNPACKED_TOO_LARGE.format(name=path.name, size=size, limit=limit)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import zipfile
 from pathlib import Path
 
 from docx import Document
@@ -77,6 +78,36 @@ async def test_too_large_file(make_services, doc_files: dict[str, Path]):
     services = await make_services(max_file_bytes=100)
     report = await services.ingestor().ingest_documents("alice", [doc_files["lease"]])
     assert "too large" in (report.errors[0].error or "")
+
+
+async def test_hostile_office_files_are_per_file_errors(make_services, tmp_path: Path):
+    """Through the ingestor itself (the CLI path): nothing escapes as an exception."""
+    services = await make_services(max_file_bytes=64 * 1024)
+    not_zip = tmp_path / "fake.docx"
+    not_zip.write_bytes(b"this is not a zip at all")
+    not_word = tmp_path / "other.docx"
+    with zipfile.ZipFile(not_word, "w") as archive:
+        archive.writestr("readme.txt", "a zip, but no Word document inside")
+    bomb = tmp_path / "bomb.docx"
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("[Content_Types].xml", "<Types/>")
+        with archive.open("word/document.xml", "w", force_zip64=True) as member:
+            for _ in range(40):  # 40 MiB of zeros packs into a few dozen KiB
+                member.write(bytes(1024 * 1024))
+    assert bomb.stat().st_size < 64 * 1024
+    truncated = tmp_path / "truncated.pdf"
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("helvetica", size=12)
+    pdf.cell(text="Invoice 42")
+    truncated.write_bytes(bytes(pdf.output())[:300])
+    files = [not_zip, not_word, bomb, truncated]
+    report = await services.ingestor().ingest_documents("alice", files)
+    errors = {Path(r.path).name: r.error or "" for r in report.errors}
+    assert set(errors) == {"fake.docx", "other.docx", "bomb.docx", "truncated.pdf"}
+    assert "unreadable DOCX" in errors["fake.docx"] and "unreadable DOCX" in errors["other.docx"]
+    assert "too large once unpacked" in errors["bomb.docx"]
+    assert errors["truncated.pdf"].startswith("truncated.pdf:")
 
 
 async def test_reingest_same_file_keeps_id_and_does_not_duplicate(
