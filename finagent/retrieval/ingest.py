@@ -175,7 +175,8 @@ class Ingestor:
         text = await asyncio.to_thread(load_text, path, self._max_bytes)
         if len(text) > self._max_chars:
             raise DocumentLoadError(
-                f"{path.name}: too long ({len(text)} characters, limit {self._max_chars})"
+                f"{path.name}: текст слишком длинный ({len(text)} символов, "
+                f"допустимо не больше {self._max_chars})"
             )
         title = title_of(text, path.stem)
         doc = await self._documents.put(user_id, title, path.name, text)

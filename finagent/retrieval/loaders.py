@@ -11,7 +11,7 @@ DOCX_XML_ALLOWANCE_BYTES = 16 * 1024 * 1024  # unpacked XML a .docx may add to i
 
 
 class DocumentLoadError(Exception):
-    """A file that cannot be ingested; the message says why, for the user."""
+    """A file that cannot be ingested; the message says why, in Russian, for the user."""
 
 
 def _mostly_cyrillic(text: str) -> bool:
@@ -29,7 +29,9 @@ def _decode(raw: bytes, name: str) -> str:
         if encoding == "cp1251" and not _mostly_cyrillic(text):
             break  # cp1251 decodes any byte; accept it only when the result reads as Russian
         return text
-    raise DocumentLoadError(f"{name}: unsupported text encoding (expected UTF-8 or Windows-1251)")
+    raise DocumentLoadError(
+        f"{name}: неподдерживаемая кодировка текста (ожидается UTF-8 или Windows-1251)"
+    )
 
 
 def _pdf_text(path: Path) -> str:
@@ -40,9 +42,11 @@ def _pdf_text(path: Path) -> str:
         reader = PdfReader(str(path))
         return "\n\n".join((page.extract_text() or "") for page in reader.pages)
     except (PdfReadError, ValueError, KeyError, OSError) as exc:
-        raise DocumentLoadError(f"{path.name}: unreadable PDF ({exc})") from exc
+        raise DocumentLoadError(f"{path.name}: не удалось прочитать PDF ({exc})") from exc
     except Exception as exc:  # a hostile file can break the parser in any way
-        raise DocumentLoadError(f"{path.name}: unreadable PDF ({type(exc).__name__})") from exc
+        raise DocumentLoadError(
+            f"{path.name}: не удалось прочитать PDF ({type(exc).__name__})"
+        ) from exc
 
 
 def docx_unpacked_size(path: Path) -> int | None:
@@ -65,14 +69,17 @@ def _docx_text(path: Path, max_bytes: int) -> str:
     limit = max_bytes + DOCX_XML_ALLOWANCE_BYTES
     if unpacked is not None and unpacked > limit:  # a zip bomb would exhaust memory
         raise DocumentLoadError(
-            f"{path.name}: too large once unpacked ({unpacked} bytes, limit {limit})"
+            f"{path.name}: после распаковки файл слишком большой "
+            f"({unpacked} байт, допустимо не больше {limit})"
         )
     try:
         document = docx.Document(str(path))
     except (zipfile.BadZipFile, PackageNotFoundError, KeyError, ValueError, OSError) as exc:
-        raise DocumentLoadError(f"{path.name}: unreadable DOCX ({exc})") from exc
+        raise DocumentLoadError(f"{path.name}: не удалось прочитать DOCX ({exc})") from exc
     except Exception as exc:  # a hostile file can break the parser in any way
-        raise DocumentLoadError(f"{path.name}: unreadable DOCX ({type(exc).__name__})") from exc
+        raise DocumentLoadError(
+            f"{path.name}: не удалось прочитать DOCX ({type(exc).__name__})"
+        ) from exc
     parts = [p.text for p in document.paragraphs]
     for table in document.tables:
         for row in table.rows:
@@ -83,18 +90,22 @@ def _docx_text(path: Path, max_bytes: int) -> str:
 def load_text(path: Path, max_bytes: int) -> str:
     """Text of a supported file; raises DocumentLoadError with a clear reason."""
     if not path.exists():
-        raise DocumentLoadError(f"{path}: file not found")
+        raise DocumentLoadError(f"{path.name}: файл не найден")
     if not path.is_file():
-        raise DocumentLoadError(f"{path}: not a regular file")
+        raise DocumentLoadError(f"{path.name}: это не обычный файл")
     suffix = path.suffix.lower()
     if suffix not in SUPPORTED_SUFFIXES:
         allowed = ", ".join(SUPPORTED_SUFFIXES)
-        raise DocumentLoadError(f"{path.name}: unsupported file type {suffix!r} ({allowed})")
+        raise DocumentLoadError(
+            f"{path.name}: неподдерживаемый тип файла {suffix!r} (поддерживаются: {allowed})"
+        )
     size = path.stat().st_size
     if size > max_bytes:
-        raise DocumentLoadError(f"{path.name}: too large ({size} bytes, limit {max_bytes})")
+        raise DocumentLoadError(
+            f"{path.name}: файл слишком большой ({size} байт, допустимо не больше {max_bytes})"
+        )
     if size == 0:
-        raise DocumentLoadError(f"{path.name}: empty file")
+        raise DocumentLoadError(f"{path.name}: пустой файл")
     if suffix == ".pdf":
         text = _pdf_text(path)
     elif suffix == ".docx":
@@ -103,13 +114,15 @@ def load_text(path: Path, max_bytes: int) -> str:
         try:
             raw = path.read_bytes()
         except OSError as exc:
-            raise DocumentLoadError(f"{path.name}: cannot read ({exc.strerror})") from exc
+            raise DocumentLoadError(
+                f"{path.name}: не удалось прочитать файл ({exc.strerror})"
+            ) from exc
         if b"\x00" in raw:
-            raise DocumentLoadError(f"{path.name}: binary content in a text file")
+            raise DocumentLoadError(f"{path.name}: двоичные данные в текстовом файле")
         text = _decode(raw, path.name)
     text = text.replace("\r\n", "\n").strip()
     if not text:
-        raise DocumentLoadError(f"{path.name}: no text could be extracted")
+        raise DocumentLoadError(f"{path.name}: не удалось извлечь текст")
     return text
 
 

@@ -91,7 +91,7 @@ def test_bad_input_is_a_clear_error(env: dict[str, str]) -> None:
     unknown = finagent(env, "tools", "call", "no_such_tool")
     assert unknown.returncode == 1 and unknown.stdout.startswith("Error: unknown tool")
     missing = finagent(env, "ingest", "docs", "--user", "alice", "/nonexistent/file.pdf")
-    assert missing.returncode == 1 and "file not found" in missing.stderr
+    assert missing.returncode == 1 and "файл не найден" in missing.stderr
 
 
 async def test_index_held_by_another_process_is_a_one_line_error(

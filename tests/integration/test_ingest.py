@@ -68,16 +68,16 @@ async def test_bad_files_get_errors_and_others_are_ingested(
         "tool.exe",
         "absent.md",
     }
-    assert "empty file" in errors["empty.txt"]
-    assert "unsupported text encoding" in errors["latin.txt"]
-    assert "unsupported file type" in errors["tool.exe"]
+    assert "пустой файл" in errors["empty.txt"]
+    assert "неподдерживаемая кодировка" in errors["latin.txt"]
+    assert "неподдерживаемый тип файла" in errors["tool.exe"]
     assert [Path(r.path).name for r in report.ok] == ["lease.md"]
 
 
 async def test_too_large_file(make_services, doc_files: dict[str, Path]):
     services = await make_services(max_file_bytes=100)
     report = await services.ingestor().ingest_documents("alice", [doc_files["lease"]])
-    assert "too large" in (report.errors[0].error or "")
+    assert "файл слишком большой" in (report.errors[0].error or "")
 
 
 async def test_hostile_office_files_are_per_file_errors(make_services, tmp_path: Path):
@@ -105,8 +105,9 @@ async def test_hostile_office_files_are_per_file_errors(make_services, tmp_path:
     report = await services.ingestor().ingest_documents("alice", files)
     errors = {Path(r.path).name: r.error or "" for r in report.errors}
     assert set(errors) == {"fake.docx", "other.docx", "bomb.docx", "truncated.pdf"}
-    assert "unreadable DOCX" in errors["fake.docx"] and "unreadable DOCX" in errors["other.docx"]
-    assert "too large once unpacked" in errors["bomb.docx"]
+    assert "не удалось прочитать DOCX" in errors["fake.docx"]
+    assert "не удалось прочитать DOCX" in errors["other.docx"]
+    assert "после распаковки файл слишком большой" in errors["bomb.docx"]
     assert errors["truncated.pdf"].startswith("truncated.pdf:")
 
 

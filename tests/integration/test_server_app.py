@@ -46,7 +46,7 @@ async def test_tokens_are_required(client: httpx.AsyncClient) -> None:
 async def test_upload_ask_and_isolation(client: httpx.AsyncClient) -> None:
     results = await upload(client, ALICE, **{"lease.md": LEASE, "empty.md": ""})
     assert results[0]["status"] == "ingested" and results[0]["file"] == "lease.md"
-    assert results[1]["status"] == "error" and "empty.md: empty file" in results[1]["error"]
+    assert results[1]["status"] == "error" and "empty.md: пустой файл" in results[1]["error"]
     lease_id = results[0]["document_id"]
 
     own = await client.post(

@@ -575,7 +575,8 @@ async def test_broken_docx_fails_alone_without_server_paths(client: Target) -> N
     )
     response = await client.http.post("/v1/documents", content=body, headers=MULTIPART | ALICE)
     fake, sheet, real = check(response, {200})["results"]
-    assert fake["status"] == "error" and fake["error"].startswith("fake.docx: не удалось")
+    assert fake["status"] == "error"
+    assert fake["error"].startswith("fake.docx: не удалось прочитать DOCX")
     assert sheet["status"] == "error" and "'sheet.docx' is not a Word file" in sheet["error"]
     assert real["status"] == "ingested"
 
