@@ -107,6 +107,50 @@ class InvalidRequestError(ValueError):
     """Bad input to ``Agent.run``; the message is for the user (Russian)."""
 
 
+# The limits of the FastAPI service's AskRequest, so every entry point takes the same input.
+MAX_CHAT_ID_CHARS = 200
+MAX_DOCUMENT_ID_CHARS = 200
+MAX_SELECTED_DOCUMENTS = 50
+MAX_INSTRUCTIONS_CHARS = 2000
+
+
+def _checked_text(value: object, field: str, limit: int | None = None, *, key: bool = False) -> str:
+    """``value`` if it is a string that can be stored and sent (UTF-8), else InvalidRequestError.
+
+    ``key`` values (chat and document ids) become PostgreSQL keys, which cannot hold NUL.
+    """
+    if not isinstance(value, str):
+        raise InvalidRequestError(messages.FIELD_WRONG_TYPE.format(field=field, expected="строкой"))
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:  # lone surrogates: no store, index or HTTP client takes them
+        raise InvalidRequestError(messages.FIELD_BAD_TEXT.format(field=field)) from None
+    if key and "\x00" in value:
+        raise InvalidRequestError(messages.FIELD_BAD_TEXT.format(field=field))
+    if limit is not None and len(value) > limit:
+        raise InvalidRequestError(
+            messages.FIELD_TOO_LONG.format(field=field, length=len(value), limit=limit)
+        )
+    return value
+
+
+def _checked_documents(value: object) -> list[str]:
+    if value is None:
+        return []
+    field = "выбранные документы"
+    if not isinstance(value, list | tuple):
+        raise InvalidRequestError(
+            messages.FIELD_WRONG_TYPE.format(field=field, expected="списком идентификаторов")
+        )
+    if len(value) > MAX_SELECTED_DOCUMENTS:
+        raise InvalidRequestError(
+            messages.TOO_MANY_DOCUMENTS.format(count=len(value), limit=MAX_SELECTED_DOCUMENTS)
+        )
+    return [
+        _checked_text(v, "идентификатор документа", MAX_DOCUMENT_ID_CHARS, key=True) for v in value
+    ]
+
+
 @dataclass
 class AgentResult:
     answer: str
@@ -144,14 +188,22 @@ class Agent:
         selected_document_ids: list[str] | None = None,
         answer_instructions: str | None = None,
     ) -> AgentResult:
-        if not user_id or not user_id.strip():
+        if user_id is None or (isinstance(user_id, str) and not user_id.strip()):
             raise InvalidRequestError("Не указан пользователь (user_id).")
-        text = (query or "").strip()
+        _checked_text(user_id, "пользователь")
+        text = _checked_text(query if query is not None else "", "вопрос").strip()
         limit = self.services.settings.max_query_chars
         if not text:
             raise InvalidRequestError(messages.EMPTY_QUERY)
         if len(text) > limit:
             raise InvalidRequestError(messages.QUERY_TOO_LONG.format(length=len(text), limit=limit))
+        if chat_id is not None:
+            chat_id = _checked_text(chat_id, "чат", MAX_CHAT_ID_CHARS, key=True)
+        selected = _checked_documents(selected_document_ids)
+        if answer_instructions is not None:
+            answer_instructions = _checked_text(
+                answer_instructions, "указания к ответу", MAX_INSTRUCTIONS_CHARS
+            )
         graph = await self.graph()
         thread = chat_thread_id(user_id, chat_id or uuid.uuid4().hex)
         config: RunnableConfig = {
@@ -162,7 +214,7 @@ class Agent:
             {
                 "query": text,
                 "chat_id": chat_id,
-                "selected_document_ids": list(selected_document_ids or []),
+                "selected_document_ids": selected,
                 "answer_instructions": answer_instructions,
             },
             config,

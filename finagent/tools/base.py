@@ -28,6 +28,7 @@ InputT = TypeVar("InputT", bound=BaseModel)
 
 DEFAULT_OUTPUT_LIMIT = 12_000
 TRUNCATION_MARKER = "\n[...truncated]"
+BAD_TEXT = "text with lone UTF-16 surrogates is not valid Unicode; send plain UTF-8 text"
 
 
 class ToolError(Exception):
@@ -120,10 +121,13 @@ class Tool(ABC, Generic[InputT]):
         outcome = "ok"
         raw = arguments.model_dump() if isinstance(arguments, BaseModel) else arguments
         try:
-            args = self.input_model.model_validate(raw or {})
-            output = truncate(await self.run(args, ctx), self.output_limit)  # type: ignore[arg-type]
-            if output.startswith("Error:"):
-                outcome = "error"
+            if _has_lone_surrogates(raw):
+                outcome, output = "invalid_arguments", f"Error: invalid arguments: {BAD_TEXT}"
+            else:
+                args = self.input_model.model_validate(raw or {})
+                output = await self.run(args, ctx)  # type: ignore[arg-type]
+                if output.startswith("Error:"):
+                    outcome = "error"
         except ValidationError as exc:
             outcome = "invalid_arguments"
             output = "Error: invalid arguments: " + _validation_summary(exc)
@@ -134,16 +138,19 @@ class Tool(ABC, Generic[InputT]):
             outcome = "failure"
             output = f"Error: {self.name} failed ({type(exc).__name__}); try again later"
             log.exception("tool_failure", tool=self.name, user_id=ctx.user_id)
+        # every path (errors echo arguments too) is redacted before it is cut, so no
+        # secret survives in part, and made UTF-8 safe for JSON, MCP and LLM requests
+        output = truncate(_utf8_safe(redact(output)), self.output_limit)
         TOOL_CALLS.labels(tool=self.name, outcome=outcome).inc()
         log.info(
             "tool_call",
             tool=self.name,
-            args_digest=digest(raw),
+            args_digest=_args_digest(raw),
             duration_ms=round((time.perf_counter() - started) * 1000, 1),
             outcome=outcome,
             output_chars=len(output),
         )
-        return redact(output)
+        return output
 
     def as_langchain(self, ctx: ToolContext | None = None) -> StructuredTool:
         """A LangChain StructuredTool; the context comes from ``ctx`` or the run config."""
@@ -162,6 +169,45 @@ class Tool(ABC, Generic[InputT]):
             args_schema=self.input_model,
             infer_schema=False,
         )
+
+
+def _has_lone_surrogates(value: Any) -> bool:
+    """Whether any string in ``value`` (nested lists and dicts, keys too) holds a lone
+    surrogate: JSON escapes can carry them, but no store, index or HTTP client takes them."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+    return False
+
+
+def _utf8_safe(text: str) -> str:
+    """``text`` with anything UTF-8 cannot encode (lone surrogates) replaced by '?'."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "replace").decode("utf-8")
+    return text
+
+
+def _args_digest(raw: Any) -> str:
+    """``digest`` of the arguments for the log; never raises."""
+    try:
+        return digest(raw)
+    except (TypeError, ValueError, RecursionError):  # lone surrogates, very deep nesting
+        try:
+            return digest(repr(raw))
+        except RecursionError:
+            return "unhashable"
 
 
 def _validation_summary(exc: ValidationError) -> str:

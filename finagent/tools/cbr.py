@@ -29,6 +29,8 @@ KEY_RATE_LOOKBACK_DAYS = 400
 DEFAULT_WINDOW_DAYS = 30
 MAX_NEWS_ITEMS = 20
 _DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
+#: The Bank of Russia publishes official rates since 1 July 1992; nothing exists before.
+FIRST_DAY = date(1992, 7, 1)
 
 
 # --- shared helpers (also used by rates_aggregate) -----------------------------------------
@@ -48,7 +50,23 @@ def parse_day(value: str, field: str, today: date) -> date:
             f"{field} {day.isoformat()} is in the future (today is {today.isoformat()}); "
             "the Bank of Russia has no data for future dates"
         )
+    if day < FIRST_DAY:  # also keeps the look-back arithmetic away from date.min
+        raise ToolError(
+            f"{field} {day.isoformat()} is before {FIRST_DAY.isoformat()}; "
+            "the Bank of Russia has no data for earlier dates"
+        )
     return day
+
+
+def check_currency_code(code: str) -> None:
+    """Refuse numeric codes that cannot be ISO 4217 numbers before they reach the client.
+
+    ISO numbers have at most three decimal digits; other digit strings ('²', '①', 5 000
+    digits) would make the client's ``int()`` fail with a ValueError.
+    """
+    text = code.strip()
+    if text.isdigit() and not (text.isdecimal() and len(text) <= 3):
+        raise UnknownCurrencyError(code, ["USD", "EUR", "CNY", "GBP", "840", "доллар"])
 
 
 def service_error(exc: BaseException) -> ToolError:
@@ -212,6 +230,7 @@ class FetchCbrData(Tool[FetchCbrDataInput]):
         result = await self._client.rates_on(day)
         by_code = {r.iso_char: r for r in result.rates}
         if args.code:
+            check_currency_code(args.code)
             currency = await self._client.resolve(args.code)
             rate = by_code.get(currency.iso_char or "")
             if rate is None:
@@ -233,6 +252,7 @@ class FetchCbrData(Tool[FetchCbrDataInput]):
     async def _dynamics(self, args: FetchCbrDataInput) -> dict[str, Any]:
         if not args.code:
             raise ToolError(f"dynamics needs a currency code; examples: {CODE_EXAMPLES}")
+        check_currency_code(args.code)
         start, end = self._range(args)
         result = await self._client.dynamics(args.code, start, end)
         nominal = result.points[0].nominal if result.points else result.currency.nominal

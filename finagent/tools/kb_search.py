@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from pydantic import BaseModel, Field
 
 from finagent.retrieval.index import SearchFilter
@@ -47,7 +49,8 @@ class SearchGeneralKb(Tool[SearchGeneralKbInput]):
 
 
 class FindPassagesInput(BaseModel):
-    queries: list[str] = Field(
+    # each query is embedded once per collection: bounded like search_general_kb's query
+    queries: list[Annotated[str, Field(max_length=2000)]] = Field(
         min_length=1, max_length=8, description="Several phrasings or sub-questions to search"
     )
     top_k: int = Field(default=3, ge=1, le=10, description="Passages per query")

@@ -9,6 +9,7 @@ result.
 
 from __future__ import annotations
 
+import math
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any, Literal
@@ -19,7 +20,14 @@ from finagent.clients.cbr import CentralBankClient, Currency, RatesOnDate
 from finagent.clients.resilience import ExternalServiceError, is_unavailable
 from finagent.config import Settings
 from finagent.tools.base import AggregateResult, ErrorInfo, Tool, ToolContext, ToolError, to_json
-from finagent.tools.cbr import iso_num, num, parse_day, rates_note, service_error
+from finagent.tools.cbr import (
+    check_currency_code,
+    iso_num,
+    num,
+    parse_day,
+    rates_note,
+    service_error,
+)
 
 MAX_DATES = 31
 MAX_CODES = 20
@@ -45,6 +53,7 @@ async def _resolve(
     if key in memo.currencies:
         return memo.currencies[key]
     try:
+        check_currency_code(code)
         currency: Currency | None = await client.resolve(code)
     except ExternalServiceError as exc:
         if is_unavailable(exc):
@@ -244,6 +253,7 @@ class Req_Calculate_Conversion_For_Amounts(Tool[ConversionInput]):
         currency: Currency,
         direction: str,
     ) -> None:
+        shown = amount if math.isfinite(amount) else str(amount)  # JSON has no inf/nan
         try:
             value = Decimal(str(amount))
             if not value.is_finite() or value < 0:
@@ -253,16 +263,27 @@ class Req_Calculate_Conversion_For_Amounts(Tool[ConversionInput]):
                 ErrorInfo(
                     method="convert",
                     error_text="amount must be a non-negative number",
-                    params={"amount": amount},
+                    params={"amount": shown},
                 )
             )
             return
-        converted = value * unit_rate if direction == "to_rub" else value / unit_rate
+        try:
+            converted = value * unit_rate if direction == "to_rub" else value / unit_rate
+            rounded = converted.quantize(KOPECK, rounding=ROUND_HALF_UP)
+        except InvalidOperation:  # more digits than the decimal context holds
+            result.errors.append(
+                ErrorInfo(
+                    method="convert",
+                    error_text="amount is too large to convert; split it into smaller amounts",
+                    params={"amount": shown},
+                )
+            )
+            return
         row: dict[str, Any] = {
             "amount": amount,
             "from": currency.iso_char if direction == "to_rub" else "RUB",
             "to": "RUB" if direction == "to_rub" else currency.iso_char,
-            "result": num(converted.quantize(KOPECK, rounding=ROUND_HALF_UP)),
+            "result": num(rounded),
             "unit_rate": num(unit_rate),
             "date": rates.requested_date.isoformat(),
             "rate_date": rates.rate_date.isoformat(),

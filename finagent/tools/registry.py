@@ -7,7 +7,10 @@ from typing import Any
 
 from langchain_core.tools import StructuredTool
 
+from finagent.observability import redact
 from finagent.tools.base import Tool, ToolContext
+
+MAX_NAME_ECHO = 100
 
 
 class ToolRegistry:
@@ -56,5 +59,6 @@ class ToolRegistry:
         tool = self._tools.get(name)
         if tool is None:
             known = ", ".join(sorted(self._tools)) or "none"
-            return f"Error: unknown tool {name!r}; available tools: {known}"
+            shown = str(name)[:MAX_NAME_ECHO]  # the name comes from the LLM: echo it bounded
+            return redact(f"Error: unknown tool {shown!r}; available tools: {known}")
         return await tool.invoke(arguments, ctx)
