@@ -70,13 +70,22 @@ def configure_logging(level: str = "INFO", json_logs: bool = False) -> None:
     renderer: Any = (
         structlog.processors.JSONRenderer(ensure_ascii=False)
         if json_logs
-        else structlog.dev.ConsoleRenderer(colors=False)
+        else structlog.dev.ConsoleRenderer(
+            colors=False, exception_formatter=structlog.dev.plain_traceback
+        )
     )
     structlog.configure(
         processors=[
             structlog.contextvars.merge_contextvars,
             structlog.processors.add_log_level,
             structlog.processors.TimeStamper(fmt="iso"),
+            # tracebacks become plain text (no frame locals) before redaction, so a secret
+            # in an exception message or a frame is redacted like any other field
+            structlog.processors.ExceptionRenderer(
+                structlog.tracebacks.ExceptionDictTransformer(show_locals=False)
+            )
+            if json_logs
+            else structlog.processors.format_exc_info,
             _redact_processor,
             renderer,
         ],

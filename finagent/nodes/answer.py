@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Sequence
 from typing import Any
 
@@ -23,6 +24,7 @@ from finagent.observability import get_logger, redact
 from finagent.prompts import load_prompt
 from finagent.services import Services
 from finagent.state import AgentState, ExternalData, Source, Turn
+from finagent.text_safety import storable, utf8_safe
 
 log = get_logger("finagent.answer")
 
@@ -49,7 +51,32 @@ def _tool_rounds(history: Sequence[BaseMessage]) -> int:
     return sum(1 for m in history if isinstance(m, AIMessage) and m.tool_calls)
 
 
+def _storable_reply(reply: BaseMessage) -> AIMessage:
+    """The LLM's reply as we keep it: plain text (content blocks joined), tool-call
+    arguments the checkpointer can write, and an id of our own.
+
+    Providers may repeat a completion id, and ``add_messages`` would then replace the
+    earlier message instead of appending this one.
+    """
+    calls = getattr(reply, "tool_calls", None) or []
+    return AIMessage(
+        content=utf8_safe(reply.text),
+        tool_calls=[
+            {
+                "name": utf8_safe(str(call["name"]))[:200],
+                "args": storable(call["args"]),
+                "id": utf8_safe(str(call.get("id") or uuid.uuid4().hex))[:200],
+                "type": "tool_call",
+            }
+            for call in calls
+        ],
+        id=f"answer-{uuid.uuid4().hex}",
+        usage_metadata=getattr(reply, "usage_metadata", None),
+    )
+
+
 def _finalise(body: str, sources: list[Source], notices: list[str]) -> str:
+    body = redact(body)  # the LLM may repeat a secret it saw in a question or a tool result
     body = drop_unknown_citations(strip_sources_section(body), sources)
     head = "\n".join(f"> {n}" for n in dict.fromkeys(notices))
     text = f"{head}\n\n{body}" if head else body
@@ -117,10 +144,21 @@ def make_answer(services: Services):  # type: ignore[no-untyped-def]
                     "llm_error": redact(str(exc))[:300],
                 },
             }
-        if isinstance(reply, AIMessage) and reply.tool_calls and can_call_tools:
+        reply = _storable_reply(reply)
+        if reply.tool_calls and can_call_tools:
             return {"messages": [*new, reply]}
         sources = ctx.sources + _tool_sources(ctx, list(state.get("tool_results") or []))
-        text = _finalise(str(reply.content), sources, ctx.notices)
+        if not reply.text.strip():  # an empty completion: answer from the sources instead
+            log.warning("answer_llm_empty")
+            body = compose_extractive(query, ctx, messages.LLM_UNAVAILABLE_NOTE)
+            text = _finalise(body, ctx.sources, ctx.notices)
+            await save_turn(state, config, text)
+            return {
+                "answer": text,
+                "messages": [*new, reply],
+                "debug": {"answer_mode": "extractive_fallback", "llm_error": "empty reply"},
+            }
+        text = _finalise(reply.text, sources, ctx.notices)
         await save_turn(state, config, text)
         return {"answer": text, "messages": [*new, reply], "debug": {"answer_mode": "llm"}}
 

@@ -116,11 +116,12 @@ def cbr_arguments(query: str, today: date | None = None) -> dict[str, Any]:
     return args
 
 
+NEWS_QUERY_MAX_CHARS = 400  # fetch_finance_news's input limit
+
+
 def news_arguments(query: str) -> dict[str, Any]:
     """``fetch_finance_news`` arguments: the question itself, Russian finance focus."""
     cleaned = re.sub(r"(?i)\b(какие|последние|свежие|расскажи|покажи|новости)\b", " ", query)
     cleaned = " ".join(cleaned.replace("?", " ").split())
-    return {
-        "query": f"новости {cleaned}".strip() if cleaned else "финансовые новости России",
-        "max_results": 5,
-    }
+    query = f"новости {cleaned}".strip() if cleaned else "финансовые новости России"
+    return {"query": query[:NEWS_QUERY_MAX_CHARS].rstrip(), "max_results": 5}

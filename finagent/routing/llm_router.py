@@ -11,6 +11,9 @@ from pydantic import BaseModel, Field
 
 from finagent.prompts import load_prompt
 from finagent.state import Decision, Scenario, Turn
+from finagent.text_safety import utf8_safe
+
+MAX_SUB_QUERY_CHARS = 500  # a search query, not a document: bounds the embedding cost
 
 
 class OrchestratorOutput(BaseModel):
@@ -56,17 +59,20 @@ async def llm_decide(
         raise InvalidDecisionError("scenario 2 without intents")
     if scenario in (Scenario.FULL_DOCUMENTS, Scenario.SELECTED_SEARCH) and not has_selection:
         raise InvalidDecisionError("documents scenario without selected documents")
-    if scenario == Scenario.CLARIFY and not out.clarifying_questions:
+    if scenario == Scenario.CLARIFY and not any(q.strip() for q in out.clarifying_questions):
         raise InvalidDecisionError("clarification without questions")
-    sub_queries = [q.strip() for q in out.sub_queries if q.strip()] or [query]
+    # LLM text goes to the embedder and the store: UTF-8 safe and bounded
+    asked = [utf8_safe(q).strip()[:MAX_SUB_QUERY_CHARS] for q in out.clarifying_questions]
+    sub_queries = [utf8_safe(q).strip()[:MAX_SUB_QUERY_CHARS] for q in out.sub_queries]
+    sub_queries = [q for q in sub_queries if q] or [query]
     if query not in sub_queries:
         sub_queries = [query, *sub_queries][:4]
     return Decision(
         scenario=scenario,
         intents=list(dict.fromkeys(out.intents)) if scenario == Scenario.ROUTED else [],
         confidence=out.confidence,
-        reason=out.reason,
-        clarifying_questions=out.clarifying_questions,
+        reason=utf8_safe(out.reason),
+        clarifying_questions=[q for q in asked if q],
         sub_queries=sub_queries,
         source="llm",
     )

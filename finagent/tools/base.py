@@ -21,6 +21,7 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import BaseModel, Field, ValidationError
 
 from finagent.observability import TOOL_CALLS, digest, get_logger, redact
+from finagent.text_safety import utf8_safe
 
 log = get_logger("finagent.tools")
 
@@ -140,7 +141,7 @@ class Tool(ABC, Generic[InputT]):
             log.exception("tool_failure", tool=self.name, user_id=ctx.user_id)
         # every path (errors echo arguments too) is redacted before it is cut, so no
         # secret survives in part, and made UTF-8 safe for JSON, MCP and LLM requests
-        output = truncate(_utf8_safe(redact(output)), self.output_limit)
+        output = truncate(utf8_safe(redact(output)), self.output_limit)
         TOOL_CALLS.labels(tool=self.name, outcome=outcome).inc()
         log.info(
             "tool_call",
@@ -188,15 +189,6 @@ def _has_lone_surrogates(value: Any) -> bool:
         elif isinstance(item, list | tuple):
             stack.extend(item)
     return False
-
-
-def _utf8_safe(text: str) -> str:
-    """``text`` with anything UTF-8 cannot encode (lone surrogates) replaced by '?'."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return text.encode("utf-8", "replace").decode("utf-8")
-    return text
 
 
 def _args_digest(raw: Any) -> str:

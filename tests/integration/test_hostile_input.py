@@ -10,9 +10,8 @@ Part 2 runs ``Agent.run`` offline and with the scripted fake LLM returning garba
 invalid tool calls and tool calls with hostile arguments. Every setting that is a secret
 holds a recognisable fake value, and two users own documents with private markers.
 
-The regression tests at the end pin each bug the fuzzing found; the ``xfail(strict=True)``
-ones pin bugs outside the tool layer (LLM output handling in ``finagent/nodes`` and
-``finagent/routing``) until they are fixed there.
+The regression tests at the end pin each bug the fuzzing found, in the tools and in the
+handling of LLM output (``finagent/nodes``, ``finagent/routing``).
 """
 
 from __future__ import annotations
@@ -351,7 +350,7 @@ TOOL_PALETTE = Palette(
         st.sampled_from([0.0, -0.0, 5e-324, 1e25, 1e308, float("inf"), float("nan")]),
     ),
 )
-# LLM output without the triggers of the xfail bugs below (ints beyond int64, lone
+# LLM output without the triggers tested one by one below (ints beyond int64, lone
 # surrogates, huge strings embedded as sub-queries): those have their own tests.
 LLM_PALETTE = Palette(
     text=CLEAN_TEXT, clean=CLEAN_TEXT, ints=st.integers(*INT64), floats=TOOL_PALETTE.floats
@@ -839,7 +838,7 @@ async def test_agent_run_still_takes_nul_and_invisible_characters(env: Env) -> N
         check_answer(answer, "alice")
 
 
-# --- known bugs outside the tool layer (finagent/nodes, finagent/routing) ---------------------
+# --- LLM output handling (finagent/nodes, finagent/routing): bugs the fuzzing found ---------
 
 
 def _decision(**overrides: Any) -> AIMessage:
@@ -850,13 +849,6 @@ def _decision(**overrides: Any) -> AIMessage:
 FINAL = AIMessage("## Краткий вывод\nСтавка 20 % [1].\n\n## Подробный анализ\nСм. [1].")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=TypeError,
-    reason="nodes/answer.py stores the LLM's AIMessage as is; the checkpointer's msgpack "
-    "cannot serialise ints beyond 64 bits, so `top_k: 1e30` written as an integer crashes "
-    "the run (TypeError: Type is not msgpack serializable: AIMessage)",
-)
 async def test_llm_tool_arguments_beyond_int64_do_not_crash(env: Env) -> None:
     llm = ScriptedChatModel(
         [_decision(), tool_call_message("search_general_kb", {"query": "q", "top_k": 2**64}), FINAL]
@@ -866,24 +858,12 @@ async def test_llm_tool_arguments_beyond_int64_do_not_crash(env: Env) -> None:
     check_answer(answer, "alice", llm=True)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=UnicodeEncodeError,
-    reason="routing/llm_router.py passes the LLM's sub_queries (a JSON '\\ud800' escape) to "
-    "the embedder unchecked: UnicodeEncodeError escapes Agent.run",
-)
 async def test_llm_sub_queries_with_lone_surrogates_do_not_crash(env: Env) -> None:
     llm = ScriptedChatModel([_decision(sub_queries=["ставка \ud800"]), FINAL])
     answer = await run_agent(env, llm, user_id="alice", query="какая ставка НДС?")
     assert answer is not None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="add_messages replaces a message with the same id: an OpenAI-compatible server "
-    "that repeats its completion id makes the tool loop end with an empty answer",
-)
 async def test_repeated_llm_message_ids_still_give_an_answer(env: Env) -> None:
     def call(query: str) -> AIMessage:
         return AIMessage(
@@ -898,12 +878,6 @@ async def test_repeated_llm_message_ids_still_give_an_answer(env: Env) -> None:
     check_answer(answer, "alice", llm=True)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="nodes/answer.py uses str(reply.content): content blocks (a list) end up in the "
-    "answer as a Python repr",
-)
 async def test_llm_content_blocks_become_text(env: Env) -> None:
     blocks = AIMessage(content=[{"type": "text", "text": "## Краткий вывод\nСтавка 20 % [1]."}])
     llm = ScriptedChatModel([_decision(), blocks])
@@ -911,37 +885,18 @@ async def test_llm_content_blocks_become_text(env: Env) -> None:
     assert answer is not None and "{'type'" not in answer
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="nodes/answer.py finalises an empty LLM reply as is: the answer is the source "
-    "list alone, with no Краткий вывод (the extractive composer could answer instead)",
-)
 async def test_an_empty_llm_reply_still_gives_an_answer(env: Env) -> None:
     llm = ScriptedChatModel([_decision(), AIMessage("")])
     answer = await run_agent(env, llm, user_id="alice", query="какая ставка НДС?")
     assert answer is not None and "## Краткий вывод" in answer
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="nodes/answer.py does not redact the LLM's text: a secret the LLM repeats (from a "
-    "question or a misbehaving proxy) reaches the answer",
-)
 async def test_secrets_repeated_by_the_llm_are_redacted(env: Env) -> None:
     llm = ScriptedChatModel([_decision(), AIMessage(f"Ключ: {FAKE_TAVILY_KEY} [1]")])
     answer = await run_agent(env, llm, user_id="alice", query="какая ставка НДС?")
     assert answer is not None and FAKE_TAVILY_KEY not in answer
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="routing/live_params.news_arguments does not cut the question to "
-    "fetch_finance_news's 400 characters: a long news question gets an English "
-    "'invalid arguments' error in the Russian answer",
-)
 async def test_long_news_questions_still_search_news(env: Env) -> None:
     query = "Какие последние новости о ключевой ставке Банка России " + "и инфляции " * 40
     answer = await run_agent(env, None, user_id="alice", query=query)
