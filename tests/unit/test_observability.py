@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
+import structlog
 
 from finagent.observability import configure_logging, get_logger, register_secrets
 
@@ -11,6 +14,14 @@ SECRET = "sk-unit-secret-7f3c"
 
 def _fail(token: str = SECRET) -> None:
     raise RuntimeError(f"upstream refused {token}")
+
+
+@pytest.fixture(autouse=True)
+def restore_logging() -> Iterator[None]:
+    """configure_logging binds the current stderr (here: the capture); put back the old."""
+    saved = structlog.get_config()
+    yield
+    structlog.configure(**saved)
 
 
 @pytest.mark.parametrize("json_logs", [False, True])
@@ -22,6 +33,5 @@ def test_exceptions_are_logged_redacted(capsys: pytest.CaptureFixture[str], json
     except RuntimeError:
         get_logger("test").exception("call_failed")
     err = capsys.readouterr().err
-    configure_logging("WARNING")
     assert "call_failed" in err and "upstream refused ***" in err
     assert SECRET not in err
