@@ -10,9 +10,9 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
-from finagent.commands.running import run_command
+from finagent.commands.running import fail, run_command
 from finagent.config import Settings, get_settings
-from finagent.observability import configure_logging, redact
+from finagent.observability import configure_logging
 
 T = TypeVar("T")
 
@@ -39,13 +39,7 @@ def _settings() -> Settings:
     try:
         return get_settings()
     except Exception as exc:  # invalid environment
-        _fail(f"invalid settings: {exc}")
-        raise
-
-
-def _fail(message: str, code: int = 2) -> None:
-    typer.echo(f"Error: {redact(message)}", err=True)
-    raise typer.Exit(code)
+        fail(f"invalid settings: {exc}")
 
 
 def _print_json(value: Any) -> None:
@@ -137,7 +131,7 @@ def ask(
     try:
         result = _run(go)
     except InvalidRequestError as exc:
-        _fail(str(exc))
+        fail(str(exc))
         return
     if json_out:
         _print_json(
@@ -170,7 +164,7 @@ def route(
     try:
         result = _run(go)
     except ValueError as exc:
-        _fail(str(exc))
+        fail(str(exc))
         return
     if json_out:
         _print_json(result)
@@ -194,9 +188,9 @@ def search(
     from finagent.services import Services
 
     if collection not in ("kb", "docs"):
-        _fail("--collection must be kb or docs")
+        fail("--collection must be kb or docs")
     if not query.strip():
-        _fail("empty query")
+        fail("empty query")
 
     async def go() -> Any:
         async with Services(_settings()) as services:
@@ -258,10 +252,10 @@ def tools_call(
     try:
         arguments = json.loads(args)
     except json.JSONDecodeError as exc:
-        _fail(f"--args is not valid JSON: {exc.msg}")
+        fail(f"--args is not valid JSON: {exc.msg}")
         return
     if not isinstance(arguments, dict):
-        _fail("--args must be a JSON object")
+        fail("--args must be a JSON object")
 
     async def go() -> str:
         async with Services(_settings(), llm=None) as services:
@@ -303,9 +297,9 @@ def serve(
     settings = _settings()
     try:
         if not settings.token_users():
-            _fail("set FINAGENT_API_TOKENS ('token:user,...') before serving")
+            fail("set FINAGENT_API_TOKENS ('token:user,...') before serving")
     except ValueError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")
 
 

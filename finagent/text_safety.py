@@ -12,13 +12,34 @@ from typing import Any
 INT64_MAX = 2**63 - 1
 
 
-def utf8_safe(text: str) -> str:
-    """``text`` with anything UTF-8 cannot encode (lone surrogates) replaced by '?'."""
+def is_utf8(text: str) -> bool:
+    """Whether UTF-8 can encode ``text`` (it holds no lone surrogates)."""
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        return text.encode("utf-8", "replace").decode("utf-8")
-    return text
+        return False
+    return True
+
+
+def has_lone_surrogates(value: Any) -> bool:
+    """Whether any string in ``value`` (nested lists and dicts, keys too) is not UTF-8."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if not is_utf8(item):
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+    return False
+
+
+def utf8_safe(text: str) -> str:
+    """``text`` with anything UTF-8 cannot encode (lone surrogates) replaced by '?'."""
+    return text if is_utf8(text) else text.encode("utf-8", "replace").decode("utf-8")
 
 
 def storable(value: Any, depth: int = 0) -> Any:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Coroutine
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import typer
 
@@ -13,6 +13,12 @@ from finagent.observability import redact
 T = TypeVar("T")
 
 UNAVAILABLE_EXIT_CODE = 3
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    """Print ``Error: message`` (redacted) on stderr and exit with ``code``."""
+    typer.echo(f"Error: {redact(message)}", err=True)
+    raise typer.Exit(code)
 
 
 def run_command(coro: Coroutine[Any, Any, T]) -> T:
@@ -24,5 +30,4 @@ def run_command(coro: Coroutine[Any, Any, T]) -> T:
     try:
         return asyncio.run(coro)
     except (IndexUnavailableError, StorageUnavailableError) as exc:
-        typer.echo(f"Error: {redact(str(exc))}", err=True)
-        raise typer.Exit(UNAVAILABLE_EXIT_CODE) from None
+        fail(str(exc), UNAVAILABLE_EXIT_CODE)

@@ -35,6 +35,7 @@ from finagent.nodes.load_history import make_load_history
 from finagent.nodes.orchestrate import make_orchestrate
 from finagent.services import Services
 from finagent.state import AgentState, Chunk, Scenario
+from finagent.text_safety import is_utf8
 
 SCENARIO_NODES = {
     Scenario.ALL_DOCUMENTS: "search_all_documents",
@@ -121,10 +122,8 @@ def _checked_text(value: object, field: str, limit: int | None = None, *, key: b
     """
     if not isinstance(value, str):
         raise InvalidRequestError(messages.FIELD_WRONG_TYPE.format(field=field, expected="строкой"))
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:  # lone surrogates: no store, index or HTTP client takes them
-        raise InvalidRequestError(messages.FIELD_BAD_TEXT.format(field=field)) from None
+    if not is_utf8(value):  # lone surrogates: no store, index or HTTP client takes them
+        raise InvalidRequestError(messages.FIELD_BAD_TEXT.format(field=field))
     if key and "\x00" in value:
         raise InvalidRequestError(messages.FIELD_BAD_TEXT.format(field=field))
     if limit is not None and len(value) > limit:

@@ -21,7 +21,7 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import BaseModel, Field, ValidationError
 
 from finagent.observability import TOOL_CALLS, digest, get_logger, redact
-from finagent.text_safety import utf8_safe
+from finagent.text_safety import has_lone_surrogates, utf8_safe
 
 log = get_logger("finagent.tools")
 
@@ -122,7 +122,7 @@ class Tool(ABC, Generic[InputT]):
         outcome = "ok"
         raw = arguments.model_dump() if isinstance(arguments, BaseModel) else arguments
         try:
-            if _has_lone_surrogates(raw):
+            if has_lone_surrogates(raw):
                 outcome, output = "invalid_arguments", f"Error: invalid arguments: {BAD_TEXT}"
             else:
                 args = self.input_model.model_validate(raw or {})
@@ -170,25 +170,6 @@ class Tool(ABC, Generic[InputT]):
             args_schema=self.input_model,
             infer_schema=False,
         )
-
-
-def _has_lone_surrogates(value: Any) -> bool:
-    """Whether any string in ``value`` (nested lists and dicts, keys too) holds a lone
-    surrogate: JSON escapes can carry them, but no store, index or HTTP client takes them."""
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            try:
-                item.encode("utf-8")
-            except UnicodeEncodeError:
-                return True
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list | tuple):
-            stack.extend(item)
-    return False
 
 
 def _args_digest(raw: Any) -> str:

@@ -25,8 +25,8 @@ import pytest
 from hypothesis import HealthCheck, currently_in_test_context, event, given, settings
 from hypothesis import strategies as st
 
+from finagent.retrieval.loaders import DOCX_XML_ALLOWANCE_BYTES
 from finagent.server.app import (
-    DOCX_XML_ALLOWANCE_BYTES,
     MAX_JSON_BODY_BYTES,
     MAX_UPLOAD_FILES,
     MULTIPART_OVERHEAD_BYTES,
