@@ -203,6 +203,17 @@ def test_ask_with_an_openai_compatible_llm(env: dict[str, str], ingested: dict[s
     assert "sk-test-secret-9876" not in out.stdout + out.stderr
 
 
+def research_env(env: dict[str, str], chat_url: str, tmp_path: Path) -> dict[str, str]:
+    """The environment of a research run against the fake OpenAI-compatible chat server."""
+    return {
+        **env,
+        "FINAGENT_LLM_BASE_URL": chat_url,
+        "FINAGENT_LLM_API_KEY": "sk-x-1234",
+        "FINAGENT_REPORTS_DIR": str(tmp_path / "reports"),
+        "FINAGENT_LLM_MAX_RETRIES": "0",
+    }
+
+
 def test_research_writes_a_report(
     env: dict[str, str], ingested: dict[str, str], tmp_path: Path
 ) -> None:
@@ -249,13 +260,7 @@ def test_research_writes_a_report(
         },
     ]
     with run_fake_chat(script) as chat:
-        llm_env = {
-            **env,
-            "FINAGENT_LLM_BASE_URL": chat.url,
-            "FINAGENT_LLM_API_KEY": "sk-x-1234",
-            "FINAGENT_REPORTS_DIR": str(tmp_path / "reports"),
-            "FINAGENT_LLM_MAX_RETRIES": "0",
-        }
+        llm_env = research_env(env, chat.url, tmp_path)
         out = finagent(llm_env, "research", "Какие ставки НДС?", "--user", "alice", "--json")
     assert out.returncode == 0, out.stderr[-3000:]
     result = json.loads(out.stdout)
@@ -300,13 +305,7 @@ def test_research_clarification_resumes_in_a_later_process(
         for step in (clarify, final)
     ]
     with run_fake_chat(script) as chat:
-        llm_env = {
-            **env,
-            "FINAGENT_LLM_BASE_URL": chat.url,
-            "FINAGENT_LLM_API_KEY": "sk-x-1234",
-            "FINAGENT_REPORTS_DIR": str(tmp_path / "reports"),
-            "FINAGENT_LLM_MAX_RETRIES": "0",
-        }
+        llm_env = research_env(env, chat.url, tmp_path)
         first = finagent(llm_env, "research", "Какая ставка НДС?", "--user", "alice")
         assert first.returncode == 0, first.stderr[-3000:]
         assert "За какой год нужна ставка?" in first.stdout

@@ -28,6 +28,16 @@ from finagent.tools.registry import ToolRegistry
 from finagent.tools.sgr import FinalAnswerTool
 from tests.fakes.net import free_port
 
+INITIALIZE = {  # the first JSON-RPC request of an MCP session
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "test", "version": "1"},
+    },
+}
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -201,16 +211,6 @@ async def test_stdio_server_subprocess() -> None:
 def test_stdio_stdout_carries_only_the_protocol(tmp_path: Path) -> None:
     """Start-up logs go to stderr: the first stdout line answers ``initialize``."""
     env = {**os.environ, "FINAGENT_DATA_DIR": str(tmp_path), "FINAGENT_CBR_ENABLED": "false"}
-    request = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "test", "version": "1"},
-        },
-    }
     args = ["--registry", "tests.integration.test_mcp:make_registry", "--user", "bob"]
     proc = subprocess.Popen(
         [sys.executable, "-m", "finagent.mcp.server", *args],
@@ -222,7 +222,7 @@ def test_stdio_stdout_carries_only_the_protocol(tmp_path: Path) -> None:
     )
     try:
         assert proc.stdin is not None and proc.stdout is not None
-        proc.stdin.write((json.dumps(request) + "\n").encode())
+        proc.stdin.write((json.dumps(INITIALIZE) + "\n").encode())
         proc.stdin.flush()
         first = json.loads(proc.stdout.readline())
     finally:

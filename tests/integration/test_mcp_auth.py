@@ -30,7 +30,7 @@ from finagent.mcp.client import load_mcp_tools
 from finagent.mcp.server import access_policy, build_server, http_app, serve
 from finagent.tools.base import Tool, ToolContext
 from tests.fakes.net import free_port
-from tests.integration.test_mcp import make_registry
+from tests.integration.test_mcp import INITIALIZE, make_registry
 
 REPO = Path(__file__).resolve().parents[2]
 ALICE_TOKEN = "alice-mcp-token-0001"
@@ -38,16 +38,6 @@ BOB_TOKEN = "bob-mcp-token-00002"
 WRONG_TOKEN = "mallory-guess-00003"
 TOKENS = f"{ALICE_TOKEN}:alice,{BOB_TOKEN}:bob"
 CTX = ToolContext(user_id="local-user")
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "test", "version": "1"},
-    },
-}
 MCP_HEADERS = {"Accept": "application/json, text/event-stream"}
 
 
