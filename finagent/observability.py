@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import re
 import sys
 from collections.abc import Iterable, MutableMapping
 from typing import Any
@@ -41,12 +42,28 @@ def register_secrets(values: Iterable[str]) -> None:
     _secrets.update(v for v in values if v and len(v) >= 4)
 
 
+# What providers echo back in error messages, whether or not we know the value: OpenAI and
+# OpenRouter keys ("sk-...", "sk-or-v1-..."), Tavily keys, bearer headers, and the tail of
+# "Incorrect API key provided: sk-ab***1234" (a masked key is still part of a key).
+_ECHOED_SECRETS = re.compile(
+    r"\b(?:sk|tvly|rk|pk)-[A-Za-z0-9_\-*]{6,}"
+    r"|(?i:bearer)\s+[A-Za-z0-9._~+/=\-*]{6,}"
+    r"|(?<=(?i:api key provided: ))\S+"
+    r"|(?<=(?i:api_key=))[^\s&\"']+"
+)
+
+
 def redact(text: str) -> str:
-    """Replace every registered secret in ``text``."""
+    """Replace every registered secret, and every key or token a provider echoes, in ``text``."""
     for secret in _secrets:
         if secret in text:
             text = text.replace(secret, _REDACTED)
-    return text
+    return _ECHOED_SECRETS.sub(_REDACTED, text)
+
+
+def redact_value(value: Any) -> Any:
+    """``redact`` applied to every string inside nested dicts and lists."""
+    return _redact_value(value)
 
 
 def _redact_value(value: Any) -> Any:

@@ -9,6 +9,8 @@ from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 from pydantic import BaseModel, Field
 
+from finagent.observability import redact_value
+
 Intent = Literal["kb", "rates", "news", "smalltalk"]
 ChunkSource = Literal["user_docs", "kb", "law", "cbr", "news", "internal", "web"]
 
@@ -97,10 +99,14 @@ def extend_list(left: list[Any] | None, right: list[Any] | None) -> list[Any]:
 
 
 def merge_debug(left: dict[str, Any] | None, right: dict[str, Any] | None) -> dict[str, Any]:
-    """Reducer: dict union; writing None resets."""
+    """Reducer: dict union; writing None resets.
+
+    Debug values often carry error texts from providers, and debug is checkpointed and
+    returned by every API: everything written here is redacted on the way in.
+    """
     if right is None:
         return {}
-    return {**(left or {}), **(right or {})}
+    return {**(left or {}), **redact_value(right or {})}
 
 
 class AgentState(TypedDict, total=False):

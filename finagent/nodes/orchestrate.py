@@ -8,7 +8,7 @@ from langchain_core.runnables import RunnableConfig
 
 from finagent.answering import messages
 from finagent.nodes.common import run_context
-from finagent.observability import get_logger
+from finagent.observability import get_logger, redact
 from finagent.routing.llm_router import llm_decide
 from finagent.routing.rules import classify
 from finagent.services import Services
@@ -36,7 +36,10 @@ def make_orchestrate(services: Services):  # type: ignore[no-untyped-def]
                     debug["llm_decision"] = decision.model_dump(mode="json")
                     decision = None
             except Exception as exc:  # any failure or invalid output -> rules
-                debug["orchestrator_fallback"] = f"{type(exc).__name__}: {str(exc)[:200]}"
+                # redact before cutting: a cut could leave half a key that no pattern matches
+                reason = redact(f"{type(exc).__name__}: {exc}")[:200]
+                log.warning("orchestrator_llm_failed", reason=reason)
+                debug["orchestrator_fallback"] = reason
                 decision = None
         if decision is None:
             decision = classify(query, history, bool(selected))

@@ -79,12 +79,22 @@ class FakeChat:
     requests: list[dict[str, Any]] = field(default_factory=list)
     auth: list[str | None] = field(default_factory=list)
     url: str = ""
+    #: answer every request 401 with the received key repeated in the message, as real
+    #: providers do ("Incorrect API key provided: ..."), whole and as a masked prefix
+    echo_key_401: bool = False
 
     def app(self) -> Starlette:
         async def completions(request: Request) -> JSONResponse:
             body = await request.json()
             self.requests.append(body)
             self.auth.append(request.headers.get("authorization"))
+            if self.echo_key_401:
+                key = (request.headers.get("authorization") or "").removeprefix("Bearer ")
+                message = f"Incorrect API key provided: {key}. Also seen as {key[:9]}****."
+                return JSONResponse(
+                    {"error": {"message": message, "type": "invalid_request_error"}},
+                    status_code=401,
+                )
             if len(self.requests) > len(self.script):
                 return JSONResponse(
                     {"error": {"code": 500, "message": "script exhausted"}}, status_code=500
@@ -120,8 +130,8 @@ class FakeChat:
 
 
 @contextmanager
-def run_fake_chat(script: list[dict[str, Any]]) -> Iterator[FakeChat]:
-    fake = FakeChat(script=script)
+def run_fake_chat(script: list[dict[str, Any]], **modes: Any) -> Iterator[FakeChat]:
+    fake = FakeChat(script=script, **modes)
     with serving(fake.app()) as url:
         fake.url = url + "/v1"
         yield fake
