@@ -1,4 +1,5 @@
-"""``finagent eval retrieval`` (recall@k / MRR per method) and ``finagent eval routing``."""
+"""``finagent eval retrieval`` (recall@k / MRR per method), ``finagent eval routing`` and
+``finagent eval answers`` (a thin wrapper over :mod:`evals.answers`)."""
 
 from __future__ import annotations
 
@@ -72,3 +73,68 @@ def retrieval(
         typer.echo(json.dumps(result, ensure_ascii=False, indent=2))
     else:
         typer.echo(format_table(result))
+
+
+@app.command("answers")
+def answers(
+    dataset: Annotated[
+        list[Path] | None,
+        typer.Option(help="JSONL items; repeat for several (default: dev + hold-out sets)"),
+    ] = None,
+    taxcode_dir: Annotated[
+        Path | None,
+        typer.Option(help="Folder with nk-part1/2-2025.txt (default: FINAGENT_TAXCODE_DIR)"),
+    ] = None,
+    limit: Annotated[int | None, typer.Option(help="Only the first N items per dataset")] = None,
+    baseline: Annotated[
+        bool,
+        typer.Option(
+            "--baseline/--no-baseline",
+            help="Also run the unverified composer (verified_answers=false) side by side",
+        ),
+    ] = True,
+    llm: Annotated[
+        bool,
+        typer.Option("--llm/--offline", help="Answer with the configured LLM (default: offline)"),
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the full result as JSON")] = False,
+) -> None:
+    """Answer every item with the agent over the Tax Code and score the answers."""
+    from evals.answers import (
+        DEFAULT_DATASETS,
+        AnswerEvalConfig,
+        AnswerItem,
+        format_report,
+        load_answer_dataset,
+        run_answer_eval,
+    )
+
+    folder = taxcode_dir or Path(os.environ.get("FINAGENT_TAXCODE_DIR", DEFAULT_TAXCODE))
+    if not folder.is_dir():
+        raise typer.BadParameter(f"Tax Code folder not found: {folder}", param_hint="--taxcode-dir")
+    if limit is not None and limit < 1:
+        raise typer.BadParameter("must be at least 1", param_hint="--limit")
+    settings = get_settings()
+    if llm and not settings.llm_enabled:
+        raise typer.BadParameter(
+            "no LLM is configured (set FINAGENT_LLM_API_KEY or FINAGENT_LLM_MODEL)",
+            param_hint="--llm",
+        )
+    paths = list(dict.fromkeys(dataset or [p for p in DEFAULT_DATASETS if p.exists()]))
+    if not paths:
+        raise typer.BadParameter("no dataset found", param_hint="--dataset")
+    for default in DEFAULT_DATASETS:
+        if not dataset and default not in paths:
+            typer.echo(f"note: {default.name} not found, skipped", err=True)
+    items: list[AnswerItem] = []
+    for path in paths:
+        try:
+            items += load_answer_dataset(path, limit)
+        except (OSError, ValueError, KeyError) as exc:
+            raise typer.BadParameter(f"{path}: {exc}", param_hint="--dataset") from exc
+    config = AnswerEvalConfig(taxcode_dir=folder, baseline=baseline, llm=llm)
+    result = run_command(run_answer_eval(items, settings, config))
+    if as_json:
+        typer.echo(json.dumps(result, ensure_ascii=False, indent=2))
+    else:
+        typer.echo(format_report(result))

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
+from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
@@ -186,7 +187,11 @@ class Agent:
         chat_id: str | None = None,
         selected_document_ids: list[str] | None = None,
         answer_instructions: str | None = None,
+        *,
+        callbacks: list[BaseCallbackHandler] | None = None,
     ) -> AgentResult:
+        """Answer ``query`` for ``user_id``; ``callbacks`` (LangChain handlers) see every
+        model call of the run, e.g. to count LLM round-trips."""
         if user_id is None or (isinstance(user_id, str) and not user_id.strip()):
             raise InvalidRequestError("Не указан пользователь (user_id).")
         _checked_text(user_id, "пользователь")
@@ -209,6 +214,8 @@ class Agent:
             "configurable": {"user_id": user_id, "chat_id": chat_id, "thread_id": thread},
             "recursion_limit": 40,
         }
+        if callbacks:
+            config["callbacks"] = list(callbacks)
         state = await graph.ainvoke(
             {
                 "query": text,
