@@ -86,6 +86,18 @@ class Settings(BaseSettings):
     orchestrator_confidence_threshold: float = Field(default=0.6, ge=0.0, le=1.0)
     max_tool_calls: int = Field(default=4, ge=0, le=20)
     history_turns: int = Field(default=6, ge=0, le=50)
+    verified_answers: bool = Field(
+        default=True,
+        description="Check legal references, abstain without evidence, quote the key fact; "
+        "false reproduces the unverified extractive composer (for side-by-side evaluation)",
+    )
+    abstain_min_similarity: float = Field(
+        default=0.0,
+        ge=0.0,
+        le=1.0,
+        description="Knowledge questions are declined when no passage sentence reaches this "
+        "e5 cosine similarity to the question (calibrated on the team's answer set)",
+    )
 
     # --- LLM -------------------------------------------------------------------------
     llm_base_url: str = OPENROUTER_BASE_URL

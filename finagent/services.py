@@ -13,6 +13,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from finagent.clients.llm import build_chat_model
 from finagent.clients.tavily import TavilyClient
 from finagent.config import Settings, get_settings
+from finagent.legal.catalog import LawCatalog
 from finagent.observability import configure_logging, register_secrets
 from finagent.prompts import preload_prompts
 from finagent.retrieval.embedding_cache import CachedEmbedder, build_cached_embedder
@@ -20,7 +21,7 @@ from finagent.retrieval.embeddings import Embedder
 from finagent.retrieval.factory import build_index
 from finagent.retrieval.index import VectorIndex
 from finagent.retrieval.ingest import Ingestor
-from finagent.retrieval.retriever import Retriever
+from finagent.retrieval.retriever import KB, Retriever
 from finagent.retrieval.sparse import RussianBm25
 from finagent.storage.backend import open_persistence
 from finagent.storage.documents import DocumentStore
@@ -48,6 +49,7 @@ class Services:
         self.embedder = embedder or build_cached_embedder(settings)
         self.bm25 = RussianBm25()
         self.retriever = Retriever(self.index, self.embedder, self.bm25, settings)
+        self.catalog = LawCatalog(self.index, self.retriever.collection(KB))
         self._stack = AsyncExitStack()
         self._lock = asyncio.Lock()
         self._started = False

@@ -139,7 +139,8 @@ def render_sources(sources: list[Source], answer: str) -> str:
         return "## Источники\nИсточники не использовались."
     lines = []
     for source in chosen:
-        ref = f" — {source.reference}" if source.reference else ""
+        shown = source.reference and source.reference not in source.title
+        ref = f" — {source.reference}" if shown else ""
         lines.append(f"[{source.number}] {source.title}{ref}")
     return "## Источники\n" + "\n".join(lines)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from finagent.answering.context import AnswerContext, render_sources
+from finagent.answering.evidence import Candidate
 from finagent.answering.messages import NOTHING_FOUND
 from finagent.routing.rules import normalize
 
@@ -105,3 +106,64 @@ def compose_extractive(query: str, ctx: AnswerContext, note: str | None = None) 
     if note:
         answer += f"\n\n{note}"
     return answer + "\n\n" + render_sources(ctx.sources, answer)
+
+
+MAX_SOURCES = 3
+SENTENCES_PER_SOURCE = 3
+SOURCE_MARGIN = 0.02  # calibrated on the team's answer set (docs/answers.md)
+
+
+def _lead(candidate: Candidate) -> str:
+    chunk = candidate.chunk
+    if chunk.source == "law" and chunk.metadata.get("citation"):
+        return f"Согласно {chunk.metadata['citation']}:"
+    if chunk.source == "user_docs":
+        return f"В документе «{chunk.title}»:"
+    return f"В статье базы знаний «{chunk.title}»:"
+
+
+def compose_key_facts(
+    ctx: AnswerContext,
+    ranked: list[Candidate],
+    warning: str | None = None,
+    note: str | None = None,
+) -> str:
+    """Offline answer whose Краткий вывод quotes the key fact verbatim, each with its [n].
+
+    ``ranked`` are the candidate sentences best first (:mod:`finagent.answering.evidence`).
+    """
+    if not ctx.chunks and not ctx.external:
+        return f"## Краткий вывод\n{NOTHING_FOUND}\n\n## Подробный анализ\n{NOTHING_FOUND}"
+    summary: list[str] = [warning] if warning else []
+    details: list[str] = []
+    external_start = len(ctx.sources) - len(ctx.external) + 1
+    for offset, item in enumerate(ctx.external):
+        number = external_start + offset
+        first = item.content.strip().splitlines()[0] if item.content.strip() else ""
+        summary.append(f"{first} [Источник: {item.source_note}] [{number}]")
+        details.append(
+            f"- **{item.tool}** [Источник: {item.source_note}] [{number}]:\n"
+            f"  {item.content.strip()[:1500]}"
+        )
+    if ranked:
+        top = ranked[0]
+        summary.append(f"{_lead(top)} «{top.sentence}» [{top.number}]")
+        runner_up = next((c for c in ranked[1:] if c.number != top.number), None)
+        if runner_up is not None and runner_up.score >= top.score - 0.01:
+            summary.append(f"{_lead(runner_up)} «{runner_up.sentence}» [{runner_up.number}]")
+    by_number: dict[int, list[Candidate]] = {}
+    for c in ranked:
+        by_number.setdefault(c.number, []).append(c)
+    top_score = ranked[0].score if ranked else 0.0
+    # only sources nearly as close to the question as the best one: fewer, surer citations
+    chosen = [n for n, group in by_number.items() if group[0].score >= top_score - SOURCE_MARGIN]
+    for number in chosen[:MAX_SOURCES]:
+        best = sorted(by_number[number][:SENTENCES_PER_SOURCE], key=lambda c: c.position)
+        label = best[0].chunk.metadata.get("citation") or best[0].chunk.title
+        quoted = " ".join(f"«{c.sentence}»" for c in best)
+        details.append(f"- **{label}**: {quoted} [{number}]")
+    answer = "## Краткий вывод\n" + "\n\n".join(summary)
+    answer += "\n\n## Подробный анализ\n" + "\n".join(details)
+    if note:
+        answer += f"\n\n{note}"
+    return answer

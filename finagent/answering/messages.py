@@ -20,3 +20,43 @@ SMALLTALK = (
     "Задайте вопрос."
 )
 LLM_UNAVAILABLE_NOTE = "_Языковая модель недоступна: ответ составлен из найденных фрагментов._"
+
+# Abstention: the sources have no basis for an answer (the marker phrase is stable: evals
+# and clients look for «нет оснований для ответа»).
+ABSTAIN_SUMMARY = "В загруженных источниках нет оснований для ответа на этот вопрос: {reason}."
+ABSTAIN_DETAILS = (
+    "Я не привожу цифр и ссылок, которых нет в источниках. {missing}\n\n"
+    "Могу ответить по тому, что загружено: {available}. "
+    "Переформулируйте вопрос или загрузите нужный документ."
+)
+ABSTAIN_JURISDICTION = "вопрос о налогах другой страны ({country}), а в базе только право России"
+ABSTAIN_CODE = "{code} не загружен в базу"
+ABSTAIN_CODE_MISSING = "Текст {code} не загружен; загружены: {loaded}."
+ABSTAIN_ARTICLE = "{reference} нет в загруженном тексте"
+ABSTAIN_ARTICLE_MISSING = "В загруженном тексте нет {reference}. Ближайшие существующие: {nearest}."
+ABSTAIN_DOCUMENT = "документа «{document}» нет среди загруженных источников"
+ABSTAIN_DOCUMENT_MISSING = (
+    "Письма, разъяснения и судебные акты в базу не загружены, и «{document}» среди "
+    "найденных фрагментов нет."
+)
+ABSTAIN_EVIDENCE = "найденные фрагменты не содержат ответа на вопрос"
+ABSTAIN_EVIDENCE_MISSING = "Ближайшие найденные фрагменты относятся к другим вопросам: {titles}."
+ABSTAIN_AVAILABLE_DEFAULT = "налоги и финансы из базы знаний и ваших документов"
+
+# Which text an answer rests on, and a warning for later periods.
+EDITION_NOTE = "Ответ основан на тексте {code} в редакции от {date}."
+KB_REVIEWED_NOTE = "Статья базы знаний «{title}» проверена {date}."
+KB_UNREVIEWED_NOTE = (
+    "Дата проверки статьи базы знаний «{title}» не указана: сверьте цифры с действующей "
+    "редакцией закона."
+)
+PERIOD_WARNING = (
+    "Внимание: вопрос относится к {period}, а источники — к более ранней дате ({edition}); "
+    "норма могла измениться, поэтому приведённые ниже цифры действуют на дату источника. "
+    "Проверьте действующую редакцию."
+)
+REFERENCE_REMOVED = "[ссылка удалена: не подтверждена источниками]"
+ABSTAIN_CHAPTER = "глава {chapter} НК РФ ({tax}) не загружена в базу"
+ABSTAIN_RATE_ARTICLE = "статья о налоговых ставках главы {chapter} НК РФ ({tax}) не загружена"
+ABSTAIN_LAW = "{law} ({tax}) не загружен в базу"
+ABSTAIN_CHAPTERS_LOADED = "Загружены главы НК РФ: {chapters}."

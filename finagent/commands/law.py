@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from pathlib import Path
 from typing import Annotated
 
@@ -16,12 +17,14 @@ from finagent.retrieval.law_ingest import LawIngestor, LawIngestReport
 from finagent.retrieval.sparse import RussianBm25
 
 
-async def ingest_law(path: Path, code: str, part: int | None) -> LawIngestReport:
+async def ingest_law(
+    path: Path, code: str, part: int | None, edition: str | None = None
+) -> LawIngestReport:
     settings = get_settings()
     index = build_index(settings)
     try:
         ingestor = LawIngestor(index, build_cached_embedder(settings), RussianBm25(), settings)
-        return await ingestor.ingest_file(path, code=code, part=part)
+        return await ingestor.ingest_file(path, code=code, part=part, edition=edition)
     finally:
         await index.close()
 
@@ -32,10 +35,18 @@ def law(
     ],
     code: Annotated[str, typer.Option(help="Code id: nk, gk, tk, bk, koap")] = "nk",
     part: Annotated[int | None, typer.Option(help="Part of the code (1, 2, ...)")] = None,
+    edition: Annotated[
+        datetime | None,
+        typer.Option(
+            formats=["%Y-%m-%d"],
+            help="Date of the edition (default: the latest amending law named in the text)",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON")] = False,
 ) -> None:
     """Parse a code (chapters, articles, points) and index it into the knowledge base."""
-    report = run_command(ingest_law(path, code.lower(), part))
+    edition_iso = edition.date().isoformat() if edition else None
+    report = run_command(ingest_law(path, code.lower(), part, edition_iso))
     data = {
         "code": report.code,
         "part": report.part,
@@ -45,6 +56,7 @@ def law(
         "seconds": round(report.seconds, 2),
         "chunks_per_second": round(report.chunks_per_second, 2),
         "collection": report.collection,
+        "edition": report.edition,
     }
     if as_json:
         typer.echo(json.dumps(data, ensure_ascii=False))

@@ -107,6 +107,7 @@ async def _research(
             agent,
             checkpointer=services.checkpointer,
             structured_method=services.settings.llm_structured_method,
+            catalog=services.catalog,
         )
         return await run_research(
             graph, query, user=user, ask=ask, thread_id=thread_id, resume=resume

@@ -37,8 +37,10 @@ from finagent.agents_config import (
     AgentDefinition,
     load_agents,
 )
+from finagent.answering.reference_check import check_references, sources_from_tool_outputs
 from finagent.clients.tavily import TavilyClient
 from finagent.config import Settings
+from finagent.legal.catalog import LawCatalog
 from finagent.observability import get_logger
 from finagent.prompts import load_prompt
 from finagent.tools.base import Tool, ToolContext, ToolError
@@ -123,6 +125,7 @@ class ResearchState(TypedDict, total=False):
     answer: str
     report: dict[str, Any] | None
     mcp_errors: list[str]
+    references: dict[str, Any]  # the reference check of the final answer or report
 
 
 # --- the NextStep schema -------------------------------------------------------------------
@@ -293,6 +296,7 @@ def build_research_graph(
     store: Any = None,
     mcp_tools: list[Tool[Any]] | None = None,
     structured_method: str | None = None,
+    catalog: LawCatalog | None = None,
 ) -> CompiledStateGraph[Any, Any, Any, Any]:
     """Compile the SGR research graph for ``agent``.
 
@@ -440,6 +444,11 @@ def build_research_graph(
             content_limit=agent.search.content_limit,
         )
         update: dict[str, Any] = {"pending": None}
+        if name in FINAL_TOOLS and not pending.get("error"):
+            # the answer and the report cite only what the run's tools returned
+            pending["args"], update["references"] = await _checked_final_args(
+                name, pending.get("args") or {}, state
+            )
         if pending.get("error"):
             output = str(pending["error"])
         else:
@@ -467,6 +476,20 @@ def build_research_graph(
             messages.append(AIMessage(content=update["answer"]))
         update["messages"] = messages
         return update
+
+    async def _checked_final_args(
+        name: str, args: dict[str, Any], state: ResearchState
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        field = "answer" if name == FINAL_ANSWER else "content"
+        text = args.get(field)
+        if not isinstance(text, str):
+            return args, {}
+        outputs = [
+            str(m.content) for m in state.get("messages") or [] if isinstance(m, ToolMessage)
+        ]
+        chunks, retrieved = await sources_from_tool_outputs(outputs, catalog)
+        checked, report = await check_references(text, chunks, catalog, retrieved)
+        return {**args, field: checked}, report.as_debug()
 
     async def _call_tool(
         name: str, args: dict[str, Any], run: ResearchRun, config: RunnableConfig
@@ -590,6 +613,7 @@ def make_research_graph() -> CompiledStateGraph[Any, Any, Any, Any]:
         lambda: services_registry(services),
         agent,
         structured_method=settings.llm_structured_method,
+        catalog=services.catalog,
     )
 
 

@@ -10,20 +10,30 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from langchain_core.runnables import RunnableConfig
 
 from finagent.answering import messages
+from finagent.answering.abstention import (
+    Abstention,
+    evidence_abstention,
+    render_abstention,
+    scope_abstention,
+)
 from finagent.answering.context import (
     AnswerContext,
     build_context,
+    cited_numbers,
     drop_unknown_citations,
     render_sources,
     source_note_for,
     strip_sources_section,
 )
-from finagent.answering.extractive import compose_extractive
+from finagent.answering.edition import edition_notes, period_warning
+from finagent.answering.evidence import candidates, rank
+from finagent.answering.extractive import compose_extractive, compose_key_facts
+from finagent.answering.reference_check import check_references
 from finagent.nodes.common import decision_of, run_context
 from finagent.observability import get_logger, redact
 from finagent.prompts import load_prompt
 from finagent.services import Services
-from finagent.state import AgentState, ExternalData, Source, Turn
+from finagent.state import AgentState, Decision, ExternalData, Scenario, Source, Turn
 from finagent.text_safety import storable, utf8_safe
 
 log = get_logger("finagent.answer")
@@ -75,6 +85,9 @@ def _storable_reply(reply: BaseMessage) -> AIMessage:
     )
 
 
+_DOCUMENT_SCENARIOS = {Scenario.ALL_DOCUMENTS, Scenario.FULL_DOCUMENTS, Scenario.SELECTED_SEARCH}
+
+
 def _finalise(body: str, sources: list[Source], notices: list[str]) -> str:
     body = redact(body)  # the LLM may repeat a secret it saw in a question or a tool result
     body = drop_unknown_citations(strip_sources_section(body), sources)
@@ -83,8 +96,43 @@ def _finalise(body: str, sources: list[Source], notices: list[str]) -> str:
     return text.strip() + "\n\n" + render_sources(sources, body)
 
 
+def _allowed_sources(decision: Decision, sources: list[Source]) -> list[Source]:
+    """In the document scenarios an answer may cite only the user's own documents."""
+    if decision.scenario in _DOCUMENT_SCENARIOS:
+        return [s for s in sources if s.kind == "user_docs"]
+    return sources
+
+
+def _cited_units(ctx: AnswerContext, body: str) -> list[str]:
+    """Unit ids of the law passages whose source numbers the answer cites."""
+    cited = set(cited_numbers(body))
+    units = [
+        str(c.metadata["unit_id"])
+        for c, n in zip(ctx.chunks, ctx.chunk_numbers, strict=True)
+        if n in cited and c.metadata.get("unit_id")
+    ]
+    return list(dict.fromkeys(units))
+
+
+def _is_knowledge_question(decision: Decision) -> bool:
+    return decision.scenario == Scenario.ROUTED and "kb" in decision.intents
+
+
 def make_answer(services: Services):  # type: ignore[no-untyped-def]
     settings = services.settings
+
+    async def fallback(
+        query: str, ctx: AnswerContext, decision: Decision, check: bool
+    ) -> tuple[str, dict[str, Any]]:
+        """The extractive answer when the LLM fails, with the same checks."""
+        if not check:
+            body = compose_extractive(query, ctx, messages.LLM_UNAVAILABLE_NOTE)
+            return _finalise(body, ctx.sources, ctx.notices), {}
+        ranked, _ = await rank(query, candidates(ctx), services.embedder)
+        body = compose_key_facts(
+            ctx, ranked, period_warning(query, ctx.chunks), messages.LLM_UNAVAILABLE_NOTE
+        )
+        return await verified(body, ctx, decision, ctx.sources)
 
     async def save_turn(state: AgentState, config: RunnableConfig, answer: str) -> None:
         chat_id = state.get("chat_id")
@@ -94,6 +142,40 @@ def make_answer(services: Services):  # type: ignore[no-untyped-def]
                 chat_id,
                 [Turn(role="user", content=state["query"]), Turn(role="assistant", content=answer)],
             )
+
+    async def verified(
+        body: str, ctx: AnswerContext, decision: Decision, sources: list[Source]
+    ) -> tuple[str, dict[str, Any]]:
+        """The final text with only supported references and allowed citations."""
+        allowed = _allowed_sources(decision, sources)
+        body = drop_unknown_citations(strip_sources_section(redact(body)), allowed)
+        body, report = await check_references(body, ctx.chunks, services.catalog)
+        if report.removed:
+            log.warning("unsupported_references", count=len(report.removed))
+        cited = set(cited_numbers(body))
+        notes = edition_notes(
+            [c for c, n in zip(ctx.chunks, ctx.chunk_numbers, strict=True) if n in cited]
+        )
+        if notes:  # which edition of the code, which review date of the article
+            body += "\n\n" + "\n".join(f"_{n}_" for n in notes)
+        text = _finalise(body, allowed, ctx.notices)
+        return text, {"references": report.as_debug(), "cited_units": _cited_units(ctx, body)}
+
+    async def abstain(
+        state: AgentState, config: RunnableConfig, abstention: Abstention, best: float | None
+    ) -> dict[str, Any]:
+        text = render_abstention(abstention) + "\n\n" + render_sources([], "")
+        await save_turn(state, config, text)
+        log.info("answer_abstained", kind=abstention.kind)
+        return {
+            "answer": text,
+            "debug": {
+                "answer_mode": "abstained",
+                "abstained": abstention.kind,
+                "best_similarity": best,
+                "cited_units": [],
+            },
+        }
 
     async def answer(state: AgentState, config: RunnableConfig) -> dict[str, Any]:
         decision = decision_of(state)
@@ -105,16 +187,36 @@ def make_answer(services: Services):  # type: ignore[no-untyped-def]
             text = "\n".join(dict.fromkeys(ctx.notices))
             await save_turn(state, config, text)
             return {"answer": text}
+        history = list(state.get("messages") or [])
+        check = settings.verified_answers and not only_smalltalk
+        ranked: list[Any] = []
+        best: float | None = None
+        if check and not history:  # once per turn, before the first LLM round
+            if _is_knowledge_question(decision):
+                scope = await scope_abstention(query, ctx.chunks, services.catalog)
+                if scope is not None:
+                    return await abstain(state, config, scope, None)
+            ranked, best = await rank(query, candidates(ctx), services.embedder)
+            if _is_knowledge_question(decision) and not ctx.external:
+                weak = evidence_abstention(best, ctx.chunks, settings.abstain_min_similarity)
+                if weak is not None:
+                    return await abstain(state, config, weak, best)
+        warning = period_warning(query, ctx.chunks) if check else None
         if services.llm is None:
+            debug: dict[str, Any] = {"answer_mode": "extractive", "best_similarity": best}
             if only_smalltalk:
                 text = messages.SMALLTALK
+            elif check:
+                body = compose_key_facts(ctx, ranked, warning)
+                text, checked = await verified(body, ctx, decision, ctx.sources)
+                debug.update(checked)
             else:
                 body = compose_extractive(query, ctx)
                 text = _finalise(body, ctx.sources, ctx.notices)
+                debug["cited_units"] = _cited_units(ctx, body)
             await save_turn(state, config, text)
-            return {"answer": text, "debug": {"answer_mode": "extractive"}}
+            return {"answer": text, "debug": debug}
 
-        history = list(state.get("messages") or [])
         new: list[BaseMessage] = []
         if not history:
             instructions = state.get("answer_instructions") or ""
@@ -134,12 +236,12 @@ def make_answer(services: Services):  # type: ignore[no-untyped-def]
             reply = await llm.ainvoke(prompt, config)
         except Exception as exc:
             log.warning("answer_llm_failed", error=type(exc).__name__)
-            body = compose_extractive(query, ctx, messages.LLM_UNAVAILABLE_NOTE)
-            text = _finalise(body, ctx.sources, ctx.notices)
+            text, checked = await fallback(query, ctx, decision, check)
             await save_turn(state, config, text)
             return {
                 "answer": text,
                 "debug": {
+                    **checked,
                     "answer_mode": "extractive_fallback",
                     "llm_error": redact(str(exc))[:300],
                 },
@@ -150,17 +252,30 @@ def make_answer(services: Services):  # type: ignore[no-untyped-def]
         sources = ctx.sources + _tool_sources(ctx, list(state.get("tool_results") or []))
         if not reply.text.strip():  # an empty completion: answer from the sources instead
             log.warning("answer_llm_empty")
-            body = compose_extractive(query, ctx, messages.LLM_UNAVAILABLE_NOTE)
-            text = _finalise(body, ctx.sources, ctx.notices)
+            text, checked = await fallback(query, ctx, decision, check)
             await save_turn(state, config, text)
             return {
                 "answer": text,
                 "messages": [*new, reply],
-                "debug": {"answer_mode": "extractive_fallback", "llm_error": "empty reply"},
+                "debug": {
+                    **checked,
+                    "answer_mode": "extractive_fallback",
+                    "llm_error": "empty reply",
+                },
             }
-        text = _finalise(reply.text, sources, ctx.notices)
+        if check:
+            body = reply.text
+            if warning:
+                body = f"{warning}\n\n{body}"
+            text, checked = await verified(body, ctx, decision, sources)
+        else:
+            text, checked = _finalise(reply.text, sources, ctx.notices), {}
         await save_turn(state, config, text)
-        return {"answer": text, "messages": [*new, reply], "debug": {"answer_mode": "llm"}}
+        return {
+            "answer": text,
+            "messages": [*new, reply],
+            "debug": {**checked, "answer_mode": "llm"},
+        }
 
     return answer
 

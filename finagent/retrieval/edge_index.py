@@ -191,6 +191,27 @@ class EdgeIndex:
         edge_filter = _edge_filter(flt) if flt else None
         return int(await asyncio.to_thread(shard.count, qe.CountRequest(filter=edge_filter)))
 
+    async def scroll(
+        self, collection: str, flt: SearchFilter, limit: int = 100_000
+    ) -> list[dict[str, Any]]:
+        shard = await self._shard(collection)
+        if shard is None:
+            return []
+        return await asyncio.to_thread(self._scroll, shard, _edge_filter(flt), limit)
+
+    @staticmethod
+    def _scroll(shard: qe.EdgeShard, flt: qe.Filter | None, limit: int) -> list[dict[str, Any]]:
+        payloads: list[dict[str, Any]] = []
+        offset = None
+        while len(payloads) < limit:
+            page = min(1_000, limit - len(payloads))
+            request = qe.ScrollRequest(offset=offset, limit=page, filter=flt, with_payload=True)
+            records, offset = shard.scroll(request)
+            payloads.extend(dict(r.payload or {}) for r in records)
+            if offset is None or not records:
+                break
+        return payloads
+
     async def close(self) -> None:
         with self._lock:
             for shard in self._shards.values():

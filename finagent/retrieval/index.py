@@ -86,4 +86,10 @@ class VectorIndex(Protocol):
 
     async def count(self, collection: str, flt: SearchFilter | None = None) -> int: ...
 
+    async def scroll(
+        self, collection: str, flt: SearchFilter, limit: int = 100_000
+    ) -> list[dict[str, Any]]:
+        """Payloads of up to ``limit`` points matching ``flt`` (no vectors)."""
+        ...
+
     async def close(self) -> None: ...

@@ -8,7 +8,7 @@ import re
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 from tqdm import tqdm
@@ -54,7 +54,7 @@ class KbArticle:
     title: str
     tags: list[str]
     text: str
-    updated_at: str
+    reviewed_at: str | None  # when a person last checked the article; never the ingestion date
 
 
 def _slug(text: str, limit: int = 60) -> str:
@@ -66,8 +66,21 @@ def _progress(items: Iterable[Path], desc: str, total: int) -> Iterable[Path]:
     return tqdm(items, desc=desc, total=total, unit="file", disable=not sys.stderr.isatty())
 
 
+# "Проверено: 2025-10-01" / "reviewed: 2025-10-01" on its own line near the top of a .md file
+_REVIEWED_LINE = re.compile(r"^(?:reviewed|проверено)\s*:\s*(\d{4}-\d{2}-\d{2})\s*$", re.I | re.M)
+
+
+def _review_date(value: str | None) -> str | None:
+    """An ISO review date, or None when absent or not a date (never a guess)."""
+    value = (value or "").strip()
+    try:
+        return date.fromisoformat(value).isoformat() if value else None
+    except ValueError:
+        return None
+
+
 def read_kb_csv(path: Path) -> list[KbArticle]:
-    """Articles of a KB CSV in the original format (columns id, annotation, tags, text)."""
+    """Articles of a KB CSV (columns id, annotation, tags, text; optional ``reviewed`` date)."""
     try:
         with path.open(encoding="utf-8-sig", newline="") as handle:
             reader = csv.DictReader(handle)
@@ -81,7 +94,6 @@ def read_kb_csv(path: Path) -> list[KbArticle]:
         raise DocumentLoadError(f"{path.name}: malformed CSV ({exc})") from exc
     except OSError as exc:
         raise DocumentLoadError(f"{path}: cannot read ({exc.strerror})") from exc
-    updated = datetime.fromtimestamp(path.stat().st_mtime, UTC).date().isoformat()
     articles = []
     for row in rows:
         text = (row.get("text") or "").strip()
@@ -90,7 +102,7 @@ def read_kb_csv(path: Path) -> list[KbArticle]:
             continue
         tags = [t.strip() for t in (row.get("tags") or "").split(",") if t.strip()]
         title = (row.get("annotation") or "").strip() or title_of(text, article_id)
-        articles.append(KbArticle(article_id, title, tags, text, updated))
+        articles.append(KbArticle(article_id, title, tags, text, _review_date(row.get("reviewed"))))
     if not articles:
         raise DocumentLoadError(f"{path.name}: no articles with id and text")
     return articles
@@ -126,8 +138,16 @@ class Ingestor:
 
     def _markdown_article(self, path: Path) -> KbArticle:
         text = load_text(path, self._max_bytes)  # called in a worker thread
-        updated = datetime.fromtimestamp(path.stat().st_mtime, UTC).date().isoformat()
-        return KbArticle(_slug(path.stem), title_of(text, path.stem), [], text, updated)
+        reviewed = _REVIEWED_LINE.search(text[:2000])
+        if reviewed:
+            text = (text[: reviewed.start()] + text[reviewed.end() :]).strip()
+        return KbArticle(
+            _slug(path.stem),
+            title_of(text, path.stem),
+            [],
+            text,
+            _review_date(reviewed.group(1) if reviewed else None),
+        )
 
     async def _index_article(self, article: KbArticle, origin: Path) -> FileResult:
         doc_id = f"kb-{article.article_id}"
@@ -148,7 +168,8 @@ class Ingestor:
                 "title": article.title,
                 "topic": article.tags,
                 "tags": article.tags,
-                "updated_at": article.updated_at,
+                "reviewed_at": article.reviewed_at,
+                "ingested_at": datetime.now(UTC).date().isoformat(),
                 "path": relative,
             },
         )

@@ -23,7 +23,7 @@ from finagent.config import Settings
 from finagent.observability import get_logger
 from finagent.retrieval.embeddings import Embedder
 from finagent.retrieval.index import IndexPoint, SearchFilter, VectorIndex
-from finagent.retrieval.legal import LegalChunk, chunk_units, parse_code
+from finagent.retrieval.legal import LegalChunk, chunk_units, latest_amendment, parse_code
 from finagent.retrieval.retriever import KB
 from finagent.retrieval.sparse import RussianBm25
 
@@ -41,6 +41,7 @@ class LawIngestReport:
     chunks: int
     seconds: float
     collection: str
+    edition: str | None = None
 
     @property
     def chunks_per_second(self) -> float:
@@ -95,8 +96,11 @@ class LawIngestor:
         part: int | None = None,
         progress: bool | None = None,
         chapters: set[str] | None = None,
+        edition: str | None = None,
     ) -> LawIngestReport:
+        """Index a code's text; ``edition`` (ISO date) defaults to its latest amendment."""
         started = time.perf_counter()
+        edition = edition or latest_amendment(text)
         chunks = build_law_chunks(text, code, part, self.settings.law_chunk_size, chapters=chapters)
         await self.index.ensure_collection(self.collection, self.embedder.dim)
         await self._drop_stale(chunks)
@@ -114,7 +118,11 @@ class LawIngestor:
                         chunk_id=c.chunk_id,
                         dense=dense[i].tolist(),
                         sparse=self.bm25.embed_document(c.sparse_text),
-                        payload={**c.payload, "source": LAW_SOURCE, "document_id": _doc_id(c)},
+                        payload={
+                            **c.payload(edition),
+                            "source": LAW_SOURCE,
+                            "document_id": _doc_id(c),
+                        },
                     )
                     for i, c in enumerate(part_chunks)
                 ]
@@ -131,6 +139,7 @@ class LawIngestor:
             chunks=len(chunks),
             seconds=seconds,
             collection=self.collection,
+            edition=edition,
         )
         log.info(
             "law_ingested",
@@ -149,9 +158,10 @@ class LawIngestor:
         part: int | None = None,
         progress: bool | None = None,
         chapters: set[str] | None = None,
+        edition: str | None = None,
     ) -> LawIngestReport:
         text = await asyncio.to_thread(path.read_text, encoding="utf-8")
-        return await self.ingest_text(text, code, part, progress, chapters)
+        return await self.ingest_text(text, code, part, progress, chapters, edition)
 
     async def _drop_stale(self, chunks: list[LegalChunk]) -> None:
         """Delete the stored code/part first when its chunk count differs from the new text.

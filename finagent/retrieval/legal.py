@@ -96,8 +96,9 @@ class LegalUnit:
 
     @property
     def citation(self) -> str:
-        point = f" п. {self.point}" if self.point is not None else ""
-        return f"ст. {self.article}{point} {code_name(self.code)}"
+        """«п. 2 ст. 88 НК РФ», as Russian legal texts write it."""
+        point = f"п. {self.point} " if self.point is not None else ""
+        return f"{point}ст. {self.article} {code_name(self.code)}"
 
     @property
     def chapter_label(self) -> str:
@@ -128,10 +129,10 @@ class LegalChunk:
         """Keyword (BM25) text: the chapter label, the heading and the chunk."""
         return f"{self.unit.chapter_label}\n{self.index_text}"
 
-    @property
-    def payload(self) -> dict[str, object]:
+    def payload(self, edition: str | None = None) -> dict[str, object]:
         u = self.unit
         return {
+            "edition": edition,
             "unit_id": u.unit_id,
             "article_id": u.article_id,
             "article": u.article,
@@ -289,6 +290,15 @@ def parse_code(text: str, code: str = "nk", part: int | None = None) -> list[Leg
                 )
             )
     return units
+
+
+_AMENDMENT_DATE = re.compile(r"\bот\s+(\d{2})\.(\d{2})\.(\d{4})\s+N")
+
+
+def latest_amendment(text: str) -> str | None:
+    """ISO date of the latest amending law cited in the text's notes (its edition), or None."""
+    dates = {f"{y}-{m}-{d}" for d, m, y in _AMENDMENT_DATE.findall(text)}
+    return max(dates) if dates else None
 
 
 def article_ids(units: Iterable[LegalUnit]) -> list[str]:

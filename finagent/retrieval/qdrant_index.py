@@ -171,5 +171,26 @@ class QdrantServerIndex:
         )
         return int(result.count)
 
+    async def scroll(
+        self, collection: str, flt: SearchFilter, limit: int = 100_000
+    ) -> list[dict[str, Any]]:
+        if not await self._exists(collection):
+            return []
+        payloads: list[dict[str, Any]] = []
+        offset: Any = None
+        while len(payloads) < limit:
+            records, offset = await self._client.scroll(
+                collection,
+                scroll_filter=_server_filter(flt),
+                limit=min(1_000, limit - len(payloads)),
+                offset=offset,
+                with_payload=True,
+                with_vectors=False,
+            )
+            payloads.extend(dict(r.payload or {}) for r in records)
+            if offset is None or not records:
+                break
+        return payloads
+
     async def close(self) -> None:
         await self._client.close()

@@ -8,6 +8,7 @@ from finagent.tools.base import Tool
 from finagent.tools.documents import LoadDocumentsFull, SearchUserDocuments
 from finagent.tools.kb_files import build_kb_file_tools
 from finagent.tools.kb_search import ReqFindPassagesForQueries, SearchGeneralKb
+from finagent.tools.legal import ResolveLegalReference
 from finagent.tools.registry import ToolRegistry
 
 if TYPE_CHECKING:
@@ -22,6 +23,7 @@ def build_registry(services: Services) -> ToolRegistry:
         LoadDocumentsFull(services.documents, settings.full_documents_max_chars),
         SearchGeneralKb(services.retriever),
         ReqFindPassagesForQueries(services.retriever),
+        ResolveLegalReference(services.catalog),
         *build_kb_file_tools(settings.kb_root),
     ]
     if settings.cbr_enabled:

@@ -348,7 +348,7 @@ def test_ingest_law_and_search_shows_unit_and_citation(env: dict[str, str], tmp_
     out = finagent(env, "search", "сколько длится камеральная проверка декларации", "--json")
     hits = json.loads(out.stdout)["hits"]
     assert hits[0]["unit_id"] == "nk1.ch14.art88.p2"
-    assert hits[0]["citation"] == "ст. 88 п. 2 НК РФ"
+    assert hits[0]["citation"] == "п. 2 ст. 88 НК РФ"
     assert "в ред." not in hits[0]["text"]
     again = finagent(env, "ingest", "law", str(code), "--code", "nk", "--part", "1")
     assert again.returncode == 0

@@ -21,10 +21,30 @@ async def test_kb_csv_becomes_markdown_files_and_chunks(services: Services, kb_c
     hits = await services.retriever.search(KB, "вычет на лечение сколько вернуть")
     assert hits[0].document_id == "kb-2"
     assert hits[0].metadata["tags"] == ["ндфл", "вычеты"]
-    assert hits[0].metadata["updated_at"]
+    # no review date in the CSV: none is invented (the ingestion date is kept apart)
+    assert hits[0].metadata["reviewed_at"] is None and hits[0].metadata["ingested_at"]
     before = await services.index.count(services.retriever.collection(KB))
     await services.ingestor().ingest_kb([kb_csv])
     assert await services.index.count(services.retriever.collection(KB)) == before
+
+
+async def test_kb_review_dates_come_from_the_articles(services: Services, tmp_path: Path):
+    csv_path = tmp_path / "kb.csv"
+    csv_path.write_text(
+        "id,annotation,tags,text,reviewed\n7,Ставки НДС,ндс,Основная ставка 20 процентов.,2025-10-01\n",
+        encoding="utf-8",
+    )
+    md = tmp_path / "vat.md"
+    md.write_text("# УСН\nПроверено: 2025-09-15\n\nЛимит дохода для УСН.", encoding="utf-8")
+    report = await services.ingestor().ingest_kb([csv_path, md])
+    assert not report.errors
+    by_title = {
+        h.title: h.metadata["reviewed_at"]
+        for h in await services.retriever.search(KB, "ставка НДС лимит УСН", top_k=10)
+    }
+    assert by_title == {"Ставки НДС": "2025-10-01", "УСН": "2025-09-15"}
+    stored = next(services.settings.kb_root.glob("vat*.md")).read_text(encoding="utf-8")
+    assert "Проверено" not in stored
 
 
 async def test_kb_markdown_folder(services: Services, tmp_path: Path):

@@ -101,7 +101,7 @@ async def test_ingest_search_reingest(
     top = hits[0]
     assert top.source == "law"
     assert top.metadata["unit_id"] == "nk1.ch14.art88.p2"
-    assert top.metadata["citation"] == "ст. 88 п. 2 НК РФ"
+    assert top.metadata["citation"] == "п. 2 ст. 88 НК РФ"
     assert "ред." not in top.text
 
     hits = await retriever.search(KB, "штраф если умышленно занизил налог", flt=flt, top_k=3)

@@ -83,7 +83,7 @@ def test_chapters_with_multiline_titles_and_dashed_numbers() -> None:
 def test_points_dotted_and_dashed_with_citations() -> None:
     units = _by_id(parse_code(SAMPLE, "nk", 1))
     assert units["nk1.ch14.art88.p1"].text == "Проверка проводится по месту нахождения органа."
-    assert units["nk1.ch14.art88.p1.1"].citation == "ст. 88 п. 1.1 НК РФ"
+    assert units["nk1.ch14.art88.p1.1"].citation == "п. 1.1 ст. 88 НК РФ"
     assert units["nk1.ch14.art88.p3.3-1"].text == "Пункт с дефисом."
     assert not units["nk1.ch14.art88.p3.3-1"].repealed
     assert units["nk1.ch14.art88"].citation == "ст. 88 НК РФ"
@@ -152,7 +152,7 @@ def test_code_without_part_and_other_codes() -> None:
     text = "Глава 1. ОБЩИЕ\n\nСтатья 1. Предмет\n\n1. Текст.\n"
     unit = parse_code(text, "tk")[0]
     assert unit.unit_id == "tk.ch1.art1.p1"
-    assert unit.citation == "ст. 1 п. 1 ТК РФ"
+    assert unit.citation == "п. 1 ст. 1 ТК РФ"
 
 
 # --- the real Tax Code text ------------------------------------------------------------
@@ -177,7 +177,7 @@ def test_real_part_one() -> None:
     assert stats["articles"] == 150
     by_id = _by_id(units)
     assert "Камеральная" in by_id["nk1.ch14.art88.p2"].article_title
-    assert by_id["nk1.ch14.art88.p2"].citation == "ст. 88 п. 2 НК РФ"
+    assert by_id["nk1.ch14.art88.p2"].citation == "п. 2 ст. 88 НК РФ"
     assert "ред." not in by_id["nk1.ch14.art88.p2"].text
     assert by_id["nk1.ch8.art45.p1"].text  # art. 75 (penalties) is in the missing ch. 11
     assert by_id["nk1.ch16.art122.p1"].text

@@ -1,0 +1,229 @@
+"""When the sources cannot support an answer: say so instead of answering from unrelated text.
+
+Three checks, cheapest first:
+- scope: the question is about another country's taxes, names a code or law that is not
+  ingested, an article that does not exist, or a letter or ruling that is not among the
+  sources;
+- evidence: the best passage is semantically too far from the question (a setting,
+  calibrated on the team's answer set).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from finagent.answering import messages
+from finagent.legal.catalog import LawCatalog
+from finagent.legal.references import CODE_PATTERNS, find_documents, find_references
+from finagent.legal.taxes import RATE_ARTICLE_TITLE, asks_figure, asks_rate, taxes_named
+from finagent.retrieval.legal import code_name
+from finagent.state import Chunk
+
+# Locative and adjective forms: "НДС в Казахстане", "немецкий налог". Direction ("экспорт в
+# Казахстан") is a Russian tax question and does not match.
+_COUNTRIES: dict[str, str] = {
+    "Казахстан": r"в\s+казахстане|казахстанск\w*|республик\w\s+казахстан|\b(?-i:РК)\b",
+    "Беларусь": r"в\s+беларуси|в\s+белоруссии|белорусск\w*|\b(?-i:РБ)\b",
+    "Германия": r"в\s+германии|германск\w*|немецк\w*|\b(?-i:ФРГ)\b",
+    "США": r"в\s+сша|в\s+америке|американск\w*|\b(?-i:IRS)\b",
+    "Китай": r"в\s+китае|китайск\w*|\b(?-i:КНР)\b",
+    "Узбекистан": r"в\s+узбекистане|узбекск\w*",
+    "Армения": r"в\s+армении|армянск\w*",
+    "Грузия": r"в\s+грузии|грузинск\w*",
+    "Киргизия": r"в\s+киргизии|в\s+кыргызстане|киргизск\w*|кыргызск\w*",
+    "Таджикистан": r"в\s+таджикистане|таджикск\w*",
+    "Азербайджан": r"в\s+азербайджане|азербайджанск\w*",
+    "Турция": r"в\s+турции|турецк\w*",
+    "ОАЭ": r"в\s+оаэ|в\s+дубае|эмиратск\w*",
+    "Кипр": r"на\s+кипре|кипрск\w*",
+    "Франция": r"во\s+франции|французск\w*",
+    "Великобритания": r"в\s+великобритании|в\s+англии|британск\w*",
+    "Италия": r"в\s+италии|итальянск\w*",
+    "Испания": r"в\s+испании|испанск\w*",
+    "Польша": r"в\s+польше|польск\w*",
+    "Сербия": r"в\s+сербии|сербск\w*",
+    "Израиль": r"в\s+израиле|израильск\w*",
+    "Таиланд": r"в\s+таиланде|тайск\w*",
+    "Индия": r"в\s+индии|индийск\w*",
+    "Япония": r"в\s+японии|японск\w*",
+    "Украина": r"в\s+украине|на\s+украине|украинск\w*",
+    "Канада": r"в\s+канаде|канадск\w*",
+    "Швейцария": r"в\s+швейцарии|швейцарск\w*",
+    "Нидерланды": r"в\s+нидерландах|в\s+голландии|нидерландск\w*",
+    "Чехия": r"в\s+чехии|чешск\w*",
+    "Латвия, Литва или Эстония": r"в\s+латвии|в\s+литве|в\s+эстонии|латвийск\w*|литовск\w*"
+    r"|эстонск\w*",
+    "Финляндия": r"в\s+финляндии|финск\w*",
+    "Молдова": r"в\s+молдове|в\s+молдавии|молдавск\w*",
+}
+_COUNTRY_RE = {name: re.compile(rf"(?:{p})", re.IGNORECASE) for name, p in _COUNTRIES.items()}
+# a Russian taxpayer's foreign income or trade is a Tax Code question
+_RUSSIAN_ANGLE = re.compile(
+    r"\bрф\b|в\s+росси|российск\w*|резидент\w*|россиян\w*|ндфл|ндс\s+при\s+(?:экспорте|импорте)",
+    re.IGNORECASE,
+)
+_OTHER_CODES: dict[str, str] = {
+    **{key: value for key, value in CODE_PATTERNS.items() if key != "nk"},
+    "zhk": r"\b(?-i:ЖК)\s+РФ|Жилищн\w+\s+кодекс\w*",
+    "sk": r"\b(?-i:СК)\s+РФ|Семейн\w+\s+кодекс\w*",
+    "uk": r"\b(?-i:УК)\s+РФ|\b(?-i:УК)\s+\d|Уголовн\w+\s+кодекс\w*",
+    "apk": r"\b(?-i:АПК)\b|Арбитражн\w+\s+процессуальн\w+\s+кодекс\w*",
+    "gpk": r"\b(?-i:ГПК)\b|Гражданск\w+\s+процессуальн\w+\s+кодекс\w*",
+    "zk": r"\b(?-i:ЗК)\s+РФ|Земельн\w+\s+кодекс\w*",
+    "law": r"\b\d{1,4}-ФЗ\b|федеральн\w+\s+закон\w*|\bзакон\w*\s+об?\s+(?!налог)\w+",
+}
+_OTHER_CODE_NAMES = {
+    "koap": "КоАП РФ",
+    "gk": "Гражданский кодекс",
+    "tk": "Трудовой кодекс",
+    "bk": "Бюджетный кодекс",
+    "zhk": "Жилищный кодекс",
+    "sk": "Семейный кодекс",
+    "uk": "Уголовный кодекс",
+    "apk": "АПК РФ",
+    "gpk": "ГПК РФ",
+    "zk": "Земельный кодекс",
+    "law": "текст этого федерального закона",
+}
+_OTHER_CODE_RE = {k: re.compile(rf"(?:{v})", re.IGNORECASE) for k, v in _OTHER_CODES.items()}
+_RULING = re.compile(
+    r"письм\w*\s+(?:минфина|фнс|налогов\w+\s+служб\w*)|"
+    r"(?:определени|постановлени|решени)\w*\s+(?:кс|вс|вас|пленума|конституционн\w+|верховн\w+)|"
+    r"пленум\w*|\b(?-i:ВС|КС|ВАС)\s+РФ|верховн\w+\s+суд\w*|конституционн\w+\s+суд\w*|"
+    r"(?:постановлени|определени|письм)\w*\s+(?:№|N)\s*\d",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Abstention:
+    """Why the agent will not answer: a short reason and what exactly is missing."""
+
+    kind: str  # jurisdiction | code | article | document | evidence
+    reason: str
+    missing: str
+
+
+def _jurisdiction(query: str) -> Abstention | None:
+    if _RUSSIAN_ANGLE.search(query):
+        return None
+    for country, pattern in _COUNTRY_RE.items():
+        if pattern.search(query):
+            reason = messages.ABSTAIN_JURISDICTION.format(country=country)
+            return Abstention("jurisdiction", reason, reason[0].upper() + reason[1:] + ".")
+    return None
+
+
+def _covered_by_sources(pattern: re.Pattern[str], chunks: list[Chunk]) -> bool:
+    """A knowledge-base article or a user document that itself speaks of it."""
+    return any(c.source != "law" and pattern.search(c.text) for c in chunks)
+
+
+async def scope_abstention(
+    query: str, chunks: list[Chunk], catalog: LawCatalog | None
+) -> Abstention | None:
+    """An abstention for a question outside what is ingested, or None."""
+    found = _jurisdiction(query)
+    if found:
+        return found
+    ingested = await catalog.codes() if catalog else set()
+    loaded = ", ".join(code_name(c) for c in sorted(ingested)) or "кодексы не загружены"
+    for key, pattern in _OTHER_CODE_RE.items():
+        if key in ingested or not pattern.search(query):
+            continue
+        if _covered_by_sources(pattern, chunks):
+            continue
+        name = _OTHER_CODE_NAMES[key]
+        return Abstention(
+            "code",
+            messages.ABSTAIN_CODE.format(code=name),
+            messages.ABSTAIN_CODE_MISSING.format(code=name, loaded=loaded),
+        )
+    if catalog is not None:
+        for ref in find_references(query):
+            if ref.code not in (None, "nk") and ref.code not in ingested:
+                continue  # handled above as a code that is not ingested
+            resolution = await catalog.resolve(ref)
+            if resolution.problem in ("article", "point", "subpoint"):
+                nearest = ", ".join(resolution.nearest[:5]) or "нет"
+                return Abstention(
+                    "article",
+                    messages.ABSTAIN_ARTICLE.format(reference=ref.label),
+                    messages.ABSTAIN_ARTICLE_MISSING.format(reference=ref.label, nearest=nearest),
+                )
+    if catalog is not None and "nk" in ingested:
+        found = await _uncovered_tax(query, chunks, catalog)
+        if found:
+            return found
+    documents = find_documents(query) or [m.group(0) for m in _RULING.finditer(query)]
+    for document in documents:
+        needle = re.escape(document.split("№")[-1].split(" N ")[-1].strip()[:30])
+        if not _covered_by_sources(re.compile(needle, re.IGNORECASE), chunks):
+            return Abstention(
+                "document",
+                messages.ABSTAIN_DOCUMENT.format(document=document),
+                messages.ABSTAIN_DOCUMENT_MISSING.format(document=document),
+            )
+    return None
+
+
+async def _uncovered_tax(query: str, chunks: list[Chunk], catalog: LawCatalog) -> Abstention | None:
+    """The question names only taxes whose chapter (or rate article) is not ingested."""
+    named = taxes_named(query)
+    if not named:
+        return None
+    chapters = await catalog.chapters("nk")
+    loaded = messages.ABSTAIN_CHAPTERS_LOADED.format(
+        chapters=", ".join(sorted(chapters, key=_chapter_key))
+    )
+    problems: list[Abstention] = []
+    figure = asks_figure(query)
+    for tax in named:
+        if _covered_by_sources(tax.pattern, chunks):
+            return None
+        # the general part names every tax (art. 13-15, 18): enough for a question with
+        # no figure, such as «транспортный налог — региональный?»
+        if not figure and any(tax.pattern.search(c.text) for c in chunks):
+            return None
+        if tax.chapter is None:
+            reason = messages.ABSTAIN_LAW.format(law=tax.law, tax=tax.name)
+        elif tax.chapter not in chapters:
+            reason = messages.ABSTAIN_CHAPTER.format(chapter=tax.chapter, tax=tax.name)
+        elif asks_rate(query) and not any(
+            RATE_ARTICLE_TITLE.match(title) for title in chapters[tax.chapter]
+        ):
+            reason = messages.ABSTAIN_RATE_ARTICLE.format(chapter=tax.chapter, tax=tax.name)
+        else:
+            return None  # one named tax the corpus covers is enough to try
+        problems.append(
+            Abstention("chapter", reason, reason[0].upper() + reason[1:] + ". " + loaded)
+        )
+    return problems[0]
+
+
+def _chapter_key(chapter: str) -> tuple[float, ...]:
+    return tuple(float(p) for p in chapter.split(".") if p.isdigit())
+
+
+def evidence_abstention(
+    best_similarity: float | None, chunks: list[Chunk], min_similarity: float
+) -> Abstention | None:
+    """An abstention when no passage is close enough to the question."""
+    if chunks and best_similarity is not None and best_similarity >= min_similarity:
+        return None
+    titles = "; ".join(dict.fromkeys(c.metadata.get("citation") or c.title for c in chunks[:3]))
+    return Abstention(
+        "evidence",
+        messages.ABSTAIN_EVIDENCE,
+        messages.ABSTAIN_EVIDENCE_MISSING.format(titles=titles or "ничего не найдено"),
+    )
+
+
+def render_abstention(abstention: Abstention, available: str | None = None) -> str:
+    """The Russian answer: no figures in the summary, what is missing in the details."""
+    summary = messages.ABSTAIN_SUMMARY.format(reason=abstention.reason)
+    details = messages.ABSTAIN_DETAILS.format(
+        missing=abstention.missing, available=available or messages.ABSTAIN_AVAILABLE_DEFAULT
+    )
+    return f"## Краткий вывод\n{summary}\n\n## Подробный анализ\n{details}"

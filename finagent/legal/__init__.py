@@ -1,0 +1,1 @@
+"""Legal references: parsing Russian citations and resolving them against ingested codes."""
