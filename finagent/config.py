@@ -92,11 +92,12 @@ class Settings(BaseSettings):
         "false reproduces the unverified extractive composer (for side-by-side evaluation)",
     )
     abstain_min_similarity: float = Field(
-        default=0.0,
+        default=0.80,
         ge=0.0,
         le=1.0,
         description="Knowledge questions are declined when no passage sentence reaches this "
-        "e5 cosine similarity to the question (calibrated on the team's answer set)",
+        "e5 cosine similarity to the question, or no content word of the question occurs in "
+        "the passages (a floor below every answerable item of the team's answer set)",
     )
 
     # --- LLM -------------------------------------------------------------------------

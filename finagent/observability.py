@@ -82,6 +82,20 @@ def _redact_processor(
     return {k: _redact_value(v) for k, v in event_dict.items()}
 
 
+class _CurrentStderr:
+    """Writes to whatever ``sys.stderr`` is at the time of the write.
+
+    Binding the file object at configuration time breaks when stderr is replaced and
+    closed later (test runners, CLI runners, daemons redirecting their streams).
+    """
+
+    def write(self, text: str) -> int:
+        return sys.stderr.write(text)
+
+    def flush(self) -> None:
+        sys.stderr.flush()
+
+
 def configure_logging(level: str = "INFO", json_logs: bool = False) -> None:
     """Configure structlog to write redacted events to stderr."""
     renderer: Any = (
@@ -109,7 +123,7 @@ def configure_logging(level: str = "INFO", json_logs: bool = False) -> None:
         wrapper_class=structlog.make_filtering_bound_logger(
             logging.getLevelNamesMapping().get(level.upper(), logging.INFO)
         ),
-        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        logger_factory=structlog.PrintLoggerFactory(file=_CurrentStderr()),  # type: ignore[arg-type]
         cache_logger_on_first_use=False,
     )
 

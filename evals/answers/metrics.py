@@ -268,13 +268,26 @@ def quoted_reference(body: str, ref: LegalReference, texts: Sequence[str]) -> bo
     return quotation is not None and is_quoted(quotation, texts)
 
 
-def reference_report(outputs: dict[str, Any], code: CodeUnits) -> dict[str, Any]:
-    """Every legal reference of the answer body, classed as supported, quoted or unsupported."""
-    body = answer_body(str(outputs.get("answer") or ""))
+def reference_report(
+    outputs: dict[str, Any], code: CodeUnits, question: str = ""
+) -> dict[str, Any]:
+    """Every legal reference of the answer body, classed as supported, quoted or unsupported.
+
+    An abstention that names a reference of the question as missing («ст. 999 НК РФ нет в
+    загруженном тексте») cites nothing: such references are counted as *named missing*.
+    """
+    answer = str(outputs.get("answer") or "")
+    body = answer_body(answer)
     retrieved = list(outputs.get("retrieved") or [])
     articles = {str(r.get("article_id")) for r in retrieved if r.get("article_id")}
     texts = [str(r.get("text") or "") for r in retrieved]
-    report: dict[str, Any] = {"supported": [], "quoted": [], "unsupported": []}
+    asked = {ref.label for ref in find_references(question)} if abstained(answer) else set()
+    report: dict[str, Any] = {
+        "supported": [],
+        "quoted": [],
+        "unsupported": [],
+        "named_missing": [],
+    }
     for ref in find_references(body):
         resolved = code.resolve(ref)
         reason = None
@@ -285,6 +298,8 @@ def reference_report(outputs: dict[str, Any], code: CodeUnits) -> dict[str, Any]
         entry = {"text": ref.text, "label": ref.label}
         if reason is None:
             report["supported"].append(entry)
+        elif ref.label in asked:
+            report["named_missing"].append(entry)
         elif quoted_reference(body, ref, texts):
             report["quoted"].append({**entry, "reason": reason})
         else:
@@ -361,6 +376,7 @@ class ItemScores:
     unsupported_refs: int = 0
     quoted_refs: int = 0
     supported_refs: int = 0
+    named_missing_refs: int = 0
     latency_ms: float = 0.0
     llm_calls: int = 0
     abstained: bool = False
@@ -403,10 +419,11 @@ def score_item(
     scores.abstained = abstained(str(outputs.get("answer") or ""))
     if not item.trap:
         scores.false_abstention = float(scores.abstained)
-    refs = reference_report(outputs, code)
+    refs = reference_report(outputs, code, question)
     scores.unsupported_refs = len(refs["unsupported"])
     scores.quoted_refs = len(refs["quoted"])
     scores.supported_refs = len(refs["supported"])
+    scores.named_missing_refs = len(refs["named_missing"])
     scores.unsupported = refs["unsupported"]
     scores.latency_ms = float(outputs.get("latency_ms") or 0.0)
     scores.llm_calls = int(outputs.get("llm_calls") or 0)
@@ -448,6 +465,7 @@ def aggregate(items: Sequence[ItemScores]) -> dict[str, Any]:
         out[key], counts[key] = _mean(getattr(i, key) for i in items)
     out["unsupported_refs"] = sum(i.unsupported_refs for i in items)
     out["quoted_refs"] = sum(i.quoted_refs for i in items)
+    out["named_missing_refs"] = sum(i.named_missing_refs for i in items)
     out["supported_refs"] = sum(i.supported_refs for i in items)
     out["answers_with_unsupported"] = sum(1 for i in items if i.unsupported_refs)
     # abstentions may name the missing article and its nearest existing neighbours

@@ -19,6 +19,7 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     ("  of them in abstentions", "unsupported_in_abstentions", "int"),
     ("answers w/ unsupported", "answers_with_unsupported", "int"),
     ("quoted references", "quoted_refs", "int"),
+    ("named as missing (abstentions)", "named_missing_refs", "int"),
     ("latency p50, ms", "latency_p50_ms", "ms"),
     ("latency p95, ms", "latency_p95_ms", "ms"),
     ("LLM calls / answer", "llm_calls_per_answer", "calls"),

@@ -146,11 +146,10 @@ async def scope_abstention(
                 continue  # handled above as a code that is not ingested
             resolution = await catalog.resolve(ref)
             if resolution.problem in ("article", "point", "subpoint"):
-                nearest = ", ".join(resolution.nearest[:5]) or "нет"
                 return Abstention(
                     "article",
                     messages.ABSTAIN_ARTICLE.format(reference=ref.label),
-                    messages.ABSTAIN_ARTICLE_MISSING.format(reference=ref.label, nearest=nearest),
+                    messages.ABSTAIN_ARTICLE_MISSING.format(reference=ref.label),
                 )
     if catalog is not None and "nk" in ingested:
         found = await _uncovered_tax(query, chunks, catalog)
@@ -187,18 +186,19 @@ async def _uncovered_tax(query: str, chunks: list[Chunk], catalog: LawCatalog) -
         if not figure and any(tax.pattern.search(c.text) for c in chunks):
             return None
         if tax.chapter is None:
-            reason = messages.ABSTAIN_LAW.format(law=tax.law, tax=tax.name)
+            reason = messages.ABSTAIN_LAW.format(tax=tax.name)
+            missing = messages.ABSTAIN_LAW_MISSING.format(law=tax.law)
         elif tax.chapter not in chapters:
-            reason = messages.ABSTAIN_CHAPTER.format(chapter=tax.chapter, tax=tax.name)
+            reason = messages.ABSTAIN_CHAPTER.format(tax=tax.name)
+            missing = messages.ABSTAIN_CHAPTER_MISSING.format(chapter=tax.chapter, tax=tax.name)
         elif asks_rate(query) and not any(
             RATE_ARTICLE_TITLE.match(title) for title in chapters[tax.chapter]
         ):
-            reason = messages.ABSTAIN_RATE_ARTICLE.format(chapter=tax.chapter, tax=tax.name)
+            reason = messages.ABSTAIN_RATE_ARTICLE.format(tax=tax.name)
+            missing = messages.ABSTAIN_RATE_ARTICLE_MISSING.format(chapter=tax.chapter)
         else:
             return None  # one named tax the corpus covers is enough to try
-        problems.append(
-            Abstention("chapter", reason, reason[0].upper() + reason[1:] + ". " + loaded)
-        )
+        problems.append(Abstention("chapter", reason, f"{missing} {loaded}"))
     return problems[0]
 
 
@@ -207,10 +207,18 @@ def _chapter_key(chapter: str) -> tuple[float, ...]:
 
 
 def evidence_abstention(
-    best_similarity: float | None, chunks: list[Chunk], min_similarity: float
+    best_similarity: float | None,
+    chunks: list[Chunk],
+    min_similarity: float,
+    shared_words: int | None = None,
 ) -> Abstention | None:
-    """An abstention when no passage is close enough to the question."""
-    if chunks and best_similarity is not None and best_similarity >= min_similarity:
+    """An abstention when no passage is close enough to the question.
+
+    Close enough: the best sentence reaches ``min_similarity`` (e5 cosine) and at least
+    one content word of the question occurs in the passages (``shared_words``).
+    """
+    close = best_similarity is not None and best_similarity >= min_similarity
+    if chunks and close and shared_words != 0:
         return None
     titles = "; ".join(dict.fromkeys(c.metadata.get("citation") or c.title for c in chunks[:3]))
     return Abstention(

@@ -116,6 +116,14 @@ async def rank(
     return sorted(found, key=lambda c: -c.score), best_semantic
 
 
+def shared_words(query: str, found: list[Candidate]) -> int:
+    """How many content words of the question occur in the candidate sentences."""
+    seen: set[str] = set()
+    for c in found:
+        seen |= stems(c.sentence)
+    return len(stems(query) & seen)
+
+
 def _cosine(vectors: np.ndarray, query: np.ndarray) -> np.ndarray:
     v = vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
     q = query / max(float(np.linalg.norm(query)), 1e-12)

@@ -33,7 +33,10 @@ ABSTAIN_JURISDICTION = "вопрос о налогах другой страны
 ABSTAIN_CODE = "{code} не загружен в базу"
 ABSTAIN_CODE_MISSING = "Текст {code} не загружен; загружены: {loaded}."
 ABSTAIN_ARTICLE = "{reference} нет в загруженном тексте"
-ABSTAIN_ARTICLE_MISSING = "В загруженном тексте нет {reference}. Ближайшие существующие: {nearest}."
+ABSTAIN_ARTICLE_MISSING = (
+    "В загруженном тексте нет {reference}: проверьте номер статьи или пункта "
+    "(существующие нормы можно найти поиском по базе знаний)."
+)
 ABSTAIN_DOCUMENT = "документа «{document}» нет среди загруженных источников"
 ABSTAIN_DOCUMENT_MISSING = (
     "Письма, разъяснения и судебные акты в базу не загружены, и «{document}» среди "
@@ -56,7 +59,11 @@ PERIOD_WARNING = (
     "Проверьте действующую редакцию."
 )
 REFERENCE_REMOVED = "[ссылка удалена: не подтверждена источниками]"
-ABSTAIN_CHAPTER = "глава {chapter} НК РФ ({tax}) не загружена в базу"
-ABSTAIN_RATE_ARTICLE = "статья о налоговых ставках главы {chapter} НК РФ ({tax}) не загружена"
-ABSTAIN_LAW = "{law} ({tax}) не загружен в базу"
+# the summary states no figures: chapter and law numbers go to the details
+ABSTAIN_CHAPTER = "глава НК РФ о налоге «{tax}» не загружена в базу"
+ABSTAIN_CHAPTER_MISSING = "Не загружена глава {chapter} НК РФ ({tax})."
+ABSTAIN_RATE_ARTICLE = "статья НК РФ о ставках налога «{tax}» не загружена в базу"
+ABSTAIN_RATE_ARTICLE_MISSING = "В загруженной главе {chapter} НК РФ нет статьи о налоговых ставках."
+ABSTAIN_LAW = "закон о налоге «{tax}» не загружен в базу"
+ABSTAIN_LAW_MISSING = "Этот налог установлен не НК РФ, а отдельным законом ({law}); он не загружен."
 ABSTAIN_CHAPTERS_LOADED = "Загружены главы НК РФ: {chapters}."

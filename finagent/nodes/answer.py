@@ -26,7 +26,7 @@ from finagent.answering.context import (
     strip_sources_section,
 )
 from finagent.answering.edition import edition_notes, period_warning
-from finagent.answering.evidence import candidates, rank
+from finagent.answering.evidence import candidates, rank, shared_words
 from finagent.answering.extractive import compose_extractive, compose_key_facts
 from finagent.answering.reference_check import check_references
 from finagent.nodes.common import decision_of, run_context
@@ -198,7 +198,12 @@ def make_answer(services: Services):  # type: ignore[no-untyped-def]
                     return await abstain(state, config, scope, None)
             ranked, best = await rank(query, candidates(ctx), services.embedder)
             if _is_knowledge_question(decision) and not ctx.external:
-                weak = evidence_abstention(best, ctx.chunks, settings.abstain_min_similarity)
+                weak = evidence_abstention(
+                    best,
+                    ctx.chunks,
+                    settings.abstain_min_similarity,
+                    shared_words(query, ranked),
+                )
                 if weak is not None:
                     return await abstain(state, config, weak, best)
         warning = period_warning(query, ctx.chunks) if check else None

@@ -31,7 +31,8 @@ async def test_kb_csv_becomes_markdown_files_and_chunks(services: Services, kb_c
 async def test_kb_review_dates_come_from_the_articles(services: Services, tmp_path: Path):
     csv_path = tmp_path / "kb.csv"
     csv_path.write_text(
-        "id,annotation,tags,text,reviewed\n7,Ставки НДС,ндс,Основная ставка 20 процентов.,2025-10-01\n",
+        "id,annotation,tags,text,reviewed\n"
+        "7,Ставки НДС,ндс,Основная ставка 20 процентов.,2025-10-01\n",
         encoding="utf-8",
     )
     md = tmp_path / "vat.md"

@@ -265,3 +265,19 @@ def test_dataset_loading_validates_items(tmp_path: Path) -> None:
     path.write_text(json.dumps({**rows[0], "trap_kind": "bogus"}), "utf-8")
     with pytest.raises(ValueError, match="trap_kind"):
         load_answer_dataset(path)
+
+
+def test_an_abstention_naming_the_questions_missing_article_cites_nothing() -> None:
+    trap = _item(
+        id="t3", trap=True, trap_kind="nonexistent_document", expected_units=[], key_fact=None
+    )
+    question = "Что сказано в ст. 999 НК РФ?"
+    answer = (
+        "## Краткий вывод\nВ загруженных источниках нет оснований для ответа на этот вопрос: "
+        "ст. 999 НК РФ нет в загруженном тексте.\n\n## Подробный анализ\nСм. ст. 123 НК РФ."
+    )
+    scores = score_item(trap, question, _outputs(answer, []), CODE)
+    assert scores.named_missing_refs == 1  # the question's own reference, declared missing
+    assert scores.unsupported_refs == 1  # ст. 123 НК РФ is offered without a source
+    answered = score_item(trap, question, _outputs("Согласно ст. 999 НК РФ ставка 5 %.", []), CODE)
+    assert answered.unsupported_refs == 1 and answered.named_missing_refs == 0
