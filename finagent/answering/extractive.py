@@ -75,14 +75,8 @@ def _best_sentences(text: str, query_stems: set[str], limit: int) -> list[str]:
     return [s if len(s) <= 400 else s[:400].rsplit(" ", 1)[0] + "…" for _, s in ranked[:limit]]
 
 
-def compose_extractive(query: str, ctx: AnswerContext, note: str | None = None) -> str:
-    """Краткий вывод / Подробный анализ / Источники from retrieved passages and live data."""
-    if not ctx.chunks and not ctx.external:
-        return f"## Краткий вывод\n{NOTHING_FOUND}\n\n## Подробный анализ\n{NOTHING_FOUND}"
-    stems = _stems(query)
-    numbered = {id(c): n for c, n in zip(ctx.chunks, ctx.chunk_numbers, strict=True)}
-    summary: list[str] = []
-    details: list[str] = []
+def _add_live_data(ctx: AnswerContext, summary: list[str], details: list[str]) -> None:
+    """Live-data results (rates, news) first: their first line sums them up."""
     external_start = len(ctx.sources) - len(ctx.external) + 1
     for offset, item in enumerate(ctx.external):
         number = external_start + offset
@@ -92,6 +86,17 @@ def compose_extractive(query: str, ctx: AnswerContext, note: str | None = None) 
             f"- **{item.tool}** [Источник: {item.source_note}] [{number}]:\n"
             f"  {item.content.strip()[:1500]}"
         )
+
+
+def compose_extractive(query: str, ctx: AnswerContext, note: str | None = None) -> str:
+    """Краткий вывод / Подробный анализ / Источники from retrieved passages and live data."""
+    if not ctx.chunks and not ctx.external:
+        return f"## Краткий вывод\n{NOTHING_FOUND}\n\n## Подробный анализ\n{NOTHING_FOUND}"
+    stems = _stems(query)
+    numbered = {id(c): n for c, n in zip(ctx.chunks, ctx.chunk_numbers, strict=True)}
+    summary: list[str] = []
+    details: list[str] = []
+    _add_live_data(ctx, summary, details)
     for chunk in ctx.chunks[:4]:
         number = numbered[id(chunk)]
         sentences = _best_sentences(chunk.text, stems, 2)
@@ -136,15 +141,7 @@ def compose_key_facts(
         return f"## Краткий вывод\n{NOTHING_FOUND}\n\n## Подробный анализ\n{NOTHING_FOUND}"
     summary: list[str] = [warning] if warning else []
     details: list[str] = []
-    external_start = len(ctx.sources) - len(ctx.external) + 1
-    for offset, item in enumerate(ctx.external):
-        number = external_start + offset
-        first = item.content.strip().splitlines()[0] if item.content.strip() else ""
-        summary.append(f"{first} [Источник: {item.source_note}] [{number}]")
-        details.append(
-            f"- **{item.tool}** [Источник: {item.source_note}] [{number}]:\n"
-            f"  {item.content.strip()[:1500]}"
-        )
+    _add_live_data(ctx, summary, details)
     if ranked:
         top = ranked[0]
         summary.append(f"{_lead(top)} «{top.sentence}» [{top.number}]")

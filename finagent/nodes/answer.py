@@ -196,7 +196,10 @@ def make_answer(services: Services):  # type: ignore[no-untyped-def]
                 scope = await scope_abstention(query, ctx.chunks, services.catalog)
                 if scope is not None:
                     return await abstain(state, config, scope, None)
-            ranked, best = await rank(query, candidates(ctx), services.embedder)
+            # sentence ranking embeds the passages' sentences: only where it is used, for
+            # the offline answer and the evidence check of knowledge questions
+            if services.llm is None or _is_knowledge_question(decision):
+                ranked, best = await rank(query, candidates(ctx), services.embedder)
             if _is_knowledge_question(decision) and not ctx.external:
                 weak = evidence_abstention(
                     best,

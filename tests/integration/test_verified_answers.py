@@ -185,3 +185,10 @@ async def test_research_answers_keep_only_references_the_run_retrieved(  # type:
     assert result["status"] == "completed"
     assert "п. 2 ст. 88 НК РФ" in result["answer"] and "ст. 999" not in result["answer"]
     assert result["references"]["unsupported"] == 1
+
+
+async def test_with_an_llm_a_trap_is_declined_before_the_answer_call(make_loaded) -> None:  # type: ignore[no-untyped-def]
+    llm = ScriptedChatModel([decision(["kb"])])  # no answer reply scripted: none may be asked
+    services = await with_code((await make_loaded(llm))["services"])
+    result = await Agent(services).run(user_id="alice", query="Какая ставка НДС в Казахстане?")
+    assert "нет оснований для ответа" in result.answer and llm.calls == 1
