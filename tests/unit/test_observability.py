@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-import structlog
 
 from finagent.observability import configure_logging, get_logger, register_secrets
 
@@ -14,14 +11,6 @@ SECRET = "sk-unit-secret-7f3c"
 
 def _fail(token: str = SECRET) -> None:
     raise RuntimeError(f"upstream refused {token}")
-
-
-@pytest.fixture(autouse=True)
-def restore_logging() -> Iterator[None]:
-    """configure_logging binds the current stderr (here: the capture); put back the old."""
-    saved = structlog.get_config()
-    yield
-    structlog.configure(**saved)
 
 
 @pytest.mark.parametrize("json_logs", [False, True])
