@@ -53,14 +53,53 @@ def stems(text: str) -> set[str]:
     return {w[:5] for w in _WORD.findall(normalize(text)) if w not in _STOP and len(w) > 2}
 
 
+# a sentence does not end after these («г. Москва», «ст. 88», «руб.», initials)
+_ABBREVIATIONS = frozenset(
+    "г гг д ул пр пер обл корп стр кв ст п пп подп ч руб коп тыс млн млрд т им см рис".split()
+)
+
+
+def _split_sentences(line: str) -> list[str]:
+    pieces: list[str] = []
+    for piece in _SENTENCE.split(line):
+        last = pieces[-1].rstrip(".").rsplit(" ", 1)[-1].lower() if pieces else ""
+        if pieces and (last in _ABBREVIATIONS or (len(last) == 1 and last.isalpha())):
+            pieces[-1] = f"{pieces[-1]} {piece}"
+        else:
+            pieces.append(piece)
+    return pieces
+
+
+def _table_rows(lines: list[str]) -> dict[int, str]:
+    """Markdown table rows as «column: value; ...» sentences (the header row is dropped)."""
+    out: dict[int, str] = {}
+    header: list[str] | None = None
+    for i, line in enumerate(lines):
+        if not line.startswith("|"):
+            header = None
+            continue
+        cells = [c.strip().strip("*").strip() for c in line.strip("|").split("|")]
+        if set(line) <= set("|-: "):
+            continue
+        if header is None:
+            header = cells
+            out[i] = ""
+            continue
+        pairs = [f"{h}: {v}" for h, v in zip(header, cells, strict=False) if v and h]
+        extra = [v for h, v in zip(header, cells, strict=False) if v and not h]
+        out[i] = "; ".join(extra + pairs)
+    return out
+
+
 def sentences_of(text: str) -> list[str]:
-    """Sentences and sub-point lines of a passage (Markdown headings and tables skipped)."""
+    """Sentences, sub-point lines and table rows of a passage (headings skipped)."""
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    rows = _table_rows(lines)
     out = []
-    for line in lines:
+    for i, line in enumerate(lines):
         if line.startswith("#") or set(line) <= set("|-: "):
             continue
-        for s in _SENTENCE.split(line):
+        for s in [rows[i]] if i in rows else _split_sentences(line):
             s = s.strip()
             if len(s) > 12:
                 out.append(s if len(s) <= MAX_SENTENCE_CHARS else _cut(s))
@@ -71,7 +110,7 @@ def _cut(sentence: str) -> str:
     return sentence[:MAX_SENTENCE_CHARS].rsplit(" ", 1)[0] + "…"
 
 
-def candidates(ctx: AnswerContext, max_chunks: int = 5, per_chunk: int = 10) -> list[Candidate]:
+def candidates(ctx: AnswerContext, max_chunks: int = 5, per_chunk: int = 40) -> list[Candidate]:
     """Sentences of the best ``max_chunks`` passages (one passage per source number)."""
     out: list[Candidate] = []
     seen_numbers: set[int] = set()
@@ -82,7 +121,10 @@ def candidates(ctx: AnswerContext, max_chunks: int = 5, per_chunk: int = 10) -> 
         if number in seen_numbers and chunk.source != "law":
             continue
         seen_numbers.add(number)
-        for position, sentence in enumerate(sentences_of(chunk.text)[:per_chunk]):
+        text = chunk.text
+        if chunk.source != "law":  # the chunker's «Title / Section» breadcrumb line
+            text = text.split("\n", 1)[1] if "\n" in text else text
+        for position, sentence in enumerate(sentences_of(text)[:per_chunk]):
             out.append(Candidate(chunk, number, sentence, rank, position))
         rank += 1
     return out
