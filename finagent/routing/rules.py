@@ -9,7 +9,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from finagent.routing.clarification import clarifying_questions as build_clarifying_questions
 from finagent.routing.expansion import expand_query
+from finagent.routing.inventory import Inventory
 from finagent.state import Decision, Intent, Scenario, Turn
 
 _WORD = re.compile(r"[a-zа-я0-9]+")
@@ -272,59 +274,144 @@ def _intents(text: str) -> list[Intent]:
     return intents or ["kb"]
 
 
-def classify(
-    query: str, history: Sequence[Turn] = (), has_selected_documents: bool = False
-) -> Decision:
-    """Scenario and intents for ``query`` by rules (S3/S4 are resolved later by size)."""
+DOC_NOUN = (
+    r"(договор|контракт|допсоглашени|счет|счет-фактур|акт(а|е|у|ом|ы|ов|ами|ах)?\b|выписк|"
+    r"накладн|спецификац|уведомлени|требовани|претензи|доверенност|платежк|платежн\w* поручени|"
+    r"квитанци|смет|инвойс|файл|документ)"
+)
+_FIND_VERB = (
+    r"(найди|найти|открой|открыть|покажи|показать|достань|подними|выведи|отыщи|пришли|скинь)"
+)
+FIND_DOCUMENT = (
+    rf"^(пожалуйста,?\s+)?{_FIND_VERB}\b(?:(?!информаци|стать|правил|закон|норм|разъяснени|"
+    rf"положени|бланк|шаблон|образец|пример|форм[ауы]\b)[^?]){{0,40}}?\b{DOC_NOUN}",
+    r"\bв как(ом|ой) (из )?(договор|контракт|счет|акт|выписк|файл|накладн|спецификац|претензи)",
+    r"\b(написано|сказано|указано|прописано|говорится|предусмотрено|стоит)\s+в\s+"
+    r"(этом\s+|том\s+|последнем\s+)?(договор|контракт|счет|акт|выписк|спецификац|накладн|"
+    r"претензи|требовани|уведомлени)[а-я-]*\s+(с|от|по|на|№|номер|за)\b",
+    r"\b(договор|контракт|счет|акт|выписк|накладн|спецификац|претензи)[а-я-]*\s+(с|от)\s+"
+    r"(ооо|ао|ип|пао|зао|оао)\b",
+    r"\b(договор|контракт|счет|акт|выписк|накладн|спецификац|претензи)[а-я-]*\s+"
+    r"(№\s?\d|n\s?\d|номер\s+\d|от \d{1,2}[. ])",
+    r"\b(счет|акт|выписк|накладн)[а-я-]*\s+(от \S+\s+)?за\s+(январ|феврал|март|апрел|май|мая|"
+    r"июн|июл|август|сентябр|октябр|ноябр|декабр|прошл|этот|[1-4] квартал|\d{4})",
+)
+# questions about rules, not about a concrete document of the user
+ABOUT_RULES = (
+    r"\bкак (правильно )?(оформ|заполн|выстав|состав|заключ|подпис|расторг|хран|учест|учиты|"
+    r"отраз|провер|получ|запрос|оспор|ответить)",
+    r"\b(нужно|надо|обязательно|должен|должна|должны|можно|вправе) ли\b",
+    r"\bчто так(ое|ая|ой)\b|\bпо закону\b|\bзаконодательств|\bнк рф\b|\bкодекс",
+    r"\bобразец|\bшаблон|\bбланк|\bформ[ау] (договор|счет|акт)",
+    r"\bкакие (реквизиты|сведения|данные) (должны|обязательн|нужн)",
+    r"\bв как(ой|ие) срок",
+)
+
+
+def routing_text(query: str, history: Sequence[Turn] = ()) -> tuple[str, bool]:
+    """The text to route: the question, or the previous question + this one for a follow-up."""
+    text = normalize(query)
+    last_user = next((t.content for t in reversed(history) if t.role == "user"), None)
+    if last_user is not None and (_is_follow_up(text) or _is_vague(text, _WORD.findall(text))):
+        return f"{last_user} {query}", True
+    return query, False
+
+
+def _documents_decision(query: str, rule: str, reason: str) -> Decision:
+    return Decision(
+        scenario=Scenario.ALL_DOCUMENTS,
+        confidence=0.9,
+        reason=reason,
+        rule=rule,
+        sub_queries=expand_query(query),
+    )
+
+
+def rule_decision(query: str, inventory: Inventory | None = None) -> Decision | None:
+    """The first high-precision rule that fires for ``query``, or None (the classifier decides).
+
+    Rules, in order: greeting (short small talk), vague (nothing to act on), own_documents
+    (a possessive before a document word), find_document (a find/open verb whose object
+    is a document, «в каком договоре», «что написано в договоре с ...», a document with a
+    number, date or legal-form counterparty), inventory (names a document type,
+    counterparty or title of the user's documents, and is not a question about rules),
+    keywords (rates, news, small talk and their combinations).
+    """
     text = normalize(query)
     words = _WORD.findall(text)
-    if has_selected_documents:
-        return Decision(
-            scenario=Scenario.FULL_DOCUMENTS,
-            confidence=0.9,
-            reason="documents are selected",
-            sub_queries=expand_query(query),
-        )
-    last_user = next((t.content for t in reversed(history) if t.role == "user"), None)
-    if last_user is not None and _is_follow_up(text):
-        combined = classify(f"{last_user} {query}", (), False)
-        combined.reason = "follow-up resolved with the previous question"
-        return combined
     if _any(GREETINGS, text) and len(words) <= 4 and not re.search(DOMAIN_HINT, text):
         return Decision(
             scenario=Scenario.ROUTED,
             intents=["smalltalk"],
             confidence=0.9,
             reason="greeting or small talk",
+            rule="greeting",
             sub_queries=[query.strip()],
         )
     if _is_vague(text, words):
-        if last_user is None:
-            return Decision(
-                scenario=Scenario.CLARIFY,
-                confidence=0.8,
-                reason="the question is too vague and there is no history",
-                clarifying_questions=clarifying_questions(text),
-            )
-        combined = classify(f"{last_user} {query}", (), False)
-        combined.reason = "follow-up resolved with the previous question"
-        combined.sub_queries = expand_query(f"{last_user} {query}")
-        return combined
-    if _any(OWN_DOCUMENTS, text) and not _any(GREETINGS[:2], text):
         return Decision(
-            scenario=Scenario.ALL_DOCUMENTS,
+            scenario=Scenario.CLARIFY,
+            confidence=0.8,
+            reason="the question is too vague",
+            rule="vague",
+            clarifying_questions=clarifying_questions(text),
+        )
+    if _any(OWN_DOCUMENTS, text) and not _any(GREETINGS[:2], text):
+        return _documents_decision(
+            query, "own_documents", "the question refers to the user's own documents"
+        )
+    if _any(FIND_DOCUMENT, text):
+        return _documents_decision(query, "find_document", "the question asks for a document")
+    if inventory is not None and not _any(ABOUT_RULES, text) and not _any(EXPLAIN, text):
+        found = inventory.match(text)
+        if found:
+            named = [*found.doc_types, *found.counterparties, *found.titles][:3]
+            return _documents_decision(
+                query, "inventory", f"names the user's documents: {', '.join(named)}"
+            )
+    intents = _intents(text)
+    if intents != ["kb"]:
+        return Decision(
+            scenario=Scenario.ROUTED,
+            intents=intents,
             confidence=0.85,
-            reason="the question refers to the user's own documents",
+            reason=f"keyword rules: {', '.join(intents)}",
+            rule="keywords",
+            sub_queries=expand_query(query) if "kb" in intents else [query.strip()],
+        )
+    return None
+
+
+def classify(
+    query: str,
+    history: Sequence[Turn] = (),
+    has_selected_documents: bool = False,
+    inventory: Inventory | None = None,
+) -> Decision:
+    """Scenario and intents by rules alone (S3/S4 are resolved later by size).
+
+    The fallback when the semantic classifier cannot run: a question no rule recognises
+    goes to the knowledge base.
+    """
+    if has_selected_documents:
+        return Decision(
+            scenario=Scenario.FULL_DOCUMENTS,
+            confidence=0.9,
+            reason="documents are selected",
+            rule="selected_documents",
             sub_queries=expand_query(query),
         )
-    intents = _intents(text)
-    return Decision(
+    text, follow_up = routing_text(query, history)
+    decision = rule_decision(text, inventory) or Decision(
         scenario=Scenario.ROUTED,
-        intents=intents,
-        confidence=0.75,
-        reason=f"keyword rules: {', '.join(intents)}",
-        sub_queries=expand_query(query) if "kb" in intents else [query.strip()],
+        intents=["kb"],
+        confidence=0.6,
+        reason="no rule fired: knowledge base",
+        sub_queries=expand_query(text),
     )
+    if follow_up:
+        decision.reason = "follow-up resolved with the previous question"
+    return decision
 
 
 FOLLOW_UP = (
@@ -340,8 +427,4 @@ def _is_follow_up(text: str) -> bool:
 
 def clarifying_questions(text: str) -> list[str]:
     """Russian clarifying questions for a vague query."""
-    questions = ["Уточните, пожалуйста, о каком налоге, документе или показателе идёт речь?"]
-    if re.search(r"сколько|какой|какая", text):
-        questions.append("За какой период или на какую дату нужны данные?")
-    questions.append("Это вопрос о ваших документах или общий вопрос по налогам и финансам?")
-    return questions
+    return build_clarifying_questions(text)
