@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from langgraph.store.base import BaseStore
 from pydantic import BaseModel
 
+from finagent.routing.inventory import describe
 from finagent.storage.namespaces import label
 
 _ROOT = "documents"
@@ -22,6 +23,10 @@ class StoredDocument(BaseModel):
     size: int  # characters
     created_at: str
     sha256: str
+    # read from the title and the opening of the text at ingestion (routing inventory)
+    doc_type: str | None = None
+    counterparty: str | None = None
+    doc_date: str | None = None
 
 
 class DocumentInfo(BaseModel):
@@ -30,6 +35,9 @@ class DocumentInfo(BaseModel):
     filename: str
     size: int
     created_at: str
+    doc_type: str | None = None
+    counterparty: str | None = None
+    doc_date: str | None = None
 
 
 def document_id_for(user_id: str, text: str) -> str:
@@ -53,6 +61,7 @@ class DocumentStore:
         existing = await self.get(user_id, doc_id)
         if existing is not None:
             return existing
+        described = describe(title, text[:600])
         doc = StoredDocument(
             id=doc_id,
             user_id=user_id,
@@ -62,6 +71,9 @@ class DocumentStore:
             size=len(text),
             created_at=datetime.now(UTC).isoformat(timespec="seconds"),
             sha256=hashlib.sha256(text.encode()).hexdigest(),
+            doc_type=described.doc_type,
+            counterparty=described.counterparty,
+            doc_date=described.date,
         )
         await self._store.aput(_namespace(user_id), doc_id, doc.model_dump())
         return doc
