@@ -48,6 +48,9 @@ GREETINGS = (
     r"\bчем (ты )?можешь помочь",
     r"(^|\W)(пока|до свидания|всего доброго)\W*$",
     r"\bкак (у тебя )?дела\b",
+    r"^(ок|окей|ладно|ясно|понятно|угу|ага|хорошо|лол|ха-ха|ха)\W*(спасибо)?\W*$",
+    r"\b(у тебя|о тебе|ты сам)\b",
+    r"^(ну |а )?(ты|тебя|тебе)\b",
 )
 
 NEWS = (
@@ -59,11 +62,32 @@ NEWS = (
     r"\bпресс-релиз",
     r"\bзаявлени[ея] (цб|банка россии|минфина|фнс|набиуллиной)",
     r"\bчто (сообщил|заявил|объявил)",
-    r"\bчто (происходит|случилось)\b",
     r"\bсобыти[яй] (на рынке|в экономике|недели|дня)",
     r"\bчто слышно\b|\bслух(и|ов)\b",
     r"\b(объявил|заявил|сообщил|анонсировал|опубликовал|предложил)[аи]?\b",
     r"\b(на этой|на прошлой) неделе\b",
+)
+
+# talk about markets and expectations: news even when a currency or the key rate is named
+MARKET_TALK = (
+    r"\bпрогноз",
+    r"\bаналитик",
+    r"\bэксперт(ы|ов|ам|ами|ах)?\b",
+    r"\bожидани[яей]",
+    r"\bожида(ют|ет)\b",
+    r"\bотреагир|\bреакци[яиюей]",
+    r"\b(что|о чем|о чём) (говорят|пишут)\b|\bпишут\b",
+    r"\bмнени[яе]\b",
+    r"\bнастроени\w* (на )?(рынк|бирж|инвестор)",
+    r"\bдвига(ет|ют)\b|\bдавит\b|\bдавят\b",
+    r"\bпочему (рубль|доллар|евро|юань|нефть|акции|облигации|биржа|рынок)\b.*"
+    r"\b(пада|раст|вырос|упал|подешев|подорож|укреп|ослаб|снизил|повысил)",
+    r"\bсобыти\w*\b.*\bвлия",
+    r"\bчто (сейчас |сегодня )?(происходит|случилось)\b",
+)
+# accounting or tax rules about exchange rates: not a request for a value
+RATES_RULES = (
+    r"\bучет|\bучитыва|\bбухгалтер|курсов\w* разниц|\bпо какому курсу (пересчит|учит|отраж|примен)",
 )
 
 CURRENCY = (
@@ -242,6 +266,8 @@ def _intents(text: str) -> list[Intent]:
     explain = _any(EXPLAIN, text)
     key_rate = re.search(KEY_RATE, text) is not None
     currency = _any(CURRENCY, text) and not re.search(r"валютн\w* контрол", text)
+    if _any(RATES_RULES, text):
+        key_rate = currency = False  # how rates are used in accounting: the classifier decides
     rates = False
     # "какая ставка сейчас и как она влияет на вклады": a value and an explanation
     if key_rate and explain and re.search(VALUE_ASKED, text) and re.search(r"\bи\b", text):
@@ -256,10 +282,20 @@ def _intents(text: str) -> list[Intent]:
         rates = True
     if _any(RATES_ACTION, text) and currency:
         rates = True
-    news = _any(NEWS, text)
+    market_talk = _any(MARKET_TALK, text)
+    news = _any(NEWS, text) or market_talk
+    if rates and not (_any(NEWS[:-1], text) or market_talk):
+        news = False  # «курс юаня на прошлой неделе» is a value over a period
     if news and rates:
         # "новости о ключевой ставке" is news; "ставка сейчас и новости" is both
-        value_asked = re.search(r"\b(какая|какой|сколько|каков|курс|сейчас|текущ)", text)
+        both = re.search(r"\bи\b", text) is not None
+        value_asked = (
+            re.search(r"\b(какая|какой|сколько|каков|сейчас|текущ)", text)
+            or (re.search(r"\bкурс", text) and both)
+            or (not market_talk and re.search(r"\bкурс\w* \w+ (на|за|с)\b", text))
+        )
+        if market_talk and not both:
+            value_asked = None
         intents = ["rates", "news"] if value_asked else ["news"]
     elif rates:
         intents = ["rates"]
@@ -296,6 +332,10 @@ FIND_DOCUMENT = (
     r"\b(счет|акт|выписк|накладн)[а-я-]*\s+(от \S+\s+)?за\s+(январ|феврал|март|апрел|май|мая|"
     r"июн|июл|август|сентябр|октябр|ноябр|декабр|прошл|этот|[1-4] квартал|\d{4})",
 )
+# a definition or an explanation: the knowledge base
+DEFINITION = r"^(а |и )?(что так(ое|ая|ой|ие)|зачем нуж|для чего нуж|чем отлича|в чем разница)"
+# a named party («с Ромашкой», «от ООО ...»): a concrete document, not a rule
+NAMED_PARTY = r"\b(с|со|от|у)\s+(ооо|ао|ип|пао|[«\"]|[А-ЯЁ][а-яё]+)"
 # questions about rules, not about a concrete document of the user
 ABOUT_RULES = (
     r"\bкак (правильно )?(оформ|заполн|выстав|состав|заключ|подпис|расторг|хран|учест|учиты|"
@@ -303,7 +343,8 @@ ABOUT_RULES = (
     r"\b(нужно|надо|обязательно|должен|должна|должны|можно|вправе) ли\b",
     r"\bчто так(ое|ая|ой)\b|\bпо закону\b|\bзаконодательств|\bнк рф\b|\bкодекс",
     r"\bобразец|\bшаблон|\bбланк|\bформ[ау] (договор|счет|акт)",
-    r"\bкакие (реквизиты|сведения|данные) (должны|обязательн|нужн)",
+    r"\bкакие (реквизиты|сведения|данные) (должны|обязательн|нужн)|\bобязательн\w* (реквизит|"
+    r"услови|сведени|пункт|раздел)",
     r"\bв как(ой|ие) срок",
 )
 
@@ -312,7 +353,10 @@ def routing_text(query: str, history: Sequence[Turn] = ()) -> tuple[str, bool]:
     """The text to route: the question, or the previous question + this one for a follow-up."""
     text = normalize(query)
     last_user = next((t.content for t in reversed(history) if t.role == "user"), None)
-    if last_user is not None and (_is_follow_up(text) or _is_vague(text, _WORD.findall(text))):
+    words = _WORD.findall(text)
+    if last_user is None or (_any(GREETINGS, text) and len(words) <= 4):
+        return query, False
+    if _is_follow_up(text) or _is_vague(text, words):
         return f"{last_user} {query}", True
     return query, False
 
@@ -362,9 +406,11 @@ def rule_decision(query: str, inventory: Inventory | None = None) -> Decision | 
         )
     if _any(FIND_DOCUMENT, text):
         return _documents_decision(query, "find_document", "the question asks for a document")
-    if inventory is not None and not _any(ABOUT_RULES, text) and not _any(EXPLAIN, text):
+    about_rules = _any(ABOUT_RULES, text) or _any(EXPLAIN, text)
+    if inventory is not None:
         found = inventory.match(text)
-        if found:
+        # a counterparty of the user's is specific; a type or title only outside rule talk
+        if found.counterparties or ((found.doc_types or found.titles) and not about_rules):
             named = [*found.doc_types, *found.counterparties, *found.titles][:3]
             return _documents_decision(
                 query, "inventory", f"names the user's documents: {', '.join(named)}"
@@ -378,6 +424,16 @@ def rule_decision(query: str, inventory: Inventory | None = None) -> Decision | 
             reason=f"keyword rules: {', '.join(intents)}",
             rule="keywords",
             sub_queries=expand_query(query) if "kb" in intents else [query.strip()],
+        )
+    named_party = re.search(NAMED_PARTY, " ".join(query.split())) is not None
+    if (re.search(DEFINITION, text) or _any(ABOUT_RULES, text)) and not named_party:
+        return Decision(
+            scenario=Scenario.ROUTED,
+            intents=["kb"],
+            confidence=0.85,
+            reason="a definition or a question about rules",
+            rule="about_rules",
+            sub_queries=expand_query(query),
         )
     return None
 
