@@ -169,11 +169,6 @@ def _stems(text: str) -> set[str]:
     return out
 
 
-def _named(stems: set[str], words: set[str]) -> int:
-    """How many of ``stems`` start some word of the question."""
-    return sum(1 for stem in stems if any(word.startswith(stem) for word in words))
-
-
 class InventoryMatch(BaseModel):
     """What of the user's documents a question names."""
 
@@ -196,6 +191,11 @@ class Inventory:
             for c in dict.fromkeys(i.counterparty for i in self.items if i.counterparty)
         ]
         self._titles = [(i.title, _stems(i.title)) for i in self.items]
+        # every stem of a counterparty or a title: matching costs one lookup per prefix of
+        # each question word, whatever the number of documents
+        self._stem_set = {
+            stem for _, stems in [*self._counterparties, *self._titles] for stem in stems
+        }
 
     def __len__(self) -> int:
         return len(self.items)
@@ -203,15 +203,18 @@ class Inventory:
     def match(self, question: str) -> InventoryMatch:
         """Document types, counterparties and titles of the user's documents named in it."""
         text = normalize(question)
-        words = set(_WORD.findall(text))
+        named = {
+            word[:length]
+            for word in set(_WORD.findall(text))
+            for length in range(4, len(word) + 1)
+            if word[:length] in self._stem_set
+        }
         types = [t for t in doc_types_in(text) if _family(t) & self._types]
-        parties = [
-            c for c, stems in self._counterparties if stems and _named(stems, words) == len(stems)
-        ]
+        parties = [c for c, stems in self._counterparties if stems and stems <= named]
         titles = [
             title
             for title, stems in self._titles
-            if len(stems) >= 2 and _named(stems, words) >= max(2, (len(stems) * 2 + 2) // 3)
+            if len(stems) >= 2 and len(stems & named) >= max(2, (len(stems) * 2 + 2) // 3)
         ]
         return InventoryMatch(doc_types=types, counterparties=parties, titles=titles)
 
