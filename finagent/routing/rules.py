@@ -347,6 +347,13 @@ ABOUT_RULES = (
     r"\bкакие (реквизиты|сведения|данные) (должны|обязательн|нужн)|\bобязательн\w* (реквизит|"
     r"услови|сведени|пункт|раздел)",
     r"\bв как(ой|ие) срок",
+    r"\bстать(я|е|и|ю|ей)\s+\d+|\bст\.\s*\d+|\b(нк|гк|тк|коап)\b|\b\d+-фз\b",
+)
+# a find verb whose object is information, not a document («найди информацию о вычетах»)
+FIND_INFORMATION = (
+    rf"^(пожалуйста,?\s+)?({_FIND_VERB}|поищи|подбери|дай|расскажи)\b.{{0,20}}?"
+    r"\b(информаци|сведени|правил(о|а|ам|ах|ами)?\b|стать|разъяснени|норм[аыуе]?\b|закон|"
+    r"положени|материал)"
 )
 
 
@@ -407,6 +414,15 @@ def rule_decision(query: str, inventory: Inventory | None = None) -> Decision | 
         )
     if _any(FIND_DOCUMENT, text):
         return _documents_decision(query, "find_document", "the question asks for a document")
+    if re.search(FIND_INFORMATION, text) and not re.search(NAMED_PARTY, " ".join(query.split())):
+        return Decision(
+            scenario=Scenario.ROUTED,
+            intents=["kb"],
+            confidence=0.85,
+            reason="asks to find information, not a document",
+            rule="find_information",
+            sub_queries=expand_query(query),
+        )
     about_rules = _any(ABOUT_RULES, text) or _any(EXPLAIN, text)
     if inventory is not None:
         found = inventory.match(text)
