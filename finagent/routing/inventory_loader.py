@@ -18,5 +18,5 @@ def item_for(info: DocumentInfo) -> InventoryItem:
 
 
 async def load_inventory(documents: DocumentStore, user_id: str, limit: int) -> Inventory:
-    infos = await documents.list(user_id, limit=limit) if limit > 0 else []
+    infos = await documents.inventory(user_id, limit=limit) if limit > 0 else []
     return Inventory(item_for(info) for info in infos)

@@ -12,6 +12,7 @@ from finagent.routing.inventory import describe
 from finagent.storage.namespaces import label
 
 _ROOT = "documents"
+_INDEX_ROOT = "document_index"  # DocumentInfo without the text: what routing reads each turn
 
 
 class StoredDocument(BaseModel):
@@ -50,6 +51,14 @@ def _namespace(user_id: str) -> tuple[str, str]:
     return (_ROOT, label(user_id))
 
 
+def _index_namespace(user_id: str) -> tuple[str, str]:
+    return (_INDEX_ROOT, label(user_id))
+
+
+def _info(doc: StoredDocument) -> DocumentInfo:
+    return DocumentInfo.model_validate(doc.model_dump(exclude={"text"}))
+
+
 class DocumentStore:
     """Full texts of user documents (title, user, size, created) in a LangGraph store."""
 
@@ -76,6 +85,7 @@ class DocumentStore:
             doc_date=described.date,
         )
         await self._store.aput(_namespace(user_id), doc_id, doc.model_dump())
+        await self._store.aput(_index_namespace(user_id), doc_id, _info(doc).model_dump())
         return doc
 
     async def get(self, user_id: str, doc_id: str) -> StoredDocument | None:
@@ -96,9 +106,30 @@ class DocumentStore:
                 found.append(doc)
         return found, missing
 
+    async def inventory(self, user_id: str, limit: int = 1000) -> list[DocumentInfo]:
+        """Titles, types, counterparties and dates without the texts (read every turn).
+
+        Documents stored before the index existed are indexed on first read."""
+        items = await self._store.asearch(_index_namespace(user_id), limit=limit)
+        if items:
+            return [DocumentInfo.model_validate(item.value) for item in items]
+        full = await self._store.asearch(_namespace(user_id), limit=limit)
+        infos = []
+        for item in full:
+            doc = StoredDocument.model_validate(item.value)
+            if doc.doc_type is None and doc.counterparty is None and doc.doc_date is None:
+                described = describe(doc.title, doc.text[:600])
+                doc.doc_type, doc.counterparty = described.doc_type, described.counterparty
+                doc.doc_date = described.date
+            info = _info(doc)
+            await self._store.aput(_index_namespace(user_id), doc.id, info.model_dump())
+            infos.append(info)
+        return infos
+
     async def list(self, user_id: str, limit: int = 1000) -> list[DocumentInfo]:
         items = await self._store.asearch(_namespace(user_id), limit=limit)
         return [DocumentInfo.model_validate(item.value) for item in items]
 
     async def delete(self, user_id: str, doc_id: str) -> None:
         await self._store.adelete(_namespace(user_id), doc_id)
+        await self._store.adelete(_index_namespace(user_id), doc_id)

@@ -79,3 +79,14 @@ async def test_llm_orchestrator_sees_the_inventory(make_loaded) -> None:  # type
     assert result.scenario == 1
     system = str(llm.received[0][0].content)
     assert "Счёт-фактура № 58" in system and "контрагент: ромашка-трейд" in system
+
+
+async def test_inventory_index_follows_puts_and_deletes(loaded: dict[str, Any]) -> None:
+    documents = loaded["services"].documents
+    doc = await documents.put("dave", "Акт № 9 от ООО «Гелиос»", "act.txt", "Акт на 10 000 рублей")
+    infos = await documents.inventory("dave")
+    assert [(i.id, i.doc_type, i.counterparty) for i in infos] == [(doc.id, "акт", "гелиос")]
+    assert not hasattr(infos[0], "text")
+    await documents.delete("dave", doc.id)
+    assert await documents.inventory("dave") == []
+    assert await documents.inventory("alice") != []  # per-user namespaces
