@@ -19,6 +19,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from finagent.retrieval.embeddings import Embedder
+from finagent.routing.classifier import load_examples
 from finagent.routing.inventory import inventory_from
 from finagent.routing.router import Router, load_classifier, prepare, selected_documents_decision
 from finagent.routing.rules import classify
@@ -141,7 +142,21 @@ async def evaluate_router(
 ) -> dict[str, Any]:
     """The two-layer router (what runs with no LLM configured)."""
     decisions = await route_cases(cases, embedder, min_confidence)
-    return {"router": "rules+classifier", **score(cases, decisions)}
+    return {
+        "router": "rules+classifier",
+        "training_overlap": training_overlap(cases),
+        **score(cases, decisions),
+    }
+
+
+def _key(text: str) -> str:
+    return " ".join(text.lower().replace("ё", "е").strip(" ?!.").split())
+
+
+def training_overlap(cases: list[RoutingCase]) -> list[str]:
+    """Ids of rows whose question is also a training example of the classifier."""
+    trained = {_key(e.text) for e in load_examples()}
+    return [c.id for c in cases if _key(c.query) in trained]
 
 
 def evaluate_offline(cases: list[RoutingCase], min_confidence: float = 0.5) -> dict[str, Any]:
@@ -175,6 +190,9 @@ def format_report(result: dict[str, Any]) -> str:
         f"accuracy: {result['accuracy']:.3f}",
         "",
     ]
+    if "training_overlap" in result:
+        overlap = result["training_overlap"]
+        lines += [f"rows also in the classifier's training examples: {len(overlap)} {overlap}", ""]
     lines += [f"{k:22} n={v['n']:3}  {v['accuracy']:.3f}" for k, v in result["per_label"].items()]
     if result.get("scenario_recall"):
         lines += [""]
