@@ -173,6 +173,14 @@ def route(
             f"S{result['scenario']} {result['intents']} "
             f"({result['source']}, {result['confidence']:.2f}): {result['reason']}"
         )
+        if result.get("rule"):
+            typer.echo(f"  rule: {result['rule']}")
+        if result.get("classifier"):
+            clf = result["classifier"]
+            top = sorted(clf["scores"].items(), key=lambda kv: kv[1], reverse=True)[:3]
+            typer.echo("  classifier: " + ", ".join(f"{k} {v:.2f}" for k, v in top))
+            for n in clf["nearest"]:
+                typer.echo(f"    {n['label']:9} {n['similarity']:.2f}  {n['text']}")
 
 
 @app.command()

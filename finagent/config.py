@@ -84,6 +84,18 @@ class Settings(BaseSettings):
         default=50_000, ge=1, description="S3 if the selected documents fit, else S4"
     )
     orchestrator_confidence_threshold: float = Field(default=0.6, ge=0.0, le=1.0)
+    routing_min_confidence: float = Field(
+        default=0.5,
+        ge=0.0,
+        le=1.0,
+        description="Offline router: below this calibrated classifier probability, ask (S5)",
+    )
+    routing_inventory_max_documents: int = Field(
+        default=1000, ge=0, le=10_000, description="Documents the router reads per user"
+    )
+    routing_inventory_prompt_chars: int = Field(
+        default=1500, ge=0, le=20_000, description="Inventory summary size in the LLM prompt"
+    )
     max_tool_calls: int = Field(default=4, ge=0, le=20)
     history_turns: int = Field(default=6, ge=0, le=50)
     verified_answers: bool = Field(

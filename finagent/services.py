@@ -21,6 +21,7 @@ from finagent.retrieval.embeddings import Embedder
 from finagent.retrieval.factory import build_index
 from finagent.retrieval.index import VectorIndex
 from finagent.retrieval.ingest import Ingestor
+from finagent.retrieval.query_vectors import QueryVectors
 from finagent.retrieval.retriever import KB, Retriever
 from finagent.retrieval.sparse import RussianBm25
 from finagent.storage.backend import open_persistence
@@ -50,6 +51,7 @@ class Services:
         self.bm25 = RussianBm25()
         self.retriever = Retriever(self.index, self.embedder, self.bm25, settings)
         self.catalog = LawCatalog(self.index, self.retriever.collection(KB))
+        self.query_vectors = QueryVectors(self.embedder.model_id)
         self._stack = AsyncExitStack()
         self._lock = asyncio.Lock()
         self._started = False

@@ -34,7 +34,10 @@ class Decision(BaseModel):
     reason: str = ""
     clarifying_questions: list[str] = Field(default_factory=list)
     sub_queries: list[str] = Field(default_factory=list)
-    source: Literal["rules", "llm"] = "rules"
+    source: Literal["rules", "classifier", "llm"] = "rules"
+    rule: str | None = None  # the routing rule that fired, if any
+    classifier: dict[str, Any] | None = None  # label, calibrated scores, nearest examples
+    user_documents: int | None = None  # the user's document count when known
 
     @property
     def intent(self) -> Intent | None:

@@ -6,14 +6,22 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from finagent.commands.running import run_command
 from finagent.config import get_settings
 from finagent.eval_retrieval import EvalQuestion, format_table, load_dataset, run_eval
-from finagent.eval_routing import evaluate_rules, format_report, load_routing_dataset
+from finagent.eval_routing import (
+    RoutingCase,
+    cross_validated,
+    evaluate_router,
+    format_cross_validation,
+    format_report,
+    load_routing_dataset,
+)
+from finagent.retrieval.embedding_cache import CachedEmbedder, build_cached_embedder
 
 app = typer.Typer(help="Evaluation runs.")
 
@@ -24,22 +32,53 @@ DEFAULT_DATASETS = [
     _REPO / "evals" / "datasets" / "retrieval_taxcode_holdout.jsonl",
 ]
 DEFAULT_TAXCODE = _REPO.parent / "shared" / "data" / "tax-code"
-DEFAULT_ROUTING = _REPO / "evals" / "datasets" / "routing.jsonl"
+DEFAULT_ROUTING = [
+    _REPO / "evals" / "datasets" / "routing.jsonl",  # dev set (rules tuned on it)
+    _REPO / "evals" / "datasets" / "routing_holdout.jsonl",  # blind hold-out, never tuned on
+]
 
 
 @app.command("routing")
 def routing(
-    dataset: Annotated[Path, typer.Option(help="JSONL routing rows")] = DEFAULT_ROUTING,
+    dataset: Annotated[
+        list[Path] | None,
+        typer.Option(help="JSONL routing rows; repeat for several (default: dev + hold-out)"),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the full result as JSON")] = False,
 ) -> None:
-    """Accuracy of the rule router (scenario and intents) on a labelled dataset."""
+    """Accuracy of the offline router (rules + semantic classifier) per dataset, and the
+    classifier's cross-validated accuracy on its training examples."""
+    explicit = dataset is not None
+    paths = [p for p in (dataset or DEFAULT_ROUTING) if explicit or p.is_file()]
     try:
-        result = evaluate_rules(load_routing_dataset(dataset))
+        loaded = [(p, load_routing_dataset(p)) for p in paths]
     except (OSError, ValueError) as exc:
         raise typer.BadParameter(str(exc), param_hint="--dataset") from exc
-    typer.echo(
-        json.dumps(result, ensure_ascii=False, indent=2) if as_json else format_report(result)
-    )
+    result = run_command(_routing(loaded))
+    if as_json:
+        typer.echo(json.dumps(result, ensure_ascii=False, indent=2))
+        return
+    blocks = [format_report(r) for r in result["datasets"]]
+    blocks.append(format_cross_validation(result["cross_validation"]))
+    typer.echo("\n\n".join(blocks))
+
+
+async def _routing(loaded: list[tuple[Path, list[RoutingCase]]]) -> dict[str, Any]:
+    settings = get_settings()
+    embedder = build_cached_embedder(settings)
+    try:
+        datasets = []
+        for path, cases in loaded:
+            result = await evaluate_router(cases, embedder, settings.routing_min_confidence)
+            datasets.append({"name": path.name, **result})
+        return {
+            "min_confidence": settings.routing_min_confidence,
+            "datasets": datasets,
+            "cross_validation": await cross_validated(embedder),
+        }
+    finally:
+        if isinstance(embedder, CachedEmbedder):
+            embedder.cache.close()
 
 
 @app.command("retrieval")

@@ -20,6 +20,7 @@ from finagent.nodes.clarify import make_clarify
 from finagent.nodes.common import decision_of
 from finagent.nodes.documents import (
     make_load_full_documents,
+    make_no_documents,
     make_search_all_documents,
     make_search_selected_documents,
 )
@@ -57,7 +58,10 @@ def _stop_on_error(next_node: str):  # type: ignore[no-untyped-def]
 def _by_scenario(state: AgentState) -> str:
     if state.get("error"):
         return END
-    return SCENARIO_NODES[decision_of(state).scenario]
+    decision = decision_of(state)
+    if decision.scenario == Scenario.ALL_DOCUMENTS and decision.user_documents == 0:
+        return "no_documents"  # nothing uploaded: say how to upload instead of searching
+    return SCENARIO_NODES[decision.scenario]
 
 
 def build_agent_graph(
@@ -76,12 +80,15 @@ def build_agent_graph(
     graph.add_node("load_full_documents", make_load_full_documents(services))
     graph.add_node("search_selected_documents", make_search_selected_documents(services))
     graph.add_node("clarify", make_clarify(services))
+    graph.add_node("no_documents", make_no_documents(services))
     graph.add_node("answer", make_answer(services))
     graph.add_node("tools", make_tools(services))
 
     graph.add_edge(START, "load_history")
     graph.add_conditional_edges("load_history", _stop_on_error("orchestrate"), ["orchestrate", END])
-    graph.add_conditional_edges("orchestrate", _by_scenario, [*SCENARIO_NODES.values(), END])
+    graph.add_conditional_edges(
+        "orchestrate", _by_scenario, [*SCENARIO_NODES.values(), "no_documents", END]
+    )
     graph.add_conditional_edges("route_intent", fan_out, list(INTENT_NODES.values()))
     for node in (
         "search_all_documents",
@@ -93,6 +100,7 @@ def build_agent_graph(
     graph.add_conditional_edges("answer", after_answer, {"tools": "tools", "end": END})
     graph.add_edge("tools", "answer")
     graph.add_edge("clarify", END)
+    graph.add_edge("no_documents", END)
     return graph.compile(checkpointer=checkpointer, name="finagent")
 
 

@@ -8,17 +8,20 @@ from langchain_core.runnables import RunnableConfig
 
 from finagent.answering import messages
 from finagent.nodes.common import run_context, sub_queries
+from finagent.prompts import routing_messages
 from finagent.retrieval.index import IndexUnavailableError, SearchFilter
 from finagent.retrieval.retriever import DOCS
 from finagent.services import Services
-from finagent.state import AgentState, Chunk
+from finagent.state import AgentState, Chunk, Turn
 
 
 async def _search(
     services: Services, state: AgentState, flt: SearchFilter, name: str
 ) -> dict[str, Any]:
     try:
-        chunks, debug = await services.retriever.search_many(DOCS, sub_queries(state), flt=flt)
+        queries = sub_queries(state)
+        shared = services.query_vectors.lookup(queries)  # the router's vector of this turn
+        chunks, debug = await services.retriever.search_many(DOCS, queries, flt=flt, vectors=shared)
     except IndexUnavailableError as exc:
         return {"notices": [messages.SEARCH_UNAVAILABLE], "debug": {f"{name}_error": str(exc)}}
     return {"chunks": chunks, "debug": {name: debug}}
@@ -68,3 +71,21 @@ def make_load_full_documents(services: Services):  # type: ignore[no-untyped-def
         return {"chunks": chunks, "debug": {"load_full_documents": [d.id for d in docs]}}
 
     return load_full_documents
+
+
+def make_no_documents(services: Services):  # type: ignore[no-untyped-def]
+    """S1 for a user with no documents: say so and how to upload, then stop."""
+
+    async def no_documents(state: AgentState, config: RunnableConfig) -> dict[str, Any]:
+        answer = routing_messages.NO_DOCUMENTS
+        chat_id = state.get("chat_id")
+        if chat_id:
+            user = run_context(config).user_id
+            await services.history.append(
+                user,
+                chat_id,
+                [Turn(role="user", content=state["query"]), Turn(role="assistant", content=answer)],
+            )
+        return {"answer": answer, "debug": {"no_documents": True}}
+
+    return no_documents

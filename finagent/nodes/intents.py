@@ -38,7 +38,9 @@ def fan_out(state: AgentState) -> list[Send]:
 def make_search_kb(services: Services):  # type: ignore[no-untyped-def]
     async def search_kb(state: AgentState) -> dict[str, Any]:
         try:
-            chunks, debug = await services.retriever.search_many(KB, sub_queries(state))
+            queries = sub_queries(state)
+            shared = services.query_vectors.lookup(queries)  # the router's vector of this turn
+            chunks, debug = await services.retriever.search_many(KB, queries, vectors=shared)
         except IndexUnavailableError as exc:
             return {
                 "notices": [messages.SEARCH_UNAVAILABLE],

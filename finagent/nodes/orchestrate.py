@@ -1,20 +1,49 @@
-"""orchestrate: one structured LLM call, the rule classifier as fallback, S3/S4 by real size."""
+"""orchestrate: one structured LLM call, the two-layer router as fallback, S3/S4 by real size.
+
+Every turn reads the user's document inventory (titles, types, counterparties, dates):
+the LLM gets a bounded summary of it, the offline router matches the question against
+it. Without an LLM (or when it fails or is unsure) the routing text is embedded once;
+the vector goes to the router and, through ``services.query_vectors``, to the searches.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 from langchain_core.runnables import RunnableConfig
 
 from finagent.answering import messages
 from finagent.nodes.common import run_context
 from finagent.observability import get_logger, redact
+from finagent.routing.inventory import Inventory
+from finagent.routing.inventory_loader import load_inventory
 from finagent.routing.llm_router import llm_decide
+from finagent.routing.router import Router, load_classifier, prepare, selected_documents_decision
 from finagent.routing.rules import classify
 from finagent.services import Services
-from finagent.state import AgentState, Decision, Scenario
+from finagent.state import AgentState, Decision, Scenario, Turn
 
 log = get_logger("finagent.orchestrate")
+
+
+async def offline_decision(
+    services: Services, query: str, history: list[Turn], inventory: Inventory, debug: dict[str, Any]
+) -> Decision:
+    """Rules, then the semantic classifier on the turn's query vector (rules alone if the
+    embedder fails)."""
+    text, follow_up = prepare(query, history)
+    try:
+        vector: np.ndarray = (await services.embedder.embed_queries([text]))[0]
+        classifier = await load_classifier(services.embedder)
+    except Exception as exc:  # embeddings endpoint down: the rules still route
+        reason = redact(f"{type(exc).__name__}: {exc}")[:200]
+        log.warning("routing_classifier_unavailable", reason=reason)
+        debug["classifier_unavailable"] = reason
+        return classify(query, history, False, inventory)
+    services.query_vectors.put(text, vector)
+    router = Router(classifier, services.settings.routing_min_confidence)
+    return router.route(text, vector, inventory, follow_up)
 
 
 def make_orchestrate(services: Services):  # type: ignore[no-untyped-def]
@@ -24,12 +53,21 @@ def make_orchestrate(services: Services):  # type: ignore[no-untyped-def]
         query = state["query"]
         history = state.get("history") or []
         selected = list(dict.fromkeys(state.get("selected_document_ids") or []))
+        ctx = run_context(config)
         debug: dict[str, Any] = {}
         decision: Decision | None = None
+        inventory = await load_inventory(
+            services.documents, ctx.user_id, settings.routing_inventory_max_documents
+        )
         if services.llm is not None:
             try:
                 decision = await llm_decide(
-                    services.llm, query, history, bool(selected), settings.llm_structured_method
+                    services.llm,
+                    query,
+                    history,
+                    bool(selected),
+                    settings.llm_structured_method,
+                    inventory.summary(max_chars=settings.routing_inventory_prompt_chars),
                 )
                 if decision.confidence < settings.orchestrator_confidence_threshold:
                     debug["orchestrator_fallback"] = f"low confidence {decision.confidence:.2f}"
@@ -42,9 +80,12 @@ def make_orchestrate(services: Services):  # type: ignore[no-untyped-def]
                 debug["orchestrator_fallback"] = reason
                 decision = None
         if decision is None:
-            decision = classify(query, history, bool(selected))
+            if selected:
+                decision = selected_documents_decision(query)
+            else:
+                decision = await offline_decision(services, query, history, inventory, debug)
+        decision.user_documents = len(inventory)
         if selected and decision.scenario != Scenario.CLARIFY:
-            ctx = run_context(config)
             docs, missing = await services.documents.get_many(ctx.user_id, selected)
             if missing:
                 text = messages.DOCUMENTS_NOT_FOUND.format(ids=", ".join(missing))
@@ -63,6 +104,7 @@ def make_orchestrate(services: Services):  # type: ignore[no-untyped-def]
             intents=decision.intents,
             confidence=decision.confidence,
             source=decision.source,
+            rule=decision.rule,
         )
         debug["decision"] = decision.model_dump(mode="json")
         return {"decision": decision, "selected_document_ids": selected, "debug": debug}

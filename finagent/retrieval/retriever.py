@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from finagent.config import Settings
 from finagent.observability import CHUNKS_RETRIEVED, SEARCH_SECONDS, get_logger
@@ -129,13 +131,22 @@ class Retriever:
         top_k: int | None = None,
         mode: SearchMode | None = None,
         score_threshold: float | None = None,
+        vectors: Mapping[str, np.ndarray] | None = None,
     ) -> list[list[Chunk]]:
-        """One embedding call for all queries, then the index searches run concurrently."""
+        """One embedding call for the queries without a precomputed vector, then the index
+        searches run concurrently. ``vectors`` maps a query text to its e5 ``query:``
+        vector already computed this turn (the router's), so it is not embedded twice."""
         mode = mode or self.settings.search_mode
         started = time.perf_counter()
         dense: list[list[float] | None] = [None] * len(queries)
         if mode != "sparse":
-            dense = [row.tolist() for row in await self.embedder.embed_queries(list(queries))]
+            known = vectors or {}
+            missing = [q for q in queries if q not in known]
+            fresh: dict[str, np.ndarray] = {}
+            if missing:
+                computed = await self.embedder.embed_queries(missing)
+                fresh = dict(zip(missing, computed, strict=True))
+            dense = [np.asarray(known.get(q, fresh.get(q))).tolist() for q in queries]
         threshold = self.settings.score_threshold if score_threshold is None else score_threshold
         limit = top_k or self.settings.top_k
         requests = [
@@ -164,16 +175,24 @@ class Retriever:
         *,
         flt: SearchFilter | None = None,
         top_k: int | None = None,
+        vectors: Mapping[str, np.ndarray] | None = None,
     ) -> tuple[list[Chunk], dict[str, Any]]:
-        """Search every sub-query and fuse the lists with RRF (k from settings, 60)."""
+        """Search every sub-query and fuse the lists with RRF (k from settings, 60).
+
+        ``vectors``: query vectors computed earlier in the turn, by query text."""
         unique = list(dict.fromkeys(q.strip() for q in queries if q and q.strip()))
         limit = top_k or self.settings.top_k
-        lists = await self._search_batch(collection, unique, flt=flt, top_k=limit) if unique else []
+        lists = (
+            await self._search_batch(collection, unique, flt=flt, top_k=limit, vectors=vectors)
+            if unique
+            else []
+        )
         fused = reciprocal_rank_fusion(lists, k=self.settings.rrf_k)[:limit]
         debug = {
             "queries": unique,
             "per_query": {q: [c.id for c in lst] for q, lst in zip(unique, lists, strict=True)},
             "fused": [{"id": c.id, "score": round(c.score, 5)} for c in fused],
+            "precomputed_vectors": [q for q in unique if vectors and q in vectors],
         }
         log.info("query_expansion", collection=collection, queries=len(unique), hits=len(fused))
         return fused, debug

@@ -45,10 +45,15 @@ async def llm_decide(
     history: Sequence[Turn],
     has_selection: bool,
     method: str,
+    documents: str = "(неизвестно)",
 ) -> Decision:
-    """Ask the LLM; raises on failure or invalid output (the caller falls back to rules)."""
+    """Ask the LLM; raises on failure or invalid output (the caller falls back to rules).
+
+    ``documents`` is the bounded summary of the user's document inventory."""
     system = load_prompt("orchestrator").format(
-        has_selection="да" if has_selection else "нет", history=_history_text(history)
+        has_selection="да" if has_selection else "нет",
+        history=_history_text(history),
+        documents=documents,
     )
     structured = llm.with_structured_output(OrchestratorOutput, method=method)  # type: ignore[arg-type]
     out = await structured.ainvoke([SystemMessage(system), HumanMessage(query)])

@@ -32,5 +32,8 @@ async def route_query(
         "reason": decision.reason,
         "sub_queries": decision.sub_queries,
         "clarifying_questions": decision.clarifying_questions,
+        "rule": decision.rule,
+        "classifier": decision.classifier,
+        "user_documents": decision.user_documents,
         "debug": out.get("debug", {}),
     }

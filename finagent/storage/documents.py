@@ -8,9 +8,11 @@ from datetime import UTC, datetime
 from langgraph.store.base import BaseStore
 from pydantic import BaseModel
 
+from finagent.routing.inventory import describe
 from finagent.storage.namespaces import label
 
 _ROOT = "documents"
+_INDEX_ROOT = "document_index"  # DocumentInfo without the text: what routing reads each turn
 
 
 class StoredDocument(BaseModel):
@@ -22,6 +24,10 @@ class StoredDocument(BaseModel):
     size: int  # characters
     created_at: str
     sha256: str
+    # read from the title and the opening of the text at ingestion (routing inventory)
+    doc_type: str | None = None
+    counterparty: str | None = None
+    doc_date: str | None = None
 
 
 class DocumentInfo(BaseModel):
@@ -30,6 +36,9 @@ class DocumentInfo(BaseModel):
     filename: str
     size: int
     created_at: str
+    doc_type: str | None = None
+    counterparty: str | None = None
+    doc_date: str | None = None
 
 
 def document_id_for(user_id: str, text: str) -> str:
@@ -40,6 +49,14 @@ def document_id_for(user_id: str, text: str) -> str:
 
 def _namespace(user_id: str) -> tuple[str, str]:
     return (_ROOT, label(user_id))
+
+
+def _index_namespace(user_id: str) -> tuple[str, str]:
+    return (_INDEX_ROOT, label(user_id))
+
+
+def _info(doc: StoredDocument) -> DocumentInfo:
+    return DocumentInfo.model_validate(doc.model_dump(exclude={"text"}))
 
 
 class DocumentStore:
@@ -53,6 +70,7 @@ class DocumentStore:
         existing = await self.get(user_id, doc_id)
         if existing is not None:
             return existing
+        described = describe(title, text[:600])
         doc = StoredDocument(
             id=doc_id,
             user_id=user_id,
@@ -62,8 +80,12 @@ class DocumentStore:
             size=len(text),
             created_at=datetime.now(UTC).isoformat(timespec="seconds"),
             sha256=hashlib.sha256(text.encode()).hexdigest(),
+            doc_type=described.doc_type,
+            counterparty=described.counterparty,
+            doc_date=described.date,
         )
         await self._store.aput(_namespace(user_id), doc_id, doc.model_dump())
+        await self._store.aput(_index_namespace(user_id), doc_id, _info(doc).model_dump())
         return doc
 
     async def get(self, user_id: str, doc_id: str) -> StoredDocument | None:
@@ -84,9 +106,30 @@ class DocumentStore:
                 found.append(doc)
         return found, missing
 
+    async def inventory(self, user_id: str, limit: int = 1000) -> list[DocumentInfo]:
+        """Titles, types, counterparties and dates without the texts (read every turn).
+
+        Documents stored before the index existed are indexed on first read."""
+        items = await self._store.asearch(_index_namespace(user_id), limit=limit)
+        if items:
+            return [DocumentInfo.model_validate(item.value) for item in items]
+        full = await self._store.asearch(_namespace(user_id), limit=limit)
+        infos = []
+        for item in full:
+            doc = StoredDocument.model_validate(item.value)
+            if doc.doc_type is None and doc.counterparty is None and doc.doc_date is None:
+                described = describe(doc.title, doc.text[:600])
+                doc.doc_type, doc.counterparty = described.doc_type, described.counterparty
+                doc.doc_date = described.date
+            info = _info(doc)
+            await self._store.aput(_index_namespace(user_id), doc.id, info.model_dump())
+            infos.append(info)
+        return infos
+
     async def list(self, user_id: str, limit: int = 1000) -> list[DocumentInfo]:
         items = await self._store.asearch(_namespace(user_id), limit=limit)
         return [DocumentInfo.model_validate(item.value) for item in items]
 
     async def delete(self, user_id: str, doc_id: str) -> None:
         await self._store.adelete(_namespace(user_id), doc_id)
+        await self._store.adelete(_index_namespace(user_id), doc_id)

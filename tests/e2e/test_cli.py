@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_finagent
+from tests.conftest import REPO_ROOT, run_finagent
 
 finagent = run_finagent
 
@@ -44,6 +44,29 @@ def test_route_json(env: dict[str, str]) -> None:
     data = json.loads(out.stdout)
     assert data["scenario"] == 2 and data["intent"] == "news" and data["intents"] == ["news"]
     assert data["source"] == "rules" and isinstance(data["confidence"], float)
+    assert data["rule"] == "keywords" and data["user_documents"] == 0
+    assert data["classifier"]["label"] == "news" and len(data["classifier"]["nearest"]) == 3
+
+
+def test_eval_routing_reports_dev_hold_out_and_cross_validation(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    rows = [
+        {"id": "h1", "query": "найди акт от Гелиоса за май", "scenario": 1},
+        {"id": "h2", "query": "посчитай", "scenario": 5},
+    ]
+    holdout = tmp_path / "holdout.jsonl"
+    holdout.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows), "utf-8")
+    dev = REPO_ROOT / "evals" / "datasets" / "routing.jsonl"
+    out = finagent(env, "eval", "routing", "--dataset", str(dev), "--dataset", str(holdout))
+    assert out.returncode == 0, out.stderr
+    assert "[routing.jsonl]" in out.stdout and "[holdout.jsonl]" in out.stdout
+    assert "5-fold cross-validation" in out.stdout and "recall S1" in out.stdout
+    as_json = finagent(env, "eval", "routing", "--dataset", str(holdout), "--json")
+    data = json.loads(as_json.stdout)
+    assert [d["name"] for d in data["datasets"]] == ["holdout.jsonl"]
+    assert data["datasets"][0]["accuracy"] == 1.0
+    assert data["cross_validation"]["accuracy"] >= 0.9
 
 
 def test_search_ask_and_isolation(env: dict[str, str], ingested: dict[str, str]) -> None:

@@ -55,7 +55,7 @@ async def test_s1_searches_only_own_documents(agent: Agent, loaded: dict[str, An
     assert {c.source for c in result.used_chunks} == {"user_docs"}
     bob = await agent.run(user_id="bob", query="какие пени в моём договоре аренды?")
     assert bob.used_chunks == []
-    assert "не найдено" in bob.answer
+    assert bob.scenario == 1 and "нет загруженных документов" in bob.answer
 
 
 async def test_s3_small_selection_is_read_whole(agent: Agent, loaded: dict[str, Any]):
@@ -206,7 +206,7 @@ async def test_orchestrator_falls_back_to_rules(make_loaded, first, reason):
     llm = ScriptedChatModel([first, AIMessage("## Краткий вывод\nОтвет [1].")])
     services: Services = (await make_loaded(llm))["services"]
     result = await Agent(services).run(user_id="alice", query="какая ставка НДС?")
-    assert result.debug["decision"]["source"] == "rules"
+    assert result.debug["decision"]["source"] in {"rules", "classifier"}  # the offline router
     assert result.debug["decision"]["intents"] == ["kb"]
     assert reason in result.debug["orchestrator_fallback"]
 
@@ -223,7 +223,8 @@ async def test_llm_clarification_and_rules_threshold_setting(make_loaded):
         "services"
     ]
     result2 = await Agent(services2).run(user_id="alice", query="сколько налога?")
-    assert result2.debug["decision"]["source"] == "rules"
+    assert result2.debug["decision"]["source"] in {"rules", "classifier"}  # the offline router
+    assert result2.scenario == 5  # too vague for the offline router too
 
 
 async def test_answer_llm_failure_falls_back_to_extractive(make_loaded):

