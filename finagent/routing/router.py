@@ -25,6 +25,9 @@ from finagent.routing.training_vectors import bundled_model, training_vectors
 from finagent.state import Decision, Intent, Scenario, Turn
 
 _WORD = re.compile(r"[a-zа-я0-9]+")
+# NUL, other control and format characters (bidi marks, zero-width spaces) shift the
+# embedding without changing the question
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
 _INTENTS: dict[str, Intent] = {
     "kb": "kb",
     "rates": "rates",
@@ -112,7 +115,7 @@ def selected_documents_decision(query: str) -> Decision:
 def prepare(query: str, history: Sequence[Turn]) -> tuple[str, bool]:
     """The text to embed and route, and whether it joins the previous question."""
     text, follow_up = routing_text(query, history)
-    return " ".join(text.split()), follow_up
+    return " ".join(_CONTROL.sub(" ", text).split()), follow_up
 
 
 _classifiers: dict[str, SemanticClassifier] = {}
