@@ -11,14 +11,15 @@ import asyncio
 import os
 import sys
 import tempfile
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path, PurePosixPath
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Header, HTTPException, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
+from fastapi.routing import APIRoute
 from pydantic import AfterValidator, BaseModel, Field
 from pydantic_core import PydanticCustomError
 from starlette.datastructures import Headers
@@ -53,6 +54,11 @@ UNPARSABLE_BODY = (
     "multipart/form-data с полями files ({reason})."
 )
 BODY_TOO_LARGE = "Запрос слишком большой: допустимо не больше {limit} байт."
+NOT_UTF8 = "тело запроса не в кодировке UTF-8"
+BROKEN_BODY = "тело запроса повреждено"
+NOT_FOUND = "Адрес не найден: такого метода API нет (список методов: /docs)."
+METHOD_NOT_ALLOWED = "Метод {method} не поддерживается для этого адреса; допустимо: {allowed}."
+HTTP_ERROR = "Запрос не выполнен (HTTP {status})."
 FILE_COUNT = "Отправьте от 1 до {limit} файлов в поле files."
 FILE_FAILED = "{name}: не удалось обработать файл, проверьте, что он не повреждён"
 _REASONS = {
@@ -109,7 +115,8 @@ def current_user(request: Request, authorization: Annotated[str | None, Header()
     """The user of the request's bearer token (401 without a valid one)."""
     try:
         return user_for_authorization(request.app.state.settings, authorization)
-    except Unauthorized as exc:
+    except Unauthorized as exc:  # the message is Russian, the reason (English) is logged
+        log.info("auth_rejected", reason=exc.reason)
         raise HTTPException(401, str(exc), headers={"WWW-Authenticate": "Bearer"}) from exc
 
 
@@ -125,7 +132,14 @@ def _problem(error: Mapping[str, Any]) -> str:
     kind = str(error.get("type", ""))
     loc: Sequence[Any] = error.get("loc") or ()
     where = ".".join(str(p) for p in loc[1:]) if kind != "json_invalid" else ""
-    return f"{where or 'тело запроса'}: {_REASONS.get(kind, 'недопустимое значение')}"
+    if kind == "too_long" and isinstance(error.get("input"), str):
+        kind = "string_too_long"  # a length limit on an optional string
+    reason = _REASONS.get(kind, "недопустимое значение")
+    limit = (error.get("ctx") or {}).get("max_length")
+    if kind in ("string_too_long", "too_long") and isinstance(limit, int):
+        unit = "символов" if kind == "string_too_long" else "элементов"
+        reason += f" (допустимо не больше {limit} {unit})"
+    return f"{where or 'тело запроса'}: {reason}"
 
 
 async def _invalid_request(request: Request, exc: Exception) -> JSONResponse:
@@ -139,11 +153,57 @@ async def _invalid_request(request: Request, exc: Exception) -> JSONResponse:
 
 
 async def _http_error(request: Request, exc: Exception) -> JSONResponse:
-    """Framework 400s (body that is not JSON or multipart) become the documented 422."""
+    """Every HTTP error in Russian: the framework's 400s (a body that is not JSON or
+    multipart) become the documented 422; its 404 and 405 get Russian texts."""
     assert isinstance(exc, StarletteHTTPException)
-    if exc.status_code == 400:
-        return _error(422, UNPARSABLE_BODY.format(reason=exc.detail))
-    return _error(exc.status_code, str(exc.detail), exc.headers)
+    status = exc.status_code
+    if status == 400:
+        return _error(422, UNPARSABLE_BODY.format(reason=BROKEN_BODY))
+    if status == 404:
+        return _error(404, NOT_FOUND, exc.headers)
+    if status == 405:
+        allowed = (exc.headers or {}).get("Allow", "")
+        text = METHOD_NOT_ALLOWED.format(method=request.method, allowed=allowed or "нет")
+        return _error(405, text, exc.headers)
+    if status in (401, 413, 422):  # raised by our code with Russian texts
+        return _error(status, str(exc.detail), exc.headers)
+    return _error(status, HTTP_ERROR.format(status=status), exc.headers)
+
+
+def _is_json(content_type: str | None) -> bool:
+    kind = (content_type or "").split(";", 1)[0].strip().lower()
+    return kind == "application/json" or (
+        kind.startswith("application/") and kind.endswith("+json")
+    )
+
+
+class Utf8JsonRoute(APIRoute):
+    """A route whose JSON bodies must be UTF-8 (RFC 8259), as docs/serving.md says.
+
+    FastAPI hands the bytes to ``json.loads``, which also detects UTF-16 and UTF-32: those
+    bodies get the documented 422 here instead. A NUL byte never occurs in UTF-8 JSON (it
+    is not allowed unescaped) but is in every UTF-16/32 encoding of it.
+    """
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def checked(request: Request) -> Response:
+            if request.method == "POST" and _is_json(request.headers.get("content-type")):
+                body = await request.body()  # cached: the handler reads the same bytes
+                if not is_utf8_bytes(body) or b"\x00" in body:
+                    return _error(422, UNPARSABLE_BODY.format(reason=NOT_UTF8))
+            return await handler(request)
+
+        return checked
+
+
+def is_utf8_bytes(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _declared_length(scope: Scope) -> int | None:
@@ -216,6 +276,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
                 await svc.aclose()
 
     app = FastAPI(title="finagent", version="0.1.0", lifespan=lifespan)
+    app.router.route_class = Utf8JsonRoute
 
     app.state.settings = conf
     app.add_exception_handler(RequestValidationError, _invalid_request)
