@@ -76,6 +76,12 @@ class Settings(BaseSettings):
     )
     search_mode: Literal["hybrid", "dense", "sparse"] = "hybrid"
     max_file_bytes: int = Field(default=20 * 1024 * 1024, ge=1)
+    max_upload_files: int = Field(
+        default=20, ge=1, le=1000, description="Files per upload request (finagent serve)"
+    )
+    max_upload_bytes: int = Field(
+        default=100 * 1024 * 1024, ge=1, description="Bytes of all files of one upload request"
+    )
     max_document_chars: int = Field(default=2_000_000, ge=1)
     embedding_cache: bool = Field(
         default=True, description="Cache embeddings in DATA_DIR/embedding_cache.sqlite"

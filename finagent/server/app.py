@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import sys
 import tempfile
 from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
@@ -42,7 +43,8 @@ from finagent.text_safety import is_utf8
 
 log = get_logger("finagent.server")
 
-MAX_UPLOAD_FILES = 20
+MAX_UPLOAD_FILES = 20  # default of FINAGENT_MAX_UPLOAD_FILES
+UPLOAD_PREFIX = "finagent-upload-"
 MAX_JSON_BODY_BYTES = 1024 * 1024
 MULTIPART_OVERHEAD_BYTES = 1024 * 1024  # part headers and boundaries around the files
 MAX_NAME_BYTES = 255  # one path component on common filesystems
@@ -60,6 +62,7 @@ NOT_FOUND = "Адрес не найден: такого метода API нет 
 METHOD_NOT_ALLOWED = "Метод {method} не поддерживается для этого адреса; допустимо: {allowed}."
 HTTP_ERROR = "Запрос не выполнен (HTTP {status})."
 FILE_COUNT = "Отправьте от 1 до {limit} файлов в поле files."
+UPLOAD_TOO_LARGE = "Файлы слишком большие в сумме: допустимо не больше {limit} байт за запрос."
 FILE_FAILED = "{name}: не удалось обработать файл, проверьте, что он не повреждён"
 _REASONS = {
     "missing": "обязательное поле не передано",
@@ -256,9 +259,44 @@ def safe_filename(raw: str | None, fallback: str) -> str:
     return name
 
 
-def _write(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True)
-    path.write_bytes(data)
+def uploads_dir(data_dir: Path) -> Path:
+    """Where uploads wait for ingestion: inside the data dir, never in a shared /tmp."""
+    return data_dir / "uploads"
+
+
+def private_uploads_dir(data_dir: Path) -> Path:
+    """The uploads folder, created if needed and readable by its owner only (0700)."""
+    root = uploads_dir(data_dir)
+    root.mkdir(mode=0o700, parents=True, exist_ok=True)
+    root.chmod(0o700)
+    return root
+
+
+def clean_uploads(data_dir: Path) -> int:
+    """Remove what uploads left behind after a crash (kill -9); the number removed.
+
+    Called on start-up, before the service takes requests.
+    """
+    root = uploads_dir(data_dir)
+    removed = 0
+    if not root.is_dir():
+        return removed
+    for entry in root.iterdir():
+        if entry.name.startswith(UPLOAD_PREFIX):
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry, ignore_errors=True)
+            else:
+                entry.unlink(missing_ok=True)
+            removed += 1
+    return removed
+
+
+def write_private(path: Path, data: bytes) -> None:
+    """Write ``data`` to a new file only its owner can read (0600, folders 0700)."""
+    path.parent.mkdir(mode=0o700, parents=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    with os.fdopen(fd, "wb") as out:
+        out.write(data)
 
 
 def create_app(settings: Settings | None = None, services: Services | None = None) -> FastAPI:
@@ -266,6 +304,9 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        removed = await asyncio.to_thread(clean_uploads, conf.data_dir)
+        if removed:
+            log.warning("stale_uploads_removed", count=removed)
         svc = services or Services(conf)
         await svc.start()
         app.state.agent = Agent(svc)
@@ -284,7 +325,8 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     app.add_middleware(
         BodyLimit,
         json_limit=MAX_JSON_BODY_BYTES,
-        upload_limit=MAX_UPLOAD_FILES * (conf.max_file_bytes + 1) + MULTIPART_OVERHEAD_BYTES,
+        upload_limit=min(conf.max_upload_files * (conf.max_file_bytes + 1), conf.max_upload_bytes)
+        + MULTIPART_OVERHEAD_BYTES,
     )
 
     async def ingest_one(ingestor: Ingestor, user: str, path: Path) -> dict[str, Any]:
@@ -335,18 +377,22 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
 
     @app.post("/v1/documents", responses=BODY_ERRORS)
     async def upload_documents(files: list[UploadFile], user: User) -> dict[str, Any]:
-        if not files or len(files) > MAX_UPLOAD_FILES:
-            raise HTTPException(422, FILE_COUNT.format(limit=MAX_UPLOAD_FILES))
+        if not files or len(files) > conf.max_upload_files:
+            raise HTTPException(422, FILE_COUNT.format(limit=conf.max_upload_files))
+        total = sum(upload.size or 0 for upload in files)
+        if total > conf.max_upload_bytes:
+            raise HTTPException(413, UPLOAD_TOO_LARGE.format(limit=conf.max_upload_bytes))
         agent: Agent = app.state.agent
         ingestor = agent.services.ingestor()
         limit = conf.max_file_bytes
         results = []
-        with tempfile.TemporaryDirectory(prefix="finagent-upload-") as tmp:
+        root = await asyncio.to_thread(private_uploads_dir, conf.data_dir)
+        with tempfile.TemporaryDirectory(prefix=UPLOAD_PREFIX, dir=root) as tmp:  # 0700
             for i, upload in enumerate(files):
                 name = safe_filename(upload.filename, f"file{i}")
                 data = await upload.read(limit + 1)  # one byte more tells "too large"
                 path = Path(tmp) / str(i) / name  # own folder: errors name the user's file
-                await asyncio.to_thread(_write, path, data)
+                await asyncio.to_thread(write_private, path, data)
                 results.append(await ingest_one(ingestor, user, path))
         return {"results": results}
 
