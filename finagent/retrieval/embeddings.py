@@ -40,14 +40,14 @@ Lane = Literal["query", "long_query", "passage"]
 
 def lane_threads(lane: Lane) -> int:
     """Cores of a lane: one per question lane (a question is small work, and OpenMP
-    threads of different lanes sharing a core slow each other down), all for ingestion,
-    which yields to questions by its lower priority."""
+    threads of different lanes sharing a core slow each other down), all for ingestion."""
     return os.cpu_count() or 1 if lane == "passage" else 1
 
 
 # Scheduling priority of a lane's worker (a higher nice value yields the CPU): under load,
-# the cores go to short questions first, then ingestion, then long questions.
-LANE_NICENESS: dict[Lane, int] = {"query": 0, "passage": 5, "long_query": 10}
+# long questions get the cores last. Ingestion keeps the normal priority: a nice value
+# counts against every process of the host, and niced ingestion starved on busy machines.
+LANE_NICENESS: dict[Lane, int] = {"query": 0, "passage": 0, "long_query": 10}
 
 
 def _lower_priority(niceness: int) -> None:
