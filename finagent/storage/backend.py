@@ -9,6 +9,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.store.base import BaseStore
 
 from finagent.config import Settings
+from finagent.storage.serde import checkpoint_serde
 
 
 @dataclass
@@ -25,15 +26,17 @@ async def open_persistence(settings: Settings, stack: AsyncExitStack) -> Persist
         pg_store, pg_saver = await open_postgres(settings.postgres_url.get_secret_value(), stack)
         return Persistence(store=pg_store, checkpointer=pg_saver)
 
+    import aiosqlite
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
     from langgraph.store.sqlite.aio import AsyncSqliteStore
 
     store = await stack.enter_async_context(
         AsyncSqliteStore.from_conn_string(str(settings.data_dir / "store.sqlite"))
     )
-    saver = await stack.enter_async_context(
-        AsyncSqliteSaver.from_conn_string(str(settings.data_dir / "checkpoints.sqlite"))
+    conn = await stack.enter_async_context(
+        aiosqlite.connect(str(settings.data_dir / "checkpoints.sqlite"))
     )
+    saver = AsyncSqliteSaver(conn, serde=checkpoint_serde())
     await store.setup()
     await saver.setup()
     return Persistence(store=store, checkpointer=saver)

@@ -21,6 +21,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from finagent.observability import redact, register_secrets
 from finagent.storage.errors import StorageUnavailableError
+from finagent.storage.serde import checkpoint_serde
 
 __all__ = ["PostgresSaver", "PostgresStore", "StorageUnavailableError", "open_postgres"]
 
@@ -136,4 +137,4 @@ async def open_postgres(dsn: str, stack: AsyncExitStack) -> tuple[PostgresStore,
     )
     await pool.open()
     stack.push_async_callback(pool.close)
-    return PostgresStore(pool), PostgresSaver(pool)
+    return PostgresStore(pool), PostgresSaver(pool, serde=checkpoint_serde())

@@ -14,6 +14,7 @@ import httpx
 import pytest
 from langgraph_sdk import get_client
 
+from finagent.server.identity import INVALID_TOKEN
 from tests.conftest import REPO_ROOT, run_finagent
 from tests.fakes.net import free_port
 
@@ -110,7 +111,7 @@ async def test_run_completes_through_the_sdk(server: str) -> None:
 
 async def test_identity_comes_from_the_token(server: str) -> None:
     anonymous = get_client(url=server, headers={"Authorization": "Bearer nope-nope-nope"})
-    with pytest.raises(Exception, match="invalid API token"):
+    with pytest.raises(Exception, match=INVALID_TOKEN):
         await anonymous.threads.create()
 
     alice = get_client(url=server, headers=ALICE)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from langchain_core.messages import AIMessage
+from structlog.testing import capture_logs
 
 from finagent.graph.agent import Agent
 from tests.conftest import run_finagent
@@ -62,12 +64,19 @@ async def test_rates_and_news_in_parallel(make_loaded, cbr, tavily):
     assert FAKE_TAVILY_KEY not in result.answer
 
 
-async def test_failing_cbr_is_named_in_the_answer(make_loaded, cbr):
-    cbr.fail("http500")
+@pytest.mark.parametrize("fault", ["http500", "html", "malformed"])
+async def test_failing_cbr_is_named_in_russian_without_upstream_text(make_loaded, cbr, fault):
+    cbr.fail(fault)
     services = (await make_loaded(**live(cbr)))["services"]
-    result = await Agent(services).run(user_id="alice", query="курс доллара на 01.04.2025")
+    with capture_logs() as logs:
+        result = await Agent(services).run(user_id="alice", query="курс доллара на 01.04.2025")
     assert result.debug["fetch_cbr_data"]["ok"] is False
-    assert "Источник «Банк России» недоступен" in result.answer
+    assert "Источник «Банк России» сейчас не вернул данные" in result.answer
+    notice = next(line for line in result.answer.splitlines() if "Банк России" in line)
+    assert not re.search("[A-Za-z]", notice)  # no upstream or tool text, Russian only
+    assert "Error" not in json.dumps(result.debug, ensure_ascii=False)
+    failed = [e for e in logs if e["event"] == "live_source_failed"]
+    assert failed and failed[0]["tool"] == "fetch_cbr_data" and failed[0]["error"]
 
 
 async def test_llm_calls_cbr_tool_and_cites_it(make_loaded, cbr):

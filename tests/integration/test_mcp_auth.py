@@ -28,6 +28,7 @@ from finagent.agents_config import MCPServerConfig
 from finagent.config import Settings
 from finagent.mcp.client import load_mcp_tools
 from finagent.mcp.server import access_policy, build_server, http_app, serve
+from finagent.server.identity import INVALID_TOKEN, SEND_BEARER
 from finagent.tools.base import Tool, ToolContext
 from tests.fakes.net import free_port
 from tests.integration.test_mcp import INITIALIZE, make_registry
@@ -126,12 +127,11 @@ async def test_missing_and_wrong_tokens_get_401_and_tokens_stay_out_of_logs(
     app = http_app(server, auth=settings(api_tokens=TOKENS))
     with capture_logs() as logs:
         async with serving_here(app) as url, httpx.AsyncClient(follow_redirects=True) as http:
-            send_bearer = "send 'Authorization: Bearer <token>'"
             cases = {
-                "missing": ({}, send_bearer),
-                "not bearer": ({"Authorization": f"Basic {ALICE_TOKEN}"}, send_bearer),
-                "no token": ({"Authorization": "Bearer"}, send_bearer),
-                "wrong": (bearer(WRONG_TOKEN), "invalid API token"),
+                "missing": ({}, SEND_BEARER),
+                "not bearer": ({"Authorization": f"Basic {ALICE_TOKEN}"}, SEND_BEARER),
+                "no token": ({"Authorization": "Bearer"}, SEND_BEARER),
+                "wrong": (bearer(WRONG_TOKEN), INVALID_TOKEN),
             }
             for case, (headers, message) in cases.items():
                 response = await http.post(url, json=INITIALIZE, headers={**MCP_HEADERS, **headers})
@@ -147,6 +147,7 @@ async def test_missing_and_wrong_tokens_get_401_and_tokens_stay_out_of_logs(
 
     rejected = [e for e in logs if e["event"] == "mcp_auth_rejected"]
     reasons = [e["reason"] for e in rejected]
+    send_bearer = "send 'Authorization: Bearer <token>'"  # logs keep the English reason
     assert reasons[:4] == [send_bearer] * 3 + ["invalid API token"]
     assert set(reasons[4:]) == {"invalid API token"}  # our client with the wrong token
     assert rejected[0]["client"] == "127.0.0.1"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -80,3 +82,64 @@ async def test_bad_input(client: httpx.AsyncClient) -> None:
     assert malformed.status_code == 422
     results = await upload(client, ALICE, **{"invoice.txt": INVOICE})
     assert results[0]["status"] == "ingested"
+
+
+CYRILLIC_ONLY_WORDS = re.compile(r"[А-Яа-яЁё]")
+
+
+def assert_russian(response: httpx.Response, status: int) -> str:
+    assert response.status_code == status, response.text
+    detail = response.json()["detail"]
+    assert isinstance(detail, str) and CYRILLIC_ONLY_WORDS.search(detail), detail
+    for english in ("Not Found", "Method Not Allowed", "invalid", "send ", "error"):
+        assert english not in detail
+    return detail
+
+
+async def test_every_error_is_russian(client: httpx.AsyncClient) -> None:
+    missing = await client.post("/v1/ask", json={"query": "НДС"})
+    assert "Authorization: Bearer" in assert_russian(missing, 401)
+    assert missing.headers["www-authenticate"] == "Bearer"
+    wrong = await client.get("/v1/documents", headers={"Authorization": "Bearer wrong-token-1"})
+    assert assert_russian(wrong, 401) == "Неверный API-токен."
+    assert "не найден" in assert_russian(await client.get("/v1/nothing", headers=ALICE), 404)
+    put = await client.put("/v1/ask", headers=ALICE, json={"query": "НДС"})
+    assert "PUT" in assert_russian(put, 405) and put.headers["allow"] == "POST"
+    huge = await client.post(
+        "/v1/ask", headers={**ALICE, "Content-Type": "application/json"}, content=b" " * 2**21
+    )
+    assert "слишком большой" in assert_russian(huge, 413)
+    long_chat = await client.post(
+        "/v1/ask", headers=ALICE, json={"query": "НДС", "chat_id": "c" * 201}
+    )
+    assert "chat_id: слишком длинная строка" in assert_russian(long_chat, 422)
+    broken = await client.post(
+        "/v1/documents",
+        headers={**ALICE, "Content-Type": "multipart/form-data; boundary=x"},
+        content=b"--x\r\nContent-Disposition: form-data\r\n\r\n",
+    )
+    assert_russian(broken, 422)
+
+
+async def test_a_service_without_tokens_answers_401_in_russian(make_services) -> None:  # type: ignore[no-untyped-def]
+    services: Services = await make_services()
+    app = create_app(services.settings, services)
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://finagent") as http:
+            response = await http.get("/v1/documents", headers=ALICE)
+    assert "FINAGENT_API_TOKENS" in assert_russian(response, 401)
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be", "utf-32", "cp1251"])
+async def test_json_that_is_not_utf8_gets_422(client: httpx.AsyncClient, encoding: str) -> None:
+    body = json.dumps({"query": "какая ставка НДС?"}, ensure_ascii=False).encode(encoding)
+    response = await client.post(
+        "/v1/ask", headers={**ALICE, "Content-Type": "application/json"}, content=body
+    )
+    assert "UTF-8" in assert_russian(response, 422)
+    utf8 = json.dumps({"query": "какая ставка НДС?"}, ensure_ascii=False).encode()
+    ok = await client.post(
+        "/v1/ask", headers={**ALICE, "Content-Type": "application/json"}, content=utf8
+    )
+    assert ok.status_code == 200

@@ -1,0 +1,61 @@
+"""The checkpointer's serializer, with the state's own types registered (strict msgpack).
+
+LangGraph writes pydantic models and enums of the state (``Decision``, ``Chunk``, ...) to
+checkpoints as msgpack extensions naming their class. By default it still rebuilds
+unregistered classes, logging "Deserializing unregistered type ..." for each, and it will
+refuse them once strict msgpack is the default. Here the serializer gets an explicit
+allowlist: LangGraph's safe types (messages, datetimes, ...) plus every pydantic model and
+enum reachable from the state schema. Anything else in a checkpoint is refused.
+"""
+
+from __future__ import annotations
+
+import types
+from enum import Enum
+from typing import Any, Union, get_args, get_origin, get_type_hints, is_typeddict
+
+from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+from pydantic import BaseModel
+
+from finagent import state
+from finagent.state import AgentState
+
+
+def _collect(typ: Any, found: set[type], seen: set[int]) -> None:
+    if id(typ) in seen:
+        return
+    seen.add(id(typ))
+    origin = get_origin(typ)
+    if origin is not None or isinstance(typ, types.UnionType) or origin is Union:
+        for arg in get_args(typ):
+            _collect(arg, found, seen)
+        return
+    if is_typeddict(typ):
+        for hint in get_type_hints(typ, include_extras=True).values():
+            _collect(hint, found, seen)
+        return
+    if isinstance(typ, type) and issubclass(typ, BaseModel):
+        if typ.__module__.startswith("finagent."):
+            found.add(typ)
+            for field in typ.model_fields.values():
+                _collect(field.annotation, found, seen)
+        return
+    if isinstance(typ, type) and issubclass(typ, Enum):
+        found.add(typ)
+
+
+def state_types(*schemas: Any) -> list[type]:
+    """finagent's pydantic models and enums reachable from the given state schemas
+    (the agent's by default), and every one defined in ``finagent.state``."""
+    found: set[type] = set()
+    seen: set[int] = set()
+    own = [v for v in vars(state).values() if getattr(v, "__module__", "") == state.__name__]
+    for schema in [*(schemas or (AgentState,)), *own]:
+        _collect(schema, found, seen)
+    return sorted(found, key=lambda t: (t.__module__, t.__qualname__))
+
+
+def checkpoint_serde() -> JsonPlusSerializer:
+    """A strict msgpack serializer that knows the state's types."""
+    allowed = [(t.__module__, t.__name__) for t in state_types()]
+    return JsonPlusSerializer(allowed_msgpack_modules=allowed)
