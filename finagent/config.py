@@ -167,7 +167,11 @@ class Settings(BaseSettings):
 
     # --- research graph ----------------------------------------------------------------
     mcp_user: str | None = Field(default=None, description="User the MCP server acts as")
-    agents_config: Path = Field(default=Path("agents.yaml"))
+    agents_config: Path | None = Field(
+        default=None,
+        description="Research agents YAML (default: the agents.yaml shipped in the package); "
+        "a path that is set but missing is an error",
+    )
     reports_dir: Path | None = Field(default=None, description="default: DATA_DIR/reports")
 
     @model_validator(mode="after")

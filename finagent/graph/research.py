@@ -35,6 +35,7 @@ from finagent.agents_config import (
     DEFAULT_AGENT,
     AgentConfigError,
     AgentDefinition,
+    agents_path,
     load_agents,
 )
 from finagent.answering.reference_check import check_references, sources_from_tool_outputs
@@ -570,28 +571,16 @@ async def services_registry(services: Services) -> ToolRegistry:
     return research_registry(services.registry, services.tavily, settings.reports_path)
 
 
-def default_agent() -> AgentDefinition:
-    """The agent used when no agents file exists: SGR tools, web tools, final tools."""
-    return AgentDefinition(
-        name=DEFAULT_AGENT,
-        description="Research with web search and a cited report",
-        tools=sorted((SYSTEM_TOOLS | WEB_TOOLS) - {REASONING}),
-    )
-
-
 def resolve_agent(
     settings: Settings, known_tools: Iterable[str] = (), name: str = DEFAULT_AGENT
 ) -> AgentDefinition:
-    """Agent ``name`` from ``settings.agents_config`` (default agent if there is no file).
+    """Agent ``name`` from ``settings.agents_config``, or from the agents file shipped with
+    the package when it is not set. A configured file that is missing is an error
+    (``AgentConfigError``), never a silently weaker agent.
 
     Tool names are checked against ``known_tools`` plus finagent's catalogue of names.
     """
-    path = settings.agents_config
-    if not path.exists():
-        if name != DEFAULT_AGENT:
-            raise AgentConfigError(f"{path}: file not found (needed for agent {name!r})")
-        log.warning("agents_config_missing", path=str(path))
-        return default_agent()
+    path = agents_path(settings.agents_config)
     agents = load_agents(path, ToolNames(known_tools))
     if name not in agents:
         raise AgentConfigError(f"{path}: no agent named {name!r}; defined: {', '.join(agents)}")
