@@ -168,13 +168,9 @@ def _runnable(llm: BaseChatModel, schema: type[BaseModel], method: str) -> Any:
             schema, method="function_calling", include_raw=True, tool_choice="required"
         )
     if _speaks_openai(llm):
-        # a dict response format: our parser validates, not the SDK's (which raises on a
-        # fenced or slightly invalid reply before we could see it)
-        return llm.with_structured_output(
-            response_format(schema),  # type: ignore[arg-type]
-            method="json_schema",
-            include_raw=True,
-        )
+        # our own strict response format, and the raw message back: our parser validates,
+        # not the SDK's (which raises on a fenced or slightly invalid reply)
+        return llm.bind(response_format=response_format(schema))
     return llm.with_structured_output(schema, method="json_schema", include_raw=True)
 
 
@@ -199,7 +195,7 @@ async def invoke_json(
         result = await _runnable(llm, schema, method).ainvoke(list(messages), config)
     except Exception as exc:
         raise StructuredCallError(_reason(exc)) from exc
-    raw = result.get("raw") if isinstance(result, dict) else None
+    raw = result.get("raw") if isinstance(result, dict) else result
     parsed = result.get("parsed") if isinstance(result, dict) else None
     if isinstance(parsed, BaseModel) and isinstance(raw, BaseMessage):
         return JsonReply(parsed.model_dump(mode="json"), "tool_call", raw)

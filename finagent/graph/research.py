@@ -580,7 +580,7 @@ def make_research_graph() -> CompiledStateGraph[Any, Any, Any, Any]:
     settings = services.settings
     agent = resolve_agent(settings, services_extra_names(services))
     return build_research_graph(
-        services.llm,
+        services.llm_for("research") if services.llm is not None else None,
         lambda: services_registry(services),
         agent,
         structured_method=settings.llm_structured_method,

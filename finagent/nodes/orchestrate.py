@@ -29,7 +29,11 @@ def make_orchestrate(services: Services):  # type: ignore[no-untyped-def]
         if services.llm is not None:
             try:
                 decision = await llm_decide(
-                    services.llm, query, history, bool(selected), settings.llm_structured_method
+                    services.llm_for("orchestrator"),
+                    query,
+                    history,
+                    bool(selected),
+                    settings.llm_structured_method,
                 )
                 if decision.confidence < settings.orchestrator_confidence_threshold:
                     debug["orchestrator_fallback"] = f"low confidence {decision.confidence:.2f}"
