@@ -429,6 +429,7 @@ TOOL_NAMES = [
     "load_documents_full",
     "search_general_kb",
     "Req_Find_Passages_For_Queries",
+    "resolve_legal_reference",
     "kb_read_file",
     "kb_list_directory",
     "kb_search_files",

