@@ -1,5 +1,8 @@
 """Research agent definitions loaded from YAML (``agents.yaml``).
 
+The default definitions ship with the package (``finagent/agents.yaml``) and are found
+from any working directory; ``FINAGENT_AGENTS_CONFIG`` points to another file.
+
 Format (every key except ``tools`` has a default)::
 
     agents:
@@ -118,6 +121,21 @@ class AgentsFile(_Strict):
 
 
 DEFAULT_AGENT = "research"
+#: The agent definitions shipped with the package (used when no file is configured).
+PACKAGED_AGENTS = Path(__file__).with_name("agents.yaml")
+
+
+def agents_path(configured: Path | None) -> Path:
+    """The agents file to load: the configured one (which must exist) or the packaged one."""
+    if configured is None:
+        return PACKAGED_AGENTS
+    if not configured.is_file():
+        where = configured if configured.is_absolute() else Path.cwd() / configured
+        raise AgentConfigError(
+            f"{configured}: file not found (FINAGENT_AGENTS_CONFIG points to {where}); "
+            "unset it to use the agents shipped with finagent"
+        )
+    return configured
 
 
 def parse_agents(

@@ -135,8 +135,24 @@ class Settings(BaseSettings):
     )
     llm_structured_method: Literal["json_schema", "function_calling"] = "json_schema"
     llm_temperature: float = 0.1
-    llm_timeout_s: float = 60.0
+    llm_timeout_s: float = Field(
+        default=60.0, gt=0, description="Timeout of every LLM call whose role sets none"
+    )
     llm_max_retries: int = 2
+    # per call: a slow local model needs only larger timeouts (a streamed answer's timeout
+    # bounds the wait for each chunk, not the whole answer)
+    llm_orchestrator_timeout_s: float | None = Field(
+        default=None, gt=0, description="Routing decision (default: FINAGENT_LLM_TIMEOUT_S)"
+    )
+    llm_orchestrator_max_tokens: int = Field(default=800, ge=16, le=100_000)
+    llm_answer_timeout_s: float | None = Field(
+        default=None, gt=0, description="Answer (default: FINAGENT_LLM_TIMEOUT_S)"
+    )
+    llm_answer_max_tokens: int = Field(default=2500, ge=16, le=100_000)
+    llm_research_timeout_s: float | None = Field(
+        default=None, gt=0, description="Research reasoning step (default: FINAGENT_LLM_TIMEOUT_S)"
+    )
+    llm_research_max_tokens: int = Field(default=4000, ge=16, le=100_000)
 
     # --- Bank of Russia ----------------------------------------------------------------
     cbr_enabled: bool = Field(
@@ -193,7 +209,11 @@ class Settings(BaseSettings):
 
     # --- research graph ----------------------------------------------------------------
     mcp_user: str | None = Field(default=None, description="User the MCP server acts as")
-    agents_config: Path = Field(default=Path("agents.yaml"))
+    agents_config: Path | None = Field(
+        default=None,
+        description="Research agents YAML (default: the agents.yaml shipped in the package); "
+        "a path that is set but missing is an error",
+    )
     reports_dir: Path | None = Field(default=None, description="default: DATA_DIR/reports")
 
     @model_validator(mode="after")

@@ -10,7 +10,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from finagent.clients.llm import build_chat_model
+from finagent.clients.llm import ROLES, LLMRole, build_chat_model
 from finagent.clients.tavily import TavilyClient
 from finagent.config import Settings, get_settings
 from finagent.legal.catalog import LawCatalog
@@ -46,6 +46,10 @@ class Services:
         register_secrets(settings.secret_values())
         self.settings = settings
         self.llm: BaseChatModel | None = build_chat_model(settings) if llm is _UNSET else llm
+        # one model per call role with its limits; an injected model serves every role
+        self._role_llms: dict[LLMRole, BaseChatModel] = {}
+        if llm is _UNSET and self.llm is not None:
+            self._role_llms = {r: m for r in ROLES if (m := build_chat_model(settings, r))}
         self.index = index or build_index(settings)
         self.embedder = embedder or build_cached_embedder(settings)
         self.bm25 = RussianBm25()
@@ -62,6 +66,12 @@ class Services:
         self.extra_tools: list[Any] = []
         self.closers: list[Callable[[], Awaitable[None]]] = []
         self.tavily: TavilyClient | None = None
+
+    def llm_for(self, role: LLMRole) -> BaseChatModel:
+        """The chat model of ``role`` (its timeout and max_tokens); needs an LLM configured."""
+        if self.llm is None:
+            raise RuntimeError("no LLM is configured")
+        return self._role_llms.get(role, self.llm)
 
     async def start(self) -> Services:
         async with self._lock:

@@ -18,15 +18,18 @@ from finagent.services import Services
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
 
-def run_finagent(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    """Run the ``finagent`` command as a user would (a subprocess in the repo root)."""
+def run_finagent(
+    env: dict[str, str], *args: str, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run the ``finagent`` command as a user would (a subprocess, in the repo root unless
+    ``cwd`` is given)."""
     return subprocess.run(
         [sys.executable, "-m", "finagent.cli", *args],
         env=env,
         capture_output=True,
         text=True,
         timeout=600,
-        cwd=REPO_ROOT,
+        cwd=cwd or REPO_ROOT,
     )
 
 

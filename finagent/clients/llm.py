@@ -1,14 +1,39 @@
-"""The chat model: any OpenAI-compatible endpoint, OpenRouter by default; None offline."""
+"""The chat models: any OpenAI-compatible endpoint, OpenRouter by default; None offline.
+
+Each LLM call of finagent has a role with its own limits (``FINAGENT_LLM_<ROLE>_TIMEOUT_S``
+and ``_MAX_TOKENS``): the orchestrator's routing decision, the answer, the research step.
+The models of the roles are built here and nowhere else.
+"""
 
 from __future__ import annotations
+
+from typing import Literal
+from urllib.parse import urlparse
 
 from langchain_core.language_models import BaseChatModel
 
 from finagent.config import OPENROUTER_BASE_URL, Settings
 
+LLMRole = Literal["orchestrator", "answer", "research"]
+ROLES: tuple[LLMRole, ...] = ("orchestrator", "answer", "research")
 
-def build_chat_model(settings: Settings) -> BaseChatModel | None:
-    """A ChatOpenAI client when an LLM is configured, else None (rules + extractive answers)."""
+
+def role_limits(settings: Settings, role: LLMRole | None) -> tuple[float, int | None]:
+    """(timeout in seconds, max tokens) of ``role``; the shared timeout when none is set."""
+    if role is None:
+        return settings.llm_timeout_s, None
+    timeout: float | None = getattr(settings, f"llm_{role}_timeout_s")
+    max_tokens: int = getattr(settings, f"llm_{role}_max_tokens")
+    return (timeout if timeout is not None else settings.llm_timeout_s), max_tokens
+
+
+def build_chat_model(settings: Settings, role: LLMRole | None = None) -> BaseChatModel | None:
+    """A ChatOpenAI client when an LLM is configured, else None (rules + extractive answers).
+
+    With ``role`` the client carries that role's timeout and ``max_tokens``. The limit is
+    sent as ``max_completion_tokens`` (OpenAI's name) and, for other servers, also as the
+    older ``max_tokens`` that llama.cpp, vLLM and most compatible servers read.
+    """
     if not settings.llm_enabled:
         return None
     from langchain_openai import ChatOpenAI
@@ -17,12 +42,19 @@ def build_chat_model(settings: Settings) -> BaseChatModel | None:
     if settings.llm_base_url.rstrip("/") == OPENROUTER_BASE_URL:
         headers = {"HTTP-Referer": "https://github.com/finagent/finagent", "X-Title": "finagent"}
     key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else "not-needed"
+    timeout, max_tokens = role_limits(settings, role)
+    extra_body = None
+    if max_tokens is not None and urlparse(settings.llm_base_url).hostname != "api.openai.com":
+        extra_body = {"max_tokens": max_tokens}
     return ChatOpenAI(
         model=settings.llm_model_name,
         base_url=settings.llm_base_url,
         api_key=key,  # type: ignore[arg-type]
         temperature=settings.llm_temperature,
-        timeout=settings.llm_timeout_s,
+        timeout=timeout,
         max_retries=settings.llm_max_retries,
         default_headers=headers,
+        max_completion_tokens=max_tokens,
+        extra_body=extra_body,
+        stream_usage=True,  # token counts of streamed answers (stream_options.include_usage)
     )

@@ -102,7 +102,7 @@ async def _research(
         registry = await services_registry(services)  # starts the services (checkpointer too)
         agent = resolve_agent(services.settings, registry.names(), agent_name)
         graph = build_research_graph(
-            services.llm,
+            services.llm_for("research"),
             registry,
             agent,
             checkpointer=services.checkpointer,

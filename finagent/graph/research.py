@@ -35,9 +35,11 @@ from finagent.agents_config import (
     DEFAULT_AGENT,
     AgentConfigError,
     AgentDefinition,
+    agents_path,
     load_agents,
 )
 from finagent.answering.reference_check import check_references, sources_from_tool_outputs
+from finagent.clients.structured import StructuredCallError, StructuredOutputError, invoke_json
 from finagent.clients.tavily import TavilyClient
 from finagent.config import Settings
 from finagent.legal.catalog import LawCatalog
@@ -180,29 +182,6 @@ def available_tool_names(
     if state.get("searches_used", 0) >= agent.search.max_searches:
         names = [n for n in names if n != WEB_SEARCH]
     return names
-
-
-def _payload(result: Any) -> tuple[dict[str, Any] | None, str | None]:
-    """The NextStep as a dict (validated or raw) and an error text when there is none."""
-    if isinstance(result, BaseModel):
-        return result.model_dump(), None
-    if not isinstance(result, dict):
-        return None, "the reply is not a NextStep object"
-    parsed = result.get("parsed")
-    if isinstance(parsed, BaseModel):
-        return parsed.model_dump(), None
-    raw = result.get("raw")
-    if isinstance(raw, AIMessage):
-        if raw.tool_calls:
-            return dict(raw.tool_calls[0]["args"]), None
-        text = raw.content if isinstance(raw.content, str) else ""
-        try:
-            data = json.loads(text)
-        except ValueError:
-            return None, "the reply is not valid NextStep JSON"
-        if isinstance(data, dict):
-            return data, None
-    return None, "the reply is not a NextStep object"
 
 
 def _render_tools(tools: list[Tool[Any]]) -> str:
@@ -357,19 +336,23 @@ def build_research_graph(
         prompt: list[AnyMessage] = [SystemMessage(content=system), *state.get("messages", [])]
         if iteration >= agent.execution.max_iterations:
             prompt.append(HumanMessage(content=load_prompt("research_limit")))
-        kwargs: dict[str, Any] = {"include_raw": True}
-        if structured_method:
-            kwargs["method"] = structured_method
+        payload: dict[str, Any] | None = None
+        error: str | None = None
         try:
-            result = await llm.with_structured_output(schema, **kwargs).ainvoke(prompt)
-        except Exception as exc:
-            log.warning("research_llm_failure", error=type(exc).__name__, iteration=iteration)
+            # tool calls, fenced or plain JSON are all accepted: servers differ
+            reply = await invoke_json(llm, schema, prompt, structured_method or "json_schema")
+            payload = reply.data
+        except StructuredCallError as exc:
+            cause = type(exc.__cause__ or exc).__name__
+            log.warning("research_llm_failure", reason=str(exc), iteration=iteration)
             return {
                 "iteration": iteration + 1,
                 "status": "failed",
-                "answer": f"Error: the LLM is unavailable ({type(exc).__name__}); try again later",
+                "answer": f"Error: the LLM is unavailable ({cause}); try again later",
             }
-        payload, error = _payload(result)
+        except StructuredOutputError as exc:
+            log.warning("research_step_unparsed", reason=str(exc), iteration=iteration)
+            error = f"the reply is not valid NextStep JSON ({exc})"
         pending: dict[str, Any] = {
             "id": f"call_{uuid.uuid4().hex[:12]}",
             "tool_name": "",
@@ -570,28 +553,16 @@ async def services_registry(services: Services) -> ToolRegistry:
     return research_registry(services.registry, services.tavily, settings.reports_path)
 
 
-def default_agent() -> AgentDefinition:
-    """The agent used when no agents file exists: SGR tools, web tools, final tools."""
-    return AgentDefinition(
-        name=DEFAULT_AGENT,
-        description="Research with web search and a cited report",
-        tools=sorted((SYSTEM_TOOLS | WEB_TOOLS) - {REASONING}),
-    )
-
-
 def resolve_agent(
     settings: Settings, known_tools: Iterable[str] = (), name: str = DEFAULT_AGENT
 ) -> AgentDefinition:
-    """Agent ``name`` from ``settings.agents_config`` (default agent if there is no file).
+    """Agent ``name`` from ``settings.agents_config``, or from the agents file shipped with
+    the package when it is not set. A configured file that is missing is an error
+    (``AgentConfigError``), never a silently weaker agent.
 
     Tool names are checked against ``known_tools`` plus finagent's catalogue of names.
     """
-    path = settings.agents_config
-    if not path.exists():
-        if name != DEFAULT_AGENT:
-            raise AgentConfigError(f"{path}: file not found (needed for agent {name!r})")
-        log.warning("agents_config_missing", path=str(path))
-        return default_agent()
+    path = agents_path(settings.agents_config)
     agents = load_agents(path, ToolNames(known_tools))
     if name not in agents:
         raise AgentConfigError(f"{path}: no agent named {name!r}; defined: {', '.join(agents)}")
@@ -609,7 +580,7 @@ def make_research_graph() -> CompiledStateGraph[Any, Any, Any, Any]:
     settings = services.settings
     agent = resolve_agent(settings, services_extra_names(services))
     return build_research_graph(
-        services.llm,
+        services.llm_for("research") if services.llm is not None else None,
         lambda: services_registry(services),
         agent,
         structured_method=settings.llm_structured_method,

@@ -85,6 +85,17 @@ def _storable_reply(reply: BaseMessage) -> AIMessage:
     )
 
 
+async def _streamed(llm: Any, prompt: list[BaseMessage], config: RunnableConfig) -> BaseMessage:
+    """The LLM's reply streamed token by token (callbacks and stream_mode="messages" see
+    every chunk), merged into one message; the same message ``ainvoke`` would return."""
+    reply: BaseMessage | None = None
+    async for chunk in llm.astream(prompt, config):
+        reply = chunk if reply is None else reply + chunk
+    if reply is None:
+        raise RuntimeError("the LLM stream ended without a message")
+    return reply
+
+
 _DOCUMENT_SCENARIOS = {Scenario.ALL_DOCUMENTS, Scenario.FULL_DOCUMENTS, Scenario.SELECTED_SEARCH}
 
 
@@ -236,12 +247,12 @@ def make_answer(services: Services):  # type: ignore[no-untyped-def]
             )
             new = [SystemMessage(system), HumanMessage(user)]
         prompt = [*history, *new]
-        llm: Any = services.llm
+        llm: Any = services.llm_for("answer")
         can_call_tools = _tool_rounds(history) < settings.max_tool_calls and len(services.registry)
         if can_call_tools:
-            llm = services.llm.bind_tools(services.registry.as_langchain(), tool_choice="auto")
+            llm = llm.bind_tools(services.registry.as_langchain(), tool_choice="auto")
         try:
-            reply = await llm.ainvoke(prompt, config)
+            reply = await _streamed(llm, prompt, config)
         except Exception as exc:
             log.warning("answer_llm_failed", error=type(exc).__name__)
             text, checked = await fallback(query, ctx, decision, check)

@@ -62,7 +62,7 @@ def make_orchestrate(services: Services):  # type: ignore[no-untyped-def]
         if services.llm is not None:
             try:
                 decision = await llm_decide(
-                    services.llm,
+                    services.llm_for("orchestrator"),
                     query,
                     history,
                     bool(selected),

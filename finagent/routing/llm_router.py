@@ -9,6 +9,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
+from finagent.clients.structured import invoke_structured
 from finagent.prompts import load_prompt
 from finagent.state import Decision, Scenario, Turn
 from finagent.text_safety import utf8_safe
@@ -55,10 +56,11 @@ async def llm_decide(
         history=_history_text(history),
         documents=documents,
     )
-    structured = llm.with_structured_output(OrchestratorOutput, method=method)  # type: ignore[arg-type]
-    out = await structured.ainvoke([SystemMessage(system), HumanMessage(query)])
-    if not isinstance(out, OrchestratorOutput):
-        raise InvalidDecisionError("the LLM returned no structured decision")
+    # tool calls, fenced or plain JSON are all accepted (servers differ); a failed call or
+    # a reply without a valid decision raises StructuredOutputError with the reason
+    out, _ = await invoke_structured(
+        llm, OrchestratorOutput, [SystemMessage(system), HumanMessage(query)], method
+    )
     scenario = Scenario(out.scenario)
     if scenario == Scenario.ROUTED and not out.intents:
         raise InvalidDecisionError("scenario 2 without intents")

@@ -349,6 +349,66 @@ def test_research_clarification_resumes_in_a_later_process(
     assert "2025" in json.dumps(chat.requests[-1]["messages"], ensure_ascii=False)
 
 
+def test_research_finds_the_packaged_agents_from_another_directory(
+    env: dict[str, str], ingested: dict[str, str], tmp_path: Path
+) -> None:
+    """Outside the repository the packaged agent (with its KB tools) is used; a configured
+    agents file that does not exist is a clear error with exit code 2."""
+    from tests.fakes.openai_api import run_fake_chat
+
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    reasoning = {
+        "reasoning_steps": ["Найти ставки НДС", "Ответить"],
+        "current_situation": "Начало",
+        "plan_status": "Ищу",
+        "enough_data": False,
+        "remaining_steps": ["Ответить"],
+        "task_completed": False,
+    }
+    search = {"tool_name": "search_general_kb", "query": "ставка НДС экспорт"}
+    final = {
+        "tool_name": "final_answer",
+        "reasoning": "Данные найдены",
+        "completed_steps": ["Поиск в базе знаний"],
+        "answer": "При экспорте ставка НДС 0 %.",
+        "status": "completed",
+    }
+    script = [
+        {"content": json.dumps({**reasoning, "tool": step}, ensure_ascii=False)}
+        for step in (search, final)
+    ]
+    with run_fake_chat(script) as chat:
+        llm_env = research_env(env, chat.url, tmp_path)
+        out = finagent(
+            llm_env,
+            "research",
+            "Ставка НДС при экспорте?",
+            "--user",
+            "alice",
+            "--json",
+            cwd=elsewhere,
+        )
+        missing = finagent(
+            {**llm_env, "FINAGENT_AGENTS_CONFIG": "no-such-agents.yaml"},
+            "research",
+            "Ставка НДС?",
+            cwd=elsewhere,
+        )
+    assert out.returncode == 0, out.stderr[-3000:]
+    result = json.loads(out.stdout)
+    assert result["status"] == "completed"
+    assert result["answer"] == "При экспорте ставка НДС 0 %."
+    offered = json.dumps(chat.requests[0], ensure_ascii=False)
+    assert "search_general_kb" in offered
+    tool_turn = json.dumps(chat.requests[1]["messages"], ensure_ascii=False)
+    assert "Ставка 0 процентов применяется при экспорте" in tool_turn
+    assert missing.returncode == 2
+    assert "no-such-agents.yaml: file not found" in missing.stderr
+    assert "FINAGENT_AGENTS_CONFIG" in missing.stderr
+    assert len(chat.requests) == 2  # the failing run never reached the LLM
+
+
 LAW_TEXT = """Глава 14. НАЛОГОВЫЙ КОНТРОЛЬ
 
 Статья 88. Камеральная налоговая проверка

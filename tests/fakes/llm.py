@@ -60,6 +60,7 @@ class ScriptedChatModel(FakeMessagesListChatModel):
     def with_structured_output(self, schema: Any, **kwargs: Any) -> Runnable[Any, Any]:
         kwargs.pop("method", None)
         kwargs.pop("strict", None)
+        kwargs.pop("tool_choice", None)  # the base class always forces the schema's tool
         return super().with_structured_output(schema, **kwargs)
 
     @property

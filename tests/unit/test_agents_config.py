@@ -63,8 +63,8 @@ def test_valid_file(tmp_path: Path) -> None:
     assert quick.execution.max_iterations == 10 and quick.search.max_searches == 4  # defaults
 
 
-def test_repository_agents_yaml_is_valid() -> None:
-    agents = load_agents(REPO / "agents.yaml", ToolNames())
+def test_packaged_agents_yaml_is_valid() -> None:
+    agents = load_agents(REPO / "finagent" / "agents.yaml", ToolNames())
     assert "research" in agents
     assert "create_report" in agents["research"].tools
 

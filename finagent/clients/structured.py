@@ -1,0 +1,229 @@
+"""Structured output from any OpenAI-compatible server, tolerant of provider quirks.
+
+Both methods of ``FINAGENT_LLM_STRUCTURED_METHOD`` go through ``invoke_json``:
+
+- ``json_schema``: the schema is sent as a strict JSON schema we build ourselves (every
+  object closed with ``additionalProperties: false`` and every property required, as
+  OpenAI's strict mode demands); the reply is validated by our own parser, so a server
+  that ignores ``response_format`` still works.
+- ``function_calling``: the schema is offered as the only tool with
+  ``tool_choice="required"`` (a string). langchain-openai would name the function in an
+  object, which llama.cpp, vLLM and others reject or ignore.
+
+Whatever the server does, the JSON object is looked for in the tool calls, then in
+```json fences, then in the plain text of the reply (``extract_json``).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, TypeVar
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import BaseMessage
+from langchain_core.runnables import RunnableConfig
+from pydantic import BaseModel, ValidationError
+
+from finagent.observability import redact
+
+M = TypeVar("M", bound=BaseModel)
+Found = Literal["tool_call", "fence", "text"]
+
+#: Keywords OpenAI's strict mode rejects; pydantic still checks them on our side.
+_UNSUPPORTED = ("default", "minLength", "maxLength", "minItems", "maxItems")
+_FENCE = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\r?\n(.*?)```", re.DOTALL)
+_NAME = re.compile(r"[^A-Za-z0-9_-]+")
+
+
+class StructuredOutputError(RuntimeError):
+    """The model's reply holds no usable JSON object; the message says why (redacted)."""
+
+
+class StructuredCallError(StructuredOutputError):
+    """The call itself failed (network, HTTP error, timeout); the reason is redacted."""
+
+
+@dataclass
+class JsonReply:
+    """The JSON object found in a reply, where it was found, and the reply itself."""
+
+    data: dict[str, Any]
+    found: Found
+    raw: BaseMessage
+
+
+# --- parsing ------------------------------------------------------------------------------
+
+
+def _load_object(text: str) -> dict[str, Any] | None:
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _first_object(text: str) -> dict[str, Any] | None:
+    """The first complete JSON object embedded in ``text`` (prose around it is ignored)."""
+    decoder = json.JSONDecoder()
+    start = text.find("{")
+    while start != -1:
+        try:
+            data, _ = decoder.raw_decode(text, start)
+        except ValueError:
+            data = None
+        if isinstance(data, dict):
+            return data
+        start = text.find("{", start + 1)
+    return None
+
+
+def parse_json_text(text: str) -> tuple[dict[str, Any], Found] | None:
+    """A JSON object from model text: the whole text, a fenced block, or embedded in prose."""
+    stripped = text.strip()
+    if not stripped:
+        return None
+    whole = _load_object(stripped)
+    if whole is not None:
+        return whole, "text"
+    for block in _FENCE.findall(stripped):
+        data = _load_object(block.strip()) or _first_object(block)
+        if data is not None:
+            return data, "fence"
+    embedded = _first_object(stripped)
+    return (embedded, "text") if embedded is not None else None
+
+
+def extract_json(message: BaseMessage) -> tuple[dict[str, Any], Found] | None:
+    """The JSON object of a reply: first tool call, a malformed tool call, fence or text."""
+    for call in getattr(message, "tool_calls", None) or []:
+        if isinstance(call.get("args"), dict) and call["args"]:
+            return dict(call["args"]), "tool_call"
+    for call in getattr(message, "invalid_tool_calls", None) or []:
+        args = call.get("args")
+        parsed = parse_json_text(args) if isinstance(args, str) else None
+        if parsed is not None:
+            return parsed[0], "tool_call"
+    text = message.text if isinstance(message.text, str) else str(message.content)
+    return parse_json_text(text)
+
+
+# --- the schema sent --------------------------------------------------------------------------
+
+
+def _strict(node: Any, defs: dict[str, Any]) -> Any:
+    if isinstance(node, list):
+        return [_strict(item, defs) for item in node]
+    if not isinstance(node, dict):
+        return node
+    if "$ref" in node and len(node) > 1:  # OpenAI rejects siblings of $ref: inline it
+        target = defs.get(str(node["$ref"]).rsplit("/", 1)[-1], {})
+        node = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
+    out = {k: _strict(v, defs) for k, v in node.items() if k not in _UNSUPPORTED}
+    if "properties" in out or out.get("type") == "object":
+        out.setdefault("properties", {})
+        out["required"] = list(out["properties"])
+        out["additionalProperties"] = False
+    return out
+
+
+def strict_json_schema(schema: type[BaseModel]) -> dict[str, Any]:
+    """``schema`` as an OpenAI strict JSON schema: objects closed, every property required."""
+    raw = copy.deepcopy(schema.model_json_schema())
+    defs = raw.get("$defs", {})
+    strict = _strict(raw, defs)
+    if "$defs" in strict:
+        strict["$defs"] = {k: _strict(v, defs) for k, v in defs.items()}
+    return dict(strict)
+
+
+def response_format(schema: type[BaseModel]) -> dict[str, Any]:
+    """The ``json_schema`` response format for ``schema`` (name, description, strict)."""
+    name = _NAME.sub("_", schema.__name__)[:64] or "Output"
+    body: dict[str, Any] = {"name": name, "schema": strict_json_schema(schema), "strict": True}
+    if schema.__doc__:
+        body["description"] = schema.__doc__.strip()[:500]
+    return {"type": "json_schema", "json_schema": body}
+
+
+# --- the call -------------------------------------------------------------------------------
+
+
+def _speaks_openai(llm: BaseChatModel) -> bool:
+    try:
+        from langchain_openai.chat_models.base import BaseChatOpenAI
+    except ImportError:  # pragma: no cover - langchain-openai is a dependency
+        return False
+    return isinstance(llm, BaseChatOpenAI)
+
+
+def _runnable(llm: BaseChatModel, schema: type[BaseModel], method: str) -> Any:
+    if method == "function_calling":
+        # a string tool_choice: servers that only accept strings honour it
+        return llm.with_structured_output(
+            schema, method="function_calling", include_raw=True, tool_choice="required"
+        )
+    if _speaks_openai(llm):
+        # our own strict response format, and the raw message back: our parser validates,
+        # not the SDK's (which raises on a fenced or slightly invalid reply)
+        return llm.bind(response_format=response_format(schema))
+    return llm.with_structured_output(schema, method="json_schema", include_raw=True)
+
+
+def _reason(exc: BaseException) -> str:
+    # redact before cutting: a cut could leave half a key that no pattern matches
+    return redact(f"{type(exc).__name__}: {exc}")[:300]
+
+
+async def invoke_json(
+    llm: BaseChatModel,
+    schema: type[BaseModel],
+    messages: Sequence[BaseMessage],
+    method: str,
+    config: RunnableConfig | None = None,
+) -> JsonReply:
+    """Ask for ``schema`` with ``method``; the JSON object found in the reply, unvalidated.
+
+    Raises ``StructuredOutputError`` (redacted reason) when the call fails or the reply
+    holds no JSON object.
+    """
+    try:
+        result = await _runnable(llm, schema, method).ainvoke(list(messages), config)
+    except Exception as exc:
+        raise StructuredCallError(_reason(exc)) from exc
+    raw = result.get("raw") if isinstance(result, dict) else result
+    parsed = result.get("parsed") if isinstance(result, dict) else None
+    if isinstance(parsed, BaseModel) and isinstance(raw, BaseMessage):
+        return JsonReply(parsed.model_dump(mode="json"), "tool_call", raw)
+    if not isinstance(raw, BaseMessage):
+        raise StructuredOutputError("the model returned no message")
+    found = extract_json(raw)
+    if found is None:
+        text = raw.text if isinstance(raw.text, str) else ""
+        raise StructuredOutputError(
+            f"no JSON object in the reply ({method}): {redact(text.strip())[:120]!r}"
+        )
+    return JsonReply(found[0], found[1], raw)
+
+
+async def invoke_structured(
+    llm: BaseChatModel,
+    schema: type[M],
+    messages: Sequence[BaseMessage],
+    method: str,
+    config: RunnableConfig | None = None,
+) -> tuple[M, JsonReply]:
+    """Like ``invoke_json``, validated against ``schema`` (``StructuredOutputError`` if not)."""
+    reply = await invoke_json(llm, schema, messages, method, config)
+    try:
+        return schema.model_validate(reply.data), reply
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "root"
+        raise StructuredOutputError(
+            f"the reply does not match {schema.__name__}: {where}: {first['msg']}"
+        ) from exc
