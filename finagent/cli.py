@@ -63,18 +63,28 @@ def ingest_kb(
     json_out: JsonOpt = False,
 ) -> None:
     """Ingest knowledge-base articles (CSV: id, annotation, tags, text; or Markdown files)."""
+    from finagent.retrieval.ingest import render_tree
     from finagent.services import Services
 
+    settings = _settings()
+
     async def go() -> Any:
-        async with Services(_settings()) as services:
+        async with Services(settings) as services:
             return await services.ingestor().ingest_kb(paths)
 
     report = _run(go)
     rows = [vars(r) for r in report.results]
     if json_out:
-        _print_json({"results": rows, "errors": len(report.errors)})
+        _print_json({"results": rows, "errors": len(report.errors), "removed": report.removed})
     else:
         typer.echo(f"ingested {len(report.ok)} articles, {len(report.errors)} errors")
+        written = sorted({r.kb_path for r in report.ok if r.kb_path})
+        if written:
+            typer.echo(f"{settings.kb_root}/")
+            for line in render_tree(written):
+                typer.echo(line)
+        for old in report.removed:
+            typer.echo(f"removed (moved or old layout): {old}")
         for r in report.errors:
             typer.echo(f"Error: {r.error}", err=True)
     if report.errors and not report.ok:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import csv
+import json
+import os
 import re
 import sys
 from collections.abc import Iterable
@@ -33,11 +35,14 @@ class FileResult:
     chunks: int = 0
     status: str = "ingested"  # ingested | unchanged | error
     error: str | None = None
+    kb_path: str | None = None  # KB articles: the Markdown file written, relative to the root
 
 
 @dataclass
 class IngestReport:
     results: list[FileResult] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    """KB files removed because their article moved (title changed) or left the flat layout."""
 
     @property
     def errors(self) -> list[FileResult]:
@@ -55,15 +60,125 @@ class KbArticle:
     tags: list[str]
     text: str
     reviewed_at: str | None  # when a person last checked the article; never the ingestion date
+    folder: str | None = None
+    """Topic folder relative to the KB root (POSIX); None: taken from the first tag."""
 
 
 def _slug(text: str, limit: int = 60) -> str:
+    """The slug of the flat layout (``<id>-<title>.md``); kept to find files of that layout."""
     slug = re.sub(r"[^\w]+", "-", text.lower(), flags=re.UNICODE).strip("-")
     return slug[:limit] or "article"
 
 
+def slugify(text: str, limit: int = 80) -> str:
+    """A readable, stable file or folder name: lower case, ё→е, words joined by ``-``.
+
+    ``%`` becomes ``процентов`` so «0 %» stays meaningful; a long slug is cut at a word
+    boundary. Only letters, digits and ``-`` remain, so a slug never contains a path
+    separator, a dot or ``..``.
+    """
+    text = text.lower().replace("ё", "е").replace("%", " процентов ")
+    slug = re.sub(r"[\W_]+", "-", text, flags=re.UNICODE).strip("-")
+    if len(slug) > limit:
+        cut = slug[:limit]
+        slug = cut.rsplit("-", 1)[0] if "-" in cut else cut
+    return slug or "статья"
+
+
+_FRONT_MATTER = re.compile(r"\A\ufeff?---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.S)
+_PLAIN_VALUE = re.compile(r"^[\w.-]+$", re.UNICODE)
+
+
+def split_front_matter(text: str) -> tuple[dict[str, str | list[str]], str]:
+    """``(fields, body)`` of a text that may start with a ``---`` front-matter block.
+
+    Values are JSON (strings, lists of strings) or plain text; unknown lines are ignored.
+    """
+    match = _FRONT_MATTER.match(text)
+    if not match:
+        return {}, text
+    fields: dict[str, str | list[str]] = {}
+    for line in match.group(1).splitlines():
+        key, sep, raw = line.partition(":")
+        if not sep or not key.strip():
+            continue
+        raw = raw.strip()
+        value: str | list[str] = raw
+        if raw.startswith(("[", '"')):
+            try:
+                parsed = json.loads(raw)
+            except ValueError:
+                parsed = raw
+            if isinstance(parsed, list):
+                value = [str(x) for x in parsed]
+            elif isinstance(parsed, str):
+                value = parsed
+        fields[key.strip().lower()] = value
+    return fields, text[match.end() :]
+
+
+def _yaml_value(value: str) -> str:
+    return value if _PLAIN_VALUE.match(value) else json.dumps(value, ensure_ascii=False)
+
+
+def front_matter(article: KbArticle) -> str:
+    """The ``---`` block written at the top of every KB file (id first)."""
+    lines = [
+        "---",
+        f"id: {_yaml_value(article.article_id)}",
+        f"title: {json.dumps(article.title, ensure_ascii=False)}",
+        f"tags: {json.dumps(article.tags, ensure_ascii=False)}",
+    ]
+    if article.reviewed_at:
+        lines.append(f"reviewed: {article.reviewed_at}")
+    lines.append("---")
+    return "\n".join(lines) + "\n\n"
+
+
+def read_article_id(path: Path) -> str | None:
+    """The front-matter ``id`` of a KB file, or None (no front matter, unreadable)."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(4096).decode("utf-8", errors="replace")
+    except OSError:
+        return None
+    fields, _ = split_front_matter(head)
+    value = fields.get("id")
+    return value if isinstance(value, str) and value else None
+
+
+_Tree = dict[str, "_Tree"]
+
+
+def render_tree(paths: Iterable[str]) -> list[str]:
+    """Lines of a tree drawing of relative POSIX ``paths`` (folders first, sorted)."""
+    tree: _Tree = {}
+    for path in paths:
+        node = tree
+        for part in path.split("/"):
+            node = node.setdefault(part, {})
+
+    def draw(node: _Tree, prefix: str) -> list[str]:
+        names = sorted(node, key=lambda n: (not node[n], n))
+        lines: list[str] = []
+        for i, name in enumerate(names):
+            last = i == len(names) - 1
+            child = node[name]
+            lines.append(f"{prefix}{'└── ' if last else '├── '}{name}{'/' if child else ''}")
+            lines.extend(draw(child, prefix + ("    " if last else "│   ")))
+        return lines
+
+    return draw(tree, "")
+
+
 def _progress(items: Iterable[Path], desc: str, total: int) -> Iterable[Path]:
     return tqdm(items, desc=desc, total=total, unit="file", disable=not sys.stderr.isatty())
+
+
+def _progress_pairs(
+    items: list[tuple[Path, Path | None]], desc: str
+) -> Iterable[tuple[Path, Path | None]]:
+    return tqdm(items, desc=desc, total=len(items), unit="file", disable=not sys.stderr.isatty())
 
 
 # "Проверено: 2025-10-01" / "reviewed: 2025-10-01" on its own line near the top of a .md file
@@ -122,41 +237,129 @@ class Ingestor:
 
     # --- knowledge base -----------------------------------------------------------------
     async def ingest_kb(self, paths: list[Path]) -> IngestReport:
+        """Index KB articles and write each as ``<topic folder>/<title slug>.md``.
+
+        The topic folder is the first CSV tag, or the sub-folder of a Markdown file inside
+        the folder given on the command line. Each file starts with a front-matter block
+        holding the article id; a file of the same id elsewhere (older title, flat layout)
+        is removed, so re-ingesting never leaves duplicates.
+        """
         report = IngestReport()
-        files = self._expand(paths, (".csv", ".md"))
-        for path in _progress(files, "knowledge base", len(files)):
+        files = self._expand_kb(paths)
+        known = await asyncio.to_thread(self._known_ids)
+        for path, base in _progress_pairs(files, "knowledge base"):
             try:
                 if path.suffix.lower() == ".csv":
                     articles = await asyncio.to_thread(read_kb_csv, path)
                 else:
-                    articles = [await asyncio.to_thread(self._markdown_article, path)]
+                    articles = [await asyncio.to_thread(self._markdown_article, path, base)]
                 for article in articles:
-                    report.results.append(await self._index_article(article, path))
+                    report.results.append(await self._index_article(article, path, known, report))
             except DocumentLoadError as exc:
                 report.results.append(FileResult(str(path), status="error", error=str(exc)))
         return report
 
-    def _markdown_article(self, path: Path) -> KbArticle:
+    def _markdown_article(self, path: Path, base: Path | None) -> KbArticle:
         text = load_text(path, self._max_bytes)  # called in a worker thread
+        fields, text = split_front_matter(text)
         reviewed = _REVIEWED_LINE.search(text[:2000])
         if reviewed:
             text = (text[: reviewed.start()] + text[reviewed.end() :]).strip()
+        parents = path.parent.relative_to(base).parts if base is not None else ()
+        folder = "/".join(slugify(part, 60) for part in parents) if parents else None
+        stated_id = fields.get("id")
+        if isinstance(stated_id, str) and stated_id.strip():
+            article_id = stated_id.strip()
+        else:  # top-level files keep the id they had before topic folders
+            article_id = _slug("-".join((*parents, path.stem)))
+        tags = fields.get("tags", [])
+        if isinstance(tags, str):
+            tags = [t.strip() for t in tags.split(",") if t.strip()]
+        stated_review = fields.get("reviewed")
+        review = reviewed.group(1) if reviewed else None
+        if review is None and isinstance(stated_review, str):
+            review = stated_review
+        stated_title = fields.get("title")
+        title = stated_title.strip() if isinstance(stated_title, str) else ""
         return KbArticle(
-            _slug(path.stem),
-            title_of(text, path.stem),
-            [],
-            text,
-            _review_date(reviewed.group(1) if reviewed else None),
+            article_id,
+            title or title_of(text, path.stem),
+            tags,
+            text.strip(),
+            _review_date(review),
+            folder,
         )
 
-    async def _index_article(self, article: KbArticle, origin: Path) -> FileResult:
+    def _known_ids(self) -> dict[str, list[Path]]:
+        """Article id -> KB files that hold it (front matter), over the whole KB tree."""
+        known: dict[str, list[Path]] = {}
+        if not self._kb_root.is_dir():
+            return known
+        for folder, dirs, names in os.walk(self._kb_root):  # does not follow symlinks
+            dirs[:] = [d for d in dirs if not d.startswith(".")]
+            for name in names:
+                path = Path(folder) / name
+                if name.endswith(".md") and not name.startswith(".") and not path.is_symlink():
+                    article_id = read_article_id(path)
+                    if article_id is not None:
+                        known.setdefault(article_id, []).append(path)
+        return known
+
+    def _target(self, article: KbArticle) -> Path:
+        """Where the article's file goes: stable for the same id and title."""
+        folder = article.folder
+        if folder is None:
+            folder = slugify(article.tags[0], 60) if article.tags else ""
+        directory = self._kb_root.joinpath(*folder.split("/")) if folder else self._kb_root
+        name = slugify(article.title)
+        target = directory / f"{name}.md"
+        if target.exists() and read_article_id(target) != article.article_id:
+            # another article (or a file not written by ingestion) owns this name
+            target = directory / f"{name}-{slugify(article.article_id, 40)}.md"
+        return target
+
+    def _write_article(
+        self, article: KbArticle, body: str, known: dict[str, list[Path]], report: IngestReport
+    ) -> Path:
+        """Write the article's file and remove its older copies; runs in a worker thread."""
+        target = self._target(article)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(front_matter(article) + body + "\n", encoding="utf-8")
+        stale = [p for p in known.get(article.article_id, []) if p != target]
+        legacy = self._kb_root / f"{_slug(article.article_id, 20)}-{_slug(article.title)}.md"
+        if legacy != target and legacy.is_file() and not legacy.is_symlink():
+            if read_article_id(legacy) is None:  # a file of the flat layout (no front matter)
+                stale.append(legacy)
+        for old in stale:
+            try:
+                old.unlink()
+            except FileNotFoundError:
+                continue
+            report.removed.append(old.relative_to(self._kb_root).as_posix())
+            self._prune_empty(old.parent)
+        known[article.article_id] = [target]
+        return target
+
+    def _prune_empty(self, folder: Path) -> None:
+        while folder != self._kb_root and folder.is_relative_to(self._kb_root):
+            try:
+                folder.rmdir()  # only succeeds when empty
+            except OSError:
+                return
+            folder = folder.parent
+
+    async def _index_article(
+        self,
+        article: KbArticle,
+        origin: Path,
+        known: dict[str, list[Path]],
+        report: IngestReport,
+    ) -> FileResult:
         doc_id = f"kb-{article.article_id}"
-        md_path = self._kb_root / f"{_slug(article.article_id, 20)}-{_slug(article.title)}.md"
-        md_path.parent.mkdir(parents=True, exist_ok=True)
         body = article.text
         if not body.lstrip().startswith("#"):
             body = f"# {article.title}\n\n{body}"
-        md_path.write_text(body + "\n", encoding="utf-8")
+        md_path = await asyncio.to_thread(self._write_article, article, body, known, report)
         relative = md_path.relative_to(self._kb_root).as_posix()
         records = self._records(
             doc_id,
@@ -175,7 +378,7 @@ class Ingestor:
         )
         await self._retriever.remove(KB, SearchFilter(document_ids=[doc_id], source="kb"))
         await self._retriever.add(KB, records)
-        return FileResult(str(origin), doc_id, article.title, len(records))
+        return FileResult(str(origin), doc_id, article.title, len(records), kb_path=relative)
 
     # --- user documents --------------------------------------------------------------------
     async def ingest_documents(self, user_id: str, paths: list[Path]) -> IngestReport:
@@ -234,11 +437,18 @@ class Ingestor:
         ]
 
     @staticmethod
-    def _expand(paths: list[Path], suffixes: tuple[str, ...]) -> list[Path]:
-        files: list[Path] = []
+    def _expand_kb(paths: list[Path]) -> list[tuple[Path, Path | None]]:
+        """KB source files, each with the folder it was found in (None: given directly)."""
+        files: list[tuple[Path, Path | None]] = []
         for path in paths:
             if path.is_dir():
-                files.extend(sorted(p for p in path.rglob("*") if p.suffix.lower() in suffixes))
+                found = sorted(
+                    p
+                    for p in path.rglob("*")
+                    if p.suffix.lower() in (".csv", ".md")
+                    and not any(part.startswith(".") for part in p.relative_to(path).parts)
+                )
+                files.extend((p, path) for p in found)
             else:
-                files.append(path)
+                files.append((path, None))
         return files

@@ -275,7 +275,7 @@ class KbReadFileTool(Tool[KbReadFileInput]):
                 "success": bool(results),
                 "files_read": len(results),
                 "results": results,
-                "errors": errors,
+                "errors": errors or None,
             }
         )
 
@@ -363,10 +363,11 @@ class KbListDirectoryTool(Tool[KbListDirectoryInput]):
         out: dict[str, Any] = {
             "success": True,
             "path": kb_path.rel,
-            "directories": directories,
+            "recursive": recursive,
             "files": files,
-            "total_files": total_files,
-            "total_directories": total_dirs,
+            "directories": directories,
+            "file_count": total_files,
+            "directory_count": total_dirs,
         }
         if shown_count < total_dirs + total_files:
             out["truncated"] = True
@@ -416,25 +417,36 @@ class KbSearchFilesTool(Tool[KbSearchFilesInput]):
         clean = validate_glob(pattern)
         regex = _glob_regex(clean, case_sensitive=case_sensitive)
         root_real = real_root(self._root)
-        matches: list[dict[str, Any]] = []
-        total = 0
+        files: list[dict[str, Any]] = []
+        directories: list[dict[str, Any]] = []
+        file_count = directory_count = 0
         budget = _Budget(SEARCH_OUTPUT_BUDGET)
         for rel, name, is_dir, size in _scan(root_real, root_real, recursive=True):
-            if is_dir or not _matches(regex, rel, name):
+            if not _matches(regex, rel, name):
                 continue
-            total += 1
-            item = {"path": rel, "name": name, "size": size}
-            if len(matches) < self._max_matches and budget.take(item):
-                matches.append(item)
+            item: dict[str, Any] = {"path": rel, "name": name}
+            if is_dir:
+                directory_count += 1
+                target = directories
+            else:
+                file_count += 1
+                item["size"] = size
+                target = files
+            if len(files) + len(directories) < self._max_matches and budget.take(item):
+                target.append(item)
+        shown, total = len(files) + len(directories), file_count + directory_count
         out: dict[str, Any] = {
             "success": True,
             "pattern": clean,
-            "matches": matches,
-            "total": total,
+            "case_sensitive": case_sensitive,
+            "files": files,
+            "directories": directories,
+            "file_count": file_count,
+            "directory_count": directory_count,
         }
-        if len(matches) < total:
+        if shown < total:
             out["truncated"] = True
-            out["note"] = f"showing {len(matches)} of {total} files; use a narrower pattern"
+            out["note"] = f"showing {shown} of {total} entries; use a narrower pattern"
         return to_json(out)
 
 
@@ -446,8 +458,9 @@ class KbSearchContentInput(BaseModel):
         min_length=1,
         max_length=500,
         description=(
-            "Exact text to find inside files (a literal substring, not a regex), e.g. "
-            "'статья 219' or 'НДФЛ'. One line; a short distinctive phrase works best."
+            "Words or a phrase to find inside files (literal text, not a regex), e.g. "
+            "'статья 219' or 'ставка НДС'. A line matches when it holds the exact phrase "
+            "or all the words in any order. One line; short distinctive words work best."
         ),
     )
     case_sensitive: bool = Field(default=False, description="True for case-sensitive matching.")
@@ -459,10 +472,12 @@ class KbSearchContentInput(BaseModel):
 
 
 class KbSearchContentTool(Tool[KbSearchContentInput]):
-    """Search the text of knowledge-base articles for an exact phrase (like grep).
+    """Search the text of knowledge-base articles for words or a phrase (like grep).
 
-    Use to find which articles mention a term, article number or phrase; returns line
-    numbers with two lines of context and at most 5 matches per file. Then read the
+    A line matches when it contains the exact phrase or all the query words (case and
+    ё/е ignored unless case_sensitive). Use to find which articles mention a term, article
+    number or phrase; returns line numbers with two lines of context around each matching
+    line ("context") and at most 5 matches per file. Then read the
     relevant files with kb_read_file. For finding files by name use kb_search_files.
     """
 
@@ -482,11 +497,14 @@ class KbSearchContentTool(Tool[KbSearchContentInput]):
     def _search(self, query: str, case_sensitive: bool, file_pattern: str) -> str:
         if "\n" in query or "\r" in query:
             raise ToolError("the query must be a single line of text")
-        regex = _glob_regex(validate_glob(file_pattern), case_sensitive=case_sensitive)
+        matcher = LineMatcher(query, case_sensitive=case_sensitive)
+        if not matcher.words:
+            raise ToolError("the query is empty; give a word or phrase to find")
+        clean_pattern = validate_glob(file_pattern)
+        regex = _glob_regex(clean_pattern, case_sensitive=case_sensitive)
         root_real = real_root(self._root)
-        needle = query if case_sensitive else query.casefold()
         results: list[dict[str, Any]] = []
-        files_found = total_matches = 0
+        files_found = 0
         budget = _Budget(SEARCH_OUTPUT_BUDGET)
         for rel, name, is_dir, size in _scan(root_real, root_real, recursive=True):
             if is_dir or size > MAX_SEARCH_FILE_BYTES or not _matches(regex, rel, name):
@@ -494,28 +512,25 @@ class KbSearchContentTool(Tool[KbSearchContentInput]):
             lines = self._lines(root_real / rel, root_real)
             if lines is None:
                 continue
-            hits = [
-                i
-                for i, line in enumerate(lines)
-                if needle in (line if case_sensitive else line.casefold())
-            ]
+            hits = [i for i, line in enumerate(lines) if matcher.match(line)]
             if not hits:
                 continue
             files_found += 1
-            total_matches += len(hits)
             item = {
                 "path": rel,
-                "match_count": len(hits),
-                "matches": [self._match(lines, i, needle, case_sensitive) for i in hits[:5]],
+                "name": name,
+                "occurrences": len(hits),
+                "matches": [self._match(lines, i, matcher) for i in hits[:MATCHES_PER_FILE]],
             }
             if len(results) < self._max_files and budget.take(item):
                 results.append(item)
         out: dict[str, Any] = {
             "success": True,
             "query": query,
+            "case_sensitive": case_sensitive,
+            "file_pattern": clean_pattern,
+            "matches": results,
             "files_found": files_found,
-            "total_matches": total_matches,
-            "results": results,
         }
         if len(results) < files_found:
             out["truncated"] = True
@@ -541,21 +556,55 @@ class KbSearchContentTool(Tool[KbSearchContentInput]):
             return None
 
     @staticmethod
-    def _match(lines: list[str], i: int, needle: str, case_sensitive: bool) -> dict[str, Any]:
+    def _match(lines: list[str], i: int, matcher: LineMatcher) -> dict[str, Any]:
         line = lines[i]
         text = line
         if len(line) > MAX_LINE_CHARS:
-            pos = (line if case_sensitive else line.casefold()).find(needle)
+            pos = max(0, min(matcher.position(line), len(line) - 1))
             start = max(0, min(pos - MAX_LINE_CHARS // 3, len(line) - MAX_LINE_CHARS))
             text = ("…" if start else "") + line[start : start + MAX_LINE_CHARS] + "…"
-        before = lines[max(0, i - CONTEXT_LINES) : i]
-        after = lines[i + 1 : i + 1 + CONTEXT_LINES]
-        return {
-            "line": i + 1,
-            "text": text,
-            "context_before": [_cut(x, MAX_LINE_CHARS) for x in before],
-            "context_after": [_cut(x, MAX_LINE_CHARS) for x in after],
-        }
+        around = lines[max(0, i - CONTEXT_LINES) : i + 1 + CONTEXT_LINES]
+        first = max(0, i - CONTEXT_LINES)
+        context = "\n".join(
+            text if first + k == i else _cut(x, MAX_LINE_CHARS) for k, x in enumerate(around)
+        )
+        return {"line_number": i + 1, "line": text, "context": context}
+
+
+class LineMatcher:
+    """The line-matching rule of ``kb_search_content``.
+
+    The query is split into words on whitespace. A line matches when it contains the
+    whole query as a phrase (runs of whitespace count as one space) or, failing that,
+    every word of the query anywhere on the line, in any order. Words are literal
+    substrings, never regexes. Unless ``case_sensitive``, both sides are compared after
+    ``str.casefold`` with ``ё`` folded to ``е``.
+    """
+
+    def __init__(self, query: str, *, case_sensitive: bool) -> None:
+        self._case_sensitive = case_sensitive
+        self.words = [self._norm(w) for w in query.split()]
+        self.phrase = " ".join(self.words)
+
+    def _norm(self, text: str) -> str:
+        if self._case_sensitive:
+            return text
+        return text.casefold().replace("ё", "е")
+
+    def match(self, line: str) -> bool:
+        norm = " ".join(self._norm(line).split()) if len(self.words) > 1 else self._norm(line)
+        if self.phrase in norm:
+            return True
+        return len(self.words) > 1 and all(w in norm for w in self.words)
+
+    def position(self, line: str) -> int:
+        """Roughly where the match starts in ``line`` (for cutting long lines)."""
+        norm = self._norm(line)
+        for needle in (self.phrase, *self.words):
+            pos = norm.find(needle)
+            if pos >= 0:
+                return pos
+        return 0
 
 
 # --------------------------------------------------------------------------- factory
@@ -578,6 +627,7 @@ __all__ = [
     "KbReadFileTool",
     "KbSearchContentTool",
     "KbSearchFilesTool",
+    "LineMatcher",
     "build_kb_file_tools",
     "kb_uri",
 ]

@@ -31,6 +31,9 @@ def ingested(env: dict[str, str], kb_csv: Path, doc_files: dict[str, Path]) -> d
     kb = finagent(env, "ingest", "kb", str(kb_csv))
     assert kb.returncode == 0, kb.stderr
     assert "ingested 4 articles, 0 errors" in kb.stdout
+    # the tree of topic folders it wrote
+    assert "├── ндс/\n│   └── ставки-ндс.md\n" in kb.stdout
+    assert "└── штрафы/\n    └── штраф-за-непредставление-декларации.md" in kb.stdout
     docs = finagent(env, "ingest", "docs", "--user", "alice", *map(str, doc_files.values()))
     assert docs.returncode == 0, docs.stderr
     ids = [line.split("\t")[0] for line in docs.stdout.strip().splitlines()]

@@ -201,6 +201,8 @@ DOMAIN_STRINGS = [
     "*.md",
     "**/*.md",
     "1-ставки-ндс.md",
+    "ндс/ставки-ндс.md",
+    "ндс/**",
     "https://www.cbr.ru/press/",
     "letters",
     "nk",

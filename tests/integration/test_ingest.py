@@ -16,16 +16,41 @@ from finagent.services import Services
 async def test_kb_csv_becomes_markdown_files_and_chunks(services: Services, kb_csv: Path):
     report = await services.ingestor().ingest_kb([kb_csv])
     assert not report.errors and len(report.ok) == 4
-    files = sorted(p.name for p in services.settings.kb_root.glob("*.md"))
-    assert len(files) == 4 and files[0].startswith("1-")
+    root = services.settings.kb_root
+    files = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.md"))
+    assert files == [
+        "ключевая-ставка/ключевая-ставка-банка-россии.md",
+        "ндс/ставки-ндс.md",
+        "ндфл/социальный-вычет-на-лечение.md",
+        "штрафы/штраф-за-непредставление-декларации.md",
+    ]
+    assert report.ok[0].kb_path == "ндс/ставки-ндс.md"
+    assert (
+        (root / "ндс/ставки-ндс.md")
+        .read_text(encoding="utf-8")
+        .startswith(
+            '---\nid: 1\ntitle: "Ставки НДС"\ntags: ["ндс", "ставки"]\n---\n\n## Основная ставка'
+        )
+    )
     hits = await services.retriever.search(KB, "вычет на лечение сколько вернуть")
     assert hits[0].document_id == "kb-2"
     assert hits[0].metadata["tags"] == ["ндфл", "вычеты"]
     # no review date in the CSV: none is invented (the ingestion date is kept apart)
     assert hits[0].metadata["reviewed_at"] is None and hits[0].metadata["ingested_at"]
     before = await services.index.count(services.retriever.collection(KB))
-    await services.ingestor().ingest_kb([kb_csv])
+    again = await services.ingestor().ingest_kb([kb_csv])
     assert await services.index.count(services.retriever.collection(KB)) == before
+    # the KB root is a Markdown folder too: its front matter keeps ids, titles and paths
+    from_root = await services.ingestor().ingest_kb([root])
+    assert sorted(r.kb_path or "" for r in from_root.ok) == files
+    assert [r.document_id for r in from_root.ok if r.kb_path == "ндс/ставки-ндс.md"] == ["kb-1"]
+    assert from_root.removed == []
+    # re-ingesting keeps every path and leaves nothing behind
+    assert sorted(p.relative_to(root).as_posix() for p in root.rglob("*.md")) == files
+    assert [r.kb_path for r in again.ok] == [r.kb_path for r in report.ok]
+    assert again.removed == []
+    hits = await services.retriever.search(KB, "ставка НДС 20 процентов")
+    assert hits[0].metadata["path"] == "ндс/ставки-ндс.md"
 
 
 async def test_kb_review_dates_come_from_the_articles(services: Services, tmp_path: Path):
@@ -44,8 +69,10 @@ async def test_kb_review_dates_come_from_the_articles(services: Services, tmp_pa
         for h in await services.retriever.search(KB, "ставка НДС лимит УСН", top_k=10)
     }
     assert by_title == {"Ставки НДС": "2025-10-01", "УСН": "2025-09-15"}
-    stored = next(services.settings.kb_root.glob("vat*.md")).read_text(encoding="utf-8")
+    stored = (services.settings.kb_root / "усн.md").read_text(encoding="utf-8")
     assert "Проверено" not in stored
+    assert stored.startswith("---\nid: vat\n")
+    assert "reviewed: 2025-09-15" in stored.split("---")[1]
 
 
 async def test_kb_markdown_folder(services: Services, tmp_path: Path):
@@ -54,6 +81,85 @@ async def test_kb_markdown_folder(services: Services, tmp_path: Path):
     (folder / "usn.md").write_text("# УСН\n\nСтавка УСН доходы 6 процентов.", encoding="utf-8")
     report = await services.ingestor().ingest_kb([folder])
     assert [r.title for r in report.ok] == ["УСН"]
+    assert [r.kb_path for r in report.ok] == ["усн.md"]
+
+
+async def test_kb_markdown_folder_structure_becomes_topic_folders(
+    services: Services, tmp_path: Path
+):
+    folder = tmp_path / "md"
+    (folder / "НДФЛ" / "Вычеты").mkdir(parents=True)
+    (folder / "НДФЛ" / "Вычеты" / "med.md").write_text(
+        "# Лечение\n\nВычет на лечение.", encoding="utf-8"
+    )
+    (folder / "НДФЛ" / "rates.md").write_text("# Ставки НДФЛ\n\n13 и 15 %.", encoding="utf-8")
+    (folder / ".drafts").mkdir()
+    (folder / ".drafts" / "x.md").write_text("# Черновик", encoding="utf-8")
+    report = await services.ingestor().ingest_kb([folder])
+    assert sorted(r.kb_path or "" for r in report.ok) == [
+        "ндфл/вычеты/лечение.md",
+        "ндфл/ставки-ндфл.md",
+    ]
+    root = services.settings.kb_root
+    assert (
+        (root / "ндфл/вычеты/лечение.md")
+        .read_text(encoding="utf-8")
+        .startswith("---\nid: ндфл-вычеты-med\n")
+    )
+    # the KB root itself is a Markdown folder: ingesting it again changes nothing
+    again = await services.ingestor().ingest_kb([root])
+    assert sorted(r.kb_path or "" for r in again.ok) == sorted(r.kb_path or "" for r in report.ok)
+    assert again.removed == []
+    assert sorted(p.relative_to(root).as_posix() for p in root.rglob("*.md")) == [
+        "ндфл/вычеты/лечение.md",
+        "ндфл/ставки-ндфл.md",
+    ]
+
+
+async def test_kb_title_change_moves_the_file(services: Services, tmp_path: Path):
+    csv_path = tmp_path / "kb.csv"
+    csv_path.write_text(
+        "id,annotation,tags,text\n7,Ставки НДС,ндс,Ставка 20 процентов.\n", encoding="utf-8"
+    )
+    await services.ingestor().ingest_kb([csv_path])
+    root = services.settings.kb_root
+    assert (root / "ндс/ставки-ндс.md").is_file()
+    csv_path.write_text(
+        "id,annotation,tags,text\n7,Ставки НДС в 2025 году,налоги,Ставка 20 процентов.\n",
+        encoding="utf-8",
+    )
+    report = await services.ingestor().ingest_kb([csv_path])
+    assert [r.kb_path for r in report.ok] == ["налоги/ставки-ндс-в-2025-году.md"]
+    assert report.removed == ["ндс/ставки-ндс.md"]
+    assert [p.relative_to(root).as_posix() for p in root.rglob("*.md")] == [
+        "налоги/ставки-ндс-в-2025-году.md"
+    ]
+    assert not (root / "ндс").exists()  # the emptied topic folder is removed too
+
+
+async def test_kb_same_title_different_ids_do_not_collide(services: Services, tmp_path: Path):
+    csv_path = tmp_path / "kb.csv"
+    csv_path.write_text(
+        "id,annotation,tags,text\n1,Сроки,ндс,Первый текст.\n2,Сроки,ндс,Второй текст.\n",
+        encoding="utf-8",
+    )
+    first = await services.ingestor().ingest_kb([csv_path])
+    assert [r.kb_path for r in first.ok] == ["ндс/сроки.md", "ндс/сроки-2.md"]
+    second = await services.ingestor().ingest_kb([csv_path])
+    assert [r.kb_path for r in second.ok] == ["ндс/сроки.md", "ндс/сроки-2.md"]
+    assert second.removed == []
+
+
+async def test_kb_flat_layout_files_are_replaced_on_reingest(services: Services, kb_csv: Path):
+    root = services.settings.kb_root
+    root.mkdir(parents=True, exist_ok=True)
+    legacy = root / "1-ставки-ндс.md"  # the flat layout of earlier versions
+    legacy.write_text("# Ставки НДС\n\nстарый текст", encoding="utf-8")
+    foreign = root / "заметка.md"  # a file not written by ingestion stays
+    foreign.write_text("# Заметка", encoding="utf-8")
+    report = await services.ingestor().ingest_kb([kb_csv])
+    assert report.removed == ["1-ставки-ндс.md"]
+    assert not legacy.exists() and foreign.exists()
 
 
 async def test_bad_csv_reports_missing_columns(services: Services, tmp_path: Path):

@@ -74,6 +74,13 @@ def layout(tmp_path_factory: pytest.TempPathFactory) -> Layout:
     (root / "to_hidden.md").symlink_to(".hidden.md")
     (root / "loop").symlink_to("loop")
     (root / "dangling.md").symlink_to("../outside/nothing.md")
+    # nested topic folders, with symlinked sub-folders that point out of the root
+    nested = root / "Налоги" / "ндфл" / "вычеты"
+    nested.mkdir(parents=True)
+    (nested / "лечение.md").write_text("вычет на лечение\n", encoding="utf-8")
+    (nested / "out_rel").symlink_to("../../../../outside", target_is_directory=True)
+    (root / "Налоги" / "ндфл" / "out_abs").symlink_to(outside, target_is_directory=True)
+    (nested / "secret_link.md").symlink_to("../../../../outside/secret.md")
     forbidden = {MARKER, HIDDEN_MARKER, "secret2.md"}  # secret2.md exists only outside
     for p in (base, outside, sibling, root):
         forbidden.add(str(p))
@@ -121,6 +128,22 @@ def corpus(lay: Layout) -> list[str]:
         "to_hidden.md",
         "loop",
         "dangling.md",
+        # nested topic folders and symlinked sub-folders pointing out
+        "Налоги/ндфл/вычеты/out_rel/secret.md",
+        "Налоги/ндфл/вычеты/out_rel/sub/secret2.md",
+        "Налоги/ндфл/вычеты/out_rel",
+        "Налоги/ндфл/out_abs/secret.md",
+        "Налоги/ндфл/out_abs",
+        "Налоги/ндфл/вычеты/secret_link.md",
+        "Налоги/ндфл/вычеты/../../../../outside/secret.md",
+        "Налоги/ндфл/вычеты/../../../../kb_sibling/secret.md",
+        "Налоги/ндфл/../../../outside/sub/secret2.md",
+        "Налоги/ндфл/вычеты/%2e%2e/%2e%2e/outside",
+        "Налоги/ндфл/вычеты/..\\..\\outside",
+        "Налоги/**/secret*",
+        "Налоги/**/out_*/**",
+        "**/out_rel/*",
+        "Налоги/ндфл/**",
         # URL-encoded, double-encoded, overlong UTF-8, %u
         "%2e%2e%2f",
         "%2e%2e/outside/secret.md",
@@ -209,10 +232,10 @@ def assert_safe(lay: Layout, s: str, outputs: list[tuple[str, str, str]]) -> Non
             if "query" in data:
                 assert data["query"] == query, out
                 data.pop("query")
-            for key in ("path", "pattern"):
+            for key in ("path", "pattern", "file_pattern"):
                 if key in data and data[key] in s:
                     data.pop(key)
-            for err in data.get("errors", []):
+            for err in data.get("errors") or []:
                 if err["path"].removeprefix("…/") in s:
                     err.pop("path")
             checked = json.dumps(data, ensure_ascii=False)
@@ -227,6 +250,10 @@ async def test_layout_is_hostile(layout: Layout) -> None:
     assert MARKER in (layout.root / "link_file.md").read_text(encoding="utf-8")
     assert MARKER in (layout.root / "link_dir" / "secret.md").read_text(encoding="utf-8")
     assert MARKER in (layout.root / "docs/up/outside/secret.md").read_text(encoding="utf-8")
+    nested = layout.root / "Налоги" / "ндфл"
+    assert MARKER in (nested / "вычеты/out_rel/secret.md").read_text(encoding="utf-8")
+    assert MARKER in (nested / "out_abs/sub/secret2.md").read_text(encoding="utf-8")
+    assert MARKER in (nested / "вычеты/secret_link.md").read_text(encoding="utf-8")
     assert len(corpus(layout)) >= 40
 
 
@@ -273,12 +300,22 @@ async def test_escape_message_is_explicit(layout: Layout) -> None:
 async def test_symlinks_out_are_invisible_and_inside_links_work(layout: Layout) -> None:
     listing = json.loads(await KbListDirectoryTool(layout.root).invoke({"recursive": True}, CTX))
     names = {f["path"] for f in listing["files"]} | {d["path"] for d in listing["directories"]}
-    assert names == {"docs", "docs/a.md", "inside_link.md", "Налоги", "Налоги/НДС.md"}
+    assert names == {
+        "docs",
+        "docs/a.md",
+        "inside_link.md",
+        "Налоги",
+        "Налоги/НДС.md",
+        "Налоги/ндфл",
+        "Налоги/ндфл/вычеты",
+        "Налоги/ндфл/вычеты/лечение.md",
+    }
     found = json.loads(await KbSearchFilesTool(layout.root).invoke({"pattern": "**"}, CTX))
-    assert [m["path"] for m in found["matches"]] == [
+    assert [m["path"] for m in found["files"]] == [
         "docs/a.md",
         "inside_link.md",
         "Налоги/НДС.md",
+        "Налоги/ндфл/вычеты/лечение.md",
     ]
     grep = json.loads(
         await KbSearchContentTool(layout.root).invoke(
@@ -393,7 +430,7 @@ def test_hypothesis_many_paths_per_read(layout: Layout, s: str) -> None:
     out = asyncio.run(tool.invoke({"paths": paths}, CTX))
     assert_safe(layout, s, [("read+ok", out, "")])
     data = json.loads(out)
-    assert data["files_read"] + len(data["errors"]) == len(dict.fromkeys(paths))
+    assert data["files_read"] + len(data["errors"] or []) == len(dict.fromkeys(paths))
 
 
 def test_open_inside_refuses_a_symlink_swapped_in_after_the_check(tmp_path: Path) -> None:

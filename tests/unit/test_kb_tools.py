@@ -84,7 +84,7 @@ async def test_read_single_file_contract(kb: Path) -> None:
     data = await call(KbReadFileTool(kb), paths=["nalogi/ndfl.md"])
     assert data["success"] is True
     assert data["files_read"] == 1
-    assert data["errors"] == []
+    assert data["errors"] is None
     [res] = data["results"]
     assert res["path"] == "nalogi/ndfl.md"
     assert res["full_path"] == "kb://nalogi/ndfl.md"
@@ -188,8 +188,9 @@ async def test_list_root_not_recursive(kb: Path) -> None:
     assert [f["path"] for f in data["files"]] == ["data1.csv", "data2.csv", "index.md", "notes.txt"]
     index = next(f for f in data["files"] if f["name"] == "index.md")
     assert index["size"] == (kb / "index.md").stat().st_size
-    assert data["total_files"] == 4
-    assert data["total_directories"] == 2
+    assert data["recursive"] is False
+    assert data["file_count"] == 4
+    assert data["directory_count"] == 2
     assert "truncated" not in data
 
 
@@ -200,8 +201,9 @@ async def test_list_recursive_and_subfolder(kb: Path) -> None:
     assert "Вычеты/Социальный вычет.md" in paths
     assert not any(p.startswith(".") or "/." in p for p in paths)
     assert {d["path"] for d in data["directories"]} == {"nalogi", "nalogi/vychety", "Вычеты"}
-    assert data["total_files"] == 8
-    assert data["total_directories"] == 3
+    assert data["recursive"] is True
+    assert data["file_count"] == 8
+    assert data["directory_count"] == 3
 
     sub = await call(KbListDirectoryTool(kb), path="nalogi", recursive=False)
     assert sub["path"] == "nalogi"
@@ -215,7 +217,7 @@ async def test_list_recursive_and_subfolder(kb: Path) -> None:
 async def test_list_caps_entries(kb: Path) -> None:
     data = await call(KbListDirectoryTool(kb, max_entries=3), recursive=True)
     assert len(data["directories"]) + len(data["files"]) == 3
-    assert data["total_files"] == 8
+    assert data["file_count"] == 8
     assert data["truncated"] is True
     assert "showing 3 of 11" in data["note"]
 
@@ -231,14 +233,18 @@ async def test_list_errors(kb: Path) -> None:
 async def files(kb: Path, pattern: str, **kw: Any) -> list[str]:
     data = await call(KbSearchFilesTool(kb), pattern=pattern, **kw)
     assert data["success"] is True
-    assert data["total"] == len(data["matches"])
-    return [m["path"] for m in data["matches"]]
+    assert data["file_count"] == len(data["files"])
+    assert data["directory_count"] == len(data["directories"])
+    return [m["path"] for m in data["files"]]
 
 
 async def test_search_files_contract(kb: Path) -> None:
     data = await call(KbSearchFilesTool(kb), pattern="nalogi/*.md")
     assert data["pattern"] == "nalogi/*.md"
-    assert data["matches"] == [
+    assert data["case_sensitive"] is False
+    assert data["directories"] == []
+    assert data["directory_count"] == 0
+    assert data["files"] == [
         {
             "path": "nalogi/ndfl.md",
             "name": "ndfl.md",
@@ -246,7 +252,14 @@ async def test_search_files_contract(kb: Path) -> None:
         },
         {"path": "nalogi/nds.md", "name": "nds.md", "size": (kb / "nalogi/nds.md").stat().st_size},
     ]
-    assert data["total"] == 2
+    assert data["file_count"] == 2
+
+
+async def test_search_files_directories_match_too(kb: Path) -> None:
+    data = await call(KbSearchFilesTool(kb), pattern="vych*")
+    assert data["directories"] == [{"path": "nalogi/vychety", "name": "vychety"}]
+    assert data["directory_count"] == 1
+    assert data["files"] == []
 
 
 async def test_search_files_star_matches_name_anywhere(kb: Path) -> None:
@@ -308,8 +321,9 @@ async def test_search_files_hidden_never_match(kb: Path) -> None:
 
 async def test_search_files_cap(kb: Path) -> None:
     data = await call(KbSearchFilesTool(kb, max_matches=2), pattern="**")
-    assert len(data["matches"]) == 2
-    assert data["total"] == 8
+    assert len(data["files"]) + len(data["directories"]) == 2
+    assert data["file_count"] == 8
+    assert data["directory_count"] == 3
     assert data["truncated"] is True
 
 
@@ -340,31 +354,33 @@ async def test_search_content_contract_and_context(kb: Path) -> None:
     data = await call(KbSearchContentTool(kb), query="статья 219")
     assert data["success"] is True
     assert data["query"] == "статья 219"
-    paths = [r["path"] for r in data["results"]]
+    assert data["case_sensitive"] is False
+    assert data["file_pattern"] == "*.md"
+    paths = [r["path"] for r in data["matches"]]
     assert paths == ["article.md", "Вычеты/Социальный вычет.md"]
     assert data["files_found"] == 2
-    assert data["total_matches"] == 2
-    [match] = data["results"][0]["matches"]
+    assert data["matches"][0]["name"] == "article.md"
+    assert data["matches"][0]["occurrences"] == 1
+    [match] = data["matches"][0]["matches"]
     assert match == {
-        "line": 4,
-        "text": "Статья 219 НК РФ устанавливает социальный вычет.",
-        "context_before": ["строка два", "строка три"],
-        "context_after": ["строка пять", "строка шесть"],
+        "line_number": 4,
+        "line": "Статья 219 НК РФ устанавливает социальный вычет.",
+        "context": "строка два\nстрока три\n"
+        "Статья 219 НК РФ устанавливает социальный вычет.\nстрока пять\nстрока шесть",
     }
     # first line: no context before
     first = await call(KbSearchContentTool(kb), query="# Вычет", file_pattern="article.md")
-    assert first["results"][0]["matches"][0]["context_before"] == []
-    assert first["results"][0]["matches"][0]["line"] == 1
+    assert first["matches"][0]["matches"][0]["context"] == "# Вычет\nстрока два\nстрока три"
+    assert first["matches"][0]["matches"][0]["line_number"] == 1
 
 
 async def test_search_content_five_matches_per_file(kb: Path) -> None:
     write(kb, "many.md", "\n".join(f"налог номер {i}" for i in range(12)))
     data = await call(KbSearchContentTool(kb), query="НАЛОГ НОМЕР", file_pattern="many.md")
-    [res] = data["results"]
+    [res] = data["matches"]
     assert len(res["matches"]) == 5
-    assert [m["line"] for m in res["matches"]] == [1, 2, 3, 4, 5]
-    assert res["match_count"] == 12
-    assert data["total_matches"] == 12
+    assert [m["line_number"] for m in res["matches"]] == [1, 2, 3, 4, 5]
+    assert res["occurrences"] == 12
     assert data["files_found"] == 1
 
 
@@ -372,26 +388,26 @@ async def test_search_content_case_sensitivity(kb: Path) -> None:
     assert (await call(KbSearchContentTool(kb), query="ндфл"))["files_found"] == 1
     strict = await call(KbSearchContentTool(kb), query="ндфл", case_sensitive=True)
     assert strict["files_found"] == 0
-    assert strict["results"] == []
+    assert strict["matches"] == []
     exact = await call(KbSearchContentTool(kb), query="НДФЛ", case_sensitive=True)
-    assert [r["path"] for r in exact["results"]] == ["nalogi/ndfl.md"]
+    assert [r["path"] for r in exact["matches"]] == ["nalogi/ndfl.md"]
 
 
 async def test_search_content_is_literal_not_regex(kb: Path) -> None:
     write(kb, "regex.md", "Ставка 13% (.*) и [a-z]+\nдругое\n")
     data = await call(KbSearchContentTool(kb), query="(.*) и [a-z]+")
-    assert [r["path"] for r in data["results"]] == ["regex.md"]
+    assert [r["path"] for r in data["matches"]] == ["regex.md"]
     none = await call(KbSearchContentTool(kb), query=".*")
-    assert [r["path"] for r in none["results"]] == ["regex.md"]
+    assert [r["path"] for r in none["matches"]] == ["regex.md"]
 
 
 async def test_search_content_file_pattern(kb: Path) -> None:
     data = await call(KbSearchContentTool(kb), query="note", file_pattern="*.md")
     assert data["files_found"] == 0
     txt = await call(KbSearchContentTool(kb), query="note", file_pattern="*.txt")
-    assert [r["path"] for r in txt["results"]] == ["notes.txt"]
+    assert [r["path"] for r in txt["matches"]] == ["notes.txt"]
     sub = await call(KbSearchContentTool(kb), query="Статья", file_pattern="nalogi/**")
-    assert [r["path"] for r in sub["results"]] == [
+    assert [r["path"] for r in sub["matches"]] == [
         "nalogi/ndfl.md",
         "nalogi/vychety/imushchestvennyj.md",
     ]
@@ -409,12 +425,12 @@ async def test_search_content_cap_files_and_long_lines(kb: Path) -> None:
     data = await call(
         KbSearchContentTool(kb, max_files=2), query="общий термин", file_pattern="cap/*"
     )
-    assert len(data["results"]) == 2
+    assert len(data["matches"]) == 2
     assert data["files_found"] == 5
     assert data["truncated"] is True
     write(kb, "long.md", "а" * 5000 + " ИСКОМОЕ " + "б" * 5000)
     long = await call(KbSearchContentTool(kb), query="искомое", file_pattern="long.md")
-    text = long["results"][0]["matches"][0]["text"]
+    text = long["matches"][0]["matches"][0]["line"]
     assert "ИСКОМОЕ" in text
     assert len(text) <= 310
 
@@ -431,3 +447,38 @@ async def test_search_files_odd_brackets_are_literal_not_errors(kb: Path) -> Non
     assert await files(kb, "[]].md") == ["odd/].md"]
     for pattern in ("[]", "[!]", "a[", "[^]", "[&&]", "[[]"):
         await files(kb, pattern)  # no exception, valid JSON
+
+
+async def test_search_content_multi_word_rule(kb: Path) -> None:
+    write(
+        kb,
+        "ндс/ставки.md",
+        "# Ставки НДС\n"  # 1: other word forms
+        "Ставка   НДС 20 %.\n"  # 2: phrase with extra spaces
+        "Для НДС льготная ставка 10 %.\n"  # 3: both words, apart
+        "Ставка НДФЛ 13 %.\n"  # 4: only one word (НДС is not a substring of НДФЛ)
+        "Учёт ставки ндс ведётся отдельно.\n",  # 5: case-insensitive
+    )
+    data = await call(KbSearchContentTool(kb), query="ставка НДС", file_pattern="ндс/*")
+    [res] = data["matches"]
+    assert [m["line_number"] for m in res["matches"]] == [2, 3]
+    assert res["occurrences"] == 2
+    # stems are not guessed: "ставки" does not contain "ставка"
+    data = await call(KbSearchContentTool(kb), query="ставки ндс", file_pattern="ндс/*")
+    assert [m["line_number"] for m in data["matches"][0]["matches"]] == [1, 5]
+    # ё and е are the same letter unless the search is case-sensitive
+    data = await call(KbSearchContentTool(kb), query="учет ставки", file_pattern="ндс/*")
+    assert [m["line_number"] for m in data["matches"][0]["matches"]] == [5]
+    strict = await call(
+        KbSearchContentTool(kb), query="учет ставки", file_pattern="ндс/*", case_sensitive=True
+    )
+    assert strict["files_found"] == 0
+    strict = await call(
+        KbSearchContentTool(kb), query="Ставка НДС", file_pattern="ндс/*", case_sensitive=True
+    )
+    assert [m["line_number"] for m in strict["matches"][0]["matches"]] == [2]
+
+
+async def test_search_content_blank_query_is_an_error(kb: Path) -> None:
+    out = await call_error(KbSearchContentTool(kb), query="   ")
+    assert "empty" in out
