@@ -12,6 +12,7 @@ import asyncio
 import re
 import threading
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 
@@ -19,7 +20,7 @@ from finagent.retrieval.embeddings import Embedder
 from finagent.routing.clarification import clarifying_questions
 from finagent.routing.classifier import Example, Prediction, SemanticClassifier, load_examples
 from finagent.routing.expansion import expand_query
-from finagent.routing.inventory import Inventory
+from finagent.routing.inventory import Inventory, doc_types_in
 from finagent.routing.rules import PRONOUN_ONLY, normalize, routing_text, rule_decision
 from finagent.routing.training_vectors import bundled_model, training_vectors
 from finagent.state import Decision, Intent, Scenario, Turn
@@ -76,6 +77,25 @@ def _from_prediction(text: str, prediction: Prediction, min_confidence: float) -
     )
 
 
+def _checked_against(prediction: Prediction, text: str, inventory: Inventory | None) -> Prediction:
+    """The classifier's S1 stands only on facts: the user has documents and the question
+    names a document type, counterparty or title of theirs (no S1 rule fired). Otherwise
+    the best other label decides, its probability renormalised without S1."""
+    if prediction.label != "S1" or inventory is None:
+        return prediction
+    if len(inventory) and (inventory.match(text) or doc_types_in(text)):
+        return prediction
+    others = {k: v for k, v in prediction.scores.items() if k != "S1"}
+    total = sum(others.values()) or 1.0
+    label = max(others, key=lambda k: others[k])
+    return replace(
+        prediction,
+        label=label,
+        probability=others[label] / total,
+        scores={k: v / total for k, v in others.items()},
+    )
+
+
 class Router:
     """Rules, then the classifier, for one question and the user's document inventory."""
 
@@ -93,7 +113,7 @@ class Router:
         """Decision for the routing ``text`` (see ``rules.routing_text``) and its vector."""
         prediction = self.classifier.predict(vector)
         decision = rule_decision(text, inventory) or _from_prediction(
-            text, prediction, self.min_confidence
+            text, _checked_against(prediction, text, inventory), self.min_confidence
         )
         if follow_up:
             decision.reason = f"follow-up resolved with the previous question; {decision.reason}"
