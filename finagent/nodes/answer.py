@@ -30,10 +30,11 @@ from finagent.answering.evidence import candidates, rank, shared_words
 from finagent.answering.extractive import compose_extractive, compose_key_facts
 from finagent.answering.reference_check import check_references
 from finagent.nodes.common import decision_of, run_context
+from finagent.nodes.common import save_turn as common_save_turn
 from finagent.observability import get_logger, redact
 from finagent.prompts import load_prompt
 from finagent.services import Services
-from finagent.state import AgentState, Decision, ExternalData, Scenario, Source, Turn
+from finagent.state import AgentState, Decision, ExternalData, Scenario, Source
 from finagent.text_safety import storable, utf8_safe
 
 log = get_logger("finagent.answer")
@@ -146,13 +147,7 @@ def make_answer(services: Services):  # type: ignore[no-untyped-def]
         return await verified(body, ctx, decision, ctx.sources)
 
     async def save_turn(state: AgentState, config: RunnableConfig, answer: str) -> None:
-        chat_id = state.get("chat_id")
-        if chat_id:
-            await services.history.append(
-                run_context(config).user_id,
-                chat_id,
-                [Turn(role="user", content=state["query"]), Turn(role="assistant", content=answer)],
-            )
+        await common_save_turn(services.history, state, config, answer)
 
     async def verified(
         body: str, ctx: AnswerContext, decision: Decision, sources: list[Source]

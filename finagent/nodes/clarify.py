@@ -7,10 +7,10 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 
 from finagent.answering import messages
-from finagent.nodes.common import decision_of, run_context
+from finagent.nodes.common import decision_of, save_turn
 from finagent.observability import redact
 from finagent.services import Services
-from finagent.state import AgentState, Turn
+from finagent.state import AgentState
 from finagent.text_safety import utf8_safe
 
 
@@ -21,14 +21,7 @@ def make_clarify(services: Services):  # type: ignore[no-untyped-def]
             "Уточните, пожалуйста, ваш вопрос."
         ]
         answer = messages.CLARIFY_HEADER + "\n" + "\n".join(f"- {q}" for q in questions)
-        chat_id = state.get("chat_id")
-        if chat_id:
-            user = run_context(config).user_id
-            await services.history.append(
-                user,
-                chat_id,
-                [Turn(role="user", content=state["query"]), Turn(role="assistant", content=answer)],
-            )
+        await save_turn(services.history, state, config, answer)
         return {"answer": answer}
 
     return clarify

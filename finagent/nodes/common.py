@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from langchain_core.runnables import RunnableConfig
 
-from finagent.state import AgentState, Decision, Scenario
+from finagent.state import AgentState, Decision, Scenario, Turn
+from finagent.storage.history import ChatHistory
 from finagent.tools.base import ToolContext, ToolError
 
 
@@ -37,3 +38,16 @@ def decision_of(state: AgentState) -> Decision:
 def sub_queries(state: AgentState) -> list[str]:
     decision = decision_of(state)
     return decision.sub_queries or [state.get("query", "")]
+
+
+async def save_turn(
+    history: ChatHistory, state: AgentState, config: RunnableConfig, answer: str
+) -> None:
+    """Store the question and its answer as one turn of the chat (when there is a chat)."""
+    chat_id = state.get("chat_id")
+    if chat_id:
+        await history.append(
+            run_context(config).user_id,
+            chat_id,
+            [Turn(role="user", content=state["query"]), Turn(role="assistant", content=answer)],
+        )

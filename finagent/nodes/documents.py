@@ -7,12 +7,12 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 
 from finagent.answering import messages
-from finagent.nodes.common import run_context, sub_queries
+from finagent.nodes.common import run_context, save_turn, sub_queries
 from finagent.prompts import routing_messages
 from finagent.retrieval.index import IndexUnavailableError, SearchFilter
 from finagent.retrieval.retriever import DOCS
 from finagent.services import Services
-from finagent.state import AgentState, Chunk, Turn
+from finagent.state import AgentState, Chunk
 
 
 async def _search(
@@ -78,14 +78,7 @@ def make_no_documents(services: Services):  # type: ignore[no-untyped-def]
 
     async def no_documents(state: AgentState, config: RunnableConfig) -> dict[str, Any]:
         answer = routing_messages.NO_DOCUMENTS
-        chat_id = state.get("chat_id")
-        if chat_id:
-            user = run_context(config).user_id
-            await services.history.append(
-                user,
-                chat_id,
-                [Turn(role="user", content=state["query"]), Turn(role="assistant", content=answer)],
-            )
+        await save_turn(services.history, state, config, answer)
         return {"answer": answer, "debug": {"no_documents": True}}
 
     return no_documents
