@@ -103,6 +103,8 @@ TOOL_SOURCE_NOTES = {
     "fetch_cbr_data": "cbr.ru",
     "Req_Compare_Rates_For_Dates": "cbr.ru",
     "Req_Calculate_Conversion_For_Amounts": "cbr.ru",
+    "Req_Calculate_Penalty_For_Payments": "расчёт пеней (ст. 75 НК РФ, ключевая ставка cbr.ru)",
+    "Req_Calculate_Deadline_For_Events": "расчёт срока (ст. 6.1 НК РФ)",
     "fetch_finance_news": "tavily.com",
     "internal_knowledge_search": "внутренний поиск",
     "search_user_documents": "документы пользователя",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from finagent.tools.base import Tool
+from finagent.tools.calc import Req_Calculate_Deadline_For_Events
 from finagent.tools.documents import LoadDocumentsFull, SearchUserDocuments
 from finagent.tools.kb_files import build_kb_file_tools
 from finagent.tools.kb_search import ReqFindPassagesForQueries, SearchGeneralKb
@@ -24,6 +25,7 @@ def build_registry(services: Services) -> ToolRegistry:
         SearchGeneralKb(services.retriever),
         ReqFindPassagesForQueries(services.retriever),
         ResolveLegalReference(services.catalog),
+        Req_Calculate_Deadline_For_Events(),
         *build_kb_file_tools(settings.kb_root),
     ]
     if settings.cbr_enabled:

@@ -333,6 +333,8 @@ def _drop_none(payload: dict[str, Any]) -> dict[str, Any]:
 
 def build_cbr_tools(settings: Settings, client: CentralBankClient | None = None) -> list[Tool[Any]]:
     """The Bank of Russia tools sharing one client (created here unless given)."""
+    from finagent.legal.key_rates import KeyRateSource
+    from finagent.tools.calc import Req_Calculate_Penalty_For_Payments
     from finagent.tools.rates_aggregate import (
         Req_Calculate_Conversion_For_Amounts,
         Req_Compare_Rates_For_Dates,
@@ -343,4 +345,5 @@ def build_cbr_tools(settings: Settings, client: CentralBankClient | None = None)
         FetchCbrData(client, settings),
         Req_Compare_Rates_For_Dates(client, settings),
         Req_Calculate_Conversion_For_Amounts(client, settings),
+        Req_Calculate_Penalty_For_Payments(KeyRateSource(client)),
     ]

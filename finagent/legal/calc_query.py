@@ -1,0 +1,331 @@
+"""What a deadline or пени question gives: dates, amounts, periods, payer, governing norm.
+
+Used by the offline (rule) path of the ``calc`` intent; the LLM path fills the tools'
+arguments itself. Everything here is plain regular expressions over the question.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from decimal import Decimal, InvalidOperation
+from functools import lru_cache
+from importlib.resources import files
+from typing import Any
+
+import yaml
+
+from finagent.legal.deadlines import Unit
+
+MONTHS = {
+    "январ": 1,
+    "феврал": 2,
+    "март": 3,
+    "апрел": 4,
+    "ма": 5,
+    "июн": 6,
+    "июл": 7,
+    "август": 8,
+    "сентябр": 9,
+    "октябр": 10,
+    "ноябр": 11,
+    "декабр": 12,
+}
+_MONTH_RE = (
+    r"(январ[ьяе]|феврал[ьяе]|марта?|марте|апрел[ьяе]|ма[яйе]|июн[ьяе]|июл[ьяе]|августа?"
+    r"|августе|сентябр[ьяе]|октябр[ьяе]|ноябр[ьяе]|декабр[ьяе])"
+)
+_TEXT_DATE = re.compile(
+    rf"\b(\d{{1,2}})(?:-?го)?\s+{_MONTH_RE}(?:\s+(\d{{4}})\s*(?:г\.|года|г\b)?)?", re.IGNORECASE
+)
+_DOTTED = re.compile(r"\b(\d{1,2})\.(\d{1,2})\.(\d{4}|\d{2})\b")
+_ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+NUMBER_WORDS = {
+    "одного": 1,
+    "один": 1,
+    "одна": 1,
+    "одну": 1,
+    "двух": 2,
+    "два": 2,
+    "две": 2,
+    "трех": 3,
+    "три": 3,
+    "четырех": 4,
+    "четыре": 4,
+    "пяти": 5,
+    "пять": 5,
+    "шести": 6,
+    "шесть": 6,
+    "семи": 7,
+    "десяти": 10,
+    "десять": 10,
+    "пятнадцати": 15,
+    "двадцати": 20,
+    "тридцати": 30,
+}
+_NUM = r"(\d{1,4}|" + "|".join(NUMBER_WORDS) + r")"
+_PERIOD = re.compile(
+    rf"(?<![\d.,])\b{_NUM}\s*(?:-?ти\s*|-?х\s*)?(рабоч\w*\s+|календарн\w*\s+)?"
+    r"(дн(?:ей|я)|день|месяц\w*|мес\.|год(?:а|ов)?\b|лет\b)",
+    re.IGNORECASE,
+)
+_BARE_MONTH = re.compile(r"в течение\s+месяца|\bмесячн", re.IGNORECASE)
+_AMOUNT = re.compile(
+    r"(\d{1,3}(?:[\s\u00a0]\d{3})+|\d+)(?:[.,](\d{1,2}))?\s*"
+    r"(тыс\.?|тысяч\w*|млн\.?|миллион\w*)?\s*(?:руб|₽|р\.|рублей)",
+    re.IGNORECASE,
+)
+_ORGANIZATION = re.compile(
+    r"организаци|\bооо\b|\bао\b|\bпао\b|компани|юрлиц|юридическ\w*\s+лиц|фирм|предприяти",
+    re.IGNORECASE,
+)
+_INDIVIDUAL = re.compile(
+    r"\bип\b|предпринимател|физическ\w*\s+лиц|физлиц|гражданин|самозанят|\bя\b",
+    re.IGNORECASE,
+)
+_PAID_WORDS = re.compile(
+    r"(уплат|оплат|погас|перечисл|заплат|внес|поступ|списан)\w*\W+(?:\w+\W+){0,4}$",
+    re.IGNORECASE,
+)
+_DUE_WORDS = re.compile(
+    r"(срок\w*|не\s+позднее|должн\w*|до|установлен\w*)\W+(?:\w+\W+){0,4}$", re.IGNORECASE
+)
+_LATE_DAYS = re.compile(
+    r"(?:на|опоздани\w*\s+на|просрочк\w*\s+(?:на\s+|в\s+)?)\s*(\d{1,4})\s*(?:календарн\w*\s+)?"
+    r"(?:дн|день)|(\d{1,4})\s*(?:календарн\w*\s+)?(?:дн\w*|день)\s+(?:просрочк|позже|позднее|"
+    r"опоздани)",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class FoundDate:
+    day: date
+    start: int
+    end: int
+    year_given: bool
+
+
+@dataclass(frozen=True)
+class ProceduralPeriod:
+    """One row of data/procedural_periods.yaml."""
+
+    id: str
+    what: str
+    event: str
+    period: int
+    unit: Unit
+    norm: str
+    unit_id: str
+    patterns: tuple[str, ...]
+
+
+@dataclass
+class DeadlineQuery:
+    event_date: date
+    period: int
+    unit: Unit
+    norm: ProceduralPeriod | None
+    assumptions: list[str] = field(default_factory=list)
+
+
+@dataclass
+class PenaltyQuery:
+    amount: Decimal
+    due_date: date
+    paid_date: date
+    payer: str
+    assumptions: list[str] = field(default_factory=list)
+
+
+def _clean(text: str) -> str:
+    return text.replace("ё", "е").replace("Ё", "Е")
+
+
+def _month(word: str) -> int:
+    w = word.lower()
+    for stem, number in MONTHS.items():
+        if w.startswith(stem) and (stem != "ма" or w[:3] in ("мая", "май", "мае")):
+            return number
+    raise ValueError(word)
+
+
+def find_dates(text: str, today: date) -> list[FoundDate]:
+    """Dates in ``text`` in order; a date without a year takes ``today``'s year."""
+    found: list[FoundDate] = []
+    for m in _ISO.finditer(text):
+        try:
+            found.append(FoundDate(date(int(m[1]), int(m[2]), int(m[3])), m.start(), m.end(), True))
+        except ValueError:
+            continue
+    for m in _DOTTED.finditer(text):
+        year = int(m[3]) + (2000 if len(m[3]) == 2 else 0)
+        try:
+            found.append(FoundDate(date(year, int(m[2]), int(m[1])), m.start(), m.end(), True))
+        except ValueError:
+            continue
+    for m in _TEXT_DATE.finditer(text):
+        year = int(m[3]) if m[3] else today.year
+        try:
+            day = date(year, _month(m[2]), int(m[1]))
+        except ValueError:
+            continue
+        found.append(FoundDate(day, m.start(), m.end(), bool(m[3])))
+    found.sort(key=lambda f: f.start)
+    return [
+        f for i, f in enumerate(found) if not any(g.start <= f.start < g.end for g in found[:i])
+    ]
+
+
+def _number(word: str) -> int:
+    return int(word) if word.isdigit() else NUMBER_WORDS[word.lower()]
+
+
+def find_period(text: str, dates: list[FoundDate]) -> tuple[int, Unit] | None:
+    """An explicit period («в течение 10 рабочих дней», «двух месяцев»), not part of a date."""
+    for m in _PERIOD.finditer(text):
+        if any(d.start <= m.start() < d.end for d in dates):
+            continue
+        n = _number(m[1])
+        kind, word = (m[2] or "").lower(), m[3].lower()
+        if word.startswith("д"):
+            unit: Unit = "days" if kind.startswith("календарн") else "working_days"
+        elif word.startswith("мес"):
+            unit = "months"
+        else:
+            unit = "years"
+        if n > 0:
+            return n, unit
+    if _BARE_MONTH.search(text):
+        return 1, "months"
+    return None
+
+
+@lru_cache(maxsize=1)
+def procedural_periods() -> tuple[ProceduralPeriod, ...]:
+    raw: list[dict[str, Any]] = yaml.safe_load(
+        files("finagent.legal").joinpath("data/procedural_periods.yaml").read_text("utf-8")
+    )
+    return tuple(
+        ProceduralPeriod(
+            id=r["id"],
+            what=r["what"],
+            event=r["event"],
+            period=int(r["period"]),
+            unit=r["unit"],
+            norm=r["norm"],
+            unit_id=r["unit_id"],
+            patterns=tuple(r["patterns"]),
+        )
+        for r in raw
+    )
+
+
+def find_norm(text: str) -> ProceduralPeriod | None:
+    lowered = _clean(text).lower()
+    for row in procedural_periods():
+        if any(re.search(p, lowered) for p in row.patterns):
+            return row
+    return None
+
+
+def parse_deadline(text: str, today: date) -> DeadlineQuery | None:
+    """The event date and period of a deadline question, or None when one is missing."""
+    text = _clean(text)
+    dates = find_dates(text, today)
+    if not dates:
+        return None
+    norm = find_norm(text)
+    explicit = find_period(text, dates)
+    assumptions: list[str] = []
+    if explicit is not None:
+        period, unit = explicit
+    elif norm is not None:
+        period, unit = norm.period, norm.unit
+    else:
+        return None
+    event = dates[0]
+    if not event.year_given:
+        assumptions.append(f"год не указан: принят {event.day.year} год")
+    if explicit is not None and unit == "working_days" and not re.search(r"рабоч", text, re.I):
+        assumptions.append(
+            "срок указан в днях: по п. 6 ст. 6.1 НК РФ дни считаются рабочими, "
+            "если срок не установлен в календарных днях"
+        )
+    return DeadlineQuery(event.day, period, unit, norm, assumptions)
+
+
+def find_amount(text: str) -> Decimal | None:
+    for m in _AMOUNT.finditer(text):
+        whole = re.sub(r"[\s\u00a0]", "", m[1])
+        try:
+            value = Decimal(f"{whole}.{m[2]}" if m[2] else whole)
+        except InvalidOperation:
+            continue
+        scale = (m[3] or "").lower()
+        if scale.startswith("тыс"):
+            value *= 1000
+        elif scale.startswith(("млн", "миллион")):
+            value *= 1_000_000
+        if value > 0:
+            return value
+    return None
+
+
+def find_payer(text: str) -> str | None:
+    if _ORGANIZATION.search(text):
+        return "organization"
+    if _INDIVIDUAL.search(text):
+        return "individual"
+    return None
+
+
+def parse_penalty(text: str, today: date) -> PenaltyQuery | None:
+    """Amount, due and payment dates and payer of a пени question, or None."""
+    text = _clean(text)
+    amount = find_amount(text)
+    if amount is None:
+        return None
+    assumptions: list[str] = []
+    dates = find_dates(text, today)
+    late = _LATE_DAYS.search(text)
+    late_days = int(late[1] or late[2]) if late else None
+    due: date | None = None
+    paid: date | None = None
+    for d in dates:
+        before = text[max(0, d.start - 60) : d.start]
+        if _PAID_WORDS.search(before) and paid is None:
+            paid = d.day
+        elif _DUE_WORDS.search(before) and due is None:
+            due = d.day
+    rest = [d.day for d in dates if d.day not in (due, paid)]
+    if due is None and paid is None and len(rest) >= 2:
+        due, paid = sorted(rest[:2])
+    elif due is None and rest and (paid is None or rest[0] < paid):
+        due = rest[0]
+    elif paid is None and rest and (due is None or rest[0] > due):
+        paid = rest[0]
+    if due is None and paid is not None and late_days:
+        due = paid - timedelta(days=late_days)
+    if paid is None and due is not None and late_days:
+        paid = due + timedelta(days=late_days)
+    if due is None and paid is None and late_days:
+        paid = today
+        due = today - timedelta(days=late_days)
+        assumptions.append(
+            f"даты не указаны: принято, что недоимка погашена сегодня ({today:%d.%m.%Y}), "
+            f"срок уплаты — {due:%d.%m.%Y}"
+        )
+    if due is None or paid is None:
+        return None
+    if any(not d.year_given for d in dates):
+        assumptions.append(f"год не указан: принят {today.year} год")
+    payer = find_payer(text)
+    if payer is None:
+        payer = "individual"
+        assumptions.append(
+            "плательщик не указан: расчёт для физического лица (ИП); для организаций "
+            "доля ставки после 30 дней просрочки иная"
+        )
+    return PenaltyQuery(amount, due, paid, payer, assumptions)
