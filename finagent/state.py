@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 
 from finagent.observability import redact_value
 
-Intent = Literal["kb", "rates", "news", "smalltalk"]
+Intent = Literal["kb", "rates", "news", "smalltalk", "calc"]
 ChunkSource = Literal["user_docs", "kb", "law", "cbr", "news", "internal", "web"]
 
 

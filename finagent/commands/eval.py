@@ -137,8 +137,15 @@ def answers(
         typer.Option("--llm/--offline", help="Answer with the configured LLM (default: offline)"),
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the full result as JSON")] = False,
+    calc: Annotated[
+        bool,
+        typer.Option("--calc", help="Deadline and пени items: exact date/amount, offline"),
+    ] = False,
 ) -> None:
     """Answer every item with the agent over the Tax Code and score the answers."""
+    if calc:
+        _calc_answers(dataset, as_json)
+        return
     from evals.answers import (
         DEFAULT_DATASETS,
         AnswerEvalConfig,
@@ -177,3 +184,25 @@ def answers(
         typer.echo(json.dumps(result, ensure_ascii=False, indent=2))
     else:
         typer.echo(format_report(result))
+
+
+def _calc_answers(dataset: list[Path] | None, as_json: bool) -> None:
+    """``finagent eval answers --calc``: the calculators' items (see evals.answers.calc)."""
+    from evals.answers.calc import (
+        CALC_DATASETS,
+        format_calc_report,
+        load_calc_dataset,
+        run_calc_eval,
+    )
+
+    paths = list(dict.fromkeys(dataset or [p for p in CALC_DATASETS if p.exists()]))
+    try:
+        items = [item for path in paths for item in load_calc_dataset(path)]
+    except (OSError, ValueError, KeyError) as exc:
+        raise typer.BadParameter(str(exc), param_hint="--dataset") from exc
+    if not items:
+        raise typer.BadParameter("no calc items found", param_hint="--dataset")
+    result = run_command(run_calc_eval(items))
+    typer.echo(
+        json.dumps(result, ensure_ascii=False, indent=2) if as_json else format_calc_report(result)
+    )

@@ -16,6 +16,7 @@ from langgraph.graph.state import CompiledStateGraph
 from finagent.answering import messages
 from finagent.config import Settings
 from finagent.nodes.answer import after_answer, make_answer, make_tools
+from finagent.nodes.calc import make_calculate
 from finagent.nodes.clarify import make_clarify
 from finagent.nodes.common import decision_of
 from finagent.nodes.documents import (
@@ -78,6 +79,7 @@ def build_agent_graph(
     graph.add_node("fetch_cbr", make_fetch_cbr(services))
     graph.add_node("fetch_news", make_fetch_news(services))
     graph.add_node("smalltalk", smalltalk)
+    graph.add_node("calculate", make_calculate(services))
     graph.add_node("load_full_documents", make_load_full_documents(services))
     graph.add_node("search_selected_documents", make_search_selected_documents(services))
     graph.add_node("clarify", make_clarify(services))

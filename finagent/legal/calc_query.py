@@ -84,12 +84,11 @@ _INDIVIDUAL = re.compile(
     r"\bип\b|предпринимател|физическ\w*\s+лиц|физлиц|гражданин|самозанят|\bя\b",
     re.IGNORECASE,
 )
-_PAID_WORDS = re.compile(
-    r"(уплат|оплат|погас|перечисл|заплат|внес|поступ|списан)\w*\W+(?:\w+\W+){0,4}$",
+# the cue nearest before a lone date says whether it is the payment or the due date
+_CUES = re.compile(
+    r"(?P<due>срок\w*|не\s+позднее|\bдо\b|должн\w*(?:\s+был\w*)?\s+\w+|вместо|\bне\s+\w+)"
+    r"|(?P<paid>(?:уплат|оплат|погас|перечисл|заплат|внес|поступ|списан)\w*)",
     re.IGNORECASE,
-)
-_DUE_WORDS = re.compile(
-    r"(срок\w*|не\s+позднее|должн\w*|до|установлен\w*)\W+(?:\w+\W+){0,4}$", re.IGNORECASE
 )
 _LATE_DAYS = re.compile(
     r"(?:на|опоздани\w*\s+на|просрочк\w*\s+(?:на\s+|в\s+)?)\s*(\d{1,4})\s*(?:календарн\w*\s+)?"
@@ -281,6 +280,11 @@ def find_payer(text: str) -> str | None:
     return None
 
 
+def _is_payment_date(before: str) -> bool:
+    cues = list(_CUES.finditer(before))
+    return bool(cues) and cues[-1].group("paid") is not None
+
+
 def parse_penalty(text: str, today: date) -> PenaltyQuery | None:
     """Amount, due and payment dates and payer of a пени question, or None."""
     text = _clean(text)
@@ -293,19 +297,14 @@ def parse_penalty(text: str, today: date) -> PenaltyQuery | None:
     late_days = int(late[1] or late[2]) if late else None
     due: date | None = None
     paid: date | None = None
-    for d in dates:
-        before = text[max(0, d.start - 60) : d.start]
-        if _PAID_WORDS.search(before) and paid is None:
-            paid = d.day
-        elif _DUE_WORDS.search(before) and due is None:
-            due = d.day
-    rest = [d.day for d in dates if d.day not in (due, paid)]
-    if due is None and paid is None and len(rest) >= 2:
-        due, paid = sorted(rest[:2])
-    elif due is None and rest and (paid is None or rest[0] < paid):
-        due = rest[0]
-    elif paid is None and rest and (due is None or rest[0] > due):
-        paid = rest[0]
+    distinct = sorted({d.day for d in dates})
+    if len(distinct) >= 2:  # пени accrue only after the due date: the earlier one is due
+        due, paid = distinct[0], distinct[-1]
+    elif distinct:
+        if _is_payment_date(text[max(0, dates[0].start - 60) : dates[0].start]):
+            paid = distinct[0]
+        else:
+            due = distinct[0]
     if due is None and paid is not None and late_days:
         due = paid - timedelta(days=late_days)
     if paid is None and due is not None and late_days:

@@ -29,6 +29,7 @@ from finagent.answering.edition import edition_notes, period_warning
 from finagent.answering.evidence import candidates, rank, shared_words
 from finagent.answering.extractive import compose_extractive, compose_key_facts
 from finagent.answering.reference_check import check_references
+from finagent.nodes.calc import calc_answer
 from finagent.nodes.common import decision_of, run_context
 from finagent.nodes.common import save_turn as common_save_turn
 from finagent.observability import get_logger, redact
@@ -193,6 +194,11 @@ def make_answer(services: Services):  # type: ignore[no-untyped-def]
             text = "\n".join(dict.fromkeys(ctx.notices))
             await save_turn(state, config, text)
             return {"answer": text}
+        calc = calc_answer(ctx.external) if decision.intents == ["calc"] else None
+        if calc is not None:  # computed, not generated: the steps and norms as they are
+            text = _finalise(calc, ctx.sources, ctx.notices)
+            await save_turn(state, config, text)
+            return {"answer": text, "debug": {"answer_mode": "calc"}}
         history = list(state.get("messages") or [])
         check = settings.verified_answers and not only_smalltalk
         ranked: list[Any] = []

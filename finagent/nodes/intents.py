@@ -22,6 +22,7 @@ INTENT_NODES = {
     "rates": "fetch_cbr",
     "news": "fetch_news",
     "smalltalk": "smalltalk",
+    "calc": "calculate",
 }
 log = get_logger("finagent.intents")
 SOURCE_NAMES = {"fetch_cbr_data": "Банк России", "fetch_finance_news": "финансовые новости"}

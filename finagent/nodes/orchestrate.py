@@ -16,6 +16,7 @@ from langchain_core.runnables import RunnableConfig
 from finagent.answering import messages
 from finagent.nodes.common import run_context
 from finagent.observability import get_logger, redact
+from finagent.routing.calc_rules import calc_decision
 from finagent.routing.inventory import Inventory
 from finagent.routing.inventory_loader import load_inventory
 from finagent.routing.llm_router import llm_decide
@@ -32,6 +33,9 @@ async def offline_decision(
 ) -> Decision:
     """Rules, then the semantic classifier on the turn's query vector (rules alone if the
     embedder fails)."""
+    calc = calc_decision(query)  # deadlines and пени go to the calculators first
+    if calc is not None:
+        return calc
     text, follow_up = prepare(query, history)
     try:
         vector: np.ndarray = (await services.embedder.embed_queries([text]))[0]

@@ -21,7 +21,7 @@ class OrchestratorOutput(BaseModel):
     """Routing decision for the user's question."""
 
     scenario: Literal[1, 2, 3, 4, 5] = Field(description="1..5 as described in the instructions")
-    intents: list[Literal["kb", "rates", "news", "smalltalk"]] = Field(
+    intents: list[Literal["kb", "rates", "news", "smalltalk", "calc"]] = Field(
         default_factory=list, description="For scenario 2: one or more intents"
     )
     confidence: float = Field(ge=0.0, le=1.0, description="Confidence from 0 to 1")

@@ -1,0 +1,161 @@
+"""Deadline and пени items of the answer evaluation: exact date or amount, offline.
+
+Each item's question goes through the offline rule path exactly as in the agent: the
+``calc`` routing hook (:func:`finagent.routing.calc_rules.calc_decision`) must claim it,
+then :func:`finagent.answering.calc.calculate` parses it and calls the real calculator
+tools, the пени tool over the real Bank of Russia client talking SOAP to the loopback
+fake (``tests/fakes/cbr_soap.py``) that serves the real key-rate history in
+``datasets/key_rate_history.csv``. The answer's «Ответ:» line is compared with the
+item's ``expected_date`` or ``expected_amount``: exact match, no tolerance.
+
+Item fields: deadline ``{id, kind: "deadline", question, event_date, period, unit, norm,
+norm_unit, expected_date, steps}``; penalty ``{id, kind: "penalty", question, amount,
+due_date, paid_date, payer, expected_amount, steps}``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections import Counter
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from evals import DATASETS_DIR
+
+CALC_DEV = DATASETS_DIR / "calc_dev.jsonl"
+CALC_HOLDOUT = DATASETS_DIR / "calc_holdout.jsonl"
+CALC_DATASETS = [CALC_DEV, CALC_HOLDOUT]
+KEY_RATES = DATASETS_DIR / "key_rate_history.csv"
+# the evaluation's "today": questions without a year take this year; the fake serves key
+# rates up to this day
+EVAL_TODAY = date(2026, 11, 23)
+_ANSWER_DATE = re.compile(r"Ответ:\s*(\d{2})\.(\d{2})\.(\d{4})")
+_ANSWER_AMOUNT = re.compile(r"Ответ:\s*([\d\s\u00a0]+),(\d{2})\s*руб")
+
+
+@dataclass
+class CalcItem:
+    id: str
+    kind: str
+    question: str
+    expected: str  # ISO date or an amount with two decimals
+    dataset: str
+    raw: dict[str, Any]
+
+
+def load_calc_dataset(path: Path) -> list[CalcItem]:
+    items = []
+    for line_no, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        data = json.loads(line)
+        kind = data.get("kind")
+        if kind == "deadline":
+            expected = date.fromisoformat(str(data["expected_date"])).isoformat()
+        elif kind == "penalty":
+            expected = f"{Decimal(str(data['expected_amount'])):.2f}"
+        else:
+            raise ValueError(f"{path.name} line {line_no}: unknown kind {kind!r}")
+        items.append(CalcItem(data["id"], kind, data["question"], expected, path.stem, data))
+    return items
+
+
+def answer_value(kind: str, answer: str) -> str | None:
+    """The date (ISO) or amount («1234.56») an answer states on its «Ответ:» line."""
+    if kind == "deadline":
+        m = _ANSWER_DATE.search(answer)
+        return f"{m[3]}-{m[2]}-{m[1]}" if m else None
+    m = _ANSWER_AMOUNT.search(answer)
+    return f"{re.sub(r'[^0-9]', '', m[1])}.{m[2]}" if m else None
+
+
+def _fake_server() -> Any:
+    """The loopback Bank of Russia fake with the real key-rate history."""
+    root = Path(__file__).resolve().parents[2]
+    if str(root) not in sys.path:
+        sys.path.insert(0, str(root))
+    from tests.fakes.cbr_soap import FakeCbrServer, key_rates_from_csv
+
+    server = FakeCbrServer()
+    server.state.key_rates = key_rates_from_csv(KEY_RATES, EVAL_TODAY)
+    return server.start()
+
+
+async def run_calc_eval(items: list[CalcItem]) -> dict[str, Any]:
+    """Answer every item offline and score exact matches, per dataset."""
+    from finagent.answering.calc import calculate
+    from finagent.clients.cbr import CentralBankClient
+    from finagent.config import Settings
+    from finagent.routing.calc_rules import calc_decision
+    from finagent.tools.base import ToolContext
+    from finagent.tools.calc import Req_Calculate_Deadline_For_Events
+    from finagent.tools.cbr import build_cbr_tools
+    from finagent.tools.registry import ToolRegistry
+
+    server = _fake_server()
+    settings = Settings(_env_file=None, cbr_url=server.url, cbr_retry_attempts=1)  # type: ignore[call-arg]
+    client = CentralBankClient(settings, today=lambda: EVAL_TODAY)
+    registry = ToolRegistry(
+        [Req_Calculate_Deadline_For_Events(), *build_cbr_tools(settings, client)]
+    )
+    ctx = ToolContext(user_id="eval")
+    rows = []
+    try:
+        for item in items:
+            routed = calc_decision(item.question) is not None
+            outcome = await calculate(item.question, registry, ctx, EVAL_TODAY)
+            got = answer_value(item.kind, outcome.markdown) if routed else None
+            rows.append(
+                {
+                    "id": item.id,
+                    "dataset": item.dataset,
+                    "kind": item.kind,
+                    "routed": routed,
+                    "expected": item.expected,
+                    "got": got,
+                    "correct": got == item.expected,
+                }
+            )
+    finally:
+        await client.aclose()
+        server.stop()
+    return {"items": rows, "summary": summarise(rows)}
+
+
+def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for dataset in dict.fromkeys(r["dataset"] for r in rows):
+        part = [r for r in rows if r["dataset"] == dataset]
+        by_kind: Counter[str] = Counter(r["kind"] for r in part)
+        right: Counter[str] = Counter(r["kind"] for r in part if r["correct"])
+        out[dataset] = {
+            "items": len(part),
+            "exact": sum(r["correct"] for r in part) / len(part),
+            "routed": sum(r["routed"] for r in part) / len(part),
+            **{f"{k}_exact": right[k] / n for k, n in by_kind.items()},
+            **{f"{k}_items": n for k, n in by_kind.items()},
+        }
+    return out
+
+
+def format_calc_report(result: dict[str, Any]) -> str:
+    summary = result["summary"]
+    names = list(summary)
+    metrics = ["items", "exact", "deadline_exact", "penalty_exact", "routed"]
+    lines = ["| metric | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
+    for m in metrics:
+        cells = []
+        for n in names:
+            v = summary[n].get(m)
+            cells.append("—" if v is None else (f"{v:.3f}" if isinstance(v, float) else str(v)))
+        lines.append(f"| {m} | " + " | ".join(cells) + " |")
+    wrong = [r for r in result["items"] if not r["correct"]]
+    if wrong:
+        lines.append("")
+        lines.append("Wrong: " + ", ".join(f"{r['dataset']}/{r['id']}" for r in wrong))
+    return "\n".join(lines)

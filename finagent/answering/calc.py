@@ -1,0 +1,213 @@
+"""The answer of a ``calc`` question: the calculators' result with every step and norm.
+
+:func:`calculate` parses the question (dates, amounts, periods, payer, governing norm),
+calls the registry's calculator tools and renders Russian Markdown: the result first,
+then the steps, each with the point of art. 6.1 or art. 75 it applies, the substantive
+norm (quoted from the ingested Code when it is there) and the edition of the rules used.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from finagent.legal.calc_query import DeadlineQuery, PenaltyQuery, parse_deadline, parse_penalty
+from finagent.legal.catalog import LawCatalog
+from finagent.legal.deadlines import plural
+from finagent.legal.references import find_references
+from finagent.tools.base import ToolContext
+from finagent.tools.registry import ToolRegistry
+
+DEADLINE_TOOL = "Req_Calculate_Deadline_For_Events"
+PENALTY_TOOL = "Req_Calculate_Penalty_For_Payments"
+CALC_TOOL = "calc"
+ART_6_1_NOTE = (
+    "Текст ст. 6.1 НК РФ в подключённой редакции Кодекса отсутствует; правила исчисления "
+    "сроков применены по действующей редакции ст. 6.1 (пп. 2, 3, 5–8)."
+)
+NEEDS_DATA = "Не удалось извлечь из вопроса данные для расчёта. Укажите {what}, например: {example}"
+_PAYER_RU = {"individual": "физическое лицо / ИП", "organization": "организация"}
+NORM_QUOTE_CHARS = 700
+
+
+@dataclass
+class CalcOutcome:
+    markdown: str
+    ok: bool
+    debug: dict[str, Any] = field(default_factory=dict)
+
+
+def _d(iso: str) -> str:
+    return date.fromisoformat(iso).strftime("%d.%m.%Y")
+
+
+def _money(text: str) -> str:
+    whole, _, frac = text.partition(".")
+    grouped = f"{int(whole):,}".replace(",", " ")
+    return f"{grouped},{frac or '00'} руб."
+
+
+async def _norm_quote(catalog: LawCatalog | None, citation: str) -> str | None:
+    if catalog is None:
+        return None
+    refs = find_references(citation)
+    if not refs:
+        return None
+    try:
+        resolution = await catalog.resolve(refs[0])
+    except Exception:  # the index being down must not stop the arithmetic
+        return None
+    if not resolution.ok:
+        return None
+    text = " ".join(resolution.units[0].text.split())
+    return text if len(text) <= NORM_QUOTE_CHARS else text[:NORM_QUOTE_CHARS] + "…"
+
+
+def _assumptions(items: list[str]) -> str:
+    return "".join(f"\n> Допущение: {a}." for a in items)
+
+
+async def _deadline(
+    q: DeadlineQuery, registry: ToolRegistry, ctx: ToolContext, catalog: LawCatalog | None
+) -> CalcOutcome:
+    basis = q.norm.norm if q.norm else None
+    args: dict[str, Any] = {
+        "events": [
+            {
+                "event_date": q.event_date.isoformat(),
+                "period": q.period,
+                "unit": q.unit,
+                **({"basis": basis} if basis else {}),
+            }
+        ]
+    }
+    out = await registry.call(DEADLINE_TOOL, args, ctx)
+    debug: dict[str, Any] = {"tool": DEADLINE_TOOL, "args": args}
+    data: dict[str, Any] = (
+        json.loads(out) if out.startswith("{") else {"errors": [{"error_text": out}]}
+    )
+    if not data.get("results"):
+        error = "; ".join(e["error_text"] for e in data.get("errors", [])) or out
+        return CalcOutcome(f"Срок рассчитать не удалось: {error}.", False, debug)
+    row = data["results"][0]
+    lines = ["## Краткий вывод", f"**Ответ: {_d(row['end_date'])}** — последний день срока."]
+    if q.norm:
+        lines.append(
+            f"Срок «{q.norm.what}» — {plural(q.period, q.unit)} ({q.norm.norm}); "
+            f"отсчитывается от события: {q.norm.event}."
+        )
+    lines.append(_assumptions(q.assumptions).strip())
+    lines += ["", "## Расчёт"]
+    lines += [f"{i}. {s['text']} ({s['basis']})" for i, s in enumerate(row["steps"], 1)]
+    lines += ["", "## Нормы"]
+    if q.norm:
+        quote = await _norm_quote(catalog, q.norm.norm)
+        lines.append(
+            f"- **{q.norm.norm}** (`{q.norm.unit_id}`)" + (f": «{quote}»" if quote else "")
+        )
+    lines.append("- " + "; ".join(c for c in row["citations"] if c != basis) + ".")
+    lines.append(f"\n_{ART_6_1_NOTE}_")
+    debug.update(end_date=row["end_date"], norm=q.norm.id if q.norm else None)
+    return CalcOutcome("\n".join(line for line in lines if line is not None), True, debug)
+
+
+async def _penalty(q: PenaltyQuery, registry: ToolRegistry, ctx: ToolContext) -> CalcOutcome:
+    args = {
+        "payments": [
+            {
+                "amount": str(q.amount),
+                "due_date": q.due_date.isoformat(),
+                "paid_date": q.paid_date.isoformat(),
+                "payer": q.payer,
+            }
+        ]
+    }
+    debug: dict[str, Any] = {"tool": PENALTY_TOOL, "args": args}
+    if PENALTY_TOOL not in registry:
+        return CalcOutcome(
+            "Пени рассчитать нельзя: источник ключевой ставки Банка России не подключён.",
+            False,
+            debug,
+        )
+    out = await registry.call(PENALTY_TOOL, args, ctx)
+    data: dict[str, Any] = json.loads(out) if out.startswith("{") else {"fatal_error": out}
+    if not data.get("results"):
+        error = data.get("fatal_error") or "; ".join(
+            e["error_text"] for e in data.get("errors", [])
+        )
+        return CalcOutcome(f"Пени рассчитать не удалось: {error}.", False, debug)
+    row = data["results"][0]
+    lines = [
+        "## Краткий вывод",
+        f"**Ответ: {_money(row['total'])}** — пени на недоимку {_money(row['amount'])} "
+        f"({_PAYER_RU[row['payer']]}) за {row['days']} дн. просрочки: с "
+        f"{_d(row['periods'][0]['date_from'])} по {_d(row['paid_date'])} включительно.",
+    ]
+    if row.get("stale"):
+        lines.append(
+            "> Банк России сейчас недоступен: использованы сохранённые значения ключевой "
+            f"ставки (по состоянию на {data.get('key_rates_as_of', 'неизвестную дату')})."
+        )
+    lines.append(_assumptions(q.assumptions).strip())
+    lines += [
+        "",
+        "## Расчёт",
+        f"Срок уплаты — {_d(row['due_date'])}, недоимка погашена {_d(row['paid_date'])}. "
+        "Пени начисляются за каждый календарный день просрочки со дня, следующего за сроком "
+        "уплаты, по день погашения включительно (п. 3 ст. 75 НК РФ); пеня = недоимка × доля × "
+        "ключевая ставка, действовавшая в этот день (п. 4 ст. 75 НК РФ).",
+        "",
+        "| Период | Дней | Ключевая ставка | Доля | Пени | Основание |",
+        "|---|---|---|---|---|---|",
+    ]
+    for p in row["periods"]:
+        lines.append(
+            f"| {_d(p['date_from'])} – {_d(p['date_to'])} | {p['days']} | {p['key_rate']} % "
+            f"| {p['fraction']} | {_money(p['amount'])} | {p['basis']} |"
+        )
+    lines.append(
+        f"\n**Итого: {_money(row['total'])}** (сумма по периодам без промежуточного "
+        "округления, округлена до копеек)."
+    )
+    lines += ["", "## Нормы", "- " + "; ".join(row["citations"]) + "."]
+    lines.append(f"\n_{data.get('edition', '')}_")
+    debug.update(total=row["total"], periods=len(row["periods"]))
+    return CalcOutcome("\n".join(line for line in lines if line is not None), True, debug)
+
+
+def is_penalty_question(query: str) -> bool:
+    return "пен" in query.lower()
+
+
+async def calculate(
+    query: str,
+    registry: ToolRegistry,
+    ctx: ToolContext,
+    today: date,
+    catalog: LawCatalog | None = None,
+) -> CalcOutcome:
+    """Parse ``query``, run the matching calculator, render the answer."""
+    if is_penalty_question(query):
+        pq = parse_penalty(query, today)
+        if pq is None:
+            return CalcOutcome(
+                NEEDS_DATA.format(
+                    what="сумму недоимки, срок уплаты и дату уплаты",
+                    example="«пени на 100 000 руб., срок 28.04.2025, уплачено 10.06.2025, ИП»",
+                ),
+                False,
+            )
+        return await _penalty(pq, registry, ctx)
+    dq = parse_deadline(query, today)
+    if dq is None:
+        return CalcOutcome(
+            NEEDS_DATA.format(
+                what="дату события и срок (или действие: пояснения, возражения на акт, "
+                "документы по требованию, камеральная или выездная проверка)",
+                example="«до какого числа подать возражения на акт, полученный 10.03.2025»",
+            ),
+            False,
+        )
+    return await _deadline(dq, registry, ctx, catalog)

@@ -1,0 +1,34 @@
+"""S2 ``calc`` branch: deadlines (art. 6.1) and пени (art. 75) computed by the calculators."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+
+from finagent.answering.calc import CALC_TOOL, calculate
+from finagent.clients.cbr import moscow_today
+from finagent.nodes.common import run_context
+from finagent.services import Services
+from finagent.state import AgentState, ExternalData
+
+SOURCE_NOTE = "расчёт по НК РФ (ст. 6.1, ст. 75; ключевая ставка — cbr.ru)"
+
+
+def make_calculate(services: Services):  # type: ignore[no-untyped-def]
+    async def calculate_node(state: AgentState, config: RunnableConfig) -> dict[str, Any]:
+        outcome = await calculate(
+            state["query"], services.registry, run_context(config), moscow_today(), services.catalog
+        )
+        item = ExternalData(
+            tool=CALC_TOOL, source_note=SOURCE_NOTE, content=outcome.markdown, ok=outcome.ok
+        )
+        return {"external": [item], "debug": {"calc": outcome.debug}}
+
+    calculate_node.__name__ = "calculate"
+    return calculate_node
+
+
+def calc_answer(external: list[ExternalData]) -> str | None:
+    """The calculators' Markdown answer of this turn, if the ``calc`` branch ran."""
+    return next((e.content for e in external if e.tool == CALC_TOOL), None)

@@ -1,0 +1,63 @@
+"""The ``calc`` intent: questions with a deadline or an amount of пени to compute.
+
+Kept apart from the keyword rules (``rules.py``): the router calls :func:`calc_decision`
+first, and a question it claims goes to the calculators (``nodes/calc.py``).
+A question is ``calc`` when it asks for a date or an amount («до какого числа», «когда
+истекает», «сколько пеней») and gives something to compute from (a date, an amount or a
+number of days).
+"""
+
+from __future__ import annotations
+
+import re
+
+from finagent.state import Decision, Scenario
+
+DEADLINE_ASKS = (
+    r"до как(ого|ой) (числа|дня|даты|срока)",
+    r"по как(ое|ой) (число|день|дату)",
+    r"как(ого|ой) (числа|датой|даты|день)",
+    r"когда (истека|истечет|заканчива|закончит|оканчива|завершит|завершает|наступа|наступит"
+    r"|должн|нужно|необходимо|надо|последний|крайний|можно)",
+    r"крайн\w* (срок|день|дата)",
+    r"последн\w* (день|дата|срок)",
+    r"в какой срок",
+    r"какой (срок|последний)",
+    r"(рассчита|посчита|определ|вычисл)\w*\W+(\w+\W+){0,3}срок",
+    r"срок\w*\W+(\w+\W+){0,3}(истека|истечет|заканчива|оканчива)",
+)
+PENALTY_ASKS = (
+    r"сколько\W+(\w+\W+){0,2}пен",
+    r"(рассчита|посчита|расчет|расчит|сумм|размер|начисл)\w*\W+(\w+\W+){0,3}пен",
+    r"\bпен(и|ей|ям|ю)\b\W+(\w+\W+){0,6}(сколько|какая|какой|каков)",
+)
+_DATE = re.compile(
+    r"\b\d{1,2}\s+(январ|феврал|март|апрел|ма[яйе]|июн|июл|август|сентябр|октябр|ноябр|декабр)"
+    r"|\b\d{1,2}\.\d{1,2}\.\d{2,4}\b|\b\d{4}-\d{2}-\d{2}\b"
+)
+_AMOUNT_OR_DAYS = re.compile(r"\d[\d\s]*\s*(тыс|млн|руб|₽|р\.)|\d+\s*(календарн\w*\s+)?(дн|день)")
+
+
+def _normalize(text: str) -> str:
+    return " ".join(text.lower().replace("ё", "е").split())
+
+
+def is_calc_question(text: str) -> bool:
+    text = _normalize(text)
+    if any(re.search(p, text) for p in PENALTY_ASKS):
+        return bool(_AMOUNT_OR_DAYS.search(text) or _DATE.search(text))
+    return any(re.search(p, text) for p in DEADLINE_ASKS) and bool(_DATE.search(text))
+
+
+def calc_decision(query: str) -> Decision | None:
+    """An S2 ``calc`` decision for a deadline or пени question, else None."""
+    if not is_calc_question(query):
+        return None
+    return Decision(
+        scenario=Scenario.ROUTED,
+        intents=["calc"],
+        confidence=0.9,
+        reason="a deadline or пени to compute",
+        rule="calc",
+        sub_queries=[query.strip()],
+    )
