@@ -43,12 +43,13 @@ async def call(registry: ToolRegistry, **args: Any) -> Any:
     return text if text.startswith("Error:") else json.loads(text)
 
 
-def test_factory_builds_three_tools_with_schemas(server: FakeCbrServer) -> None:
+def test_factory_builds_four_tools_with_schemas(server: FakeCbrServer) -> None:
     tools = build_cbr_tools(make_settings(server))
     assert [t.name for t in tools] == [
         "fetch_cbr_data",
         "Req_Compare_Rates_For_Dates",
         "Req_Calculate_Conversion_For_Amounts",
+        "Req_Calculate_Penalty_For_Payments",
     ]
     assert isinstance(tools[0], FetchCbrData)
     schema = tools[0].openai_schema()["function"]

@@ -1,0 +1,112 @@
+"""The agent answers deadline and пени questions with the calculators (S2 ``calc``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langchain_core.messages import AIMessage
+
+from finagent.graph.agent import Agent
+from tests.fakes.cbr_soap import FakeCbrServer, key_rates_from_csv, running_server
+from tests.fakes.llm import ScriptedChatModel, tool_call_message
+
+HISTORY = Path(__file__).resolve().parents[1] / "data" / "key_rate_history.csv"
+
+
+@pytest.fixture
+def cbr() -> Iterator[FakeCbrServer]:
+    for fake in running_server():
+        fake.state.key_rates = key_rates_from_csv(HISTORY, date.today())
+        yield fake
+
+
+def live(cbr: FakeCbrServer) -> dict[str, Any]:
+    return {
+        "cbr_enabled": True,
+        "cbr_url": cbr.url,
+        "cbr_retry_backoff_s": 0.0,
+        "cbr_timeout_s": 2.0,
+    }
+
+
+async def test_offline_deadline_answer_shows_steps_and_both_norms(make_services, cbr) -> None:
+    services = await make_services(**live(cbr))
+    result = await Agent(services).run(
+        user_id="alice",
+        query="До какого числа подать возражения на акт проверки, полученный 9 апреля 2026 года?",
+    )
+    assert result.debug["decision"]["intents"] == ["calc"]
+    assert result.debug["decision"]["rule"] == "calc"
+    assert result.debug["answer_mode"] == "calc"
+    answer = result.answer
+    assert "**Ответ: 12.05.2026**" in answer
+    assert "п. 6 ст. 100 НК РФ" in answer  # the substantive norm
+    assert "п. 2 ст. 6.1 НК РФ" in answer and "п. 7 ст. 6.1 НК РФ" in answer
+    assert "## Расчёт" in answer and "## Источники" in answer
+
+
+async def test_offline_penalty_answer_has_the_breakdown(make_services, cbr) -> None:
+    services = await make_services(**live(cbr))
+    result = await Agent(services).run(
+        user_id="alice",
+        query="ООО просрочило уплату 1 000 000 руб.: срок уплаты 25.05.2025, "
+        "деньги перечислены 15.07.2025. Сколько пеней?",
+    )
+    assert result.debug["answer_mode"] == "calc"
+    answer = result.answer
+    assert "**Ответ: 48 466,67 руб.**" in answer
+    assert "| 25.06.2025 – 15.07.2025 | 21 | 20.00 % | 1/150 |" in answer
+    assert "п. 3 ст. 75 НК РФ" in answer and "п. 5.1 ст. 75 НК РФ" in answer
+
+
+async def test_penalty_without_the_key_rate_source_says_so(make_services) -> None:
+    services = await make_services()  # cbr disabled
+    result = await Agent(services).run(
+        user_id="alice", query="сколько пеней на 10 000 руб., срок 28.04.2025, уплачено 05.05.2025"
+    )
+    assert "источник ключевой ставки Банка России не подключён" in result.answer
+
+
+async def test_llm_orchestrator_routes_to_calc(make_services, cbr) -> None:
+    llm = ScriptedChatModel(
+        [
+            tool_call_message(
+                "OrchestratorOutput",
+                {"scenario": 2, "intents": ["calc"], "confidence": 0.95, "reason": "срок"},
+            )
+        ]
+    )
+    services = await make_services(llm, **live(cbr))
+    result = await Agent(services).run(
+        user_id="alice", query="Пояснения по требованию от 3 февраля 2025: последний день?"
+    )
+    assert result.debug["decision"]["source"] == "llm"
+    assert "**Ответ: 10.02.2025**" in result.answer  # computed, no second LLM call
+    assert "п. 3 ст. 88 НК РФ" in result.answer
+
+
+async def test_llm_answer_calls_the_deadline_tool(make_loaded, cbr) -> None:
+    llm = ScriptedChatModel(
+        [
+            tool_call_message(
+                "OrchestratorOutput",
+                {"scenario": 2, "intents": ["kb"], "confidence": 0.9, "reason": "t"},
+            ),
+            tool_call_message(
+                "Req_Calculate_Deadline_For_Events",
+                {"events": [{"event_date": "2025-02-03", "period": 5, "unit": "working_days"}]},
+            ),
+            AIMessage("## Краткий вывод\nСрок — 10.02.2025 [1].\n\n## Подробный анализ\nСм. [1]."),
+        ]
+    )
+    services = (await make_loaded(llm, **live(cbr)))["services"]
+    result = await Agent(services).run(user_id="alice", query="ставка НДС и срок пояснений")
+    tools_prompt = llm.received[1][0].content
+    assert "Req_Calculate_Deadline_For_Events" in tools_prompt  # the prompt says when
+    tool_output = llm.received[2][-1].content
+    assert '"end_date":"2025-02-10"' in tool_output
+    assert "10.02.2025" in result.answer

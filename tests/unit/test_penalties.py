@@ -1,0 +1,101 @@
+"""Пени (art. 75 НК РФ): the fraction table and the day-by-day sum."""
+
+from __future__ import annotations
+
+import csv
+from datetime import date, timedelta
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from finagent.legal.penalties import (
+    KeyRateTable,
+    PenaltyError,
+    compute_penalty,
+    penalty_rules,
+)
+
+HISTORY = Path(__file__).resolve().parents[1] / "data" / "key_rate_history.csv"
+
+
+@pytest.fixture(scope="module")
+def rates() -> KeyRateTable:
+    with HISTORY.open(encoding="utf-8") as f:
+        points = [
+            (date.fromisoformat(r["effective_from"]), Decimal(r["key_rate_percent"]))
+            for r in csv.DictReader(f)
+        ]
+    return KeyRateTable(points, date(2026, 11, 23))
+
+
+def test_every_row_has_a_basis_and_no_two_rows_overlap() -> None:
+    rules = penalty_rules()
+    assert rules
+    for rule in rules:
+        assert "ст. 75 НК РФ" in rule.basis and rule.source
+        assert rule.valid_to is None or rule.valid_from <= rule.valid_to
+    day = date(2017, 10, 1)
+    while day <= date(2026, 12, 31):  # exactly one row per payer, day and overdue day
+        for payer in ("individual", "organization"):
+            for overdue in (1, 30, 31, 90, 91, 400):
+                hits = [r for r in rules if r.applies(payer, day, overdue)]
+                assert len(hits) == 1, (payer, day, overdue)
+        day += timedelta(days=17)
+
+
+def test_individual_one_three_hundredth(rates: KeyRateTable) -> None:
+    p = compute_penalty(Decimal(100000), date(2025, 4, 28), date(2025, 5, 15), "individual", rates)
+    assert p.days == 17  # from the day after the due date through the payment date
+    assert p.total == Decimal("1190.00")
+
+
+def test_organization_2025_crosses_the_30_day_boundary_and_a_rate_change(
+    rates: KeyRateTable,
+) -> None:
+    p = compute_penalty(
+        Decimal(1000000), date(2025, 5, 25), date(2025, 7, 15), "organization", rates
+    )
+    got = [(x.date_from, x.date_to, x.days, x.key_rate, str(x.fraction)) for x in p.periods]
+    assert got == [
+        (date(2025, 5, 26), date(2025, 6, 8), 14, Decimal("21.00"), "1/300"),
+        (date(2025, 6, 9), date(2025, 6, 24), 16, Decimal("20.00"), "1/300"),
+        (date(2025, 6, 25), date(2025, 7, 15), 21, Decimal("20.00"), "1/150"),
+    ]
+    assert p.total == Decimal("48466.67")  # 9800 + 10666.666... + 28000, rounded once
+
+
+def test_organization_moratorium_then_2025_rule(rates: KeyRateTable) -> None:
+    p = compute_penalty(
+        Decimal(200000), date(2024, 11, 28), date(2025, 1, 31), "organization", rates
+    )
+    assert [(x.days, str(x.fraction)) for x in p.periods] == [(33, "1/300"), (31, "1/150")]
+    assert p.total == Decimal("13300.00")
+    assert any("п. 5.1 ст. 75" in c for c in p.citations)
+
+
+def test_third_stage_from_day_91(rates: KeyRateTable) -> None:
+    p = compute_penalty(
+        Decimal(5000000), date(2025, 1, 28), date(2025, 5, 28), "organization", rates
+    )
+    assert [(x.days, str(x.fraction)) for x in p.periods] == [
+        (30, "1/300"),
+        (60, "1/150"),
+        (30, "1/300"),
+    ]
+    assert p.total == Decimal("630000.00")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ((Decimal(1), date(2025, 5, 1), date(2025, 5, 1), "individual"), "не позже срока"),
+        ((Decimal(-5), date(2025, 5, 1), date(2025, 5, 9), "individual"), "положительным"),
+        ((Decimal(5), date(2025, 5, 1), date(2025, 5, 9), "ип"), "плательщик"),
+        ((Decimal(5), date(2022, 1, 1), date(2022, 1, 9), "individual"), "неизвестна"),
+        ((Decimal(5), date(2026, 11, 20), date(2026, 11, 30), "individual"), "неизвестна"),
+    ],
+)
+def test_errors_are_clear(rates: KeyRateTable, args: tuple, message: str) -> None:  # type: ignore[type-arg]
+    with pytest.raises(PenaltyError, match=message):
+        compute_penalty(*args, rates)
