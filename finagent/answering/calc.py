@@ -37,6 +37,7 @@ class CalcOutcome:
     markdown: str
     ok: bool
     debug: dict[str, Any] = field(default_factory=dict)
+    parsed: bool = True  # False: the question gave nothing to compute from
 
 
 def _d(iso: str) -> str:
@@ -198,6 +199,7 @@ async def calculate(
                     example="«пени на 100 000 руб., срок 28.04.2025, уплачено 10.06.2025, ИП»",
                 ),
                 False,
+                parsed=False,
             )
         return await _penalty(pq, registry, ctx)
     dq = parse_deadline(query, today)
@@ -209,5 +211,6 @@ async def calculate(
                 example="«до какого числа подать возражения на акт, полученный 10.03.2025»",
             ),
             False,
+            parsed=False,
         )
     return await _deadline(dq, registry, ctx, catalog)

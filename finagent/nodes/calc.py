@@ -1,4 +1,8 @@
-"""S2 ``calc`` branch: deadlines (art. 6.1) and пени (art. 75) computed by the calculators."""
+"""S2 ``calc`` branch: deadlines (art. 6.1) and пени (art. 75) computed by the calculators.
+
+When the question gives nothing to compute from (the LLM orchestrator may route such a
+question here), the branch searches the knowledge base instead, as the ``kb`` branch does.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ from langchain_core.runnables import RunnableConfig
 from finagent.answering.calc import CALC_TOOL, calculate
 from finagent.clients.cbr import moscow_today
 from finagent.nodes.common import run_context
+from finagent.nodes.intents import make_search_kb
 from finagent.services import Services
 from finagent.state import AgentState, ExternalData
 
@@ -16,10 +21,15 @@ SOURCE_NOTE = "расчёт по НК РФ (ст. 6.1, ст. 75; ключева�
 
 
 def make_calculate(services: Services):  # type: ignore[no-untyped-def]
+    search_kb = make_search_kb(services)
+
     async def calculate_node(state: AgentState, config: RunnableConfig) -> dict[str, Any]:
         outcome = await calculate(
             state["query"], services.registry, run_context(config), moscow_today(), services.catalog
         )
+        if outcome.parsed is False:  # nothing to compute: answer from the knowledge base
+            found = await search_kb(state)
+            return {**found, "debug": {**found.get("debug", {}), "calc": "not parsed"}}
         item = ExternalData(
             tool=CALC_TOOL, source_note=SOURCE_NOTE, content=outcome.markdown, ok=outcome.ok
         )

@@ -3,14 +3,18 @@
 Kept apart from the keyword rules (``rules.py``): the router calls :func:`calc_decision`
 first, and a question it claims goes to the calculators (``nodes/calc.py``).
 A question is ``calc`` when it asks for a date or an amount («до какого числа», «когда
-истекает», «сколько пеней») and gives something to compute from (a date, an amount or a
-number of days).
+истекает», «сколько пеней») and the rule path can compute it: a deadline question names
+an event date and a period (or an action whose period the table of procedural periods
+knows), a пени question an amount and dates (or days of delay). Anything else («до какого
+числа подать уведомление о переходе на УСН») stays with the knowledge base.
 """
 
 from __future__ import annotations
 
 import re
 
+from finagent.clients.cbr import moscow_today
+from finagent.legal.calc_query import parse_deadline, parse_penalty
 from finagent.state import Decision, Scenario
 
 DEADLINE_ASKS = (
@@ -35,18 +39,19 @@ _DATE = re.compile(
     r"\b\d{1,2}\s+(январ|феврал|март|апрел|ма[яйе]|июн|июл|август|сентябр|октябр|ноябр|декабр)"
     r"|\b\d{1,2}\.\d{1,2}\.\d{2,4}\b|\b\d{4}-\d{2}-\d{2}\b"
 )
-_AMOUNT_OR_DAYS = re.compile(r"\d[\d\s]*\s*(тыс|млн|руб|₽|р\.)|\d+\s*(календарн\w*\s+)?(дн|день)")
 
 
 def _normalize(text: str) -> str:
     return " ".join(text.lower().replace("ё", "е").split())
 
 
-def is_calc_question(text: str) -> bool:
-    text = _normalize(text)
+def is_calc_question(query: str) -> bool:
+    text = _normalize(query)
     if any(re.search(p, text) for p in PENALTY_ASKS):
-        return bool(_AMOUNT_OR_DAYS.search(text) or _DATE.search(text))
-    return any(re.search(p, text) for p in DEADLINE_ASKS) and bool(_DATE.search(text))
+        return parse_penalty(query, moscow_today()) is not None
+    if any(re.search(p, text) for p in DEADLINE_ASKS) and _DATE.search(text):
+        return parse_deadline(query, moscow_today()) is not None
+    return False
 
 
 def calc_decision(query: str) -> Decision | None:

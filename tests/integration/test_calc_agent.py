@@ -110,3 +110,20 @@ async def test_llm_answer_calls_the_deadline_tool(make_loaded, cbr) -> None:
     tool_output = llm.received[2][-1].content
     assert '"end_date":"2025-02-10"' in tool_output
     assert "10.02.2025" in result.answer
+
+
+async def test_calc_without_data_falls_back_to_the_knowledge_base(make_loaded, cbr) -> None:
+    llm = ScriptedChatModel(
+        [
+            tool_call_message(
+                "OrchestratorOutput",
+                {"scenario": 2, "intents": ["calc"], "confidence": 0.9, "reason": "срок"},
+            ),
+            AIMessage("## Краткий вывод\nСм. [1].\n\n## Подробный анализ\nСм. [1]."),
+        ]
+    )
+    services = (await make_loaded(llm, **live(cbr)))["services"]
+    result = await Agent(services).run(user_id="alice", query="ставка НДС: до какого числа?")
+    assert result.debug["calc"] == "not parsed"
+    assert result.debug["answer_mode"] != "calc"
+    assert "Не удалось извлечь" not in result.answer

@@ -38,6 +38,8 @@ def test_calc_questions_are_claimed(question: str) -> None:
         "что такое пени и как они считаются",
         "курс доллара на 01.04.2025",
         "какая ключевая ставка сейчас",
+        # a date and «до какого числа», but no period the rule path knows: a kb question
+        "Хочу перейти на УСН с 1 января. До какого числа подать уведомление?",
     ],
 )
 def test_other_questions_are_left_to_the_router(question: str) -> None:
