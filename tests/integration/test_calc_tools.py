@@ -156,3 +156,10 @@ async def test_deadline_tool_per_item_errors(registry: ToolRegistry) -> None:
 async def test_bad_arguments_are_an_error_text(registry: ToolRegistry) -> None:
     out = await registry.call(DEADLINE, {"events": [{"event_date": "2025-01-01"}]}, CTX)
     assert out.startswith("Error: invalid arguments")
+
+
+def test_calculators_are_exported_over_mcp(registry: ToolRegistry) -> None:
+    from finagent.mcp.server import exported_tools
+
+    names = {t.name for t in exported_tools(registry)}
+    assert {DEADLINE, PENALTY} <= names
