@@ -110,6 +110,7 @@ async def run_calc_eval(items: list[CalcItem]) -> dict[str, Any]:
             routed = calc_decision(item.question) is not None
             outcome = await calculate(item.question, registry, ctx, EVAL_TODAY)
             got = answer_value(item.kind, outcome.markdown) if routed else None
+            computed = await _from_inputs(item, registry, ctx)
             rows.append(
                 {
                     "id": item.id,
@@ -119,12 +120,39 @@ async def run_calc_eval(items: list[CalcItem]) -> dict[str, Any]:
                     "expected": item.expected,
                     "got": got,
                     "correct": got == item.expected,
+                    "calculator_got": computed,
+                    "calculator_correct": computed == item.expected,
                 }
             )
     finally:
         await client.aclose()
         server.stop()
     return {"items": rows, "summary": summarise(rows)}
+
+
+async def _from_inputs(item: CalcItem, registry: Any, ctx: Any) -> str | None:
+    """The calculator tool on the item's own structured inputs (no question parsing)."""
+    raw = item.raw
+    if item.kind == "deadline":
+        event = {"event_date": raw["event_date"], "period": raw["period"], "unit": raw["unit"]}
+        out = await registry.call("Req_Calculate_Deadline_For_Events", {"events": [event]}, ctx)
+        key = "end_date"
+    else:
+        payment = {
+            "amount": str(raw["amount"]),
+            "due_date": raw["due_date"],
+            "paid_date": raw["paid_date"],
+            "payer": raw["payer"],
+        }
+        out = await registry.call(
+            "Req_Calculate_Penalty_For_Payments", {"payments": [payment]}, ctx
+        )
+        key = "total"
+    if not out.startswith("{"):
+        return None
+    results = json.loads(out).get("results") or [{}]
+    value = results[0].get(key)
+    return str(value) if value is not None else None
 
 
 def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -137,6 +165,7 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
             "items": len(part),
             "exact": sum(r["correct"] for r in part) / len(part),
             "routed": sum(r["routed"] for r in part) / len(part),
+            "calculator_exact": sum(r["calculator_correct"] for r in part) / len(part),
             **{f"{k}_exact": right[k] / n for k, n in by_kind.items()},
             **{f"{k}_items": n for k, n in by_kind.items()},
         }
@@ -146,7 +175,7 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
 def format_calc_report(result: dict[str, Any]) -> str:
     summary = result["summary"]
     names = list(summary)
-    metrics = ["items", "exact", "deadline_exact", "penalty_exact", "routed"]
+    metrics = ["items", "exact", "deadline_exact", "penalty_exact", "routed", "calculator_exact"]
     lines = ["| metric | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
     for m in metrics:
         cells = []

@@ -64,7 +64,8 @@ NUMBER_WORDS = {
     "двадцати": 20,
     "тридцати": 30,
 }
-_NUM = r"(\d{1,4}|" + "|".join(NUMBER_WORDS) + r")"
+# up to three digits: «за 2024 год» is a year, not a period of 2024 years
+_NUM = r"(\d{1,3}|" + "|".join(NUMBER_WORDS) + r")"
 _PERIOD = re.compile(
     rf"(?<![\d.,])\b{_NUM}\s*(?:-?ти\s*|-?х\s*)?(рабоч\w*\s+|календарн\w*\s+)?"
     r"(дн(?:ей|я)|день|месяц\w*|мес\.|год(?:а|ов)?\b|лет\b)",

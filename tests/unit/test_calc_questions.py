@@ -104,3 +104,16 @@ def test_penalty_without_dates_assumes_payment_today() -> None:
 
 def test_penalty_without_an_amount_is_not_parsed() -> None:
     assert parse_penalty("сколько пеней за просрочку с 01.02.2025 по 10.02.2025?", TODAY) is None
+
+
+def test_a_year_is_not_a_period() -> None:
+    q = parse_deadline(
+        "Декларацию по УСН за 2024 год подали 25.04.2025. Когда конец камеральной?", TODAY
+    )
+    assert q is not None and (q.period, q.unit) == (3, "months")
+    q = parse_deadline(
+        "Декларацию по НДС за I квартал 2025 года подали 24.04.2025. Когда конец камеральной?",
+        TODAY,
+    )
+    assert q is not None and q.norm is not None and q.norm.id == "desk_audit_vat_88"
+    assert (q.period, q.unit) == (2, "months")
