@@ -99,7 +99,8 @@ async def _deadline(
             f"Срок «{q.norm.what}» — {plural(q.period, q.unit)} ({q.norm.norm}); "
             f"отсчитывается от события: {q.norm.event}."
         )
-    lines.append(_assumptions(q.assumptions).strip())
+    if q.assumptions:
+        lines.append(_assumptions(q.assumptions).strip())
     lines += ["", "## Расчёт"]
     lines += [f"{i}. {s['text']} ({s['basis']})" for i, s in enumerate(row["steps"], 1)]
     lines += ["", "## Нормы"]
@@ -151,7 +152,8 @@ async def _penalty(q: PenaltyQuery, registry: ToolRegistry, ctx: ToolContext) ->
             "> Банк России сейчас недоступен: использованы сохранённые значения ключевой "
             f"ставки (по состоянию на {data.get('key_rates_as_of', 'неизвестную дату')})."
         )
-    lines.append(_assumptions(q.assumptions).strip())
+    if q.assumptions:
+        lines.append(_assumptions(q.assumptions).strip())
     lines += [
         "",
         "## Расчёт",
