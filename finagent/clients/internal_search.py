@@ -29,6 +29,7 @@ from finagent.clients.resilience import (
     Breaker,
     CircuitOpenError,
     ExternalServiceError,
+    TransientServiceError,
     external_call,
     is_transient,
 )
@@ -177,7 +178,8 @@ class SearchClient:
         self, operation: str, url: str, breaker: Breaker | None = None, **params: Any
     ) -> httpx.Response:
         """GET through ``resilient_call`` (retries on 5xx/transport errors, total deadline,
-        ``breaker`` when given); raises for any non-2xx answer."""
+        ``breaker`` when given); raises for any non-2xx answer. With a breaker (the search
+        itself) a reply that is not JSON is a transient failure too."""
         attempts = itertools.count(1)
 
         async def attempt() -> httpx.Response:
@@ -186,6 +188,11 @@ class SearchClient:
                     url, params=params, headers=self._auth, timeout=self._timeout
                 )
                 response.raise_for_status()
+                if breaker is not None:
+                    try:
+                        response.json()
+                    except ValueError:
+                        raise TransientServiceError("not JSON") from None
                 return response
 
         return (await resilient_call(attempt, policy=self._policy, breaker=breaker)).value
@@ -214,6 +221,11 @@ class SearchClient:
         except (httpx.TimeoutException, DeadlineExceeded, BudgetExhausted):
             raise InternalSearchError(
                 "internal search did not answer in time; try again later", transient=True
+            ) from None
+        except TransientServiceError:
+            raise InternalSearchError(
+                "internal search returned an unreadable answer (not JSON); try again later",
+                transient=True,
             ) from None
         except httpx.TransportError as exc:
             raise InternalSearchError(
