@@ -216,6 +216,10 @@ class Settings(BaseSettings):
     answer_budget_s: float = Field(
         default=90.0, gt=0, description="Every external call made for one answer, in total"
     )
+    parse_workers: int = Field(
+        default=2, ge=1, le=64, description="PDF/DOCX files parsed at once (worker processes)"
+    )
+    parse_timeout_s: float = Field(default=60.0, gt=0, description="Parsing one PDF/DOCX file")
     tavily_breaker_threshold: int = Field(default=5, ge=1)
     tavily_breaker_ttl_s: float = Field(default=30.0, gt=0.0)
     doc_api_breaker_threshold: int = Field(default=5, ge=1)
