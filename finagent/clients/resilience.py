@@ -291,6 +291,8 @@ def outcome_of(exc: BaseException | None) -> str:
         return "ok"
     if isinstance(exc, CircuitOpenError):
         return "circuit_open"
+    if isinstance(exc, asyncio.CancelledError):
+        return "cancelled"  # e.g. by resilient_call's total deadline
     timeouts = (httpx.TimeoutException, asyncio.TimeoutError, TimeoutError)
     if isinstance(exc, timeouts) or isinstance(exc.__cause__, timeouts):
         return "timeout"
