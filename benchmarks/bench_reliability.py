@@ -19,6 +19,7 @@ Everything runs on 127.0.0.1 with no network and no keys (extractive answers, no
    pool (today) and in a thread of the service process (before the pool).
 
     python benchmarks/bench_reliability.py [--sessions 10] [--questions 3] [--inflight 20]
+        [--rounds 3] [--out figures.json]
 """
 
 from __future__ import annotations
@@ -294,15 +295,18 @@ async def run_bad_inputs(served: Served) -> dict[str, Any]:
 # --- 3. kill -9 under load ------------------------------------------------------------------
 
 
-async def run_kill9(served: Served, inflight: int) -> dict[str, Any]:
-    """``inflight`` sessions ask follow-ups in a loop; SIGKILL after ``inflight`` answers,
-    so every session has a question in flight at the kill."""
+async def run_kill9(served: Served, inflight: int, rounds: int) -> dict[str, Any]:
+    """``inflight`` sessions ask follow-ups in a loop, each in its own chat. In each round
+    the server is SIGKILLed once 1.5 answers per session have arrived (the second wave is
+    staggered, so questions are mid-answer), then restarted on the same data dir."""
     acknowledged: list[tuple[str, str]] = []
-    enough = asyncio.Event()
+    in_flight_at_kill: list[int] = []
+    restarts: list[float] = []
 
-    async def session(http: httpx.AsyncClient, n: int) -> None:
+    async def session(http: httpx.AsyncClient, n: int, live: set[int]) -> None:
         user, chat = f"user{n % len(served.tokens)}", f"kill{n}"
         for q in itertools.count():
+            live.add(n)
             try:
                 response = await http.post(
                     f"{served.url}/v1/ask",
@@ -312,18 +316,24 @@ async def run_kill9(served: Served, inflight: int) -> dict[str, Any]:
                 )
             except httpx.HTTPError:
                 return  # the server died under this request
+            live.discard(n)
             if response.status_code == 200:
                 acknowledged.append((user, chat))
-                if len(acknowledged) >= inflight:
+                if len(acknowledged) >= target:
                     enough.set()
 
-    async with httpx.AsyncClient() as http:
-        tasks = [asyncio.create_task(session(http, n)) for n in range(inflight)]
-        await asyncio.wait_for(enough.wait(), timeout=600)
-        served.kill9()
-        await asyncio.gather(*tasks)
-    restart_s = await served.start()
-    # a follow-up in an acknowledged chat is answered after the restart
+    for _ in range(rounds):
+        target = len(acknowledged) + inflight + inflight // 2
+        enough = asyncio.Event()
+        live: set[int] = set()
+        async with httpx.AsyncClient() as http:
+            tasks = [asyncio.create_task(session(http, n, live)) for n in range(inflight)]
+            await asyncio.wait_for(enough.wait(), timeout=600)
+            in_flight_at_kill.append(len(live))
+            served.kill9()
+            await asyncio.gather(*tasks)
+        restarts.append(await served.start())
+    # a follow-up in an acknowledged chat is answered after the last restart
     user, chat = acknowledged[0]
     async with httpx.AsyncClient(timeout=300) as http:
         follow = await http.post(
@@ -347,12 +357,13 @@ async def run_kill9(served: Served, inflight: int) -> dict[str, Any]:
             whole += len(roles) // 2
             lost += max(0, acknowledged.count((user, chat)) - len(roles) // 2)
     return {
-        "sessions_in_flight_at_kill": inflight,
-        "acknowledged_before_kill": len(acknowledged),
+        "rounds": rounds,
+        "questions_in_flight_at_kills": in_flight_at_kill,
+        "answers_acknowledged": len(acknowledged),
         "turns_stored": whole,
         "half_turns": half,
         "acknowledged_lost": lost,
-        "restart_s": round(restart_s, 1),
+        "restart_s": [round(r, 1) for r in restarts],
         "follow_up_after_restart": follow.status_code,
     }
 
@@ -470,7 +481,7 @@ async def main(args: argparse.Namespace) -> None:
             print("load", json.dumps(results["load"], ensure_ascii=False), flush=True)
             results["bad_inputs"] = await run_bad_inputs(served)
             print("bad inputs", json.dumps(results["bad_inputs"], ensure_ascii=False), flush=True)
-            results["kill9"] = await run_kill9(served, args.inflight)
+            results["kill9"] = await run_kill9(served, args.inflight, args.rounds)
             print("kill -9", json.dumps(results["kill9"], ensure_ascii=False), flush=True)
         finally:
             served.stop()
@@ -504,5 +515,6 @@ if __name__ == "__main__":
     parser.add_argument("--sessions", type=int, default=10)
     parser.add_argument("--questions", type=int, default=3)
     parser.add_argument("--inflight", type=int, default=20)
+    parser.add_argument("--rounds", type=int, default=3, help="kill -9 rounds")
     parser.add_argument("--out", help="write the figures as JSON here")
     asyncio.run(main(parser.parse_args()))

@@ -52,6 +52,6 @@ def check_zip(
         ratio = info.file_size / max(info.compress_size, 1)
         if ratio > max_ratio:
             raise DocumentLoadError(
-                f"{path.name}: файл сжат слишком сильно (в {ratio:.0f} раз, допустимо не "
-                f"больше {max_ratio}): похоже на zip-бомбу, файл не открывался"
+                f"{path.name}: файл сжат слишком сильно (степень сжатия {ratio:.0f}, "
+                f"допустимо не больше {max_ratio}): похоже на zip-бомбу, файл не открывался"
             )
