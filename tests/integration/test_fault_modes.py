@@ -169,3 +169,19 @@ async def test_a_retried_bank_of_russia_call_counts_once_toward_the_breaker(make
             "fetch_cbr_data", {"mode": "key_rate", "date": "2024-10-28"}, ctx
         )
         assert not out.startswith("Error: ") and "21" in out  # the circuit did not open
+
+
+async def test_the_answer_budget_bounds_a_call_with_a_longer_deadline(make_services) -> None:  # type: ignore[no-untyped-def]
+    with fault_server("hang", path="/DailyInfoWebServ/DailyInfo.asmx") as upstream:
+        settings = CBR_FAST | {"cbr_deadline_s": 120.0, "answer_budget_s": 1.0}
+        services: Services = await make_services(
+            api_tokens=TOKENS, cbr_url=upstream.url, **settings
+        )
+        async with api(services) as http:
+            with capture_logs() as logs:
+                answer = await ask(http, CBR_QUESTION)
+    assert_source_unavailable_in_russian(answer, "Банк России")
+    [failure] = failures_of(logs, "fetch_cbr_data")
+    # the 1 s budget, not the 120 s deadline, ended the call (or refused it, when routing
+    # on a busy machine had already spent the budget)
+    assert re.search(r"did not answer within 0\.\d s|no time left in the answer budget", failure)
