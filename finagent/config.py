@@ -201,6 +201,30 @@ class Settings(BaseSettings):
     doc_api_max_pages: int = Field(default=5, ge=1, le=100, description="Paging bound")
     doc_api_max_doc_chars: int = Field(default=4000, ge=100, description="Per-document text")
 
+    # --- deadlines (total per call: all retries, backoff waits and slow bodies) ----------
+    cbr_deadline_s: float = Field(default=8.0, gt=0, description="One Bank of Russia call")
+    tavily_deadline_s: float = Field(default=10.0, gt=0, description="One Tavily call")
+    doc_api_deadline_s: float = Field(
+        default=10.0, gt=0, description="One internal search (search pages and documents)"
+    )
+    llm_deadline_s: float = Field(
+        default=120.0, gt=0, description="One LLM HTTP request, streamed body included"
+    )
+    embeddings_deadline_s: float = Field(
+        default=30.0, gt=0, description="One embeddings endpoint request"
+    )
+    answer_budget_s: float = Field(
+        default=90.0, gt=0, description="Every external call made for one answer, in total"
+    )
+    parse_workers: int = Field(
+        default=2, ge=1, le=64, description="PDF/DOCX files parsed at once (worker processes)"
+    )
+    parse_timeout_s: float = Field(default=60.0, gt=0, description="Parsing one PDF/DOCX file")
+    tavily_breaker_threshold: int = Field(default=5, ge=1)
+    tavily_breaker_ttl_s: float = Field(default=30.0, gt=0.0)
+    doc_api_breaker_threshold: int = Field(default=5, ge=1)
+    doc_api_breaker_ttl_s: float = Field(default=30.0, gt=0.0)
+
     # --- service -------------------------------------------------------------------------
     api_tokens: SecretStr | None = Field(
         default=None,

@@ -1,9 +1,10 @@
 """Async client of the Bank of Russia DailyInfo SOAP service (www.cbr.ru).
 
 zeep's ``AsyncClient`` over httpx, SOAP 1.2 binding, service address from settings.
-Every call goes through retries (transient failures only), a circuit breaker and a
-stale-capable cache: past dates are cached for long (they never change), today's data
-for a short time, and when the service fails a cached value is returned marked stale.
+Every call goes through :func:`~finagent.clients.resilient.resilient_call` (stale-capable
+cache, circuit breaker, total deadline ``cbr_deadline_s``, retries on transient failures):
+past dates are cached for long (they never change), today's data for a short time, and
+when the service fails a cached value is returned marked stale.
 Payloads are parsed with lxml from either result form: the bare node of ``...XML``
 operations or the DataSet (``xs:schema`` + diffgram) that zeep exposes as ``_value_1``.
 """
@@ -35,8 +36,8 @@ from finagent.clients.resilience import (
     StaleCache,
     TransientServiceError,
     external_call,
-    retry_policy,
 )
+from finagent.clients.resilient import CallPolicy, resilient_call
 from finagent.config import Settings
 
 SERVICE = "cbr"
@@ -283,6 +284,12 @@ class CentralBankClient:
             cache if cache is not None else StaleCache(maxsize=2048)
         )
         self._today = today
+        self._policy = CallPolicy(
+            SERVICE,
+            deadline_s=settings.cbr_deadline_s,
+            attempts=settings.cbr_retry_attempts,
+            backoff_s=settings.cbr_retry_backoff_s,
+        )
         self._service: Any = None
         self._transport: AsyncTransport | None = None
         self._lock = asyncio.Lock()
@@ -330,35 +337,20 @@ class CentralBankClient:
             return self._service
 
     async def _soap(self, operation: str, **params: Any) -> Any:
-        """One SOAP operation with retries and the circuit breaker."""
+        """One attempt of a SOAP operation (``resilient_call`` retries the whole fetch)."""
         service = await self._proxy()
-
-        async def attempt() -> Any:
-            async with external_call(SERVICE, operation) as call:
-                try:
-                    return await getattr(service, operation)(**params)
-                except zeep.exceptions.Fault as exc:
-                    call.outcome = "fault"
-                    raise CbrFault(f"Bank of Russia rejected the request: {exc.message}") from exc
-                except (zeep.exceptions.TransportError, zeep.exceptions.XMLSyntaxError) as exc:
-                    call.outcome = "bad_reply"
-                    raise CbrUnavailable(
-                        "Bank of Russia sent a malformed or non-SOAP reply"
-                    ) from exc
-                except etree.XMLSyntaxError as exc:
-                    call.outcome = "bad_reply"
-                    raise CbrUnavailable("Bank of Russia sent malformed XML") from exc
-
-        s = self._settings
-        async for retry in retry_policy(
-            s.cbr_retry_attempts,
-            initial_s=s.cbr_retry_backoff_s,
-            max_s=max(s.cbr_retry_backoff_s * 8, 0.0),
-            jitter_s=s.cbr_retry_backoff_s / 2,
-        ):
-            with retry:
-                return await self._breaker.call(attempt)
-        raise AssertionError("unreachable")  # pragma: no cover
+        async with external_call(SERVICE, operation) as call:
+            try:
+                return await getattr(service, operation)(**params)
+            except zeep.exceptions.Fault as exc:
+                call.outcome = "fault"
+                raise CbrFault(f"Bank of Russia rejected the request: {exc.message}") from exc
+            except (zeep.exceptions.TransportError, zeep.exceptions.XMLSyntaxError) as exc:
+                call.outcome = "bad_reply"
+                raise CbrUnavailable("Bank of Russia sent a malformed or non-SOAP reply") from exc
+            except etree.XMLSyntaxError as exc:
+                call.outcome = "bad_reply"
+                raise CbrUnavailable("Bank of Russia sent malformed XML") from exc
 
     def _ttl(self, last_day: date) -> float:
         """Past data never changes: long TTL; today's (or later) data: short TTL."""
@@ -369,7 +361,14 @@ class CentralBankClient:
     async def _cached(
         self, key: tuple[Any, ...], fetch: Callable[[], Awaitable[T]], ttl_s: float
     ) -> CacheHit[T]:
-        return await self._cache.get_or_fetch(key, fetch, ttl_s)
+        return await resilient_call(
+            fetch,
+            policy=self._policy,
+            breaker=self._breaker,
+            cache=self._cache,
+            key=key,
+            ttl_s=ttl_s,
+        )
 
     # --- operations ---------------------------------------------------------------------
 
@@ -556,10 +555,14 @@ class CentralBankClient:
 
     async def latest_date(self) -> date:
         """Date of the latest published rates (GetLatestDateTime, not cached)."""
-        result = await self._soap("GetLatestDateTime")
-        if not isinstance(result, datetime | date | str):
-            raise CbrUnavailable("Bank of Russia sent an unexpected GetLatestDateTime reply")
-        return parse_date(result)
+
+        async def fetch() -> date:
+            result = await self._soap("GetLatestDateTime")
+            if not isinstance(result, datetime | date | str):
+                raise CbrUnavailable("Bank of Russia sent an unexpected GetLatestDateTime reply")
+            return parse_date(result)
+
+        return (await resilient_call(fetch, policy=self._policy, breaker=self._breaker)).value
 
 
 # --- currency matching -----------------------------------------------------------------

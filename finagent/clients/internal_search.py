@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import html
+import itertools
 import re
 import weakref
 from html.parser import HTMLParser
@@ -23,14 +24,16 @@ import httpx
 from defusedxml import ElementTree as SafeET
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from finagent.clients.budget import answer_budget
 from finagent.clients.resilience import (
     Breaker,
     CircuitOpenError,
     ExternalServiceError,
+    TransientServiceError,
     external_call,
     is_transient,
-    retry_policy,
 )
+from finagent.clients.resilient import BudgetExhausted, CallPolicy, DeadlineExceeded, resilient_call
 from finagent.config import Settings
 from finagent.observability import get_logger, register_secrets
 
@@ -101,9 +104,17 @@ class SearchClient:
         self._page_size = settings.doc_api_page_size
         self._max_pages = settings.doc_api_max_pages
         self._max_chars = settings.doc_api_max_doc_chars
-        self._retry_attempts = retry_attempts
-        self._retry_initial_s = retry_initial_s
-        self._breaker = breaker or Breaker(SERVICE)
+        self._policy = CallPolicy(
+            SERVICE,
+            deadline_s=settings.doc_api_deadline_s,
+            attempts=retry_attempts,
+            backoff_s=retry_initial_s,
+        )
+        self._breaker = breaker or Breaker(
+            SERVICE,
+            threshold=settings.doc_api_breaker_threshold,
+            ttl_s=settings.doc_api_breaker_ttl_s,
+        )
         self._injected = http
         self._own: httpx.AsyncClient | None = None
         self._own_loop: weakref.ref[asyncio.AbstractEventLoop] | None = None
@@ -111,10 +122,19 @@ class SearchClient:
     async def fetch_search_pages_and_docs(
         self, query: str, limit: int = 3, pub_alias: str | None = None
     ) -> list[InternalDocument]:
-        """Up to ``limit`` documents for ``query``, in search order; broken ones skipped."""
+        """Up to ``limit`` documents for ``query``, in search order; broken ones skipped.
+
+        The whole search (every page and document) takes at most ``doc_api_deadline_s``.
+        """
         query = query.strip()
         if not query:
             raise InternalSearchError("the search query is empty")
+        with answer_budget(self._policy.deadline_s):
+            return await self._search_and_fetch(query, limit, pub_alias)
+
+    async def _search_and_fetch(
+        self, query: str, limit: int, pub_alias: str | None
+    ) -> list[InternalDocument]:
         limit = max(1, min(limit, MAX_LIMIT))
         docs: list[InternalDocument] = []
         refused: list[int] = []  # 401/403 answers to document requests
@@ -154,29 +174,36 @@ class SearchClient:
             self._own_loop = weakref.ref(loop)
         return self._own
 
-    async def _get(self, operation: str, url: str, **params: Any) -> httpx.Response:
-        """GET with retries on 5xx/transport errors; raises for any non-2xx answer."""
-        async for attempt in retry_policy(
-            self._retry_attempts, initial_s=self._retry_initial_s, jitter_s=self._retry_initial_s
-        ):
-            with attempt:
-                n = attempt.retry_state.attempt_number
-                async with external_call(SERVICE, operation, attempt=n):
-                    response = await self._http().get(
-                        url, params=params, headers=self._auth, timeout=self._timeout
-                    )
-                    response.raise_for_status()
-                    return response
-        raise AssertionError("unreachable")  # pragma: no cover
+    async def _get(
+        self, operation: str, url: str, breaker: Breaker | None = None, **params: Any
+    ) -> httpx.Response:
+        """GET through ``resilient_call`` (retries on 5xx/transport errors, total deadline,
+        ``breaker`` when given); raises for any non-2xx answer. With a breaker (the search
+        itself) a reply that is not JSON is a transient failure too."""
+        attempts = itertools.count(1)
+
+        async def attempt() -> httpx.Response:
+            async with external_call(SERVICE, operation, attempt=next(attempts)):
+                response = await self._http().get(
+                    url, params=params, headers=self._auth, timeout=self._timeout
+                )
+                response.raise_for_status()
+                if breaker is not None:
+                    try:
+                        response.json()
+                    except ValueError:
+                        raise TransientServiceError("not JSON") from None
+                return response
+
+        return (await resilient_call(attempt, policy=self._policy, breaker=breaker)).value
 
     async def _search_page(self, query: str, page: int, pub_alias: str | None) -> dict[str, Any]:
         params: dict[str, Any] = {"q": query, "page": page, "page_size": self._page_size}
         if pub_alias:
             params["pub_alias"] = pub_alias
         try:
-            response = await self._breaker.call(
-                lambda: self._get("search", f"{self._doc_api}/search", **params)
-            )
+            url = f"{self._doc_api}/search"
+            response = await self._get("search", url, breaker=self._breaker, **params)
             payload = response.json()
         except CircuitOpenError as exc:
             wait = f"; retry in about {exc.retry_after_s:.0f} s" if exc.retry_after_s else ""
@@ -191,9 +218,14 @@ class SearchClient:
             raise InternalSearchError(
                 f"internal search failed (HTTP {status}); {advice}", transient=status >= 500
             ) from None
-        except httpx.TimeoutException:
+        except (httpx.TimeoutException, DeadlineExceeded, BudgetExhausted):
             raise InternalSearchError(
                 "internal search did not answer in time; try again later", transient=True
+            ) from None
+        except TransientServiceError:
+            raise InternalSearchError(
+                "internal search returned an unreadable answer (not JSON); try again later",
+                transient=True,
             ) from None
         except httpx.TransportError as exc:
             raise InternalSearchError(

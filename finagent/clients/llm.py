@@ -37,6 +37,9 @@ def build_chat_model(settings: Settings, role: LLMRole | None = None) -> BaseCha
     if not settings.llm_enabled:
         return None
     from langchain_openai import ChatOpenAI
+    from openai import DefaultAsyncHttpxClient
+
+    from finagent.clients.deadline_transport import with_deadline
 
     headers = {}
     if settings.llm_base_url.rstrip("/") == OPENROUTER_BASE_URL:
@@ -57,4 +60,6 @@ def build_chat_model(settings: Settings, role: LLMRole | None = None) -> BaseCha
         max_completion_tokens=max_tokens,
         extra_body=extra_body,
         stream_usage=True,  # token counts of streamed answers (stream_options.include_usage)
+        # each request, a streamed body included, ends within llm_deadline_s
+        http_async_client=with_deadline(DefaultAsyncHttpxClient(), settings.llm_deadline_s, "llm"),
     )

@@ -164,6 +164,10 @@ class Breaker:
         """``closed``, ``opened`` or ``half-opened`` (purgatory's names)."""
         return str((await self._get()).context.state)
 
+    async def failures(self) -> int:
+        """Counted failures since the circuit last closed."""
+        return int((await self._get()).context.failure_count or 0)
+
     async def reopen_at(self) -> float | None:
         """``time.time()`` after which an open circuit lets a probe call through."""
         ctx = (await self._get()).context
@@ -287,6 +291,8 @@ def outcome_of(exc: BaseException | None) -> str:
         return "ok"
     if isinstance(exc, CircuitOpenError):
         return "circuit_open"
+    if isinstance(exc, asyncio.CancelledError):
+        return "cancelled"  # e.g. by resilient_call's total deadline
     timeouts = (httpx.TimeoutException, asyncio.TimeoutError, TimeoutError)
     if isinstance(exc, timeouts) or isinstance(exc.__cause__, timeouts):
         return "timeout"

@@ -3,15 +3,17 @@
 Every SDK failure becomes a :class:`TavilyError` with a message that says what happened
 and what to do; the API key never appears in messages or logs. Transient failures (5xx,
 transport errors, unreadable replies) are retried with backoff and counted by a circuit
-breaker; timeouts are not retried, so a call stays bounded. Search results are cached
-per (user, query, parameters) for ``tavily_cache_ttl_s``; when Tavily is unavailable
-(5xx, timeout, unreachable, circuit open) an expired cached answer is returned marked
-``stale`` instead of the error.
+breaker; timeouts are not retried, and every call (its retries included) is bounded by
+``tavily_deadline_s`` - all through :func:`~finagent.clients.resilient.resilient_call`.
+Search results are cached per (user, query, parameters) for ``tavily_cache_ttl_s``; when
+Tavily is unavailable (5xx, timeout, unreachable, circuit open) an expired cached answer
+is returned marked ``stale`` instead of the error.
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
@@ -31,12 +33,19 @@ from tavily.errors import TimeoutError as TavilyTimeoutError
 
 from finagent.clients.resilience import (
     Breaker,
+    CacheHit,
     CircuitOpenError,
     ExternalServiceError,
     StaleCache,
     external_call,
     is_transient,
-    retry_policy,
+)
+from finagent.clients.resilient import (
+    BudgetExhausted,
+    CallPolicy,
+    DeadlineExceeded,
+    can_fall_back,
+    resilient_call,
 )
 from finagent.config import Settings
 from finagent.observability import get_logger, redact, register_secrets
@@ -154,9 +163,18 @@ class TavilyClient:
             register_secrets([self._api_key])
         self._base_url = settings.tavily_base_url
         self._timeout_s = settings.tavily_timeout_s
-        self._retry_attempts = retry_attempts
-        self._retry_initial_s = retry_initial_s
-        self._breaker = breaker or Breaker(SERVICE)
+        self._policy = CallPolicy(
+            SERVICE,
+            deadline_s=settings.tavily_deadline_s,
+            attempts=retry_attempts,
+            backoff_s=retry_initial_s,
+            retry_if=_retryable,
+        )
+        self._breaker = breaker or Breaker(
+            SERVICE,
+            threshold=settings.tavily_breaker_threshold,
+            ttl_s=settings.tavily_breaker_ttl_s,
+        )
         self._cache_ttl_s = settings.tavily_cache_ttl_s
         self._cache: StaleCache[SearchKey, list[WebResult]] | None = None
         if self._cache_ttl_s > 0:
@@ -190,30 +208,21 @@ class TavilyClient:
             raise TavilyError("the search query is empty", kind="bad_request")
         domains = tuple(sorted(include_domains)) if include_domains else None
         key = (user_id, query, max_results, search_depth, topic, time_range, domains)
-        hit = self._cache.get_fresh(key) if self._cache is not None else None
-        if hit is not None:
-            return SearchResults(results=hit.value, fetched_at=hit.fetched_at)
 
-        async def call(sdk: AsyncTavilyClient) -> dict[str, Any]:
-            return await sdk.search(
+        async def call(sdk: AsyncTavilyClient) -> list[WebResult]:
+            payload = await sdk.search(
                 query,
                 max_results=max_results,
                 search_depth=search_depth,
                 topic=topic,
                 time_range=time_range,
                 include_domains=list(domains) if domains else None,
-                timeout=self._timeout_s,
+                timeout=self._sdk_timeout(),
             )
+            return [_web_result(item) for item in _items(payload, "results")]
 
-        try:
-            payload = await self._call("search", call)
-            results = [_web_result(item) for item in _items(payload, "results")]
-        except TavilyError as exc:
-            return self._stale_or_raise(key, exc)
-        if self._cache is None:
-            return SearchResults(results=results, fetched_at=datetime.now(UTC))
-        fresh = self._cache.put(key, results, self._cache_ttl_s)
-        return SearchResults(results=results, fetched_at=fresh.fetched_at)
+        hit = await self._call("search", call, key=key)
+        return SearchResults(results=hit.value, fetched_at=hit.fetched_at, stale=hit.stale)
 
     async def extract(
         self, urls: list[str], *, extract_depth: Literal["basic", "advanced"] = "basic"
@@ -225,10 +234,10 @@ class TavilyClient:
 
         async def call(sdk: AsyncTavilyClient) -> dict[str, Any]:
             return await sdk.extract(
-                urls, extract_depth=extract_depth, format="markdown", timeout=self._timeout_s
+                urls, extract_depth=extract_depth, format="markdown", timeout=self._sdk_timeout()
             )
 
-        payload = await self._call("extract", call)
+        payload = (await self._call("extract", call)).value
         pages = [
             ExtractedPage(url=str(item.get("url", "")), content=str(item.get("raw_content") or ""))
             for item in _items(payload, "results")
@@ -245,22 +254,9 @@ class TavilyClient:
             await sdk.close()
 
     # --- internals ------------------------------------------------------------------
-    def _stale_or_raise(self, key: SearchKey, error: TavilyError) -> SearchResults:
-        """The last good answer for ``key`` marked stale, else re-raise ``error``."""
-        if self._cache is None or error.kind not in STALE_FALLBACK_KINDS:
-            raise error
-        hit = self._cache.get_stale(key)
-        if hit is None:
-            raise error
-        # never the key: it holds the query and the user id
-        log.warning(
-            "stale_cache_served",
-            service=SERVICE,
-            operation="search",
-            error_kind=error.kind,
-            age_s=round((datetime.now(UTC) - hit.fetched_at).total_seconds()),
-        )
-        return SearchResults(results=hit.value, fetched_at=hit.fetched_at, stale=True)
+    def _sdk_timeout(self) -> float:
+        """The SDK's own timeout, never longer than what the call may still take."""
+        return max(0.001, min(self._timeout_s, self._policy.time_limit()))
 
     def _client(self) -> AsyncTavilyClient:
         """The SDK client of the running loop (its httpx pool is bound to one loop)."""
@@ -270,30 +266,41 @@ class TavilyClient:
             self._sdk_loop = weakref.ref(loop)
         return self._sdk
 
-    async def _call(self, operation: str, fn: Callable[[AsyncTavilyClient], Awaitable[T]]) -> T:
+    async def _call(
+        self,
+        operation: str,
+        fn: Callable[[AsyncTavilyClient], Awaitable[T]],
+        key: SearchKey | None = None,
+    ) -> CacheHit[T]:
+        """``fn`` through ``resilient_call``; with ``key`` the search cache is used."""
         if not self.configured:
             raise TavilyError(
                 f"web search (Tavily) is not configured: set {KEY_ENV} (or TAVILY_API_KEY)",
                 kind="not_configured",
             )
         sdk = self._client()
+        attempts = itertools.count(1)
+
+        async def attempt() -> T:
+            async with external_call(SERVICE, operation, attempt=next(attempts)) as rec:
+                try:
+                    return await fn(sdk)
+                except Exception as exc:
+                    error = self._map_error(exc)
+                    rec.outcome = error.kind
+                    raise error from None
+
+        cache = self._cache if key is not None else None
         try:
-            async with self._breaker.guard():
-                async for attempt in retry_policy(
-                    self._retry_attempts,
-                    initial_s=self._retry_initial_s,
-                    jitter_s=self._retry_initial_s,
-                    retry_if=_retryable,
-                ):
-                    with attempt:
-                        n = attempt.retry_state.attempt_number
-                        async with external_call(SERVICE, operation, attempt=n) as rec:
-                            try:
-                                return await fn(sdk)
-                            except Exception as exc:
-                                error = self._map_error(exc)
-                                rec.outcome = error.kind
-                                raise error from None
+            return await resilient_call(
+                attempt,
+                policy=self._policy,
+                breaker=self._breaker,
+                cache=cache,  # type: ignore[arg-type]
+                key=key,
+                ttl_s=self._cache_ttl_s,
+                fallback_if=_stale_allowed,
+            )
         except CircuitOpenError as exc:
             wait = f"; retry in about {exc.retry_after_s:.0f} s" if exc.retry_after_s else ""
             raise TavilyError(
@@ -301,7 +308,12 @@ class TavilyClient:
                 kind="circuit_open",
                 transient=False,
             ) from None
-        raise AssertionError("unreachable")  # pragma: no cover
+        except (DeadlineExceeded, BudgetExhausted):
+            raise TavilyError(
+                f"Tavily did not answer within {self._policy.deadline_s:g} s; try again later",
+                kind="timeout",
+                transient=True,
+            ) from None
 
     def _map_error(self, exc: Exception) -> TavilyError:
         detail = self._safe(str(exc))
@@ -376,6 +388,13 @@ class TavilyClient:
             text = text.replace(self._api_key, "***")
         text = redact(" ".join(text.split()))
         return text[:_DETAIL_LIMIT]
+
+
+def _stale_allowed(exc: BaseException) -> bool:
+    """Tavily could not answer: an expired cached answer may be served instead."""
+    if isinstance(exc, TavilyError):
+        return exc.kind in STALE_FALLBACK_KINDS
+    return can_fall_back(exc)
 
 
 def _retryable(exc: BaseException) -> bool:

@@ -14,6 +14,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
 from finagent.answering import messages
+from finagent.clients.budget import answer_budget
 from finagent.config import Settings
 from finagent.nodes.answer import after_answer, make_answer, make_tools
 from finagent.nodes.calc import make_calculate
@@ -229,15 +230,17 @@ class Agent:
             config["callbacks"] = list(callbacks)
         token = embedding_user.set(user_id)  # fair query embedding: one queue per user
         try:
-            state = await graph.ainvoke(
-                {
-                    "query": text,
-                    "chat_id": chat_id,
-                    "selected_document_ids": selected,
-                    "answer_instructions": answer_instructions,
-                },
-                config,
-            )
+            # every external call made for this answer shares one time budget
+            with answer_budget(self.services.settings.answer_budget_s):
+                state = await graph.ainvoke(
+                    {
+                        "query": text,
+                        "chat_id": chat_id,
+                        "selected_document_ids": selected,
+                        "answer_instructions": answer_instructions,
+                    },
+                    config,
+                )
         finally:
             embedding_user.reset(token)
         if state.get("error") == "unknown_documents":

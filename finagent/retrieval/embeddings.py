@@ -138,14 +138,19 @@ class OpenAICompatibleEmbedder:
     """Any OpenAI-compatible ``/embeddings`` endpoint; e5 models get their prefixes."""
 
     def __init__(self, settings: Settings) -> None:
-        from openai import AsyncOpenAI
+        from openai import AsyncOpenAI, DefaultAsyncHttpxClient
+
+        from finagent.clients.deadline_transport import with_deadline
 
         key = settings.embeddings_api_key
+        http = DefaultAsyncHttpxClient()
         self._client = AsyncOpenAI(
             base_url=settings.embeddings_base_url,
             api_key=key.get_secret_value() if key else "not-needed",
             timeout=30.0,
             max_retries=2,
+            # each request, its body included, ends within embeddings_deadline_s
+            http_client=with_deadline(http, settings.embeddings_deadline_s, "embeddings"),
         )
         self.model_id = settings.embeddings_model
         self.dim = settings.embeddings_dim

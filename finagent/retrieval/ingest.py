@@ -19,6 +19,7 @@ from finagent.observability import get_logger
 from finagent.retrieval.chunking import MarkdownChunker
 from finagent.retrieval.index import SearchFilter
 from finagent.retrieval.loaders import DocumentLoadError, load_text, title_of
+from finagent.retrieval.parse_pool import parse_document
 from finagent.retrieval.retriever import DOCS, KB, ChunkRecord, Retriever
 from finagent.storage.documents import DocumentStore
 
@@ -395,13 +396,8 @@ class Ingestor:
 
     async def _ingest_document(self, user_id: str, path: Path) -> FileResult:
         assert self._documents is not None
-        # parsing a PDF or DOCX is CPU-bound: keep it off the event loop
-        text = await asyncio.to_thread(load_text, path, self._max_bytes)
-        if len(text) > self._max_chars:
-            raise DocumentLoadError(
-                f"{path.name}: текст слишком длинный ({len(text)} символов, "
-                f"допустимо не больше {self._max_chars})"
-            )
+        # PDF/DOCX parsing runs in the bounded worker pool (time, memory and text limits)
+        text = await parse_document(path, self._retriever.settings)
         title = title_of(text, path.stem)
         doc = await self._documents.put(user_id, title, path.name, text)
         flt = SearchFilter(user_id=user_id, document_ids=[doc.id])

@@ -6,12 +6,12 @@ import re
 import zipfile
 from pathlib import Path
 
+from finagent.retrieval.archive_checks import DocumentLoadError, check_zip
+
+__all__ = ["DocumentLoadError", "load_text", "title_of"]
+
 SUPPORTED_SUFFIXES = (".txt", ".md", ".pdf", ".docx")
 DOCX_XML_ALLOWANCE_BYTES = 16 * 1024 * 1024  # unpacked XML a .docx may add to its size
-
-
-class DocumentLoadError(Exception):
-    """A file that cannot be ingested; the message says why, in Russian, for the user."""
 
 
 def _mostly_cyrillic(text: str) -> bool:
@@ -49,29 +49,12 @@ def _pdf_text(path: Path) -> str:
         ) from exc
 
 
-def docx_unpacked_size(path: Path) -> int | None:
-    """Total declared size of a .docx's zip members (None when it is not a readable zip).
-
-    Members never inflate past their declared size, so this bounds what parsing unpacks.
-    """
-    try:
-        with zipfile.ZipFile(path) as archive:
-            return sum(info.file_size for info in archive.infolist())
-    except (zipfile.BadZipFile, OSError, ValueError):
-        return None
-
-
 def _docx_text(path: Path, max_bytes: int) -> str:
     import docx
     from docx.opc.exceptions import PackageNotFoundError
 
-    unpacked = docx_unpacked_size(path)
-    limit = max_bytes + DOCX_XML_ALLOWANCE_BYTES
-    if unpacked is not None and unpacked > limit:  # a zip bomb would exhaust memory
-        raise DocumentLoadError(
-            f"{path.name}: после распаковки файл слишком большой "
-            f"({unpacked} байт, допустимо не больше {limit})"
-        )
+    # a zip bomb would exhaust memory and CPU: refuse it from the central directory alone
+    check_zip(path, max_unpacked_bytes=max_bytes + DOCX_XML_ALLOWANCE_BYTES)
     try:
         document = docx.Document(str(path))
     except (zipfile.BadZipFile, PackageNotFoundError, KeyError, ValueError, OSError) as exc:
