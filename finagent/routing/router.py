@@ -101,6 +101,12 @@ def _checked_against(prediction: Prediction, text: str, inventory: Inventory | N
     )
 
 
+def _document_over_keywords(decision: Decision, prediction: Prediction, text: str) -> bool:
+    """A keyword rule (rates, news) yields to the classifier's S1 when the question names one
+    concrete document («какой курс указан в контракте с Хуавэй»)."""
+    return decision.rule == "keywords" and prediction.label == "S1" and names_a_document(text)
+
+
 class Router:
     """Rules, then the classifier, for one question and the user's document inventory."""
 
@@ -117,7 +123,10 @@ class Router:
     ) -> Decision:
         """Decision for the routing ``text`` (see ``rules.routing_text``) and its vector."""
         prediction = self.classifier.predict(vector)
-        decision = rule_decision(text, inventory) or _from_prediction(
+        decision = rule_decision(text, inventory)
+        if decision is not None and _document_over_keywords(decision, prediction, text):
+            decision = None  # «курс в контракте с Хуавэй»: the contract, not the rate
+        decision = decision or _from_prediction(
             text, _checked_against(prediction, text, inventory), self.min_confidence
         )
         decision = with_all_intents(text, decision)
