@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections import Counter
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from pydantic import BaseModel, Field
 
 from finagent.retrieval.embeddings import Embedder
 from finagent.routing.classifier import load_examples
+from finagent.routing.decontaminate import near, normalised, tokens
 from finagent.routing.inventory import inventory_from
 from finagent.routing.router import Router, load_classifier, prepare, selected_documents_decision
 from finagent.routing.rules import classify
@@ -138,25 +140,49 @@ async def route_cases(
 
 
 async def evaluate_router(
-    cases: list[RoutingCase], embedder: Embedder, min_confidence: float
+    cases: list[RoutingCase],
+    embedder: Embedder,
+    min_confidence: float,
+    once_in_training: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """The two-layer router (what runs with no LLM configured)."""
+    """The two-layer router (what runs with no LLM configured). ``once_in_training``: ids
+    of rows that were copied into the training examples before they were removed; the
+    figure without them is reported as ``without_once_in_training``."""
     decisions = await route_cases(cases, embedder, min_confidence)
-    return {
+    result = {
         "router": "rules+classifier",
         "training_overlap": training_overlap(cases),
         **score(cases, decisions),
     }
-
-
-def _key(text: str) -> str:
-    return " ".join(text.lower().replace("ё", "е").strip(" ?!.").split())
+    if once_in_training:
+        excluded = set(once_in_training)
+        result["without_once_in_training"] = {
+            "excluded": sorted(excluded),
+            **without(cases, decisions, excluded),
+        }
+    return result
 
 
 def training_overlap(cases: list[RoutingCase]) -> list[str]:
-    """Ids of rows whose question is also a training example of the classifier."""
-    trained = {_key(e.text) for e in load_examples()}
-    return [c.id for c in cases if _key(c.query) in trained]
+    """Ids of rows whose question is also, or nearly (token Jaccard >= 0.8), a training
+    example of the classifier."""
+    trained = {normalised(e.text) for e in load_examples()}
+    bags = [tokens(e.text) for e in load_examples()]
+    return [
+        c.id
+        for c in cases
+        if normalised(c.query) in trained or any(near(tokens(c.query), b) for b in bags)
+    ]
+
+
+def without(
+    cases: list[RoutingCase], decisions: list[Decision], excluded: set[str]
+) -> dict[str, Any]:
+    """Accuracy and recall on the rows not in ``excluded`` (e.g. rows once copied into the
+    training examples), without the list of misses."""
+    kept = [(c, d) for c, d in zip(cases, decisions, strict=True) if c.id not in excluded]
+    result = score([c for c, _ in kept], [d for _, d in kept])
+    return {k: v for k, v in result.items() if k != "misses"}
 
 
 def evaluate_offline(cases: list[RoutingCase], min_confidence: float = 0.5) -> dict[str, Any]:
@@ -193,6 +219,16 @@ def format_report(result: dict[str, Any]) -> str:
     if "training_overlap" in result:
         overlap = result["training_overlap"]
         lines += [f"rows also in the classifier's training examples: {len(overlap)} {overlap}", ""]
+    clean = result.get("without_once_in_training")
+    if clean:
+        lines += [
+            f"without the {len(clean['excluded'])} rows once copied into the training examples: "
+            f"rows: {clean['size']}  accuracy: {clean['accuracy']:.3f}  "
+            + "  ".join(
+                f"recall {k} {v['recall']:.3f}" for k, v in clean["scenario_recall"].items()
+            ),
+            "",
+        ]
     lines += [f"{k:22} n={v['n']:3}  {v['accuracy']:.3f}" for k, v in result["per_label"].items()]
     if result.get("scenario_recall"):
         lines += [""]
@@ -215,4 +251,11 @@ def format_cross_validation(cv: dict[str, Any]) -> str:
         f"accuracy: {cv['accuracy']:.3f}  temperature: {cv['temperature']}",
     ]
     lines += [f"recall {k:15} n={v['n']:3}  {v['recall']:.3f}" for k, v in cv["per_label"].items()]
+    if cv.get("thresholds"):
+        lines += ["", "below the threshold -> S5 (out-of-fold, classifier alone):"]
+        lines += [
+            f"  threshold {t}: accuracy {v['accuracy']:.3f}  recall S5 {v['recall_S5']:.3f}  "
+            f"recall S1 {v['recall_S1']:.3f}  asked {v['asked']:.3f}"
+            for t, v in cv["thresholds"].items()
+        ]
     return "\n".join(lines)

@@ -34,8 +34,11 @@ DEFAULT_DATASETS = [
 DEFAULT_TAXCODE = _REPO.parent / "shared" / "data" / "tax-code"
 DEFAULT_ROUTING = [
     _REPO / "evals" / "datasets" / "routing.jsonl",  # dev set (rules tuned on it)
-    _REPO / "evals" / "datasets" / "routing_holdout.jsonl",  # blind hold-out, never tuned on
+    _REPO / "evals" / "datasets" / "routing_holdout.jsonl",  # first blind hold-out (since seen)
+    _REPO / "evals" / "datasets" / "routing_holdout_v2.jsonl",  # fresh blind hold-out
 ]
+# ids of evaluation rows that were once copied into the training examples, per file name
+ONCE_IN_TRAINING = _REPO / "evals" / "datasets" / "routing_once_in_training.json"
 
 
 @app.command("routing")
@@ -67,9 +70,12 @@ async def _routing(loaded: list[tuple[Path, list[RoutingCase]]]) -> dict[str, An
     settings = get_settings()
     embedder = build_cached_embedder(settings)
     try:
+        seen = json.loads(ONCE_IN_TRAINING.read_text("utf-8")) if ONCE_IN_TRAINING.is_file() else {}
         datasets = []
         for path, cases in loaded:
-            result = await evaluate_router(cases, embedder, settings.routing_min_confidence)
+            result = await evaluate_router(
+                cases, embedder, settings.routing_min_confidence, seen.get(path.name, [])
+            )
             datasets.append({"name": path.name, **result})
         return {
             "min_confidence": settings.routing_min_confidence,

@@ -19,8 +19,10 @@ import numpy as np
 from finagent.retrieval.embeddings import Embedder
 from finagent.routing.clarification import clarifying_questions
 from finagent.routing.classifier import Example, Prediction, SemanticClassifier, load_examples
+from finagent.routing.document_evidence import names_a_document
 from finagent.routing.expansion import expand_query
 from finagent.routing.inventory import Inventory, doc_types_in
+from finagent.routing.multi_intent import with_all_intents
 from finagent.routing.rules import PRONOUN_ONLY, normalize, routing_text, rule_decision
 from finagent.routing.training_vectors import bundled_model, training_vectors
 from finagent.state import Decision, Intent, Scenario, Turn
@@ -79,11 +81,14 @@ def _from_prediction(text: str, prediction: Prediction, min_confidence: float) -
 
 def _checked_against(prediction: Prediction, text: str, inventory: Inventory | None) -> Prediction:
     """The classifier's S1 stands only on facts: the user has documents and the question
-    names a document type, counterparty or title of theirs (no S1 rule fired). Otherwise
-    the best other label decides, its probability renormalised without S1."""
+    names a document type, counterparty or title of theirs, or the question names one
+    concrete document (``names_a_document``: then a user with none is told how to upload).
+    Otherwise the best other label decides, its probability renormalised without S1."""
     if prediction.label != "S1" or inventory is None:
         return prediction
     if len(inventory) and (inventory.match(text) or doc_types_in(text)):
+        return prediction
+    if names_a_document(text):
         return prediction
     others = {k: v for k, v in prediction.scores.items() if k != "S1"}
     total = sum(others.values()) or 1.0
@@ -94,6 +99,12 @@ def _checked_against(prediction: Prediction, text: str, inventory: Inventory | N
         probability=others[label] / total,
         scores={k: v / total for k, v in others.items()},
     )
+
+
+def _document_over_keywords(decision: Decision, prediction: Prediction, text: str) -> bool:
+    """A keyword rule (rates, news) yields to the classifier's S1 when the question names one
+    concrete document («какой курс указан в контракте с Хуавэй»)."""
+    return decision.rule == "keywords" and prediction.label == "S1" and names_a_document(text)
 
 
 class Router:
@@ -112,9 +123,13 @@ class Router:
     ) -> Decision:
         """Decision for the routing ``text`` (see ``rules.routing_text``) and its vector."""
         prediction = self.classifier.predict(vector)
-        decision = rule_decision(text, inventory) or _from_prediction(
+        decision = rule_decision(text, inventory)
+        if decision is not None and _document_over_keywords(decision, prediction, text):
+            decision = None  # «курс в контракте с Хуавэй»: the contract, not the rate
+        decision = decision or _from_prediction(
             text, _checked_against(prediction, text, inventory), self.min_confidence
         )
+        decision = with_all_intents(text, decision)
         if follow_up:
             decision.reason = f"follow-up resolved with the previous question; {decision.reason}"
         decision.classifier = prediction.as_dict()

@@ -346,7 +346,7 @@ FIND_DOCUMENT = (
 # a definition or an explanation: the knowledge base
 DEFINITION = r"^(а |и )?(что так(ое|ая|ой|ие)|зачем нуж|для чего нуж|чем отлича|в чем разница)"
 # a named party («с Ромашкой», «от ООО ...»): a concrete document, not a rule
-NAMED_PARTY = r"\b(с|со|от|у)\s+(ооо|ао|ип|пао|[«\"]|[А-ЯЁ][а-яё]+)"
+NAMED_PARTY = r"\b(с|со|от|у)\s+((?i:ооо|ао|ип|пао)\b|[«\"]|[А-ЯЁ][а-яё]+)"
 # questions about rules, not about a concrete document of the user
 ABOUT_RULES = (
     r"\bкак (правильно )?(оформ|заполн|выстав|состав|заключ|подпис|расторг|хран|учест|учиты|"
