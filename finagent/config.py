@@ -111,6 +111,11 @@ class Settings(BaseSettings):
         default=1500, ge=0, le=20_000, description="Inventory summary size in the LLM prompt"
     )
     max_tool_calls: int = Field(default=4, ge=0, le=20)
+    answer_tools: Literal["scenario", "all"] = Field(
+        default="scenario",
+        description="Tools bound to the answer call: the scenario's (finagent/tools/scopes.py) "
+        "or every registered tool",
+    )
     history_turns: int = Field(default=6, ge=0, le=50)
     verified_answers: bool = Field(
         default=True,
