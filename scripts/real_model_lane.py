@@ -78,9 +78,9 @@ def lane_env(base_url: str, model: str, args: argparse.Namespace) -> dict[str, s
             "FINAGENT_LLM_STRUCTURED_METHOD": args.method,
             "FINAGENT_LLM_TIMEOUT_S": str(args.timeout),
             "FINAGENT_LLM_MAX_RETRIES": "0",
-            "FINAGENT_LLM_ORCHESTRATOR_MAX_TOKENS": "300",
+            "FINAGENT_LLM_ORCHESTRATOR_MAX_TOKENS": str(args.orchestrator_max_tokens),
             "FINAGENT_LLM_ANSWER_MAX_TOKENS": str(args.answer_max_tokens),
-            "FINAGENT_LLM_RESEARCH_MAX_TOKENS": "600",
+            "FINAGENT_LLM_RESEARCH_MAX_TOKENS": str(args.research_max_tokens),
             "FINAGENT_MAX_TOOL_CALLS": "1",
             # the answer prompt must fit the model's window with the tool schemas
             "FINAGENT_MAX_CONTEXT_CHARS": str(args.context_chars),
@@ -140,11 +140,16 @@ def main() -> None:
         "--method", default="json_schema", choices=["json_schema", "function_calling"]
     )
     parser.add_argument("--timeout", type=float, default=3600.0, help="per LLM call, seconds")
-    parser.add_argument("--answer-max-tokens", type=int, default=400)
+    # small limits keep a CPU run short (a small model rarely stops on its own)
+    parser.add_argument("--orchestrator-max-tokens", type=int, default=200)
+    parser.add_argument("--answer-max-tokens", type=int, default=200)
+    parser.add_argument("--research-max-tokens", type=int, default=400)
     parser.add_argument(
-        "--context-chars", type=int, default=4000, help="answer context (a small window)"
+        "--context-chars", type=int, default=3000, help="answer context (a small window)"
     )
     parser.add_argument("--out", type=Path, default=REPO / ".finagent" / "real-model-lane")
+    parser.add_argument("--skip-eval", action="store_true", help="only the research run")
+    parser.add_argument("--skip-research", action="store_true", help="only the answer eval")
     parser.add_argument("--serve-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_only:
@@ -172,15 +177,19 @@ def main() -> None:
         finagent = [sys.executable, "-m", "finagent.cli"]
         eval_cmd = [*finagent, "eval", "answers", "--llm", "--no-baseline", "--json"]
         eval_cmd += ["--dataset", str(DATASET), "--limit", str(args.limit)]
-        eval_out, eval_s = run(eval_cmd, env, args.out, "eval")
-        research_cmd = [*finagent, "research", args.question, "--json", "--user", "lane"]
-        research_out, research_s = run(research_cmd, env, args.out, "research")
+        eval_out, eval_s = ("", 0.0) if args.skip_eval else run(eval_cmd, env, args.out, "eval")
+        research_out, research_s = "", 0.0
+        if not args.skip_research:
+            research_cmd = [*finagent, "research", args.question, "--json", "--user", "lane"]
+            research_out, research_s = run(research_cmd, env, args.out, "research")
     finally:
         if child is not None:
             child.terminate()
             child.wait(timeout=30)
     report = [f"# Real-model lane: {model}", "", f"server: {base_url}", ""]
     try:
+        if args.skip_eval:
+            raise ValueError("skipped")
         result = json.loads(eval_out)
         report += [f"## finagent eval answers ({eval_s / 60:.1f} min)", ""]
         report += summarise_eval(result)
@@ -194,10 +203,12 @@ def main() -> None:
         ]
     except (ValueError, KeyError) as exc:
         report += [f"eval output unreadable: {exc}"]
-    research_log = (args.out / "research.log").read_text()
+    research_log = "" if args.skip_research else (args.out / "research.log").read_text()
     tools = re.findall(r"tool_call\b.*?\btool=(\S+)", research_log)
     report += ["", f"## finagent research ({research_s / 60:.1f} min)", ""]
     try:
+        if args.skip_research:
+            raise ValueError("skipped")
         research = json.loads(research_out)
         report += [
             f"status: {research.get('status')}, iterations: {research.get('iterations')}",
