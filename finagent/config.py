@@ -104,6 +104,13 @@ class Settings(BaseSettings):
         le=1.0,
         description="Offline router: below this calibrated classifier probability, ask (S5)",
     )
+    routing_cross_check_confidence: float = Field(
+        default=0.8,
+        ge=0.0,
+        le=1.0,
+        description="The classifier is confident enough to contest the LLM's route from "
+        "this calibrated probability (finagent/routing/cross_check.py)",
+    )
     routing_inventory_max_documents: int = Field(
         default=1000, ge=0, le=10_000, description="Documents the router reads per user"
     )
@@ -111,6 +118,11 @@ class Settings(BaseSettings):
         default=1500, ge=0, le=20_000, description="Inventory summary size in the LLM prompt"
     )
     max_tool_calls: int = Field(default=4, ge=0, le=20)
+    answer_tools: Literal["scenario", "all"] = Field(
+        default="scenario",
+        description="Tools bound to the answer call: the scenario's (finagent/tools/scopes.py) "
+        "or every registered tool",
+    )
     history_turns: int = Field(default=6, ge=0, le=50)
     verified_answers: bool = Field(
         default=True,

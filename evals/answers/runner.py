@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from langchain_core.callbacks import AsyncCallbackHandler
+from langchain_core.outputs import LLMResult
 
 from evals.answers.dataset import AnswerItem
 from evals.answers.evaluators import evaluate_example, make_evaluators, make_summary_evaluator
@@ -74,16 +75,27 @@ def verified_setting_available() -> bool:
 
 
 class LLMCallCounter(AsyncCallbackHandler):
-    """Counts chat-model (and plain LLM) calls of one agent run."""
+    """Counts chat-model (and plain LLM) calls of one agent run and the tokens the
+    provider reports for them (usage metadata; 0 when it reports none)."""
 
     def __init__(self) -> None:
         self.calls = 0
+        self.prompt_tokens = 0
+        self.completion_tokens = 0
 
     async def on_chat_model_start(self, *args: Any, **kwargs: Any) -> None:
         self.calls += 1
 
     async def on_llm_start(self, *args: Any, **kwargs: Any) -> None:
         self.calls += 1
+
+    async def on_llm_end(self, response: LLMResult, **kwargs: Any) -> None:
+        for generations in response.generations:
+            for generation in generations:
+                usage = getattr(getattr(generation, "message", None), "usage_metadata", None)
+                if usage:
+                    self.prompt_tokens += int(usage.get("input_tokens") or 0)
+                    self.completion_tokens += int(usage.get("output_tokens") or 0)
 
 
 def eval_settings(settings: Settings, data_dir: Path, *, verified: bool) -> Settings:
@@ -195,7 +207,11 @@ async def _evaluate_mode(
                 user_id=EVAL_USER, query=str(inputs["question"]), callbacks=[counter]
             )
         latency = 1000 * (time.perf_counter() - started)
-        return outputs_from_result(result, latency_ms=latency, llm_calls=counter.calls)
+        outputs = outputs_from_result(result, latency_ms=latency, llm_calls=counter.calls)
+        outputs["prompt_tokens"] = counter.prompt_tokens
+        outputs["completion_tokens"] = counter.completion_tokens
+        outputs["tool_calls"] = list(result.debug.get("tool_calls") or [])
+        return outputs
 
     dataset = items[0].dataset
     if upload:
@@ -226,6 +242,8 @@ async def _evaluate_mode(
         entry = asdict(scores)
         entry["question"] = by_id[scores.id].question if scores.id in by_id else ""
         entry["answer"] = (outputs or {}).get("answer", "")
+        for key in ("answer_mode", "prompt_tokens", "completion_tokens", "tool_calls"):
+            entry[key] = (outputs or {}).get(key)
         entry["retrieved_units"] = list(
             dict.fromkeys(str(r.get("unit_id")) for r in (outputs or {}).get("retrieved") or [])
         )

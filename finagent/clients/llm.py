@@ -49,7 +49,14 @@ def build_chat_model(settings: Settings, role: LLMRole | None = None) -> BaseCha
     extra_body = None
     if max_tokens is not None and urlparse(settings.llm_base_url).hostname != "api.openai.com":
         extra_body = {"max_tokens": max_tokens}
+    # langchain-openai also stops a stream silent for 120 s (its own setting): a local
+    # model reading a long prompt sends its first chunk later, so the role's timeout is
+    # the bound between chunks too
+    silence: dict[str, float] = {}
+    if "stream_chunk_timeout" in ChatOpenAI.model_fields:
+        silence["stream_chunk_timeout"] = timeout
     return ChatOpenAI(
+        **silence,  # type: ignore[arg-type]
         model=settings.llm_model_name,
         base_url=settings.llm_base_url,
         api_key=key,  # type: ignore[arg-type]

@@ -37,6 +37,7 @@ from finagent.prompts import load_prompt
 from finagent.services import Services
 from finagent.state import AgentState, Decision, ExternalData, Scenario, Source
 from finagent.text_safety import storable, utf8_safe
+from finagent.tools.scopes import answer_tools
 
 log = get_logger("finagent.answer")
 
@@ -237,10 +238,14 @@ def make_answer(services: Services):  # type: ignore[no-untyped-def]
             await save_turn(state, config, text)
             return {"answer": text, "debug": debug}
 
+        # only the tools this scenario can use: each bound schema costs prompt tokens
+        tools = answer_tools(services.registry, decision, settings.answer_tools)
+        can_call_tools = _tool_rounds(history) < settings.max_tool_calls and len(tools)
         new: list[BaseMessage] = []
         if not history:
             instructions = state.get("answer_instructions") or ""
-            system = load_prompt("answer_system") + "\n\n" + load_prompt("answer_format")
+            parts = ["answer_system", *(["answer_tools"] if len(tools) else []), "answer_format"]
+            system = "\n\n".join(load_prompt(name) for name in parts)
             user = load_prompt("answer_user").format(
                 context=ctx.text,
                 question=query,
@@ -249,9 +254,8 @@ def make_answer(services: Services):  # type: ignore[no-untyped-def]
             new = [SystemMessage(system), HumanMessage(user)]
         prompt = [*history, *new]
         llm: Any = services.llm_for("answer")
-        can_call_tools = _tool_rounds(history) < settings.max_tool_calls and len(services.registry)
         if can_call_tools:
-            llm = llm.bind_tools(services.registry.as_langchain(), tool_choice="auto")
+            llm = llm.bind_tools(tools.as_langchain(), tool_choice="auto")
         try:
             reply = await _streamed(llm, prompt, config)
         except Exception as exc:
@@ -308,10 +312,14 @@ def make_tools(services: Services):  # type: ignore[no-untyped-def]
         done = list(state.get("tool_results") or [])
         number = len(ctx.sources) + len(done) + 1
         tool_ctx = run_context(config, state)
+        # a tool the answer was not offered is an unknown tool (the LLM may invent calls)
+        offered = answer_tools(
+            services.registry, decision_of(state), services.settings.answer_tools
+        )
         replies: list[ToolMessage] = []
         results: list[ExternalData] = []
         for call in last.tool_calls:
-            output = await services.registry.call(call["name"], call["args"], tool_ctx)
+            output = await offered.call(call["name"], call["args"], tool_ctx)
             replies.append(
                 ToolMessage(
                     content=f"[{number}] {output}", tool_call_id=call["id"] or "", name=call["name"]

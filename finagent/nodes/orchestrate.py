@@ -17,6 +17,7 @@ from finagent.answering import messages
 from finagent.nodes.common import run_context
 from finagent.observability import get_logger, redact
 from finagent.routing.calc_rules import calc_decision
+from finagent.routing.cross_check import cross_check, facts_for
 from finagent.routing.inventory import Inventory
 from finagent.routing.inventory_loader import load_inventory
 from finagent.routing.llm_router import llm_decide
@@ -50,6 +51,29 @@ async def offline_decision(
     return router.route(text, vector, inventory, follow_up)
 
 
+async def checked_decision(
+    services: Services,
+    llm: Decision,
+    query: str,
+    history: list[Turn],
+    inventory: Inventory,
+    debug: dict[str, Any],
+) -> Decision:
+    """The LLM's decision cross-checked against facts and the offline router."""
+    offline = await offline_decision(services, query, history, inventory, debug)
+    text, _ = prepare(query, history)
+    checked = cross_check(
+        llm,
+        offline,
+        facts_for(text, inventory, selected=False),
+        text,
+        services.settings.routing_cross_check_confidence,
+    )
+    debug["routing_cross_check"] = checked.report
+    log.info("routing_cross_check", decided_by=checked.decided_by, outcome=checked.outcome)
+    return checked.decision
+
+
 def make_orchestrate(services: Services):  # type: ignore[no-untyped-def]
     settings = services.settings
 
@@ -77,6 +101,10 @@ def make_orchestrate(services: Services):  # type: ignore[no-untyped-def]
                     debug["orchestrator_fallback"] = f"low confidence {decision.confidence:.2f}"
                     debug["llm_decision"] = decision.model_dump(mode="json")
                     decision = None
+                elif not selected:  # with a selection the documents decide (S3/S4)
+                    decision = await checked_decision(
+                        services, decision, query, history, inventory, debug
+                    )
             except Exception as exc:  # any failure or invalid output -> rules
                 # redact before cutting: a cut could leave half a key that no pattern matches
                 reason = redact(f"{type(exc).__name__}: {exc}")[:200]

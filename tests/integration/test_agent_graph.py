@@ -181,7 +181,8 @@ async def test_llm_orchestrator_and_answer_with_tool_loop(make_loaded):
     ]
     assert result.debug["tool_calls"] == ["search_general_kb"]
     assert llm.calls == 3
-    assert {t.name for t in llm.bound_tools} >= {"search_general_kb", "search_user_documents"}
+    bound = {t.name for t in llm.bound_tools}  # a knowledge question: the KB's tools only
+    assert "search_general_kb" in bound and "search_user_documents" not in bound
     assert "выдуманный" not in result.answer and "[9]" not in result.answer
     # 5 chunks from the 4 articles: one source number per article, the tool result is [5]
     assert len({c.document_id for c in result.used_chunks}) == 4
@@ -255,7 +256,7 @@ async def test_tool_call_user_comes_from_config_not_llm(make_loaded):
             AIMessage("итог"),
         ]
     )
-    data = await make_loaded(llm)
+    data = await make_loaded(llm, answer_tools="all")  # offer the document tools in S2
     services: Services = data["services"]
     foreign = data["doc_ids"]["lease"]
     llm.responses[1].tool_calls[0]["args"]["document_ids"] = [foreign]

@@ -84,19 +84,20 @@ async def test_llm_calls_cbr_tool_and_cites_it(make_loaded, cbr):
         [
             tool_call_message(
                 "OrchestratorOutput",
-                {"scenario": 2, "intents": ["kb"], "confidence": 0.9, "reason": "t"},
+                {"scenario": 2, "intents": ["kb", "rates"], "confidence": 0.9, "reason": "t"},
             ),
             tool_call_message(
                 "Req_Compare_Rates_For_Dates", {"codes": ["USD", "EUR"], "dates": ["2025-04-01"]}
             ),
-            AIMessage("## Краткий вывод\nКурс USD 85,4963 [5].\n\n## Подробный анализ\nСм. [5]."),
+            AIMessage("## Краткий вывод\nКурс USD 85,4963 [6].\n\n## Подробный анализ\nСм. [6]."),
         ]
     )
     data = await make_loaded(llm, **live(cbr))
     result = await Agent(data["services"]).run(user_id="alice", query="ставка НДС и курс")
+    # the rates branch's key-rate data is [5] (External Data), the tool's result [6]
     tool_output = llm.received[2][-1].content
-    assert tool_output.startswith("[5] ") and "85.4963" in tool_output
-    assert "[5] cbr.ru" in result.answer.split("## Источники")[1]
+    assert tool_output.startswith("[6] ") and "85.4963" in tool_output
+    assert "[6] cbr.ru" in result.answer.split("## Источники")[1]
 
 
 def test_cli_tools_call_fetch_cbr_data(cbr, tmp_path):

@@ -286,3 +286,20 @@ async def test_a_slow_model_needs_only_a_larger_timeout(fake: Any, tmp_path: Pat
         assert patient is not None
         text = "".join([str(chunk.content) async for chunk in patient.astream(prompt)])
     assert text == "медленный ответ"
+
+
+async def test_the_role_timeout_also_bounds_the_silence_between_chunks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """langchain-openai stops a stream silent for longer than its own chunk timeout
+    (120 s by default: less than a local model needs to read a long prompt). The answer
+    role's timeout replaces it, so raising that timeout alone lets a slow server answer."""
+    monkeypatch.setenv("LANGCHAIN_OPENAI_STREAM_CHUNK_TIMEOUT_S", "0.05")
+    prompt = [HumanMessage("вопрос")]
+    with run_fake_chat(
+        [{"content": "медленный ответ"}], mode="slow_stream", chunk_delay_s=0.3
+    ) as chat:
+        llm = build_chat_model(llm_settings(chat, tmp_path, llm_answer_timeout_s=30.0), "answer")
+        assert llm is not None
+        text = "".join([str(chunk.content) async for chunk in llm.astream(prompt)])
+    assert text == "медленный ответ"

@@ -1,0 +1,228 @@
+"""The real-model lane: finagent against a local OpenAI-compatible server (not run in CI).
+
+Runs ``finagent eval answers --llm`` on the first N items and one ``finagent research``
+question against either
+
+- a GGUF file, served here by llama.cpp through ``xllamacpp`` (``pip install -e
+  ".[real-model]"``) on 127.0.0.1 with few threads, or
+- any running OpenAI-compatible server (``--server http://127.0.0.1:8080/v1``).
+
+Every LLM timeout is raised (a small CPU model reads a 5k-token prompt in minutes), and
+the results are written to ``--out`` (eval.json, research.json, their logs and
+summary.md: per answer the mode, sections, verified citations, tool calls, time and
+tokens; for research the status, tool calls and final answer). See docs/real-model.md.
+
+Usage:
+  python scripts/real_model_lane.py --gguf model.gguf [--threads 1] [--limit 10]
+  python scripts/real_model_lane.py --server http://127.0.0.1:8080/v1 --model NAME
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+REPO = Path(__file__).resolve().parents[1]
+DATASET = REPO / "evals" / "datasets" / "answers_taxcode.jsonl"
+QUESTION = "Какие налоговые ставки НДС установлены в России и когда применяется ставка 0 %?"
+
+
+def serve(gguf: Path, port: int, threads: int, ctx: int) -> None:
+    """Serve ``gguf`` on 127.0.0.1:``port`` until killed (run as a child process)."""
+    import xllamacpp
+
+    params = xllamacpp.CommonParams()
+    params.model.path = str(gguf)
+    params.model_alias = gguf.stem
+    params.n_ctx = ctx
+    params.n_parallel = 1
+    params.cpuparams.n_threads = threads
+    params.cpuparams_batch.n_threads = threads
+    params.port = port
+    server = xllamacpp.Server(params)
+    print(f"serving {gguf.name} at {server.listening_address}", flush=True)
+    while True:
+        time.sleep(3600)
+
+
+def wait_ready(base_url: str, child: subprocess.Popen[bytes] | None, limit_s: float) -> str:
+    """The model id the server lists, once it answers (the child must stay alive)."""
+    deadline = time.monotonic() + limit_s
+    while time.monotonic() < deadline:
+        if child is not None and child.poll() is not None:
+            sys.exit(f"the llama.cpp server exited with code {child.returncode}")
+        try:
+            models = httpx.get(f"{base_url}/models", timeout=5).json()
+            return str(models["data"][0]["id"])
+        except (httpx.HTTPError, KeyError, IndexError, ValueError):
+            time.sleep(1)
+    sys.exit(f"no OpenAI-compatible server answered at {base_url} in {limit_s:.0f} s")
+
+
+def lane_env(base_url: str, model: str, args: argparse.Namespace) -> dict[str, str]:
+    env = {**os.environ}
+    env.update(
+        {
+            "FINAGENT_LLM_BASE_URL": base_url,
+            "FINAGENT_LLM_MODEL": model,
+            "FINAGENT_LLM_API_KEY": env.get("FINAGENT_LLM_API_KEY", "local-no-key"),
+            "FINAGENT_LLM_STRUCTURED_METHOD": args.method,
+            "FINAGENT_LLM_TIMEOUT_S": str(args.timeout),
+            "FINAGENT_LLM_MAX_RETRIES": "0",
+            "FINAGENT_LLM_ORCHESTRATOR_MAX_TOKENS": str(args.orchestrator_max_tokens),
+            "FINAGENT_LLM_ANSWER_MAX_TOKENS": str(args.answer_max_tokens),
+            "FINAGENT_LLM_RESEARCH_MAX_TOKENS": str(args.research_max_tokens),
+            "FINAGENT_MAX_TOOL_CALLS": "1",
+            # the answer prompt must fit the model's window with the tool schemas
+            "FINAGENT_MAX_CONTEXT_CHARS": str(args.context_chars),
+            "LANGSMITH_TRACING": "false",
+        }
+    )
+    return env
+
+
+def run(cmd: list[str], env: dict[str, str], out: Path, name: str) -> tuple[str, float]:
+    started = time.perf_counter()
+    with (out / f"{name}.log").open("w") as log:
+        done = subprocess.run(cmd, env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=log)
+    seconds = time.perf_counter() - started
+    stdout = done.stdout.decode()
+    (out / f"{name}.json").write_text(stdout)
+    if done.returncode != 0:
+        print(f"{name} exited with {done.returncode}; see {out / (name + '.log')}")
+    return stdout, seconds
+
+
+def sections(answer: str) -> list[str]:
+    return re.findall(r"(?m)^##\s+(.+?)\s*$", answer)
+
+
+def summarise_eval(result: dict[str, Any]) -> list[str]:
+    lines = [
+        "| item | mode | sections | cited units | refs ok/removed | tool calls | s | "
+        "prompt tok | completion tok |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for part in result["by_dataset"].values():
+        for item in part["items"]["verified"]:
+            lines.append(
+                f"| {item['id']} | {item.get('answer_mode')} | "
+                f"{'; '.join(sections(item['answer'])) or '-'} | "
+                f"{', '.join(item['cited_units']) or '-'} | "
+                f"{item['supported_refs']}/{item['unsupported_refs']} | "
+                f"{', '.join(item.get('tool_calls') or []) or '-'} | "
+                f"{item['latency_ms'] / 1000:.0f} | {item.get('prompt_tokens')} | "
+                f"{item.get('completion_tokens')} |"
+            )
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--gguf", type=Path, help="serve this GGUF with xllamacpp")
+    parser.add_argument("--server", help="an OpenAI-compatible base URL ending in /v1")
+    parser.add_argument("--model", help="model name for --server (default: the first listed)")
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--ctx", type=int, default=8192, help="context window (tokens)")
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--limit", type=int, default=10, help="answer-eval items")
+    parser.add_argument("--question", default=QUESTION, help="the research question")
+    parser.add_argument(
+        "--method", default="json_schema", choices=["json_schema", "function_calling"]
+    )
+    parser.add_argument("--timeout", type=float, default=3600.0, help="per LLM call, seconds")
+    # small limits keep a CPU run short (a small model rarely stops on its own)
+    parser.add_argument("--orchestrator-max-tokens", type=int, default=200)
+    parser.add_argument("--answer-max-tokens", type=int, default=200)
+    parser.add_argument("--research-max-tokens", type=int, default=400)
+    parser.add_argument(
+        "--context-chars", type=int, default=3000, help="answer context (a small window)"
+    )
+    parser.add_argument("--out", type=Path, default=REPO / ".finagent" / "real-model-lane")
+    parser.add_argument("--skip-eval", action="store_true", help="only the research run")
+    parser.add_argument("--skip-research", action="store_true", help="only the answer eval")
+    parser.add_argument("--serve-only", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve_only:
+        serve(args.gguf, args.port, args.threads, args.ctx)
+        return
+    if bool(args.gguf) == bool(args.server):
+        parser.error("give exactly one of --gguf and --server")
+    args.out.mkdir(parents=True, exist_ok=True)
+    child = None
+    if args.gguf:
+        if not args.gguf.is_file():
+            parser.error(f"no such GGUF file: {args.gguf}")
+        cmd = [sys.executable, __file__, "--serve-only", "--gguf", str(args.gguf)]
+        cmd += ["--port", str(args.port), "--threads", str(args.threads), "--ctx", str(args.ctx)]
+        log = (args.out / "server.log").open("w")
+        child = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
+        base_url = f"http://127.0.0.1:{args.port}/v1"
+    else:
+        base_url = args.server.rstrip("/")
+    try:
+        model = args.model or wait_ready(base_url, child, 600)
+        if args.model:
+            wait_ready(base_url, child, 600)
+        env = lane_env(base_url, model, args)
+        finagent = [sys.executable, "-m", "finagent.cli"]
+        eval_cmd = [*finagent, "eval", "answers", "--llm", "--no-baseline", "--json"]
+        eval_cmd += ["--dataset", str(DATASET), "--limit", str(args.limit)]
+        eval_out, eval_s = ("", 0.0) if args.skip_eval else run(eval_cmd, env, args.out, "eval")
+        research_out, research_s = "", 0.0
+        if not args.skip_research:
+            research_cmd = [*finagent, "research", args.question, "--json", "--user", "lane"]
+            research_out, research_s = run(research_cmd, env, args.out, "research")
+    finally:
+        if child is not None:
+            child.terminate()
+            child.wait(timeout=30)
+    report = [f"# Real-model lane: {model}", "", f"server: {base_url}", ""]
+    try:
+        if args.skip_eval:
+            raise ValueError("skipped")
+        result = json.loads(eval_out)
+        report += [f"## finagent eval answers ({eval_s / 60:.1f} min)", ""]
+        report += summarise_eval(result)
+        report += [
+            "",
+            "metrics: "
+            + json.dumps(
+                {k: p["modes"]["verified"]["metrics"] for k, p in result["by_dataset"].items()},
+                ensure_ascii=False,
+            ),
+        ]
+    except (ValueError, KeyError) as exc:
+        report += [f"eval output unreadable: {exc}"]
+    research_log = "" if args.skip_research else (args.out / "research.log").read_text()
+    tools = re.findall(r"tool_call\b.*?\btool=(\S+)", research_log)
+    report += ["", f"## finagent research ({research_s / 60:.1f} min)", ""]
+    try:
+        if args.skip_research:
+            raise ValueError("skipped")
+        research = json.loads(research_out)
+        report += [
+            f"status: {research.get('status')}, iterations: {research.get('iterations')}",
+            f"tool calls: {', '.join(tools) or '-'}",
+            "",
+            "answer:",
+            "",
+            str(research.get("answer") or "-"),
+        ]
+    except ValueError as exc:
+        report += [f"research output unreadable: {exc}"]
+    (args.out / "summary.md").write_text("\n".join(report) + "\n")
+    print("\n".join(report))
+
+
+if __name__ == "__main__":
+    main()
