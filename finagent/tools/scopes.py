@@ -12,6 +12,8 @@ all of them), so the answer node binds only the tools a scenario can use:
 | S2 rates                   | fetch_cbr_data, Req_Compare_Rates_For_Dates,               |
 |                            | Req_Calculate_Conversion_For_Amounts                       |
 | S2 news                    | fetch_finance_news                                         |
+| S2 calc (and with kb)      | Req_Calculate_Deadline_For_Events,                         |
+|                            | Req_Calculate_Penalty_For_Payments, resolve_legal_reference|
 | S2 smalltalk               | none                                                       |
 | S3 selected, read whole    | none: the documents are in the context in full             |
 | S4 selected, searched      | search_user_documents (within the selected documents)      |
@@ -46,6 +48,11 @@ RATES_TOOLS = (
     "Req_Calculate_Conversion_For_Amounts",
 )
 NEWS_TOOLS = ("fetch_finance_news",)
+CALC_TOOLS = (
+    "Req_Calculate_Deadline_For_Events",
+    "Req_Calculate_Penalty_For_Payments",
+    "resolve_legal_reference",
+)
 
 SCENARIO_TOOLS: dict[Scenario, tuple[str, ...]] = {
     Scenario.ALL_DOCUMENTS: USER_DOCUMENT_TOOLS,
@@ -54,13 +61,16 @@ SCENARIO_TOOLS: dict[Scenario, tuple[str, ...]] = {
     Scenario.CLARIFY: (),
 }
 INTENT_TOOLS: dict[Intent, tuple[str, ...]] = {
-    "kb": KB_TOOLS,
+    "kb": (*KB_TOOLS, *CALC_TOOLS[:2]),
+    "calc": CALC_TOOLS,
     "rates": RATES_TOOLS,
     "news": NEWS_TOOLS,
     "smalltalk": (),
 }
 #: every tool the table knows; any other registered tool is an extra
-KNOWN_TOOLS = frozenset([*USER_DOCUMENT_TOOLS, *KB_TOOLS, *RATES_TOOLS, *NEWS_TOOLS])
+KNOWN_TOOLS = frozenset(
+    [*USER_DOCUMENT_TOOLS, *KB_TOOLS, *RATES_TOOLS, *NEWS_TOOLS, *CALC_TOOLS]
+)
 
 
 def _open_to_extras(decision: Decision) -> bool:
