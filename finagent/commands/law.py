@@ -5,21 +5,25 @@ from __future__ import annotations
 import json
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from finagent.commands.running import run_command
-from finagent.config import get_settings
-from finagent.retrieval.embedding_cache import build_cached_embedder
-from finagent.retrieval.factory import build_index
-from finagent.retrieval.law_ingest import LawIngestor, LawIngestReport
-from finagent.retrieval.sparse import RussianBm25
+
+if TYPE_CHECKING:
+    from finagent.retrieval.law_ingest import LawIngestReport
 
 
 async def ingest_law(
     path: Path, code: str, part: int | None, edition: str | None = None
 ) -> LawIngestReport:
+    from finagent.config import get_settings
+    from finagent.retrieval.embedding_cache import build_cached_embedder
+    from finagent.retrieval.factory import build_index
+    from finagent.retrieval.law_ingest import LawIngestor
+    from finagent.retrieval.sparse import RussianBm25
+
     settings = get_settings()
     index = build_index(settings)
     try:

@@ -9,7 +9,6 @@ from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
-from langgraph.types import Command
 
 from finagent.commands.running import run_command
 
@@ -34,6 +33,8 @@ async def run_research(
     result carries ``status="needs_clarification"``, the questions and the thread id to
     resume later (the checkpointer keeps the run).
     """
+    from langgraph.types import Command
+
     thread = thread_id or uuid.uuid4().hex
     config = {"configurable": {"thread_id": thread, "user_id": user}}
     if resume is not None:
