@@ -331,6 +331,7 @@ def serve(
 
 def _mount_commands() -> None:
     """Commands that live in finagent/commands/ (one module per area)."""
+    from finagent.commands.embeddings import app as embeddings_app
     from finagent.commands.eval import app as eval_app
     from finagent.commands.law import law
     from finagent.commands.mcp import mcp
@@ -340,6 +341,7 @@ def _mount_commands() -> None:
     app.command("research")(research)
     app.command("mcp")(mcp)
     app.add_typer(eval_app, name="eval")
+    app.add_typer(embeddings_app, name="embeddings")
 
 
 _mount_commands()
