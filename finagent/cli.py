@@ -6,13 +6,14 @@ import json
 import sys
 from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
 from finagent.commands.running import fail, run_command
-from finagent.config import Settings, get_settings
-from finagent.observability import configure_logging
+
+if TYPE_CHECKING:
+    from finagent.config import Settings
 
 T = TypeVar("T")
 
@@ -36,6 +37,8 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 
 
 def _settings() -> Settings:
+    from finagent.config import get_settings
+
     try:
         return get_settings()
     except Exception as exc:  # invalid environment
@@ -53,6 +56,8 @@ def _run(factory: Callable[[], Coroutine[Any, Any, T]]) -> T:
 
 @app.callback()
 def _main(verbose: Annotated[bool, typer.Option("--verbose", "-v")] = False) -> None:
+    from finagent.observability import configure_logging
+
     configure_logging("INFO" if verbose else "WARNING")
 
 
@@ -168,7 +173,7 @@ def route(
     from finagent.services import Services
 
     async def go() -> Any:
-        async with Services(_settings()) as services:
+        async with Services(_settings(), tools=False) as services:
             return await route_query(services, user, query, doc or [])
 
     try:
@@ -179,8 +184,9 @@ def route(
     if json_out:
         _print_json(result)
     else:
+        intents = ", ".join(result["intents"]) or "-"
         typer.echo(
-            f"S{result['scenario']} {result['intents']} "
+            f"S{result['scenario']} {intents} "
             f"({result['source']}, {result['confidence']:.2f}): {result['reason']}"
         )
         if result.get("rule"):
@@ -242,19 +248,21 @@ def search(
 @tools_app.command("list")
 def tools_list(json_out: JsonOpt = False) -> None:
     """List registered tools with their descriptions."""
+    from finagent.commands.display import first_paragraph
     from finagent.services import Services
 
     async def go() -> Any:
         async with Services(_settings(), llm=None) as services:
-            return services.registry.openai_schemas()
+            if json_out:
+                return services.registry.openai_schemas()
+            return [(tool.name, tool.description) for tool in services.registry]
 
-    schemas = _run(go)
+    listed = _run(go)
     if json_out:
-        _print_json(schemas)
+        _print_json(listed)
     else:
-        for schema in schemas:
-            fn = schema["function"]
-            typer.echo(f"{fn['name']}: {fn['description'].splitlines()[0]}")
+        for name, description in listed:
+            typer.echo(f"{name}: {first_paragraph(description)}")
 
 
 @tools_app.command("call")
@@ -323,6 +331,7 @@ def serve(
 
 def _mount_commands() -> None:
     """Commands that live in finagent/commands/ (one module per area)."""
+    from finagent.commands.embeddings import app as embeddings_app
     from finagent.commands.eval import app as eval_app
     from finagent.commands.law import law
     from finagent.commands.mcp import mcp
@@ -332,6 +341,7 @@ def _mount_commands() -> None:
     app.command("research")(research)
     app.command("mcp")(mcp)
     app.add_typer(eval_app, name="eval")
+    app.add_typer(embeddings_app, name="embeddings")
 
 
 _mount_commands()

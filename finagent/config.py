@@ -86,6 +86,14 @@ class Settings(BaseSettings):
     embedding_cache: bool = Field(
         default=True, description="Cache embeddings in DATA_DIR/embedding_cache.sqlite"
     )
+    shipped_embeddings: bool = Field(
+        default=True,
+        description="Seed the embedding cache with the vectors shipped for the bundled data",
+    )
+    taxcode_dir: Path | None = Field(
+        default=None,
+        description="Folder with the Tax Code text (nk-part1-*.txt, nk-part2-*.txt)",
+    )
     law_chunk_size: int = Field(default=1500, ge=200, le=8000, description="Law chunk chars")
     law_dense_max_chars: int = Field(
         default=450, ge=100, le=8000, description="Law chunk prefix embedded densely (BM25: all)"

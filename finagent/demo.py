@@ -1,4 +1,5 @@
-"""``finagent demo``: ingest the bundled data and answer questions covering S1-S5 offline."""
+"""``finagent demo``: ingest the bundled data (and the Tax Code when it is found), then
+answer questions covering S1-S5 offline."""
 
 from __future__ import annotations
 
@@ -9,6 +10,10 @@ import typer
 
 from finagent.config import Settings
 from finagent.graph.agent import Agent
+from finagent.retrieval.embedding_cache import CachedEmbedder
+from finagent.retrieval.law_ingest import LawIngestor
+from finagent.retrieval.progress import chunk_progress
+from finagent.retrieval.taxcode_source import try_find_tax_code
 
 DEMO_USER = "demo"
 LARGE_DOCUMENT = "dogovor_postavki.md"
@@ -22,12 +27,37 @@ QUESTIONS: list[tuple[str, str | None]] = [
     ("Какая ключевая ставка сейчас?", None),
     ("Привет! Что ты умеешь?", None),
 ]
+TAX_CODE_QUESTIONS: list[tuple[str, str | None]] = [
+    ("В течение какого срока проводится камеральная налоговая проверка?", None),
+    ("В какой срок налоговый агент перечисляет удержанный НДФЛ?", None),
+]
+
+
+def next_steps(settings: Settings) -> list[str]:
+    """Commands that work right after the demo, as printed."""
+    return [
+        f"Данные демо: {settings.data_dir.resolve()} (база знаний, индекс, документы "
+        f"пользователя {DEMO_USER}).",
+        "Дальше:",
+        f'  finagent ask "Какие штрафы за просрочку в договоре аренды?" --user {DEMO_USER}',
+        f'  finagent search "пени" --collection docs --user {DEMO_USER}',
+        "  finagent ingest docs МОЙ_ФАЙЛ.pdf --user me",
+        '  finagent ask "Что в моём договоре про оплату?" --user me',
+    ]
 
 
 async def run_demo(
-    settings: Settings, data_root: Path, echo: bool = True, live: bool = False
+    settings: Settings,
+    data_root: Path,
+    echo: bool = True,
+    live: bool = False,
+    record: dict[str, tuple[str, str]] | None = None,
 ) -> dict[str, Any]:
-    """Offline unless ``live``: the Bank of Russia tools are then left unregistered."""
+    """Offline unless ``live``: the Bank of Russia tools are then left unregistered.
+
+    ``record`` (a dict) collects every text embedded during the run (key -> kind, text):
+    ``finagent embeddings rebuild`` ships exactly those vectors.
+    """
     if not live:
         settings = settings.model_copy(update={"cbr_enabled": False})
     kb_csv = data_root / "knowledge_base" / "train_data.csv"
@@ -37,18 +67,39 @@ async def run_demo(
             f"{data_root} has no knowledge_base/train_data.csv or sample_docs/"
         )
     agent = await Agent.create(settings)
+    services = agent.services
+    embedder = services.embedder if isinstance(services.embedder, CachedEmbedder) else None
+    if embedder is not None and record is not None:
+        embedder.record = record
     try:
-        ingestor = agent.services.ingestor()
-        kb = await ingestor.ingest_kb([kb_csv])
-        docs = await ingestor.ingest_documents(DEMO_USER, sorted(docs_dir.iterdir()))
+        ingestor = services.ingestor()
+        law = LawIngestor(services.index, services.embedder, services.bm25, settings)
+        tax_code = []
+        with chunk_progress("demo data", show=None if echo else False):
+            kb = await ingestor.ingest_kb([kb_csv])
+            docs = await ingestor.ingest_documents(DEMO_USER, sorted(docs_dir.iterdir()))
+            for text in try_find_tax_code(settings.taxcode_dir):
+                report = await law.ingest_file(text.path, text.code, text.part)
+                tax_code.append(
+                    {"part": text.part, "file": text.path.name, "chunks": report.chunks}
+                )
         ids = {Path(r.path).name: r.document_id or "" for r in docs.ok}
         if echo:
             typer.echo(
-                f"Knowledge base: {len(kb.ok)} articles; documents: "
-                f"{len(docs.ok)} ({len(docs.errors)} errors)\n"
+                f"База знаний: {len(kb.ok)} статей; документы пользователя {DEMO_USER}: "
+                f"{len(docs.ok)} (ошибок: {len(docs.errors)})"
             )
+            if tax_code:
+                parts = ", ".join(f"часть {t['part']} ({t['file']})" for t in tax_code)
+                typer.echo(f"Налоговый кодекс: {parts}\n")
+            else:
+                typer.echo(
+                    "Налоговый кодекс не найден, вопросы по нему пропущены "
+                    "(см. README: «Налоговый кодекс»)\n"
+                )
         answers = []
-        for question, document in QUESTIONS:
+        questions = QUESTIONS + (TAX_CODE_QUESTIONS if tax_code else [])
+        for question, document in questions:
             selected = [ids[document]] if document and document in ids else None
             result = await agent.run(
                 user_id=DEMO_USER, query=question, selected_document_ids=selected
@@ -62,7 +113,21 @@ async def run_demo(
                 }
             )
             if echo:
-                typer.echo(f"### S{result.scenario}: {question}\n\n{result.answer}\n")
-        return {"kb_articles": len(kb.ok), "documents": ids, "answers": answers}
+                suffix = f" (документ {document})" if selected else ""
+                typer.echo(f"### {question}{suffix}\n\n{result.answer}\n")
+        if echo:
+            typer.echo("\n".join(next_steps(settings)))
+        stats = {
+            "computed": embedder.misses if embedder else None,
+            "from_cache": embedder.hits if embedder else None,
+        }
+        return {
+            "user": DEMO_USER,
+            "kb_articles": len(kb.ok),
+            "documents": ids,
+            "tax_code": tax_code,
+            "embeddings": stats,
+            "answers": answers,
+        }
     finally:
         await agent.aclose()

@@ -5,13 +5,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from contextlib import AsyncExitStack
-from typing import Any
-
-from langchain_core.language_models import BaseChatModel
-from langgraph.checkpoint.base import BaseCheckpointSaver
+from typing import TYPE_CHECKING, Any
 
 from finagent.clients.llm import ROLES, LLMRole, build_chat_model
-from finagent.clients.tavily import TavilyClient
 from finagent.config import Settings, get_settings
 from finagent.legal.catalog import LawCatalog
 from finagent.observability import configure_logging, register_secrets
@@ -29,6 +25,12 @@ from finagent.storage.documents import DocumentStore
 from finagent.storage.history import ChatHistory
 from finagent.tools.registry import ToolRegistry
 
+if TYPE_CHECKING:  # slow to import; annotations only
+    from langchain_core.language_models import BaseChatModel
+    from langgraph.checkpoint.base import BaseCheckpointSaver
+
+    from finagent.clients.tavily import TavilyClient
+
 _UNSET: Any = object()
 
 
@@ -42,7 +44,9 @@ class Services:
         llm: BaseChatModel | None = _UNSET,
         index: VectorIndex | None = None,
         embedder: Embedder | None = None,
+        tools: bool = True,
     ) -> None:
+        """``tools=False`` skips building the tool registry (``finagent route`` needs none)."""
         register_secrets(settings.secret_values())
         self.settings = settings
         self.llm: BaseChatModel | None = build_chat_model(settings) if llm is _UNSET else llm
@@ -66,6 +70,7 @@ class Services:
         self.extra_tools: list[Any] = []
         self.closers: list[Callable[[], Awaitable[None]]] = []
         self.tavily: TavilyClient | None = None
+        self._with_tools = tools
 
     def llm_for(self, role: LLMRole) -> BaseChatModel:
         """The chat model of ``role`` (its timeout and max_tokens); needs an LLM configured."""
@@ -83,7 +88,8 @@ class Services:
             self.history = ChatHistory(persistence.store)
             self.checkpointer = persistence.checkpointer
             # client construction may read files (WSDL, certificates): keep it off the loop
-            self.registry = await asyncio.to_thread(self._build_registry)
+            if self._with_tools:
+                self.registry = await asyncio.to_thread(self._build_registry)
             self._started = True
         return self
 
@@ -96,6 +102,8 @@ class Services:
         from finagent.tools.catalog import build_registry
 
         if self.settings.tavily_api_key is not None:
+            from finagent.clients.tavily import TavilyClient
+
             self.tavily = TavilyClient(self.settings)
             self.closers.append(self.tavily.aclose)
         return build_registry(self)

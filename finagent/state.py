@@ -6,10 +6,18 @@ from enum import IntEnum
 from typing import Annotated, Any, Literal, TypedDict
 
 from langchain_core.messages import AnyMessage
-from langgraph.graph.message import add_messages
 from pydantic import BaseModel, Field
 
 from finagent.observability import redact_value
+
+
+def add_messages(left: Any, right: Any) -> Any:
+    """LangGraph's ``add_messages`` reducer, imported on first use (langgraph.graph is slow
+    to import, and commands such as ``finagent route`` never merge messages)."""
+    from langgraph.graph.message import add_messages as merge
+
+    return merge(left, right)
+
 
 Intent = Literal["kb", "rates", "news", "smalltalk", "calc"]
 ChunkSource = Literal["user_docs", "kb", "law", "cbr", "news", "internal", "web"]

@@ -34,8 +34,9 @@ def _source_key(chunk: Chunk) -> str:
 
 def _source_for(number: int, chunk: Chunk) -> Source:
     reference = chunk.metadata.get("citation") or chunk.metadata.get("path") or ""
-    if chunk.source == "user_docs" and chunk.document_id:
-        reference = f"документ {chunk.document_id}"
+    if chunk.source == "user_docs":  # the file the user uploaded, not an internal id
+        filename = chunk.metadata.get("filename")
+        reference = f"файл {filename}" if filename else f"документ {chunk.document_id or ''}"
     return Source(
         number=number, title=chunk.title or chunk.id, kind=chunk.source, reference=str(reference)
     )

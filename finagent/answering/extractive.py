@@ -58,15 +58,56 @@ def _stems(text: str) -> set[str]:
     return {w[:5] for w in _WORD.findall(normalize(text)) if w not in _STOP and len(w) > 2}
 
 
+_LIST_MARK = re.compile(r"^(?:[-*•–—]\s+|\d{1,2}\)\s+)")
+_INLINE_MARKUP = re.compile(r"\*\*|__|`")
+_HEADING = re.compile(r"^#{1,6}\s*")
+_LETTER = re.compile(r"[A-Za-zА-Яа-яЁё]")
+MIN_SENTENCE_CHARS = 12
+
+
+def clean_sentence(sentence: str) -> str:
+    """A quotable sentence: no list markers, heading marks, bold/code markup or table
+    pipes (a table row becomes «cell; cell»); empty when nothing readable is left."""
+    text = _INLINE_MARKUP.sub("", sentence).strip()
+    text = _HEADING.sub("", text)
+    text = _LIST_MARK.sub("", text).strip()
+    if "|" in text:
+        cells = [c.strip() for c in text.strip("|").split("|")]
+        text = "; ".join(c for c in cells if c and not set(c) <= set("-: "))
+    text = " ".join(text.split())
+    if len(text) < MIN_SENTENCE_CHARS or not _LETTER.search(text):
+        return ""
+    return text
+
+
+def render_details(items: list[tuple[str, str, int]]) -> list[str]:
+    """Bullets of ``(label, sentence, number)``: each label once (in bold), each sentence
+    on its own line with its citation, so nothing from different places is glued."""
+    grouped: dict[str, list[tuple[str, int]]] = {}
+    for label, sentence, number in items:
+        quotes = grouped.setdefault(label, [])
+        if sentence not in (q for q, _ in quotes):
+            quotes.append((sentence, number))
+    lines = []
+    for label, quotes in grouped.items():
+        if len(quotes) == 1:
+            sentence, number = quotes[0]
+            lines.append(f"- **{label}**: {sentence} [{number}]")
+            continue
+        lines.append(f"- **{label}**:")
+        lines.extend(f"  - {sentence} [{number}]" for sentence, number in quotes)
+    return lines
+
+
 def _best_sentences(text: str, query_stems: set[str], limit: int) -> list[str]:
     """The ``limit`` sentences sharing most words with the query, best first."""
     lines = [ln.strip() for ln in text.splitlines()[1:] if ln.strip()] or [text]
     sentences = [
-        s.strip()
+        cleaned
         for line in lines
         if not line.startswith("#") and not set(line) <= set("|-: ")
         for s in _SENTENCE.split(line)
-        if len(s.strip()) > 3
+        if (cleaned := clean_sentence(s))
     ]
     ranked = sorted(
         enumerate(sentences),
@@ -97,6 +138,7 @@ def compose_extractive(query: str, ctx: AnswerContext, note: str | None = None) 
     summary: list[str] = []
     details: list[str] = []
     _add_live_data(ctx, summary, details)
+    items: list[tuple[str, str, int]] = []
     for chunk in ctx.chunks[:4]:
         number = numbered[id(chunk)]
         sentences = _best_sentences(chunk.text, stems, 2)
@@ -105,7 +147,8 @@ def compose_extractive(query: str, ctx: AnswerContext, note: str | None = None) 
         if len(summary) < 1:
             summary.append(f"{sentences[0]} [{number}]")
         label = chunk.metadata.get("citation") or chunk.title
-        details.append(f"- **{label}**: {' '.join(sentences)} [{number}]")
+        items.extend((label, sentence, number) for sentence in sentences)
+    details.extend(render_details(items))
     answer = "## Краткий вывод\n" + " ".join(summary[:2])
     answer += "\n\n## Подробный анализ\n" + "\n".join(details)
     if note:
@@ -142,23 +185,26 @@ def compose_key_facts(
     summary: list[str] = [warning] if warning else []
     details: list[str] = []
     _add_live_data(ctx, summary, details)
+    ranked = [c for c in ranked if clean_sentence(c.sentence)]
     if ranked:
         top = ranked[0]
-        summary.append(f"{_lead(top)} «{top.sentence}» [{top.number}]")
+        summary.append(f"{_lead(top)} «{clean_sentence(top.sentence)}» [{top.number}]")
         runner_up = next((c for c in ranked[1:] if c.number != top.number), None)
         if runner_up is not None and runner_up.score >= top.score - 0.01:
-            summary.append(f"{_lead(runner_up)} «{runner_up.sentence}» [{runner_up.number}]")
+            quote = clean_sentence(runner_up.sentence)
+            summary.append(f"{_lead(runner_up)} «{quote}» [{runner_up.number}]")
     by_number: dict[int, list[Candidate]] = {}
     for c in ranked:
         by_number.setdefault(c.number, []).append(c)
     top_score = ranked[0].score if ranked else 0.0
     # only sources nearly as close to the question as the best one: fewer, surer citations
     chosen = [n for n, group in by_number.items() if group[0].score >= top_score - SOURCE_MARGIN]
+    items: list[tuple[str, str, int]] = []
     for number in chosen[:MAX_SOURCES]:
         best = sorted(by_number[number][:SENTENCES_PER_SOURCE], key=lambda c: c.position)
         label = best[0].chunk.metadata.get("citation") or best[0].chunk.title
-        quoted = " ".join(f"«{c.sentence}»" for c in best)
-        details.append(f"- **{label}**: {quoted} [{number}]")
+        items.extend((label, f"«{clean_sentence(c.sentence)}»", number) for c in best)
+    details.extend(render_details(items))
     answer = "## Краткий вывод\n" + "\n\n".join(summary)
     answer += "\n\n## Подробный анализ\n" + "\n".join(details)
     if note:

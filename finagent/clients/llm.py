@@ -7,12 +7,13 @@ The models of the roles are built here and nowhere else.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 from urllib.parse import urlparse
 
-from langchain_core.language_models import BaseChatModel
-
 from finagent.config import OPENROUTER_BASE_URL, Settings
+
+if TYPE_CHECKING:  # slow to import; annotations only
+    from langchain_core.language_models import BaseChatModel
 
 LLMRole = Literal["orchestrator", "answer", "research"]
 ROLES: tuple[LLMRole, ...] = ("orchestrator", "answer", "research")

@@ -21,14 +21,16 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 from langchain_core.runnables import RunnableConfig
 from pydantic import BaseModel, ValidationError
 
 from finagent.observability import redact
+
+if TYPE_CHECKING:  # slow to import; annotations only
+    from langchain_core.language_models import BaseChatModel
 
 M = TypeVar("M", bound=BaseModel)
 Found = Literal["tool_call", "fence", "text"]

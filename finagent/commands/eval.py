@@ -6,22 +6,15 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from finagent.commands.running import run_command
-from finagent.config import get_settings
-from finagent.eval_retrieval import EvalQuestion, format_table, load_dataset, run_eval
-from finagent.eval_routing import (
-    RoutingCase,
-    cross_validated,
-    evaluate_router,
-    format_cross_validation,
-    format_report,
-    load_routing_dataset,
-)
-from finagent.retrieval.embedding_cache import CachedEmbedder, build_cached_embedder
+
+if TYPE_CHECKING:
+    from finagent.eval_retrieval import EvalQuestion
+    from finagent.eval_routing import RoutingCase
 
 app = typer.Typer(help="Evaluation runs.")
 
@@ -51,6 +44,8 @@ def routing(
 ) -> None:
     """Accuracy of the offline router (rules + semantic classifier) per dataset, and the
     classifier's cross-validated accuracy on its training examples."""
+    from finagent.eval_routing import format_cross_validation, format_report, load_routing_dataset
+
     explicit = dataset is not None
     paths = [p for p in (dataset or DEFAULT_ROUTING) if explicit or p.is_file()]
     try:
@@ -67,6 +62,10 @@ def routing(
 
 
 async def _routing(loaded: list[tuple[Path, list[RoutingCase]]]) -> dict[str, Any]:
+    from finagent.config import get_settings
+    from finagent.eval_routing import cross_validated, evaluate_router
+    from finagent.retrieval.embedding_cache import CachedEmbedder, build_cached_embedder
+
     settings = get_settings()
     embedder = build_cached_embedder(settings)
     try:
@@ -104,6 +103,9 @@ def retrieval(
     as_json: Annotated[bool, typer.Option("--json", help="Print the full result as JSON")] = False,
 ) -> None:
     """Ingest the Tax Code into a temporary index and compare the retrieval methods."""
+    from finagent.config import get_settings
+    from finagent.eval_retrieval import format_table, load_dataset, run_eval
+
     folder = taxcode_dir or Path(os.environ.get("FINAGENT_TAXCODE_DIR", DEFAULT_TAXCODE))
     if not folder.is_dir():
         raise typer.BadParameter(f"Tax Code folder not found: {folder}", param_hint="--taxcode-dir")
@@ -160,6 +162,7 @@ def answers(
         load_answer_dataset,
         run_answer_eval,
     )
+    from finagent.config import get_settings
 
     folder = taxcode_dir or Path(os.environ.get("FINAGENT_TAXCODE_DIR", DEFAULT_TAXCODE))
     if not folder.is_dir():

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from finagent.mcp.server import USER_ENV
+from finagent.mcp import USER_ENV
 
 app = typer.Typer(help="Serve finagent's tools over MCP.", no_args_is_help=False)
 

@@ -9,13 +9,21 @@ from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
-from langgraph.types import Command
 
-from finagent.commands.running import run_command
+from finagent.commands.running import fail, run_command
 
 app = typer.Typer(help="Research a question with the SGR agent.")
 
 AskFn = Callable[[dict[str, Any]], str | None]
+NO_LLM = (
+    "для research нужна LLM: задайте FINAGENT_LLM_API_KEY (OpenRouter) или "
+    "FINAGENT_LLM_BASE_URL и FINAGENT_LLM_MODEL (свой OpenAI-совместимый сервер); "
+    'без LLM отвечает finagent ask "..."'
+)
+
+
+class LLMRequiredError(RuntimeError):
+    """The command needs a configured LLM."""
 
 
 async def run_research(
@@ -34,6 +42,8 @@ async def run_research(
     result carries ``status="needs_clarification"``, the questions and the thread id to
     resume later (the checkpointer keeps the run).
     """
+    from langgraph.types import Command
+
     thread = thread_id or uuid.uuid4().hex
     config = {"configurable": {"thread_id": thread, "user_id": user}}
     if resume is not None:
@@ -97,7 +107,7 @@ async def _research(
 
     services = get_services()
     if services.llm is None:
-        raise typer.BadParameter("the research agent needs an LLM: set FINAGENT_LLM_API_KEY")
+        raise LLMRequiredError(NO_LLM)
     try:
         registry = await services_registry(services)  # starts the services (checkpointer too)
         agent = resolve_agent(services.settings, registry.names(), agent_name)
@@ -121,7 +131,7 @@ def research(
     query: Annotated[
         str | None, typer.Argument(help="The research question (not needed with --answer)")
     ] = None,
-    user: Annotated[str, typer.Option(help="User the tools act for")] = "cli",
+    user: Annotated[str, typer.Option("--user", "-u", help="User the tools act for")] = "default",
     agent: Annotated[str, typer.Option(help="Agent name from agents.yaml")] = "research",
     thread: Annotated[
         str | None, typer.Option(help="Run id; a stopped run is resumed with --answer")
@@ -142,6 +152,8 @@ def research(
     ask = None if as_json or not sys.stdin.isatty() else _ask_tty
     try:
         result = summary(run_command(_research(query, user, agent, ask, thread, answer)))
+    except LLMRequiredError as exc:
+        fail(str(exc))
     except AgentConfigError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc

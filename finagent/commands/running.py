@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Coroutine
 from typing import Any, NoReturn, TypeVar
 
 import typer
-
-from finagent.observability import redact
 
 T = TypeVar("T")
 
@@ -17,6 +14,8 @@ UNAVAILABLE_EXIT_CODE = 3
 
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print ``Error: message`` (redacted) on stderr and exit with ``code``."""
+    from finagent.observability import redact
+
     typer.echo(f"Error: {redact(message)}", err=True)
     raise typer.Exit(code)
 
@@ -24,6 +23,8 @@ def fail(message: str, code: int = 2) -> NoReturn:
 def run_command(coro: Coroutine[Any, Any, T]) -> T:
     """``asyncio.run(coro)``; an unavailable index or database becomes ``Error: ...`` and
     exit code 3 instead of a traceback (the message is redacted)."""
+    import asyncio
+
     from finagent.retrieval.index import IndexUnavailableError
     from finagent.storage.errors import StorageUnavailableError
 

@@ -30,6 +30,7 @@ from starlette.routing import Mount
 from starlette.types import Receive, Scope, Send
 
 from finagent.config import Settings, get_settings
+from finagent.mcp import USER_ENV
 from finagent.mcp.auth import bearer_middleware, is_loopback, request_user
 from finagent.observability import configure_logging, get_logger
 from finagent.tools.base import Tool, ToolContext
@@ -39,7 +40,6 @@ from finagent.tools.sgr import SYSTEM_TOOLS
 log = get_logger("finagent.mcp.server")
 
 SERVER_NAME = "finagent"
-USER_ENV = "FINAGENT_MCP_USER"
 #: Argument names a caller might use to pick a user; never accepted.
 IDENTITY_ARGUMENTS = frozenset({"user_id", "userId", "user"})
 Transport = Literal["stdio", "http"]

@@ -30,6 +30,7 @@ CREATE TABLE IF NOT EXISTS embeddings (
     PRIMARY KEY (model, sha256)
 ) WITHOUT ROWID
 """
+_META_SCHEMA = "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
 _LOOKUP_CHUNK = 500  # SQLite host-parameter limit safety
 
 
@@ -49,6 +50,7 @@ class EmbeddingCache:
         self._conn.execute("PRAGMA journal_mode=WAL")
         self._conn.execute("PRAGMA synchronous=NORMAL")
         self._conn.execute(_SCHEMA)
+        self._conn.execute(_META_SCHEMA)
         self._conn.commit()
         self._lock = threading.Lock()
 
@@ -68,15 +70,31 @@ class EmbeddingCache:
                     found[sha] = np.frombuffer(blob, dtype=np.float32, count=dim).copy()
         return found
 
-    def put_many(self, model: str, items: Sequence[tuple[str, np.ndarray]]) -> None:
+    def put_many(
+        self, model: str, items: Sequence[tuple[str, np.ndarray]], replace: bool = True
+    ) -> None:
+        """Store vectors; ``replace=False`` keeps vectors already stored for a key."""
+        verb = "INSERT OR REPLACE" if replace else "INSERT OR IGNORE"
         rows = [
             (model, key, int(vec.shape[0]), np.ascontiguousarray(vec, dtype=np.float32).tobytes())
             for key, vec in items
         ]
         with self._lock:
             self._conn.executemany(
-                "INSERT OR REPLACE INTO embeddings (model, sha256, dim, vector) VALUES (?,?,?,?)",
+                f"{verb} INTO embeddings (model, sha256, dim, vector) VALUES (?,?,?,?)",
                 rows,
+            )
+            self._conn.commit()
+
+    def get_meta(self, key: str) -> str | None:
+        with self._lock:
+            row = self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self._lock:
+            self._conn.execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value)
             )
             self._conn.commit()
 
@@ -117,12 +135,16 @@ class CachedEmbedder:
         self.cache_queries = cache_queries
         self.hits = 0
         self.misses = 0
+        self.record: dict[str, tuple[str, str]] | None = None
+        """When a dict: every key embedded through this object -> (kind, text)."""
 
     async def _embed(self, texts: list[str], kind: str) -> np.ndarray:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         if not texts:
             return out
         keys = [text_key(t, kind) for t in texts]
+        if self.record is not None:
+            self.record.update((k, (kind, t)) for k, t in zip(keys, texts, strict=True))
         found = await asyncio.to_thread(self.cache.get_many, self.model_id, keys)
         missing: dict[str, str] = {}
         for i, key in enumerate(keys):
@@ -172,4 +194,30 @@ def build_cached_embedder(settings: Settings, inner: Embedder | None = None) -> 
     if not settings.embedding_cache:
         return base
     cache = EmbeddingCache(cache_path(settings.data_dir))
+    if settings.shipped_embeddings:
+        seed_shipped(cache, base.model_id)
     return CachedEmbedder(base, cache, batch_size=settings.embeddings_batch_size)
+
+
+def seed_shipped(
+    cache: EmbeddingCache, model_id: str, path: Path | None = None, force: bool = False
+) -> int:
+    """Copy the shipped vectors of ``model_id`` into ``cache`` once per shipped file;
+    vectors already in the cache are kept (``force``: always copy, replacing them).
+    Returns how many were offered."""
+    from finagent.retrieval import shipped
+
+    source = path or shipped.SHIPPED_PATH
+    head = shipped.read_digest(source)
+    if head is None or head[0] != model_id:
+        return 0
+    if not force and cache.get_meta(shipped.MARKER) == head[1]:
+        return 0
+    vectors = shipped.load(source)
+    if vectors is None:
+        return 0
+    items = list(zip(vectors.keys, vectors.vectors, strict=True))
+    cache.put_many(model_id, items, replace=force)
+    cache.set_meta(shipped.MARKER, vectors.digest)
+    log.info("shipped_embeddings_loaded", vectors=len(vectors.keys), model=model_id)
+    return len(vectors.keys)

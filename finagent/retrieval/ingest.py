@@ -7,19 +7,17 @@ import csv
 import json
 import os
 import re
-import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
-
-from tqdm import tqdm
 
 from finagent.observability import get_logger
 from finagent.retrieval.chunking import MarkdownChunker
 from finagent.retrieval.index import SearchFilter
 from finagent.retrieval.loaders import DocumentLoadError, load_text, title_of
 from finagent.retrieval.parse_pool import parse_document
+from finagent.retrieval.progress import chunk_progress
 from finagent.retrieval.retriever import DOCS, KB, ChunkRecord, Retriever
 from finagent.storage.documents import DocumentStore
 
@@ -172,16 +170,6 @@ def render_tree(paths: Iterable[str]) -> list[str]:
     return draw(tree, "")
 
 
-def _progress(items: Iterable[Path], desc: str, total: int) -> Iterable[Path]:
-    return tqdm(items, desc=desc, total=total, unit="file", disable=not sys.stderr.isatty())
-
-
-def _progress_pairs(
-    items: list[tuple[Path, Path | None]], desc: str
-) -> Iterable[tuple[Path, Path | None]]:
-    return tqdm(items, desc=desc, total=len(items), unit="file", disable=not sys.stderr.isatty())
-
-
 # "Проверено: 2025-10-01" / "reviewed: 2025-10-01" on its own line near the top of a .md file
 _REVIEWED_LINE = re.compile(r"^(?:reviewed|проверено)\s*:\s*(\d{4}-\d{2}-\d{2})\s*$", re.I | re.M)
 
@@ -248,16 +236,24 @@ class Ingestor:
         report = IngestReport()
         files = self._expand_kb(paths)
         known = await asyncio.to_thread(self._known_ids)
-        for path, base in _progress_pairs(files, "knowledge base"):
-            try:
-                if path.suffix.lower() == ".csv":
-                    articles = await asyncio.to_thread(read_kb_csv, path)
-                else:
-                    articles = [await asyncio.to_thread(self._markdown_article, path, base)]
-                for article in articles:
-                    report.results.append(await self._index_article(article, path, known, report))
-            except DocumentLoadError as exc:
-                report.results.append(FileResult(str(path), status="error", error=str(exc)))
+        with chunk_progress("knowledge base"):
+            for path, base in files:
+                try:
+                    if path.suffix.lower() == ".csv":
+                        articles = await asyncio.to_thread(read_kb_csv, path)
+                    else:
+                        articles = [await asyncio.to_thread(self._markdown_article, path, base)]
+                    # one add per file: full embedding batches (a CSV holds every article)
+                    records: list[ChunkRecord] = []
+                    for article in articles:
+                        result, article_records = await self._prepare_article(
+                            article, path, known, report
+                        )
+                        report.results.append(result)
+                        records.extend(article_records)
+                    await self._retriever.add(KB, records)
+                except DocumentLoadError as exc:
+                    report.results.append(FileResult(str(path), status="error", error=str(exc)))
         return report
 
     def _markdown_article(self, path: Path, base: Path | None) -> KbArticle:
@@ -349,13 +345,14 @@ class Ingestor:
                 return
             folder = folder.parent
 
-    async def _index_article(
+    async def _prepare_article(
         self,
         article: KbArticle,
         origin: Path,
         known: dict[str, list[Path]],
         report: IngestReport,
-    ) -> FileResult:
+    ) -> tuple[FileResult, list[ChunkRecord]]:
+        """Write the article's Markdown file, drop its old chunks, return its new ones."""
         doc_id = f"kb-{article.article_id}"
         body = article.text
         if not body.lstrip().startswith("#"):
@@ -378,20 +375,21 @@ class Ingestor:
             },
         )
         await self._retriever.remove(KB, SearchFilter(document_ids=[doc_id], source="kb"))
-        await self._retriever.add(KB, records)
-        return FileResult(str(origin), doc_id, article.title, len(records), kb_path=relative)
+        result = FileResult(str(origin), doc_id, article.title, len(records), kb_path=relative)
+        return result, records
 
     # --- user documents --------------------------------------------------------------------
     async def ingest_documents(self, user_id: str, paths: list[Path]) -> IngestReport:
         if self._documents is None:
             raise RuntimeError("document store is not configured")
         report = IngestReport()
-        for path in _progress(paths, "documents", len(paths)):
-            try:
-                report.results.append(await self._ingest_document(user_id, path))
-            except DocumentLoadError as exc:
-                log.warning("ingest_file_failed", path=path.name, error=str(exc))
-                report.results.append(FileResult(str(path), status="error", error=str(exc)))
+        with chunk_progress("documents"):
+            for path in paths:
+                try:
+                    report.results.append(await self._ingest_document(user_id, path))
+                except DocumentLoadError as exc:
+                    log.info("ingest_file_failed", path=path.name, error=str(exc))  # reported once
+                    report.results.append(FileResult(str(path), status="error", error=str(exc)))
         return report
 
     async def _ingest_document(self, user_id: str, path: Path) -> FileResult:

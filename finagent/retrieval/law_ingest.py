@@ -12,18 +12,16 @@ chunk plus the chapter label (title and everyday alias such as «НДС»).
 from __future__ import annotations
 
 import asyncio
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-
-from tqdm import tqdm
 
 from finagent.config import Settings
 from finagent.observability import get_logger
 from finagent.retrieval.embeddings import Embedder
 from finagent.retrieval.index import IndexPoint, SearchFilter, VectorIndex
 from finagent.retrieval.legal import LegalChunk, chunk_units, latest_amendment, parse_code
+from finagent.retrieval.progress import chunk_progress
 from finagent.retrieval.retriever import KB
 from finagent.retrieval.sparse import RussianBm25
 
@@ -105,9 +103,8 @@ class LawIngestor:
         await self.index.ensure_collection(self.collection, self.embedder.dim)
         await self._drop_stale(chunks)
         batch = max(1, self.settings.embeddings_batch_size)
-        show = sys.stderr.isatty() if progress is None else progress
-        bar = tqdm(total=len(chunks), desc=f"{code}{part or ''}", unit="chunk", disable=not show)
-        try:
+        with chunk_progress(f"{code}{part or ''}", show=progress) as bar:
+            bar.expect(len(chunks))
             for start in range(0, len(chunks), batch):
                 part_chunks = chunks[start : start + batch]
                 dense = await self.embedder.embed_passages(
@@ -127,9 +124,7 @@ class LawIngestor:
                     for i, c in enumerate(part_chunks)
                 ]
                 await self.index.upsert(self.collection, points)
-                bar.update(len(part_chunks))
-        finally:
-            bar.close()
+                bar.advance(len(part_chunks))
         seconds = time.perf_counter() - started
         report = LawIngestReport(
             code=code,

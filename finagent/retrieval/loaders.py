@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 import zipfile
 from pathlib import Path
@@ -11,6 +12,7 @@ from finagent.retrieval.archive_checks import DocumentLoadError, check_zip
 __all__ = ["DocumentLoadError", "load_text", "title_of"]
 
 SUPPORTED_SUFFIXES = (".txt", ".md", ".pdf", ".docx")
+PDF_UNREADABLE = "не удалось прочитать PDF: файл повреждён или это не PDF"
 DOCX_XML_ALLOWANCE_BYTES = 16 * 1024 * 1024  # unpacked XML a .docx may add to its size
 
 
@@ -38,15 +40,16 @@ def _pdf_text(path: Path) -> str:
     from pypdf import PdfReader
     from pypdf.errors import PdfReadError
 
+    # pypdf logs its own English warnings ("EOF marker not found"): the user gets one
+    # Russian error per file instead
+    logging.getLogger("pypdf").setLevel(logging.CRITICAL)
     try:
         reader = PdfReader(str(path))
         return "\n\n".join((page.extract_text() or "") for page in reader.pages)
     except (PdfReadError, ValueError, KeyError, OSError) as exc:
-        raise DocumentLoadError(f"{path.name}: не удалось прочитать PDF ({exc})") from exc
+        raise DocumentLoadError(f"{path.name}: {PDF_UNREADABLE}") from exc
     except Exception as exc:  # a hostile file can break the parser in any way
-        raise DocumentLoadError(
-            f"{path.name}: не удалось прочитать PDF ({type(exc).__name__})"
-        ) from exc
+        raise DocumentLoadError(f"{path.name}: {PDF_UNREADABLE}") from exc
 
 
 def _docx_text(path: Path, max_bytes: int) -> str:

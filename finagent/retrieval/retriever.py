@@ -12,6 +12,7 @@ import numpy as np
 
 from finagent.config import Settings
 from finagent.observability import CHUNKS_RETRIEVED, SEARCH_SECONDS, get_logger
+from finagent.retrieval import progress
 from finagent.retrieval.embeddings import Embedder
 from finagent.retrieval.index import (
     IndexPoint,
@@ -89,6 +90,9 @@ class Retriever:
         name = self.collection(collection)
         await self.index.ensure_collection(name, self.embedder.dim)
         batch = max(1, self.settings.embeddings_batch_size)
+        bar = progress.current()
+        if bar is not None:
+            bar.expect(len(records))
         for start in range(0, len(records), batch):
             part = records[start : start + batch]
             dense = await self.embedder.embed_passages([r.text for r in part])
@@ -102,6 +106,8 @@ class Retriever:
                 for i, r in enumerate(part)
             ]
             await self.index.upsert(name, points)
+            if bar is not None:
+                bar.advance(len(part))
         return len(records)
 
     async def remove(self, collection: str, flt: SearchFilter) -> None:

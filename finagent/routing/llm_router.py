@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
@@ -13,6 +12,9 @@ from finagent.clients.structured import invoke_structured
 from finagent.prompts import load_prompt
 from finagent.state import Decision, Scenario, Turn
 from finagent.text_safety import utf8_safe
+
+if TYPE_CHECKING:  # slow to import; annotations only
+    from langchain_core.language_models import BaseChatModel
 
 MAX_SUB_QUERY_CHARS = 500  # a search query, not a document: bounds the embedding cost
 

@@ -13,15 +13,16 @@ import json
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
-from langchain_core.runnables import RunnableConfig
-from langchain_core.tools import StructuredTool
-from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import BaseModel, Field, ValidationError
 
 from finagent.observability import TOOL_CALLS, digest, get_logger, redact
 from finagent.text_safety import has_lone_surrogates, utf8_safe
+
+if TYPE_CHECKING:  # langchain_core.tools is slow to import: loaded when a tool is converted
+    from langchain_core.runnables import RunnableConfig
+    from langchain_core.tools import StructuredTool
 
 log = get_logger("finagent.tools")
 
@@ -111,6 +112,8 @@ class Tool(ABC, Generic[InputT]):
 
     def openai_schema(self) -> dict[str, Any]:
         """OpenAI function-calling schema, generated from the input model."""
+        from langchain_core.utils.function_calling import convert_to_openai_tool
+
         schema = convert_to_openai_tool(self.input_model)
         schema["function"]["name"] = self.name
         schema["function"]["description"] = self.description
@@ -155,6 +158,8 @@ class Tool(ABC, Generic[InputT]):
 
     def as_langchain(self, ctx: ToolContext | None = None) -> StructuredTool:
         """A LangChain StructuredTool; the context comes from ``ctx`` or the run config."""
+        from langchain_core.runnables import RunnableConfig
+        from langchain_core.tools import StructuredTool
 
         async def _call(config: RunnableConfig, **kwargs: Any) -> str:
             try:
@@ -163,6 +168,8 @@ class Tool(ABC, Generic[InputT]):
                 return f"Error: {exc}"
             return await self.invoke(kwargs, run_ctx)
 
+        # resolved here, not from module globals: LangChain injects ``config`` by this type
+        _call.__annotations__["config"] = RunnableConfig
         return StructuredTool.from_function(
             coroutine=_call,
             name=self.name,

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any
-
-from langchain_core.tools import StructuredTool
+from typing import TYPE_CHECKING, Any
 
 from finagent.observability import redact
 from finagent.tools.base import Tool, ToolContext
+
+if TYPE_CHECKING:  # slow to import; annotations only
+    from langchain_core.tools import StructuredTool
 
 MAX_NAME_ECHO = 100
 

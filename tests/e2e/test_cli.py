@@ -178,12 +178,22 @@ def test_demo_covers_every_scenario(env: dict[str, str]) -> None:
     assert out.returncode == 0, out.stderr[-2000:]
     data = json.loads(out.stdout)
     assert data["kb_articles"] >= 40 and len(data["documents"]) == 6
+    assert data["user"] == "demo"
     scenarios = [a["scenario"] for a in data["answers"]]
-    assert scenarios == [2, 1, 3, 4, 5, 2, 2]
+    assert scenarios[:7] == [2, 1, 3, 4, 5, 2, 2]
     for answer in data["answers"]:
         if answer["scenario"] in (1, 3, 4):
             assert "## Источники" in answer["answer"]
     assert "не настроен" in data["answers"][5]["answer"]
+    # the shipped embeddings cover the bundled data: a fresh data dir computes no vector
+    assert data["embeddings"]["computed"] == 0 and data["embeddings"]["from_cache"] > 100
+    if data["tax_code"]:  # the text was found (FINAGENT_TAXCODE_DIR or ../shared)
+        assert [t["part"] for t in data["tax_code"]] == [1, 2]
+        tax_answers = data["answers"][7:]
+        assert len(tax_answers) == 2
+        assert all(re.search(r"п\. \d+ ст\. [\d.]+ НК РФ", a["answer"]) for a in tax_answers)
+    else:
+        assert len(data["answers"]) == 7
 
 
 def test_ask_with_an_openai_compatible_llm(env: dict[str, str], ingested: dict[str, str]) -> None:
@@ -441,3 +451,57 @@ def test_ingest_law_and_search_shows_unit_and_citation(env: dict[str, str], tmp_
     total = finagent(env, "search", "взаимозависимые лица", "--top-k", "50", "--json")
     ids = [h["id"] for h in json.loads(total.stdout)["hits"]]
     assert len(ids) == len(set(ids)) == 3  # re-ingest added no duplicates
+
+
+LAW_PART_TWO = """Глава 21. НАЛОГ НА ДОБАВЛЕННУЮ СТОИМОСТЬ
+
+Статья 164. Налоговые ставки
+
+1. Налогообложение производится по налоговой ставке 0 процентов при реализации товаров,
+вывезенных в таможенной процедуре экспорта.
+"""
+
+
+def test_ingest_law_by_name_finds_both_parts(env: dict[str, str], tmp_path: Path) -> None:
+    folder = tmp_path / "tax-code"
+    folder.mkdir()
+    (folder / "nk-part1-2030.txt").write_text(LAW_TEXT, encoding="utf-8")
+    (folder / "nk-part2-2030.txt").write_text(LAW_PART_TWO, encoding="utf-8")
+    named = {**env, "FINAGENT_TAXCODE_DIR": str(folder)}
+    out = finagent(named, "ingest", "law", "nk", "--json")
+    assert out.returncode == 0, out.stderr
+    reports = [json.loads(line) for line in out.stdout.splitlines()]
+    assert [(r["code"], r["part"]) for r in reports] == [("nk", 1), ("nk", 2)]
+    hits = json.loads(finagent(named, "search", "ставка 0 процентов экспорт", "--json").stdout)
+    assert hits["hits"][0]["citation"] == "п. 1 ст. 164 НК РФ"
+
+
+def test_ingest_law_by_name_says_where_to_put_the_text(env: dict[str, str], tmp_path: Path) -> None:
+    empty = tmp_path / "nowhere"
+    empty.mkdir()
+    out = finagent({**env, "FINAGENT_TAXCODE_DIR": str(empty)}, "ingest", "law", "nk")
+    assert out.returncode == 2
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: текст Налогового кодекса не найден")
+    assert str(empty) in lines[0] and "nk-part1-<редакция>.txt" in lines[0]
+    assert "FINAGENT_TAXCODE_DIR" in lines[0]
+    missing = finagent(env, "ingest", "law", str(tmp_path / "no-such.txt"))
+    assert missing.returncode == 2 and "нет такого файла" in missing.stderr
+
+
+def test_newcomer_messages(env: dict[str, str], tmp_path: Path) -> None:
+    broken = tmp_path / "broken.pdf"
+    broken.write_bytes(b"%PDF-1.4\nbroken garbage\n")
+    out = finagent(env, "ingest", "docs", str(broken), "--user", "alice")
+    assert out.returncode == 1
+    assert out.stderr.strip().splitlines() == [
+        "Error: broken.pdf: не удалось прочитать PDF: файл повреждён или это не PDF"
+    ]
+    research = finagent(env, "research", "Какие ставки НДС?")
+    assert research.returncode == 2 and "Invalid value" not in research.stderr
+    assert research.stderr.startswith("Error: для research нужна LLM")
+    routed = finagent(env, "route", "новости о ключевой ставке")
+    assert routed.returncode == 0 and routed.stdout.startswith("S2 news (rules")
+    assert "[" not in routed.stdout.splitlines()[0]
+    listed = finagent(env, "tools", "list").stdout.splitlines()
+    assert listed and all(line.rstrip().endswith((".", ")")) for line in listed)

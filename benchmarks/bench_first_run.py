@@ -1,0 +1,138 @@
+"""First-run wall times: this tree vs a baseline commit, side by side in one run.
+
+Each measure is a whole ``finagent`` process (``python -m finagent.cli ...``), timed
+with ``time.perf_counter`` around ``subprocess.run``; ours and the baseline alternate
+so machine load hits both alike. The baseline is ``git archive BASE`` unpacked into a
+temporary folder and run from there with the same interpreter (the current directory
+comes first on ``sys.path``, so its ``finagent`` package is the one imported).
+
+``demo`` runs on a fresh data dir (empty index and embedding cache) every time: ours
+ingests the Tax Code too when it is found (FINAGENT_TAXCODE_DIR or ../shared/data/
+tax-code), the baseline cannot.
+
+    python benchmarks/bench_first_run.py [--base 637a5c6] [--repeats 5] [--demo-repeats 1]
+    python benchmarks/bench_first_run.py --no-demo      # CLI start only (a minute)
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+CLI_MEASURES: list[tuple[str, list[str]]] = [
+    ("finagent --help", ["--help"]),
+    ('finagent route "..." --json', ["route", "Какие ставки НДС действуют?", "--json"]),
+    ("finagent tools list", ["tools", "list"]),
+]
+TARGETS = {
+    "finagent --help": 0.5,
+    'finagent route "..." --json': 1.5,
+    "finagent tools list": 1.5,
+    "finagent demo (fresh data dir)": 20.0,
+}
+
+
+def baseline_tree(commit: str, into: Path) -> Path:
+    """``git archive commit`` unpacked under ``into``."""
+    archive = subprocess.run(
+        ["git", "-C", str(REPO), "archive", "--format=tar", commit],
+        capture_output=True,
+        check=True,
+    ).stdout
+    root = into / f"base-{commit}"
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(root, filter="data")
+    return root
+
+
+def timed(tree: Path, args: list[str], env: dict[str, str]) -> float:
+    started = time.perf_counter()
+    out = subprocess.run(
+        [sys.executable, "-m", "finagent.cli", *args],
+        cwd=tree,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=3600,
+    )
+    seconds = time.perf_counter() - started
+    if out.returncode != 0:
+        raise SystemExit(f"{tree.name}: finagent {' '.join(args)} failed:\n{out.stderr[-2000:]}")
+    return seconds
+
+
+def environment(data_dir: Path, tree: Path) -> dict[str, str]:
+    env = {
+        **os.environ,
+        "FINAGENT_DATA_DIR": str(data_dir),
+        "FINAGENT_CBR_ENABLED": "false",
+        "FINAGENT_LLM_API_KEY": "",
+        "OPENROUTER_API_KEY": "",
+        "FINAGENT_LLM_MODEL": "",
+        "PYTHONPATH": str(tree),
+    }
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def row(name: str, ours: list[float], base: list[float]) -> str:
+    o, b = statistics.median(ours), statistics.median(base)
+    target = TARGETS.get(name)
+    mark = "" if target is None else (" ok" if o <= target else " MISSED")
+    goal = f"<= {target:g} s{mark}" if target else ""
+    return f"| {name} | {o:.2f} s | {b:.2f} s | {b / o:.1f}x | {goal} |"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--base", default="637a5c6", help="Baseline commit")
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--demo-repeats", type=int, default=1)
+    parser.add_argument("--no-demo", action="store_true")
+    opts = parser.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="finagent-first-run-") as tmp:
+        root = Path(tmp)
+        base = baseline_tree(opts.base, root)
+        trees = {"ours": REPO, "base": base}
+        lines = [
+            f"first run: this tree vs {opts.base}, medians of process wall times "
+            f"(cpus={os.cpu_count()}, load={os.getloadavg()[0]:.1f})",
+            "",
+            "| measure | ours | baseline | speed-up | target |",
+            "|---|---|---|---|---|",
+        ]
+        for name, args in CLI_MEASURES:
+            times: dict[str, list[float]] = {"ours": [], "base": []}
+            data = root / "cli-data"  # shared and warm: only the start-up differs
+            for label in ("ours", "base"):  # warm-up: byte-code compiled, model files cached
+                timed(trees[label], args, environment(data / label, trees[label]))
+            for _ in range(opts.repeats):
+                for label in ("ours", "base"):
+                    env = environment(data / label, trees[label])
+                    times[label].append(timed(trees[label], args, env))
+            lines.append(row(name, times["ours"], times["base"]))
+            print(lines[-1], flush=True)
+        if not opts.no_demo:
+            times = {"ours": [], "base": []}
+            for i in range(opts.demo_repeats):
+                for label in ("ours", "base"):
+                    fresh = root / f"demo-{label}-{i}"
+                    env = environment(fresh, trees[label])
+                    times[label].append(timed(trees[label], ["demo", "--json"], env))
+                    print(f"demo {label}: {times[label][-1]:.1f} s", flush=True)
+            lines.append(row("finagent demo (fresh data dir)", times["ours"], times["base"]))
+        print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()

