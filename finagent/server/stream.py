@@ -62,8 +62,16 @@ MSG_LIVE_FAILED = "Живые данные недоступны: {name}."
 MSG_FAILED = "Не удалось получить ответ: внутренняя ошибка сервиса. Повторите запрос позже."
 
 
-def sse(event: str, data: dict[str, Any]) -> ServerSentEvent:
-    return ServerSentEvent(data=json.dumps(data, ensure_ascii=False), event=event)
+#: One event of the contract: its name and its JSON object.
+StreamEvent = tuple[str, dict[str, Any]]
+
+
+def sse(event: str, data: dict[str, Any]) -> StreamEvent:
+    return (event, data)
+
+
+def to_sse(event: StreamEvent) -> ServerSentEvent:
+    return ServerSentEvent(data=json.dumps(event[1], ensure_ascii=False), event=event[0])
 
 
 def chunked(text: str, size: int = CHUNK_CHARS) -> list[str]:
@@ -113,7 +121,7 @@ class Translator:
         self.chunks = 0
         self.state: dict[str, Any] = {}
 
-    def feed(self, mode: str, part: Any) -> Iterable[ServerSentEvent]:
+    def feed(self, mode: str, part: Any) -> Iterable[StreamEvent]:
         if mode == "values" and isinstance(part, dict):
             self.state = part
         elif mode == "messages":
@@ -131,7 +139,7 @@ class Translator:
             for node, update in part.items():
                 yield from self._progress(node, update)
 
-    def _progress(self, node: str, update: Any) -> Iterable[ServerSentEvent]:
+    def _progress(self, node: str, update: Any) -> Iterable[StreamEvent]:
         if not isinstance(update, dict):
             return
         if node == "orchestrate" and update.get("decision") is not None:
@@ -193,7 +201,7 @@ def final_payload(agent: Agent, state: dict[str, Any], chat_id: str | None) -> d
     }
 
 
-async def run_events(agent: Agent, prepared: PreparedRun) -> AsyncGenerator[ServerSentEvent]:
+async def run_events(agent: Agent, prepared: PreparedRun) -> AsyncGenerator[StreamEvent]:
     """The events of one run, ending with ``final`` or ``error``."""
     graph = await agent.graph()
     translator = Translator()
@@ -217,7 +225,7 @@ async def run_events(agent: Agent, prepared: PreparedRun) -> AsyncGenerator[Serv
 
 
 async def _produce(
-    agent: Agent, prepared: PreparedRun, queue: asyncio.Queue[ServerSentEvent | None]
+    agent: Agent, prepared: PreparedRun, queue: asyncio.Queue[StreamEvent | None]
 ) -> None:
     embedding_user.set(prepared.user_id)  # this task's own context: fair query embedding
     try:
@@ -236,11 +244,11 @@ _cancelled_runs: set[asyncio.Task[None]] = set()
 
 async def events(agent: Agent, prepared: PreparedRun) -> AsyncIterator[ServerSentEvent]:
     """``run_events`` in a task of its own; closing this iterator cancels the run."""
-    queue: asyncio.Queue[ServerSentEvent | None] = asyncio.Queue(QUEUE_SIZE)
+    queue: asyncio.Queue[StreamEvent | None] = asyncio.Queue(QUEUE_SIZE)
     task = asyncio.create_task(_produce(agent, prepared, queue), context=contextvars.copy_context())
     try:
         while (event := await queue.get()) is not None:
-            yield event
+            yield to_sse(event)
     finally:
         if not task.done():
             task.cancel()
