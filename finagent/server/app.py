@@ -301,13 +301,13 @@ def write_private(path: Path, data: bytes) -> None:
 
 def create_app(settings: Settings | None = None, services: Services | None = None) -> FastAPI:
     conf = settings or get_settings()
+    svc = services or Services(conf)  # the LangServe graphs are built over it now
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         removed = await asyncio.to_thread(clean_uploads, conf.data_dir)
         if removed:
             log.warning("stale_uploads_removed", count=removed)
-        svc = services or Services(conf)
         await svc.start()
         app.state.agent = Agent(svc)
         try:
@@ -410,4 +410,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
                 results.append(await ingest_one(ingestor, user, path))
         return {"results": results}
 
+    from finagent.server.extras import mount_extras  # web chat, chats, research, LangServe
+
+    mount_extras(app, svc)
     return app

@@ -154,7 +154,7 @@ def build_router() -> APIRouter:
             raise HTTPException(422, EMPTY)
         research = runs(request)
         if len(run_id) > 64 or not await research.waiting(user, run_id):
-            raise HTTPException(404, NO_RUN)
+            raise HTTPException(422, NO_RUN)
         return await research.run(user, run_id, Command(resume=body.answer.strip()))
 
     return router

@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from langchain_core.messages import AIMessage
 
 from finagent.server.app import create_app
@@ -20,6 +18,7 @@ from finagent.services import Services
 from tests.conftest import LEASE
 from tests.fakes.streaming_llm import StreamingChatModel, words
 from tests.integration.test_agent_graph import decision
+from tests.serving import loopback_service
 
 TOKENS = "alice-token-0001:alice,bob-token-00002:bob"
 ALICE = {"Authorization": "Bearer alice-token-0001"}
@@ -49,26 +48,6 @@ async def asgi_client(services: Services) -> AsyncIterator[httpx.AsyncClient]:
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://finagent") as http:
             yield http
-
-
-@asynccontextmanager
-async def loopback(services: Services) -> AsyncIterator[str]:
-    """The service under uvicorn on 127.0.0.1, in this event loop (real sockets)."""
-    app = create_app(services.settings, services)
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    config = uvicorn.Config(app, log_level="warning", access_log=False)
-    server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve(sockets=[sock]))
-    while not server.started:  # readiness polling
-        assert not task.done(), "uvicorn did not start"
-        await asyncio.sleep(0.01)
-    try:
-        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
-    finally:
-        server.should_exit = True
-        await task
-        sock.close()
 
 
 async def upload_lease(http: httpx.AsyncClient) -> str:
@@ -157,7 +136,10 @@ async def test_disconnect_cancels_the_run_and_saves_no_half_turn(make_services) 
     text = "Пени составляют 0,1 % за каждый день просрочки [1]."
     llm = StreamingChatModel([decision(1), AIMessage(text)], hold_after=2, cancelled=cancelled)
     services: Services = await make_services(llm, api_tokens=TOKENS)
-    async with loopback(services) as url, httpx.AsyncClient(base_url=url, timeout=60) as http:
+    async with (
+        loopback_service(services) as url,
+        httpx.AsyncClient(base_url=url, timeout=60) as http,
+    ):
         await upload_lease(http)
         body = {"query": QUESTION, "chat_id": "c1"}
         seen: list[str] = []
