@@ -22,12 +22,14 @@ def words(text: str) -> list[str]:
 class StreamingChatModel(ScriptedChatModel):
     """Streams each scripted text reply in word pieces.
 
-    With ``hold_after=n`` the stream stops after ``n`` pieces and waits forever; when its
-    run is cancelled it sets ``cancelled`` (an ``asyncio.Event`` given by the test).
+    With ``hold_after=n`` the stream stops after ``n`` pieces and waits: for ``release``
+    (a ``threading.Event`` set by the test) when given, otherwise forever; when its run is
+    cancelled it sets ``cancelled`` (an ``asyncio.Event`` given by the test).
     """
 
     hold_after: int | None = None
     cancelled: Any = None
+    release: Any = None
 
     def __init__(self, responses: Sequence[BaseMessage | Exception], **kwargs: Any) -> None:
         super().__init__(responses, **kwargs)
@@ -55,9 +57,12 @@ class StreamingChatModel(ScriptedChatModel):
             if run_manager is not None:
                 await run_manager.on_llm_new_token(piece, chunk=chunk)
             yield chunk
-            if self.hold_after is not None and i + 1 >= self.hold_after:
+            if self.hold_after is not None and i + 1 == self.hold_after:
                 try:
-                    await asyncio.Event().wait()  # until the run is cancelled
+                    if self.release is not None:
+                        await asyncio.to_thread(self.release.wait, 120)
+                    else:
+                        await asyncio.Event().wait()  # until the run is cancelled
                 except asyncio.CancelledError:
                     if self.cancelled is not None:
                         self.cancelled.set()
