@@ -240,6 +240,27 @@ async def _produce(
 
 
 _cancelled_runs: set[asyncio.Task[None]] = set()
+_NEXT: StreamEvent = ("", {})  # marker: nothing taken from the queue yet
+
+
+def coalesced(
+    event: StreamEvent, queue: asyncio.Queue[StreamEvent | None]
+) -> tuple[StreamEvent, StreamEvent | None]:
+    """``event`` with the tokens already waiting behind it joined into it, and the next
+    event taken from the queue (``_NEXT`` when none was taken).
+
+    A client that keeps up gets every token as its own event; under load, tokens that
+    piled up go out as one event instead of one write each.
+    """
+    if event[0] != TOKEN:
+        return event, _NEXT
+    text = [str(event[1]["text"])]
+    while not queue.empty():
+        following = queue.get_nowait()
+        if following is None or following[0] != TOKEN:
+            return (TOKEN, {"text": "".join(text)}), following
+        text.append(str(following[1]["text"]))
+    return (TOKEN, {"text": "".join(text)}), _NEXT
 
 
 async def events(agent: Agent, prepared: PreparedRun) -> AsyncIterator[ServerSentEvent]:
@@ -247,8 +268,12 @@ async def events(agent: Agent, prepared: PreparedRun) -> AsyncIterator[ServerSen
     queue: asyncio.Queue[StreamEvent | None] = asyncio.Queue(QUEUE_SIZE)
     task = asyncio.create_task(_produce(agent, prepared, queue), context=contextvars.copy_context())
     try:
-        while (event := await queue.get()) is not None:
+        pending: StreamEvent | None = await queue.get()
+        while pending is not None:
+            event, pending = coalesced(pending, queue)
             yield to_sse(event)
+            if pending is _NEXT:
+                pending = await queue.get()
     finally:
         if not task.done():
             task.cancel()
