@@ -106,6 +106,28 @@ async def test_llm_tokens_stream_before_the_final_answer(make_services) -> None:
     assert "## Источники" in final[1]["answer"]  # the checked text with its source list
 
 
+async def test_live_data_progress_says_when_a_source_is_unavailable(make_services) -> None:  # type: ignore[no-untyped-def]
+    llm = StreamingChatModel([decision(2, ["rates", "kb"]), AIMessage("Ставка 20 % [1].")])
+    services: Services = await make_services(llm, api_tokens=TOKENS)  # no Bank of Russia
+    async with asgi_client(services) as http:
+        response = await http.post(
+            "/v1/ask/stream", headers=ALICE, json={"query": "курс доллара и ставка НДС?"}
+        )
+    events = parse_sse(response.text)
+    live = [d for n, d in events if n == "progress" and d["stage"] == "live_data"]
+    assert live == [
+        {
+            "stage": "live_data",
+            "source": "cbr",
+            "ok": False,
+            "message": "Живые данные недоступны: Банк России.",
+        }
+    ]
+    scenario = next(d for n, d in events if n == "progress" and d["stage"] == "scenario")
+    assert scenario["scenario"] == 2 and set(scenario["intents"]) == {"rates", "kb"}
+    assert events[-1][0] == "final" and events[-1][1]["scenario"] == 2
+
+
 async def test_same_auth_limits_and_russian_errors(make_services) -> None:  # type: ignore[no-untyped-def]
     services: Services = await make_services(api_tokens=TOKENS)
     async with asgi_client(services) as http:
