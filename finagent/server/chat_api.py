@@ -21,7 +21,7 @@ from pydantic import BaseModel, Field
 
 from finagent.graph.agent import MAX_CHAT_ID_CHARS, Agent, chat_thread_id
 from finagent.observability import get_logger
-from finagent.server.app import AUTH_ERRORS, BODY_ERRORS, Text, User
+from finagent.server.app import AUTH_ERRORS, BODY_ERRORS, Text, User, Utf8JsonRoute
 
 log = get_logger("finagent.server.chat_api")
 
@@ -113,7 +113,7 @@ def outcome(run_id: str, result: dict[str, Any]) -> dict[str, Any]:
 
 
 def build_router() -> APIRouter:
-    router = APIRouter()
+    router = APIRouter(route_class=Utf8JsonRoute)  # JSON bodies must be UTF-8, as elsewhere
 
     def runs(request: Request) -> ResearchRuns:
         state = request.app.state
