@@ -200,7 +200,9 @@ def test_web_chat_flow(browser: Any, tmp_path: Path, embedder: Embedder) -> None
         wait.until(ec.text_to_be_present_in_element((By.ID, "documents"), "Договор аренды"))
         shot("uploaded")
 
-        # ask: the answer streams in (the LLM holds mid-answer until released)
+        # ask about the chosen document: the answer streams in (the LLM holds mid-answer)
+        browser.find_element(By.CSS_SELECTOR, "#documents input[type=checkbox]").click()
+        assert by_id("selection").text == "Вопрос по выбранным документам: 1"
         by_id("question").send_keys("какие пени в моём договоре аренды?")
         by_id("ask-button").click()
         streaming = wait.until(
@@ -208,7 +210,7 @@ def test_web_chat_flow(browser: Any, tmp_path: Path, embedder: Embedder) -> None
         )
         wait.until(lambda _: streaming.text.strip() == "Пени составляют 0,1")
         assert "[1]" not in streaming.text  # part of the answer, before the rest
-        assert "Найдено фрагментов источников" in by_id("progress").text
+        assert "Сценарий S3: выбранные документы целиком" in by_id("progress").text
         shot("streaming")
         release.set()
         done = wait.until(

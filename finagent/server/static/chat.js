@@ -83,7 +83,10 @@ function addMessage(role, text, extraClass) {
 // The answer with each [n] that has a passage turned into a link opening it.
 function renderAnswer(div, answer, citations) {
   const byNumber = new Map((citations || []).map((c) => [c.number, c]));
-  div.innerHTML = escapeHtml(answer).replace(/\[(\d{1,3})\]/g, (match, n) => {
+  const html = escapeHtml(answer)
+    .replace(/^#{1,6} (.*)$/gm, "<strong>$1</strong>")
+    .replace(/\*\*([^*\n]+)\*\*/g, "<strong>$1</strong>");
+  div.innerHTML = html.replace(/\[(\d{1,3})\]/g, (match, n) => {
     const source = byNumber.get(Number(n));
     if (!source || !source.passages.length) return match;
     return `<a class="cite" href="#" data-n="${n}">[${n}]</a>`;
@@ -117,6 +120,12 @@ function showPassage(source) {
 
 function setProgress(text) {
   $("progress").textContent = text || "";
+}
+
+// The run's progress so far, one line: "Сценарий S3: … · Найдено фрагментов …".
+function addProgress(text) {
+  const now = $("progress").textContent;
+  $("progress").textContent = now ? `${now} · ${text}` : text;
 }
 
 // --- documents -----------------------------------------------------------------------------
@@ -182,6 +191,7 @@ async function upload(event) {
       status.appendChild(li);
     }
     $("files").value = "";
+    $("chosen").textContent = "Файлы не выбраны";
     await loadDocuments();
   } catch (err) {
     status.innerHTML = "";
@@ -232,13 +242,14 @@ function startNewChat() {
 
 // --- asking --------------------------------------------------------------------------------
 async function ask(question) {
+  setProgress("");
   addMessage("user", question);
   const div = addMessage("assistant", "", "streaming");
   let streamed = "";
   let failed = false;
   const body = { query: question, chat_id: state.chatId, document_ids: [...state.selected] };
   await streamEvents("/v1/ask/stream", body, (name, data) => {
-    if (name === "progress") setProgress(data.message);
+    if (name === "progress") addProgress(data.message);
     else if (name === "token") {
       streamed += data.text;
       div.textContent = streamed;
@@ -246,7 +257,6 @@ async function ask(question) {
       div.classList.remove("streaming");
       div.dataset.done = "1";
       renderAnswer(div, data.answer, data.citations);
-      setProgress("");
     } else if (name === "error") {
       failed = true;
       div.className = "msg error";
@@ -369,6 +379,10 @@ window.addEventListener("DOMContentLoaded", () => {
   $("signout").addEventListener("click", signOut);
   $("new-chat").addEventListener("click", startNewChat);
   $("upload-form").addEventListener("submit", upload);
+  $("files").addEventListener("change", () => {
+    const names = [...$("files").files].map((f) => f.name);
+    $("chosen").textContent = names.length ? names.join(", ") : "Файлы не выбраны";
+  });
   $("ask-form").addEventListener("submit", submitQuestion);
   $("passage-close").addEventListener("click", () => { $("passage").hidden = true; });
   const saved = sessionStorage.getItem(TOKEN_KEY);
