@@ -76,9 +76,20 @@ async def test_research_routes_from_remote_runnable(make_services) -> None:  # t
         answer="Основная ставка НДС 20 %.",
         status="completed",
     )
-    llm = StreamingChatModel([final])
+    clarification = step(
+        "clarification",
+        reasoning="Неясен период",
+        unclear_terms=["период"],
+        assumptions=["2024 год", "2025 год"],
+        questions=["За какой год?"],
+    )
+    llm = StreamingChatModel([final, clarification])
     services: Services = await make_services(llm, api_tokens=TOKENS)
     async with loopback_service(services) as url:
         research = RemoteRunnable(f"{url}/langserve/research", headers=ALICE, timeout=120)
         result = await research.ainvoke({"query": "Какая ставка НДС?"})
-    assert result["status"] == "completed" and "20 %" in result["answer"]
+        assert result["status"] == "completed" and "20 %" in result["answer"]
+        # a clarification ends the call with the questions (LangServe cannot resume)
+        stopped = await research.ainvoke({"query": "Какая ставка?"})
+    [interrupt] = stopped["__interrupt__"]
+    assert interrupt["value"]["questions"] == ["За какой год?"]
