@@ -131,8 +131,22 @@ def ask(
     chat: Annotated[str | None, typer.Option("--chat", help="Chat id for history")] = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Answer a question."""
+    """Answer a question (streamed: progress on stderr, the answer on stdout)."""
     from finagent.graph.agent import Agent, InvalidRequestError
+
+    if not json_out:
+        from finagent.commands.stream_render import TerminalRenderer, stream_answer
+
+        renderer = TerminalRenderer(sys.stdout, sys.stderr)
+        try:
+            _run(
+                lambda: stream_answer(
+                    _settings(), renderer, user=user, query=query, chat_id=chat, document_ids=doc
+                )
+            )
+        except InvalidRequestError as exc:
+            fail(str(exc))
+        return
 
     async def go() -> Any:
         agent = await Agent.create(_settings())
@@ -148,17 +162,14 @@ def ask(
     except InvalidRequestError as exc:
         fail(str(exc))
         return
-    if json_out:
-        _print_json(
-            {
-                "answer": result.answer,
-                "scenario": result.scenario,
-                "used_chunks": [c.model_dump(mode="json") for c in result.used_chunks],
-                "debug": result.debug,
-            }
-        )
-    else:
-        typer.echo(result.answer)
+    _print_json(
+        {
+            "answer": result.answer,
+            "scenario": result.scenario,
+            "used_chunks": [c.model_dump(mode="json") for c in result.used_chunks],
+            "debug": result.debug,
+        }
+    )
 
 
 @app.command()

@@ -164,6 +164,15 @@ def _checked_documents(value: object) -> list[str]:
 
 
 @dataclass
+class PreparedRun:
+    """A checked request: the graph input and the run configuration (user from the caller)."""
+
+    user_id: str
+    input: dict[str, Any]
+    config: RunnableConfig
+
+
+@dataclass
 class AgentResult:
     answer: str
     used_chunks: list[Chunk] = field(default_factory=list)
@@ -192,7 +201,7 @@ class Agent:
             self._graph = build_agent_graph(self.services, self.services.checkpointer)
         return self._graph
 
-    async def run(
+    def prepare(
         self,
         user_id: str,
         query: str,
@@ -201,9 +210,9 @@ class Agent:
         answer_instructions: str | None = None,
         *,
         callbacks: list[BaseCallbackHandler] | None = None,
-    ) -> AgentResult:
-        """Answer ``query`` for ``user_id``; ``callbacks`` (LangChain handlers) see every
-        model call of the run, e.g. to count LLM round-trips."""
+    ) -> PreparedRun:
+        """Check the input (InvalidRequestError in Russian) and build the run's graph input
+        and configuration; ``run`` and the streaming service both start from here."""
         if user_id is None or (isinstance(user_id, str) and not user_id.strip()):
             raise InvalidRequestError("Не указан пользователь (user_id).")
         _checked_text(user_id, "пользователь")
@@ -220,7 +229,6 @@ class Agent:
             answer_instructions = _checked_text(
                 answer_instructions, "указания к ответу", MAX_INSTRUCTIONS_CHARS
             )
-        graph = await self.graph()
         thread = chat_thread_id(user_id, chat_id or uuid.uuid4().hex)
         config: RunnableConfig = {
             "configurable": {"user_id": user_id, "chat_id": chat_id, "thread_id": thread},
@@ -228,30 +236,59 @@ class Agent:
         }
         if callbacks:
             config["callbacks"] = list(callbacks)
-        token = embedding_user.set(user_id)  # fair query embedding: one queue per user
-        try:
-            # every external call made for this answer shares one time budget
-            with answer_budget(self.services.settings.answer_budget_s):
-                state = await graph.ainvoke(
-                    {
-                        "query": text,
-                        "chat_id": chat_id,
-                        "selected_document_ids": selected,
-                        "answer_instructions": answer_instructions,
-                    },
-                    config,
-                )
-        finally:
-            embedding_user.reset(token)
+        graph_input = {
+            "query": text,
+            "chat_id": chat_id,
+            "selected_document_ids": selected,
+            "answer_instructions": answer_instructions,
+        }
+        return PreparedRun(user_id=user_id, input=graph_input, config=config)
+
+    @staticmethod
+    def result_of(state: dict[str, Any]) -> AgentResult:
+        """The result of a finished run's final state (InvalidRequestError for documents
+        the user does not have)."""
         if state.get("error") == "unknown_documents":
             raise InvalidRequestError(state["answer"])
         decision = state.get("decision")
+        if isinstance(decision, dict):
+            decision = decision_of(state)  # type: ignore[arg-type]
         return AgentResult(
             answer=state.get("answer", ""),
             used_chunks=list(state.get("chunks") or []),
             scenario=int(decision.scenario) if decision is not None else None,
             debug=dict(state.get("debug") or {}),
         )
+
+    async def run(
+        self,
+        user_id: str,
+        query: str,
+        chat_id: str | None = None,
+        selected_document_ids: list[str] | None = None,
+        answer_instructions: str | None = None,
+        *,
+        callbacks: list[BaseCallbackHandler] | None = None,
+    ) -> AgentResult:
+        """Answer ``query`` for ``user_id``; ``callbacks`` (LangChain handlers) see every
+        model call of the run, e.g. to count LLM round-trips."""
+        prepared = self.prepare(
+            user_id,
+            query,
+            chat_id,
+            selected_document_ids,
+            answer_instructions,
+            callbacks=callbacks,
+        )
+        graph = await self.graph()
+        token = embedding_user.set(user_id)  # fair query embedding: one queue per user
+        try:
+            # every external call made for this answer shares one time budget
+            with answer_budget(self.services.settings.answer_budget_s):
+                state = await graph.ainvoke(prepared.input, prepared.config)
+        finally:
+            embedding_user.reset(token)
+        return self.result_of(state)
 
     async def aclose(self) -> None:
         await self.services.aclose()

@@ -301,13 +301,13 @@ def write_private(path: Path, data: bytes) -> None:
 
 def create_app(settings: Settings | None = None, services: Services | None = None) -> FastAPI:
     conf = settings or get_settings()
+    svc = services or Services(conf)  # the LangServe graphs are built over it now
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         removed = await asyncio.to_thread(clean_uploads, conf.data_dir)
         if removed:
             log.warning("stale_uploads_removed", count=removed)
-        svc = services or Services(conf)
         await svc.start()
         app.state.agent = Agent(svc)
         try:
@@ -370,6 +370,20 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         ]
         return AskResponse(answer=result.answer, scenario=result.scenario, sources=sources)
 
+    @app.post("/v1/ask/stream", responses=BODY_ERRORS, response_class=Response)
+    async def ask_stream(body: AskRequest, user: User) -> Response:
+        """The answer as Server-Sent Events (progress, token, final, error: docs/serving.md)."""
+        from finagent.server.stream import stream_response
+
+        agent: Agent = app.state.agent
+        try:
+            prepared = agent.prepare(
+                user, body.query, body.chat_id, body.document_ids or None, body.answer_instructions
+            )
+        except InvalidRequestError as exc:
+            raise HTTPException(422, str(exc)) from exc
+        return stream_response(agent, prepared)
+
     @app.get("/v1/documents", responses=AUTH_ERRORS)
     async def list_documents(user: User) -> list[dict[str, Any]]:
         agent: Agent = app.state.agent
@@ -396,4 +410,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
                 results.append(await ingest_one(ingestor, user, path))
         return {"results": results}
 
+    from finagent.server.extras import mount_extras  # web chat, chats, research, LangServe
+
+    mount_extras(app, svc)
     return app

@@ -15,7 +15,7 @@ from typing import Any
 from langgraph.store.base import BaseStore
 
 from finagent.state import Turn
-from finagent.storage.namespaces import label
+from finagent.storage.namespaces import label, unlabel
 
 _ROOT = "chats"
 
@@ -56,3 +56,10 @@ class ChatHistory:
             if len(turns) >= limit:
                 break
         return turns[-limit:]
+
+    async def chats(self, user_id: str, limit: int = 200) -> list[str]:
+        """The ids of ``user_id``'s chats (only theirs: the namespace starts with the user)."""
+        spaces = await self._store.alist_namespaces(
+            prefix=(_ROOT, label(user_id)), max_depth=3, limit=limit
+        )
+        return [unlabel(ns[2]) for ns in spaces if len(ns) == 3]

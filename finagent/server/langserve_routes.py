@@ -1,0 +1,131 @@
+"""LangServe routes for both graphs: ``/langserve/agent`` and ``/langserve/research``.
+
+Each gets invoke, batch, stream, stream_log, stream_events and the playground
+(``langserve.add_routes``). The user is the bearer token's, set by a per-request config
+modifier: whatever ``user_id`` a client puts in ``config.configurable`` is overwritten,
+and its ``thread_id`` is kept under that user. LangServe is installed without its
+``[server]`` extra, whose ``sse-starlette<2`` pin conflicts with langgraph-api; its routes
+run on the project's sse-starlette (tests/integration/test_langserve.py).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import uuid
+from typing import Any
+
+import orjson
+from fastapi import FastAPI, HTTPException, Request
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.types import Send
+from pydantic import BaseModel, Field
+
+from finagent.graph.agent import build_agent_graph, chat_thread_id
+from finagent.observability import get_logger
+from finagent.server.identity import Unauthorized, user_for_authorization
+from finagent.services import Services
+
+log = get_logger("finagent.server.langserve")
+
+AGENT_PATH = "/langserve/agent"
+RESEARCH_PATH = "/langserve/research"
+
+
+class AgentInput(BaseModel):
+    """The agent graph's input over LangServe (its state is a TypedDict pydantic cannot
+    take on Python 3.11)."""
+
+    query: str = Field(description="The question, in Russian")
+    chat_id: str | None = Field(default=None, description="Chat id for history")
+    selected_document_ids: list[str] = Field(default_factory=list)
+    answer_instructions: str | None = None
+
+
+class ResearchInput(BaseModel):
+    query: str = Field(description="The research question, in Russian")
+
+
+def graph_objects(obj: Any) -> Any:
+    """JSON for what LangGraph puts in events besides LangChain objects (``Send`` from the
+    intent fan-out, ``Interrupt``, ``Command``): their fields, or their text."""
+    if isinstance(obj, BaseModel):
+        return obj.model_dump()
+    if isinstance(obj, Send):
+        return {"node": obj.node, "arg": obj.arg}
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return dataclasses.asdict(obj)
+    return {"type": type(obj).__name__, "repr": repr(obj)[:2000]}
+
+
+def make_serializer() -> Any:
+    from langserve.serialization import WellKnownLCSerializer
+
+    class GraphSerializer(WellKnownLCSerializer):
+        def dumps(self, obj: Any) -> bytes:
+            return orjson.dumps(obj, default=graph_objects)
+
+    return GraphSerializer()
+
+
+def make_config_modifier(services: Services):  # type: ignore[no-untyped-def]
+    """The per-request config modifier: identity from ``Authorization``, never the body."""
+
+    async def modify(config: dict[str, Any], request: Request) -> dict[str, Any]:
+        try:
+            user = user_for_authorization(services.settings, request.headers.get("authorization"))
+        except Unauthorized as exc:
+            log.info("auth_rejected", reason=exc.reason)
+            raise HTTPException(401, str(exc), headers={"WWW-Authenticate": "Bearer"}) from exc
+        configurable = dict(config.get("configurable") or {})
+        thread = str(configurable.get("thread_id") or uuid.uuid4().hex)
+        configurable["user_id"] = user
+        configurable["thread_id"] = chat_thread_id(user, thread)
+        return {**config, "configurable": configurable}
+
+    return modify
+
+
+def research_graph(services: Services) -> Any:
+    """The research graph over ``services`` (started lazily on the first run)."""
+    from finagent.graph.research import (
+        build_research_graph,
+        resolve_agent,
+        services_extra_names,
+        services_registry,
+    )
+
+    settings = services.settings
+    return build_research_graph(
+        services.llm_for("research") if services.llm is not None else None,
+        lambda: services_registry(services),
+        resolve_agent(settings, services_extra_names(services)),
+        # clarifications interrupt the run, which needs a checkpointer; LangServe cannot
+        # resume a run, so these live in memory only (the web chat uses /v1/research)
+        checkpointer=InMemorySaver(),
+        structured_method=settings.llm_structured_method,
+        catalog=services.catalog,
+    )
+
+
+def mount_langserve(app: FastAPI, services: Services) -> None:
+    """Add both graphs' LangServe routes to ``app``."""
+    from langserve import add_routes
+
+    modifier = make_config_modifier(services)
+    # no checkpointer: a LangServe call is one turn; chat history comes from the store
+    agent = (
+        build_agent_graph(services)
+        .with_config(recursion_limit=40)
+        .with_types(input_type=AgentInput, output_type=dict[str, Any])
+    )
+    research = research_graph(services).with_types(
+        input_type=ResearchInput, output_type=dict[str, Any]
+    )
+    for path, runnable in ((AGENT_PATH, agent), (RESEARCH_PATH, research)):
+        add_routes(
+            app,
+            runnable,
+            path=path,
+            per_req_config_modifier=modifier,
+            serializer=make_serializer(),
+        )
