@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any, TextIO
 
+from finagent.clients.budget import answer_budget
 from finagent.config import Settings
 from finagent.graph.agent import Agent, InvalidRequestError
-from finagent.clients.budget import answer_budget
 from finagent.retrieval.fairness import embedding_user
 
 CHECKED_HEADER = "\n\n--- проверенный ответ ---\n"

@@ -28,10 +28,10 @@ from langgraph.types import StreamMode
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from finagent.answering.context import build_context
+from finagent.clients.budget import answer_budget
 from finagent.graph.agent import Agent, InvalidRequestError, PreparedRun
 from finagent.nodes.common import decision_of
 from finagent.observability import get_logger
-from finagent.clients.budget import answer_budget
 from finagent.retrieval.fairness import embedding_user
 from finagent.state import Chunk, ExternalData
 

@@ -68,9 +68,7 @@ INTENT_TOOLS: dict[Intent, tuple[str, ...]] = {
     "smalltalk": (),
 }
 #: every tool the table knows; any other registered tool is an extra
-KNOWN_TOOLS = frozenset(
-    [*USER_DOCUMENT_TOOLS, *KB_TOOLS, *RATES_TOOLS, *NEWS_TOOLS, *CALC_TOOLS]
-)
+KNOWN_TOOLS = frozenset([*USER_DOCUMENT_TOOLS, *KB_TOOLS, *RATES_TOOLS, *NEWS_TOOLS, *CALC_TOOLS])
 
 
 def _open_to_extras(decision: Decision) -> bool:
