@@ -22,7 +22,6 @@ from finagent.answering.context import (
     cited_numbers,
     drop_unknown_citations,
     render_sources,
-    source_note_for,
     strip_sources_section,
 )
 from finagent.answering.edition import edition_notes, period_warning
@@ -314,9 +313,9 @@ def make_tools(services: Services):  # type: ignore[no-untyped-def]
             results.append(
                 ExternalData(
                     tool=call["name"],
-                    source_note=source_note_for(call["name"]),
-                    content=output[:2000],
-                    ok=not output.startswith("Error:"),
+                    source_note=output.source_note,
+                    content=output.text[:2000],
+                    ok=output.ok,
                 )
             )
             number += 1

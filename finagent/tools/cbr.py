@@ -177,6 +177,8 @@ class FetchCbrData(Tool[FetchCbrDataInput]):
     """
 
     name = "fetch_cbr_data"
+    source_note = "cbr.ru"
+    source_name = "Банк России"
     input_model = FetchCbrDataInput
 
     def __init__(self, client: CentralBankClient, settings: Settings) -> None:

@@ -100,6 +100,7 @@ class Req_Compare_Rates_For_Dates(Tool[CompareRatesInput]):
     """
 
     name = "Req_Compare_Rates_For_Dates"
+    source_note = "cbr.ru"
     input_model = CompareRatesInput
 
     def __init__(self, client: CentralBankClient, settings: Settings) -> None:
@@ -196,6 +197,7 @@ class Req_Calculate_Conversion_For_Amounts(Tool[ConversionInput]):
     """
 
     name = "Req_Calculate_Conversion_For_Amounts"
+    source_note = "cbr.ru"
     input_model = ConversionInput
 
     def __init__(self, client: CentralBankClient, settings: Settings) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 from langchain_core.tools import StructuredTool
 
 from finagent.observability import redact
-from finagent.tools.base import Tool, ToolContext
+from finagent.tools.base import Tool, ToolContext, ToolResult
 
 MAX_NAME_ECHO = 100
 
@@ -54,11 +54,12 @@ class ToolRegistry:
     def openai_schemas(self) -> list[dict[str, Any]]:
         return [tool.openai_schema() for tool in self._tools.values()]
 
-    async def call(self, name: str, arguments: dict[str, Any], ctx: ToolContext) -> str:
+    async def call(self, name: str, arguments: dict[str, Any], ctx: ToolContext) -> ToolResult:
         """Call a tool by name; an unknown name is an ``Error:`` text, not an exception."""
         tool = self._tools.get(name)
         if tool is None:
             known = ", ".join(sorted(self._tools)) or "none"
             shown = str(name)[:MAX_NAME_ECHO]  # the name comes from the LLM: echo it bounded
-            return redact(f"Error: unknown tool {shown!r}; available tools: {known}")
+            text = redact(f"Error: unknown tool {shown!r}; available tools: {known}")
+            return ToolResult(text, tool=shown, error_kind="unknown_tool")
         return await tool.invoke(arguments, ctx)
