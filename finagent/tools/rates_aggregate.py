@@ -20,7 +20,7 @@ from finagent.clients.cbr import CentralBankClient, Currency, RatesOnDate
 from finagent.clients.resilience import ExternalServiceError, is_unavailable
 from finagent.config import Settings
 from finagent.tools.base import AggregateResult, ErrorInfo, Tool, ToolContext, ToolError, to_json
-from finagent.tools.cbr import (
+from finagent.tools.cbr_common import (
     check_currency_code,
     iso_num,
     num,
