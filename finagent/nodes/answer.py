@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import Sequence
 from typing import Any
@@ -303,8 +304,11 @@ def make_tools(services: Services):  # type: ignore[no-untyped-def]
         tool_ctx = run_context(config, state)
         replies: list[ToolMessage] = []
         results: list[ExternalData] = []
-        for call in last.tool_calls:
-            output = await services.registry.call(call["name"], call["args"], tool_ctx)
+        # the calls run concurrently; numbering follows the order the LLM asked for them
+        outputs = await asyncio.gather(
+            *(services.registry.call(c["name"], c["args"], tool_ctx) for c in last.tool_calls)
+        )
+        for call, output in zip(last.tool_calls, outputs, strict=True):
             replies.append(
                 ToolMessage(
                     content=f"[{number}] {output}", tool_call_id=call["id"] or "", name=call["name"]
