@@ -284,7 +284,7 @@ def tools_call(
 ) -> None:
     """Call a tool and print its output exactly as the LLM would see it."""
     from finagent.services import Services
-    from finagent.tools.base import ToolContext
+    from finagent.tools.base import ToolContext, ToolResult
 
     try:
         arguments = json.loads(args)
@@ -294,13 +294,13 @@ def tools_call(
     if not isinstance(arguments, dict):
         fail("--args must be a JSON object")
 
-    async def go() -> str:
+    async def go() -> ToolResult:
         async with Services(_settings(), llm=None) as services:
             return await services.registry.call(name, arguments, ToolContext(user_id=user))
 
     output = _run(go)
-    typer.echo(output)
-    if output.startswith("Error:"):
+    typer.echo(output.text)
+    if not output.ok:
         raise typer.Exit(1)
 
 

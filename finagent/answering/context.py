@@ -100,19 +100,6 @@ def build_context(
     return ctx
 
 
-TOOL_SOURCE_NOTES = {
-    "fetch_cbr_data": "cbr.ru",
-    "Req_Compare_Rates_For_Dates": "cbr.ru",
-    "Req_Calculate_Conversion_For_Amounts": "cbr.ru",
-    "Req_Calculate_Penalty_For_Payments": "расчёт пеней (ст. 75 НК РФ, ключевая ставка cbr.ru)",
-    "Req_Calculate_Deadline_For_Events": "расчёт срока (ст. 6.1 НК РФ)",
-    "fetch_finance_news": "tavily.com",
-    "internal_knowledge_search": "внутренний поиск",
-    "search_user_documents": "документы пользователя",
-    "load_documents_full": "документы пользователя",
-    "search_general_kb": "база знаний",
-    "Req_Find_Passages_For_Queries": "база знаний",
-}
 _KINDS: dict[str, ChunkSource] = {
     "cbr.ru": "cbr",
     "tavily.com": "news",
@@ -120,10 +107,6 @@ _KINDS: dict[str, ChunkSource] = {
     "документы пользователя": "user_docs",
     "база знаний": "kb",
 }
-
-
-def source_note_for(tool: str) -> str:
-    return TOOL_SOURCE_NOTES.get(tool, tool)
 
 
 def _kind(item: ExternalData) -> ChunkSource:

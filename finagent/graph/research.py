@@ -45,7 +45,8 @@ from finagent.config import Settings
 from finagent.legal.catalog import LawCatalog
 from finagent.observability import get_logger
 from finagent.prompts import load_prompt
-from finagent.tools.base import Tool, ToolContext, ToolError
+from finagent.tools.base import Tool, ToolContext, ToolError, ToolResult
+from finagent.tools.declared import builtin_tool_names
 from finagent.tools.registry import ToolRegistry
 from finagent.tools.sgr import (
     CLARIFICATION,
@@ -73,24 +74,10 @@ ANONYMOUS_USER = "anonymous"
 #: Tool-call name recorded for a step whose tool was unknown or invalid.
 INVALID_STEP = "invalid_step"
 
-#: Every tool name of finagent's design; a name here that the registry lacks is skipped
-#: (not configured in this deployment), any other unknown name is a configuration error.
-CATALOGUE = frozenset(
-    {
-        "search_user_documents",
-        "load_documents_full",
-        "search_general_kb",
-        "fetch_cbr_data",
-        "fetch_finance_news",
-        "internal_knowledge_search",
-        "kb_read_file",
-        "kb_list_directory",
-        "kb_search_files",
-        "kb_search_content",
-        *SYSTEM_TOOLS,
-        *WEB_TOOLS,
-    }
-)
+#: Every built-in tool, as declared on the tool classes; a name here that the registry lacks
+#: is skipped (not configured in this deployment), any other unknown name is a
+#: configuration error.
+CATALOGUE = builtin_tool_names()
 
 
 #: Aggregate tools follow ``Req_<Verb>_<What>_For_<Inputs>``.
@@ -259,7 +246,7 @@ class Toolkit:
     def tools(self) -> dict[str, Tool[Any]]:
         return {**self.local, **self.external}
 
-    async def call(self, name: str, args: dict[str, Any], ctx: ToolContext) -> str:
+    async def call(self, name: str, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
         if name in self.external:
             return await self.external[name].invoke(args, ctx)
         assert self.registry is not None
@@ -433,7 +420,7 @@ def build_research_graph(
                 name, pending.get("args") or {}, state
             )
         if pending.get("error"):
-            output = str(pending["error"])
+            output = ToolResult(str(pending["error"]), tool=name, error_kind="invalid_arguments")
         else:
             output = await _call_tool(name, pending.get("args") or {}, run, config)
             if name == WEB_SEARCH:
@@ -446,7 +433,7 @@ def build_research_graph(
                 name=pending.get("call_name", INVALID_STEP),
             )
         ]
-        if name in FINAL_TOOLS and not output.startswith("Error:"):
+        if name in FINAL_TOOLS and output.ok:
             args = pending.get("args") or {}
             if name == FINAL_ANSWER:
                 update["answer"] = str(args.get("answer", ""))
@@ -476,7 +463,7 @@ def build_research_graph(
 
     async def _call_tool(
         name: str, args: dict[str, Any], run: ResearchRun, config: RunnableConfig
-    ) -> str:
+    ) -> ToolResult:
         try:
             ctx: ToolContext | None = ToolContext.from_config(config)
         except ToolError:
@@ -484,7 +471,8 @@ def build_research_graph(
         run_scoped = name in SYSTEM_TOOLS or name in WEB_TOOLS or name in toolkit.external
         if ctx is None:
             if not run_scoped:
-                return "Error: no user is set for this run (configurable.user_id)"
+                text = "Error: no user is set for this run (configurable.user_id)"
+                return ToolResult(text, tool=name, error_kind="error")
             ctx = ToolContext(user_id=ANONYMOUS_USER)
         ctx = replace(ctx, extra={**ctx.extra, RESEARCH_CONTEXT_KEY: run})
         return await toolkit.call(name, args, ctx)

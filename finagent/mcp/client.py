@@ -14,11 +14,12 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any, Literal
+from typing import Any
 
+from json_schema_to_pydantic import create_model as schema_to_model
 from langchain_core.tools import BaseTool
 from langchain_mcp_adapters.client import MultiServerMCPClient
-from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic import BaseModel, ConfigDict, create_model
 
 from finagent.agents_config import MCPServerConfig
 from finagent.clients.resilience import external_call
@@ -27,14 +28,6 @@ from finagent.tools.base import Tool, ToolContext, ToolError
 
 log = get_logger("finagent.mcp")
 
-_JSON_TYPES: dict[str, Any] = {
-    "string": str,
-    "integer": int,
-    "number": float,
-    "boolean": bool,
-    "object": dict[str, Any],
-    "null": type(None),
-}
 _NAME_OK = re.compile(r"[^A-Za-z0-9_-]+")
 
 
@@ -93,48 +86,31 @@ def _reason(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
 
 
-def _annotation(schema: Any) -> Any:
-    if not isinstance(schema, dict):
-        return Any
-    if "enum" in schema and all(isinstance(v, str | int) for v in schema["enum"]):
-        return Literal[tuple(schema["enum"])]  # type: ignore[misc]
-    kind = schema.get("type")
-    if isinstance(kind, list):
-        members = tuple(_JSON_TYPES.get(k, Any) for k in kind)
-        return members[0] if len(members) == 1 else _union(members)
-    if kind == "array":
-        return list[_annotation(schema.get("items"))]  # type: ignore[misc]
-    return _JSON_TYPES.get(kind, Any) if isinstance(kind, str) else Any
+class MCPInput(BaseModel):
+    """Base of generated MCP input models: unknown arguments pass through to the server."""
 
-
-def _union(members: tuple[Any, ...]) -> Any:
-    result = members[0]
-    for member in members[1:]:
-        result = result | member
-    return result
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
 
 
 def model_from_schema(name: str, schema: dict[str, Any] | None) -> type[BaseModel]:
-    """A Pydantic input model for an MCP tool's JSON schema (top-level properties)."""
-    schema = schema or {}
-    required = set(schema.get("required") or [])
-    fields: dict[str, Any] = {}
-    for i, (key, prop) in enumerate((schema.get("properties") or {}).items()):
-        prop = prop if isinstance(prop, dict) else {}
-        annotation = _annotation(prop)
-        description = prop.get("description")
-        field_name = key if key.isidentifier() and not key.startswith("_") else f"field_{i}"
-        alias = None if field_name == key else key
-        if key in required:
-            fields[field_name] = (annotation, Field(description=description, alias=alias))
-        else:
-            fields[field_name] = (
-                annotation | None,
-                Field(default=prop.get("default"), description=description, alias=alias),
-            )
-    return create_model(  # type: ignore[call-overload, no-any-return]
-        name, __config__=ConfigDict(extra="allow", populate_by_name=True), **fields
-    )
+    """A Pydantic input model for an MCP tool's JSON schema, nested objects and ``$ref`` kept.
+
+    Conversion is done by ``json-schema-to-pydantic``; a schema it cannot convert gives a
+    permissive model (the server still validates), with a warning in the log.
+    """
+    schema = {"type": "object", **(schema or {})}
+    schema.setdefault("title", name)
+    try:
+        return schema_to_model(
+            schema,
+            base_model_type=MCPInput,
+            allow_undefined_array_items=True,
+            allow_undefined_type=True,
+            populate_by_name=True,
+        )
+    except Exception as exc:  # the library raises its own and pydantic's errors
+        log.warning("mcp_schema_not_converted", tool=name, error=_reason(exc))
+        return create_model(name, __base__=MCPInput)
 
 
 def tool_name(server: str, name: str) -> str:

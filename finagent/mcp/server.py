@@ -94,14 +94,15 @@ def build_server(
         user = request_user(server.request_context.request) or fixed_user
         if user is None:  # build_server(..., None) outside an authenticated http_app
             return _result("Error: not authenticated; send 'Authorization: Bearer <token>'")
-        return _result(await tool.invoke(arguments, ToolContext(user_id=user)))
+        result = await tool.invoke(arguments, ToolContext(user_id=user))
+        return _result(result.text, is_error=not result.ok)
 
     return server
 
 
-def _result(text: str) -> types.CallToolResult:
+def _result(text: str, *, is_error: bool = True) -> types.CallToolResult:
     return types.CallToolResult(
-        content=[types.TextContent(type="text", text=text)], isError=text.startswith("Error:")
+        content=[types.TextContent(type="text", text=text)], isError=is_error
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import Sequence
 from typing import Any
@@ -22,7 +23,6 @@ from finagent.answering.context import (
     cited_numbers,
     drop_unknown_citations,
     render_sources,
-    source_note_for,
     strip_sources_section,
 )
 from finagent.answering.edition import edition_notes, period_warning
@@ -318,8 +318,11 @@ def make_tools(services: Services):  # type: ignore[no-untyped-def]
         )
         replies: list[ToolMessage] = []
         results: list[ExternalData] = []
-        for call in last.tool_calls:
-            output = await offered.call(call["name"], call["args"], tool_ctx)
+        # the calls run concurrently; numbering follows the order the LLM asked for them
+        outputs = await asyncio.gather(
+            *(offered.call(c["name"], c["args"], tool_ctx) for c in last.tool_calls)
+        )
+        for call, output in zip(last.tool_calls, outputs, strict=True):
             replies.append(
                 ToolMessage(
                     content=f"[{number}] {output}", tool_call_id=call["id"] or "", name=call["name"]
@@ -328,9 +331,9 @@ def make_tools(services: Services):  # type: ignore[no-untyped-def]
             results.append(
                 ExternalData(
                     tool=call["name"],
-                    source_note=source_note_for(call["name"]),
-                    content=output[:2000],
-                    ok=not output.startswith("Error:"),
+                    source_note=output.source_note,
+                    content=output.text[:2000],
+                    ok=output.ok,
                 )
             )
             number += 1

@@ -8,7 +8,6 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.types import Send
 
 from finagent.answering import messages
-from finagent.answering.context import source_note_for
 from finagent.nodes.common import decision_of, run_context, sub_queries
 from finagent.observability import get_logger, redact
 from finagent.retrieval.index import IndexUnavailableError
@@ -16,6 +15,7 @@ from finagent.retrieval.retriever import KB
 from finagent.routing.live_params import cbr_arguments, news_arguments
 from finagent.services import Services
 from finagent.state import AgentState, ExternalData
+from finagent.tools.declared import declared_tool
 
 INTENT_NODES = {
     "kb": "search_kb",
@@ -25,7 +25,6 @@ INTENT_NODES = {
     "calc": "calculate",
 }
 log = get_logger("finagent.intents")
-SOURCE_NAMES = {"fetch_cbr_data": "Банк России", "fetch_finance_news": "финансовые новости"}
 
 
 async def route_intent(state: AgentState) -> dict[str, Any]:
@@ -56,9 +55,10 @@ def make_search_kb(services: Services):  # type: ignore[no-untyped-def]
 
 def _make_live_node(services: Services, tool_name: str, build_args):  # type: ignore[no-untyped-def]
     async def live(state: AgentState, config: RunnableConfig) -> dict[str, Any]:
-        note = source_note_for(tool_name)
+        declared = declared_tool(tool_name)
+        note, source_name = declared.source_note, declared.source_name
         if tool_name not in services.registry:
-            text = messages.SOURCE_NOT_CONFIGURED.format(name=SOURCE_NAMES[tool_name])
+            text = messages.SOURCE_NOT_CONFIGURED.format(name=source_name)
             return {
                 "external": [
                     ExternalData(tool=tool_name, source_note=note, content=text, ok=False)
@@ -67,14 +67,15 @@ def _make_live_node(services: Services, tool_name: str, build_args):  # type: ig
             }
         args = build_args(state["query"])
         output = await services.registry.call(tool_name, args, run_context(config))
-        ok = not output.startswith("Error:")
-        content = output
-        if not ok:  # the detail may quote the upstream service: it goes to the log only
-            log.warning("live_source_failed", tool=tool_name, error=redact(output)[:500])
-            content = messages.SOURCE_FAILED.format(name=SOURCE_NAMES[tool_name])
+        content = output.text
+        if not output.ok:  # the detail may quote the upstream service: it goes to the log only
+            log.warning("live_source_failed", tool=tool_name, error=redact(content)[:500])
+            content = messages.SOURCE_FAILED.format(name=source_name)
         return {
-            "external": [ExternalData(tool=tool_name, source_note=note, content=content, ok=ok)],
-            "debug": {tool_name: {"args": args, "ok": ok}},
+            "external": [
+                ExternalData(tool=tool_name, source_note=note, content=content, ok=output.ok)
+            ],
+            "debug": {tool_name: {"args": args, "ok": output.ok}},
         }
 
     live.__name__ = tool_name

@@ -13,7 +13,7 @@ import json
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError
 
@@ -31,6 +31,40 @@ InputT = TypeVar("InputT", bound=BaseModel)
 DEFAULT_OUTPUT_LIMIT = 12_000
 TRUNCATION_MARKER = "\n[...truncated]"
 BAD_TEXT = "text with lone UTF-16 surrogates is not valid Unicode; send plain UTF-8 text"
+
+
+ErrorKind = Literal["invalid_arguments", "error", "failure", "unknown_tool"]
+#: finagent's built-in tool classes by name, filled as the ``finagent.tools`` modules are
+#: imported (see ``finagent.tools.declared``); MCP and test tools are not recorded.
+DECLARED: dict[str, type[Tool[Any]]] = {}
+
+
+class ToolResult(str):
+    """What a tool call returns: the text the LLM sees, with its outcome as typed fields.
+
+    It is a ``str`` because the text goes unchanged to LLM tool messages, LangChain, MCP
+    and the CLI; callers read ``ok``, ``error_kind`` and ``source_note`` instead of
+    parsing it.
+    """
+
+    ok: bool
+    error_kind: ErrorKind | None
+    tool: str
+    source_note: str
+
+    def __new__(
+        cls, text: str, *, tool: str, error_kind: ErrorKind | None = None, source_note: str = ""
+    ) -> ToolResult:
+        result = super().__new__(cls, text)
+        result.ok = error_kind is None
+        result.error_kind = error_kind
+        result.tool = tool
+        result.source_note = source_note or tool
+        return result
+
+    @property
+    def text(self) -> str:
+        return str.__str__(self)
 
 
 class ToolError(Exception):
@@ -101,6 +135,18 @@ class Tool(ABC, Generic[InputT]):
     name: ClassVar[str]
     input_model: ClassVar[type[BaseModel]]
     output_limit: ClassVar[int] = DEFAULT_OUTPUT_LIMIT
+    #: Where the output comes from, shown after cited external data (``cbr.ru``); the
+    #: tool's name when unset.
+    source_note: ClassVar[str] = ""
+    #: The source's name in Russian for user-facing messages («Банк России»).
+    source_name: ClassVar[str] = ""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        name = cls.__dict__.get("name")
+        builtin = cls.__module__.startswith("finagent.tools.")
+        if builtin and isinstance(name, str) and not inspect.isabstract(cls):
+            DECLARED[name] = cls
 
     @abstractmethod
     async def run(self, args: InputT, ctx: ToolContext) -> str:
@@ -119,10 +165,10 @@ class Tool(ABC, Generic[InputT]):
         schema["function"]["description"] = self.description
         return schema
 
-    async def invoke(self, arguments: dict[str, Any] | BaseModel, ctx: ToolContext) -> str:
-        """Validate, run, log and return text; never raises."""
+    async def invoke(self, arguments: dict[str, Any] | BaseModel, ctx: ToolContext) -> ToolResult:
+        """Validate, run and log; never raises. Errors are ``Error: ...`` text for the LLM."""
         started = time.perf_counter()
-        outcome = "ok"
+        outcome: ErrorKind | Literal["ok"] = "ok"
         raw = arguments.model_dump() if isinstance(arguments, BaseModel) else arguments
         try:
             if has_lone_surrogates(raw):
@@ -154,7 +200,12 @@ class Tool(ABC, Generic[InputT]):
             outcome=outcome,
             output_chars=len(output),
         )
-        return output
+        return ToolResult(
+            output,
+            tool=self.name,
+            error_kind=None if outcome == "ok" else outcome,
+            source_note=self.source_note,
+        )
 
     def as_langchain(self, ctx: ToolContext | None = None) -> StructuredTool:
         """A LangChain StructuredTool; the context comes from ``ctx`` or the run config."""
@@ -166,7 +217,7 @@ class Tool(ABC, Generic[InputT]):
                 run_ctx = ctx or ToolContext.from_config(config)
             except ToolError as exc:
                 return f"Error: {exc}"
-            return await self.invoke(kwargs, run_ctx)
+            return (await self.invoke(kwargs, run_ctx)).text
 
         # resolved here, not from module globals: LangChain injects ``config`` by this type
         _call.__annotations__["config"] = RunnableConfig

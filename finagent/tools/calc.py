@@ -20,7 +20,7 @@ from finagent.legal.deadlines import Deadline, compute_deadline
 from finagent.legal.key_rates import KeyRateSource
 from finagent.legal.penalties import EDITION_NOTE, Penalty, PenaltyError, compute_penalty
 from finagent.tools.base import AggregateResult, ErrorInfo, Tool, ToolContext, to_json
-from finagent.tools.cbr import service_error
+from finagent.tools.cbr_common import service_error
 
 MAX_ITEMS = 50
 
@@ -79,6 +79,7 @@ class Req_Calculate_Deadline_For_Events(Tool[DeadlineInput]):
     """
 
     name = "Req_Calculate_Deadline_For_Events"
+    source_note = "расчёт срока (ст. 6.1 НК РФ)"
     input_model = DeadlineInput
 
     async def run(self, args: DeadlineInput, ctx: ToolContext) -> str:
@@ -140,6 +141,7 @@ class Req_Calculate_Penalty_For_Payments(Tool[PenaltyInput]):
     """
 
     name = "Req_Calculate_Penalty_For_Payments"
+    source_note = "расчёт пеней (ст. 75 НК РФ, ключевая ставка cbr.ru)"
     input_model = PenaltyInput
 
     def __init__(self, source: KeyRateSource) -> None:

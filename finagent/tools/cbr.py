@@ -2,141 +2,40 @@
 
 from __future__ import annotations
 
-import re
 from datetime import date, timedelta
-from decimal import Decimal
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
 from finagent.clients.cbr import (
     SOURCE,
-    CbrFault,
     CentralBankClient,
-    Currency,
     KeyRatePoint,
-    Rate,
-    RatesOnDate,
-    UnknownCurrencyError,
 )
-from finagent.clients.resilience import CircuitOpenError, ExternalServiceError, is_unavailable
+from finagent.clients.resilience import ExternalServiceError
 from finagent.config import Settings
+from finagent.legal.key_rates import KeyRateSource
 from finagent.tools.base import Tool, ToolContext, ToolError, to_json
-
-MAIN_CURRENCIES = ("USD", "EUR", "CNY", "GBP", "JPY", "CHF", "KZT", "TRY", "BYN", "AED")
-CODE_EXAMPLES = "USD, EUR, CNY, GBP, 840, R01235, «доллар», «евро», «юань»"
-KEY_RATE_LOOKBACK_DAYS = 400
-DEFAULT_WINDOW_DAYS = 30
-MAX_NEWS_ITEMS = 20
-_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
-#: The Bank of Russia publishes official rates since 1 July 1992; nothing exists before.
-FIRST_DAY = date(1992, 7, 1)
-
-
-# --- shared helpers (also used by rates_aggregate) -----------------------------------------
-
-
-def parse_day(value: str, field: str, today: date) -> date:
-    """A ``YYYY-MM-DD`` date that is not in the future, else ToolError."""
-    text = value.strip()
-    try:
-        if not _DATE_RE.fullmatch(text):
-            raise ValueError
-        day = date.fromisoformat(text)
-    except ValueError:
-        raise ToolError(f"{field} must be a date in YYYY-MM-DD format, got {value!r}") from None
-    if day > today:
-        raise ToolError(
-            f"{field} {day.isoformat()} is in the future (today is {today.isoformat()}); "
-            "the Bank of Russia has no data for future dates"
-        )
-    if day < FIRST_DAY:  # also keeps the look-back arithmetic away from date.min
-        raise ToolError(
-            f"{field} {day.isoformat()} is before {FIRST_DAY.isoformat()}; "
-            "the Bank of Russia has no data for earlier dates"
-        )
-    return day
-
-
-def check_currency_code(code: str) -> None:
-    """Refuse numeric codes that cannot be ISO 4217 numbers before they reach the client.
-
-    ISO numbers have at most three decimal digits; other digit strings ('²', '①', 5 000
-    digits) would make the client's ``int()`` fail with a ValueError.
-    """
-    text = code.strip()
-    if text.isdigit() and not (text.isdecimal() and len(text) <= 3):
-        raise UnknownCurrencyError(code, ["USD", "EUR", "CNY", "GBP", "840", "доллар"])
-
-
-def service_error(exc: BaseException) -> ToolError:
-    """A ToolError the LLM can act on for a client failure."""
-    if isinstance(exc, UnknownCurrencyError):
-        return ToolError(f"unknown currency {exc.query!r}; examples: {CODE_EXAMPLES}")
-    if isinstance(exc, CircuitOpenError):
-        return ToolError(
-            "the Bank of Russia service is temporarily unavailable after repeated failures; "
-            "try again in a minute or answer without live data"
-        )
-    if is_unavailable(exc):
-        return ToolError(f"the Bank of Russia service is unavailable ({exc}); try again later")
-    if isinstance(exc, CbrFault):
-        return ToolError(f"{exc}; check the dates and the currency code")
-    return ToolError(str(exc))
-
-
-def num(value: Decimal) -> float | int:
-    """A JSON number without float noise (Decimal('85.4963') -> 85.4963)."""
-    as_float = float(value)
-    return int(as_float) if as_float.is_integer() else as_float
-
-
-def iso_num(value: int | None) -> str | None:
-    return f"{value:03d}" if value is not None else None
-
-
-def rate_json(rate: Rate) -> dict[str, Any]:
-    return {
-        "code": rate.iso_char,
-        "iso_num": iso_num(rate.iso_num),
-        "cbr_code": rate.internal_code,
-        "name": rate.name,
-        "nominal": rate.nominal,
-        "value": num(rate.value),
-        "unit_rate": num(rate.unit_rate),
-    }
-
-
-def currency_json(currency: Currency) -> dict[str, Any]:
-    return {
-        "code": currency.iso_char,
-        "iso_num": iso_num(currency.iso_num),
-        "cbr_code": currency.internal_code,
-        "name": currency.name_ru,
-    }
-
-
-def freshness(payload: dict[str, Any], stale: bool, fetched_at: Any) -> dict[str, Any]:
-    """Mark a payload served from the stale cache."""
-    if stale:
-        payload["stale"] = True
-        payload["as_of"] = fetched_at.isoformat(timespec="seconds") if fetched_at else None
-        payload["stale_note"] = (
-            "сервис ЦБ недоступен: показаны ранее полученные данные на дату as_of"
-        )
-    return payload
-
-
-def rates_note(result: RatesOnDate) -> str | None:
-    if result.rate_date < result.requested_date:
-        return (
-            f"{result.requested_date.isoformat()} — нерабочий день или курс ещё не установлен: "
-            f"действует курс, установленный на {result.rate_date.isoformat()}"
-        )
-    return None
-
-
-# --- the tool ------------------------------------------------------------------------------
+from finagent.tools.calc import Req_Calculate_Penalty_For_Payments
+from finagent.tools.cbr_common import (
+    CODE_EXAMPLES,
+    DEFAULT_WINDOW_DAYS,
+    KEY_RATE_LOOKBACK_DAYS,
+    MAIN_CURRENCIES,
+    MAX_NEWS_ITEMS,
+    check_currency_code,
+    currency_json,
+    freshness,
+    num,
+    parse_day,
+    rate_json,
+    rates_note,
+    service_error,
+)
+from finagent.tools.rates_aggregate import (
+    Req_Calculate_Conversion_For_Amounts,
+    Req_Compare_Rates_For_Dates,
+)
 
 
 class FetchCbrDataInput(BaseModel):
@@ -177,6 +76,8 @@ class FetchCbrData(Tool[FetchCbrDataInput]):
     """
 
     name = "fetch_cbr_data"
+    source_note = "cbr.ru"
+    source_name = "Банк России"
     input_model = FetchCbrDataInput
 
     def __init__(self, client: CentralBankClient, settings: Settings) -> None:
@@ -333,13 +234,6 @@ def _drop_none(payload: dict[str, Any]) -> dict[str, Any]:
 
 def build_cbr_tools(settings: Settings, client: CentralBankClient | None = None) -> list[Tool[Any]]:
     """The Bank of Russia tools sharing one client (created here unless given)."""
-    from finagent.legal.key_rates import KeyRateSource
-    from finagent.tools.calc import Req_Calculate_Penalty_For_Payments
-    from finagent.tools.rates_aggregate import (
-        Req_Calculate_Conversion_For_Amounts,
-        Req_Compare_Rates_For_Dates,
-    )
-
     client = client or CentralBankClient(settings)
     return [
         FetchCbrData(client, settings),

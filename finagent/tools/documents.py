@@ -49,6 +49,7 @@ class SearchUserDocuments(Tool[SearchUserDocumentsInput]):
     """
 
     name = "search_user_documents"
+    source_note = "документы пользователя"
     input_model = SearchUserDocumentsInput
 
     def __init__(self, retriever: Retriever) -> None:
@@ -78,6 +79,7 @@ class LoadDocumentsFull(Tool[LoadDocumentsFullInput]):
     """
 
     name = "load_documents_full"
+    source_note = "документы пользователя"
     input_model = LoadDocumentsFullInput
     output_limit = 60_000
 

@@ -43,6 +43,8 @@ class InternalKnowledgeSearch(Tool[InternalKnowledgeSearchInput]):
     """
 
     name = "internal_knowledge_search"
+    source_note = "внутренний поиск"
+    source_name = "внутренний поиск"
     input_model = InternalKnowledgeSearchInput
     output_limit = 22_000  # up to 5 documents of ~4 000 characters
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 import asyncio
 import codecs
 import os
-import re
 import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, Field
+from wcmatch import glob as wcglob
 
 from finagent.tools.base import Tool, ToolContext, ToolError, to_json
 from finagent.tools.kb_paths import (
@@ -88,64 +88,17 @@ def _scan(root_real: Path, start: Path, *, recursive: bool) -> Iterator[tuple[st
         yield rel, entry.name, is_dir, size
 
 
-def _glob_regex(pattern: str, *, case_sensitive: bool) -> re.Pattern[str]:
-    """Compile a glob (``*``, ``?``, ``[...]``, ``[!...]``, ``**``) to an anchored regex."""
-    out: list[str] = []
-    i, n = 0, len(pattern)
-    while i < n:
-        ch = pattern[i]
-        if pattern.startswith("**", i):
-            j = i
-            while j < n and pattern[j] == "*":
-                j += 1
-            at_start = i == 0 or pattern[i - 1] == "/"
-            if at_start and j < n and pattern[j] == "/":
-                out.append("(?:[^/]*/)*")
-                j += 1
-            else:
-                out.append(".*")
-            i = j
-        elif ch == "*":
-            out.append("[^/]*")
-            i += 1
-        elif ch == "?":
-            out.append("[^/]")
-            i += 1
-        elif ch == "[":
-            cls, i = _glob_class(pattern, i)
-            out.append(cls)
-        else:
-            out.append(re.escape(ch))
-            i += 1
-    flags = 0 if case_sensitive else re.IGNORECASE
-    return re.compile("".join(out), flags)
+_GLOB_FLAGS = wcglob.GLOBSTAR | wcglob.DOTGLOB | wcglob.FORCEUNIX
 
 
-def _glob_class(pattern: str, start: int) -> tuple[str, int]:
-    """Regex for the ``[...]`` set at ``start`` and the index after it; a literal '[' if bad."""
-    j = start + 1
-    if j < len(pattern) and pattern[j] == "!":
-        j += 1
-    if j < len(pattern) and pattern[j] == "]":
-        j += 1  # a ']' first in the set is a member
-    end = pattern.find("]", j)
-    if end == -1:
-        return re.escape("["), start + 1
-    body = pattern[start + 1 : end]
-    negate = body.startswith("!")
-    if negate:
-        body = body[1:]
-    body = re.sub(r"([\\\[\]^&~|])", r"\\\1", body)
-    cls = f"[{'^/' if negate else ''}{body}]"
-    try:
-        re.compile(cls)
-    except re.error:
-        return re.escape(pattern[start : end + 1]), end + 1
-    return cls, end + 1
+def _glob_matcher(pattern: str, *, case_sensitive: bool) -> wcglob.WcMatcher:
+    """A matcher for a validated glob (``*``, ``?``, ``[...]``, ``[!...]``, ``**``)."""
+    flags = _GLOB_FLAGS | (wcglob.CASE if case_sensitive else wcglob.IGNORECASE)
+    return wcglob.compile(pattern, flags=flags)
 
 
-def _matches(regex: re.Pattern[str], rel: str, name: str) -> bool:
-    return regex.fullmatch(rel) is not None or regex.fullmatch(name) is not None
+def _matches(matcher: wcglob.WcMatcher, rel: str, name: str) -> bool:
+    return bool(matcher.match(rel) or matcher.match(name))
 
 
 def _regular_file(kb_path: KbPath) -> os.stat_result:
@@ -415,14 +368,14 @@ class KbSearchFilesTool(Tool[KbSearchFilesInput]):
 
     def _search(self, pattern: str, case_sensitive: bool) -> str:
         clean = validate_glob(pattern)
-        regex = _glob_regex(clean, case_sensitive=case_sensitive)
+        matcher = _glob_matcher(clean, case_sensitive=case_sensitive)
         root_real = real_root(self._root)
         files: list[dict[str, Any]] = []
         directories: list[dict[str, Any]] = []
         file_count = directory_count = 0
         budget = _Budget(SEARCH_OUTPUT_BUDGET)
         for rel, name, is_dir, size in _scan(root_real, root_real, recursive=True):
-            if not _matches(regex, rel, name):
+            if not _matches(matcher, rel, name):
                 continue
             item: dict[str, Any] = {"path": rel, "name": name}
             if is_dir:
@@ -501,13 +454,13 @@ class KbSearchContentTool(Tool[KbSearchContentInput]):
         if not matcher.words:
             raise ToolError("the query is empty; give a word or phrase to find")
         clean_pattern = validate_glob(file_pattern)
-        regex = _glob_regex(clean_pattern, case_sensitive=case_sensitive)
+        files_matcher = _glob_matcher(clean_pattern, case_sensitive=case_sensitive)
         root_real = real_root(self._root)
         results: list[dict[str, Any]] = []
         files_found = 0
         budget = _Budget(SEARCH_OUTPUT_BUDGET)
         for rel, name, is_dir, size in _scan(root_real, root_real, recursive=True):
-            if is_dir or size > MAX_SEARCH_FILE_BYTES or not _matches(regex, rel, name):
+            if is_dir or size > MAX_SEARCH_FILE_BYTES or not _matches(files_matcher, rel, name):
                 continue
             lines = self._lines(root_real / rel, root_real)
             if lines is None:

@@ -33,6 +33,8 @@ class SearchGeneralKb(Tool[SearchGeneralKbInput]):
     """
 
     name = "search_general_kb"
+    source_note = "база знаний"
+    source_name = "база знаний"
     input_model = SearchGeneralKbInput
 
     def __init__(self, retriever: Retriever) -> None:
@@ -67,6 +69,7 @@ class ReqFindPassagesForQueries(Tool[FindPassagesInput]):
     """
 
     name = "Req_Find_Passages_For_Queries"
+    source_note = "база знаний"
     input_model = FindPassagesInput
 
     def __init__(self, retriever: Retriever) -> None:

@@ -46,6 +46,8 @@ class FetchFinanceNews(Tool[FetchFinanceNewsInput]):
     """
 
     name = "fetch_finance_news"
+    source_note = "tavily.com"
+    source_name = "финансовые новости"
     input_model = FetchFinanceNewsInput
 
     def __init__(self, client: TavilyClient) -> None:

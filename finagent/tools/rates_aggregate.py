@@ -20,7 +20,7 @@ from finagent.clients.cbr import CentralBankClient, Currency, RatesOnDate
 from finagent.clients.resilience import ExternalServiceError, is_unavailable
 from finagent.config import Settings
 from finagent.tools.base import AggregateResult, ErrorInfo, Tool, ToolContext, ToolError, to_json
-from finagent.tools.cbr import (
+from finagent.tools.cbr_common import (
     check_currency_code,
     iso_num,
     num,
@@ -100,6 +100,7 @@ class Req_Compare_Rates_For_Dates(Tool[CompareRatesInput]):
     """
 
     name = "Req_Compare_Rates_For_Dates"
+    source_note = "cbr.ru"
     input_model = CompareRatesInput
 
     def __init__(self, client: CentralBankClient, settings: Settings) -> None:
@@ -196,6 +197,7 @@ class Req_Calculate_Conversion_For_Amounts(Tool[ConversionInput]):
     """
 
     name = "Req_Calculate_Conversion_For_Amounts"
+    source_note = "cbr.ru"
     input_model = ConversionInput
 
     def __init__(self, client: CentralBankClient, settings: Settings) -> None:

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from finagent.observability import redact
-from finagent.tools.base import Tool, ToolContext
+from finagent.tools.base import Tool, ToolContext, ToolResult
 
 if TYPE_CHECKING:  # slow to import; annotations only
     from langchain_core.tools import StructuredTool
@@ -55,11 +55,12 @@ class ToolRegistry:
     def openai_schemas(self) -> list[dict[str, Any]]:
         return [tool.openai_schema() for tool in self._tools.values()]
 
-    async def call(self, name: str, arguments: dict[str, Any], ctx: ToolContext) -> str:
+    async def call(self, name: str, arguments: dict[str, Any], ctx: ToolContext) -> ToolResult:
         """Call a tool by name; an unknown name is an ``Error:`` text, not an exception."""
         tool = self._tools.get(name)
         if tool is None:
             known = ", ".join(sorted(self._tools)) or "none"
             shown = str(name)[:MAX_NAME_ECHO]  # the name comes from the LLM: echo it bounded
-            return redact(f"Error: unknown tool {shown!r}; available tools: {known}")
+            text = redact(f"Error: unknown tool {shown!r}; available tools: {known}")
+            return ToolResult(text, tool=shown, error_kind="unknown_tool")
         return await tool.invoke(arguments, ctx)

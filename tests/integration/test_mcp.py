@@ -125,8 +125,23 @@ def fastmcp_http() -> Iterator[str]:
         """Return a long text."""
         return "x" * size
 
+    @app.tool
+    def rate_table(query: RateQuery) -> str:
+        """Rates for a period and currencies (nested arguments, a $ref in the schema)."""
+        return json.dumps(query.model_dump(), ensure_ascii=False, sort_keys=True)
+
     with ThreadedASGI(app.http_app(path="/mcp")) as server:
         yield server.url
+
+
+class Period(BaseModel):
+    start: str = Field(description="YYYY-MM-DD")
+    end: str = Field(description="YYYY-MM-DD")
+
+
+class RateQuery(BaseModel):
+    period: Period
+    currencies: list[str] = Field(default_factory=list)
 
 
 def http(name: str, url: str, **kw: Any) -> MCPServerConfig:
@@ -259,6 +274,24 @@ async def test_fastmcp_tool_through_our_client(fastmcp_http: str) -> None:
     )
     missing = await key_rate.invoke({}, CTX)
     assert missing.startswith("Error: invalid arguments") and "on_date" in missing
+
+
+async def test_nested_arguments_and_refs_survive_the_mcp_client(fastmcp_http: str) -> None:
+    tools = by_name((await load_mcp_tools([http("rates", fastmcp_http)])).tools)
+    table = tools["rates_rate_table"]
+    params = table.openai_schema()["function"]["parameters"]
+    period = json.dumps(params, ensure_ascii=False)
+    # the nested object's own fields reach the LLM (not a bare "object")
+    assert "start" in period and "end" in period and "YYYY-MM-DD" in period
+    args = {
+        "query": {"period": {"start": "2025-01-01", "end": "2025-01-31"}, "currencies": ["USD"]}
+    }
+    assert json.loads(await table.invoke(args, CTX)) == {
+        "currencies": ["USD"],
+        "period": {"end": "2025-01-31", "start": "2025-01-01"},
+    }
+    bad = await table.invoke({"query": {"period": {"start": "2025-01-01"}}}, CTX)
+    assert bad.startswith("Error: invalid arguments") and "end" in bad
 
 
 async def test_output_truncated_at_mcp_context_limit(fastmcp_http: str, finagent_http: str) -> None:

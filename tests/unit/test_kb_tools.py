@@ -440,10 +440,12 @@ async def test_search_content_rejects_multiline_query(kb: Path) -> None:
     assert "single line" in out
 
 
-async def test_search_files_odd_brackets_are_literal_not_errors(kb: Path) -> None:
+async def test_search_files_odd_brackets_never_error(kb: Path) -> None:
     write(kb, "odd/[z-a].md", "x")
     write(kb, "odd/].md", "x")
-    assert await files(kb, "odd/[z-a].md") == ["odd/[z-a].md"]
+    # wcmatch semantics: a reversed range is an empty set; '[[]' is a literal '['
+    assert await files(kb, "odd/[z-a].md") == []
+    assert await files(kb, "odd/[[]z-a].md") == ["odd/[z-a].md"]
     assert await files(kb, "[]].md") == ["odd/].md"]
     for pattern in ("[]", "[!]", "a[", "[^]", "[&&]", "[[]"):
         await files(kb, pattern)  # no exception, valid JSON

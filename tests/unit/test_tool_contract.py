@@ -46,17 +46,30 @@ def test_schema_is_generated_from_the_model() -> None:
 
 
 @pytest.mark.parametrize(
-    ("args", "expected"),
+    ("args", "expected", "kind"),
     [
-        ({"text": "hi"}, "alice: hi"),
-        ({}, "Error: invalid arguments: text: Field required"),
-        ({"text": ""}, "Error: invalid arguments: text: String should have at least 1 character"),
-        ({"text": "x", "mode": "fail"}, "Error: echo refused: try mode=plain"),
-        ({"text": "x", "mode": "crash"}, "Error: echo failed (RuntimeError); try again later"),
+        ({"text": "hi"}, "alice: hi", None),
+        ({}, "Error: invalid arguments: text: Field required", "invalid_arguments"),
+        (
+            {"text": ""},
+            "Error: invalid arguments: text: String should have at least 1 character",
+            "invalid_arguments",
+        ),
+        ({"text": "x", "mode": "fail"}, "Error: echo refused: try mode=plain", "error"),
+        (
+            {"text": "x", "mode": "crash"},
+            "Error: echo failed (RuntimeError); try again later",
+            "failure",
+        ),
     ],
 )
-async def test_errors_never_escape(args: dict[str, str], expected: str) -> None:
-    assert await Echo().invoke(args, CTX) == expected
+async def test_errors_never_escape_and_the_outcome_is_typed(
+    args: dict[str, str], expected: str, kind: str | None
+) -> None:
+    result = await Echo().invoke(args, CTX)
+    assert result.text == expected  # what the LLM sees
+    assert (result.ok, result.error_kind, result.tool) == (kind is None, kind, "echo")
+    assert result.source_note == "echo"  # no note declared: the tool's name
 
 
 async def test_output_is_truncated_with_a_marker() -> None:
@@ -85,9 +98,26 @@ async def test_langchain_tool_takes_user_from_run_config() -> None:
 async def test_registry_lookup_and_unknown_names() -> None:
     registry = ToolRegistry([Echo()])
     assert await registry.call("echo", {"text": "x"}, CTX) == "alice: x"
-    assert (await registry.call("nope", {}, CTX)).startswith("Error: unknown tool 'nope'")
+    unknown = await registry.call("nope", {}, CTX)
+    assert unknown.startswith("Error: unknown tool 'nope'")
+    assert (unknown.ok, unknown.error_kind) == (False, "unknown_tool")
     with pytest.raises(ValueError, match="already registered"):
         registry.register(Echo())
     with pytest.raises(KeyError):
         registry.subset(["echo", "nope"])
     assert registry.openai_schemas()[0]["function"]["name"] == "echo"
+
+
+def test_tool_metadata_is_declared_once_on_the_tool() -> None:
+    from finagent.graph.research import CATALOGUE
+    from finagent.tools.base import DECLARED
+    from finagent.tools.declared import builtin_tool_names, declared_tool
+
+    names = builtin_tool_names()
+    # the research catalogue is the set of declared built-in tools; test tools stay out
+    assert CATALOGUE == names and "echo" not in DECLARED
+    assert {"fetch_cbr_data", "resolve_legal_reference", "kb_read_file"} <= names
+    assert declared_tool("fetch_cbr_data").source_note == "cbr.ru"
+    assert declared_tool("fetch_cbr_data").source_name == "Банк России"
+    assert declared_tool("Req_Compare_Rates_For_Dates").source_note == "cbr.ru"
+    assert declared_tool("search_user_documents").source_note == "документы пользователя"
