@@ -186,7 +186,8 @@ def main() -> None:
         if child is not None:
             child.terminate()
             child.wait(timeout=30)
-    report = [f"# Real-model lane: {model}", "", f"server: {base_url}", ""]
+    name = args.gguf.name if args.gguf else model
+    report = [f"# Real-model lane: {name}", "", f"server: {base_url}", ""]
     try:
         if args.skip_eval:
             raise ValueError("skipped")

@@ -428,3 +428,26 @@ async def test_extract_reports_failed_pages(registry: ToolRegistry, tmp_path: Pa
     assert mixed.startswith("## [1] https://ok.example/a") and "Ключевая ставка 21%" in mixed
     assert "## https://broken.example/b\n\nError: Failed to fetch url" in mixed
     assert result["sources"] == [{"number": 1, "url": "https://ok.example/a", "title": ""}]
+
+
+async def test_a_reply_cut_at_max_tokens_is_reported_to_the_llm_not_an_outage(
+    registry: ToolRegistry, tmp_path: Path
+) -> None:
+    """A small model's step that runs into max_tokens is a bad reply: the model is told
+    and the run goes on (seen on llama.cpp with a 135M model)."""
+    from openai import LengthFinishReasonError
+    from openai.types.chat import ChatCompletion
+
+    cut = LengthFinishReasonError(completion=ChatCompletion.model_construct(usage=None))
+    final = step(
+        "final_answer",
+        reasoning="Ответ известен",
+        completed_steps=["Ответил"],
+        answer="Основная ставка НДС 20 %.",
+        status="completed",
+    )
+    llm = RecordingModel([cut, final])
+    graph = build_research_graph(llm, registry, agent(tmp_path))
+    result = await graph.ainvoke({"query": "Вопрос"}, config())
+    assert result["status"] == "completed", result.get("answer")
+    assert "cut at max_tokens" in str(llm.received[1])
