@@ -54,20 +54,25 @@ def baseline_tree(commit: str, into: Path) -> Path:
     return root
 
 
-def timed(tree: Path, args: list[str], env: dict[str, str]) -> float:
+def timed(tree: Path, args: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds user+sys) of one process; CPU time hardly depends on
+    how busy the machine is, wall time does."""
     started = time.perf_counter()
-    out = subprocess.run(
-        [sys.executable, "-m", "finagent.cli", *args],
-        cwd=tree,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=3600,
-    )
-    seconds = time.perf_counter() - started
-    if out.returncode != 0:
-        raise SystemExit(f"{tree.name}: finagent {' '.join(args)} failed:\n{out.stderr[-2000:]}")
-    return seconds
+    with tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "finagent.cli", *args],
+            cwd=tree,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+        )
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - started
+        if os.waitstatus_to_exitcode(status) != 0:
+            err.seek(0)
+            tail = err.read()[-2000:].decode(errors="replace")
+            raise SystemExit(f"{tree.name}: finagent {' '.join(args)} failed:\n{tail}")
+    return seconds, usage.ru_utime + usage.ru_stime
 
 
 def environment(data_dir: Path, tree: Path) -> dict[str, str]:
@@ -84,12 +89,13 @@ def environment(data_dir: Path, tree: Path) -> dict[str, str]:
     return env
 
 
-def row(name: str, ours: list[float], base: list[float]) -> str:
-    o, b = statistics.median(ours), statistics.median(base)
+def row(name: str, ours: list[tuple[float, float]], base: list[tuple[float, float]]) -> str:
+    o, b = (statistics.median(w for w, _ in ours), statistics.median(w for w, _ in base))
+    oc, bc = (statistics.median(c for _, c in ours), statistics.median(c for _, c in base))
     target = TARGETS.get(name)
     mark = "" if target is None else (" ok" if o <= target else " MISSED")
     goal = f"<= {target:g} s{mark}" if target else ""
-    return f"| {name} | {o:.2f} s | {b:.2f} s | {b / o:.1f}x | {goal} |"
+    return f"| {name} | {o:.2f} s | {b:.2f} s | {b / o:.1f}x | {oc:.2f} s | {bc:.2f} s | {goal} |"
 
 
 def main() -> None:
@@ -108,11 +114,11 @@ def main() -> None:
             f"first run: this tree vs {opts.base}, medians of process wall times "
             f"(cpus={os.cpu_count()}, load={os.getloadavg()[0]:.1f})",
             "",
-            "| measure | ours | baseline | speed-up | target |",
-            "|---|---|---|---|---|",
+            "| measure | ours wall | baseline wall | speed-up | ours CPU | baseline CPU | target |",
+            "|---|---|---|---|---|---|---|",
         ]
         for name, args in CLI_MEASURES:
-            times: dict[str, list[float]] = {"ours": [], "base": []}
+            times: dict[str, list[tuple[float, float]]] = {"ours": [], "base": []}
             data = root / "cli-data"  # shared and warm: only the start-up differs
             for label in ("ours", "base"):  # warm-up: byte-code compiled, model files cached
                 timed(trees[label], args, environment(data / label, trees[label]))
@@ -129,7 +135,8 @@ def main() -> None:
                     fresh = root / f"demo-{label}-{i}"
                     env = environment(fresh, trees[label])
                     times[label].append(timed(trees[label], ["demo", "--json"], env))
-                    print(f"demo {label}: {times[label][-1]:.1f} s", flush=True)
+                    wall, cpu = times[label][-1]
+                    print(f"demo {label}: {wall:.1f} s wall, {cpu:.1f} s CPU", flush=True)
             lines.append(row("finagent demo (fresh data dir)", times["ours"], times["base"]))
         print("\n".join(lines))
 
