@@ -18,7 +18,6 @@ from datetime import date, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any, TypeVar
-from zoneinfo import ZoneInfo
 
 import httpx
 import zeep
@@ -39,11 +38,11 @@ from finagent.clients.resilience import (
 )
 from finagent.clients.resilient import CallPolicy, resilient_call
 from finagent.config import Settings
+from finagent.moscow_time import MOSCOW, moscow_today  # noqa: F401  (moscow_today re-exported)
 
 SERVICE = "cbr"
 SOURCE = "cbr.ru"
 SITE = "https://www.cbr.ru"
-MOSCOW = ZoneInfo("Europe/Moscow")
 BUNDLED_WSDL = Path(__file__).parent / "wsdl" / "DailyInfo.wsdl"
 BINDING_SOAP12 = "{http://web.cbr.ru/}DailyInfoSoap12"
 USD_INTERNAL = "R01235"
@@ -228,10 +227,6 @@ def parse_date(raw: str | date | datetime) -> date:
 def _int_or_none(raw: str) -> int | None:
     raw = raw.strip()
     return int(raw) if raw.isdigit() else None
-
-
-def moscow_today() -> date:
-    return datetime.now(MOSCOW).date()
 
 
 # --- transport -------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 
 from finagent.answering.calc import CALC_TOOL, calculate
-from finagent.clients.cbr import moscow_today
+from finagent.moscow_time import moscow_today
 from finagent.nodes.common import run_context
 from finagent.nodes.intents import make_search_kb
 from finagent.services import Services

@@ -20,6 +20,7 @@ import atexit
 import multiprocessing
 import sys
 import threading
+import warnings
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
@@ -47,6 +48,15 @@ def _parse(path: str, max_bytes: int, max_chars: int) -> str:
             f"допустимо не больше {max_chars})"
         )
     return text
+
+
+# A worker re-runs the main module (``python -m finagent.cli``) that the forkserver already
+# preloaded; runpy then warns that the module is in sys.modules. The re-run is intended
+# (see _preload), so the warning would only be noise on the user's terminal. The filter is
+# installed wherever this module is imported, the forkserver included.
+warnings.filterwarnings(
+    "ignore", message=r".*found in sys\.modules after import of package", category=RuntimeWarning
+)
 
 
 def _preload() -> list[str]:

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 
-from finagent.clients.cbr import moscow_today
 from finagent.legal.calc_query import parse_deadline, parse_penalty
+from finagent.moscow_time import moscow_today
 from finagent.state import Decision, Scenario
 
 DEADLINE_ASKS = (

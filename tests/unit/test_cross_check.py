@@ -133,3 +133,10 @@ def test_the_llm_asking_is_kept() -> None:
     mine = llm(5)
     mine.clarifying_questions = ["За какой год?"]
     assert cross_check(mine, rule(2, "kb", name="about_rules"), facts(), "q", MIN).decision is mine
+
+
+def test_a_calc_intent_agrees_with_the_offline_kb_route() -> None:
+    from finagent.routing.cross_check import agree
+
+    assert agree(llm(2, "calc"), classifier(2, "kb"))
+    assert not agree(llm(2, "calc"), classifier(2, "news"))
