@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from langchain_core.messages import BaseMessage
 from langchain_core.runnables import RunnableConfig
-from openai import LengthFinishReasonError
 from pydantic import BaseModel, ValidationError
 
 from finagent.observability import redact
@@ -196,11 +195,13 @@ async def invoke_json(
     """
     try:
         result = await _runnable(llm, schema, method).ainvoke(list(messages), config)
-    except LengthFinishReasonError as exc:
-        # the server answered: the reply was cut at max_tokens, a bad reply, not an outage
-        cut = "the reply was cut at max_tokens before its JSON ended"
-        raise StructuredOutputError(cut) from exc
     except Exception as exc:
+        from openai import LengthFinishReasonError  # slow to import; only failures need it
+
+        if isinstance(exc, LengthFinishReasonError):
+            # the server answered: the reply was cut at max_tokens, a bad reply, not an outage
+            cut = "the reply was cut at max_tokens before its JSON ended"
+            raise StructuredOutputError(cut) from exc
         raise StructuredCallError(_reason(exc)) from exc
     raw = result.get("raw") if isinstance(result, dict) else result
     parsed = result.get("parsed") if isinstance(result, dict) else None

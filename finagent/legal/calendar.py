@@ -12,12 +12,19 @@ from __future__ import annotations
 from datetime import date, timedelta
 from functools import lru_cache
 
-import holidays
-from holidays.countries.russia import RussiaStaticHolidays
+# ``holidays`` is imported inside the functions: it is slow to import, and commands such as
+# ``finagent tools list`` load this module without computing a date.
 
 # the first year with today's New Year holidays (Jan 1-6 and 8) and the 2013 transfer rules
 FIRST_YEAR = 2013
-LAST_YEAR = max(RussiaStaticHolidays.special_public_holidays)
+
+
+@lru_cache(maxsize=1)
+def last_year() -> int:
+    """The last year the library has the government's transfer decree for."""
+    from holidays.countries.russia import RussiaStaticHolidays
+
+    return max(RussiaStaticHolidays.special_public_holidays)
 
 
 class CalendarYearError(ValueError):
@@ -27,7 +34,7 @@ class CalendarYearError(ValueError):
         self.year = year
         super().__init__(
             f"производственный календарь на {year} год неизвестен: поддерживаются "
-            f"{FIRST_YEAR}–{LAST_YEAR} годы (переносы выходных утверждаются "
+            f"{FIRST_YEAR}–{last_year()} годы (переносы выходных утверждаются "
             "постановлением Правительства РФ на каждый год)"
         )
 
@@ -35,7 +42,9 @@ class CalendarYearError(ValueError):
 @lru_cache(maxsize=64)
 def _year(year: int) -> tuple[frozenset[date], frozenset[date]]:
     """Non-working weekdays (holidays and transferred days off) and working weekend days."""
-    if not FIRST_YEAR <= year <= LAST_YEAR:
+    import holidays
+
+    if not FIRST_YEAR <= year <= last_year():
         raise CalendarYearError(year)
     calendar = holidays.country_holidays("RU", years=year)
     days_off = frozenset(d for d in calendar if d.year == year)
@@ -54,6 +63,8 @@ def is_working_day(day: date) -> bool:
 
 def holiday_name(day: date) -> str | None:
     """The Russian name of the holiday or transferred day off on ``day``, if any."""
+    import holidays
+
     _year(day.year)
     return holidays.country_holidays("RU", years=day.year, language="ru").get(day)
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from finagent.legal.calendar import LAST_YEAR, CalendarYearError, is_working_day
+from finagent.legal.calendar import CalendarYearError, is_working_day, last_year
 from finagent.legal.deadlines import add_months, compute_deadline
 
 
@@ -73,7 +73,7 @@ def test_bad_inputs() -> None:
     with pytest.raises(ValueError, match="unknown unit"):
         compute_deadline(date(2025, 1, 1), 1, "weeks")  # type: ignore[arg-type]
     with pytest.raises(CalendarYearError):
-        compute_deadline(date(LAST_YEAR, 12, 1), 3, "months")
+        compute_deadline(date(last_year(), 12, 1), 3, "months")
 
 
 def test_add_months_clips() -> None:
@@ -82,7 +82,7 @@ def test_add_months_clips() -> None:
 
 
 UNITS = st.sampled_from(["days", "working_days", "months", "years"])
-EVENTS = st.dates(min_value=date(2014, 1, 1), max_value=date(LAST_YEAR - 3, 12, 31))
+EVENTS = st.dates(min_value=date(2014, 1, 1), max_value=date(last_year() - 3, 12, 31))
 
 
 @settings(max_examples=300, deadline=None)
