@@ -7,21 +7,8 @@ from datetime import date, timedelta
 from typing import Any
 
 from finagent.routing.rules import KEY_RATE, normalize
+from finagent.russian_months import MONTHS
 
-MONTHS = {
-    "январ": 1,
-    "феврал": 2,
-    "март": 3,
-    "апрел": 4,
-    "ма": 5,
-    "июн": 6,
-    "июл": 7,
-    "август": 8,
-    "сентябр": 9,
-    "октябр": 10,
-    "ноябр": 11,
-    "декабр": 12,
-}
 CURRENCY_WORDS = {
     "доллар": "USD",
     "usd": "USD",
