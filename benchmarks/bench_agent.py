@@ -28,11 +28,11 @@ sys.path.insert(0, str(REPO))
 
 from finagent.answering.context import build_context  # noqa: E402
 from finagent.answering.extractive import compose_extractive  # noqa: E402
+from finagent.bootstrap import Root  # noqa: E402
 from finagent.config import Settings  # noqa: E402
 from finagent.graph.agent import Agent  # noqa: E402
 from finagent.observability import configure_logging  # noqa: E402
 from finagent.retrieval.retriever import KB  # noqa: E402
-from finagent.services import Services  # noqa: E402
 from tests.fakes.llm import ScriptedChatModel, tool_call_message  # noqa: E402
 
 QUESTIONS = [
@@ -76,8 +76,8 @@ async def main(turns: int, cache: bool) -> None:
     settings = Settings(  # type: ignore[call-arg]
         data_dir=data / "d", cbr_enabled=False, embedding_cache=cache, _env_file=None
     )
-    offline = Services(settings)
-    await offline.start()
+    offline_root = Root(settings)
+    offline = await offline_root.start()
     await offline.ingestor().ingest_kb([REPO / "knowledge_base" / "train_data.csv"])
     agent = Agent(offline)
     for q in QUESTIONS:  # warm-up: model load, first queries
@@ -101,11 +101,10 @@ async def main(turns: int, cache: bool) -> None:
             await fn(QUESTIONS[i % len(QUESTIONS)])
             times.append((time.perf_counter() - started) * 1000)
         results[name] = times
-    await offline.aclose()
+    await offline_root.aclose()
 
     llm = scripted(turns + len(QUESTIONS))
-    online = Services(settings.model_copy(update={"data_dir": data / "d"}), llm=llm)
-    await online.start()
+    online = Root(settings.model_copy(update={"data_dir": data / "d"}), llm=llm)
     llm_agent = Agent(online)
     times = []
     for i in range(turns):

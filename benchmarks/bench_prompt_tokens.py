@@ -28,7 +28,7 @@ import json
 import statistics
 import sys
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -37,11 +37,11 @@ import httpx
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from finagent.bootstrap import Deps, Root  # noqa: E402
 from finagent.config import Settings  # noqa: E402
 from finagent.graph.agent import Agent  # noqa: E402
 from finagent.observability import configure_logging  # noqa: E402
 from finagent.retrieval.embedding_cache import build_cached_embedder  # noqa: E402
-from finagent.services import Services  # noqa: E402
 from tests.fakes.cbr_soap import FakeCbrServer  # noqa: E402
 from tests.fakes.internal_search import run_fake_internal_search  # noqa: E402
 from tests.fakes.openai_api import FakeChat, run_fake_chat  # noqa: E402
@@ -170,19 +170,19 @@ async def run(server: str | None) -> None:
             )
             # the repository's warm embedding cache, when there is one
             warm = settings.model_copy(update={"data_dir": REPO / ".finagent"})
-            services = Services(settings, embedder=build_cached_embedder(warm))
-            await services.start()
+            root = Root(settings, embedder=build_cached_embedder(warm))
+            services = await root.start()
             try:
                 results = await measure(services, chat, encoding, server)
             finally:
-                await services.aclose()
+                await root.aclose()
     finally:
         cbr.stop()
     report(results, encoding_name, server, len(services.registry))
 
 
 async def measure(
-    services: Services, chat: FakeChat, encoding: Any, server: str | None
+    services: Deps, chat: FakeChat, encoding: Any, server: str | None
 ) -> dict[str, list[tuple[str, Measured]]]:
     ingestor = services.ingestor()
     await ingestor.ingest_kb([REPO / "knowledge_base" / "train_data.csv"])
@@ -191,11 +191,10 @@ async def measure(
     doc_ids = {p.name: r.document_id for p, r in zip(samples, report_.results, strict=True)}
     base = services.settings
     agents = {}
-    for variant in VARIANTS:  # make_answer reads the setting when the graph is built
-        services.settings = base.model_copy(update={"answer_tools": variant})
-        agents[variant] = Agent(services)
+    for variant in VARIANTS:  # one immutable copy of the dependencies per setting
+        settings = base.model_copy(update={"answer_tools": variant})
+        agents[variant] = Agent(replace(services, settings=settings))
         await agents[variant].graph()
-    services.settings = base
     results: dict[str, list[tuple[str, Measured]]] = {v: [] for v in VARIANTS}
     client = httpx.AsyncClient(base_url=server, timeout=120) if server else None
     try:

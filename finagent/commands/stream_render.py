@@ -63,7 +63,7 @@ async def stream_answer(
     try:
         prepared = agent.prepare(user, query, chat_id, document_ids)
         embedding_user.set(user)
-        with answer_budget(agent.services.settings.answer_budget_s):
+        with answer_budget(agent.settings.answer_budget_s):
             async for name, data in run_events(agent, prepared):
                 renderer.event(name, data)
     finally:

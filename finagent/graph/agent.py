@@ -14,6 +14,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
 from finagent.answering import messages
+from finagent.bootstrap import Deps, Root
 from finagent.clients.budget import answer_budget
 from finagent.config import Settings
 from finagent.nodes.answer import after_answer, make_answer, make_tools
@@ -38,7 +39,6 @@ from finagent.nodes.intents import (
 from finagent.nodes.load_history import make_load_history
 from finagent.nodes.orchestrate import make_orchestrate
 from finagent.retrieval.fairness import embedding_user
-from finagent.services import Services
 from finagent.state import AgentState, Chunk, Scenario
 from finagent.text_safety import is_utf8
 
@@ -68,7 +68,7 @@ def _by_scenario(state: AgentState) -> str:
 
 
 def build_agent_graph(
-    services: Services, checkpointer: BaseCheckpointSaver[Any] | None = None
+    services: Deps, checkpointer: BaseCheckpointSaver[Any] | None = None
 ) -> CompiledStateGraph[Any, Any, Any, Any]:
     """Compile the agent graph over ``services``."""
     graph = StateGraph(AgentState)
@@ -183,22 +183,30 @@ class AgentResult:
 class Agent:
     """The public Python API: ``await Agent.run(user_id=..., query=...)``."""
 
-    def __init__(self, services: Services) -> None:
-        self.services = services
+    def __init__(self, deps: Deps | Root) -> None:
+        """Over started ``deps``, or over a root it starts on the first run and closes."""
+        self._root = deps if isinstance(deps, Root) else None
+        self._deps = deps if isinstance(deps, Deps) else None
+        self.settings: Settings = deps.settings
         self._graph: CompiledStateGraph[Any, Any, Any, Any] | None = None
 
     @classmethod
     async def create(cls, settings: Settings | None = None, **overrides: Any) -> Agent:
         from finagent.config import get_settings
 
-        services = Services(settings or get_settings(), **overrides)
-        await services.start()
-        return cls(services)
+        root = Root(settings or get_settings(), **overrides)
+        await root.start()
+        return cls(root)
+
+    @property
+    def deps(self) -> Deps:
+        """The started dependencies (RuntimeError before the first run of a root's agent)."""
+        return self._deps if self._deps is not None else self._root.deps  # type: ignore[union-attr]
 
     async def graph(self) -> CompiledStateGraph[Any, Any, Any, Any]:
         if self._graph is None:
-            await self.services.start()
-            self._graph = build_agent_graph(self.services, self.services.checkpointer)
+            deps = self._deps if self._deps is not None else await self._root.start()  # type: ignore[union-attr]
+            self._graph = build_agent_graph(deps, deps.checkpointer)
         return self._graph
 
     def prepare(
@@ -217,7 +225,7 @@ class Agent:
             raise InvalidRequestError("Не указан пользователь (user_id).")
         _checked_text(user_id, "пользователь")
         text = _checked_text(query if query is not None else "", "вопрос").strip()
-        limit = self.services.settings.max_query_chars
+        limit = self.settings.max_query_chars
         if not text:
             raise InvalidRequestError(messages.EMPTY_QUERY)
         if len(text) > limit:
@@ -284,14 +292,16 @@ class Agent:
         token = embedding_user.set(user_id)  # fair query embedding: one queue per user
         try:
             # every external call made for this answer shares one time budget
-            with answer_budget(self.services.settings.answer_budget_s):
+            with answer_budget(self.settings.answer_budget_s):
                 state = await graph.ainvoke(prepared.input, prepared.config)
         finally:
             embedding_user.reset(token)
         return self.result_of(state)
 
     async def aclose(self) -> None:
-        await self.services.aclose()
+        """Close the root this agent was given (started deps belong to their opener)."""
+        if self._root is not None:
+            await self._root.aclose()
 
     async def __aenter__(self) -> Agent:
         return self

@@ -19,7 +19,6 @@ import uuid
 from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import replace
 from datetime import date
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypedDict, Union
 
 from langchain_core.language_models import BaseChatModel
@@ -40,7 +39,6 @@ from finagent.agents_config import (
 )
 from finagent.answering.reference_check import check_references, sources_from_tool_outputs
 from finagent.clients.structured import StructuredCallError, StructuredOutputError, invoke_json
-from finagent.clients.tavily import TavilyClient
 from finagent.config import Settings
 from finagent.legal.catalog import LawCatalog
 from finagent.observability import get_logger
@@ -58,12 +56,13 @@ from finagent.tools.sgr import (
     ClarificationInput,
     ReasoningInput,
     ResearchRun,
-    sgr_system_tools,
 )
-from finagent.tools.web import WEB_SEARCH, WEB_TOOLS, web_tools
+from finagent.tools.web import WEB_SEARCH, WEB_TOOLS
 
 if TYPE_CHECKING:
-    from finagent.services import Services
+    from langgraph.checkpoint.base import BaseCheckpointSaver
+
+    from finagent.bootstrap import Deps
 
 log = get_logger("finagent.research")
 
@@ -526,21 +525,6 @@ def build_research_graph(
 # --- wiring --------------------------------------------------------------------------------
 
 
-def research_registry(
-    registry: ToolRegistry, tavily: TavilyClient | None, reports_dir: Path
-) -> ToolRegistry:
-    """``registry`` plus the SGR system tools and (with a Tavily client) the web tools."""
-    candidates = [*sgr_system_tools(reports_dir), *(web_tools(tavily) if tavily else [])]
-    return ToolRegistry([*registry, *(t for t in candidates if t.name not in registry)])
-
-
-async def services_registry(services: Services) -> ToolRegistry:
-    """The research registry over started ``services``."""
-    await services.start()
-    settings = services.settings
-    return research_registry(services.registry, services.tavily, settings.reports_path)
-
-
 def resolve_agent(
     settings: Settings, known_tools: Iterable[str] = (), name: str = DEFAULT_AGENT
 ) -> AgentDefinition:
@@ -557,25 +541,20 @@ def resolve_agent(
     return agents[name]
 
 
-def make_research_graph() -> CompiledStateGraph[Any, Any, Any, Any]:
-    """Graph factory for ``langgraph.json``: services and the agent from the environment.
-
-    The services (and so the tool registry) start lazily on the first run, in its loop.
-    """
-    from finagent.services import get_services
-
-    services = get_services()
-    settings = services.settings
-    agent = resolve_agent(settings, services_extra_names(services))
+def research_graph_over(
+    deps: Deps,
+    *,
+    checkpointer: BaseCheckpointSaver[Any] | None = None,
+    agent_name: str = DEFAULT_AGENT,
+) -> CompiledStateGraph[Any, Any, Any, Any]:
+    """The research graph over started dependencies (the agent from ``deps.settings``)."""
+    registry = deps.research_registry
+    settings = deps.settings
     return build_research_graph(
-        services.llm_for("research") if services.llm is not None else None,
-        lambda: services_registry(services),
-        agent,
+        deps.llm_for("research") if deps.llm is not None else None,
+        registry,
+        resolve_agent(settings, registry.names(), agent_name),
+        checkpointer=checkpointer,
         structured_method=settings.llm_structured_method,
-        catalog=services.catalog,
+        catalog=deps.catalog,
     )
-
-
-def services_extra_names(services: Services) -> list[str]:
-    """Names of tools added through ``services.extra_tools`` (e.g. ``Req_*`` tools)."""
-    return [str(getattr(tool, "name", "")) for tool in services.extra_tools]

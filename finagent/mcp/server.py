@@ -172,12 +172,11 @@ def load_registry(spec: str) -> ToolRegistry:
     return registry
 
 
-async def services_registry() -> ToolRegistry:
-    """The registry of the services configured by the environment (started in this loop)."""
-    from finagent.graph.research import services_registry as build
-    from finagent.services import get_services
+async def default_registry() -> ToolRegistry:
+    """The research registry of the process-wide root (started in this loop)."""
+    from finagent.bootstrap import default_root
 
-    return await build(get_services())
+    return (await default_root().start()).research_registry
 
 
 def access_policy(
@@ -230,7 +229,7 @@ async def serve(
         user=user or os.environ.get(USER_ENV),
         insecure_no_auth=insecure_no_auth,
     )
-    server = build_server(registry or await services_registry(), user_id, tools=tools)
+    server = build_server(registry or await default_registry(), user_id, tools=tools)
     log.info(
         "mcp_server_start",
         transport=transport,

@@ -29,12 +29,12 @@ from finagent.answering.edition import edition_notes, period_warning
 from finagent.answering.evidence import candidates, rank, shared_words
 from finagent.answering.extractive import compose_extractive, compose_key_facts
 from finagent.answering.reference_check import check_references
+from finagent.bootstrap import Deps
 from finagent.nodes.calc import calc_answer
 from finagent.nodes.common import decision_of, run_context
 from finagent.nodes.common import save_turn as common_save_turn
 from finagent.observability import get_logger, redact
 from finagent.prompts import load_prompt
-from finagent.services import Services
 from finagent.state import AgentState, Decision, ExternalData, Scenario, Source
 from finagent.text_safety import storable, utf8_safe
 from finagent.tools.scopes import answer_tools
@@ -42,7 +42,7 @@ from finagent.tools.scopes import answer_tools
 log = get_logger("finagent.answer")
 
 
-def _context(services: Services, state: AgentState) -> AnswerContext:
+def _context(services: Deps, state: AgentState) -> AnswerContext:
     ctx = build_context(
         list(state.get("chunks") or []),
         list(state.get("external") or []),
@@ -132,7 +132,7 @@ def _is_knowledge_question(decision: Decision) -> bool:
     return decision.scenario == Scenario.ROUTED and "kb" in decision.intents
 
 
-def make_answer(services: Services):  # type: ignore[no-untyped-def]
+def make_answer(services: Deps):  # type: ignore[no-untyped-def]
     settings = services.settings
 
     async def fallback(
@@ -304,7 +304,7 @@ def make_answer(services: Services):  # type: ignore[no-untyped-def]
     return answer
 
 
-def make_tools(services: Services):  # type: ignore[no-untyped-def]
+def make_tools(services: Deps):  # type: ignore[no-untyped-def]
     async def tools(state: AgentState, config: RunnableConfig) -> dict[str, Any]:
         last = (state.get("messages") or [])[-1]
         assert isinstance(last, AIMessage)

@@ -11,16 +11,16 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 
 from finagent.answering.calc import CALC_TOOL, calculate
+from finagent.bootstrap import Deps
 from finagent.moscow_time import moscow_today
 from finagent.nodes.common import run_context
 from finagent.nodes.intents import make_search_kb
-from finagent.services import Services
 from finagent.state import AgentState, ExternalData
 
 SOURCE_NOTE = "расчёт по НК РФ (ст. 6.1, ст. 75; ключевая ставка — cbr.ru)"
 
 
-def make_calculate(services: Services):  # type: ignore[no-untyped-def]
+def make_calculate(services: Deps):  # type: ignore[no-untyped-def]
     search_kb = make_search_kb(services)
 
     async def calculate_node(state: AgentState, config: RunnableConfig) -> dict[str, Any]:

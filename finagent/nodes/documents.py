@@ -7,16 +7,16 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 
 from finagent.answering import messages
+from finagent.bootstrap import Deps
 from finagent.nodes.common import run_context, save_turn, sub_queries
 from finagent.prompts import routing_messages
 from finagent.retrieval.index import IndexUnavailableError, SearchFilter
 from finagent.retrieval.retriever import DOCS
-from finagent.services import Services
 from finagent.state import AgentState, Chunk
 
 
 async def _search(
-    services: Services, state: AgentState, flt: SearchFilter, name: str
+    services: Deps, state: AgentState, flt: SearchFilter, name: str
 ) -> dict[str, Any]:
     try:
         queries = sub_queries(state)
@@ -27,7 +27,7 @@ async def _search(
     return {"chunks": chunks, "debug": {name: debug}}
 
 
-def make_search_all_documents(services: Services):  # type: ignore[no-untyped-def]
+def make_search_all_documents(services: Deps):  # type: ignore[no-untyped-def]
     async def search_all_documents(state: AgentState, config: RunnableConfig) -> dict[str, Any]:
         ctx = run_context(config)
         flt = SearchFilter(user_id=ctx.user_id, source="user_docs")
@@ -36,7 +36,7 @@ def make_search_all_documents(services: Services):  # type: ignore[no-untyped-de
     return search_all_documents
 
 
-def make_search_selected_documents(services: Services):  # type: ignore[no-untyped-def]
+def make_search_selected_documents(services: Deps):  # type: ignore[no-untyped-def]
     async def search_selected_documents(
         state: AgentState, config: RunnableConfig
     ) -> dict[str, Any]:
@@ -51,7 +51,7 @@ def make_search_selected_documents(services: Services):  # type: ignore[no-untyp
     return search_selected_documents
 
 
-def make_load_full_documents(services: Services):  # type: ignore[no-untyped-def]
+def make_load_full_documents(services: Deps):  # type: ignore[no-untyped-def]
     async def load_full_documents(state: AgentState, config: RunnableConfig) -> dict[str, Any]:
         ctx = run_context(config)
         ids = list(state.get("selected_document_ids") or [])
@@ -73,7 +73,7 @@ def make_load_full_documents(services: Services):  # type: ignore[no-untyped-def
     return load_full_documents
 
 
-def make_no_documents(services: Services):  # type: ignore[no-untyped-def]
+def make_no_documents(services: Deps):  # type: ignore[no-untyped-def]
     """S1 for a user with no documents: say so and how to upload, then stop."""
 
     async def no_documents(state: AgentState, config: RunnableConfig) -> dict[str, Any]:

@@ -8,12 +8,12 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.types import Send
 
 from finagent.answering import messages
+from finagent.bootstrap import Deps
 from finagent.nodes.common import decision_of, run_context, sub_queries
 from finagent.observability import get_logger, redact
 from finagent.retrieval.index import IndexUnavailableError
 from finagent.retrieval.retriever import KB
 from finagent.routing.live_params import cbr_arguments, news_arguments
-from finagent.services import Services
 from finagent.state import AgentState, ExternalData
 from finagent.tools.declared import declared_tool
 
@@ -37,7 +37,7 @@ def fan_out(state: AgentState) -> list[Send]:
     return [Send(INTENT_NODES[i], {**state, "intent": i}) for i in dict.fromkeys(intents)]
 
 
-def make_search_kb(services: Services):  # type: ignore[no-untyped-def]
+def make_search_kb(services: Deps):  # type: ignore[no-untyped-def]
     async def search_kb(state: AgentState) -> dict[str, Any]:
         try:
             queries = sub_queries(state)
@@ -53,7 +53,7 @@ def make_search_kb(services: Services):  # type: ignore[no-untyped-def]
     return search_kb
 
 
-def _make_live_node(services: Services, tool_name: str, build_args):  # type: ignore[no-untyped-def]
+def _make_live_node(services: Deps, tool_name: str, build_args):  # type: ignore[no-untyped-def]
     async def live(state: AgentState, config: RunnableConfig) -> dict[str, Any]:
         declared = declared_tool(tool_name)
         note, source_name = declared.source_note, declared.source_name
@@ -82,11 +82,11 @@ def _make_live_node(services: Services, tool_name: str, build_args):  # type: ig
     return live
 
 
-def make_fetch_cbr(services: Services):  # type: ignore[no-untyped-def]
+def make_fetch_cbr(services: Deps):  # type: ignore[no-untyped-def]
     return _make_live_node(services, "fetch_cbr_data", cbr_arguments)
 
 
-def make_fetch_news(services: Services):  # type: ignore[no-untyped-def]
+def make_fetch_news(services: Deps):  # type: ignore[no-untyped-def]
     return _make_live_node(services, "fetch_finance_news", news_arguments)
 
 

@@ -9,14 +9,13 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.graph.message import REMOVE_ALL_MESSAGES
 
 from finagent.answering import messages
+from finagent.bootstrap import Deps
 from finagent.nodes.common import user_id_or_none
-from finagent.services import Services
 from finagent.state import AgentState
 
 
-def make_load_history(services: Services):  # type: ignore[no-untyped-def]
+def make_load_history(services: Deps):  # type: ignore[no-untyped-def]
     async def load_history(state: AgentState, config: RunnableConfig) -> dict[str, Any]:
-        await services.start()
         reset: dict[str, Any] = {
             "chunks": None,
             "external": None,

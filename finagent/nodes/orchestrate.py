@@ -14,6 +14,7 @@ import numpy as np
 from langchain_core.runnables import RunnableConfig
 
 from finagent.answering import messages
+from finagent.bootstrap import Deps
 from finagent.nodes.common import run_context
 from finagent.observability import get_logger, redact
 from finagent.routing.calc_rules import calc_decision
@@ -23,14 +24,13 @@ from finagent.routing.inventory_loader import load_inventory
 from finagent.routing.llm_router import llm_decide
 from finagent.routing.router import Router, load_classifier, prepare, selected_documents_decision
 from finagent.routing.rules import classify
-from finagent.services import Services
 from finagent.state import AgentState, Decision, Scenario, Turn
 
 log = get_logger("finagent.orchestrate")
 
 
 async def offline_decision(
-    services: Services, query: str, history: list[Turn], inventory: Inventory, debug: dict[str, Any]
+    services: Deps, query: str, history: list[Turn], inventory: Inventory, debug: dict[str, Any]
 ) -> Decision:
     """Rules, then the semantic classifier on the turn's query vector (rules alone if the
     embedder fails)."""
@@ -52,7 +52,7 @@ async def offline_decision(
 
 
 async def checked_decision(
-    services: Services,
+    services: Deps,
     llm: Decision,
     query: str,
     history: list[Turn],
@@ -74,7 +74,7 @@ async def checked_decision(
     return checked.decision
 
 
-def make_orchestrate(services: Services):  # type: ignore[no-untyped-def]
+def make_orchestrate(services: Deps):  # type: ignore[no-untyped-def]
     settings = services.settings
 
     async def orchestrate(state: AgentState, config: RunnableConfig) -> dict[str, Any]:

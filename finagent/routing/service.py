@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from finagent.bootstrap import Deps
 from finagent.nodes.orchestrate import make_orchestrate
-from finagent.services import Services
 
 
 async def route_query(
-    services: Services, user_id: str, query: str, selected: list[str]
+    services: Deps, user_id: str, query: str, selected: list[str]
 ) -> dict[str, Any]:
     """Decision for ``query`` exactly as the graph would take it."""
     text = query.strip()

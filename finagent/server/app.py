@@ -27,6 +27,7 @@ from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from finagent.bootstrap import Deps, Root
 from finagent.config import Settings, get_settings
 from finagent.graph.agent import (
     MAX_CHAT_ID_CHARS,
@@ -38,7 +39,6 @@ from finagent.graph.agent import (
 from finagent.observability import get_logger
 from finagent.retrieval.ingest import Ingestor
 from finagent.server.identity import Unauthorized, user_for_authorization
-from finagent.services import Services
 from finagent.text_safety import is_utf8
 
 log = get_logger("finagent.server")
@@ -299,22 +299,33 @@ def write_private(path: Path, data: bytes) -> None:
         out.write(data)
 
 
-def create_app(settings: Settings | None = None, services: Services | None = None) -> FastAPI:
+async def _start(root: Root | None) -> Deps:
+    assert root is not None
+    return await root.start()
+
+
+def create_app(settings: Settings | None = None, deps: Deps | Root | None = None) -> FastAPI:
+    """The service's app over ``deps`` (started by the caller, or a root started and closed
+    with the app; the environment's when not given)."""
     conf = settings or get_settings()
-    svc = services or Services(conf)  # the LangServe graphs are built over it now
+    root = deps if isinstance(deps, Root) else Root(conf) if deps is None else None
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         removed = await asyncio.to_thread(clean_uploads, conf.data_dir)
         if removed:
             log.warning("stale_uploads_removed", count=removed)
-        await svc.start()
-        app.state.agent = Agent(svc)
+        started = deps if isinstance(deps, Deps) else await _start(root)
+        app.state.deps = started
+        app.state.agent = Agent(started)
+        from finagent.server.langserve_routes import mount_langserve
+
+        mount_langserve(app, started)  # the graphs need the started dependencies
         try:
             yield
         finally:
-            if services is None:
-                await svc.aclose()
+            if deps is None and root is not None:
+                await root.aclose()
 
     app = FastAPI(title="finagent", version="0.1.0", lifespan=lifespan)
     app.router.route_class = Utf8JsonRoute
@@ -386,8 +397,8 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
 
     @app.get("/v1/documents", responses=AUTH_ERRORS)
     async def list_documents(user: User) -> list[dict[str, Any]]:
-        agent: Agent = app.state.agent
-        return [d.model_dump() for d in await agent.services.documents.list(user)]
+        deps: Deps = app.state.deps
+        return [d.model_dump() for d in await deps.documents.list(user)]
 
     @app.post("/v1/documents", responses=BODY_ERRORS)
     async def upload_documents(files: list[UploadFile], user: User) -> dict[str, Any]:
@@ -396,8 +407,8 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         total = sum(upload.size or 0 for upload in files)
         if total > conf.max_upload_bytes:
             raise HTTPException(413, UPLOAD_TOO_LARGE.format(limit=conf.max_upload_bytes))
-        agent: Agent = app.state.agent
-        ingestor = agent.services.ingestor()
+        deps: Deps = app.state.deps
+        ingestor = deps.ingestor()
         limit = conf.max_file_bytes
         results = []
         root = await asyncio.to_thread(private_uploads_dir, conf.data_dir)
@@ -412,5 +423,5 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
 
     from finagent.server.extras import mount_extras  # web chat, chats, research, LangServe
 
-    mount_extras(app, svc)
+    mount_extras(app)
     return app

@@ -47,7 +47,7 @@ def _research_thread(user: str, run_id: str) -> str:
 
 
 class ResearchRuns:
-    """The research graph over the service's started services, built on first use."""
+    """The research graph over the started dependencies, built on first use."""
 
     def __init__(self, agent: Agent) -> None:
         self.agent = agent
@@ -55,23 +55,14 @@ class ResearchRuns:
         self._lock = asyncio.Lock()
 
     async def graph(self) -> Any:
-        from finagent.graph.research import build_research_graph, resolve_agent, services_registry
+        from finagent.graph.research import research_graph_over
 
-        services = self.agent.services
-        if services.llm is None:
+        deps = self.agent.deps
+        if deps.llm is None:
             raise HTTPException(422, NO_LLM)
         async with self._lock:
             if self._graph is None:
-                registry = await services_registry(services)
-                definition = resolve_agent(services.settings, registry.names())
-                self._graph = build_research_graph(
-                    services.llm_for("research"),
-                    registry,
-                    definition,
-                    checkpointer=services.checkpointer,
-                    structured_method=services.settings.llm_structured_method,
-                    catalog=services.catalog,
-                )
+                self._graph = research_graph_over(deps, checkpointer=deps.checkpointer)
         return self._graph
 
     async def run(self, user: str, run_id: str, value: Any) -> dict[str, Any]:
@@ -124,7 +115,7 @@ def build_router() -> APIRouter:
 
     @router.get("/v1/chats", responses=AUTH_ERRORS)
     async def list_chats(request: Request, user: User) -> list[dict[str, Any]]:
-        history = request.app.state.agent.services.history
+        history = request.app.state.deps.history
         chats = []
         for chat_id in await history.chats(user, MAX_CHATS):
             turns = await history.last(user, chat_id, MAX_TURNS)
@@ -136,7 +127,7 @@ def build_router() -> APIRouter:
     async def chat_turns(chat_id: str, request: Request, user: User) -> dict[str, Any]:
         if len(chat_id) > MAX_CHAT_ID_CHARS:
             raise HTTPException(422, "chat_id: слишком длинная строка")
-        history = request.app.state.agent.services.history
+        history = request.app.state.deps.history
         turns = await history.last(user, chat_id, MAX_TURNS)
         return {"id": chat_id, "turns": [t.model_dump() for t in turns]}
 

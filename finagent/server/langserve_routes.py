@@ -20,10 +20,10 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Send
 from pydantic import BaseModel, Field
 
+from finagent.bootstrap import Deps
 from finagent.graph.agent import build_agent_graph, chat_thread_id
 from finagent.observability import get_logger
 from finagent.server.identity import Unauthorized, user_for_authorization
-from finagent.services import Services
 
 log = get_logger("finagent.server.langserve")
 
@@ -67,12 +67,12 @@ def make_serializer() -> Any:
     return GraphSerializer()
 
 
-def make_config_modifier(services: Services):  # type: ignore[no-untyped-def]
+def make_config_modifier(deps: Deps):  # type: ignore[no-untyped-def]
     """The per-request config modifier: identity from ``Authorization``, never the body."""
 
     async def modify(config: dict[str, Any], request: Request) -> dict[str, Any]:
         try:
-            user = user_for_authorization(services.settings, request.headers.get("authorization"))
+            user = user_for_authorization(deps.settings, request.headers.get("authorization"))
         except Unauthorized as exc:
             log.info("auth_rejected", reason=exc.reason)
             raise HTTPException(401, str(exc), headers={"WWW-Authenticate": "Bearer"}) from exc
@@ -85,42 +85,27 @@ def make_config_modifier(services: Services):  # type: ignore[no-untyped-def]
     return modify
 
 
-def research_graph(services: Services) -> Any:
-    """The research graph over ``services`` (started lazily on the first run)."""
-    from finagent.graph.research import (
-        build_research_graph,
-        resolve_agent,
-        services_extra_names,
-        services_registry,
-    )
+def research_graph(deps: Deps) -> Any:
+    """The research graph over ``deps``."""
+    from finagent.graph.research import research_graph_over
 
-    settings = services.settings
-    return build_research_graph(
-        services.llm_for("research") if services.llm is not None else None,
-        lambda: services_registry(services),
-        resolve_agent(settings, services_extra_names(services)),
-        # clarifications interrupt the run, which needs a checkpointer; LangServe cannot
-        # resume a run, so these live in memory only (the web chat uses /v1/research)
-        checkpointer=InMemorySaver(),
-        structured_method=settings.llm_structured_method,
-        catalog=services.catalog,
-    )
+    # clarifications interrupt the run, which needs a checkpointer; LangServe cannot
+    # resume a run, so these live in memory only (the web chat uses /v1/research)
+    return research_graph_over(deps, checkpointer=InMemorySaver())
 
 
-def mount_langserve(app: FastAPI, services: Services) -> None:
+def mount_langserve(app: FastAPI, deps: Deps) -> None:
     """Add both graphs' LangServe routes to ``app``."""
     from langserve import add_routes
 
-    modifier = make_config_modifier(services)
+    modifier = make_config_modifier(deps)
     # no checkpointer: a LangServe call is one turn; chat history comes from the store
     agent = (
-        build_agent_graph(services)
+        build_agent_graph(deps)
         .with_config(recursion_limit=40)
         .with_types(input_type=AgentInput, output_type=dict[str, Any])
     )
-    research = research_graph(services).with_types(
-        input_type=ResearchInput, output_type=dict[str, Any]
-    )
+    research = research_graph(deps).with_types(input_type=ResearchInput, output_type=dict[str, Any])
     for path, runnable in ((AGENT_PATH, agent), (RESEARCH_PATH, research)):
         add_routes(
             app,

@@ -196,7 +196,7 @@ def final_payload(agent: Agent, state: dict[str, Any], chat_id: str | None) -> d
         "citations": citations(
             list(state.get("chunks") or []),
             list(state.get("external") or []),
-            agent.services.settings.max_context_chars,
+            agent.settings.max_context_chars,
         ),
         "chat_id": chat_id,
     }
@@ -231,7 +231,7 @@ async def _produce(
     embedding_user.set(prepared.user_id)  # this task's own context: fair query embedding
     try:
         # every external call made for this answer shares one time budget
-        with answer_budget(agent.services.settings.answer_budget_s):
+        with answer_budget(agent.settings.answer_budget_s):
             async with aclosing(run_events(agent, prepared)) as run:
                 async for event in run:
                     await queue.put(event)

@@ -1,7 +1,10 @@
-"""Builds the tool registry from the services: the one list of finagent's tools."""
+"""The one list of finagent's tools, over clients and stores built by finagent/bootstrap.py."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from finagent.tools.base import Tool
@@ -13,39 +16,68 @@ from finagent.tools.legal import ResolveLegalReference
 from finagent.tools.registry import ToolRegistry
 
 if TYPE_CHECKING:
-    from finagent.services import Services
+    from finagent.clients.cbr import CentralBankClient
+    from finagent.clients.internal_search import SearchClient
+    from finagent.clients.tavily import TavilyClient
+    from finagent.config import Settings
+    from finagent.legal.catalog import LawCatalog
+    from finagent.retrieval.retriever import Retriever
+    from finagent.storage.documents import DocumentStore
 
 
-def build_registry(services: Services) -> ToolRegistry:
-    """Domain tools; live sources are registered only when configured."""
-    settings = services.settings
+@dataclass(frozen=True)
+class LiveClients:
+    """The clients of the live sources that are configured (None: not configured)."""
+
+    cbr: CentralBankClient | None = None
+    tavily: TavilyClient | None = None
+    search: SearchClient | None = None
+
+    def closers(self) -> list[Callable[[], Awaitable[None]]]:
+        return [c.aclose for c in (self.cbr, self.tavily, self.search) if c is not None]
+
+
+def build_registry(
+    settings: Settings,
+    retriever: Retriever,
+    documents: DocumentStore,
+    catalog: LawCatalog,
+    clients: LiveClients,
+    extra_tools: Iterable[Tool[Any]] = (),
+) -> ToolRegistry:
+    """Domain tools; live sources are registered only when their client is configured."""
     tools: list[Tool[Any]] = [
-        SearchUserDocuments(services.retriever),
-        LoadDocumentsFull(services.documents, settings.full_documents_max_chars),
-        SearchGeneralKb(services.retriever),
-        ReqFindPassagesForQueries(services.retriever),
-        ResolveLegalReference(services.catalog),
+        SearchUserDocuments(retriever),
+        LoadDocumentsFull(documents, settings.full_documents_max_chars),
+        SearchGeneralKb(retriever),
+        ReqFindPassagesForQueries(retriever),
+        ResolveLegalReference(catalog),
         Req_Calculate_Deadline_For_Events(),
         *build_kb_file_tools(settings.kb_root),
     ]
-    if settings.cbr_enabled:
-        from finagent.clients.cbr import CentralBankClient
+    if clients.cbr is not None:
         from finagent.tools.cbr import build_cbr_tools
 
-        cbr = CentralBankClient(settings)
-        services.closers.append(cbr.aclose)
-        tools.extend(build_cbr_tools(settings, cbr))
-    if services.tavily is not None:
+        tools.extend(build_cbr_tools(settings, clients.cbr))
+    if clients.tavily is not None:
         from finagent.tools.news import build_news_tools
 
-        tools.extend(build_news_tools(settings, services.tavily))
-    if settings.doc_api_url:
-        from finagent.clients.internal_search import SearchClient
+        tools.extend(build_news_tools(settings, clients.tavily))
+    if clients.search is not None:
         from finagent.tools.internal_search import build_internal_search_tools
 
-        search = SearchClient(settings)
-        services.closers.append(search.aclose)
-        tools.extend(build_internal_search_tools(settings, search))
+        tools.extend(build_internal_search_tools(settings, clients.search))
     names = {t.name for t in tools}
-    tools.extend(t for t in services.extra_tools if t.name not in names)
+    tools.extend(t for t in extra_tools if t.name not in names)
     return ToolRegistry(tools)
+
+
+def build_research_registry(
+    registry: ToolRegistry, tavily: TavilyClient | None, reports_dir: Path
+) -> ToolRegistry:
+    """``registry`` plus the SGR system tools and (with a Tavily client) the web tools."""
+    from finagent.tools.sgr import sgr_system_tools
+    from finagent.tools.web import web_tools
+
+    candidates = [*sgr_system_tools(reports_dir), *(web_tools(tavily) if tavily else [])]
+    return ToolRegistry([*registry, *(t for t in candidates if t.name not in registry)])

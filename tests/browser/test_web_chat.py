@@ -21,10 +21,10 @@ import pytest
 import uvicorn
 from langchain_core.messages import AIMessage
 
+from finagent.bootstrap import Root
 from finagent.config import Settings
 from finagent.retrieval.embeddings import Embedder
 from finagent.server.app import create_app
-from finagent.services import Services
 from tests.conftest import LEASE, REPO_ROOT
 from tests.fakes.streaming_llm import StreamingChatModel
 from tests.integration.test_agent_graph import decision
@@ -66,7 +66,7 @@ class ServiceThread:
             self.ready.set()
 
     async def _main(self) -> None:
-        services = Services(self.settings, llm=self.llm, embedder=self.embedder)
+        services = Root(self.settings, llm=self.llm, embedder=self.embedder)
         app = create_app(self.settings, services)
         self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
         serve = asyncio.create_task(self.server.serve(sockets=[self.sock]))

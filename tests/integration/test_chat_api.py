@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from finagent.services import Services
+from finagent.bootstrap import Deps
 from finagent.storage.namespaces import label, unlabel
 from tests.fakes.llm import ScriptedChatModel
 from tests.integration.test_langserve import step
@@ -30,7 +30,7 @@ def test_labels_round_trip() -> None:
 
 
 async def test_chats_are_listed_per_user(make_services) -> None:  # type: ignore[no-untyped-def]
-    services: Services = await make_services(api_tokens=TOKENS)
+    services: Deps = await make_services(api_tokens=TOKENS)
     async with asgi_client(services) as http:
         for chat, question in (("c.1", "какая ставка НДС?"), ("c2", "что такое вычет?")):
             r = await http.post("/v1/ask", headers=ALICE, json={"query": question, "chat_id": chat})
@@ -49,7 +49,7 @@ async def test_chats_are_listed_per_user(make_services) -> None:  # type: ignore
 
 async def test_research_clarification_and_resume(make_services) -> None:  # type: ignore[no-untyped-def]
     llm = ScriptedChatModel([CLARIFY, FINAL])
-    services: Services = await make_services(llm, api_tokens=TOKENS)
+    services: Deps = await make_services(llm, api_tokens=TOKENS)
     async with asgi_client(services) as http:
         started = await http.post("/v1/research", headers=ALICE, json={"query": "Ставка НДС?"})
         body = started.json()
@@ -65,7 +65,7 @@ async def test_research_clarification_and_resume(make_services) -> None:  # type
 
 
 async def test_research_without_llm_is_a_russian_422(make_services) -> None:  # type: ignore[no-untyped-def]
-    services: Services = await make_services(api_tokens=TOKENS)
+    services: Deps = await make_services(api_tokens=TOKENS)
     async with asgi_client(services) as http:
         r = await http.post("/v1/research", headers=ALICE, json={"query": "Ставка НДС?"})
     assert r.status_code == 422 and "языковая модель" in r.json()["detail"]

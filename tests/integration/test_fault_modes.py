@@ -16,8 +16,8 @@ import httpx
 import pytest
 from structlog.testing import capture_logs
 
+from finagent.bootstrap import Deps
 from finagent.server.app import create_app
-from finagent.services import Services
 from finagent.tools.base import ToolContext
 from tests.fakes.cbr_soap import FakeCbrServer, running_server
 from tests.fakes.faults import FAULT_MODES, FaultMode, FaultServer, fault_server
@@ -51,7 +51,7 @@ TAVILY_FAST: dict[str, Any] = {
 
 
 @asynccontextmanager
-async def api(services: Services) -> AsyncIterator[httpx.AsyncClient]:
+async def api(services: Deps) -> AsyncIterator[httpx.AsyncClient]:
     app = create_app(services.settings, services)
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
@@ -96,9 +96,7 @@ async def three_questions(
 @pytest.mark.parametrize("mode", FAULT_MODES)
 async def test_bank_of_russia_fault_modes_through_the_api(make_services, mode: FaultMode) -> None:  # type: ignore[no-untyped-def]
     with fault_server(mode, path="/DailyInfoWebServ/DailyInfo.asmx") as upstream:
-        services: Services = await make_services(
-            api_tokens=TOKENS, cbr_url=upstream.url, **CBR_FAST
-        )
+        services: Deps = await make_services(api_tokens=TOKENS, cbr_url=upstream.url, **CBR_FAST)
         async with api(services) as http:
             with capture_logs() as logs:
                 before, after = await three_questions(http, upstream, CBR_QUESTION, "Банк России")
@@ -113,7 +111,7 @@ async def test_bank_of_russia_fault_modes_through_the_api(make_services, mode: F
 @pytest.mark.parametrize("mode", ["hang", "5xx", "drip", "non_http"])
 async def test_tavily_fault_modes_through_the_api(make_services, mode: FaultMode) -> None:  # type: ignore[no-untyped-def]
     with fault_server(mode, content_type="application/json") as upstream:
-        services: Services = await make_services(
+        services: Deps = await make_services(
             api_tokens=TOKENS, tavily_base_url=upstream.url.rstrip("/"), **TAVILY_FAST
         )
         async with api(services) as http:
@@ -130,7 +128,7 @@ async def test_tavily_fault_modes_through_the_api(make_services, mode: FaultMode
 @pytest.mark.parametrize("mode", ["hang", "5xx", "drip", "garbage"])
 async def test_internal_search_fault_modes_through_the_tool(make_services, mode: FaultMode) -> None:  # type: ignore[no-untyped-def]
     with fault_server(mode, content_type="application/json") as upstream:
-        services: Services = await make_services(
+        services: Deps = await make_services(
             doc_api_url=upstream.url.rstrip("/"),
             doc_api_deadline_s=0.5,
             doc_api_timeout_s=5.0,
@@ -157,7 +155,7 @@ async def test_a_retried_bank_of_russia_call_counts_once_toward_the_breaker(make
     for server in running_server():
         server.fail("http500")
         settings = CBR_FAST | {"cbr_retry_attempts": 3, "cbr_deadline_s": 5.0}
-        services: Services = await make_services(cbr_url=server.url, **settings)
+        services: Deps = await make_services(cbr_url=server.url, **settings)
         ctx = ToolContext(user_id="alice")
         out = await services.registry.call(
             "fetch_cbr_data", {"mode": "key_rate", "date": "2024-10-28"}, ctx
@@ -174,9 +172,7 @@ async def test_a_retried_bank_of_russia_call_counts_once_toward_the_breaker(make
 async def test_the_answer_budget_bounds_a_call_with_a_longer_deadline(make_services) -> None:  # type: ignore[no-untyped-def]
     with fault_server("hang", path="/DailyInfoWebServ/DailyInfo.asmx") as upstream:
         settings = CBR_FAST | {"cbr_deadline_s": 120.0, "answer_budget_s": 1.0}
-        services: Services = await make_services(
-            api_tokens=TOKENS, cbr_url=upstream.url, **settings
-        )
+        services: Deps = await make_services(api_tokens=TOKENS, cbr_url=upstream.url, **settings)
         async with api(services) as http:
             with capture_logs() as logs:
                 answer = await ask(http, CBR_QUESTION)

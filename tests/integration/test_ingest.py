@@ -8,12 +8,12 @@ from pathlib import Path
 from docx import Document
 from fpdf import FPDF
 
+from finagent.bootstrap import Deps
 from finagent.retrieval.index import SearchFilter
 from finagent.retrieval.retriever import DOCS, KB
-from finagent.services import Services
 
 
-async def test_kb_csv_becomes_markdown_files_and_chunks(services: Services, kb_csv: Path):
+async def test_kb_csv_becomes_markdown_files_and_chunks(services: Deps, kb_csv: Path):
     report = await services.ingestor().ingest_kb([kb_csv])
     assert not report.errors and len(report.ok) == 4
     root = services.settings.kb_root
@@ -53,7 +53,7 @@ async def test_kb_csv_becomes_markdown_files_and_chunks(services: Services, kb_c
     assert hits[0].metadata["path"] == "ндс/ставки-ндс.md"
 
 
-async def test_kb_review_dates_come_from_the_articles(services: Services, tmp_path: Path):
+async def test_kb_review_dates_come_from_the_articles(services: Deps, tmp_path: Path):
     csv_path = tmp_path / "kb.csv"
     csv_path.write_text(
         "id,annotation,tags,text,reviewed\n"
@@ -75,7 +75,7 @@ async def test_kb_review_dates_come_from_the_articles(services: Services, tmp_pa
     assert "reviewed: 2025-09-15" in stored.split("---")[1]
 
 
-async def test_kb_markdown_folder(services: Services, tmp_path: Path):
+async def test_kb_markdown_folder(services: Deps, tmp_path: Path):
     folder = tmp_path / "md"
     folder.mkdir()
     (folder / "usn.md").write_text("# УСН\n\nСтавка УСН доходы 6 процентов.", encoding="utf-8")
@@ -84,9 +84,7 @@ async def test_kb_markdown_folder(services: Services, tmp_path: Path):
     assert [r.kb_path for r in report.ok] == ["усн.md"]
 
 
-async def test_kb_markdown_folder_structure_becomes_topic_folders(
-    services: Services, tmp_path: Path
-):
+async def test_kb_markdown_folder_structure_becomes_topic_folders(services: Deps, tmp_path: Path):
     folder = tmp_path / "md"
     (folder / "НДФЛ" / "Вычеты").mkdir(parents=True)
     (folder / "НДФЛ" / "Вычеты" / "med.md").write_text(
@@ -116,7 +114,7 @@ async def test_kb_markdown_folder_structure_becomes_topic_folders(
     ]
 
 
-async def test_kb_title_change_moves_the_file(services: Services, tmp_path: Path):
+async def test_kb_title_change_moves_the_file(services: Deps, tmp_path: Path):
     csv_path = tmp_path / "kb.csv"
     csv_path.write_text(
         "id,annotation,tags,text\n7,Ставки НДС,ндс,Ставка 20 процентов.\n", encoding="utf-8"
@@ -137,7 +135,7 @@ async def test_kb_title_change_moves_the_file(services: Services, tmp_path: Path
     assert not (root / "ндс").exists()  # the emptied topic folder is removed too
 
 
-async def test_kb_same_title_different_ids_do_not_collide(services: Services, tmp_path: Path):
+async def test_kb_same_title_different_ids_do_not_collide(services: Deps, tmp_path: Path):
     csv_path = tmp_path / "kb.csv"
     csv_path.write_text(
         "id,annotation,tags,text\n1,Сроки,ндс,Первый текст.\n2,Сроки,ндс,Второй текст.\n",
@@ -150,7 +148,7 @@ async def test_kb_same_title_different_ids_do_not_collide(services: Services, tm
     assert second.removed == []
 
 
-async def test_kb_flat_layout_files_are_replaced_on_reingest(services: Services, kb_csv: Path):
+async def test_kb_flat_layout_files_are_replaced_on_reingest(services: Deps, kb_csv: Path):
     root = services.settings.kb_root
     root.mkdir(parents=True, exist_ok=True)
     legacy = root / "1-ставки-ндс.md"  # the flat layout of earlier versions
@@ -162,7 +160,7 @@ async def test_kb_flat_layout_files_are_replaced_on_reingest(services: Services,
     assert not legacy.exists() and foreign.exists()
 
 
-async def test_bad_csv_reports_missing_columns(services: Services, tmp_path: Path):
+async def test_bad_csv_reports_missing_columns(services: Deps, tmp_path: Path):
     bad = tmp_path / "bad.csv"
     bad.write_text("id,text\n1,x\n", encoding="utf-8")
     report = await services.ingestor().ingest_kb([bad, tmp_path / "missing.csv"])
@@ -172,7 +170,7 @@ async def test_bad_csv_reports_missing_columns(services: Services, tmp_path: Pat
 
 
 async def test_bad_files_get_errors_and_others_are_ingested(
-    services: Services, tmp_path: Path, doc_files: dict[str, Path]
+    services: Deps, tmp_path: Path, doc_files: dict[str, Path]
 ):
     empty = tmp_path / "empty.txt"
     empty.write_text("", encoding="utf-8")
@@ -239,7 +237,7 @@ async def test_hostile_office_files_are_per_file_errors(make_services, tmp_path:
 
 
 async def test_reingest_same_file_keeps_id_and_does_not_duplicate(
-    services: Services, doc_files: dict[str, Path]
+    services: Deps, doc_files: dict[str, Path]
 ):
     first = await services.ingestor().ingest_documents("alice", [doc_files["lease"]])
     count = await services.index.count(services.retriever.collection(DOCS))
@@ -250,7 +248,7 @@ async def test_reingest_same_file_keeps_id_and_does_not_duplicate(
     assert len(await services.documents.list("alice")) == 1
 
 
-async def test_pdf_and_docx_are_read(services: Services, tmp_path: Path):
+async def test_pdf_and_docx_are_read(services: Deps, tmp_path: Path):
     docx_path = tmp_path / "note.docx"
     document = Document()
     document.add_heading("Уведомление ФНС", 1)
@@ -273,16 +271,14 @@ async def test_pdf_and_docx_are_read(services: Services, tmp_path: Path):
     assert any(h.document_id == docs["act.pdf"].id for h in hits)
 
 
-async def test_same_file_for_two_users_is_two_documents(
-    services: Services, doc_files: dict[str, Path]
-):
+async def test_same_file_for_two_users_is_two_documents(services: Deps, doc_files: dict[str, Path]):
     a = await services.ingestor().ingest_documents("alice", [doc_files["lease"]])
     b = await services.ingestor().ingest_documents("bob", [doc_files["lease"]])
     assert a.results[0].document_id != b.results[0].document_id
     assert await services.documents.get("bob", a.results[0].document_id or "") is None
 
 
-async def test_windows_1251_text_is_decoded(services: Services, tmp_path: Path):
+async def test_windows_1251_text_is_decoded(services: Deps, tmp_path: Path):
     path = tmp_path / "cp.txt"
     path.write_bytes("Акт сверки: долг 5 000 рублей".encode("cp1251"))
     report = await services.ingestor().ingest_documents("alice", [path])

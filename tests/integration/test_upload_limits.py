@@ -18,10 +18,10 @@ from typing import Any
 import docx
 import httpx
 
+from finagent.bootstrap import Deps
 from finagent.retrieval.archive_checks import check_zip
 from finagent.retrieval.loaders import DocumentLoadError
 from finagent.server.app import create_app
-from finagent.services import Services
 
 TOKENS = "alice-token-0001:alice"
 ALICE = {"Authorization": "Bearer alice-token-0001"}
@@ -74,7 +74,7 @@ def long_docx(paragraphs: int) -> bytes:
 
 
 @asynccontextmanager
-async def api(services: Services) -> AsyncIterator[httpx.AsyncClient]:
+async def api(services: Deps) -> AsyncIterator[httpx.AsyncClient]:
     app = create_app(services.settings, services)
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
@@ -100,7 +100,7 @@ def rss_bytes() -> int:
 async def test_zip_bomb_docx_is_refused_unopened_in_russian(make_services) -> None:  # type: ignore[no-untyped-def]
     bomb = zip_bomb_docx(unpacked_mib=30)  # under the unpacked-size limit, not the ratio
     assert len(bomb) < 200 * 1024
-    services: Services = await make_services(api_tokens=TOKENS)
+    services: Deps = await make_services(api_tokens=TOKENS)
     async with api(services) as http:
         result = await upload(http, "bomb.docx", bomb)
     assert result["status"] == "error"
@@ -130,7 +130,7 @@ def test_archive_checks_read_only_the_central_directory(tmp_path: Path) -> None:
 
 async def test_a_slow_parse_is_stopped_and_memory_stays_with_the_worker(make_services) -> None:  # type: ignore[no-untyped-def]
     heavy = long_docx(paragraphs=20_000)  # passes the cheap checks, parses for a while
-    services: Services = await make_services(api_tokens=TOKENS, parse_timeout_s=0.2)
+    services: Deps = await make_services(api_tokens=TOKENS, parse_timeout_s=0.2)
     async with api(services) as http:
         await upload(http, "warm-up.docx", heavy)  # first request: imports, pools, caches
         before = rss_bytes()
@@ -146,7 +146,7 @@ async def test_a_slow_parse_is_stopped_and_memory_stays_with_the_worker(make_ser
 
 
 async def test_text_length_is_a_limit(make_services) -> None:  # type: ignore[no-untyped-def]
-    services: Services = await make_services(api_tokens=TOKENS, max_document_chars=500)
+    services: Deps = await make_services(api_tokens=TOKENS, max_document_chars=500)
     async with api(services) as http:
         result = await upload(http, "long.docx", long_docx(paragraphs=200))
     assert result["status"] == "error" and "текст слишком длинный" in result["error"]

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from langchain_core.messages import AIMessage
 
+from finagent.bootstrap import Deps
 from finagent.graph.agent import Agent
 from finagent.retrieval.law_ingest import LawIngestor
-from finagent.services import Services
 from finagent.tools.base import ToolContext
 from tests.fakes.llm import ScriptedChatModel, tool_call_message
 from tests.integration.test_law_ingest import CODE
@@ -30,7 +30,7 @@ def decision(intents: list[str]) -> AIMessage:
     )
 
 
-async def with_code(services: Services) -> Services:
+async def with_code(services: Deps) -> Deps:
     ingestor = LawIngestor(services.index, services.embedder, services.bm25, services.settings)
     await ingestor.ingest_text(CODE, code="nk", part=1, progress=False)
     return services
@@ -138,7 +138,7 @@ async def test_document_answers_cite_only_the_users_documents(make_loaded) -> No
 
 
 async def test_resolve_legal_reference_tool(agent: Agent) -> None:
-    registry = (await agent.services.start()).registry
+    registry = agent.deps.registry
     ctx = ToolContext(user_id="alice")
     point = await registry.call("resolve_legal_reference", {"citation": "п. 2 ст. 88 НК РФ"}, ctx)
     assert "в течение трех месяцев" in point and "Камеральная налоговая проверка" in point
@@ -154,7 +154,7 @@ async def test_research_answers_keep_only_references_the_run_retrieved(  # type:
     make_loaded, tmp_path
 ) -> None:
     from finagent.agents_config import AgentDefinition, ExecutionLimits
-    from finagent.graph.research import build_research_graph, services_registry
+    from finagent.graph.research import build_research_graph
     from tests.integration.test_research_graph import REASONING
 
     services = await with_code((await make_loaded())["services"])
@@ -181,7 +181,7 @@ async def test_research_answers_keep_only_references_the_run_retrieved(  # type:
         tools=["search_general_kb", "final_answer"],
         execution=ExecutionLimits(reports_dir=tmp_path / "reports"),
     )
-    registry = await services_registry(services)
+    registry = services.research_registry
     graph = build_research_graph(llm, registry, agent, catalog=services.catalog)
     result = await graph.ainvoke(
         {"query": "Сколько длится камеральная проверка?"},
