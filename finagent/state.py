@@ -120,21 +120,42 @@ def merge_debug(left: dict[str, Any] | None, right: dict[str, Any] | None) -> di
     return {**(left or {}), **redact_value(right or {})}
 
 
-class AgentState(TypedDict, total=False):
-    """State of the RAG agent graph; the user id lives in the run configuration."""
+def typed_decision(left: Decision | None, right: Decision | dict[str, Any] | None) -> Decision:
+    """Reducer: the last decision written, typed even when a client wrote JSON."""
+    if isinstance(right, dict):
+        return Decision.model_validate(right)
+    if right is None:
+        return left or Decision(scenario=Scenario.ROUTED, intents=["kb"])
+    return right
+
+
+class AgentInput(TypedDict, total=False):
+    """What a run of the agent graph takes (who asks lives in the run context)."""
 
     query: str
     chat_id: str | None
     selected_document_ids: list[str]
     answer_instructions: str | None
-    history: list[Turn]
-    decision: Decision
-    intent: Intent  # set on a Send branch of route_intent
+
+
+class AgentOutput(TypedDict, total=False):
+    """What a run of the agent graph returns."""
+
+    query: str
+    chat_id: str | None
+    decision: Annotated[Decision, typed_decision]
     chunks: Annotated[list[Chunk], merge_chunks]
     external: Annotated[list[ExternalData], extend_list]
     tool_results: Annotated[list[ExternalData], extend_list]
     notices: Annotated[list[str], extend_list]
     debug: Annotated[dict[str, Any], merge_debug]
-    messages: Annotated[list[AnyMessage], add_messages]
     answer: str
     error: str | None
+
+
+class AgentState(AgentInput, AgentOutput, total=False):
+    """The agent graph's internal state: input, output and the working values."""
+
+    history: list[Turn]
+    intent: Intent  # set on a Send branch of route_intent
+    messages: Annotated[list[AnyMessage], add_messages]

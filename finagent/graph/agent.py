@@ -3,44 +3,55 @@
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import quote
 
 from langchain_core.callbacks import BaseCallbackHandler
-from langchain_core.runnables import RunnableConfig
+from langchain_core.runnables import Runnable, RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
-from finagent.answering import messages
 from finagent.bootstrap import Deps, Root
 from finagent.clients.budget import answer_budget
 from finagent.config import Settings
-from finagent.nodes.answer import after_answer, make_answer, make_tools
-from finagent.nodes.calc import make_calculate
-from finagent.nodes.clarify import make_clarify
+from finagent.input_checks import (  # noqa: F401  (re-exported: the servers import them here)
+    MAX_CHAT_ID_CHARS,
+    MAX_DOCUMENT_ID_CHARS,
+    MAX_INSTRUCTIONS_CHARS,
+    MAX_SELECTED_DOCUMENTS,
+    InvalidRequestError,
+    checked_documents,
+    checked_query,
+    checked_text,
+    checked_user,
+)
+from finagent.nodes.answer import answer
+from finagent.nodes.calc import calculate_node
+from finagent.nodes.clarify import clarify
 from finagent.nodes.common import decision_of
+from finagent.nodes.context import AgentContext
 from finagent.nodes.documents import (
-    make_load_full_documents,
-    make_no_documents,
-    make_search_all_documents,
-    make_search_selected_documents,
+    load_full_documents,
+    no_documents,
+    search_all_documents,
+    search_selected_documents,
 )
 from finagent.nodes.intents import (
     INTENT_NODES,
     fan_out,
-    make_fetch_cbr,
-    make_fetch_news,
-    make_search_kb,
+    fetch_cbr,
+    fetch_news,
     route_intent,
+    search_kb,
     smalltalk,
 )
-from finagent.nodes.load_history import make_load_history
-from finagent.nodes.orchestrate import make_orchestrate
+from finagent.nodes.load_history import load_history
+from finagent.nodes.orchestrate import orchestrate
+from finagent.nodes.tools import after_answer, tools
 from finagent.retrieval.fairness import embedding_user
-from finagent.state import AgentState, Chunk, Scenario
-from finagent.text_safety import is_utf8
+from finagent.state import AgentInput, AgentOutput, AgentState, Chunk, Scenario
 
 SCENARIO_NODES = {
     Scenario.ALL_DOCUMENTS: "search_all_documents",
@@ -51,14 +62,12 @@ SCENARIO_NODES = {
 }
 
 
-def _stop_on_error(next_node: str):  # type: ignore[no-untyped-def]
-    def route(state: AgentState) -> str:
-        return END if state.get("error") else next_node
-
-    return route
+def stop_on_error(state: AgentState) -> str:
+    """After load_history: stop when the input was refused."""
+    return END if state.get("error") else "orchestrate"
 
 
-def _by_scenario(state: AgentState) -> str:
+def by_scenario(state: AgentState) -> str:
     if state.get("error"):
         return END
     decision = decision_of(state)
@@ -67,31 +76,36 @@ def _by_scenario(state: AgentState) -> str:
     return SCENARIO_NODES[decision.scenario]
 
 
-def build_agent_graph(
-    services: Deps, checkpointer: BaseCheckpointSaver[Any] | None = None
+def compile_agent_graph(
+    checkpointer: BaseCheckpointSaver[Any] | None = None,
 ) -> CompiledStateGraph[Any, Any, Any, Any]:
-    """Compile the agent graph over ``services``."""
-    graph = StateGraph(AgentState)
-    graph.add_node("load_history", make_load_history(services))
-    graph.add_node("orchestrate", make_orchestrate(services))
-    graph.add_node("search_all_documents", make_search_all_documents(services))
+    """Compile the agent graph; its nodes reach the dependencies through the run context."""
+    graph = StateGraph(
+        AgentState,
+        context_schema=AgentContext,
+        input_schema=AgentInput,
+        output_schema=AgentOutput,
+    )
+    graph.add_node("load_history", load_history)
+    graph.add_node("orchestrate", orchestrate)
+    graph.add_node("search_all_documents", search_all_documents)
     graph.add_node("route_intent", route_intent)
-    graph.add_node("search_kb", make_search_kb(services))
-    graph.add_node("fetch_cbr", make_fetch_cbr(services))
-    graph.add_node("fetch_news", make_fetch_news(services))
+    graph.add_node("search_kb", search_kb)
+    graph.add_node("fetch_cbr", fetch_cbr)
+    graph.add_node("fetch_news", fetch_news)
     graph.add_node("smalltalk", smalltalk)
-    graph.add_node("calculate", make_calculate(services))
-    graph.add_node("load_full_documents", make_load_full_documents(services))
-    graph.add_node("search_selected_documents", make_search_selected_documents(services))
-    graph.add_node("clarify", make_clarify(services))
-    graph.add_node("no_documents", make_no_documents(services))
-    graph.add_node("answer", make_answer(services))
-    graph.add_node("tools", make_tools(services))
+    graph.add_node("calculate", calculate_node)
+    graph.add_node("load_full_documents", load_full_documents)
+    graph.add_node("search_selected_documents", search_selected_documents)
+    graph.add_node("clarify", clarify)
+    graph.add_node("no_documents", no_documents)
+    graph.add_node("answer", answer)
+    graph.add_node("tools", tools)
 
     graph.add_edge(START, "load_history")
-    graph.add_conditional_edges("load_history", _stop_on_error("orchestrate"), ["orchestrate", END])
+    graph.add_conditional_edges("load_history", stop_on_error, ["orchestrate", END])
     graph.add_conditional_edges(
-        "orchestrate", _by_scenario, [*SCENARIO_NODES.values(), "no_documents", END]
+        "orchestrate", by_scenario, [*SCENARIO_NODES.values(), "no_documents", END]
     )
     graph.add_conditional_edges("route_intent", fan_out, list(INTENT_NODES.values()))
     for node in (
@@ -108,6 +122,14 @@ def build_agent_graph(
     return graph.compile(checkpointer=checkpointer, name="finagent")
 
 
+def build_agent_graph(
+    deps: Deps, checkpointer: BaseCheckpointSaver[Any] | None = None
+) -> Runnable[Any, Any]:
+    """The agent graph over ``deps``: a run without a context of its own gets them in the
+    default one (who asks then comes from ``configurable``, as for LangServe)."""
+    return compile_agent_graph(checkpointer).bind(context=AgentContext(deps=deps))
+
+
 def chat_thread_id(user_id: str, chat_id: str) -> str:
     """The checkpointer thread of one user's chat, injective in (user, chat).
 
@@ -117,52 +139,6 @@ def chat_thread_id(user_id: str, chat_id: str) -> str:
     return f"{quote(user_id, safe='')}:{chat_id}"
 
 
-class InvalidRequestError(ValueError):
-    """Bad input to ``Agent.run``; the message is for the user (Russian)."""
-
-
-# The limits of the FastAPI service's AskRequest, so every entry point takes the same input.
-MAX_CHAT_ID_CHARS = 200
-MAX_DOCUMENT_ID_CHARS = 200
-MAX_SELECTED_DOCUMENTS = 50
-MAX_INSTRUCTIONS_CHARS = 2000
-
-
-def _checked_text(value: object, field: str, limit: int | None = None, *, key: bool = False) -> str:
-    """``value`` if it is a string that can be stored and sent (UTF-8), else InvalidRequestError.
-
-    ``key`` values (chat and document ids) become PostgreSQL keys, which cannot hold NUL.
-    """
-    if not isinstance(value, str):
-        raise InvalidRequestError(messages.FIELD_WRONG_TYPE.format(field=field, expected="строкой"))
-    if not is_utf8(value):  # lone surrogates: no store, index or HTTP client takes them
-        raise InvalidRequestError(messages.FIELD_BAD_TEXT.format(field=field))
-    if key and "\x00" in value:
-        raise InvalidRequestError(messages.FIELD_BAD_TEXT.format(field=field))
-    if limit is not None and len(value) > limit:
-        raise InvalidRequestError(
-            messages.FIELD_TOO_LONG.format(field=field, length=len(value), limit=limit)
-        )
-    return value
-
-
-def _checked_documents(value: object) -> list[str]:
-    if value is None:
-        return []
-    field = "выбранные документы"
-    if not isinstance(value, list | tuple):
-        raise InvalidRequestError(
-            messages.FIELD_WRONG_TYPE.format(field=field, expected="списком идентификаторов")
-        )
-    if len(value) > MAX_SELECTED_DOCUMENTS:
-        raise InvalidRequestError(
-            messages.TOO_MANY_DOCUMENTS.format(count=len(value), limit=MAX_SELECTED_DOCUMENTS)
-        )
-    return [
-        _checked_text(v, "идентификатор документа", MAX_DOCUMENT_ID_CHARS, key=True) for v in value
-    ]
-
-
 @dataclass
 class PreparedRun:
     """A checked request: the graph input and the run configuration (user from the caller)."""
@@ -170,6 +146,7 @@ class PreparedRun:
     user_id: str
     input: dict[str, Any]
     config: RunnableConfig
+    context: AgentContext
 
 
 @dataclass
@@ -188,7 +165,7 @@ class Agent:
         self._root = deps if isinstance(deps, Root) else None
         self._deps = deps if isinstance(deps, Deps) else None
         self.settings: Settings = deps.settings
-        self._graph: CompiledStateGraph[Any, Any, Any, Any] | None = None
+        self._graph: Runnable[Any, Any] | None = None
 
     @classmethod
     async def create(cls, settings: Settings | None = None, **overrides: Any) -> Agent:
@@ -203,7 +180,7 @@ class Agent:
         """The started dependencies (RuntimeError before the first run of a root's agent)."""
         return self._deps if self._deps is not None else self._root.deps  # type: ignore[union-attr]
 
-    async def graph(self) -> CompiledStateGraph[Any, Any, Any, Any]:
+    async def graph(self) -> Runnable[Any, Any]:
         if self._graph is None:
             deps = self._deps if self._deps is not None else await self._root.start()  # type: ignore[union-attr]
             self._graph = build_agent_graph(deps, deps.checkpointer)
@@ -221,20 +198,13 @@ class Agent:
     ) -> PreparedRun:
         """Check the input (InvalidRequestError in Russian) and build the run's graph input
         and configuration; ``run`` and the streaming service both start from here."""
-        if user_id is None or (isinstance(user_id, str) and not user_id.strip()):
-            raise InvalidRequestError("Не указан пользователь (user_id).")
-        _checked_text(user_id, "пользователь")
-        text = _checked_text(query if query is not None else "", "вопрос").strip()
-        limit = self.settings.max_query_chars
-        if not text:
-            raise InvalidRequestError(messages.EMPTY_QUERY)
-        if len(text) > limit:
-            raise InvalidRequestError(messages.QUERY_TOO_LONG.format(length=len(text), limit=limit))
+        user_id = checked_user(user_id)
+        text = checked_query(query, self.settings.max_query_chars)
         if chat_id is not None:
-            chat_id = _checked_text(chat_id, "чат", MAX_CHAT_ID_CHARS, key=True)
-        selected = _checked_documents(selected_document_ids)
+            chat_id = checked_text(chat_id, "чат", MAX_CHAT_ID_CHARS, key=True)
+        selected = checked_documents(selected_document_ids)
         if answer_instructions is not None:
-            answer_instructions = _checked_text(
+            answer_instructions = checked_text(
                 answer_instructions, "указания к ответу", MAX_INSTRUCTIONS_CHARS
             )
         thread = chat_thread_id(user_id, chat_id or uuid.uuid4().hex)
@@ -250,7 +220,12 @@ class Agent:
             "selected_document_ids": selected,
             "answer_instructions": answer_instructions,
         }
-        return PreparedRun(user_id=user_id, input=graph_input, config=config)
+        context = AgentContext(user_id=user_id, chat_id=chat_id, deps=self._deps)
+        return PreparedRun(user_id=user_id, input=graph_input, config=config, context=context)
+
+    def context_of(self, prepared: PreparedRun) -> AgentContext:
+        """The prepared run's context with this agent's (started) dependencies."""
+        return replace(prepared.context, deps=self.deps)
 
     @staticmethod
     def result_of(state: dict[str, Any]) -> AgentResult:
@@ -259,8 +234,6 @@ class Agent:
         if state.get("error") == "unknown_documents":
             raise InvalidRequestError(state["answer"])
         decision = state.get("decision")
-        if isinstance(decision, dict):
-            decision = decision_of(state)  # type: ignore[arg-type]
         return AgentResult(
             answer=state.get("answer", ""),
             used_chunks=list(state.get("chunks") or []),
@@ -293,7 +266,9 @@ class Agent:
         try:
             # every external call made for this answer shares one time budget
             with answer_budget(self.settings.answer_budget_s):
-                state = await graph.ainvoke(prepared.input, prepared.config)
+                state = await graph.ainvoke(
+                    prepared.input, prepared.config, context=self.context_of(prepared)
+                )
         finally:
             embedding_user.reset(token)
         return self.result_of(state)

@@ -1,7 +1,9 @@
 """Graphs for the LangGraph API / Studio (langgraph.json).
 
 Both are graph factories: langgraph-api calls them in its event loop before a run, so the
-process-wide root (finagent/bootstrap.py) opens its stores and clients there, once.
+process-wide root (finagent/bootstrap.py) opens its stores and clients there, once. The
+agent graph's nodes take the root's dependencies when the run's context carries none
+(a context set from Studio or the API is JSON: user, chat and options only).
 """
 
 from __future__ import annotations
@@ -11,23 +13,21 @@ from typing import Any
 from langgraph.graph.state import CompiledStateGraph
 
 from finagent.bootstrap import Deps, default_root
-from finagent.graph.agent import build_agent_graph
+from finagent.graph.agent import compile_agent_graph
 from finagent.graph.research import research_graph_over
 
-_built: dict[str, tuple[Deps, CompiledStateGraph[Any, Any, Any, Any]]] = {}
+_agent = compile_agent_graph()
+_research: dict[int, CompiledStateGraph[Any, Any, Any, Any]] = {}
 
 
 async def agent() -> CompiledStateGraph[Any, Any, Any, Any]:
-    deps = await default_root().start()
-    cached = _built.get("agent")
-    if cached is None or cached[0] is not deps:
-        cached = _built["agent"] = (deps, build_agent_graph(deps))
-    return cached[1]
+    await default_root().start()
+    return _agent
 
 
 async def research() -> CompiledStateGraph[Any, Any, Any, Any]:
-    deps = await default_root().start()
-    cached = _built.get("research")
-    if cached is None or cached[0] is not deps:
-        cached = _built["research"] = (deps, research_graph_over(deps))
-    return cached[1]
+    deps: Deps = await default_root().start()
+    if id(deps) not in _research:
+        _research.clear()
+        _research[id(deps)] = research_graph_over(deps)
+    return _research[id(deps)]

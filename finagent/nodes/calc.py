@@ -8,35 +8,29 @@ from __future__ import annotations
 
 from typing import Any
 
-from langchain_core.runnables import RunnableConfig
+from langgraph.runtime import Runtime
 
 from finagent.answering.calc import CALC_TOOL, calculate
-from finagent.bootstrap import Deps
 from finagent.moscow_time import moscow_today
-from finagent.nodes.common import run_context
-from finagent.nodes.intents import make_search_kb
+from finagent.nodes.context import AgentContext, caller, deps_of
+from finagent.nodes.intents import kb_passages
 from finagent.state import AgentState, ExternalData
 
 SOURCE_NOTE = "расчёт по НК РФ (ст. 6.1, ст. 75; ключевая ставка — cbr.ru)"
 
 
-def make_calculate(services: Deps):  # type: ignore[no-untyped-def]
-    search_kb = make_search_kb(services)
-
-    async def calculate_node(state: AgentState, config: RunnableConfig) -> dict[str, Any]:
-        outcome = await calculate(
-            state["query"], services.registry, run_context(config), moscow_today(), services.catalog
-        )
-        if outcome.parsed is False:  # nothing to compute: answer from the knowledge base
-            found = await search_kb(state)
-            return {**found, "debug": {**found.get("debug", {}), "calc": "not parsed"}}
-        item = ExternalData(
-            tool=CALC_TOOL, source_note=SOURCE_NOTE, content=outcome.markdown, ok=outcome.ok
-        )
-        return {"external": [item], "debug": {"calc": outcome.debug}}
-
-    calculate_node.__name__ = "calculate"
-    return calculate_node
+async def calculate_node(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
+    deps = deps_of(runtime)
+    outcome = await calculate(
+        state["query"], deps.registry, caller(runtime), moscow_today(), deps.catalog
+    )
+    if outcome.parsed is False:  # nothing to compute: answer from the knowledge base
+        found = await kb_passages(deps, state)
+        return {**found, "debug": {**found.get("debug", {}), "calc": "not parsed"}}
+    item = ExternalData(
+        tool=CALC_TOOL, source_note=SOURCE_NOTE, content=outcome.markdown, ok=outcome.ok
+    )
+    return {"external": [item], "debug": {"calc": outcome.debug}}
 
 
 def calc_answer(external: list[ExternalData]) -> str | None:

@@ -4,81 +4,64 @@ from __future__ import annotations
 
 from typing import Any
 
-from langchain_core.runnables import RunnableConfig
+from langgraph.runtime import Runtime
 
 from finagent.answering import messages
 from finagent.bootstrap import Deps
-from finagent.nodes.common import run_context, save_turn, sub_queries
+from finagent.nodes.common import save_turn, sub_queries
+from finagent.nodes.context import AgentContext, caller, deps_of
 from finagent.prompts import routing_messages
 from finagent.retrieval.index import IndexUnavailableError, SearchFilter
 from finagent.retrieval.retriever import DOCS
 from finagent.state import AgentState, Chunk
 
 
-async def _search(
-    services: Deps, state: AgentState, flt: SearchFilter, name: str
-) -> dict[str, Any]:
+async def _search(deps: Deps, state: AgentState, flt: SearchFilter, name: str) -> dict[str, Any]:
     try:
         queries = sub_queries(state)
-        shared = services.query_vectors.lookup(queries)  # the router's vector of this turn
-        chunks, debug = await services.retriever.search_many(DOCS, queries, flt=flt, vectors=shared)
+        shared = deps.query_vectors.lookup(queries)  # the router's vector of this turn
+        chunks, debug = await deps.retriever.search_many(DOCS, queries, flt=flt, vectors=shared)
     except IndexUnavailableError as exc:
         return {"notices": [messages.SEARCH_UNAVAILABLE], "debug": {f"{name}_error": str(exc)}}
     return {"chunks": chunks, "debug": {name: debug}}
 
 
-def make_search_all_documents(services: Deps):  # type: ignore[no-untyped-def]
-    async def search_all_documents(state: AgentState, config: RunnableConfig) -> dict[str, Any]:
-        ctx = run_context(config)
-        flt = SearchFilter(user_id=ctx.user_id, source="user_docs")
-        return await _search(services, state, flt, "search_all_documents")
-
-    return search_all_documents
+async def search_all_documents(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
+    flt = SearchFilter(user_id=caller(runtime).user_id, source="user_docs")
+    return await _search(deps_of(runtime), state, flt, "search_all_documents")
 
 
-def make_search_selected_documents(services: Deps):  # type: ignore[no-untyped-def]
-    async def search_selected_documents(
-        state: AgentState, config: RunnableConfig
-    ) -> dict[str, Any]:
-        ctx = run_context(config)
-        flt = SearchFilter(
-            user_id=ctx.user_id,
-            document_ids=list(state.get("selected_document_ids") or []),
+async def search_selected_documents(
+    state: AgentState, runtime: Runtime[AgentContext]
+) -> dict[str, Any]:
+    flt = SearchFilter(
+        user_id=caller(runtime).user_id,
+        document_ids=list(state.get("selected_document_ids") or []),
+        source="user_docs",
+    )
+    return await _search(deps_of(runtime), state, flt, "search_selected_documents")
+
+
+async def load_full_documents(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
+    ids = list(state.get("selected_document_ids") or [])
+    docs, _missing = await deps_of(runtime).documents.get_many(caller(runtime).user_id, ids)
+    chunks = [
+        Chunk(
+            id=f"{doc.id}:full",
+            text=doc.text,
+            score=1.0,
             source="user_docs",
+            title=doc.title,
+            document_id=doc.id,
+            metadata={"filename": doc.filename, "full": True},
         )
-        return await _search(services, state, flt, "search_selected_documents")
-
-    return search_selected_documents
-
-
-def make_load_full_documents(services: Deps):  # type: ignore[no-untyped-def]
-    async def load_full_documents(state: AgentState, config: RunnableConfig) -> dict[str, Any]:
-        ctx = run_context(config)
-        ids = list(state.get("selected_document_ids") or [])
-        docs, _missing = await services.documents.get_many(ctx.user_id, ids)
-        chunks = [
-            Chunk(
-                id=f"{doc.id}:full",
-                text=doc.text,
-                score=1.0,
-                source="user_docs",
-                title=doc.title,
-                document_id=doc.id,
-                metadata={"filename": doc.filename, "full": True},
-            )
-            for doc in docs
-        ]
-        return {"chunks": chunks, "debug": {"load_full_documents": [d.id for d in docs]}}
-
-    return load_full_documents
+        for doc in docs
+    ]
+    return {"chunks": chunks, "debug": {"load_full_documents": [d.id for d in docs]}}
 
 
-def make_no_documents(services: Deps):  # type: ignore[no-untyped-def]
+async def no_documents(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     """S1 for a user with no documents: say so and how to upload, then stop."""
-
-    async def no_documents(state: AgentState, config: RunnableConfig) -> dict[str, Any]:
-        answer = routing_messages.NO_DOCUMENTS
-        await save_turn(services.history, state, config, answer)
-        return {"answer": answer, "debug": {"no_documents": True}}
-
-    return no_documents
+    answer = routing_messages.NO_DOCUMENTS
+    await save_turn(deps_of(runtime).history, state, caller(runtime), answer)
+    return {"answer": answer, "debug": {"no_documents": True}}

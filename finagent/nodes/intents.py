@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from langchain_core.runnables import RunnableConfig
+from langgraph.runtime import Runtime
 from langgraph.types import Send
 
 from finagent.answering import messages
 from finagent.bootstrap import Deps
-from finagent.nodes.common import decision_of, run_context, sub_queries
+from finagent.nodes.common import decision_of, sub_queries
+from finagent.nodes.context import AgentContext, caller, deps_of
 from finagent.observability import get_logger, redact
 from finagent.retrieval.index import IndexUnavailableError
 from finagent.retrieval.retriever import KB
@@ -37,57 +39,58 @@ def fan_out(state: AgentState) -> list[Send]:
     return [Send(INTENT_NODES[i], {**state, "intent": i}) for i in dict.fromkeys(intents)]
 
 
-def make_search_kb(services: Deps):  # type: ignore[no-untyped-def]
-    async def search_kb(state: AgentState) -> dict[str, Any]:
-        try:
-            queries = sub_queries(state)
-            shared = services.query_vectors.lookup(queries)  # the router's vector of this turn
-            chunks, debug = await services.retriever.search_many(KB, queries, vectors=shared)
-        except IndexUnavailableError as exc:
-            return {
-                "notices": [messages.SEARCH_UNAVAILABLE],
-                "debug": {"search_kb_error": str(exc)},
-            }
-        return {"chunks": chunks, "debug": {"search_kb": debug}}
-
-    return search_kb
+async def search_kb(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
+    return await kb_passages(deps_of(runtime), state)
 
 
-def _make_live_node(services: Deps, tool_name: str, build_args):  # type: ignore[no-untyped-def]
-    async def live(state: AgentState, config: RunnableConfig) -> dict[str, Any]:
-        declared = declared_tool(tool_name)
-        note, source_name = declared.source_note, declared.source_name
-        if tool_name not in services.registry:
-            text = messages.SOURCE_NOT_CONFIGURED.format(name=source_name)
-            return {
-                "external": [
-                    ExternalData(tool=tool_name, source_note=note, content=text, ok=False)
-                ],
-                "debug": {tool_name: "not configured"},
-            }
-        args = build_args(state["query"])
-        output = await services.registry.call(tool_name, args, run_context(config))
-        content = output.text
-        if not output.ok:  # the detail may quote the upstream service: it goes to the log only
-            log.warning("live_source_failed", tool=tool_name, error=redact(content)[:500])
-            content = messages.SOURCE_FAILED.format(name=source_name)
+async def kb_passages(deps: Deps, state: AgentState) -> dict[str, Any]:
+    """The knowledge-base passages of the turn's sub-queries (the ``kb`` branch's update)."""
+    try:
+        queries = sub_queries(state)
+        shared = deps.query_vectors.lookup(queries)  # the router's vector of this turn
+        chunks, debug = await deps.retriever.search_many(KB, queries, vectors=shared)
+    except IndexUnavailableError as exc:
         return {
-            "external": [
-                ExternalData(tool=tool_name, source_note=note, content=content, ok=output.ok)
-            ],
-            "debug": {tool_name: {"args": args, "ok": output.ok}},
+            "notices": [messages.SEARCH_UNAVAILABLE],
+            "debug": {"search_kb_error": str(exc)},
         }
-
-    live.__name__ = tool_name
-    return live
+    return {"chunks": chunks, "debug": {"search_kb": debug}}
 
 
-def make_fetch_cbr(services: Deps):  # type: ignore[no-untyped-def]
-    return _make_live_node(services, "fetch_cbr_data", cbr_arguments)
+async def _live(
+    tool_name: str,
+    build_args: Callable[[str], dict[str, Any]],
+    state: AgentState,
+    runtime: Runtime[AgentContext],
+) -> dict[str, Any]:
+    """One live source's tool called for the question; its failure is a notice, not an error."""
+    deps = deps_of(runtime)
+    declared = declared_tool(tool_name)
+    note, source_name = declared.source_note, declared.source_name
+    if tool_name not in deps.registry:
+        text = messages.SOURCE_NOT_CONFIGURED.format(name=source_name)
+        return {
+            "external": [ExternalData(tool=tool_name, source_note=note, content=text, ok=False)],
+            "debug": {tool_name: "not configured"},
+        }
+    args = build_args(state["query"])
+    output = await deps.registry.call(tool_name, args, caller(runtime))
+    content = output.text
+    if not output.ok:  # the detail may quote the upstream service: it goes to the log only
+        log.warning("live_source_failed", tool=tool_name, error=redact(content)[:500])
+        content = messages.SOURCE_FAILED.format(name=source_name)
+    return {
+        "external": [ExternalData(tool=tool_name, source_note=note, content=content, ok=output.ok)],
+        "debug": {tool_name: {"args": args, "ok": output.ok}},
+    }
 
 
-def make_fetch_news(services: Deps):  # type: ignore[no-untyped-def]
-    return _make_live_node(services, "fetch_finance_news", news_arguments)
+async def fetch_cbr(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
+    return await _live("fetch_cbr_data", cbr_arguments, state, runtime)
+
+
+async def fetch_news(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
+    return await _live("fetch_finance_news", news_arguments, state, runtime)
 
 
 async def smalltalk(state: AgentState) -> dict[str, Any]:

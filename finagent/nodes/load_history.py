@@ -5,43 +5,37 @@ from __future__ import annotations
 from typing import Any
 
 from langchain_core.messages import RemoveMessage
-from langchain_core.runnables import RunnableConfig
 from langgraph.graph.message import REMOVE_ALL_MESSAGES
+from langgraph.runtime import Runtime
 
-from finagent.answering import messages
-from finagent.bootstrap import Deps
-from finagent.nodes.common import user_id_or_none
+from finagent.input_checks import NO_USER, InvalidRequestError, checked_query
+from finagent.nodes.context import AgentContext, caller_or_none, deps_of
 from finagent.state import AgentState
 
+# a new turn on the same thread starts from empty working values
+TURN_RESET: dict[str, Any] = {
+    "chunks": None,
+    "external": None,
+    "tool_results": None,
+    "notices": None,
+    "debug": None,
+    "messages": [RemoveMessage(id=REMOVE_ALL_MESSAGES)],
+    "error": None,
+    "answer": "",
+}
 
-def make_load_history(services: Deps):  # type: ignore[no-untyped-def]
-    async def load_history(state: AgentState, config: RunnableConfig) -> dict[str, Any]:
-        reset: dict[str, Any] = {
-            "chunks": None,
-            "external": None,
-            "tool_results": None,
-            "notices": None,
-            "debug": None,
-            "messages": [RemoveMessage(id=REMOVE_ALL_MESSAGES)],
-            "error": None,
-            "answer": "",
-        }
-        query = (state.get("query") or "").strip()
-        limit = services.settings.max_query_chars
-        user_id = user_id_or_none(config)
-        if user_id is None:
-            return reset | {"error": "no_user", "answer": "Не указан пользователь (user_id)."}
-        if not query:
-            return reset | {"error": "empty_query", "answer": messages.EMPTY_QUERY}
-        if len(query) > limit:
-            text = messages.QUERY_TOO_LONG.format(length=len(query), limit=limit)
-            return reset | {"error": "query_too_long", "answer": text}
-        chat_id = state.get("chat_id") or (config.get("configurable") or {}).get("chat_id")
-        history = []
-        if chat_id:
-            history = await services.history.last(
-                user_id, chat_id, services.settings.history_turns * 2
-            )
-        return reset | {"query": query, "chat_id": chat_id, "history": history}
 
-    return load_history
+async def load_history(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
+    deps = deps_of(runtime)
+    who = caller_or_none(runtime)
+    if who is None:
+        return TURN_RESET | {"error": "no_user", "answer": NO_USER}
+    try:
+        query = checked_query(state.get("query") or "", deps.settings.max_query_chars)
+    except InvalidRequestError as exc:
+        return TURN_RESET | {"error": exc.code, "answer": str(exc)}
+    chat_id = state.get("chat_id") or who.chat_id
+    history = []
+    if chat_id:
+        history = await deps.history.last(who.user_id, chat_id, deps.settings.history_turns * 2)
+    return TURN_RESET | {"query": query, "chat_id": chat_id, "history": history}

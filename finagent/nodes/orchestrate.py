@@ -1,144 +1,21 @@
-"""orchestrate: one structured LLM call, the two-layer router as fallback, S3/S4 by real size.
-
-Every turn reads the user's document inventory (titles, types, counterparties, dates):
-the LLM gets a bounded summary of it, the offline router matches the question against
-it. Without an LLM (or when it fails or is unsure) the routing text is embedded once;
-the vector goes to the router and, through ``services.query_vectors``, to the searches.
-"""
+"""orchestrate: the scenario decision for the turn (finagent/routing/decide.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-from langchain_core.runnables import RunnableConfig
+from langgraph.runtime import Runtime
 
-from finagent.answering import messages
-from finagent.bootstrap import Deps
-from finagent.nodes.common import run_context
-from finagent.observability import get_logger, redact
-from finagent.routing.calc_rules import calc_decision
-from finagent.routing.cross_check import cross_check, facts_for
-from finagent.routing.inventory import Inventory
-from finagent.routing.inventory_loader import load_inventory
-from finagent.routing.llm_router import llm_decide
-from finagent.routing.router import Router, load_classifier, prepare, selected_documents_decision
-from finagent.routing.rules import classify
-from finagent.state import AgentState, Decision, Scenario, Turn
-
-log = get_logger("finagent.orchestrate")
+from finagent.nodes.context import AgentContext, caller, deps_of
+from finagent.routing.decide import decide
+from finagent.state import AgentState
 
 
-async def offline_decision(
-    services: Deps, query: str, history: list[Turn], inventory: Inventory, debug: dict[str, Any]
-) -> Decision:
-    """Rules, then the semantic classifier on the turn's query vector (rules alone if the
-    embedder fails)."""
-    calc = calc_decision(query)  # deadlines and пени go to the calculators first
-    if calc is not None:
-        return calc
-    text, follow_up = prepare(query, history)
-    try:
-        vector: np.ndarray = (await services.embedder.embed_queries([text]))[0]
-        classifier = await load_classifier(services.embedder)
-    except Exception as exc:  # embeddings endpoint down: the rules still route
-        reason = redact(f"{type(exc).__name__}: {exc}")[:200]
-        log.warning("routing_classifier_unavailable", reason=reason)
-        debug["classifier_unavailable"] = reason
-        return classify(query, history, False, inventory)
-    services.query_vectors.put(text, vector)
-    router = Router(classifier, services.settings.routing_min_confidence)
-    return router.route(text, vector, inventory, follow_up)
-
-
-async def checked_decision(
-    services: Deps,
-    llm: Decision,
-    query: str,
-    history: list[Turn],
-    inventory: Inventory,
-    debug: dict[str, Any],
-) -> Decision:
-    """The LLM's decision cross-checked against facts and the offline router."""
-    offline = await offline_decision(services, query, history, inventory, debug)
-    text, _ = prepare(query, history)
-    checked = cross_check(
-        llm,
-        offline,
-        facts_for(text, inventory, selected=False),
-        text,
-        services.settings.routing_cross_check_confidence,
+async def orchestrate(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
+    return await decide(
+        deps_of(runtime),
+        caller(runtime).user_id,
+        state["query"],
+        list(state.get("history") or []),
+        list(state.get("selected_document_ids") or []),
     )
-    debug["routing_cross_check"] = checked.report
-    log.info("routing_cross_check", decided_by=checked.decided_by, outcome=checked.outcome)
-    return checked.decision
-
-
-def make_orchestrate(services: Deps):  # type: ignore[no-untyped-def]
-    settings = services.settings
-
-    async def orchestrate(state: AgentState, config: RunnableConfig) -> dict[str, Any]:
-        query = state["query"]
-        history = state.get("history") or []
-        selected = list(dict.fromkeys(state.get("selected_document_ids") or []))
-        ctx = run_context(config)
-        debug: dict[str, Any] = {}
-        decision: Decision | None = None
-        inventory = await load_inventory(
-            services.documents, ctx.user_id, settings.routing_inventory_max_documents
-        )
-        if services.llm is not None:
-            try:
-                decision = await llm_decide(
-                    services.llm_for("orchestrator"),
-                    query,
-                    history,
-                    bool(selected),
-                    settings.llm_structured_method,
-                    inventory.summary(max_chars=settings.routing_inventory_prompt_chars),
-                )
-                if decision.confidence < settings.orchestrator_confidence_threshold:
-                    debug["orchestrator_fallback"] = f"low confidence {decision.confidence:.2f}"
-                    debug["llm_decision"] = decision.model_dump(mode="json")
-                    decision = None
-                elif not selected:  # with a selection the documents decide (S3/S4)
-                    decision = await checked_decision(
-                        services, decision, query, history, inventory, debug
-                    )
-            except Exception as exc:  # any failure or invalid output -> rules
-                # redact before cutting: a cut could leave half a key that no pattern matches
-                reason = redact(f"{type(exc).__name__}: {exc}")[:200]
-                log.warning("orchestrator_llm_failed", reason=reason)
-                debug["orchestrator_fallback"] = reason
-                decision = None
-        if decision is None:
-            if selected:
-                decision = selected_documents_decision(query)
-            else:
-                decision = await offline_decision(services, query, history, inventory, debug)
-        decision.user_documents = len(inventory)
-        if selected and decision.scenario != Scenario.CLARIFY:
-            docs, missing = await services.documents.get_many(ctx.user_id, selected)
-            if missing:
-                text = messages.DOCUMENTS_NOT_FOUND.format(ids=", ".join(missing))
-                return {"error": "unknown_documents", "answer": text, "decision": decision}
-            total = sum(d.size for d in docs)
-            decision.scenario = (
-                Scenario.FULL_DOCUMENTS
-                if total <= settings.full_documents_max_chars
-                else Scenario.SELECTED_SEARCH
-            )
-            decision.intents = []
-            debug["selected_total_chars"] = total
-        log.info(
-            "scenario_decision",
-            scenario=int(decision.scenario),
-            intents=decision.intents,
-            confidence=decision.confidence,
-            source=decision.source,
-            rule=decision.rule,
-        )
-        debug["decision"] = decision.model_dump(mode="json")
-        return {"decision": decision, "selected_document_ids": selected, "debug": debug}
-
-    return orchestrate

@@ -5,21 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from finagent.bootstrap import Deps
-from finagent.nodes.orchestrate import make_orchestrate
+from finagent.input_checks import checked_query, checked_user
+from finagent.routing.decide import decide
 
 
-async def route_query(
-    services: Deps, user_id: str, query: str, selected: list[str]
-) -> dict[str, Any]:
-    """Decision for ``query`` exactly as the graph would take it."""
-    text = query.strip()
-    if not text:
-        raise ValueError("empty query")
-    if len(text) > services.settings.max_query_chars:
-        raise ValueError(f"query too long ({len(text)} > {services.settings.max_query_chars})")
-    orchestrate = make_orchestrate(services)
-    config = {"configurable": {"user_id": user_id}}
-    out = await orchestrate({"query": text, "selected_document_ids": selected}, config)  # type: ignore[arg-type]
+async def route_query(deps: Deps, user_id: str, query: str, selected: list[str]) -> dict[str, Any]:
+    """Decision for ``query`` exactly as the graph would take it (InvalidRequestError, a
+    ValueError, for input the graph refuses)."""
+    text = checked_query(query, deps.settings.max_query_chars)
+    out = await decide(deps, checked_user(user_id), text, [], selected)
     if out.get("error"):
         raise ValueError(out["answer"])
     decision = out["decision"]

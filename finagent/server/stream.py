@@ -208,7 +208,12 @@ async def run_events(agent: Agent, prepared: PreparedRun) -> AsyncGenerator[Stre
     translator = Translator()
     # aclosing: an async generator left by an exception is not closed until collected;
     # closing it now makes LangGraph cancel the running nodes (client disconnects)
-    parts: Any = graph.astream(prepared.input, prepared.config, stream_mode=STREAM_MODES)
+    parts: Any = graph.astream(
+        prepared.input,
+        prepared.config,
+        context=agent.context_of(prepared),
+        stream_mode=STREAM_MODES,
+    )
     async with aclosing(parts):
         async for mode, part in parts:
             for event in translator.feed(mode, part):

@@ -7,10 +7,12 @@ from types import SimpleNamespace
 from typing import Any
 
 from langchain_core.messages import AIMessage
+from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
 from finagent.config import Settings
-from finagent.nodes.answer import make_tools
+from finagent.nodes.context import AgentContext
+from finagent.nodes.tools import tools
 from finagent.tools.base import Tool, ToolContext
 from finagent.tools.registry import ToolRegistry
 
@@ -44,10 +46,10 @@ async def test_tool_calls_run_concurrently_and_keep_call_order_numbers() -> None
         {"name": "missing", "args": {}, "id": "c3"},
     ]
     state: dict[str, Any] = {"messages": [AIMessage(content="", tool_calls=calls)]}
-    node = make_tools(deps)
+    runtime = Runtime(context=AgentContext(user_id="alice", deps=deps))  # type: ignore[arg-type]
     # one after another, "first" would wait forever for "second": the timeout only
     # turns that deadlock into a failure, it does not synchronise anything
-    update = await asyncio.wait_for(node(state, {"configurable": {"user_id": "alice"}}), 30)
+    update = await asyncio.wait_for(tools(state, runtime), 30)
     replies = update["messages"]
     assert [m.tool_call_id for m in replies] == ["c1", "c2", "c3"]
     assert replies[0].content == "[1] first met second for alice"

@@ -1,0 +1,124 @@
+"""The answer's text: its context, source list, citation and reference checks, fallbacks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from finagent.answering import messages
+from finagent.answering.abstention import Abstention, render_abstention
+from finagent.answering.context import (
+    AnswerContext,
+    build_context,
+    cited_numbers,
+    drop_unknown_citations,
+    render_sources,
+    strip_sources_section,
+)
+from finagent.answering.edition import edition_notes, period_warning
+from finagent.answering.evidence import candidates, rank
+from finagent.answering.extractive import compose_extractive, compose_key_facts
+from finagent.answering.reference_check import check_references
+from finagent.bootstrap import Deps
+from finagent.observability import get_logger, redact
+from finagent.state import AgentState, Decision, ExternalData, Scenario, Source
+
+log = get_logger("finagent.answer")
+
+
+def context_of(deps: Deps, state: AgentState) -> AnswerContext:
+    ctx = build_context(
+        list(state.get("chunks") or []),
+        list(state.get("external") or []),
+        deps.settings.max_context_chars,
+    )
+    ctx.notices = [*list(state.get("notices") or []), *ctx.notices]
+    return ctx
+
+
+def tool_sources(ctx: AnswerContext, tool_results: list[ExternalData]) -> list[Source]:
+    start = len(ctx.sources) + 1
+    return [
+        Source(number=start + i, title=r.source_note, kind="web", reference=r.tool)
+        for i, r in enumerate(tool_results)
+    ]
+
+
+_DOCUMENT_SCENARIOS = {Scenario.ALL_DOCUMENTS, Scenario.FULL_DOCUMENTS, Scenario.SELECTED_SEARCH}
+
+
+def finalise(body: str, sources: list[Source], notices: list[str]) -> str:
+    body = redact(body)  # the LLM may repeat a secret it saw in a question or a tool result
+    body = drop_unknown_citations(strip_sources_section(body), sources)
+    head = "\n".join(f"> {n}" for n in dict.fromkeys(notices))
+    text = f"{head}\n\n{body}" if head else body
+    return text.strip() + "\n\n" + render_sources(sources, body)
+
+
+def allowed_sources(decision: Decision, sources: list[Source]) -> list[Source]:
+    """In the document scenarios an answer may cite only the user's own documents."""
+    if decision.scenario in _DOCUMENT_SCENARIOS:
+        return [s for s in sources if s.kind == "user_docs"]
+    return sources
+
+
+def cited_units(ctx: AnswerContext, body: str) -> list[str]:
+    """Unit ids of the law passages whose source numbers the answer cites."""
+    cited = set(cited_numbers(body))
+    units = [
+        str(c.metadata["unit_id"])
+        for c, n in zip(ctx.chunks, ctx.chunk_numbers, strict=True)
+        if n in cited and c.metadata.get("unit_id")
+    ]
+    return list(dict.fromkeys(units))
+
+
+def is_knowledge_question(decision: Decision) -> bool:
+    return decision.scenario == Scenario.ROUTED and "kb" in decision.intents
+
+
+async def fallback(
+    deps: Deps, query: str, ctx: AnswerContext, decision: Decision, check: bool
+) -> tuple[str, dict[str, Any]]:
+    """The extractive answer when the LLM fails, with the same checks."""
+    if not check:
+        body = compose_extractive(query, ctx, messages.LLM_UNAVAILABLE_NOTE)
+        return finalise(body, ctx.sources, ctx.notices), {}
+    ranked, _ = await rank(query, candidates(ctx), deps.embedder)
+    body = compose_key_facts(
+        ctx, ranked, period_warning(query, ctx.chunks), messages.LLM_UNAVAILABLE_NOTE
+    )
+    return await verified(deps, body, ctx, decision, ctx.sources)
+
+
+async def verified(
+    deps: Deps, body: str, ctx: AnswerContext, decision: Decision, sources: list[Source]
+) -> tuple[str, dict[str, Any]]:
+    """The final text with only supported references and allowed citations."""
+    allowed = allowed_sources(decision, sources)
+    body = drop_unknown_citations(strip_sources_section(redact(body)), allowed)
+    body, report = await check_references(body, ctx.chunks, deps.catalog)
+    if report.removed:
+        log.warning("unsupported_references", count=len(report.removed))
+    cited = set(cited_numbers(body))
+    notes = edition_notes(
+        [c for c, n in zip(ctx.chunks, ctx.chunk_numbers, strict=True) if n in cited]
+    )
+    if notes:  # which edition of the code, which review date of the article
+        body += "\n\n" + "\n".join(f"_{n}_" for n in notes)
+    text = finalise(body, allowed, ctx.notices)
+    return text, {"references": report.as_debug(), "cited_units": cited_units(ctx, body)}
+
+
+def abstention_update(abstention: Abstention, best: float | None) -> dict[str, Any]:
+    """The state update of an answer that abstains (the caller saves the turn)."""
+    text = render_abstention(abstention) + "\n\n" + render_sources([], "")
+    log.info("answer_abstained", kind=abstention.kind)
+    return {
+        "answer": text,
+        "debug": {
+            "answer_mode": "abstained",
+            "abstained": abstention.kind,
+            "best_similarity": best,
+            "cited_units": [],
+        },
+    }

@@ -1,0 +1,139 @@
+"""The scenario decision: one structured LLM call, the two-layer router as fallback, S3/S4
+by real size. The orchestrate node and ``finagent route`` both decide here.
+
+Every turn reads the user's document inventory (titles, types, counterparties, dates):
+the LLM gets a bounded summary of it, the offline router matches the question against
+it. Without an LLM (or when it fails or is unsure) the routing text is embedded once;
+the vector goes to the router and, through ``Deps.query_vectors``, to the searches.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from finagent.answering import messages
+from finagent.bootstrap import Deps
+from finagent.observability import get_logger, redact
+from finagent.routing.calc_rules import calc_decision
+from finagent.routing.cross_check import cross_check, facts_for
+from finagent.routing.inventory import Inventory
+from finagent.routing.inventory_loader import load_inventory
+from finagent.routing.llm_router import llm_decide
+from finagent.routing.router import Router, load_classifier, prepare, selected_documents_decision
+from finagent.routing.rules import classify
+from finagent.state import Decision, Scenario, Turn
+
+log = get_logger("finagent.orchestrate")  # the event names predate this module
+
+
+async def offline_decision(
+    deps: Deps, query: str, history: list[Turn], inventory: Inventory, debug: dict[str, Any]
+) -> Decision:
+    """Rules, then the semantic classifier on the turn's query vector (rules alone if the
+    embedder fails)."""
+    calc = calc_decision(query)  # deadlines and пени go to the calculators first
+    if calc is not None:
+        return calc
+    text, follow_up = prepare(query, history)
+    try:
+        vector: np.ndarray = (await deps.embedder.embed_queries([text]))[0]
+        classifier = await load_classifier(deps.embedder)
+    except Exception as exc:  # embeddings endpoint down: the rules still route
+        reason = redact(f"{type(exc).__name__}: {exc}")[:200]
+        log.warning("routing_classifier_unavailable", reason=reason)
+        debug["classifier_unavailable"] = reason
+        return classify(query, history, False, inventory)
+    deps.query_vectors.put(text, vector)
+    router = Router(classifier, deps.settings.routing_min_confidence)
+    return router.route(text, vector, inventory, follow_up)
+
+
+async def checked_decision(
+    deps: Deps,
+    llm: Decision,
+    query: str,
+    history: list[Turn],
+    inventory: Inventory,
+    debug: dict[str, Any],
+) -> Decision:
+    """The LLM's decision cross-checked against facts and the offline router."""
+    offline = await offline_decision(deps, query, history, inventory, debug)
+    text, _ = prepare(query, history)
+    checked = cross_check(
+        llm,
+        offline,
+        facts_for(text, inventory, selected=False),
+        text,
+        deps.settings.routing_cross_check_confidence,
+    )
+    debug["routing_cross_check"] = checked.report
+    log.info("routing_cross_check", decided_by=checked.decided_by, outcome=checked.outcome)
+    return checked.decision
+
+
+async def decide(
+    deps: Deps, user_id: str, query: str, history: list[Turn], selected_ids: list[str]
+) -> dict[str, Any]:
+    """The orchestrate node's state update for ``query``: ``decision``, the deduplicated
+    ``selected_document_ids`` and ``debug``, or ``error`` and ``answer`` for documents the
+    user does not have."""
+    settings = deps.settings
+    selected = list(dict.fromkeys(selected_ids))
+    debug: dict[str, Any] = {}
+    decision: Decision | None = None
+    inventory = await load_inventory(
+        deps.documents, user_id, settings.routing_inventory_max_documents
+    )
+    if deps.llm is not None:
+        try:
+            decision = await llm_decide(
+                deps.llm_for("orchestrator"),
+                query,
+                history,
+                bool(selected),
+                settings.llm_structured_method,
+                inventory.summary(max_chars=settings.routing_inventory_prompt_chars),
+            )
+            if decision.confidence < settings.orchestrator_confidence_threshold:
+                debug["orchestrator_fallback"] = f"low confidence {decision.confidence:.2f}"
+                debug["llm_decision"] = decision.model_dump(mode="json")
+                decision = None
+            elif not selected:  # with a selection the documents decide (S3/S4)
+                decision = await checked_decision(deps, decision, query, history, inventory, debug)
+        except Exception as exc:  # any failure or invalid output -> rules
+            # redact before cutting: a cut could leave half a key that no pattern matches
+            reason = redact(f"{type(exc).__name__}: {exc}")[:200]
+            log.warning("orchestrator_llm_failed", reason=reason)
+            debug["orchestrator_fallback"] = reason
+            decision = None
+    if decision is None:
+        if selected:
+            decision = selected_documents_decision(query)
+        else:
+            decision = await offline_decision(deps, query, history, inventory, debug)
+    decision.user_documents = len(inventory)
+    if selected and decision.scenario != Scenario.CLARIFY:
+        docs, missing = await deps.documents.get_many(user_id, selected)
+        if missing:
+            text = messages.DOCUMENTS_NOT_FOUND.format(ids=", ".join(missing))
+            return {"error": "unknown_documents", "answer": text, "decision": decision}
+        total = sum(d.size for d in docs)
+        decision.scenario = (
+            Scenario.FULL_DOCUMENTS
+            if total <= settings.full_documents_max_chars
+            else Scenario.SELECTED_SEARCH
+        )
+        decision.intents = []
+        debug["selected_total_chars"] = total
+    log.info(
+        "scenario_decision",
+        scenario=int(decision.scenario),
+        intents=decision.intents,
+        confidence=decision.confidence,
+        source=decision.source,
+        rule=decision.rule,
+    )
+    debug["decision"] = decision.model_dump(mode="json")
+    return {"decision": decision, "selected_document_ids": selected, "debug": debug}
