@@ -51,7 +51,6 @@ from finagent.tools.sgr import (
     FINAL_ANSWER,
     FINAL_TOOLS,
     REASONING,
-    RESEARCH_CONTEXT_KEY,
     SYSTEM_TOOLS,
     ClarificationInput,
     ReasoningInput,
@@ -473,7 +472,7 @@ def build_research_graph(
                 text = "Error: no user is set for this run (configurable.user_id)"
                 return ToolResult(text, tool=name, error_kind="error")
             ctx = ToolContext(user_id=ANONYMOUS_USER)
-        ctx = replace(ctx, extra={**ctx.extra, RESEARCH_CONTEXT_KEY: run})
+        ctx = replace(ctx, research=run)
         return await toolkit.call(name, args, ctx)
 
     async def clarify(state: ResearchState) -> dict[str, Any]:

@@ -12,7 +12,7 @@ import inspect
 import json
 import time
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError
@@ -23,6 +23,8 @@ from finagent.text_safety import has_lone_surrogates, utf8_safe
 if TYPE_CHECKING:  # langchain_core.tools is slow to import: loaded when a tool is converted
     from langchain_core.runnables import RunnableConfig
     from langchain_core.tools import StructuredTool
+
+    from finagent.tools.sgr import ResearchRun
 
 log = get_logger("finagent.tools")
 
@@ -78,7 +80,7 @@ class ToolContext:
     user_id: str
     chat_id: str | None = None
     selected_document_ids: tuple[str, ...] = ()
-    extra: dict[str, Any] = field(default_factory=dict)
+    research: ResearchRun | None = None  # the research run whose step calls the tool
 
     @classmethod
     def from_config(cls, config: RunnableConfig | None) -> ToolContext:

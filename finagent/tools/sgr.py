@@ -6,7 +6,7 @@ part of that toolkit (planning, clarification, the final answer and the report);
 search and page extraction live in :mod:`finagent.tools.web`.
 
 Per-run state (numbered sources, the reports directory and search limits of the agent)
-is a :class:`ResearchRun` that the graph passes in ``ToolContext.extra["research"]``;
+is a :class:`ResearchRun` that the graph passes in ``ToolContext.research``;
 the graph keeps it in its checkpointed state, so it is per thread, never global.
 """
 
@@ -21,8 +21,6 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from finagent.tools.base import Tool, ToolContext, ToolError, to_json
-
-RESEARCH_CONTEXT_KEY = "research"
 
 REASONING = "reasoning"
 GENERATE_PLAN = "generate_plan"
@@ -83,12 +81,7 @@ class ResearchRun:
 
 def research_run(ctx: ToolContext) -> ResearchRun:
     """The run state in ``ctx``; a fresh one when the tool is called outside a run."""
-    run = ctx.extra.get(RESEARCH_CONTEXT_KEY)
-    if isinstance(run, ResearchRun):
-        return run
-    run = ResearchRun()
-    ctx.extra[RESEARCH_CONTEXT_KEY] = run
-    return run
+    return ctx.research if ctx.research is not None else ResearchRun()
 
 
 # --- input models ------------------------------------------------------------------------
