@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # langchain_core.tools is slow to import: loaded when a tool 
     from langchain_core.runnables import RunnableConfig
     from langchain_core.tools import StructuredTool
 
-    from finagent.tools.sgr import ResearchRun
+    from finagent.tools.research_run import ResearchRun
 
 log = get_logger("finagent.tools")
 

@@ -6,14 +6,14 @@ part of that toolkit (planning, clarification, the final answer and the report);
 search and page extraction live in :mod:`finagent.tools.web`.
 
 Per-run state (numbered sources, the reports directory and search limits of the agent)
-is a :class:`ResearchRun` that the graph passes in ``ToolContext.research``;
-the graph keeps it in its checkpointed state, so it is per thread, never global.
+is a :class:`ResearchRun` (finagent/tools/research_run.py) that the graph passes in
+``ToolContext.research``; the graph keeps it in its checkpointed state, so it is per thread,
+never global.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -21,6 +21,11 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from finagent.tools.base import Tool, ToolContext, ToolError, to_json
+from finagent.tools.research_run import (  # noqa: F401  (ResearchRun: re-exported)
+    ResearchRun,
+    SourceRef,
+    research_run,
+)
 
 REASONING = "reasoning"
 GENERATE_PLAN = "generate_plan"
@@ -33,55 +38,6 @@ FINAL_TOOLS = frozenset({FINAL_ANSWER, CREATE_REPORT})
 SYSTEM_TOOLS = frozenset(
     {REASONING, GENERATE_PLAN, ADAPT_PLAN, CLARIFICATION, FINAL_ANSWER, CREATE_REPORT}
 )
-
-DEFAULT_MAX_RESULTS = 5
-DEFAULT_CONTENT_LIMIT = 3500
-
-
-@dataclass
-class SourceRef:
-    """A numbered source of one research run."""
-
-    number: int
-    url: str
-    title: str = ""
-
-
-@dataclass
-class ResearchRun:
-    """Mutable per-run state handed to the tools of one research step."""
-
-    sources: list[SourceRef] = field(default_factory=list)
-    reports_dir: Path | None = None
-    max_results: int = DEFAULT_MAX_RESULTS
-    content_limit: int = DEFAULT_CONTENT_LIMIT
-
-    def add_source(self, url: str, title: str = "") -> int:
-        """Number of ``url`` in this run, adding it if new."""
-        for source in self.sources:
-            if source.url == url:
-                if title and not source.title:
-                    source.title = title
-                return source.number
-        number = len(self.sources) + 1
-        self.sources.append(SourceRef(number=number, url=url, title=title))
-        return number
-
-    def sources_as_dicts(self) -> list[dict[str, Any]]:
-        return [{"number": s.number, "url": s.url, "title": s.title} for s in self.sources]
-
-    @classmethod
-    def from_dicts(cls, sources: list[dict[str, Any]] | None, **kwargs: Any) -> ResearchRun:
-        refs = [
-            SourceRef(int(s["number"]), str(s["url"]), str(s.get("title", "")))
-            for s in sources or []
-        ]
-        return cls(sources=refs, **kwargs)
-
-
-def research_run(ctx: ToolContext) -> ResearchRun:
-    """The run state in ``ctx``; a fresh one when the tool is called outside a run."""
-    return ctx.research if ctx.research is not None else ResearchRun()
 
 
 # --- input models ------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 from finagent.clients.tavily import TavilyClient, TavilyError, Topic
 from finagent.tools.base import Tool, ToolContext, ToolError, truncate
 from finagent.tools.news import with_stale_notice
-from finagent.tools.sgr import research_run
+from finagent.tools.research_run import research_run
 
 WEB_SEARCH = "web_search"
 EXTRACT_PAGE_CONTENT = "extract_page_content"
