@@ -31,7 +31,6 @@ from finagent.retrieval.sparse import RussianBm25
 from finagent.storage.backend import open_persistence
 from finagent.storage.documents import DocumentStore
 from finagent.storage.history import ChatHistory
-from finagent.tools.catalog import LiveClients, build_registry, build_research_registry
 from finagent.tools.registry import ToolRegistry
 
 if TYPE_CHECKING:  # slow to import; annotations only
@@ -40,6 +39,7 @@ if TYPE_CHECKING:  # slow to import; annotations only
     from langgraph.store.base import BaseStore
 
     from finagent.tools.base import Tool
+    from finagent.tools.catalog import LiveClients
 
 _UNSET: Any = object()
 
@@ -145,8 +145,9 @@ class Root:
         await asyncio.to_thread(_prepare_files, settings)
         persistence = await open_persistence(settings, stack)
         documents = DocumentStore(persistence.store)
-        clients = LiveClients()
         if self._with_tools:
+            from finagent.tools.catalog import build_registry, build_research_registry
+
             # client construction may read files (WSDL, certificates): keep it off the loop
             clients = await asyncio.to_thread(_open_clients, settings)
             for close in clients.closers():
@@ -154,8 +155,9 @@ class Root:
             registry = build_registry(
                 settings, retriever, documents, catalog, clients, self._extra_tools
             )
-        else:
-            registry = ToolRegistry(self._extra_tools)
+            research = build_research_registry(registry, clients.tavily, settings.reports_path)
+        else:  # ``finagent route``: no tool module (and no client library) is imported
+            registry = research = ToolRegistry(self._extra_tools)
         return Deps(
             settings=settings,
             llm=llm,
@@ -171,9 +173,7 @@ class Root:
             store=persistence.store,
             checkpointer=persistence.checkpointer,
             registry=registry,
-            research_registry=build_research_registry(
-                registry, clients.tavily, settings.reports_path
-            ),
+            research_registry=research,
             extra_tools=self._extra_tools,
         )
 
@@ -198,6 +198,8 @@ def _prepare_files(settings: Settings) -> None:
 
 def _open_clients(settings: Settings) -> LiveClients:
     """The clients of the configured live sources (imported only when configured: slow)."""
+    from finagent.tools.catalog import LiveClients
+
     cbr = tavily = search = None
     if settings.cbr_enabled:
         from finagent.clients.cbr import CentralBankClient
