@@ -126,17 +126,28 @@ class Root:
                 self._deps = await self._open()
         return self._deps
 
-    async def _open(self) -> Deps:
+    def _models(self) -> tuple[BaseChatModel | None, dict[LLMRole, BaseChatModel]]:
         settings = self.settings
-        stack = self._stack
         llm = build_chat_model(settings) if self._llm is _UNSET else self._llm
         # one model per call role with its limits; an injected model serves every role
         role_llms: dict[LLMRole, BaseChatModel] = {}
         if self._llm is _UNSET and llm is not None:
             role_llms = {r: m for r in ROLES if (m := build_chat_model(settings, r))}
-        index = self._index or build_index(settings)
+        return llm, role_llms
+
+    async def _open(self) -> Deps:
+        """Open everything; blocking work (files, model and client construction) runs in
+        worker threads, so a server's event loop never waits on it."""
+        settings = self.settings
+        stack = self._stack
+        llm, role_llms = await asyncio.to_thread(self._models)
+        index = self._index
+        if index is None:
+            index = await asyncio.to_thread(build_index, settings)
         stack.push_async_callback(index.close)
-        embedder = self._embedder or build_cached_embedder(settings)
+        embedder = self._embedder
+        if embedder is None:
+            embedder = await asyncio.to_thread(build_cached_embedder, settings)
         if isinstance(embedder, CachedEmbedder):
             stack.callback(embedder.cache.close)
         bm25 = RussianBm25()
@@ -146,16 +157,12 @@ class Root:
         persistence = await open_persistence(settings, stack)
         documents = DocumentStore(persistence.store)
         if self._with_tools:
-            from finagent.tools.catalog import build_registry, build_research_registry
-
-            # client construction may read files (WSDL, certificates): keep it off the loop
             clients = await asyncio.to_thread(_open_clients, settings)
             for close in clients.closers():
                 stack.push_async_callback(close)
-            registry = build_registry(
-                settings, retriever, documents, catalog, clients, self._extra_tools
+            registry, research = await asyncio.to_thread(
+                _build_tools, settings, retriever, documents, catalog, clients, self._extra_tools
             )
-            research = build_research_registry(registry, clients.tavily, settings.reports_path)
         else:  # ``finagent route``: no tool module (and no client library) is imported
             registry = research = ToolRegistry(self._extra_tools)
         return Deps(
@@ -194,6 +201,21 @@ def _prepare_files(settings: Settings) -> None:
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     settings.kb_root.mkdir(parents=True, exist_ok=True)
     preload_prompts()  # every prompt, research ones included: no file reads while serving
+
+
+def _build_tools(
+    settings: Settings,
+    retriever: Retriever,
+    documents: DocumentStore,
+    catalog: LawCatalog,
+    clients: LiveClients,
+    extra_tools: Sequence[Tool[Any]],
+) -> tuple[ToolRegistry, ToolRegistry]:
+    """The answer's and the research registries (tool construction reads the KB folder)."""
+    from finagent.tools.catalog import build_registry, build_research_registry
+
+    registry = build_registry(settings, retriever, documents, catalog, clients, extra_tools)
+    return registry, build_research_registry(registry, clients.tavily, settings.reports_path)
 
 
 def _open_clients(settings: Settings) -> LiveClients:
