@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -19,11 +20,18 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def unpacked_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """``pip wheel`` of the working tree (offline: no build isolation), unpacked."""
+    """``pip wheel`` of a clean copy of the sources (offline: no build isolation; a copy, so
+    no stale ``build/`` of the working tree leaks into the wheel), unpacked."""
+    source = tmp_path_factory.mktemp("source")
+    skip = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for name in ("finagent", "evals"):
+        shutil.copytree(REPO_ROOT / name, source / name, ignore=skip)
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy2(REPO_ROOT / name, source / name)
     out = tmp_path_factory.mktemp("wheel")
     pip = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q"]
     build = subprocess.run(
-        [*pip, "--no-index", "-w", str(out), str(REPO_ROOT)],
+        [*pip, "--no-index", "-w", str(out), str(source)],
         capture_output=True,
         text=True,
         timeout=300,
