@@ -28,15 +28,11 @@ from zeep.helpers import serialize_object
 from zeep.proxy import AsyncServiceProxy
 from zeep.transports import AsyncTransport
 
-from finagent.clients.resilience import (
-    Breaker,
-    CacheHit,
-    ExternalServiceError,
-    StaleCache,
-    TransientServiceError,
-    external_call,
-)
+from finagent.clients.breaker import Breaker
+from finagent.clients.call_log import external_call
+from finagent.clients.errors import ExternalServiceError, TransientServiceError
 from finagent.clients.resilient import CallPolicy, resilient_call
+from finagent.clients.stale_cache import CacheHit, StaleCache
 from finagent.config import Settings
 from finagent.moscow_time import MOSCOW, moscow_today  # noqa: F401  (moscow_today re-exported)
 

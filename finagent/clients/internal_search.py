@@ -24,13 +24,13 @@ import httpx
 from defusedxml import ElementTree as SafeET
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from finagent.clients.breaker import Breaker
 from finagent.clients.budget import answer_budget
-from finagent.clients.resilience import (
-    Breaker,
+from finagent.clients.call_log import external_call
+from finagent.clients.errors import (
     CircuitOpenError,
     ExternalServiceError,
     TransientServiceError,
-    external_call,
     is_transient,
 )
 from finagent.clients.resilient import BudgetExhausted, CallPolicy, DeadlineExceeded, resilient_call

@@ -31,15 +31,9 @@ from tavily.errors import (
 )
 from tavily.errors import TimeoutError as TavilyTimeoutError
 
-from finagent.clients.resilience import (
-    Breaker,
-    CacheHit,
-    CircuitOpenError,
-    ExternalServiceError,
-    StaleCache,
-    external_call,
-    is_transient,
-)
+from finagent.clients.breaker import Breaker
+from finagent.clients.call_log import external_call
+from finagent.clients.errors import CircuitOpenError, ExternalServiceError, is_transient
 from finagent.clients.resilient import (
     BudgetExhausted,
     CallPolicy,
@@ -47,6 +41,7 @@ from finagent.clients.resilient import (
     can_fall_back,
     resilient_call,
 )
+from finagent.clients.stale_cache import CacheHit, StaleCache
 from finagent.config import Settings
 from finagent.observability import get_logger, redact, register_secrets
 

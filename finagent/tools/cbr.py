@@ -12,7 +12,7 @@ from finagent.clients.cbr import (
     CentralBankClient,
     KeyRatePoint,
 )
-from finagent.clients.resilience import ExternalServiceError
+from finagent.clients.errors import ExternalServiceError
 from finagent.config import Settings
 from finagent.legal.key_rates import KeyRateSource
 from finagent.tools.base import Tool, ToolContext, ToolError, to_json

@@ -14,7 +14,7 @@ from finagent.clients.cbr import (
     RatesOnDate,
     UnknownCurrencyError,
 )
-from finagent.clients.resilience import CircuitOpenError, is_unavailable
+from finagent.clients.errors import CircuitOpenError, is_unavailable
 from finagent.tools.base import ToolError
 
 MAIN_CURRENCIES = ("USD", "EUR", "CNY", "GBP", "JPY", "CHF", "KZT", "TRY", "BYN", "AED")

@@ -17,6 +17,8 @@ from structlog.testing import capture_logs
 from zeep.proxy import AsyncServiceProxy
 from zeep.transports import AsyncTransport
 
+from finagent.clients.breaker import Breaker
+from finagent.clients.call_log import external_call
 from finagent.clients.cbr import (
     BUNDLED_WSDL,
     CbrFault,
@@ -26,12 +28,8 @@ from finagent.clients.cbr import (
     iter_rows,
     match_currency,
 )
-from finagent.clients.resilience import (
-    Breaker,
-    CircuitOpenError,
-    StaleCache,
-    external_call,
-)
+from finagent.clients.errors import CircuitOpenError
+from finagent.clients.stale_cache import StaleCache
 from finagent.config import Settings
 from finagent.observability import EXTERNAL_CALLS
 from tests.fakes.cbr_soap import SOAP11, FakeCbrServer, ManualClock, running_server

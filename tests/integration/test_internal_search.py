@@ -11,12 +11,12 @@ import pytest
 from pydantic import SecretStr
 from structlog.testing import capture_logs
 
+from finagent.clients.breaker import Breaker
 from finagent.clients.internal_search import (
     TRUNCATION_MARKER,
     InternalSearchError,
     SearchClient,
 )
-from finagent.clients.resilience import Breaker
 from finagent.config import Settings
 from finagent.observability import redact
 from finagent.tools.base import ToolContext

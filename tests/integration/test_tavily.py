@@ -9,7 +9,8 @@ import pytest
 from pydantic import SecretStr
 from structlog.testing import capture_logs
 
-from finagent.clients.resilience import Breaker, StaleCache
+from finagent.clients.breaker import Breaker
+from finagent.clients.stale_cache import StaleCache
 from finagent.clients.tavily import TavilyClient, TavilyError, WebResult
 from finagent.config import Settings
 from tests.fakes.cbr_soap import ManualClock
