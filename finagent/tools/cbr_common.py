@@ -7,13 +7,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from finagent.clients.cbr import (
-    CbrFault,
-    Currency,
-    Rate,
-    RatesOnDate,
-    UnknownCurrencyError,
-)
+from finagent.clients.cbr_models import CbrFault, Currency, Rate, RatesOnDate, UnknownCurrencyError
 from finagent.clients.errors import CircuitOpenError, is_unavailable
 from finagent.tools.base import ToolError
 

@@ -16,7 +16,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from finagent.clients.cbr import CentralBankClient, Currency, RatesOnDate
+from finagent.clients.cbr import CentralBankClient
+from finagent.clients.cbr_models import Currency, RatesOnDate
 from finagent.clients.errors import ExternalServiceError, is_unavailable
 from finagent.config import Settings
 from finagent.tools.base import AggregateResult, ErrorInfo, Tool, ToolContext, ToolError, to_json

@@ -19,15 +19,10 @@ from zeep.transports import AsyncTransport
 
 from finagent.clients.breaker import Breaker
 from finagent.clients.call_log import external_call
-from finagent.clients.cbr import (
-    BUNDLED_WSDL,
-    CbrFault,
-    CbrUnavailable,
-    CentralBankClient,
-    UnknownCurrencyError,
-    iter_rows,
-    match_currency,
-)
+from finagent.clients.cbr import BUNDLED_WSDL, CentralBankClient
+from finagent.clients.cbr_currency import match_currency
+from finagent.clients.cbr_models import CbrFault, CbrUnavailable, UnknownCurrencyError
+from finagent.clients.cbr_soap import iter_rows
 from finagent.clients.errors import CircuitOpenError
 from finagent.clients.stale_cache import StaleCache
 from finagent.config import Settings
