@@ -11,7 +11,9 @@ from structlog.testing import capture_logs
 
 from finagent.clients.breaker import Breaker
 from finagent.clients.stale_cache import StaleCache
-from finagent.clients.tavily import TavilyClient, TavilyError, WebResult
+from finagent.clients.tavily import TavilyClient
+from finagent.clients.tavily_errors import TavilyError
+from finagent.clients.tavily_results import WebResult
 from finagent.config import Settings
 from tests.fakes.cbr_soap import ManualClock
 from tests.fakes.net import free_port
