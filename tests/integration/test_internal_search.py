@@ -12,11 +12,9 @@ from pydantic import SecretStr
 from structlog.testing import capture_logs
 
 from finagent.clients.breaker import Breaker
-from finagent.clients.internal_search import (
-    TRUNCATION_MARKER,
-    InternalSearchError,
-    SearchClient,
-)
+from finagent.clients.internal_search import SearchClient
+from finagent.clients.internal_search_models import InternalSearchError
+from finagent.clients.internal_search_parse import TRUNCATION_MARKER
 from finagent.config import Settings
 from finagent.observability import redact
 from finagent.tools.base import ToolContext
