@@ -68,7 +68,7 @@ def ingest_kb(
     json_out: JsonOpt = False,
 ) -> None:
     """Ingest knowledge-base articles (CSV: id, annotation, tags, text; or Markdown files)."""
-    from finagent.retrieval.ingest import render_tree
+    from finagent.retrieval.kb_tree import render_tree
     from finagent.services import Services
 
     settings = _settings()
