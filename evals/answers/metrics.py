@@ -40,7 +40,8 @@ from typing import Any
 
 from evals.answers.dataset import AnswerItem
 from finagent.legal.references import LegalReference, find_references
-from finagent.retrieval.legal import LegalUnit, parse_code
+from finagent.retrieval.legal import parse_code
+from finagent.retrieval.legal_units import LegalUnit
 
 ABSTENTION_MARKER = "нет оснований для ответа"
 EDITION_MARKER = "норма могла измениться"

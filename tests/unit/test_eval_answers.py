@@ -25,7 +25,7 @@ from evals.answers.metrics import (
 )
 from evals.answers.report import format_report
 from finagent.graph.agent import AgentResult
-from finagent.retrieval.legal import LegalUnit
+from finagent.retrieval.legal_units import LegalUnit
 from finagent.state import Chunk
 
 ART88_P2 = (
