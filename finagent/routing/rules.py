@@ -14,6 +14,7 @@ from finagent.routing.expansion import expand_query
 from finagent.routing.inventory import Inventory
 from finagent.routing.rule_patterns import rule_patterns
 from finagent.state import Decision, Intent, Scenario, Turn
+from finagent.text_normalize import normalize
 
 _WORD = re.compile(r"[a-zа-я0-9]+")
 
@@ -40,10 +41,6 @@ NAMED_PARTY = _DATA.fragments["NAMED_PARTY"]
 ABOUT_RULES = _DATA.patterns["ABOUT_RULES"]
 FIND_INFORMATION = _DATA.fragments["FIND_INFORMATION"]
 FOLLOW_UP = _DATA.patterns["FOLLOW_UP"]
-
-
-def normalize(text: str) -> str:
-    return " ".join(text.lower().replace("ё", "е").split())
 
 
 def _any(patterns: Sequence[str], text: str) -> bool:
