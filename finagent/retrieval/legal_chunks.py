@@ -3,7 +3,6 @@ BM25, clean text for display)."""
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -46,10 +45,6 @@ class LegalChunk:
             "chunk_index": self.index,
             "amendments": u.amendments,
         }
-
-    @property
-    def content_hash(self) -> str:
-        return hashlib.sha256(self.index_text.encode("utf-8")).hexdigest()
 
 
 def chunk_units(
