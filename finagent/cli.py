@@ -69,7 +69,7 @@ def ingest_kb(
 ) -> None:
     """Ingest knowledge-base articles (CSV: id, annotation, tags, text; or Markdown files)."""
     from finagent.bootstrap import open_root
-    from finagent.retrieval.ingest import render_tree
+    from finagent.retrieval.kb_tree import render_tree
 
     settings = _settings()
 

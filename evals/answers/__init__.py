@@ -1,7 +1,9 @@
 """Answer-level evaluation: ``finagent eval answers`` (see :mod:`evals.answers.runner`).
 
 Modules: :mod:`~evals.answers.dataset` (JSONL items), :mod:`~evals.answers.metrics`
-(deterministic per-item scores and their aggregation), :mod:`~evals.answers.evaluators`
+(deterministic per-item scores, over :mod:`~evals.answers.text`, :mod:`~evals.answers.outputs`,
+:mod:`~evals.answers.quotes` and :mod:`~evals.answers.code_units`),
+:mod:`~evals.answers.aggregate` (their aggregation), :mod:`~evals.answers.evaluators`
 (the same scores as LangSmith evaluators), :mod:`~evals.answers.runner` (the Tax Code
 index, the agents and ``langsmith.aevaluate``) and :mod:`~evals.answers.report` (tables).
 """

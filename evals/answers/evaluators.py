@@ -11,8 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from evals.answers.aggregate import aggregate
+from evals.answers.code_units import CodeUnits
 from evals.answers.dataset import AnswerItem
-from evals.answers.metrics import CodeUnits, ItemScores, aggregate, score_item
+from evals.answers.metrics import ItemScores, score_item
 
 RowEvaluator = Callable[[dict[str, Any], dict[str, Any], dict[str, Any]], dict[str, Any]]
 SummaryEvaluator = Callable[[Sequence[Any], Sequence[Any]], dict[str, Any]]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from evals.answers.metrics import TARGETS
+from evals.answers.aggregate import TARGETS
 
 # (label, metric key, format): rows of the table, in order
 ROWS: tuple[tuple[str, str, str], ...] = (

@@ -36,9 +36,10 @@ from typing import Any
 from langchain_core.callbacks import AsyncCallbackHandler
 from langchain_core.outputs import LLMResult
 
+from evals.answers.aggregate import aggregate, check_targets
+from evals.answers.code_units import CodeUnits
 from evals.answers.dataset import AnswerItem
 from evals.answers.evaluators import evaluate_example, make_evaluators, make_summary_evaluator
-from evals.answers.metrics import CodeUnits, aggregate, check_targets
 from finagent.bootstrap import Root
 from finagent.config import Settings
 from finagent.graph.agent import Agent
@@ -197,7 +198,7 @@ async def _evaluate_mode(
     from langsmith import aevaluate, tracing_context
 
     async def target(inputs: dict[str, Any]) -> dict[str, Any]:
-        from evals.answers.metrics import outputs_from_result
+        from evals.answers.outputs import outputs_from_result
 
         counter = LLMCallCounter()
         started = time.perf_counter()

@@ -17,7 +17,7 @@ from finagent.answering import messages
 from finagent.legal.catalog import LawCatalog
 from finagent.legal.references import CODE_PATTERNS, find_documents, find_references
 from finagent.legal.taxes import RATE_ARTICLE_TITLE, asks_figure, asks_rate, taxes_named
-from finagent.retrieval.legal import code_name
+from finagent.retrieval.legal_units import code_name
 from finagent.state import Chunk
 
 # Locative and adjective forms: "НДС в Казахстане", "немецкий налог". Direction ("экспорт в

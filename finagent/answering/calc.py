@@ -86,9 +86,7 @@ async def _deadline(
     }
     out = await registry.call(DEADLINE_TOOL, args, ctx)
     debug: dict[str, Any] = {"tool": DEADLINE_TOOL, "args": args}
-    data: dict[str, Any] = (
-        json.loads(out) if out.startswith("{") else {"errors": [{"error_text": out}]}
-    )
+    data: dict[str, Any] = json.loads(out) if out.ok else {"errors": [{"error_text": out.text}]}
     if not data.get("results"):
         error = "; ".join(e["error_text"] for e in data.get("errors", [])) or out
         return CalcOutcome(f"Срок рассчитать не удалось: {error}.", False, debug)
@@ -134,7 +132,7 @@ async def _penalty(q: PenaltyQuery, registry: ToolRegistry, ctx: ToolContext) ->
             debug,
         )
     out = await registry.call(PENALTY_TOOL, args, ctx)
-    data: dict[str, Any] = json.loads(out) if out.startswith("{") else {"fatal_error": out}
+    data: dict[str, Any] = json.loads(out) if out.ok else {"fatal_error": out.text}
     if not data.get("results"):
         error = data.get("fatal_error") or "; ".join(
             e["error_text"] for e in data.get("errors", [])

@@ -6,7 +6,7 @@ import re
 from datetime import date
 
 from finagent.answering import messages
-from finagent.retrieval.legal import code_name
+from finagent.retrieval.legal_units import code_name
 from finagent.state import Chunk
 
 _YEAR = re.compile(r"(?<!\d)(20\d\d)(?!\d)")

@@ -15,8 +15,8 @@ import numpy as np
 
 from finagent.answering.context import AnswerContext
 from finagent.retrieval.embeddings import Embedder
-from finagent.routing.rules import normalize
 from finagent.state import Chunk
+from finagent.text_normalize import normalize
 
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+(?=[А-ЯA-Z0-9«\"(])")
 _WORD = re.compile(r"[a-zа-я0-9]+")

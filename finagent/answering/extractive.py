@@ -7,7 +7,7 @@ import re
 from finagent.answering.context import AnswerContext, render_sources
 from finagent.answering.evidence import Candidate
 from finagent.answering.messages import NOTHING_FOUND
-from finagent.routing.rules import normalize
+from finagent.text_normalize import normalize
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[А-ЯA-Z0-9«\"(])")
 _WORD = re.compile(r"[a-zа-я0-9]+")

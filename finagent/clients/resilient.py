@@ -26,17 +26,16 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TypeVar
 
+from finagent.clients.breaker import Breaker
 from finagent.clients.budget import remaining_s
-from finagent.clients.resilience import (
-    Breaker,
-    CacheHit,
+from finagent.clients.errors import (
     ExternalServiceError,
-    StaleCache,
     TransientServiceError,
     is_transient,
     is_unavailable,
-    retry_policy,
 )
+from finagent.clients.retries import retry_policy
+from finagent.clients.stale_cache import CacheHit, StaleCache
 from finagent.observability import get_logger
 
 log = get_logger("finagent.clients")

@@ -8,6 +8,8 @@ breaker; timeouts are not retried, and every call (its retries included) is boun
 Search results are cached per (user, query, parameters) for ``tavily_cache_ttl_s``; when
 Tavily is unavailable (5xx, timeout, unreachable, circuit open) an expired cached answer
 is returned marked ``stale`` instead of the error.
+Errors are in :mod:`~finagent.clients.tavily_errors`, results in
+:mod:`~finagent.clients.tavily_results`.
 """
 
 from __future__ import annotations
@@ -16,128 +18,42 @@ import asyncio
 import itertools
 import weakref
 from collections.abc import Awaitable, Callable, Sequence
-from datetime import UTC, datetime
-from email.utils import parsedate_to_datetime
 from typing import Any, Literal, TypeVar
 
-import httpx
-from pydantic import BaseModel, ConfigDict
 from tavily import AsyncTavilyClient
-from tavily.errors import (
-    BadRequestError,
-    ForbiddenError,
-    InvalidAPIKeyError,
-    UsageLimitExceededError,
-)
-from tavily.errors import TimeoutError as TavilyTimeoutError
 
-from finagent.clients.resilience import (
-    Breaker,
-    CacheHit,
-    CircuitOpenError,
-    ExternalServiceError,
-    StaleCache,
-    external_call,
-    is_transient,
-)
+from finagent.clients.breaker import Breaker
+from finagent.clients.call_log import external_call
+from finagent.clients.errors import CircuitOpenError
 from finagent.clients.resilient import (
     BudgetExhausted,
     CallPolicy,
     DeadlineExceeded,
-    can_fall_back,
     resilient_call,
+)
+from finagent.clients.stale_cache import CacheHit, StaleCache
+from finagent.clients.tavily_errors import KEY_ENV, TavilyError, map_error, retryable, stale_allowed
+from finagent.clients.tavily_results import (
+    ExtractedPage,
+    ExtractResult,
+    FailedPage,
+    SearchDepth,
+    SearchResults,
+    TimeRange,
+    Topic,
+    WebResult,
+    payload_items,
+    web_result,
 )
 from finagent.config import Settings
 from finagent.observability import get_logger, redact, register_secrets
 
 log = get_logger("finagent.clients.tavily")
-
 SERVICE = "tavily"
-KEY_ENV = "FINAGENT_TAVILY_API_KEY"
 CACHE_SIZE = 512
 _DETAIL_LIMIT = 200
-
-SearchDepth = Literal["basic", "advanced", "fast", "ultra-fast"]
-Topic = Literal["general", "news", "finance"]
-TimeRange = Literal["day", "week", "month", "year"]
-ErrorKind = Literal[
-    "not_configured",
-    "auth",
-    "rate_limit",
-    "forbidden",
-    "bad_request",
-    "unavailable",
-    "timeout",
-    "circuit_open",
-    "bad_response",
-]
-
 T = TypeVar("T")
 SearchKey = tuple[Any, ...]
-
-# Failures where the service could not answer: an expired cached answer may be served.
-STALE_FALLBACK_KINDS: frozenset[str] = frozenset(
-    {"unavailable", "timeout", "bad_response", "circuit_open"}
-)
-
-
-class WebResult(BaseModel):
-    """One web search hit."""
-
-    model_config = ConfigDict(frozen=True)
-
-    title: str
-    url: str
-    snippet: str
-    published_at: str | None = None  # ISO 8601 when Tavily gives a date (news/finance)
-    score: float | None = None
-
-
-class SearchResults(BaseModel):
-    """Search hits with their freshness: ``stale`` when served from cache after a failure."""
-
-    model_config = ConfigDict(frozen=True)
-
-    results: list[WebResult]
-    fetched_at: datetime  # when Tavily produced these results (UTC)
-    stale: bool = False
-
-
-class ExtractedPage(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-    url: str
-    content: str
-
-
-class FailedPage(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-    url: str
-    error: str
-
-
-class ExtractResult(BaseModel):
-    """Pages Tavily could read and the URLs it could not."""
-
-    pages: list[ExtractedPage]
-    failed: list[FailedPage]
-
-
-class TavilyError(ExternalServiceError):
-    """A Tavily failure; ``str(err)`` is safe to show (no secrets) and says what to do."""
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        kind: ErrorKind,
-        status: int | None = None,
-        transient: bool = False,
-    ) -> None:
-        super().__init__(message, transient=transient)
-        self.kind = kind
-        self.status = status
 
 
 class TavilyClient:
@@ -168,7 +84,7 @@ class TavilyClient:
             deadline_s=settings.tavily_deadline_s,
             attempts=retry_attempts,
             backoff_s=retry_initial_s,
-            retry_if=_retryable,
+            retry_if=retryable,
         )
         self._breaker = breaker or Breaker(
             SERVICE,
@@ -219,7 +135,7 @@ class TavilyClient:
                 include_domains=list(domains) if domains else None,
                 timeout=self._sdk_timeout(),
             )
-            return [_web_result(item) for item in _items(payload, "results")]
+            return [web_result(item) for item in payload_items(payload, "results")]
 
         hit = await self._call("search", call, key=key)
         return SearchResults(results=hit.value, fetched_at=hit.fetched_at, stale=hit.stale)
@@ -240,11 +156,11 @@ class TavilyClient:
         payload = (await self._call("extract", call)).value
         pages = [
             ExtractedPage(url=str(item.get("url", "")), content=str(item.get("raw_content") or ""))
-            for item in _items(payload, "results")
+            for item in payload_items(payload, "results")
         ]
         failed = [
             FailedPage(url=str(item.get("url", "")), error=str(item.get("error") or "unknown"))
-            for item in _items(payload, "failed_results")
+            for item in payload_items(payload, "failed_results")
         ]
         return ExtractResult(pages=pages, failed=failed)
 
@@ -286,7 +202,7 @@ class TavilyClient:
                 try:
                     return await fn(sdk)
                 except Exception as exc:
-                    error = self._map_error(exc)
+                    error = map_error(exc, timeout_s=self._timeout_s, safe=self._safe)
                     rec.outcome = error.kind
                     raise error from None
 
@@ -299,7 +215,7 @@ class TavilyClient:
                 cache=cache,  # type: ignore[arg-type]
                 key=key,
                 ttl_s=self._cache_ttl_s,
-                fallback_if=_stale_allowed,
+                fallback_if=stale_allowed,
             )
         except CircuitOpenError as exc:
             wait = f"; retry in about {exc.retry_after_s:.0f} s" if exc.retry_after_s else ""
@@ -315,126 +231,9 @@ class TavilyClient:
                 transient=True,
             ) from None
 
-    def _map_error(self, exc: Exception) -> TavilyError:
-        detail = self._safe(str(exc))
-        if isinstance(exc, TavilyError):
-            return exc
-        if isinstance(exc, InvalidAPIKeyError):
-            return TavilyError(
-                f"invalid Tavily API key (401): check {KEY_ENV}", kind="auth", status=401
-            )
-        if isinstance(exc, UsageLimitExceededError):
-            return TavilyError(
-                "Tavily rate limit reached (429): retry in a minute",
-                kind="rate_limit",
-                status=429,
-            )
-        if isinstance(exc, ForbiddenError):
-            return TavilyError(
-                "Tavily refused the request (403/432/433: plan or usage limit reached"
-                f"{': ' + detail if detail else ''}); check the plan and limits in the "
-                "Tavily dashboard, web search is unavailable until then",
-                kind="forbidden",
-            )
-        if isinstance(exc, BadRequestError):
-            return TavilyError(
-                f"Tavily rejected the request as invalid (400{': ' + detail if detail else ''})"
-                "; shorten or rephrase the query",
-                kind="bad_request",
-                status=400,
-            )
-        if isinstance(exc, TavilyTimeoutError):
-            return TavilyError(
-                f"Tavily did not answer within {self._timeout_s:g} s; try again later",
-                kind="timeout",
-                transient=True,
-            )
-        if isinstance(exc, httpx.HTTPStatusError):
-            status = exc.response.status_code
-            if status >= 500:
-                return TavilyError(
-                    f"Tavily is unavailable (HTTP {status}); try again later",
-                    kind="unavailable",
-                    status=status,
-                    transient=True,
-                )
-            return TavilyError(
-                f"Tavily answered HTTP {status}; check FINAGENT_TAVILY_BASE_URL",
-                kind="bad_request",
-                status=status,
-            )
-        if isinstance(exc, httpx.TransportError):
-            return TavilyError(
-                f"cannot reach Tavily ({type(exc).__name__}); check the network and "
-                "FINAGENT_TAVILY_BASE_URL, then try again",
-                kind="unavailable",
-                transient=True,
-            )
-        if isinstance(exc, ValueError | KeyError | TypeError | AttributeError):
-            return TavilyError(
-                f"Tavily returned an unreadable answer ({type(exc).__name__}); try again later",
-                kind="bad_response",
-                transient=True,
-            )
-        return TavilyError(
-            f"Tavily call failed ({type(exc).__name__}); try again later",
-            kind="unavailable",
-            transient=True,
-        )
-
     def _safe(self, text: str) -> str:
         """Server-provided detail, without secrets, short."""
         if self._api_key:
             text = text.replace(self._api_key, "***")
         text = redact(" ".join(text.split()))
         return text[:_DETAIL_LIMIT]
-
-
-def _stale_allowed(exc: BaseException) -> bool:
-    """Tavily could not answer: an expired cached answer may be served instead."""
-    if isinstance(exc, TavilyError):
-        return exc.kind in STALE_FALLBACK_KINDS
-    return can_fall_back(exc)
-
-
-def _retryable(exc: BaseException) -> bool:
-    """Retry 5xx, transport errors and garbage replies; never 4xx or timeouts."""
-    return is_transient(exc) and getattr(exc, "kind", None) != "timeout"
-
-
-def _items(payload: Any, field: str) -> list[dict[str, Any]]:
-    if not isinstance(payload, dict):
-        raise TavilyError(
-            "Tavily returned an unreadable answer; try again later",
-            kind="bad_response",
-            transient=True,
-        )
-    items = payload.get(field) or []
-    return [item for item in items if isinstance(item, dict)]
-
-
-def _web_result(item: dict[str, Any]) -> WebResult:
-    score = item.get("score")
-    return WebResult(
-        title=str(item.get("title") or item.get("url") or "").strip(),
-        url=str(item.get("url") or ""),
-        snippet=" ".join(str(item.get("content") or "").split()),
-        published_at=_iso_date(item.get("published_date")),
-        score=float(score) if isinstance(score, int | float) else None,
-    )
-
-
-def _iso_date(value: Any) -> str | None:
-    """RFC 2822 ("Tue, 11 Mar 2025 17:00:00 GMT") or ISO dates to ISO 8601."""
-    if not value or not isinstance(value, str):
-        return None
-    try:
-        parsed = parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        try:
-            parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
-        except ValueError:
-            return value.strip() or None
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=UTC)
-    return parsed.isoformat()

@@ -8,14 +8,14 @@ from typing import Annotated
 import typer
 
 app = typer.Typer(help="Embeddings shipped with the package.", no_args_is_help=True)
-REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 @app.command("rebuild")
 def rebuild(
     data_root: Annotated[
-        Path, typer.Option(help="Folder with knowledge_base/ and sample_docs/")
-    ] = REPO_ROOT,
+        Path,
+        typer.Option(help="Folder with knowledge_base/ and sample_docs/ (the repository)"),
+    ] = Path("."),
     out: Annotated[Path | None, typer.Option(help="Output file (default: the shipped one)")] = None,
     seed: Annotated[
         bool,

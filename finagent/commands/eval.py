@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -13,25 +12,27 @@ import typer
 from finagent.commands.running import run_command
 
 if TYPE_CHECKING:
-    from finagent.eval_retrieval import EvalQuestion
-    from finagent.eval_routing import RoutingCase
+    from evals.retrieval.runner import EvalQuestion
+    from evals.routing.runner import RoutingCase
 
 app = typer.Typer(help="Evaluation runs.")
 
-_REPO = Path(__file__).resolve().parents[2]
-# the development set (rules were tuned on it) and the blind hold-out set
-DEFAULT_DATASETS = [
-    _REPO / "evals" / "datasets" / "retrieval_taxcode.jsonl",
-    _REPO / "evals" / "datasets" / "retrieval_taxcode_holdout.jsonl",
-]
-DEFAULT_TAXCODE = _REPO.parent / "shared" / "data" / "tax-code"
-DEFAULT_ROUTING = [
-    _REPO / "evals" / "datasets" / "routing.jsonl",  # dev set (rules tuned on it)
-    _REPO / "evals" / "datasets" / "routing_holdout.jsonl",  # first blind hold-out (since seen)
-    _REPO / "evals" / "datasets" / "routing_holdout_v2.jsonl",  # fresh blind hold-out
-]
-# ids of evaluation rows that were once copied into the training examples, per file name
-ONCE_IN_TRAINING = _REPO / "evals" / "datasets" / "routing_once_in_training.json"
+
+def _taxcode_folder(explicit: Path | None) -> Path:
+    """``--taxcode-dir``, else the first folder that holds both parts of the Tax Code
+    (FINAGENT_TAXCODE_DIR, ``../shared/data/tax-code``, ``./tax-code``, ``.``)."""
+    from finagent.config import get_settings
+    from finagent.retrieval.taxcode_source import TaxCodeNotFoundError, find_tax_code
+
+    if explicit is None:
+        try:
+            explicit = find_tax_code(get_settings().taxcode_dir)[0].path.parent
+        except TaxCodeNotFoundError as exc:
+            raise typer.BadParameter(str(exc), param_hint="--taxcode-dir") from exc
+    if not explicit.is_dir():
+        message = f"Tax Code folder not found: {explicit}"
+        raise typer.BadParameter(message, param_hint="--taxcode-dir")
+    return explicit
 
 
 @app.command("routing")
@@ -44,10 +45,11 @@ def routing(
 ) -> None:
     """Accuracy of the offline router (rules + semantic classifier) per dataset, and the
     classifier's cross-validated accuracy on its training examples."""
-    from finagent.eval_routing import format_cross_validation, format_report, load_routing_dataset
+    from evals.routing.report import format_cross_validation, format_report
+    from evals.routing.runner import DEFAULT_DATASETS, load_routing_dataset
 
     explicit = dataset is not None
-    paths = [p for p in (dataset or DEFAULT_ROUTING) if explicit or p.is_file()]
+    paths = [p for p in (dataset or DEFAULT_DATASETS) if explicit or p.is_file()]
     try:
         loaded = [(p, load_routing_dataset(p)) for p in paths]
     except (OSError, ValueError) as exc:
@@ -62,8 +64,8 @@ def routing(
 
 
 async def _routing(loaded: list[tuple[Path, list[RoutingCase]]]) -> dict[str, Any]:
+    from evals.routing.runner import ONCE_IN_TRAINING, cross_validated, evaluate_router
     from finagent.config import get_settings
-    from finagent.eval_routing import cross_validated, evaluate_router
     from finagent.retrieval.embedding_cache import CachedEmbedder, build_cached_embedder
 
     settings = get_settings()
@@ -103,12 +105,11 @@ def retrieval(
     as_json: Annotated[bool, typer.Option("--json", help="Print the full result as JSON")] = False,
 ) -> None:
     """Ingest the Tax Code into a temporary index and compare the retrieval methods."""
+    from evals.retrieval.report import format_table
+    from evals.retrieval.runner import DEFAULT_DATASETS, load_dataset, run_eval
     from finagent.config import get_settings
-    from finagent.eval_retrieval import format_table, load_dataset, run_eval
 
-    folder = taxcode_dir or Path(os.environ.get("FINAGENT_TAXCODE_DIR", DEFAULT_TAXCODE))
-    if not folder.is_dir():
-        raise typer.BadParameter(f"Tax Code folder not found: {folder}", param_hint="--taxcode-dir")
+    folder = _taxcode_folder(taxcode_dir)
     questions: list[EvalQuestion] = []
     for path in dict.fromkeys(dataset or DEFAULT_DATASETS):
         try:
@@ -164,9 +165,7 @@ def answers(
     )
     from finagent.config import get_settings
 
-    folder = taxcode_dir or Path(os.environ.get("FINAGENT_TAXCODE_DIR", DEFAULT_TAXCODE))
-    if not folder.is_dir():
-        raise typer.BadParameter(f"Tax Code folder not found: {folder}", param_hint="--taxcode-dir")
+    folder = _taxcode_folder(taxcode_dir)
     if limit is not None and limit < 1:
         raise typer.BadParameter("must be at least 1", param_hint="--limit")
     settings = get_settings()

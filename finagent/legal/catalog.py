@@ -16,7 +16,7 @@ from typing import Any
 
 from finagent.legal.references import LegalReference
 from finagent.retrieval.index import SearchFilter, VectorIndex
-from finagent.retrieval.legal import code_name
+from finagent.retrieval.legal_units import code_name
 
 LAW_SOURCE = "law"
 _SUBPOINT_LINE = re.compile(r"^(\d+(?:\.\d+)?(?:-\d+)?)\)\s")

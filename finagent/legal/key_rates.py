@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from finagent.clients.cbr import CentralBankClient
-from finagent.clients.resilience import ExternalServiceError
+from finagent.clients.errors import ExternalServiceError
 from finagent.legal.penalties import KeyRateTable
 
 # the key rate replaced the refinancing rate for пени from 01.01.2016 (it was set 13.09.2013)

@@ -70,7 +70,7 @@ class LegalReference:
     @property
     def label(self) -> str:
         """Canonical Russian form: «подп. 4 п. 1 ст. 218 НК РФ»."""
-        from finagent.retrieval.legal import code_name
+        from finagent.retrieval.legal_units import code_name
 
         parts = []
         if self.subpoint:

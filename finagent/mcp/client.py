@@ -22,7 +22,7 @@ from langchain_mcp_adapters.client import MultiServerMCPClient
 from pydantic import BaseModel, ConfigDict, create_model
 
 from finagent.agents_config import MCPServerConfig
-from finagent.clients.resilience import external_call
+from finagent.clients.call_log import external_call
 from finagent.observability import get_logger, register_secrets
 from finagent.tools.base import Tool, ToolContext, ToolError
 

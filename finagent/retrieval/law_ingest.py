@@ -20,7 +20,8 @@ from finagent.config import Settings
 from finagent.observability import get_logger
 from finagent.retrieval.embeddings import Embedder
 from finagent.retrieval.index import IndexPoint, SearchFilter, VectorIndex
-from finagent.retrieval.legal import LegalChunk, chunk_units, latest_amendment, parse_code
+from finagent.retrieval.legal import latest_amendment, parse_code
+from finagent.retrieval.legal_chunks import LegalChunk, chunk_units
 from finagent.retrieval.progress import chunk_progress
 from finagent.retrieval.retriever import KB
 from finagent.retrieval.sparse import RussianBm25

@@ -11,37 +11,19 @@ for its whole text when it has no points, and one unit per point
 "... утратил силу. - Федеральный закон ..." lines are dropped from the text and only
 counted. Repealed articles and points are kept as units flagged ``repealed`` so the
 structure is complete, and are skipped when chunking.
+The units are :mod:`~finagent.retrieval.legal_units`, chunking is
+:mod:`~finagent.retrieval.legal_chunks`.
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import partial
 
-from langchain_text_splitters import RecursiveCharacterTextSplitter
-
-CODE_NAMES = {
-    "nk": "НК РФ",
-    "gk": "ГК РФ",
-    "tk": "ТК РФ",
-    "bk": "БК РФ",
-    "koap": "КоАП РФ",
-}
-
-# Everyday names of Tax Code chapters (what users type), added to the keyword text.
-NK_CHAPTER_ALIASES = {
-    "21": "НДС",
-    "23": "НДФЛ подоходный налог",
-    "25": "налог на прибыль",
-    "26.1": "ЕСХН",
-    "26.2": "УСН упрощенка",
-    "26.5": "ПСН патент",
-    "33.1": "туристический налог",
-    "34": "страховые взносы",
-}
+from finagent.retrieval.legal_chunks import chunk_units
+from finagent.retrieval.legal_units import LegalUnit
 
 _NUM = r"\d+(?:\.\d+)*(?:-\d+)?"
 _CHAPTER_RE = re.compile(rf"^Глава\s+({_NUM})\.\s*(.*)$")
@@ -60,98 +42,6 @@ _REPEALED_LINE_RE = re.compile(
     r"(?:закон|кодекс)",
     re.IGNORECASE,
 )
-
-
-def code_name(code: str) -> str:
-    """Human abbreviation of a code id (``nk`` -> ``НК РФ``)."""
-    return CODE_NAMES.get(code.lower(), code.upper())
-
-
-@dataclass
-class LegalUnit:
-    """One citable unit: an article (preamble / point-less article) or a point."""
-
-    code: str
-    part: int | None
-    chapter: str
-    chapter_title: str
-    article: str
-    article_title: str
-    point: str | None
-    text: str
-    amendments: int = 0
-    repealed: bool = False
-
-    @property
-    def code_id(self) -> str:
-        return f"{self.code}{self.part}" if self.part is not None else self.code
-
-    @property
-    def article_id(self) -> str:
-        return f"{self.code_id}.ch{self.chapter}.art{self.article}"
-
-    @property
-    def unit_id(self) -> str:
-        return self.article_id if self.point is None else f"{self.article_id}.p{self.point}"
-
-    @property
-    def citation(self) -> str:
-        """«п. 2 ст. 88 НК РФ», as Russian legal texts write it."""
-        point = f"п. {self.point} " if self.point is not None else ""
-        return f"{point}ст. {self.article} {code_name(self.code)}"
-
-    @property
-    def chapter_label(self) -> str:
-        """``Глава 21. Налог на добавленную стоимость (НДС)``: chapter title and alias."""
-        title = self.chapter_title.capitalize()
-        alias = NK_CHAPTER_ALIASES.get(self.chapter) if self.code == "nk" else None
-        return f"Глава {self.chapter}. {title}" + (f" ({alias})" if alias else "")
-
-    @property
-    def heading(self) -> str:
-        """``Статья 88. Камеральная налоговая проверка`` (+ ``, п. 2``)."""
-        head = f"Статья {self.article}. {self.article_title}".rstrip(". ")
-        return f"{head}, п. {self.point}" if self.point is not None else head
-
-
-@dataclass
-class LegalChunk:
-    """A piece of a unit sized for embedding; several chunks may share a unit."""
-
-    chunk_id: str
-    unit: LegalUnit
-    index: int
-    text: str
-    index_text: str
-
-    @property
-    def sparse_text(self) -> str:
-        """Keyword (BM25) text: the chapter label, the heading and the chunk."""
-        return f"{self.unit.chapter_label}\n{self.index_text}"
-
-    def payload(self, edition: str | None = None) -> dict[str, object]:
-        u = self.unit
-        return {
-            "edition": edition,
-            "unit_id": u.unit_id,
-            "article_id": u.article_id,
-            "article": u.article,
-            "article_title": u.article_title,
-            "chapter": u.chapter,
-            "chapter_title": u.chapter_title,
-            "point": u.point,
-            "citation": u.citation,
-            "code": u.code,
-            "part": u.part,
-            "title": f"{u.citation}: {u.article_title}",
-            "text": self.text,
-            "chunk_index": self.index,
-            "amendments": u.amendments,
-        }
-
-    @property
-    def content_hash(self) -> str:
-        return hashlib.sha256(self.index_text.encode("utf-8")).hexdigest()
 
 
 @dataclass
@@ -304,46 +194,6 @@ def latest_amendment(text: str) -> str | None:
 def article_ids(units: Iterable[LegalUnit]) -> list[str]:
     """Distinct article ids in document order."""
     return list(dict.fromkeys(u.article_id for u in units))
-
-
-def chunk_units(
-    units: Iterable[LegalUnit],
-    max_chars: int = 1200,
-    overlap: int = 150,
-    title_prefix: bool = True,
-    include_repealed: bool = False,
-) -> list[LegalChunk]:
-    """Split units into chunks of at most ``max_chars`` text (plus the heading prefix).
-
-    ``index_text`` (what is embedded and BM25-indexed) starts with the article
-    heading (``Статья 88. Камеральная налоговая проверка, п. 2``) when
-    ``title_prefix`` is set; ``text`` is the clean unit text for display.
-    """
-    splitter = RecursiveCharacterTextSplitter(
-        chunk_size=max_chars,
-        chunk_overlap=min(overlap, max_chars // 2),
-        separators=["\n", "; ", ". ", ", ", " ", ""],
-        keep_separator="end",
-    )
-    chunks: list[LegalChunk] = []
-    for unit in units:
-        if unit.repealed and not include_repealed:
-            continue
-        if not unit.text.strip():
-            continue
-        pieces = [unit.text] if len(unit.text) <= max_chars else splitter.split_text(unit.text)
-        for i, piece in enumerate(p.strip() for p in pieces if p.strip()):
-            index_text = f"{unit.heading}\n{piece}" if title_prefix else piece
-            chunks.append(
-                LegalChunk(
-                    chunk_id=f"{unit.unit_id}#{i}",
-                    unit=unit,
-                    index=i,
-                    text=piece,
-                    index_text=index_text,
-                )
-            )
-    return chunks
 
 
 def parse_stats(units: list[LegalUnit]) -> dict[str, int]:

@@ -7,7 +7,6 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
 ENV_VAR = "FINAGENT_TAXCODE_DIR"
 CODE = "nk"
 PARTS = (1, 2)
@@ -33,14 +32,15 @@ def part_file(folder: Path, part: int) -> Path | None:
 
 
 def candidate_dirs(configured: Path | None = None, cwd: Path | None = None) -> list[Path]:
-    """The setting (FINAGENT_TAXCODE_DIR), ``../shared/data/tax-code`` next to the
-    repository, ``./tax-code`` and the current directory, in this order."""
+    """The setting (FINAGENT_TAXCODE_DIR), ``../shared/data/tax-code`` next to the current
+    directory (the repository's root when run from there), ``./tax-code`` and the current
+    directory, in this order."""
     here = cwd or Path.cwd()
     env = os.environ.get(ENV_VAR)
     dirs = [
         configured,
         Path(env) if env else None,
-        REPO_ROOT.parent / "shared" / "data" / "tax-code",
+        here.parent / "shared" / "data" / "tax-code",
         here / "tax-code",
         here,
     ]

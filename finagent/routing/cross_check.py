@@ -35,8 +35,9 @@ from typing import Any
 from finagent.routing.clarification import clarifying_questions
 from finagent.routing.inventory import Inventory
 from finagent.routing.live_params import find_currencies
-from finagent.routing.rules import KEY_RATE, normalize, rule_decision
+from finagent.routing.rules import KEY_RATE, rule_decision
 from finagent.state import Decision, Scenario
+from finagent.text_normalize import normalize
 
 # an exchange rate asked without naming the currency («какой курс сегодня?»)
 _RATE_WORDS = re.compile(r"\bкурс|\bвалют")

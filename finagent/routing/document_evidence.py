@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import re
 
-from finagent.routing.inventory import doc_types_in, normalize
+from finagent.routing.inventory import doc_types_in
+from finagent.text_normalize import normalize
 
 # document words beyond the inventory's canonical types
 _MORE_DOCUMENTS = re.compile(

@@ -14,6 +14,8 @@ from collections.abc import Iterable, Sequence
 
 from pydantic import BaseModel
 
+from finagent.text_normalize import normalize
+
 # canonical type -> pattern over normalised text (lower case, ё -> е); order matters:
 # compound types first («счет-фактура» before «счет»)
 DOC_TYPES: tuple[tuple[str, str], ...] = (
@@ -103,10 +105,6 @@ _DATE = re.compile(
 )
 _WORD = re.compile(r"[а-яa-z0-9]+")
 _STOP = {"от", "за", "по", "на", "с", "и", "в", "во", "к", "для", "год", "года", "г", "no"}
-
-
-def normalize(text: str) -> str:
-    return " ".join(text.lower().replace("ё", "е").split())
 
 
 class InventoryItem(BaseModel):

@@ -6,8 +6,9 @@ import re
 from datetime import date, timedelta
 from typing import Any
 
-from finagent.routing.rules import KEY_RATE, normalize
+from finagent.routing.rules import KEY_RATE
 from finagent.russian_months import MONTHS
+from finagent.text_normalize import normalize
 
 CURRENCY_WORDS = {
     "доллар": "USD",

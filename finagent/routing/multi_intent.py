@@ -20,9 +20,9 @@ from finagent.routing.rules import (
     GREETINGS,
     PRONOUN_ONLY,
     _intents,
-    normalize,
 )
 from finagent.state import Decision, Intent, Scenario
+from finagent.text_normalize import normalize
 
 _WORD = re.compile(r"[a-zа-я0-9]+")
 _GREETING_LEAD = re.compile(

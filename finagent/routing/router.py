@@ -23,9 +23,10 @@ from finagent.routing.document_evidence import names_a_document
 from finagent.routing.expansion import expand_query
 from finagent.routing.inventory import Inventory, doc_types_in
 from finagent.routing.multi_intent import with_all_intents
-from finagent.routing.rules import PRONOUN_ONLY, normalize, routing_text, rule_decision
+from finagent.routing.rules import PRONOUN_ONLY, routing_text, rule_decision
 from finagent.routing.training_vectors import bundled_model, training_vectors
 from finagent.state import Decision, Intent, Scenario, Turn
+from finagent.text_normalize import normalize
 
 _WORD = re.compile(r"[a-zа-я0-9]+")
 # NUL, other control and format characters (bidi marks, zero-width spaces) shift the

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from finagent.clients.resilience import ExternalServiceError
+from finagent.clients.errors import ExternalServiceError
 from finagent.legal.calendar import CalendarYearError
 from finagent.legal.deadlines import Deadline, compute_deadline
 from finagent.legal.key_rates import KeyRateSource

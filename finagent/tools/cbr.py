@@ -7,12 +7,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from finagent.clients.cbr import (
-    SOURCE,
-    CentralBankClient,
-    KeyRatePoint,
-)
-from finagent.clients.resilience import ExternalServiceError
+from finagent.clients.cbr import SOURCE, CentralBankClient
+from finagent.clients.cbr_models import KeyRatePoint
+from finagent.clients.errors import ExternalServiceError
 from finagent.config import Settings
 from finagent.legal.key_rates import KeyRateSource
 from finagent.tools.base import Tool, ToolContext, ToolError, to_json

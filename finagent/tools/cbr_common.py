@@ -7,14 +7,8 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from finagent.clients.cbr import (
-    CbrFault,
-    Currency,
-    Rate,
-    RatesOnDate,
-    UnknownCurrencyError,
-)
-from finagent.clients.resilience import CircuitOpenError, is_unavailable
+from finagent.clients.cbr_models import CbrFault, Currency, Rate, RatesOnDate, UnknownCurrencyError
+from finagent.clients.errors import CircuitOpenError, is_unavailable
 from finagent.tools.base import ToolError
 
 MAIN_CURRENCIES = ("USD", "EUR", "CNY", "GBP", "JPY", "CHF", "KZT", "TRY", "BYN", "AED")

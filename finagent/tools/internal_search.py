@@ -6,7 +6,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from finagent.clients.internal_search import InternalDocument, InternalSearchError, SearchClient
+from finagent.clients.internal_search import SearchClient
+from finagent.clients.internal_search_models import InternalDocument, InternalSearchError
 from finagent.config import Settings
 from finagent.tools.base import Tool, ToolContext, ToolError
 

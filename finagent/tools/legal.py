@@ -6,7 +6,7 @@ from pydantic import BaseModel, Field
 
 from finagent.legal.catalog import LawCatalog, Resolution
 from finagent.legal.references import find_references
-from finagent.retrieval.legal import code_name
+from finagent.retrieval.legal_units import code_name
 from finagent.tools.base import Tool, ToolContext, ToolError
 
 _PROBLEMS = {

@@ -8,7 +8,9 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, Field
 
-from finagent.clients.tavily import SearchResults, TavilyClient, TavilyError, WebResult
+from finagent.clients.tavily import TavilyClient
+from finagent.clients.tavily_errors import TavilyError
+from finagent.clients.tavily_results import SearchResults, WebResult
 from finagent.config import Settings
 from finagent.tools.base import Tool, ToolContext, ToolError
 

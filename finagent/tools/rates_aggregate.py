@@ -16,8 +16,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from finagent.clients.cbr import CentralBankClient, Currency, RatesOnDate
-from finagent.clients.resilience import ExternalServiceError, is_unavailable
+from finagent.clients.cbr import CentralBankClient
+from finagent.clients.cbr_models import Currency, RatesOnDate
+from finagent.clients.errors import ExternalServiceError, is_unavailable
 from finagent.config import Settings
 from finagent.tools.base import AggregateResult, ErrorInfo, Tool, ToolContext, ToolError, to_json
 from finagent.tools.cbr_common import (

@@ -11,7 +11,9 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from finagent.clients.tavily import TavilyClient, TavilyError, Topic
+from finagent.clients.tavily import TavilyClient
+from finagent.clients.tavily_errors import TavilyError
+from finagent.clients.tavily_results import Topic
 from finagent.tools.base import Tool, ToolContext, ToolError, truncate
 from finagent.tools.news import with_stale_notice
 from finagent.tools.research_run import research_run

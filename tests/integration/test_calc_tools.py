@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from finagent.clients.cbr import CentralBankClient
-from finagent.clients.resilience import StaleCache
+from finagent.clients.stale_cache import StaleCache
 from finagent.config import Settings
 from finagent.tools.base import ToolContext
 from finagent.tools.calc import Req_Calculate_Deadline_For_Events

@@ -17,21 +17,14 @@ from structlog.testing import capture_logs
 from zeep.proxy import AsyncServiceProxy
 from zeep.transports import AsyncTransport
 
-from finagent.clients.cbr import (
-    BUNDLED_WSDL,
-    CbrFault,
-    CbrUnavailable,
-    CentralBankClient,
-    UnknownCurrencyError,
-    iter_rows,
-    match_currency,
-)
-from finagent.clients.resilience import (
-    Breaker,
-    CircuitOpenError,
-    StaleCache,
-    external_call,
-)
+from finagent.clients.breaker import Breaker
+from finagent.clients.call_log import external_call
+from finagent.clients.cbr import BUNDLED_WSDL, CentralBankClient
+from finagent.clients.cbr_currency import match_currency
+from finagent.clients.cbr_models import CbrFault, CbrUnavailable, UnknownCurrencyError
+from finagent.clients.cbr_soap import iter_rows
+from finagent.clients.errors import CircuitOpenError
+from finagent.clients.stale_cache import StaleCache
 from finagent.config import Settings
 from finagent.observability import EXTERNAL_CALLS
 from tests.fakes.cbr_soap import SOAP11, FakeCbrServer, ManualClock, running_server
@@ -420,3 +413,17 @@ async def test_fake_answers_soap11_fault_with_http_500(server: FakeCbrServer) ->
         )
     assert reply.status_code == 500
     assert "<faultstring>" in reply.text and reply.headers["content-type"].startswith("text/xml")
+
+
+async def test_a_retried_call_counts_once_toward_the_breaker(server: FakeCbrServer) -> None:
+    settings = make_settings(server, cbr_retry_attempts=3, cbr_breaker_threshold=2)
+    c = CentralBankClient(settings, today=lambda: TODAY)
+    try:
+        server.fail("http500")
+        with pytest.raises(CbrUnavailable):
+            await c.key_rate(date(2024, 7, 1), date(2024, 7, 31))
+        assert server.requests["KeyRateXML"] == 3  # three attempts on the wire ...
+        assert await c.breaker.failures() == 1  # ... one failure for the breaker
+        assert await c.breaker.state() == "closed"
+    finally:
+        await c.aclose()

@@ -10,7 +10,7 @@ import pytest
 from structlog.testing import capture_logs
 
 from finagent.clients.cbr import CentralBankClient
-from finagent.clients.resilience import StaleCache
+from finagent.clients.stale_cache import StaleCache
 from finagent.tools.base import ToolContext
 from finagent.tools.cbr import FetchCbrData, build_cbr_tools
 from finagent.tools.registry import ToolRegistry

@@ -16,8 +16,8 @@ from langchain_core.messages import AIMessage
 from typer.testing import CliRunner
 
 from evals.answers import AnswerEvalConfig, format_report, load_answer_dataset, run_answer_eval
+from evals.answers.code_units import CodeUnits
 from evals.answers.dataset import DEV_DATASET, AnswerItem
-from evals.answers.metrics import CodeUnits
 from evals.answers.runner import _evaluate_mode, _offline_client
 from finagent.config import Settings
 from finagent.graph.agent import Agent

@@ -7,16 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from finagent.config import Settings
-from finagent.eval_retrieval import (
+from evals.retrieval.report import format_table
+from evals.retrieval.runner import (
     METHODS,
     EvalQuestion,
     check_targets,
-    expand_query,
-    format_table,
     load_dataset,
     run_eval,
 )
+from finagent.config import Settings
+from finagent.routing.expansion import expand_query
 
 REPO = Path(__file__).resolve().parents[2]
 DATASET = REPO / "evals" / "datasets" / "retrieval_taxcode.jsonl"

@@ -11,12 +11,10 @@ import pytest
 from pydantic import SecretStr
 from structlog.testing import capture_logs
 
-from finagent.clients.internal_search import (
-    TRUNCATION_MARKER,
-    InternalSearchError,
-    SearchClient,
-)
-from finagent.clients.resilience import Breaker
+from finagent.clients.breaker import Breaker
+from finagent.clients.internal_search import SearchClient
+from finagent.clients.internal_search_models import InternalSearchError
+from finagent.clients.internal_search_parse import TRUNCATION_MARKER
 from finagent.config import Settings
 from finagent.observability import redact
 from finagent.tools.base import ToolContext
@@ -413,3 +411,17 @@ def test_token_setting_is_secret_and_redacted(monkeypatch: pytest.MonkeyPatch) -
     assert TOKEN not in repr(settings) + str(settings.model_dump())
     SearchClient(settings.model_copy(update={"doc_api_url": "http://127.0.0.1:9/api"}))
     assert TOKEN not in redact(f"Authorization: Bearer {TOKEN}")
+
+
+async def test_a_retried_call_counts_once_toward_the_breaker(fake: FakeInternalSearch) -> None:
+    breaker = Breaker("internal-search-once", threshold=2, ttl_s=60)
+    client = SearchClient(
+        make_settings(fake), retry_attempts=3, retry_initial_s=0.01, breaker=breaker
+    )
+    fake.search_failures = 10
+    with pytest.raises(InternalSearchError):
+        await client.fetch_search_pages_and_docs("налог", limit=1)
+    await client.aclose()
+    assert fake.requests["search"] == 3  # three attempts on the wire ...
+    assert await breaker.failures() == 1  # ... one failure for the breaker
+    assert await breaker.state() == "closed"

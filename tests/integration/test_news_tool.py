@@ -10,7 +10,7 @@ import pytest
 from pydantic import SecretStr
 from structlog.testing import capture_logs
 
-from finagent.clients.resilience import StaleCache
+from finagent.clients.stale_cache import StaleCache
 from finagent.clients.tavily import TavilyClient
 from finagent.config import Settings
 from finagent.tools.base import ToolContext

@@ -9,8 +9,11 @@ import pytest
 from pydantic import SecretStr
 from structlog.testing import capture_logs
 
-from finagent.clients.resilience import Breaker, StaleCache
-from finagent.clients.tavily import TavilyClient, TavilyError, WebResult
+from finagent.clients.breaker import Breaker
+from finagent.clients.stale_cache import StaleCache
+from finagent.clients.tavily import TavilyClient
+from finagent.clients.tavily_errors import TavilyError
+from finagent.clients.tavily_results import WebResult
 from finagent.config import Settings
 from tests.fakes.cbr_soap import ManualClock
 from tests.fakes.net import free_port
@@ -395,3 +398,17 @@ async def test_disabled_cache_means_no_stale_fallback(fake: FakeTavily) -> None:
         await client.search("ставка")
     await client.aclose()
     assert info.value.kind == "unavailable"
+
+
+async def test_a_retried_call_counts_once_toward_the_breaker(fake: FakeTavily) -> None:
+    breaker = Breaker("tavily-once", threshold=2, ttl_s=60)
+    client = TavilyClient(
+        make_settings(fake.url), retry_attempts=3, retry_initial_s=0.01, breaker=breaker
+    )
+    fake.transient_failures = 100
+    with pytest.raises(TavilyError):
+        await client.search("ставка")
+    await client.aclose()
+    assert fake.requests["search"] == 3  # three attempts on the wire ...
+    assert await breaker.failures() == 1  # ... one failure for the breaker
+    assert await breaker.state() == "closed"

@@ -7,25 +7,17 @@ from pathlib import Path
 
 import pytest
 
+from evals.answers.aggregate import aggregate, check_targets, percentile
+from evals.answers.code_units import CodeUnits
 from evals.answers.dataset import AnswerItem, load_answer_dataset
 from evals.answers.evaluators import make_evaluators, make_summary_evaluator
-from evals.answers.metrics import (
-    CodeUnits,
-    abstention_score,
-    aggregate,
-    answer_body,
-    check_targets,
-    citation_scores,
-    figures,
-    key_fact_score,
-    outputs_from_result,
-    percentile,
-    reference_report,
-    score_item,
-)
+from evals.answers.metrics import abstention_score, citation_scores, key_fact_score, score_item
+from evals.answers.outputs import outputs_from_result
+from evals.answers.quotes import reference_report
 from evals.answers.report import format_report
+from evals.answers.text import answer_body, figures
 from finagent.graph.agent import AgentResult
-from finagent.retrieval.legal import LegalUnit
+from finagent.retrieval.legal_units import LegalUnit
 from finagent.state import Chunk
 
 ART88_P2 = (

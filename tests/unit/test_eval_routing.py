@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from finagent.eval_routing import (
+from evals.routing.runner import (
     RoutingCase,
     evaluate_offline,
     evaluate_rules,

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from finagent.retrieval.ingest import (
+from finagent.retrieval.kb_articles import (
     KbArticle,
     front_matter,
     read_article_id,
-    render_tree,
     slugify,
     split_front_matter,
 )
+from finagent.retrieval.kb_tree import render_tree
 
 
 def test_slugify_is_readable_and_safe() -> None:

@@ -20,13 +20,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from finagent.tools.base import Tool, ToolContext, ToolError
-from finagent.tools.kb_files import (
-    KbListDirectoryTool,
-    KbReadFileTool,
-    KbSearchContentTool,
-    KbSearchFilesTool,
-    build_kb_file_tools,
-)
+from finagent.tools.kb_files import build_kb_file_tools
+from finagent.tools.kb_find import KbSearchFilesTool
+from finagent.tools.kb_grep import KbSearchContentTool
+from finagent.tools.kb_list import KbListDirectoryTool
 from finagent.tools.kb_paths import (
     echo,
     open_inside,
@@ -34,6 +31,7 @@ from finagent.tools.kb_paths import (
     split_relative,
     validate_glob,
 )
+from finagent.tools.kb_read import KbReadFileTool
 
 MARKER = "SECRET-OUTSIDE-MARKER-8f3a"
 HIDDEN_MARKER = "HIDDEN-INSIDE-MARKER-51c2"

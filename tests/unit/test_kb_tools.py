@@ -9,13 +9,11 @@ from typing import Any
 import pytest
 
 from finagent.tools.base import Tool, ToolContext
-from finagent.tools.kb_files import (
-    KbListDirectoryTool,
-    KbReadFileTool,
-    KbSearchContentTool,
-    KbSearchFilesTool,
-    build_kb_file_tools,
-)
+from finagent.tools.kb_files import build_kb_file_tools
+from finagent.tools.kb_find import KbSearchFilesTool
+from finagent.tools.kb_grep import KbSearchContentTool
+from finagent.tools.kb_list import KbListDirectoryTool
+from finagent.tools.kb_read import KbReadFileTool
 from finagent.tools.registry import ToolRegistry
 
 CTX = ToolContext(user_id="user-1")

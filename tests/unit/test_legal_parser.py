@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from finagent.retrieval.legal import LegalUnit, chunk_units, parse_code, parse_stats
+from finagent.retrieval.legal import parse_code, parse_stats
+from finagent.retrieval.legal_chunks import chunk_units
+from finagent.retrieval.legal_units import LegalUnit
 
 REPO = Path(__file__).resolve().parents[2]
 DATASETS = {

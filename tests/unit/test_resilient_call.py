@@ -6,14 +6,16 @@ import asyncio
 
 import pytest
 
+from finagent.clients.breaker import Breaker
 from finagent.clients.budget import answer_budget, remaining_s
-from finagent.clients.resilience import Breaker, CircuitOpenError, StaleCache, TransientServiceError
+from finagent.clients.errors import CircuitOpenError, TransientServiceError
 from finagent.clients.resilient import (
     BudgetExhausted,
     CallPolicy,
     DeadlineExceeded,
     resilient_call,
 )
+from finagent.clients.stale_cache import StaleCache
 
 
 class Upstream:

@@ -51,3 +51,10 @@ def test_extra_tools_join_where_searching_tools_are_offered() -> None:
     assert names(Scenario.FULL_DOCUMENTS, available=available) == []
     assert names(Scenario.SELECTED_SEARCH, available=available) == ["search_user_documents"]
     assert names(Scenario.ROUTED, "smalltalk", available=available) == []
+
+
+def test_every_name_in_the_table_is_a_declared_builtin_tool() -> None:
+    from finagent.tools.declared import builtin_tool_names
+    from finagent.tools.scopes import KNOWN_TOOLS
+
+    assert sorted(KNOWN_TOOLS - builtin_tool_names()) == []

@@ -1,4 +1,4 @@
-"""Routing evaluation: the orchestrator's decisions against evals/datasets/routing.jsonl.
+"""Routing evaluation: the orchestrator's decisions against evals/datasets/routing*.jsonl.
 
 A row is correct when the scenario matches and, for scenario 2, the intents match
 exactly (order included). ``evaluate_router`` runs the offline two-layer router (rules,
@@ -19,6 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from evals import DATASETS_DIR
 from finagent.retrieval.embeddings import Embedder
 from finagent.routing.classifier import load_examples
 from finagent.routing.decontaminate import near, normalised, tokens
@@ -26,6 +27,14 @@ from finagent.routing.inventory import inventory_from
 from finagent.routing.router import Router, load_classifier, prepare, selected_documents_decision
 from finagent.routing.rules import classify
 from finagent.state import Decision, Turn
+
+DEFAULT_DATASETS = [
+    DATASETS_DIR / "routing.jsonl",  # dev set (rules tuned on it)
+    DATASETS_DIR / "routing_holdout.jsonl",  # first blind hold-out (since seen)
+    DATASETS_DIR / "routing_holdout_v2.jsonl",  # fresh blind hold-out
+]
+# ids of evaluation rows that were once copied into the training examples, per file name
+ONCE_IN_TRAINING = DATASETS_DIR / "routing_once_in_training.json"
 
 
 class RoutingCase(BaseModel):
@@ -198,64 +207,3 @@ def evaluate_offline(cases: list[RoutingCase], min_confidence: float = 0.5) -> d
 async def cross_validated(embedder: Embedder) -> dict[str, Any]:
     """Cross-validated accuracy of the classifier on its training examples."""
     return (await load_classifier(embedder)).cv.as_dict()
-
-
-def _why(miss: dict[str, Any]) -> str:
-    if miss.get("rule"):
-        return f"rule {miss['rule']}"
-    scores = ", ".join(f"{k} {v:.2f}" for k, v in (miss.get("scores") or {}).items())
-    nearest = "; ".join(
-        f"{n['label']} {n['similarity']:.2f} «{n['text']}»" for n in miss.get("nearest") or []
-    )
-    return f"{miss.get('source')}: {scores} | nearest: {nearest}"
-
-
-def format_report(result: dict[str, Any]) -> str:
-    lines = [
-        f"[{result.get('name', 'dataset')}] router: {result['router']}  rows: {result['size']}  "
-        f"accuracy: {result['accuracy']:.3f}",
-        "",
-    ]
-    if "training_overlap" in result:
-        overlap = result["training_overlap"]
-        lines += [f"rows also in the classifier's training examples: {len(overlap)} {overlap}", ""]
-    clean = result.get("without_once_in_training")
-    if clean:
-        lines += [
-            f"without the {len(clean['excluded'])} rows once copied into the training examples: "
-            f"rows: {clean['size']}  accuracy: {clean['accuracy']:.3f}  "
-            + "  ".join(
-                f"recall {k} {v['recall']:.3f}" for k, v in clean["scenario_recall"].items()
-            ),
-            "",
-        ]
-    lines += [f"{k:22} n={v['n']:3}  {v['accuracy']:.3f}" for k, v in result["per_label"].items()]
-    if result.get("scenario_recall"):
-        lines += [""]
-        lines += [
-            f"recall {k:15} n={v['n']:3}  {v['recall']:.3f}"
-            for k, v in result["scenario_recall"].items()
-        ]
-    if result["misses"]:
-        lines += ["", "misses:"]
-        for m in result["misses"]:
-            lines.append(f"  {m['id']} {m['expected']} -> {m['got']}: {m['query']}")
-            if m.get("source"):
-                lines.append(f"      {_why(m)}")
-    return "\n".join(lines)
-
-
-def format_cross_validation(cv: dict[str, Any]) -> str:
-    lines = [
-        f"[training examples, {cv['folds']}-fold cross-validation] rows: {cv['size']}  "
-        f"accuracy: {cv['accuracy']:.3f}  temperature: {cv['temperature']}",
-    ]
-    lines += [f"recall {k:15} n={v['n']:3}  {v['recall']:.3f}" for k, v in cv["per_label"].items()]
-    if cv.get("thresholds"):
-        lines += ["", "below the threshold -> S5 (out-of-fold, classifier alone):"]
-        lines += [
-            f"  threshold {t}: accuracy {v['accuracy']:.3f}  recall S5 {v['recall_S5']:.3f}  "
-            f"recall S1 {v['recall_S1']:.3f}  asked {v['asked']:.3f}"
-            for t, v in cv["thresholds"].items()
-        ]
-    return "\n".join(lines)

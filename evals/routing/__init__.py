@@ -1,0 +1,1 @@
+"""Routing evaluation: ``finagent eval routing`` (see :mod:`evals.routing.runner`)."""
