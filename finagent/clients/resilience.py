@@ -20,12 +20,10 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from types import TracebackType
-from typing import Any, Generic, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, ParamSpec, TypeVar
 
 import httpx
 from cachetools import LRUCache
-from purgatory import AsyncCircuitBreakerFactory
-from purgatory.domain.model import OpenedState
 from tenacity import (
     AsyncRetrying,
     retry_if_exception,
@@ -34,6 +32,9 @@ from tenacity import (
 )
 
 from finagent.observability import EXTERNAL_CALLS, get_logger
+
+if TYPE_CHECKING:  # purgatory pulls in redis: imported when a breaker is built
+    from purgatory import AsyncCircuitBreakerFactory
 
 log = get_logger("finagent.clients")
 
@@ -128,6 +129,8 @@ def circuit_breaker_factory(
     counts_as_failure: Callable[[BaseException], bool] = is_transient,
 ) -> AsyncCircuitBreakerFactory:
     """A purgatory factory whose breakers count only ``counts_as_failure`` errors."""
+    from purgatory import AsyncCircuitBreakerFactory
+
     return AsyncCircuitBreakerFactory(
         default_threshold=threshold,
         default_ttl=ttl_s,
@@ -155,9 +158,14 @@ class Breaker:
         self.name = name
         self.threshold = threshold
         self.ttl_s = ttl_s
-        self._factory = factory or circuit_breaker_factory(threshold, ttl_s, counts_as_failure)
+        self._counts_as_failure = counts_as_failure
+        self._factory = factory  # built on first use: purgatory imports redis
 
     async def _get(self) -> Any:
+        if self._factory is None:
+            self._factory = circuit_breaker_factory(
+                self.threshold, self.ttl_s, self._counts_as_failure
+            )
         return await self._factory.get_breaker(self.name, self.threshold, self.ttl_s)
 
     async def state(self) -> str:
@@ -176,6 +184,8 @@ class Breaker:
         return float(ctx.opened_at) + float(ctx.ttl)
 
     async def _enter(self) -> Any:
+        from purgatory.domain.model import OpenedState
+
         brk = await self._get()
         try:
             await brk.__aenter__()

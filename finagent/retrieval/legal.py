@@ -21,8 +21,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import partial
 
-from langchain_text_splitters import RecursiveCharacterTextSplitter
-
 CODE_NAMES = {
     "nk": "НК РФ",
     "gk": "ГК РФ",
@@ -319,6 +317,8 @@ def chunk_units(
     heading (``Статья 88. Камеральная налоговая проверка, п. 2``) when
     ``title_prefix`` is set; ``text`` is the clean unit text for display.
     """
+    from langchain_text_splitters import RecursiveCharacterTextSplitter  # pulls langchain_core
+
     splitter = RecursiveCharacterTextSplitter(
         chunk_size=max_chars,
         chunk_overlap=min(overlap, max_chars // 2),
