@@ -2,7 +2,9 @@
 
 Each run is a whole ``finagent ingest ...`` process on a fresh data dir with the
 embedding cache off (FINAGENT_EMBEDDING_CACHE=false), so every chunk goes through the
-model. Ours and the baseline alternate; peak RSS is the child's ``ru_maxrss`` (wait4).
+model. Ours and the baseline alternate; peak RSS is the child's ``ru_maxrss`` (wait4),
+CPU time its user + sys time: CPU / wall near 2 on an idle 2-core machine means both
+cores embed (on a shared machine the load average printed next to it caps that ratio).
 
     python -m benchmarks.bench_cold_embedding [--articles 60] [--base 637a5c6]
     python -m benchmarks.bench_cold_embedding --tax-code --no-base   # peak RSS, Tax Code cold
@@ -23,8 +25,8 @@ from pathlib import Path
 from benchmarks.bench_first_run import REPO, baseline_tree, environment
 
 
-def run(tree: Path, args: list[str], env: dict[str, str]) -> tuple[float, int, str]:
-    """(wall seconds, peak RSS in MB, stdout) of one finagent process."""
+def run(tree: Path, args: list[str], env: dict[str, str]) -> tuple[float, int, str, float]:
+    """(wall seconds, peak RSS in MB, stdout, CPU seconds) of one finagent process."""
     started = time.perf_counter()
     with tempfile.TemporaryFile("w+") as out:
         proc = subprocess.Popen(
@@ -40,7 +42,11 @@ def run(tree: Path, args: list[str], env: dict[str, str]) -> tuple[float, int, s
         text = out.read()
     if os.waitstatus_to_exitcode(status) != 0:
         raise SystemExit(f"{tree.name}: finagent {' '.join(args)} failed")
-    return seconds, int(usage.ru_maxrss / 1024), text
+    return seconds, int(usage.ru_maxrss / 1024), text, usage.ru_utime + usage.ru_stime
+
+
+def load() -> str:
+    return "load " + " / ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
 def kb_sample(path: Path, articles: int) -> Path:
@@ -76,24 +82,31 @@ def main() -> None:
         if opts.tax_code:
             env = environment(root / "taxcode", REPO)
             env["FINAGENT_EMBEDDING_CACHE"] = "false"
-            seconds, rss, out = run(REPO, ["ingest", "law", "nk", "--json"], env)
+            batch = env.get("FINAGENT_EMBEDDINGS_BATCH_SIZE", "32 (default)")
+            print(f"Tax Code cold, batch size {batch}, {load()} at start", flush=True)
+            seconds, rss, out, cpu = run(REPO, ["ingest", "law", "nk", "--json"], env)
             chunks = sum(json.loads(line)["chunks"] for line in out.splitlines() if line)
             print(
-                f"Tax Code cold: {chunks} chunks in {seconds:.0f} s "
-                f"({chunks / seconds:.2f} chunks/s), peak RSS {rss} MB"
+                f"Tax Code cold: {chunks} chunks in {seconds:.0f} s wall, {cpu:.0f} s CPU "
+                f"(CPU/wall {cpu / seconds:.2f}), {chunks / seconds:.2f} chunks/s, "
+                f"peak RSS {rss} MB; {load()} at the end"
             )
             return
         csv_path = kb_sample(root / "kb.csv", opts.articles)
-        print(f"KB sample: {opts.articles} articles, cache off, load={os.getloadavg()[0]:.1f}")
-        print("| tree | chunks | seconds | chunks/s | peak RSS |\n|---|---|---|---|---|")
+        print(f"KB sample: {opts.articles} articles, cache off, {load()}")
+        print(
+            "| tree | chunks | wall s | CPU s | CPU/wall | chunks/s | peak RSS | load |\n"
+            "|---|---|---|---|---|---|---|---|"
+        )
         for i in range(opts.repeats):
             for label, tree in trees.items():
                 env = environment(root / f"{label}-{i}", tree)
                 env["FINAGENT_EMBEDDING_CACHE"] = "false"
-                seconds, rss, out = run(tree, ["ingest", "kb", str(csv_path), "--json"], env)
+                seconds, rss, out, cpu = run(tree, ["ingest", "kb", str(csv_path), "--json"], env)
                 chunks = kb_chunks(out)
                 print(
-                    f"| {label} | {chunks} | {seconds:.1f} | {chunks / seconds:.2f} | {rss} MB |",
+                    f"| {label} | {chunks} | {seconds:.1f} | {cpu:.1f} | {cpu / seconds:.2f} "
+                    f"| {chunks / seconds:.2f} | {rss} MB | {os.getloadavg()[0]:.1f} |",
                     flush=True,
                 )
 
