@@ -95,7 +95,11 @@ def row(name: str, ours: list[tuple[float, float]], base: list[tuple[float, floa
     target = TARGETS.get(name)
     mark = "" if target is None else (" ok" if o <= target else " MISSED")
     goal = f"<= {target:g} s{mark}" if target else ""
-    return f"| {name} | {o:.2f} s | {b:.2f} s | {b / o:.1f}x | {oc:.2f} s | {bc:.2f} s | {goal} |"
+    load = os.getloadavg()[0]
+    return (
+        f"| {name} | {o:.2f} s | {b:.2f} s | {b / o:.1f}x | {oc:.2f} s | {bc:.2f} s "
+        f"| {load:.1f} | {goal} |"
+    )
 
 
 def main() -> None:
@@ -114,8 +118,9 @@ def main() -> None:
             f"first run: this tree vs {opts.base}, medians of process wall times "
             f"(cpus={os.cpu_count()}, load={os.getloadavg()[0]:.1f})",
             "",
-            "| measure | ours wall | baseline wall | speed-up | ours CPU | baseline CPU | target |",
-            "|---|---|---|---|---|---|---|",
+            "| measure | ours wall | baseline wall | speed-up | ours CPU | baseline CPU "
+            "| load after | target |",
+            "|---|---|---|---|---|---|---|---|",
         ]
         for name, args in CLI_MEASURES:
             times: dict[str, list[tuple[float, float]]] = {"ours": [], "base": []}
@@ -136,7 +141,11 @@ def main() -> None:
                     env = environment(fresh, trees[label])
                     times[label].append(timed(trees[label], ["demo", "--json"], env))
                     wall, cpu = times[label][-1]
-                    print(f"demo {label}: {wall:.1f} s wall, {cpu:.1f} s CPU", flush=True)
+                    load = os.getloadavg()[0]
+                    print(
+                        f"demo {label}: {wall:.1f} s wall, {cpu:.1f} s CPU, load {load:.1f}",
+                        flush=True,
+                    )
             lines.append(row("finagent demo (fresh data dir)", times["ours"], times["base"]))
         print("\n".join(lines))
 

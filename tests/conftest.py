@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
 import structlog
@@ -34,6 +35,15 @@ def run_finagent(
 
 
 TAXCODE_DIR = REPO_ROOT.parent / "shared" / "data" / "tax-code"
+
+
+def skip_without_tax_code(reason: str) -> NoReturn:
+    """The Tax Code text is not in this repository: skip locally, fail when CI is set
+    (CI provides it through ../shared/data/tax-code or FINAGENT_TAXCODE_DIR)."""
+    if os.environ.get("CI"):
+        pytest.fail(f"CI is set but {reason}", pytrace=False)
+    pytest.skip(reason)
+
 
 KB_CSV = """id,annotation,tags,text
 1,Ставки НДС,"ндс,ставки","## Основная ставка

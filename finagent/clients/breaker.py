@@ -6,12 +6,12 @@ from __future__ import annotations
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import Any, TypeVar
-
-from purgatory import AsyncCircuitBreakerFactory
-from purgatory.domain.model import OpenedState
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from finagent.clients.errors import CircuitOpenError, is_transient
+
+if TYPE_CHECKING:  # purgatory pulls in redis: imported when a breaker is first used
+    from purgatory import AsyncCircuitBreakerFactory
 
 R = TypeVar("R")
 
@@ -22,6 +22,8 @@ def circuit_breaker_factory(
     counts_as_failure: Callable[[BaseException], bool] = is_transient,
 ) -> AsyncCircuitBreakerFactory:
     """A purgatory factory whose breakers count only ``counts_as_failure`` errors."""
+    from purgatory import AsyncCircuitBreakerFactory
+
     return AsyncCircuitBreakerFactory(
         default_threshold=threshold,
         default_ttl=ttl_s,
@@ -49,9 +51,14 @@ class Breaker:
         self.name = name
         self.threshold = threshold
         self.ttl_s = ttl_s
-        self._factory = factory or circuit_breaker_factory(threshold, ttl_s, counts_as_failure)
+        self._counts_as_failure = counts_as_failure
+        self._factory = factory  # built on first use: purgatory imports redis
 
     async def _get(self) -> Any:
+        if self._factory is None:
+            self._factory = circuit_breaker_factory(
+                self.threshold, self.ttl_s, self._counts_as_failure
+            )
         return await self._factory.get_breaker(self.name, self.threshold, self.ttl_s)
 
     async def state(self) -> str:
@@ -70,6 +77,8 @@ class Breaker:
         return float(ctx.opened_at) + float(ctx.ttl)
 
     async def _enter(self) -> Any:
+        from purgatory.domain.model import OpenedState
+
         brk = await self._get()
         try:
             await brk.__aenter__()

@@ -10,10 +10,13 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import TYPE_CHECKING
 
-from finagent.clients.cbr import CentralBankClient
 from finagent.clients.errors import ExternalServiceError
 from finagent.legal.penalties import KeyRateTable
+
+if TYPE_CHECKING:  # the client imports zeep; only its instances are used here
+    from finagent.clients.cbr import CentralBankClient
 
 # the key rate replaced the refinancing rate for пени from 01.01.2016 (it was set 13.09.2013)
 HISTORY_START = date(2013, 9, 13)

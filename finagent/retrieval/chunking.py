@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from langchain_text_splitters import MarkdownHeaderTextSplitter, RecursiveCharacterTextSplitter
-
 _HEADERS = [("#", "h1"), ("##", "h2"), ("###", "h3")]
 _SEPARATORS = ["\n\n", "\n", ". ", "; ", ", ", " ", ""]
 
@@ -29,6 +27,12 @@ class MarkdownChunker:
     """
 
     def __init__(self, chunk_size: int = 1200, chunk_overlap: int = 150) -> None:
+        # imported here: langchain_text_splitters pulls in langchain_core (slow CLI start)
+        from langchain_text_splitters import (
+            MarkdownHeaderTextSplitter,
+            RecursiveCharacterTextSplitter,
+        )
+
         self._headers = MarkdownHeaderTextSplitter(_HEADERS, strip_headers=True)
         self._splitter = RecursiveCharacterTextSplitter(
             chunk_size=chunk_size,

@@ -6,8 +6,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from langchain_text_splitters import RecursiveCharacterTextSplitter
-
 from finagent.retrieval.legal_units import LegalUnit
 
 
@@ -60,6 +58,8 @@ def chunk_units(
     heading (``Статья 88. Камеральная налоговая проверка, п. 2``) when
     ``title_prefix`` is set; ``text`` is the clean unit text for display.
     """
+    from langchain_text_splitters import RecursiveCharacterTextSplitter  # pulls langchain_core
+
     splitter = RecursiveCharacterTextSplitter(
         chunk_size=max_chars,
         chunk_overlap=min(overlap, max_chars // 2),

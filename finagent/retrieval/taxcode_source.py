@@ -1,5 +1,5 @@
 """Where the Tax Code text is: it is not shipped in this repository (see
-docs/tax-code.md), so it is looked up by name in a few places."""
+docs/first-run.md), so it is looked up by name in a few places."""
 
 from __future__ import annotations
 

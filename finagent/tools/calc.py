@@ -20,7 +20,6 @@ from finagent.legal.deadlines import Deadline, compute_deadline
 from finagent.legal.key_rates import KeyRateSource
 from finagent.legal.penalties import EDITION_NOTE, Penalty, PenaltyError, compute_penalty
 from finagent.tools.base import AggregateResult, ErrorInfo, Tool, ToolContext, to_json
-from finagent.tools.cbr_common import service_error
 
 MAX_ITEMS = 50
 
@@ -152,6 +151,8 @@ class Req_Calculate_Penalty_For_Payments(Tool[PenaltyInput]):
         try:
             history = await self._source.history()  # the one expensive fetch, outside the loop
         except ExternalServiceError as exc:
+            from finagent.tools.cbr_common import service_error  # imports zeep
+
             result.fatal_error = str(service_error(exc))
             return to_json(result)
         for payment in args.payments:

@@ -99,3 +99,20 @@ def test_tools_list_loads_no_langchain_tools_or_server(env: dict[str, str]) -> N
     assert "finagent.tools.catalog" in modules
     skipped = ("langgraph.graph", "qdrant_client", "fastapi", "mcp", "langchain_core.tools")
     assert heavy_in(modules, skipped) == []
+
+
+# purgatory pulls in redis; langchain_text_splitters is only needed to chunk text;
+# zeep and lxml are the Bank of Russia's SOAP stack
+LISTING_SKIPS = ("purgatory", "redis", "langchain_text_splitters")
+
+
+def test_tools_list_loads_no_breaker_splitter_or_soap_stack(env: dict[str, str]) -> None:
+    modules = loaded_modules(env, "tools", "list")
+    assert "finagent.tools.catalog" in modules
+    assert heavy_in(modules, (*LISTING_SKIPS, "zeep", "lxml")) == []
+
+
+def test_tools_list_with_live_rates_builds_no_breaker_until_a_call(env: dict[str, str]) -> None:
+    modules = loaded_modules({**env, "FINAGENT_CBR_ENABLED": "true"}, "tools", "list")
+    assert "finagent.tools.cbr" in modules  # the Bank of Russia tools are registered
+    assert heavy_in(modules, LISTING_SKIPS) == []

@@ -17,6 +17,7 @@ from evals.retrieval.runner import (
 )
 from finagent.config import Settings
 from finagent.routing.expansion import expand_query
+from tests.conftest import skip_without_tax_code
 
 REPO = Path(__file__).resolve().parents[2]
 DATASET = REPO / "evals" / "datasets" / "retrieval_taxcode.jsonl"
@@ -70,7 +71,7 @@ def test_expansion_maps_colloquial_words_to_code_terms() -> None:
 async def test_eval_smoke_on_penalty_chapter(tmp_path: Path) -> None:
     folder = _taxcode_dir()
     if not (folder / "nk-part1-2025.txt").exists():
-        pytest.skip(f"Tax Code text not found at {folder} (set FINAGENT_TAXCODE_DIR)")
+        skip_without_tax_code(f"Tax Code text not found at {folder} (set FINAGENT_TAXCODE_DIR)")
 
     def penalties(path: Path, n: int) -> list[EvalQuestion]:
         rows = load_dataset(path)

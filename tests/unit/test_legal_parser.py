@@ -11,6 +11,7 @@ import pytest
 from finagent.retrieval.legal import parse_code, parse_stats
 from finagent.retrieval.legal_chunks import chunk_units
 from finagent.retrieval.legal_units import LegalUnit
+from tests.conftest import skip_without_tax_code
 
 REPO = Path(__file__).resolve().parents[2]
 DATASETS = {
@@ -168,7 +169,7 @@ def _taxcode_dir() -> Path:
 def _load(part: int) -> list[LegalUnit]:
     path = _taxcode_dir() / f"nk-part{part}-2025.txt"
     if not path.exists():
-        pytest.skip(f"Tax Code text not found at {path} (set FINAGENT_TAXCODE_DIR)")
+        skip_without_tax_code(f"Tax Code text not found at {path} (set FINAGENT_TAXCODE_DIR)")
     return parse_code(path.read_text(encoding="utf-8"), "nk", part)
 
 
