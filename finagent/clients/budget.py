@@ -6,7 +6,7 @@ made while answering sees the same deadline. :func:`remaining_s` is what is left
 (``None`` outside a budget). Calls then wait at most ``min(own deadline, remaining)``.
 
 A run started by the LangGraph API carries its deadline in the run's configuration instead
-(``RUN_DEADLINE_KEY``, set by ``finagent.graph.budgeted``): the API drives a graph from
+(``RUN_DEADLINE_KEY``, set by ``finagent.graph.api_graph``): the API drives a graph from
 changing tasks, so a context variable set at its entry would not reach later nodes, while
 LangChain hands every node and model call the run's configuration.
 """

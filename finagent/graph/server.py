@@ -9,10 +9,10 @@ The agent graph gets the answer budget (``ANSWER_BUDGET_S``) per run, as ``Agent
 from __future__ import annotations
 
 from finagent.graph.agent import build_agent_graph
-from finagent.graph.budgeted import with_answer_budget
+from finagent.graph.api_graph import for_langgraph_api
 from finagent.graph.research import make_research_graph
 from finagent.services import get_services
 
 _services = get_services()
-agent = with_answer_budget(build_agent_graph(_services), _services.settings.answer_budget_s)
+agent = for_langgraph_api(build_agent_graph(_services), _services.settings.answer_budget_s)
 research = make_research_graph()

@@ -3,30 +3,15 @@
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 from langgraph_sdk import get_client
 
 from finagent.server.identity import INVALID_TOKEN
-from tests.conftest import REPO_ROOT, run_finagent
-from tests.fakes.net import free_port
-
-STARTUP_DEADLINE_S = 240
-
-
-def _langgraph_cli() -> str:
-    exe = Path(sys.executable).with_name("langgraph")
-    found = str(exe) if exe.exists() else shutil.which("langgraph")
-    assert found, "langgraph-cli[inmem] is a dev dependency and must be installed"
-    return found
-
+from tests.conftest import run_finagent
+from tests.e2e.langgraph_server import langgraph_dev
 
 ALICE = {"Authorization": "Bearer alice-token-0001"}
 BOB = {"Authorization": "Bearer bob-token-00002"}
@@ -51,44 +36,8 @@ def server(tmp_path: Path, kb_csv: Path, doc_files: dict[str, Path]) -> Iterator
     ):
         done = run_finagent(env, *args)
         assert done.returncode == 0, done.stderr
-    port = free_port()
-    log = (tmp_path / "server.log").open("w")
-    proc = subprocess.Popen(
-        [
-            _langgraph_cli(),
-            "dev",
-            "--no-browser",
-            "--no-reload",
-            "--port",
-            str(port),
-            "--host",
-            "127.0.0.1",
-        ],
-        cwd=REPO_ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + STARTUP_DEADLINE_S
-    try:
-        while True:  # readiness: poll the health endpoint until it answers or the process dies
-            assert proc.poll() is None, (tmp_path / "server.log").read_text()[-3000:]
-            try:
-                if httpx.get(f"{url}/ok", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "langgraph dev did not start in time"
-            time.sleep(0.5)
+    with langgraph_dev(env, tmp_path / "server.log") as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
 
 
 async def test_run_completes_through_the_sdk(server: str) -> None:

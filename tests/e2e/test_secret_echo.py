@@ -1,7 +1,10 @@
 """A provider that repeats the API key in its error message: the key is stored and shown nowhere.
 
 Scans the CLI's ``--json`` output and logs, every byte under the data dir (SQLite store,
-checkpoints, caches) and the FastAPI service's responses.
+checkpoints, caches) and the FastAPI service's responses. The same provider is run with
+PostgreSQL (tests/integration/test_secret_echo_postgres.py: every row of every table, all
+checkpoint tables included) and behind the LangGraph API server
+(tests/e2e/test_langgraph_api_secrets.py: its responses, log and stored files).
 """
 
 from __future__ import annotations

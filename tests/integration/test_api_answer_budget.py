@@ -14,7 +14,7 @@ from structlog.testing import capture_logs
 
 from finagent.clients.budget import remaining_s
 from finagent.graph.agent import build_agent_graph
-from finagent.graph.budgeted import BudgetedGraph, with_answer_budget
+from finagent.graph.api_graph import BUDGET_KEY, ApiGraph, for_langgraph_api
 from finagent.services import Services
 from tests.fakes.faults import fault_server
 from tests.integration.test_fault_modes import (
@@ -45,8 +45,8 @@ async def test_an_api_run_answers_within_the_budget_despite_a_hanging_upstream( 
     with fault_server("hang", path="/DailyInfoWebServ/DailyInfo.asmx") as upstream:
         settings = CBR_FAST | {"cbr_deadline_s": 120.0, "answer_budget_s": 1.0}
         services: Services = await make_services(cbr_url=upstream.url, **settings)
-        graph = with_answer_budget(build_agent_graph(services), services.settings.answer_budget_s)
-        assert isinstance(graph, BudgetedGraph)
+        graph = for_langgraph_api(build_agent_graph(services), services.settings.answer_budget_s)
+        assert isinstance(graph, ApiGraph)
         with capture_logs() as logs:
             state = await stream_like_the_api(graph, CBR_QUESTION)
         assert upstream.connections >= 1  # the call was made, and cut by the budget
@@ -61,8 +61,8 @@ async def test_without_the_budget_the_long_deadline_would_apply(make_services) -
     with fault_server("hang", path="/DailyInfoWebServ/DailyInfo.asmx") as upstream:
         settings = CBR_FAST | {"cbr_deadline_s": 1.0, "answer_budget_s": 120.0}
         services: Services = await make_services(cbr_url=upstream.url, **settings)
-        graph = with_answer_budget(build_agent_graph(services), None)
-        assert not isinstance(graph, BudgetedGraph)
+        graph = for_langgraph_api(build_agent_graph(services), None)
+        assert BUDGET_KEY not in (graph.config or {}).get("configurable", {})
         with capture_logs() as logs:
             state = await stream_like_the_api(graph, CBR_QUESTION)
     assert_source_unavailable_in_russian(state["answer"], "Банк России")
