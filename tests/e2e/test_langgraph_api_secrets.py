@@ -1,7 +1,8 @@
 """The echoing provider (tests/e2e/test_secret_echo.py) behind the LangGraph API server.
 
-``langgraph dev`` serves the agent graph with ``FINAGENT_LLM_BASE_URL`` at the loopback
-OpenAI fake whose 401 repeats the API key. Questions are asked through langgraph_sdk, and
+``langgraph dev`` serves the agent and research graphs with ``FINAGENT_LLM_BASE_URL`` at
+the loopback OpenAI fake whose 401 repeats the API key. Questions are asked through
+langgraph_sdk, and
 the key (whole and masked) is then looked for in every API response (run output, the
 streamed chunks, thread state, thread history, run records), in the server's log and in
 every file the server and finagent stored (the in-memory runtime's checkpoints and
@@ -17,6 +18,7 @@ from typing import Any
 
 from langgraph_sdk import get_client
 
+from finagent.prompts import research_messages
 from tests.conftest import run_finagent
 from tests.e2e.langgraph_server import langgraph_dev
 from tests.e2e.test_secret_echo import KEY, _leaks
@@ -49,6 +51,12 @@ async def _ask_everything(url: str) -> tuple[list[str], dict[str, Any]]:
         bodies.append(_dump(part.data))
     stateless = await client.runs.wait(None, "agent", input={"query": QUESTIONS[0]})
     bodies.append(_dump(stateless))
+    research_thread = (await client.threads.create())["thread_id"]
+    research = await client.runs.wait(research_thread, "research", input={"query": QUESTIONS[0]})
+    assert isinstance(research, dict) and research["status"] == "failed"
+    assert research["answer"] == research_messages.LLM_UNAVAILABLE  # Russian, no upstream text
+    bodies.append(_dump(research))
+    bodies.append(_dump(await client.threads.get_history(research_thread, limit=100)))
     bodies.append(_dump(await client.threads.get_state(thread_id)))
     bodies.append(_dump(await client.threads.get_history(thread_id, limit=100)))
     bodies.append(_dump(await client.threads.get(thread_id)))
