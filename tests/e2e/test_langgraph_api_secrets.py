@@ -2,11 +2,10 @@
 
 ``langgraph dev`` serves the agent and research graphs with ``FINAGENT_LLM_BASE_URL`` at
 the loopback OpenAI fake whose 401 repeats the API key. Questions are asked through
-langgraph_sdk, and
-the key (whole and masked) is then looked for in every API response (run output, the
-streamed chunks, thread state, thread history, run records), in the server's log and in
-every file the server and finagent stored (the in-memory runtime's checkpoints and
-threads, finagent's data dir): 0 hits.
+langgraph_sdk, and the key (whole and masked) is then looked for in every API response
+(run output, the streamed chunks, thread state, thread history, run records), in the
+server's log and in every file the server and finagent stored (the in-memory runtime's
+checkpoints and threads, finagent's data dir): 0 hits.
 """
 
 from __future__ import annotations
