@@ -33,6 +33,7 @@ def write_config(workdir: Path) -> Path:
     config["dependencies"] = [str(REPO_ROOT)]
     config["graphs"] = {name: str(REPO_ROOT / spec) for name, spec in config["graphs"].items()}
     config["auth"]["path"] = str(REPO_ROOT / config["auth"]["path"])
+    config["http"]["app"] = str(REPO_ROOT / config["http"]["app"])
     config.pop("env", None)  # settings come from the test's environment only
     path = workdir / "langgraph.json"
     path.write_text(json.dumps(config), encoding="utf-8")
