@@ -21,6 +21,7 @@ from langgraph.types import Send
 from pydantic import BaseModel, Field
 
 from finagent.graph.agent import build_agent_graph, chat_thread_id
+from finagent.graph.api_graph import for_langgraph_api
 from finagent.observability import get_logger
 from finagent.server.identity import Unauthorized, user_for_authorization
 from finagent.services import Services
@@ -113,8 +114,9 @@ def mount_langserve(app: FastAPI, services: Services) -> None:
 
     modifier = make_config_modifier(services)
     # no checkpointer: a LangServe call is one turn; chat history comes from the store
+    # the answer budget per run, as Agent.run has (LangServe calls the graph directly)
     agent = (
-        build_agent_graph(services)
+        for_langgraph_api(build_agent_graph(services), services.settings.answer_budget_s)
         .with_config(recursion_limit=40)
         .with_types(input_type=AgentInput, output_type=dict[str, Any])
     )
