@@ -10,7 +10,9 @@ Everything runs on 127.0.0.1 with no network and no keys (extractive answers, no
    5xx; the serve process's RSS before and after the bombs;
 3. **kill -9** - K questions in flight, the serve process is SIGKILLed after the first
    answers arrive, restarted on the same data dir; every chat is then read back: half
-   turns (a question without its answer) and acknowledged answers that were lost;
+   turns (a question without its answer) and acknowledged answers that were lost.
+   ``--postgres`` repeats it with the store and checkpointer on a throw-away PostgreSQL
+   cluster on loopback (the server binaries must be installed);
 4. **faults** - the Bank of Russia upstream is a loopback fault server in each mode
    (refused, hang, drip, 5xx, HTML, garbage, non-HTTP); three rate questions each through
    ``POST /v1/ask`` with the default deadlines: answered in Russian, latency, and whether
@@ -19,7 +21,7 @@ Everything runs on 127.0.0.1 with no network and no keys (extractive answers, no
    pool (today) and in a thread of the service process (before the pool).
 
     python benchmarks/bench_reliability.py [--sessions 10] [--questions 3] [--inflight 20]
-        [--rounds 3] [--out figures.json]
+        [--rounds 3] [--postgres] [--out figures.json]
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from pydantic import SecretStr
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -343,7 +346,12 @@ async def run_kill9(served: Served, inflight: int, rounds: int) -> dict[str, Any
         )
     served.stop()
 
-    settings = Settings(data_dir=served.data_dir, _env_file=None)  # type: ignore[call-arg]
+    postgres_url = served.env.get("FINAGENT_POSTGRES_URL")
+    settings = Settings(  # type: ignore[call-arg]
+        data_dir=served.data_dir,
+        postgres_url=SecretStr(postgres_url) if postgres_url else None,
+        _env_file=None,
+    )
     half, lost, whole = 0, 0, 0
     async with AsyncExitStack() as stack:
         history = ChatHistory((await open_persistence(settings, stack)).store)
@@ -366,6 +374,33 @@ async def run_kill9(served: Served, inflight: int, rounds: int) -> dict[str, Any
         "restart_s": [round(r, 1) for r in restarts],
         "follow_up_after_restart": follow.status_code,
     }
+
+
+async def run_kill9_postgres(sessions: int, inflight: int, rounds: int, kb: Path) -> dict[str, Any]:
+    """The kill -9 phase with the store and checkpointer on PostgreSQL (a throw-away
+    cluster on loopback, tests/fakes/postgres.py)."""
+    from tests.fakes.postgres import PostgresCluster, find_bindir
+
+    bindir = find_bindir()
+    if bindir is None:
+        return {"skipped": "PostgreSQL server binaries (initdb, pg_ctl) are not installed"}
+    cluster = PostgresCluster(bindir)
+    cluster.start()
+    try:
+        with tempfile.TemporaryDirectory(prefix="bench-reliability-pg-") as tmp:
+            served = Served(
+                Path(tmp) / "data",
+                users=sessions,
+                extra_env={"FINAGENT_POSTGRES_URL": cluster.dsn()},
+            )
+            served.cli("ingest", "kb", str(kb))
+            await served.start()
+            try:
+                return await run_kill9(served, inflight, rounds)
+            finally:
+                served.stop()
+    finally:
+        cluster.stop()
 
 
 # --- 4. upstream faults ---------------------------------------------------------------------
@@ -485,6 +520,12 @@ async def main(args: argparse.Namespace) -> None:
             print("kill -9", json.dumps(results["kill9"], ensure_ascii=False), flush=True)
         finally:
             served.stop()
+        if args.postgres:
+            results["kill9_postgres"] = await run_kill9_postgres(
+                args.sessions, args.inflight, args.rounds, kb
+            )
+            row = json.dumps(results["kill9_postgres"], ensure_ascii=False)
+            print("kill -9 (PostgreSQL)", row, flush=True)
     results["faults"] = await run_faults()
     for row in results["faults"]:
         print("fault", json.dumps(row, ensure_ascii=False), flush=True)
@@ -517,4 +558,7 @@ if __name__ == "__main__":
     parser.add_argument("--inflight", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=3, help="kill -9 rounds")
     parser.add_argument("--out", help="write the figures as JSON here")
+    parser.add_argument(
+        "--postgres", action="store_true", help="repeat the kill -9 phase on PostgreSQL"
+    )
     asyncio.run(main(parser.parse_args()))

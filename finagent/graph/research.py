@@ -35,7 +35,7 @@ from finagent.clients.structured import StructuredCallError, StructuredOutputErr
 from finagent.config import Settings
 from finagent.legal.catalog import LawCatalog
 from finagent.observability import get_logger
-from finagent.prompts import load_prompt
+from finagent.prompts import load_prompt, research_messages
 from finagent.tools.base import Tool, ToolContext, ToolError, ToolResult
 from finagent.tools.sgr import (
     FINAL_ANSWER,
@@ -103,12 +103,12 @@ def build_research_graph(
         if llm is None:
             return {
                 "status": "failed",
-                "answer": "Error: the research agent needs an LLM; set FINAGENT_LLM_API_KEY",
+                "answer": research_messages.NEEDS_LLM,
             }
         if iteration >= agent.execution.max_iterations + FINAL_GRACE_STEPS:
             return {
                 "status": "failed",
-                "answer": "Error: the research stopped at the step limit without a final answer",
+                "answer": research_messages.STEP_LIMIT,
             }
         await toolkit.ready()
         errors = toolkit.mcp_errors
@@ -132,11 +132,11 @@ def build_research_graph(
             payload = reply.data
         except StructuredCallError as exc:
             cause = type(exc.__cause__ or exc).__name__
-            log.warning("research_llm_failure", reason=str(exc), iteration=iteration)
+            log.warning("research_llm_failure", cause=cause, reason=str(exc), iteration=iteration)
             return {
                 "iteration": iteration + 1,
                 "status": "failed",
-                "answer": f"Error: the LLM is unavailable ({cause}); try again later",
+                "answer": research_messages.LLM_UNAVAILABLE,
             }
         except StructuredOutputError as exc:
             log.warning("research_step_unparsed", reason=str(exc), iteration=iteration)

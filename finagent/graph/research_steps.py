@@ -14,7 +14,7 @@ from pydantic import ValidationError
 from finagent.answering.reference_check import check_references, sources_from_tool_outputs
 from finagent.graph.research_schema import INVALID_STEP, ResearchState, _resume_text
 from finagent.legal.catalog import LawCatalog
-from finagent.prompts import load_prompt
+from finagent.prompts import load_prompt, research_messages
 from finagent.tools.sgr import CLARIFICATION, FINAL_ANSWER, ClarificationInput, ReasoningInput
 
 
@@ -37,7 +37,7 @@ async def start(state: ResearchState) -> dict[str, Any]:
         "mcp_errors": [],
     }
     if not query:
-        update.update(status="failed", answer="Error: empty research query")
+        update.update(status="failed", answer=research_messages.EMPTY_QUERY)
     elif not any(isinstance(m, HumanMessage) for m in messages):
         update["messages"] = [HumanMessage(content=query)]
     return update

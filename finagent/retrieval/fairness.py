@@ -4,7 +4,8 @@
   beyond is cut before the model (or the endpoint) sees it, so no question costs more than
   a short paragraph, whatever its length.
 - ``UserGate``: at most ``limit`` query embeddings per user at a time. The user comes from
-  ``embedding_user`` (set by ``Agent.run`` and the retriever's callers); one user's burst
+  ``embedding_user`` (set by ``Agent.run`` and the retriever's callers) or the running
+  LangGraph API run's configuration; one user's burst
   of long questions then queues behind itself, not in front of everyone else.
 """
 
@@ -26,6 +27,19 @@ QUERIES_PER_USER = 1
 SHORT_QUERY_CHARS = 400
 
 embedding_user: ContextVar[str | None] = ContextVar("embedding_user", default=None)
+
+
+def current_embedding_user() -> str | None:
+    """``embedding_user``, else the user of the LangGraph run being executed (a run
+    started by the LangGraph API: its token's user, or the configured ``user_id``)."""
+    user = embedding_user.get()
+    if user is not None:
+        return user
+    from langchain_core.runnables.config import var_child_runnable_config
+
+    configurable = (var_child_runnable_config.get() or {}).get("configurable") or {}
+    found = configurable.get("langgraph_auth_user_id") or configurable.get("user_id")
+    return found if isinstance(found, str) and found else None
 
 
 def cap_text(

@@ -131,7 +131,9 @@ def _error(status: int, detail: str, headers: Mapping[str, str] | None = None) -
     return JSONResponse({"detail": safe}, status_code=status, headers=headers)
 
 
-def _problem(error: Mapping[str, Any]) -> str:
+def _problem(error: Mapping[str, Any] | str) -> str:
+    if not isinstance(error, Mapping):  # LangServe's bare strings ("Invalid JSON body")
+        return f"тело запроса: {_REASONS['json_invalid']}"
     kind = str(error.get("type", ""))
     loc: Sequence[Any] = error.get("loc") or ()
     where = ".".join(str(p) for p in loc[1:]) if kind != "json_invalid" else ""

@@ -21,7 +21,9 @@ from langgraph.types import Send
 from pydantic import BaseModel, Field
 
 from finagent.bootstrap import Deps
-from finagent.graph.agent import build_agent_graph, chat_thread_id
+from finagent.graph.agent import chat_thread_id, compile_agent_graph
+from finagent.graph.api_graph import for_langgraph_api
+from finagent.nodes.context import AgentContext
 from finagent.observability import get_logger
 from finagent.server.identity import Unauthorized, user_for_authorization
 
@@ -100,8 +102,10 @@ def mount_langserve(app: FastAPI, deps: Deps) -> None:
 
     modifier = make_config_modifier(deps)
     # no checkpointer: a LangServe call is one turn; chat history comes from the store
+    # the answer budget per run, as Agent.run has (LangServe calls the graph directly)
     agent = (
-        build_agent_graph(deps)
+        for_langgraph_api(compile_agent_graph(), deps.settings.answer_budget_s)
+        .bind(context=AgentContext(deps=deps))
         .with_config(recursion_limit=40)
         .with_types(input_type=AgentInput, output_type=dict[str, Any])
     )

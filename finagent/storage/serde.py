@@ -10,10 +10,12 @@ enum reachable from the state schema. Anything else in a checkpoint is refused.
 
 from __future__ import annotations
 
+import copy
 import types
 from enum import Enum
 from typing import Any, Union, get_args, get_origin, get_type_hints, is_typeddict
 
+from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from pydantic import BaseModel
 
@@ -59,3 +61,22 @@ def checkpoint_serde() -> JsonPlusSerializer:
     """A strict msgpack serializer that knows the state's types."""
     allowed = [(t.__module__, t.__name__) for t in state_types()]
     return JsonPlusSerializer(allowed_msgpack_modules=allowed)
+
+
+def with_state_types(saver: BaseCheckpointSaver[Any]) -> BaseCheckpointSaver[Any]:
+    """``saver`` (e.g. the one the LangGraph API lends a graph) with an explicit allowlist:
+    LangGraph's safe types plus the state's, instead of "allow all, warn for each".
+
+    ``with_msgpack_allowlist`` does not narrow a serializer that allows everything, so the
+    copy starts from "safe types only" and adds the state's types to it. The serializer's
+    class (the API's pickle fallback included) is kept.
+    """
+    serde = saver.serde
+    if not isinstance(serde, JsonPlusSerializer):
+        return saver
+    explicit = copy.copy(serde)
+    explicit._allowed_msgpack_modules = None  # LangGraph's safe types only
+    allowed = [(t.__module__, t.__name__) for t in state_types()]
+    clone = copy.copy(saver)
+    clone.serde = explicit.with_msgpack_allowlist(allowed)
+    return clone

@@ -1,7 +1,10 @@
 """A provider that repeats the API key in its error message: the key is stored and shown nowhere.
 
 Scans the CLI's ``--json`` output and logs, every byte under the data dir (SQLite store,
-checkpoints, caches) and the FastAPI service's responses.
+checkpoints, caches) and the FastAPI service's responses. The same provider is run with
+PostgreSQL (tests/integration/test_secret_echo_postgres.py: every row of every table, all
+checkpoint tables included) and behind the LangGraph API server
+(tests/e2e/test_langgraph_api_secrets.py: its responses, log and stored files).
 """
 
 from __future__ import annotations
@@ -66,11 +69,23 @@ async def test_echoed_key_never_returned_by_the_service(make_services, kb_csv: P
         async with app.router.lifespan_context(app):
             transport = httpx.ASGITransport(app=app)
             async with httpx.AsyncClient(transport=transport, base_url="http://t") as http:
-                response = await http.post(
-                    "/v1/ask",
-                    headers={"Authorization": "Bearer tok-alice-0001"},
-                    json={"query": "Какая ставка НДС при экспорте?", "chat_id": "c1"},
-                )
+                auth = {"Authorization": "Bearer tok-alice-0001"}
+                question = {"query": "Какая ставка НДС при экспорте?", "chat_id": "c1"}
+                response = await http.post("/v1/ask", headers=auth, json=question)
+                others = [
+                    await http.post("/v1/ask/stream", headers=auth, json=question),
+                    await http.post(
+                        "/langserve/agent/invoke", headers=auth, json={"input": question}
+                    ),
+                    await http.post(
+                        "/v1/research", headers=auth, json={"query": question["query"]}
+                    ),
+                    await http.get("/v1/chats/c1", headers=auth),
+                    await http.get("/v1/chats", headers=auth),
+                ]
     assert response.status_code == 200, response.text
     assert chat.requests
     assert _leaks(response.text) == []
+    assert [r.status_code for r in others] == [200] * len(others)
+    assert "orchestrator_fallback" in others[1].text  # LangServe returns the state, debug too
+    assert {r.url.path: _leaks(r.text) for r in others if _leaks(r.text)} == {}

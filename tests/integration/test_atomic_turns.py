@@ -68,10 +68,18 @@ async def test_turns_stored_one_per_item_are_still_read(tmp_path: Path):
         assert await history.last("alice", "c1", 10) == exchange(0) + exchange(1)
 
 
-def kill_writer_when_ready(data_dir: Path, ready_after: int) -> None:
-    """Start the writer, wait for its signal on stdout, then SIGKILL it."""
+def kill_writer_when_ready(data_dir: Path, ready_after: int, *extra: str) -> None:
+    """Start the writer (``extra``: a PostgreSQL URL), wait for its signal on stdout, then
+    SIGKILL it."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tests.integration.turn_writer", str(data_dir), str(ready_after)],
+        [
+            sys.executable,
+            "-m",
+            "tests.integration.turn_writer",
+            str(data_dir),
+            str(ready_after),
+            *extra,
+        ],
         cwd=REPO_ROOT,
         stdout=subprocess.PIPE,
         text=True,

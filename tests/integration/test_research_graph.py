@@ -17,6 +17,7 @@ from finagent.agents_config import AgentDefinition, ExecutionLimits, SearchLimit
 from finagent.clients.tavily import TavilyClient
 from finagent.config import Settings
 from finagent.graph.research import build_research_graph, next_step_model
+from finagent.prompts import research_messages
 from finagent.tools.base import Tool, ToolContext
 from finagent.tools.registry import ToolRegistry
 from finagent.tools.sgr import sgr_system_tools
@@ -295,7 +296,7 @@ async def test_stubborn_llm_is_stopped_after_the_grace_steps(
     graph = build_research_graph(llm, registry, agent(tmp_path, max_iterations=1))
     result = await graph.ainvoke({"query": "Вопрос"}, config())
 
-    assert result["status"] == "failed" and "step limit" in result["answer"]
+    assert result["status"] == "failed" and result["answer"] == research_messages.STEP_LIMIT
     assert llm.calls == 3  # 1 normal step + 2 final-only steps, then a forced stop
     outputs = tool_outputs(result["messages"])
     assert outputs[1].startswith("Error: unknown or unavailable tool 'web_search'")
@@ -308,7 +309,7 @@ async def test_llm_failure_ends_the_run_with_a_clear_error(
     graph = build_research_graph(llm, registry, agent(tmp_path))
     result = await graph.ainvoke({"query": "Вопрос"}, config())
     assert result["status"] == "failed"
-    assert result["answer"].startswith("Error: the LLM is unavailable")
+    assert result["answer"] == research_messages.LLM_UNAVAILABLE  # Russian, no upstream text
 
 
 async def test_search_failure_is_reported_to_the_llm(

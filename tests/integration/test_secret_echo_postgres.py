@@ -13,6 +13,9 @@ from finagent.server.app import create_app
 from tests.e2e.test_secret_echo import KEY, NEEDLES, _leaks
 from tests.fakes.openai_api import run_fake_chat
 
+# every table a turn writes to: the scan must have read rows from each
+WRITTEN_TABLES = {"store", "checkpoints", "checkpoint_blobs", "checkpoint_writes"}
+
 
 def _postgres_leaks(postgres_url: str) -> dict[str, list[str]]:
     """Needles in any row of any table (bytea columns are searched hex-encoded too)."""
@@ -27,13 +30,16 @@ def _postgres_leaks(postgres_url: str) -> dict[str, list[str]]:
                 "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
             )
         ]
+        scanned: dict[str, int] = {}
         for table in tables:
             rows = conn.execute(f'SELECT t::text FROM "{table}" t').fetchall()
+            scanned[table] = len(rows)
             text = "\n".join(str(r[0]) for r in rows)
             hits = _leaks(text) + [n for n in hex_needles if n in text]
             if hits:
                 found[table] = hits
-    assert tables, "no tables: the test proves nothing"
+    empty = {t for t in WRITTEN_TABLES if not scanned.get(t)}
+    assert not empty, f"nothing written to {empty}: the test proves nothing"
     return found
 
 

@@ -1,0 +1,100 @@
+"""Russian error bodies for the LangGraph API server (langgraph.json ``http.app``).
+
+langgraph-api answers its own errors in English ("Thread not found", validation details).
+Its 401 already comes from finagent's auth in Russian (``langgraph_auth.py``). The
+middleware of this app, which langgraph-api applies to every route, replaces the body of
+each 404, 405, 413 and 422 with a Russian ``{"detail": ...}`` of the same status. The
+original text goes to the log only, redacted (``langgraph_api_error``). Successful and
+streamed responses pass through untouched.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+
+from finagent.observability import get_logger, redact
+
+log = get_logger(__name__)
+
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+
+NOT_FOUND = (
+    "Не найдено: такого адреса, потока, запуска или ассистента нет "
+    "(или он принадлежит другому пользователю)."
+)
+METHOD_NOT_ALLOWED = "Метод {method} не поддерживается для этого адреса; допустимо: {allowed}."
+TOO_LARGE = "Запрос слишком большой."
+INVALID = "Некорректный запрос: проверьте поля и типы значений в теле запроса."
+REPLACED = {404, 405, 413, 422}
+
+
+def russian_detail(status: int, method: str, allow: str) -> str:
+    if status == 404:
+        return NOT_FOUND
+    if status == 405:
+        return METHOD_NOT_ALLOWED.format(method=method, allowed=allow or "нет")
+    if status == 413:
+        return TOO_LARGE
+    return INVALID
+
+
+class RussianErrors:
+    """Pure ASGI middleware: error bodies of ``REPLACED`` statuses become Russian JSON."""
+
+    def __init__(self, app: Callable[[Message, Receive, Send], Awaitable[None]]) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Message, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        start: Message | None = None
+        original = bytearray()
+
+        async def replace_errors(message: Message) -> None:
+            nonlocal start
+            if message["type"] == "http.response.start" and message["status"] in REPLACED:
+                start = message  # held until the body is read
+                return
+            if start is None or message["type"] != "http.response.body":
+                await send(message)
+                return
+            if len(original) < 4096:
+                original.extend(message.get("body", b"")[:4096])
+            if message.get("more_body"):
+                return
+            headers = {k.lower(): v for k, v in start.get("headers", [])}
+            status = int(start["status"])
+            log.info(
+                "langgraph_api_error",
+                status=status,
+                path=scope.get("path", ""),
+                detail=redact(original.decode("utf-8", "replace")[:500]),
+            )
+            detail = russian_detail(
+                status, scope.get("method", ""), headers.get(b"allow", b"").decode()
+            )
+            body = json.dumps({"detail": detail}, ensure_ascii=False).encode()
+            kept = [
+                (k, v)
+                for k, v in start.get("headers", [])
+                if k.lower() not in (b"content-length", b"content-type")
+            ]
+            kept += [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+            ]
+            await send({**start, "headers": kept})
+            await send({"type": "http.response.body", "body": body})
+
+        await self.app(scope, receive, replace_errors)
+
+
+app = Starlette(middleware=[Middleware(RussianErrors)])  # type: ignore[arg-type]
