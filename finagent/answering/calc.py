@@ -70,9 +70,57 @@ def _assumptions(items: list[str]) -> str:
     return "".join(f"\n> Допущение: {a}." for a in items)
 
 
+async def _variants(q: DeadlineQuery, registry: ToolRegistry, ctx: ToolContext) -> CalcOutcome:
+    """An ambiguous question: every reading computed, no single «Ответ:» claimed."""
+    rows = [r for r in (q.norm, *q.alternatives) if r is not None]
+    args: dict[str, Any] = {
+        "events": [
+            {
+                "event_date": q.event_date.isoformat(),
+                "period": r.period,
+                "unit": r.unit,
+                "basis": r.norm,
+            }
+            for r in rows
+        ]
+    }
+    out = await registry.call(DEADLINE_TOOL, args, ctx)
+    debug: dict[str, Any] = {"tool": DEADLINE_TOOL, "args": args, "ambiguous": [r.id for r in rows]}
+    data: dict[str, Any] = json.loads(out) if out.startswith("{") else {}
+    results = data.get("results") or []
+    if len(results) != len(rows):
+        return CalcOutcome(f"Срок рассчитать не удалось: {out}.", False, debug)
+    lines = [
+        "## Краткий вывод",
+        "Вопрос подходит под несколько норм с разными сроками. Уточните, какая ситуация "
+        f"ваша; от события {q.event_date:%d.%m.%Y} срок истекает:",
+    ]
+    for r, res in zip(rows, results, strict=True):
+        lines.append(
+            f"- если это «{r.what}» — {plural(r.period, r.unit)} ({r.norm}; отсчёт от события: "
+            f"{r.event}): **{_d(res['end_date'])}**"
+        )
+    if q.assumptions:
+        lines.append(_assumptions(q.assumptions).strip())
+    lines += ["", "## Расчёт"]
+    for r, res in zip(rows, results, strict=True):
+        lines.append(f"**{r.norm}:**")
+        lines += [f"{i}. {s['text']} ({s['basis']})" for i, s in enumerate(res["steps"], 1)]
+    lines += ["", "## Нормы"]
+    lines += [f"- **{r.norm}** (`{r.unit_id}`)" for r in rows]
+    lines.append(
+        "- " + "; ".join(c for c in results[0]["citations"] if c != rows[0].norm) + "."
+    )
+    lines.append(f"\n_{ART_6_1_NOTE}_")
+    debug.update(end_dates=[res["end_date"] for res in results])
+    return CalcOutcome("\n".join(lines), True, debug)
+
+
 async def _deadline(
     q: DeadlineQuery, registry: ToolRegistry, ctx: ToolContext, catalog: LawCatalog | None
 ) -> CalcOutcome:
+    if q.alternatives:
+        return await _variants(q, registry, ctx)
     basis = q.norm.norm if q.norm else None
     args: dict[str, Any] = {
         "events": [

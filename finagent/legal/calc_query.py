@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from finagent.legal.deadlines import Unit
+from finagent.legal.deadlines import Unit, plural
 from finagent.russian_months import MONTHS
 
 _MONTH_RE = (
@@ -96,7 +96,7 @@ class FoundDate:
 
 @dataclass(frozen=True)
 class ProceduralPeriod:
-    """One row of data/procedural_periods.yaml."""
+    """One row of data/procedural_periods.yaml (``decline`` rows have no period)."""
 
     id: str
     what: str
@@ -106,6 +106,17 @@ class ProceduralPeriod:
     norm: str
     unit_id: str
     patterns: tuple[str, ...]
+    requires: tuple[str, ...] = ()
+    unless: tuple[str, ...] = ()
+    priority: int = 1
+    decline: str | None = None
+
+    def matches(self, lowered: str) -> bool:
+        return (
+            any(re.search(p, lowered) for p in self.patterns)
+            and all(re.search(p, lowered) for p in self.requires)
+            and not any(re.search(p, lowered) for p in self.unless)
+        )
 
 
 @dataclass
@@ -115,6 +126,8 @@ class DeadlineQuery:
     unit: Unit
     norm: ProceduralPeriod | None
     assumptions: list[str] = field(default_factory=list)
+    # other readings of an ambiguous question (same event date, other periods)
+    alternatives: list[ProceduralPeriod] = field(default_factory=list)
 
 
 @dataclass
@@ -197,50 +210,105 @@ def procedural_periods() -> tuple[ProceduralPeriod, ...]:
     return tuple(
         ProceduralPeriod(
             id=r["id"],
-            what=r["what"],
-            event=r["event"],
-            period=int(r["period"]),
-            unit=r["unit"],
-            norm=r["norm"],
-            unit_id=r["unit_id"],
+            what=r.get("what", ""),
+            event=r.get("event", ""),
+            period=int(r.get("period", 0)),
+            unit=r.get("unit", "days"),
+            norm=r.get("norm", ""),
+            unit_id=r.get("unit_id", ""),
             patterns=tuple(r["patterns"]),
+            requires=tuple(r.get("requires", ())),
+            unless=tuple(r.get("unless", ())),
+            priority=int(r.get("priority", 1)),
+            decline=r.get("decline"),
         )
         for r in raw
     )
 
 
+def _lowered(text: str) -> str:
+    return " ".join(_clean(text).lower().split())
+
+
+def find_norms(text: str) -> list[ProceduralPeriod]:
+    """The rows of the most specific situation the question matches (highest priority).
+
+    Several rows come back only when they give different periods (an ambiguous
+    question); rows with the same period and unit collapse to the first.
+    """
+    lowered = _lowered(text)
+    candidates = [row for row in procedural_periods() if row.matches(lowered)]
+    if not candidates:
+        return []
+    top = max(row.priority for row in candidates)
+    best: dict[tuple[int, str] | str, ProceduralPeriod] = {}
+    for row in candidates:
+        if row.priority == top:
+            key = row.id if row.decline else (row.period, row.unit)
+            best.setdefault(key, row)
+    return list(best.values())
+
+
 def find_norm(text: str) -> ProceduralPeriod | None:
-    lowered = _clean(text).lower()
-    for row in procedural_periods():
-        if any(re.search(p, lowered) for p in row.patterns):
-            return row
+    """The governing period when the question names exactly one situation."""
+    rows = find_norms(text)
+    return rows[0] if len(rows) == 1 and not rows[0].decline else None
+
+
+# «продлили до четырех месяцев»: a period the question sets instead of the norm's
+_EXTENSION = re.compile(r"продл\w*[^.?!]{0,40}?\bдо\s*$", re.IGNORECASE)
+
+
+def _extension_period(text: str, dates: list[FoundDate]) -> tuple[int, Unit] | None:
+    for m in _PERIOD.finditer(text):
+        if any(d.start <= m.start() < d.end for d in dates):
+            continue
+        if _EXTENSION.search(text[max(0, m.start() - 60) : m.start()]):
+            return find_period(m.group(0), [])
     return None
 
 
 def parse_deadline(text: str, today: date) -> DeadlineQuery | None:
-    """The event date and period of a deadline question, or None when one is missing."""
+    """The event date and period of a deadline question, or None when one is missing.
+
+    The period of a known situation wins over a period merely mentioned in the question
+    («месячный срок на возражения истек ...» asks about the next period), except an
+    extension the question states («срок продлили до четырех месяцев»). A question that
+    matches a situation the calculator must not guess at (a ``decline`` row) gives None.
+    """
     text = _clean(text)
     dates = find_dates(text, today)
     if not dates:
         return None
-    norm = find_norm(text)
+    rows = find_norms(text)
+    if any(row.decline for row in rows):
+        return None
     explicit = find_period(text, dates)
+    extension = _extension_period(text, dates)
     assumptions: list[str] = []
-    if explicit is not None:
-        period, unit = explicit
+    norm: ProceduralPeriod | None = rows[0] if rows else None
+    alternatives = rows[1:]
+    if extension is not None and norm is not None:
+        period, unit = extension
+        alternatives = []
+        assumptions.append(
+            f"срок принят с учетом продления, указанного в вопросе: {plural(period, unit)}"
+        )
     elif norm is not None:
         period, unit = norm.period, norm.unit
+    elif explicit is not None:
+        period, unit = explicit
     else:
         return None
     event = dates[0]
     if not event.year_given:
         assumptions.append(f"год не указан: принят {event.day.year} год")
-    if explicit is not None and unit == "working_days" and not re.search(r"рабоч", text, re.I):
+    if norm is None and unit == "working_days" and not re.search(r"рабоч", text, re.I):
         assumptions.append(
             "срок указан в днях: по п. 6 ст. 6.1 НК РФ дни считаются рабочими, "
             "если срок не установлен в календарных днях"
         )
-    return DeadlineQuery(event.day, period, unit, norm, assumptions)
+    return DeadlineQuery(event.day, period, unit, norm, assumptions, alternatives)
 
 
 def find_amount(text: str) -> Decimal | None:
