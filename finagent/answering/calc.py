@@ -108,9 +108,7 @@ async def _variants(q: DeadlineQuery, registry: ToolRegistry, ctx: ToolContext) 
         lines += [f"{i}. {s['text']} ({s['basis']})" for i, s in enumerate(res["steps"], 1)]
     lines += ["", "## Нормы"]
     lines += [f"- **{r.norm}** (`{r.unit_id}`)" for r in rows]
-    lines.append(
-        "- " + "; ".join(c for c in results[0]["citations"] if c != rows[0].norm) + "."
-    )
+    lines.append("- " + "; ".join(c for c in results[0]["citations"] if c != rows[0].norm) + ".")
     lines.append(f"\n_{ART_6_1_NOTE}_")
     debug.update(end_dates=[res["end_date"] for res in results])
     return CalcOutcome("\n".join(lines), True, debug)

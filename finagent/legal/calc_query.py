@@ -110,6 +110,7 @@ class ProceduralPeriod:
     unless: tuple[str, ...] = ()
     priority: int = 1
     decline: str | None = None
+    event_cue: str | None = None  # words next to the event's date («вручено», «истек»)
 
     def matches(self, lowered: str) -> bool:
         return (
@@ -173,9 +174,31 @@ def find_dates(text: str, today: date) -> list[FoundDate]:
             continue
         found.append(FoundDate(day, m.start(), m.end(), bool(m[3])))
     found.sort(key=lambda f: f.start)
-    return [
+    unique = [
         f for i, f in enumerate(found) if not any(g.start <= f.start < g.end for g in found[:i])
     ]
+    return _shared_years(text, unique)
+
+
+def _shared_years(text: str, dates: list[FoundDate]) -> list[FoundDate]:
+    """«с 29 июля по 15 октября 2024 года»: a date without a year takes the year of the
+    date right after it (the year before when it would fall after that date)."""
+    out = list(dates)
+    for i in range(len(out) - 2, -1, -1):
+        d, nxt = out[i], out[i + 1]
+        gap = text[d.end : nxt.start]
+        if d.year_given or not nxt.year_given or len(gap) > 40 or re.search(r"[.;!?]", gap):
+            continue
+        year = (
+            nxt.day.year
+            if (d.day.month, d.day.day) <= (nxt.day.month, nxt.day.day)
+            else (nxt.day.year - 1)
+        )
+        try:
+            out[i] = FoundDate(d.day.replace(year=year), d.start, d.end, True)
+        except ValueError:  # 29 February in a common year
+            continue
+    return out
 
 
 def _number(word: str) -> int:
@@ -221,6 +244,7 @@ def procedural_periods() -> tuple[ProceduralPeriod, ...]:
             unless=tuple(r.get("unless", ())),
             priority=int(r.get("priority", 1)),
             decline=r.get("decline"),
+            event_cue=r.get("event_cue"),
         )
         for r in raw
     )
@@ -268,6 +292,28 @@ def _extension_period(text: str, dates: list[FoundDate]) -> tuple[int, Unit] | N
     return None
 
 
+def _event_date(text: str, dates: list[FoundDate], norm: ProceduralPeriod | None) -> FoundDate:
+    """The date of the period's event: the first date, or, when the question has several
+    dates and the row names its event's words, the date nearest to those words."""
+    if norm is None or norm.event_cue is None or len({d.day for d in dates}) < 2:
+        return dates[0]
+    lowered = text.lower()
+    cue = re.compile(norm.event_cue)
+    ordered = sorted(dates, key=lambda d: d.start)
+    best: tuple[int, FoundDate] | None = None
+    for i, d in enumerate(ordered):
+        # the words between the previous date and this one, then a few words after it:
+        # «получен 10 марта» (cue before) scores better than «10 марта получили» (after)
+        left = lowered[(ordered[i - 1].end if i else 0) : d.start][-50:]
+        right_end = ordered[i + 1].start if i + 1 < len(ordered) else len(lowered)
+        right = lowered[d.end : min(right_end, d.end + 20)]
+        scores = [len(left) - m.end() for m in cue.finditer(left)]
+        scores += [20 + m.start() for m in cue.finditer(right)]
+        if scores and (best is None or min(scores) < best[0]):
+            best = (min(scores), d)
+    return best[1] if best else dates[0]
+
+
 def parse_deadline(text: str, today: date) -> DeadlineQuery | None:
     """The event date and period of a deadline question, or None when one is missing.
 
@@ -300,7 +346,7 @@ def parse_deadline(text: str, today: date) -> DeadlineQuery | None:
         period, unit = explicit
     else:
         return None
-    event = dates[0]
+    event = _event_date(text, dates, norm)
     if not event.year_given:
         assumptions.append(f"год не указан: принят {event.day.year} год")
     if norm is None and unit == "working_days" and not re.search(r"рабоч", text, re.I):
