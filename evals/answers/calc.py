@@ -162,6 +162,10 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
         out[dataset] = {
             "items": len(part),
             "exact": sum(r["correct"] for r in part) / len(part),
+            # a confidently wrong date or amount, vs. no single answer (not claimed by the
+            # rule, a question the calculator declines, or an ambiguous one it asks about)
+            "wrong": sum(r["got"] is not None and not r["correct"] for r in part),
+            "declined": sum(r["got"] is None for r in part),
             "routed": sum(r["routed"] for r in part) / len(part),
             "calculator_exact": sum(r["calculator_correct"] for r in part) / len(part),
             **{f"{k}_exact": right[k] / n for k, n in by_kind.items()},
@@ -173,7 +177,16 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
 def format_calc_report(result: dict[str, Any]) -> str:
     summary = result["summary"]
     names = list(summary)
-    metrics = ["items", "exact", "deadline_exact", "penalty_exact", "routed", "calculator_exact"]
+    metrics = [
+        "items",
+        "exact",
+        "wrong",
+        "declined",
+        "deadline_exact",
+        "penalty_exact",
+        "routed",
+        "calculator_exact",
+    ]
     lines = ["| metric | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
     for m in metrics:
         cells = []
@@ -181,8 +194,11 @@ def format_calc_report(result: dict[str, Any]) -> str:
             v = summary[n].get(m)
             cells.append("—" if v is None else (f"{v:.3f}" if isinstance(v, float) else str(v)))
         lines.append(f"| {m} | " + " | ".join(cells) + " |")
-    wrong = [r for r in result["items"] if not r["correct"]]
-    if wrong:
-        lines.append("")
-        lines.append("Wrong: " + ", ".join(f"{r['dataset']}/{r['id']}" for r in wrong))
+    for label, missed in (
+        ("Wrong", [r for r in result["items"] if r["got"] is not None and not r["correct"]]),
+        ("Declined or ambiguous", [r for r in result["items"] if r["got"] is None]),
+    ):
+        if missed:
+            lines.append("")
+            lines.append(f"{label}: " + ", ".join(f"{r['dataset']}/{r['id']}" for r in missed))
     return "\n".join(lines)
