@@ -74,7 +74,7 @@ _INDIVIDUAL = re.compile(
 )
 # the cue nearest before a lone date says whether it is the payment or the due date
 _CUES = re.compile(
-    r"(?P<due>срок\w*|не\s+позднее|\bдо\b|должн\w*(?:\s+был\w*)?\s+\w+|вместо|\bне\s+\w+)"
+    r"(?P<due>срок\w*|не\s+позднее|\bдо\b|долж(?:е|н)\w*(?:\s+был\w*)?\s+\w+|вместо|\bне\s+\w+)"
     r"|(?P<paid>(?:уплат|оплат|погас|перечисл|заплат|внес|поступ|списан)\w*)",
     re.IGNORECASE,
 )
