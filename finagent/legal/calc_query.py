@@ -65,11 +65,13 @@ _AMOUNT = re.compile(
     re.IGNORECASE,
 )
 _ORGANIZATION = re.compile(
-    r"организаци|\bооо\b|\bао\b|\bпао\b|компани|юрлиц|юридическ\w*\s+лиц|фирм|предприяти",
+    r"организаци|\b(ооо|ао|пао|зао|оао|нко|гуп|муп|ано)\b|компани|юрлиц|юридическ\w*\s+лиц"
+    r"|фирм|предприяти|учреждени|кооператив|товариществ",
     re.IGNORECASE,
 )
 _INDIVIDUAL = re.compile(
-    r"\bип\b|предпринимател|физическ\w*\s+лиц|физлиц|гражданин|самозанят|\bя\b",
+    r"\bип\b|предпринимател|физическ\w*\s+лиц|физлиц|\bфиз\.\s*лиц|гражданин|гражданк"
+    r"|самозанят|пенсионер|\bя\b|3-ндфл|ндфл\s+по\s+деклараци",
     re.IGNORECASE,
 )
 # the cue nearest before a lone date says whether it is the payment or the due date
@@ -138,6 +140,7 @@ class PenaltyQuery:
     paid_date: date
     payer: str
     assumptions: list[str] = field(default_factory=list)
+    payer_given: bool = True  # False: the answer must show both payer types if they differ
 
 
 def _clean(text: str) -> str:
@@ -423,10 +426,6 @@ def parse_penalty(text: str, today: date) -> PenaltyQuery | None:
     if any(not d.year_given for d in dates):
         assumptions.append(f"год не указан: принят {today.year} год")
     payer = find_payer(text)
-    if payer is None:
-        payer = "individual"
-        assumptions.append(
-            "плательщик не указан: расчёт для физического лица (ИП); для организаций "
-            "доля ставки после 30 дней просрочки иная"
-        )
-    return PenaltyQuery(amount, due, paid, payer, assumptions)
+    return PenaltyQuery(
+        amount, due, paid, payer or "individual", assumptions, payer_given=payer is not None
+    )

@@ -99,7 +99,8 @@ def test_penalty_dates_amount_and_payer() -> None:
 def test_penalty_without_dates_assumes_payment_today() -> None:
     q = parse_penalty("сколько пеней на 250 000 руб., уплаченных на 70 дней позже срока?", TODAY)
     assert q is not None and q.paid_date == TODAY and (TODAY - q.due_date).days == 70
-    assert len(q.assumptions) == 2  # the dates and the payer were assumed, and said so
+    assert len(q.assumptions) == 1  # the dates were assumed, and said so
+    assert not q.payer_given  # the answer shows both payer types when they differ
 
 
 def test_penalty_without_an_amount_is_not_parsed() -> None:
