@@ -61,7 +61,8 @@ _PERIOD = re.compile(
 _BARE_MONTH = re.compile(r"в течение\s+месяца|\bмесячн", re.IGNORECASE)
 _AMOUNT = re.compile(
     r"(\d{1,3}(?:[\s\u00a0]\d{3})+|\d+)(?:[.,](\d{1,2}))?\s*"
-    r"(тыс\.?|тысяч\w*|млн\.?|миллион\w*)?\s*(?:руб|₽|р\.|рублей)",
+    # «250 000 руб.», «1,2 млн руб.», and a scale word alone («недоимка 1,2 млн»)
+    r"(?:(тыс\.?|тысяч\w*|млн\.?|миллион\w*)\s*(?:руб\w*|₽|р\.)?|(?:руб|₽|р\.))",
     re.IGNORECASE,
 )
 _ORGANIZATION = re.compile(
@@ -76,8 +77,10 @@ _INDIVIDUAL = re.compile(
 )
 # the cue nearest before a lone date says whether it is the payment or the due date
 _CUES = re.compile(
-    r"(?P<due>срок\w*|не\s+позднее|\bдо\b|долж(?:е|н)\w*(?:\s+был\w*)?\s+\w+|вместо|\bне\s+\w+)"
-    r"|(?P<paid>(?:уплат|оплат|погас|перечисл|заплат|внес|поступ|списан)\w*)",
+    r"(?P<due>срок\w*(?:\s+(?:уплат|оплат|перечислен|исполнен|платеж)\w*)?|не\s+позднее|\bдо\b"
+    r"|долж(?:е|н)\w*(?:\s+был\w*)?\s+\w+|(?:надо|нужно|следовало|необходимо)(?:\s+было)?\s+\w+"
+    r"|вместо|\bне\s+\w+)"
+    r"|(?P<paid>(?:уплат|уплач|оплат|оплач|погас|погаш|перечисл|заплат|заплач|внес|поступ|списа)\w*)",
     re.IGNORECASE,
 )
 _LATE_DAYS = re.compile(
@@ -390,6 +393,27 @@ def _is_payment_date(before: str) -> bool:
     return bool(cues) and cues[-1].group("paid") is not None
 
 
+_RANGE_FROM = re.compile(r"(?:\bс|\bначиная\s+с|\bпросрочк\w*\s+с)\s*$", re.IGNORECASE)
+
+
+def _marked_dates(text: str, dates: list[FoundDate]) -> tuple[date | None, date | None]:
+    """With three or more dates: the one the words call the due date and the one they call
+    the payment date, each only when exactly one date is so marked."""
+    due: set[date] = set()
+    paid: set[date] = set()
+    previous_end = 0
+    for d in sorted(dates, key=lambda f: f.start):
+        before = text[max(previous_end, d.start - 60) : d.start]
+        cues = list(_CUES.finditer(before))
+        if cues:
+            (paid if cues[-1].group("paid") else due).add(d.day)
+        previous_end = d.end
+    return (
+        next(iter(due)) if len(due) == 1 else None,
+        next(iter(paid)) if len(paid) == 1 else None,
+    )
+
+
 def parse_penalty(text: str, today: date) -> PenaltyQuery | None:
     """Amount, due and payment dates and payer of a пени question, or None."""
     text = _clean(text)
@@ -403,8 +427,17 @@ def parse_penalty(text: str, today: date) -> PenaltyQuery | None:
     due: date | None = None
     paid: date | None = None
     distinct = sorted({d.day for d in dates})
-    if len(distinct) >= 2:  # пени accrue only after the due date: the earlier one is due
-        due, paid = distinct[0], distinct[-1]
+    if len(distinct) == 2:  # пени accrue only after the due date: the earlier one is due
+        due, paid = distinct
+        first = min(dates, key=lambda d: (d.day, d.start))
+        if _RANGE_FROM.search(text[max(0, first.start - 20) : first.start]):
+            # «просрочка с 29 июля по 15 октября»: the range is the overdue days themselves
+            due = first.day - timedelta(days=1)
+            assumptions.append(
+                f"{first.day:%d.%m.%Y} принят первым днём просрочки, срок уплаты — {due:%d.%m.%Y}"
+            )
+    elif len(distinct) > 2:  # only the dates the words mark as due and as paid
+        due, paid = _marked_dates(text, dates)
     elif distinct:
         if _is_payment_date(text[max(0, dates[0].start - 60) : dates[0].start]):
             paid = distinct[0]
