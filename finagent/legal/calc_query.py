@@ -260,6 +260,32 @@ def _lowered(text: str) -> str:
     return " ".join(_clean(text).lower().split())
 
 
+_CITED_POINT = re.compile(r"\bп\.\s*(\d+(?:\.\d+)?)\s+(?:ст\.|статьи)\s*(\d+(?:\.\d+)?)")
+_CITED_ARTICLE = re.compile(r"\b(?:ст\.|статьи|статья|статье)\s*(\d+(?:\.\d+)?)")
+
+
+def _norm_key(norm: str) -> tuple[str | None, str | None]:
+    m = _CITED_POINT.search(norm.lower())
+    if m:
+        return m[2], m[1]
+    a = _CITED_ARTICLE.search(norm.lower())
+    return (a[1] if a else None), None
+
+
+def _cited(lowered: str, rows: list[ProceduralPeriod]) -> list[ProceduralPeriod]:
+    """Rows whose norm the question cites («требование по п. 1 ст. 93.1»), if any match."""
+    points = {(m[2], m[1]) for m in _CITED_POINT.finditer(lowered)}
+    articles = {m[1] for m in _CITED_ARTICLE.finditer(lowered)} | {a for a, _ in points}
+    if not articles:
+        return rows
+    keyed = [(row, _norm_key(row.norm)) for row in rows]
+    by_point = [row for row, key in keyed if key in points]
+    if by_point:
+        return by_point
+    by_article = [row for row, (article, _) in keyed if article in articles]
+    return by_article or rows
+
+
 def find_norms(text: str) -> list[ProceduralPeriod]:
     """The rows of the most specific situation the question matches (highest priority).
 
@@ -270,6 +296,7 @@ def find_norms(text: str) -> list[ProceduralPeriod]:
     candidates = [row for row in procedural_periods() if row.matches(lowered)]
     if not candidates:
         return []
+    candidates = _cited(lowered, candidates)
     top = max(row.priority for row in candidates)
     best: dict[tuple[int, str] | str, ProceduralPeriod] = {}
     for row in candidates:
