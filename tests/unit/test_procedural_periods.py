@@ -201,3 +201,13 @@ def test_an_extension_stated_in_the_question_replaces_the_norm_period() -> None:
     )
     assert q is not None and q.norm is not None and q.norm.id == "field_audit_89"
     assert (q.period, q.unit) == (6, "months")
+
+
+def test_every_row_has_a_dev_item() -> None:
+    """A new row of the table comes with a worked dev item (calc_dev_extra.jsonl)."""
+    covered = set()
+    for item in _deadline_items("calc_dev_extra.jsonl"):
+        row = find_norm(str(item["question"]))
+        if row is not None:
+            covered.add(row.id)
+    assert {r.id for r in procedural_periods() if not r.decline} <= covered
