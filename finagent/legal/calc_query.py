@@ -312,16 +312,18 @@ def find_norm(text: str) -> ProceduralPeriod | None:
     return rows[0] if len(rows) == 1 and not rows[0].decline else None
 
 
-# «продлили до четырех месяцев»: a period the question sets instead of the norm's
-_EXTENSION = re.compile(r"продл\w*[^.?!]{0,40}?\bдо\s*$", re.IGNORECASE)
+# «продлили до четырех месяцев» (the new total) or «продлили на два месяца» (added)
+_EXTENSION = re.compile(r"продл\w*[^.?!]{0,40}?\b(до|на)\s*$", re.IGNORECASE)
 
 
-def _extension_period(text: str, dates: list[FoundDate]) -> tuple[int, Unit] | None:
+def _extension_period(text: str, dates: list[FoundDate]) -> tuple[int, Unit, str] | None:
     for m in _PERIOD.finditer(text):
         if any(d.start <= m.start() < d.end for d in dates):
             continue
-        if _EXTENSION.search(text[max(0, m.start() - 60) : m.start()]):
-            return find_period(m.group(0), [])
+        ext = _EXTENSION.search(text[max(0, m.start() - 60) : m.start()])
+        found = find_period(m.group(0), []) if ext else None
+        if ext and found:
+            return found[0], found[1], ext[1].lower()
     return None
 
 
@@ -368,7 +370,11 @@ def parse_deadline(text: str, today: date) -> DeadlineQuery | None:
     norm: ProceduralPeriod | None = rows[0] if rows else None
     alternatives = rows[1:]
     if extension is not None and norm is not None:
-        period, unit = extension
+        period, unit, how = extension
+        if how == "на":  # «продлили на два месяца»: added to the period of the norm
+            if unit != norm.unit:
+                return None
+            period += norm.period
         alternatives = []
         assumptions.append(
             f"срок принят с учетом продления, указанного в вопросе: {plural(period, unit)}"

@@ -211,3 +211,26 @@ def test_every_row_has_a_dev_item() -> None:
         if row is not None:
             covered.add(row.id)
     assert {r.id for r in procedural_periods() if not r.decline} <= covered
+
+
+@pytest.mark.parametrize(
+    ("question", "period"),
+    [
+        ("Выездную проверку, назначенную 10.01.2025, продлили на два месяца. Когда она "
+         "должна закончиться?", 4),  # «на»: added to the two months of п. 6 ст. 89
+        ("Выездная проверка назначена 10.01.2025, приостановлений не было. Когда она должна "
+         "закончиться?", 2),
+    ],
+)  # fmt: skip
+def test_field_audit_extension_and_no_suspension(question: str, period: int) -> None:
+    q = parse_deadline(question, TODAY)
+    assert q is not None and q.norm is not None and q.norm.id == "field_audit_89"
+    assert (q.period, q.unit) == (period, "months")
+
+
+def test_a_suspended_field_audit_is_not_computed() -> None:
+    question = (
+        "Выездную проверку, назначенную 10.01.2025, приостанавливали на месяц. Когда она "
+        "закончится?"
+    )
+    assert parse_deadline(question, TODAY) is None
