@@ -10,12 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from finagent.legal.calc_query import (
-    find_norm,
-    find_norms,
-    parse_deadline,
-    procedural_periods,
-)
+from finagent.legal.calc_query import parse_deadline
+from finagent.legal.periods import find_norm, find_norms, procedural_periods
 from finagent.retrieval.legal import parse_code
 from finagent.routing.calc_rules import calc_decision
 

@@ -1,0 +1,123 @@
+"""The table of procedural periods (data/procedural_periods.yaml) and how a question
+is matched to it: the most specific situation, the norm the question cites, ambiguity
+between periods, and situations the calculator declines.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib.resources import files
+from typing import Any
+
+import yaml
+
+from finagent.legal.deadlines import Unit
+
+
+def _lowered(text: str) -> str:
+    return " ".join(text.replace("ё", "е").replace("Ё", "Е").lower().split())
+
+
+@dataclass(frozen=True)
+class ProceduralPeriod:
+    """One row of data/procedural_periods.yaml (``decline`` rows have no period)."""
+
+    id: str
+    what: str
+    event: str
+    period: int
+    unit: Unit
+    norm: str
+    unit_id: str
+    patterns: tuple[str, ...]
+    requires: tuple[str, ...] = ()
+    unless: tuple[str, ...] = ()
+    priority: int = 1
+    decline: str | None = None
+    event_cue: str | None = None  # words next to the event's date («вручено», «истек»)
+
+    def matches(self, lowered: str) -> bool:
+        return (
+            any(re.search(p, lowered) for p in self.patterns)
+            and all(re.search(p, lowered) for p in self.requires)
+            and not any(re.search(p, lowered) for p in self.unless)
+        )
+
+
+@lru_cache(maxsize=1)
+def procedural_periods() -> tuple[ProceduralPeriod, ...]:
+    raw: list[dict[str, Any]] = yaml.safe_load(
+        files("finagent.legal").joinpath("data/procedural_periods.yaml").read_text("utf-8")
+    )
+    return tuple(
+        ProceduralPeriod(
+            id=r["id"],
+            what=r.get("what", ""),
+            event=r.get("event", ""),
+            period=int(r.get("period", 0)),
+            unit=r.get("unit", "days"),
+            norm=r.get("norm", ""),
+            unit_id=r.get("unit_id", ""),
+            patterns=tuple(r["patterns"]),
+            requires=tuple(r.get("requires", ())),
+            unless=tuple(r.get("unless", ())),
+            priority=int(r.get("priority", 1)),
+            decline=r.get("decline"),
+            event_cue=r.get("event_cue"),
+        )
+        for r in raw
+    )
+
+
+_CITED_POINT = re.compile(r"\bп\.\s*(\d+(?:\.\d+)?)\s+(?:ст\.|статьи)\s*(\d+(?:\.\d+)?)")
+_CITED_ARTICLE = re.compile(r"\b(?:ст\.|статьи|статья|статье)\s*(\d+(?:\.\d+)?)")
+
+
+def _norm_key(norm: str) -> tuple[str | None, str | None]:
+    m = _CITED_POINT.search(norm.lower())
+    if m:
+        return m[2], m[1]
+    a = _CITED_ARTICLE.search(norm.lower())
+    return (a[1] if a else None), None
+
+
+def _cited(lowered: str, rows: list[ProceduralPeriod]) -> list[ProceduralPeriod]:
+    """Rows whose norm the question cites («требование по п. 1 ст. 93.1»), if any match."""
+    points = {(m[2], m[1]) for m in _CITED_POINT.finditer(lowered)}
+    articles = {m[1] for m in _CITED_ARTICLE.finditer(lowered)} | {a for a, _ in points}
+    if not articles:
+        return rows
+    keyed = [(row, _norm_key(row.norm)) for row in rows]
+    by_point = [row for row, key in keyed if key in points]
+    if by_point:
+        return by_point
+    by_article = [row for row, (article, _) in keyed if article in articles]
+    return by_article or rows
+
+
+def find_norms(text: str) -> list[ProceduralPeriod]:
+    """The rows of the most specific situation the question matches (highest priority).
+
+    Several rows come back only when they give different periods (an ambiguous
+    question); rows with the same period and unit collapse to the first.
+    """
+    lowered = _lowered(text)
+    candidates = [row for row in procedural_periods() if row.matches(lowered)]
+    if not candidates:
+        return []
+    candidates = _cited(lowered, candidates)
+    top = max(row.priority for row in candidates)
+    best: dict[tuple[int, str] | str, ProceduralPeriod] = {}
+    for row in candidates:
+        if row.priority == top:
+            key = row.id if row.decline else (row.period, row.unit)
+            best.setdefault(key, row)
+    return list(best.values())
+
+
+def find_norm(text: str) -> ProceduralPeriod | None:
+    """The governing period when the question names exactly one situation."""
+    rows = find_norms(text)
+    return rows[0] if len(rows) == 1 and not rows[0].decline else None
