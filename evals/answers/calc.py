@@ -32,9 +32,12 @@ CALC_DEV = DATASETS_DIR / "calc_dev.jsonl"
 CALC_DEV_EXTRA = DATASETS_DIR / "calc_dev_extra.jsonl"
 # the first blind hold-out: its misses were read and fixed, so it is dev data now
 CALC_DEV_SEEN = DATASETS_DIR / "calc_dev_seen.jsonl"
+# written blind (source text and item format only); its first run was an out-of-sample
+# measure, after which its misses were read and fixed, so it is dev data too
+CALC_DEV_BLIND = DATASETS_DIR / "calc_dev_blind.jsonl"
 # the current blind hold-out, added and run by the maintainer (absent until then)
 CALC_HOLDOUT = DATASETS_DIR / "calc_holdout_v3.jsonl"
-CALC_DATASETS = [CALC_DEV, CALC_DEV_EXTRA, CALC_DEV_SEEN, CALC_HOLDOUT]
+CALC_DATASETS = [CALC_DEV, CALC_DEV_EXTRA, CALC_DEV_SEEN, CALC_DEV_BLIND, CALC_HOLDOUT]
 KEY_RATES = DATASETS_DIR / "key_rate_history.csv"
 # the evaluation's "today": questions without a year take this year; the fake serves key
 # rates up to this day

@@ -13,11 +13,8 @@ from typing import Any
 
 import yaml
 
+from finagent.legal.calc_wording import canonical
 from finagent.legal.deadlines import Unit
-
-
-def _lowered(text: str) -> str:
-    return " ".join(text.replace("ё", "е").replace("Ё", "Е").lower().split())
 
 
 @dataclass(frozen=True)
@@ -103,7 +100,7 @@ def find_norms(text: str) -> list[ProceduralPeriod]:
     Several rows come back only when they give different periods (an ambiguous
     question); rows with the same period and unit collapse to the first.
     """
-    lowered = _lowered(text)
+    lowered = canonical(text)
     candidates = [row for row in procedural_periods() if row.matches(lowered)]
     if not candidates:
         return []

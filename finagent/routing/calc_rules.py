@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from finagent.legal.calc_query import parse_deadline, parse_penalty
+from finagent.legal.calc_wording import canonical
 from finagent.moscow_time import moscow_today
 from finagent.state import Decision, Scenario
 
@@ -27,6 +28,7 @@ DEADLINE_ASKS = (
     r"когда\W+(\w+\W+){0,3}(истека|истечет|заканчива|закончит|оканчива|завершит|долж(?:е|н)|вступ"
     r"|считается|наступ)",
     r"крайн\w* (срок|день|дата)",
+    r"когда\W+(\w+\W+){0,2}срок\w* (уплат|представлен|подач|исполнен|ответ|сообщ|вручен)",
     r"последн\w* (день|дата|срок)",
     r"в как\w* срок",
     r"какой (срок|последний)",
@@ -48,12 +50,8 @@ _DATE = re.compile(
 )
 
 
-def _normalize(text: str) -> str:
-    return " ".join(text.lower().replace("ё", "е").split())
-
-
 def is_calc_question(query: str) -> bool:
-    text = _normalize(query)
+    text = canonical(query)
     if any(re.search(p, text) for p in PENALTY_ASKS):
         return parse_penalty(query, moscow_today()) is not None
     if any(re.search(p, text) for p in DEADLINE_ASKS) and _DATE.search(text):

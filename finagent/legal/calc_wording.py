@@ -1,0 +1,43 @@
+"""How accountants name procedural situations, rewritten to the Code's own words.
+
+The table of procedural periods (data/procedural_periods.yaml) and the ``calc`` routing
+cues are written in the Code's vocabulary («камеральная налоговая проверка», «возражения»,
+«получено»). Questions use abbreviations, slang and other verbs for the same thing
+(«КНП», «камералка», «возразить», «требование пришло»). :func:`canonical` rewrites those
+to the Code's words before matching, so each row need not list every variant.
+"""
+
+from __future__ import annotations
+
+import re
+
+# (pattern over lower-cased text with ё as е, replacement); applied in order
+_REWRITES: tuple[tuple[str, str], ...] = (
+    (r"\bкнп\b", "камеральная налоговая проверка"),
+    (r"\bвнп\b", "выездная налоговая проверка"),
+    (r"\bкамералк\w*", "камеральная проверка"),
+    (r"\bвыездушк\w*", "выездная проверка"),
+    (r"\b(допмероприяти\w*|доп\.\s*мероприяти\w*|дмнк)\b", "дополнительные мероприятия"),
+    (r"\bвозраз(ить|им|ил\w*|ят|ять|ите)\b", "представить возражения"),
+    (r"\bапелляци(я|ю|и|ей)\b", "апелляционная жалоба"),
+    (r"\bуточненк\w*", "уточненная декларация"),
+    (r"\bинспектор\w*\b", "инспекция"),
+    # receiving a document: the rows speak of «получ» and «вруч»
+    (r"\b(пришл[оаи]?|поступил[оаи]?|доставлен[оаы]?|доставили)\b", "получено"),
+    (r"\b(отдали|выдали)\b", "вручили"),
+    (r"\bсдачи\b", "представления"),
+)
+_COMPILED = tuple((re.compile(p), r) for p, r in _REWRITES)
+
+
+def lowered(text: str) -> str:
+    """Lower case, ё as е, whitespace collapsed."""
+    return " ".join(text.replace("ё", "е").replace("Ё", "Е").lower().split())
+
+
+def canonical(text: str) -> str:
+    """``text`` lowered, with accountants' words rewritten to the Code's."""
+    out = lowered(text)
+    for pattern, replacement in _COMPILED:
+        out = pattern.sub(replacement, out)
+    return out
