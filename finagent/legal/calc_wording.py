@@ -27,7 +27,14 @@ _REWRITES: tuple[tuple[str, str], ...] = (
     (r"\b(отдали|выдали)\b", "вручили"),
     (r"\bсдачи\b", "представления"),
 )
-_COMPILED = tuple((re.compile(p), r) for p, r in _REWRITES)
+# «обычная организация, не КГН и не иностранная», «(не НДС)»: a qualifier the question
+# rules out must not select the row for that qualifier; it is dropped before matching
+_NEGATED_QUALIFIER = (
+    r"\b(?:не|ни|кроме)\s+(?:являет\w*\s+|являемся\s+|входит\s+в\s+|входим\s+в\s+|участник\w*\s+)?"
+    r"(?:кгн|консолидированн\w*(?:\s+групп\w*(?:\s+налогоплательщиков)?)?|иностранн\w*"
+    r"|ндс|налог\w*\s+на\s+добавленную\s+стоимость)\b"
+)
+_COMPILED = tuple((re.compile(p), r) for p, r in (*_REWRITES, (_NEGATED_QUALIFIER, "")))
 
 
 def lowered(text: str) -> str:

@@ -94,6 +94,11 @@ def _cited(lowered: str, rows: list[ProceduralPeriod]) -> list[ProceduralPeriod]
     return by_article or rows
 
 
+@lru_cache(maxsize=1)
+def _declines() -> int:
+    return sum(1 for row in procedural_periods() if row.decline)
+
+
 def find_norms(text: str) -> list[ProceduralPeriod]:
     """The rows of the most specific situation the question matches (highest priority).
 
@@ -102,9 +107,15 @@ def find_norms(text: str) -> list[ProceduralPeriod]:
     """
     lowered = canonical(text)
     candidates = [row for row in procedural_periods() if row.matches(lowered)]
-    if not candidates:
-        return []
-    candidates = _cited(lowered, candidates)
+    if candidates:
+        candidates = _cited(lowered, candidates)
+    else:
+        # «требование по ст. 93.1 получено ...»: no situation's words, but the cited norm
+        # names its rows (several periods under one article come back as variants)
+        cited = _cited(lowered, [row for row in procedural_periods() if not row.decline])
+        if len(cited) == len(procedural_periods()) - _declines():
+            return []
+        candidates = cited
     top = max(row.priority for row in candidates)
     best: dict[tuple[int, str] | str, ProceduralPeriod] = {}
     for row in candidates:
