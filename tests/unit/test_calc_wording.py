@@ -1,0 +1,123 @@
+"""Question understanding over accountants' wording: abbreviations, other verbs for the
+same event, qualifiers and events the question rules out, a cited article alone."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from finagent.legal.calc_query import parse_deadline
+from finagent.legal.calc_wording import canonical
+from finagent.legal.periods import find_norms
+from finagent.routing.calc_rules import is_calc_question
+
+TODAY = date(2026, 11, 23)
+
+
+def _ids(question: str) -> list[str]:
+    return [row.id for row in find_norms(question)]
+
+
+@pytest.mark.parametrize(
+    ("question", "row"),
+    [
+        # abbreviations and slang for the audits and their steps
+        ("Акт ВНП вручен 12.03.2025. До какого числа можно возразить?", "objections_100"),
+        ("КНП декларации по НДС началась 21.04.2025. Когда последний день?", "desk_audit_vat_88"),
+        ("Камералку по прибыли начали 28.03.2025. Когда она закончится?", "desk_audit_88"),
+        ("Решение о назначении ВНП от 03.06.2025. Когда истекает срок проверки?", "field_audit_89"),
+        ("Апелляцию на решение, полученное 01.12.2025, до какого числа подать?", "appeal_139_1"),
+        # other verbs for receiving the document
+        ("Требование пояснений пришло 02.06.2025. Когда срок представления?", "explanations_88"),
+        ("Акт проверки нам отдали 12.03.2025. Крайний срок для возражений?", "objections_100"),
+        # a qualifier the question rules out does not select its special row
+        (
+            "Требование о представлении документов получено 24.04.2025, мы не КГН и не "
+            "иностранная организация. Последний день?",
+            "documents_93",
+        ),
+        (
+            "Уточненку по налогу на прибыль сдали 30.11.2025. До какой даты камеральная "
+            "проверка (не НДС)?",
+            "desk_audit_88",
+        ),
+        # an event the question says did not happen does not select its row
+        (
+            "Акт выездной проверки получен 12.03.2025, дополнительные мероприятия не "
+            "проводились. До какого числа возражения?",
+            "objections_100",
+        ),
+        (
+            "Решение по проверке вручено 02.06.2025, жалобу подавать не будем... "
+            "Когда решение вступит в силу, если жалобу мы не подаем?",
+            "decision_in_force_101",
+        ),
+        # п. 1 ст. 93.1 (another person's audit) against п. 2 (a deal, no audit)
+        (
+            "Инспекция проверяет нашего поставщика, требование о документах получили "
+            "10.04.2025. До какого числа ответить?",
+            "documents_93_1_audit",
+        ),
+        (
+            "Пришло требование о представлении информации о конкретной сделке с проверяемым "
+            "лицом, получено 05.03.2025. Последний день?",
+            "documents_93_1_audit",
+        ),
+        (
+            "Встречка: требование о документах по сделке получено 31.01.2025. Срок исполнения?",
+            "documents_93_1_audit",
+        ),
+        (
+            "Вне рамок проверки запросили документы по конкретной сделке, требование "
+            "получено 05.03.2025. До какого числа?",
+            "documents_93_1_deal",
+        ),
+        # the справка was handed over; the question is about the act
+        (
+            "Справку о проведенной выездной проверке вручили, она от 30.10.2025. Крайний "
+            "срок составления акта?",
+            "act_field_100",
+        ),
+    ],
+)
+def test_accountants_wording_finds_the_governing_row(question: str, row: str) -> None:
+    assert _ids(question) == [row]
+    assert is_calc_question(question)
+
+
+def test_negated_qualifier_is_dropped_but_the_rest_is_kept() -> None:
+    text = canonical("Организация (не КГН, не иностранная) получила требование")
+    assert "кгн" not in text and "иностранн" not in text
+    assert "организация" in text and "требование" in text
+    # «не ИП» is not a qualifier to drop: it selects the individual's collection rows
+    assert "не ип" in canonical("физлицо не ИП")
+
+
+def test_a_cited_article_alone_gives_its_periods_as_variants() -> None:
+    query = parse_deadline(
+        "Требование по ст. 93.1 НК РФ получено 24.12.2025. Последний день?", TODAY
+    )
+    assert query is not None
+    periods = {(query.period, query.unit)} | {(r.period, r.unit) for r in query.alternatives}
+    assert periods == {(5, "working_days"), (10, "working_days")}
+
+
+def test_a_cited_article_without_rows_matches_nothing() -> None:
+    assert _ids("По ст. 999 НК РФ что-то получено 24.12.2025. Последний день?") == []
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Требование о пояснениях получено 03.02.2025. Срок ответа?",
+        "Акт проверки получен 03.02.2025. Срок подачи возражений?",
+        "Налоговое уведомление получено 05.11.2025. Когда срок уплаты?",
+    ],
+)
+def test_terse_asks_are_calc_questions(question: str) -> None:
+    assert is_calc_question(question)
+
+
+def test_a_question_without_a_question_mark_is_not_a_terse_ask() -> None:
+    assert not is_calc_question("Требование о пояснениях получено 03.02.2025. Срок ответа")
