@@ -43,6 +43,25 @@ class ProceduralPeriod:
         )
 
 
+# the words a question uses next to the date of a row's event, by the kind of event the
+# row's `event` names; a row's own `event_cue` overrides this
+_EVENT_CUES = (
+    (r"^день получения", r"(получ|пришл|прислал|вруч|поступ|доставл|отдал|выдал)"),
+    (r"^день вручения", r"(вруч|получ|пришл|отдал|выдал)"),
+    (r"^день истечения", r"(истек|истечени)"),
+    (r"^день составления", r"(составл|датирован|оформ)"),
+    (r"^дата (акта|дополнения)", r"(датирован|составл|подписан|оформ)"),
+    (r"^день (представления|подачи)", r"(подан|подал|сдал|сдан|представ|направ|отправ)"),
+    (r"^день вынесения", r"(вынес|принят|принял|назнач)"),
+    (r"^день окончания", r"(оконч|законч|заверш)"),
+)
+
+
+def default_event_cue(event: str) -> str | None:
+    """The words next to an event's date for a row whose `event` is «день получения ...» etc."""
+    return next((cue for kind, cue in _EVENT_CUES if re.search(kind, event)), None)
+
+
 @lru_cache(maxsize=1)
 def procedural_periods() -> tuple[ProceduralPeriod, ...]:
     raw: list[dict[str, Any]] = yaml.safe_load(
@@ -62,7 +81,7 @@ def procedural_periods() -> tuple[ProceduralPeriod, ...]:
             unless=tuple(r.get("unless", ())),
             priority=int(r.get("priority", 1)),
             decline=r.get("decline"),
-            event_cue=r.get("event_cue"),
+            event_cue=r.get("event_cue") or default_event_cue(r.get("event", "")),
         )
         for r in raw
     )

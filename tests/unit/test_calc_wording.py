@@ -121,3 +121,35 @@ def test_terse_asks_are_calc_questions(question: str) -> None:
 
 def test_a_question_without_a_question_mark_is_not_a_terse_ask() -> None:
     assert not is_calc_question("Требование о пояснениях получено 03.02.2025. Срок ответа")
+
+
+@pytest.mark.parametrize(
+    ("question", "event"),
+    [
+        # rows without their own `event_cue` take one from the kind of their event
+        (
+            "Требование от 01.04.2025 о документах по проверке нашего поставщика "
+            "получили 07.04.2025. До какого числа ответить?",
+            date(2025, 4, 7),
+        ),
+        (
+            "Налоговое уведомление от 01.10.2025 получено 20.10.2025. До какого числа уплатить?",
+            date(2025, 10, 20),
+        ),
+        (
+            "Справку о проведенной выездной проверке, датированную 30.10.2025, вручили "
+            "05.11.2025. До какого числа составят акт?",
+            date(2025, 10, 30),
+        ),
+    ],
+)
+def test_the_event_date_is_the_one_next_to_the_rows_event_words(question: str, event: date) -> None:
+    query = parse_deadline(question, TODAY)
+    assert query is not None and query.event_date == event
+
+
+def test_default_event_cue_follows_the_event_kind() -> None:
+    from finagent.legal.periods import default_event_cue
+
+    assert default_event_cue("день получения требования") is not None
+    assert default_event_cue("день начала участия") is None
