@@ -22,6 +22,12 @@ _MONTH_RE = (
 _TEXT_DATE = re.compile(
     rf"\b(\d{{1,2}})(?:-?го)?\s+{_MONTH_RE}(?:\s+(\d{{4}})\s*(?:г\.|года|г\b)?)?", re.IGNORECASE
 )
+# «с 1 по 31 июля 2025»: the first day takes the month (and year) of the second
+_DAY_RANGE = re.compile(
+    rf"\b(?:с|со)\s+(\d{{1,2}})(?:-?го)?\s+(?:по|до)\s+\d{{1,2}}(?:-?го)?\s+{_MONTH_RE}"
+    r"(?:\s+(\d{4}))?",
+    re.IGNORECASE,
+)
 _DOTTED = re.compile(r"\b(\d{1,2})\.(\d{1,2})\.(\d{4}|\d{2})\b")
 _ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 NUMBER_WORDS = {
@@ -82,7 +88,7 @@ _CUES = re.compile(
 _LATE_DAYS = re.compile(
     r"(?:на|опоздани\w*\s+на|просрочк\w*\s+(?:на\s+|в\s+)?)\s*(\d{1,4})\s*(?:календарн\w*\s+)?"
     r"(?:дн|день)|(\d{1,4})\s*(?:календарн\w*\s+)?(?:дн\w*|день)\s+(?:просрочк|позже|позднее|"
-    r"опоздани)",
+    r"опоздани)|\bчерез\s+(\d{1,4})\s*(?:календарн\w*\s+)?(?:дн\w*|день)",
     re.IGNORECASE,
 )
 
@@ -149,6 +155,13 @@ def find_dates(text: str, today: date) -> list[FoundDate]:
         except ValueError:
             continue
         found.append(FoundDate(day, m.start(), m.end(), bool(m[3])))
+    for m in _DAY_RANGE.finditer(text):
+        year = int(m[3]) if m[3] else today.year
+        try:
+            day = date(year, _month(m[2]), int(m[1]))
+        except ValueError:
+            continue
+        found.append(FoundDate(day, m.start(1), m.end(1), bool(m[3])))
     found.sort(key=lambda f: f.start)
     unique = [
         f for i, f in enumerate(found) if not any(g.start <= f.start < g.end for g in found[:i])
@@ -345,7 +358,7 @@ def parse_penalty(text: str, today: date) -> PenaltyQuery | None:
     assumptions: list[str] = []
     dates = find_dates(text, today)
     late = _LATE_DAYS.search(text)
-    late_days = int(late[1] or late[2]) if late else None
+    late_days = int(late[1] or late[2] or late[3]) if late else None
     due: date | None = None
     paid: date | None = None
     distinct = sorted({d.day for d in dates})

@@ -7,7 +7,7 @@ from datetime import date
 
 import pytest
 
-from finagent.legal.calc_query import parse_deadline
+from finagent.legal.calc_query import find_dates, parse_deadline, parse_penalty
 from finagent.legal.calc_wording import canonical
 from finagent.legal.periods import find_norms
 from finagent.routing.calc_rules import is_calc_question
@@ -153,3 +153,27 @@ def test_default_event_cue_follows_the_event_kind() -> None:
 
     assert default_event_cue("день получения требования") is not None
     assert default_event_cue("день начала участия") is None
+
+
+def test_penalty_delay_given_as_through_n_days() -> None:
+    query = parse_penalty(
+        "Организация 28.07.2025 должна была уплатить 1 000 000 руб., а уплатила через 60 "
+        "дней. Пени?",
+        TODAY,
+    )
+    assert query is not None
+    assert (query.due_date, query.paid_date) == (date(2025, 7, 28), date(2025, 9, 26))
+
+
+def test_penalty_overdue_range_with_one_month_name() -> None:
+    question = "Пени на 100 тыс. руб. за период с 1 по 31 июля 2025 для организации?"
+    query = parse_penalty(question, TODAY)
+    assert query is not None
+    assert (query.due_date, query.paid_date) == (date(2025, 6, 30), date(2025, 7, 31))
+    assert query.payer == "organization"
+    assert is_calc_question(question)
+
+
+def test_a_day_range_date_takes_the_month_of_the_second_day() -> None:
+    days = [d.day for d in find_dates("просрочка с 3 по 20 марта 2025 года", TODAY)]
+    assert days == [date(2025, 3, 3), date(2025, 3, 20)]
