@@ -177,3 +177,33 @@ def test_penalty_overdue_range_with_one_month_name() -> None:
 def test_a_day_range_date_takes_the_month_of_the_second_day() -> None:
     days = [d.day for d in find_dates("просрочка с 3 по 20 марта 2025 года", TODAY)]
     assert days == [date(2025, 3, 3), date(2025, 3, 20)]
+
+
+def test_participant_of_an_ooo_is_declined() -> None:
+    assert _ids("Стали участником ООО 03.03.2025. До какого числа сообщить?") == [
+        "participation_llc"
+    ]
+    assert (
+        parse_deadline("Стали участником ООО 03.03.2025. До какого числа сообщить?", TODAY) is None
+    )
+
+
+def test_asking_for_more_time_is_the_notice_of_impossibility() -> None:
+    question = (
+        "Требование о документах получили 05.03.2025, хотим попросить продлить срок. До "
+        "какого числа подать уведомление?"
+    )
+    assert _ids(question) == ["documents_93_notice"]
+
+
+def test_a_tax_notice_that_states_its_own_due_date_is_not_guessed() -> None:
+    stated = (
+        "Налоговое уведомление получено 20.11.2025, срок уплаты в нем 01.12.2025. До "
+        "какого числа платить?"
+    )
+    assert parse_deadline(stated, TODAY) is None
+    unstated = (
+        "Налоговое уведомление получено 31.08.2025. До какого числа уплатить, если иной "
+        "срок в уведомлении не указан?"
+    )
+    assert _ids(unstated) == ["tax_notice_58"]
