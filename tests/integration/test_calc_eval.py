@@ -7,7 +7,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-from evals.answers.calc import CALC_DATASETS, CALC_DEV_SEEN, CALC_HOLDOUT, answer_value, summarise
+from evals.answers.calc import (
+    CALC_DATASETS,
+    CALC_DEV_BLIND,
+    CALC_DEV_SEEN,
+    CALC_HOLDOUT,
+    answer_value,
+    summarise,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -34,6 +41,7 @@ def test_calc_eval_runs_without_the_tests_package() -> None:
 
 def test_default_datasets() -> None:
     assert CALC_DEV_SEEN.exists() and CALC_DEV_SEEN in CALC_DATASETS
+    assert CALC_DEV_BLIND.exists() and CALC_DEV_BLIND in CALC_DATASETS
     assert CALC_HOLDOUT.name == "calc_holdout_v3.jsonl" and CALC_HOLDOUT in CALC_DATASETS
     assert not (REPO / "evals" / "datasets" / "calc_holdout.jsonl").exists()
 
