@@ -207,3 +207,39 @@ def test_a_tax_notice_that_states_its_own_due_date_is_not_guessed() -> None:
         "срок в уведомлении не указан?"
     )
     assert _ids(unstated) == ["tax_notice_58"]
+
+
+def test_a_dated_and_handed_over_decision_is_not_the_delivery_of_an_act() -> None:
+    question = (
+        "Решение о проведении выездной проверки датировано 01.04.2025, вручено нам "
+        "03.04.2025. Когда истекает срок проверки?"
+    )
+    assert _ids(question) == ["field_audit_89"]
+    query = parse_deadline(question, TODAY)
+    assert query is not None and query.event_date == date(2025, 4, 1)
+
+
+def test_act_is_a_word_not_a_part_of_another() -> None:
+    # «фактически» and «актуальный» hold «акт» but name no act of an audit
+    question = (
+        "Решение о проведении выездной проверки фактически вынесено 01.04.2025 (актуальная "
+        "редакция). Когда она должна закончиться?"
+    )
+    assert _ids(question) == ["field_audit_89"]
+
+
+def test_a_field_audit_neither_suspended_nor_extended_gets_the_plain_period() -> None:
+    question = (
+        "Решение о проведении выездной проверки вынесено 01.04.2025, проверка не "
+        "приостанавливалась и не продлевалась. Когда последний день?"
+    )
+    query = parse_deadline(question, TODAY)
+    assert query is not None and (query.period, query.unit) == (2, "months")
+    assert is_calc_question(question)
+    # a suspended one is not computed: the question does not say for how long
+    assert (
+        parse_deadline(
+            "Выездная проверка назначена 01.04.2025, ее приостанавливали. Когда закончится?", TODAY
+        )
+        is None
+    )
