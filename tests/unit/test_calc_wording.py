@@ -243,3 +243,28 @@ def test_a_field_audit_neither_suspended_nor_extended_gets_the_plain_period() ->
         )
         is None
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "row"),
+    [
+        (
+            "Назначена выездная проверка филиала 01.04.2025. Когда истекает срок?",
+            "field_audit_branch_89",
+        ),
+        (
+            "Решение о проведении выездной проверки в отношении организации с филиалами "
+            "вынесено 01.04.2025. Когда закончится?",
+            "field_audit_89",
+        ),
+        (
+            "Выездная проверка компании, у которой есть филиал, назначена 01.04.2025. Когда "
+            "закончится?",
+            "field_audit_89",
+        ),
+    ],
+)
+def test_a_branchs_own_audit_against_an_audit_of_a_company_with_branches(
+    question: str, row: str
+) -> None:
+    assert _ids(question) == [row]
