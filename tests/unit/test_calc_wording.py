@@ -268,3 +268,20 @@ def test_a_branchs_own_audit_against_an_audit_of_a_company_with_branches(
     question: str, row: str
 ) -> None:
     assert _ids(question) == [row]
+
+
+@pytest.mark.parametrize(
+    ("who", "payer"),
+    [
+        ("Адвокат", "individual"),
+        ("Нотариус", "individual"),
+        ("Глава КФХ", "individual"),
+        ("ТСЖ", "organization"),
+    ],
+)
+def test_payer_words(who: str, payer: str) -> None:
+    query = parse_penalty(
+        f"{who} не уплатил 40 000 руб. в срок 28.04.2025, уплатил 30.06.2025. Сколько пени?",
+        TODAY,
+    )
+    assert query is not None and query.payer_given and query.payer == payer
