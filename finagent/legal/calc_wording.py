@@ -26,6 +26,10 @@ _REWRITES: tuple[tuple[str, str], ...] = (
     (r"\b(пришл[оаи]?|поступил[оаи]?|доставлен[оаы]?|доставили)\b", "получено"),
     (r"\b(отдали|выдали)\b", "вручили"),
     (r"\bсдачи\b", "представления"),
+    # citations in words or without spaces, as the rows write them: «п. 1 ст. 93.1»
+    (r"\bпункт(?:а|у|ом|е)?\s+(?=\d)", "п. "),
+    (r"\bстать(?:я|и|е|ей|ю)\s+(?=\d)", "ст. "),
+    (r"\b(п|ст)\.(?=\d)", r"\1. "),
 )
 # «обычная организация, не КГН и не иностранная», «(не НДС)»: a qualifier the question
 # rules out must not select the row for that qualifier; it is dropped before matching

@@ -87,8 +87,11 @@ def procedural_periods() -> tuple[ProceduralPeriod, ...]:
     )
 
 
-_CITED_POINT = re.compile(r"\bп\.\s*(\d+(?:\.\d+)?)\s+(?:ст\.|статьи)\s*(\d+(?:\.\d+)?)")
-_CITED_ARTICLE = re.compile(r"\b(?:ст\.|статьи|статья|статье)\s*(\d+(?:\.\d+)?)")
+# «п. 3 ст. 88», «пункта 3 статьи 88», «п.3 ст.88»; «ст. 93.1», «статьей 93», «ст 93»
+_CITED_POINT = re.compile(
+    r"\b(?:п\.|пункт\w*)\s*(\d+(?:\.\d+)?)\s+(?:ст\.?|стать\w+)\s*(\d+(?:\.\d+)?)"
+)
+_CITED_ARTICLE = re.compile(r"\b(?:ст\.?|статьи|статья|статье|статьей|статью)\s*(\d+(?:\.\d+)?)")
 
 
 def _norm_key(norm: str) -> tuple[str | None, str | None]:

@@ -285,3 +285,14 @@ def test_payer_words(who: str, payer: str) -> None:
         TODAY,
     )
     assert query is not None and query.payer_given and query.payer == payer
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Требование по пункту 1 статьи 93.1 получено 24.12.2025. Последний день?",
+        "Требование по п.1 ст.93.1 получено 24.12.2025. Последний день?",
+    ],
+)
+def test_cited_point_in_words_or_without_spaces(question: str) -> None:
+    assert _ids(question) == ["documents_93_1_audit"]
