@@ -3,9 +3,9 @@
 Each item's question goes through the offline rule path exactly as in the agent: the
 ``calc`` routing hook (:func:`finagent.routing.calc_rules.calc_decision`) must claim it,
 then :func:`finagent.answering.calc.calculate` parses it and calls the real calculator
-tools, the пени tool over the real Bank of Russia client talking SOAP to the loopback
-fake (``tests/fakes/cbr_soap.py``) that serves the real key-rate history in
-``datasets/key_rate_history.csv``. The answer's «Ответ:» line is compared with the
+tools, the пени tool over the real Bank of Russia client talking SOAP to a loopback
+key-rate responder (:mod:`evals.answers.cbr_loopback`) that serves the real key-rate
+history in ``datasets/key_rate_history.csv``. The answer's «Ответ:» line is compared with the
 item's ``expected_date`` or ``expected_amount``: exact match, no tolerance.
 
 Item fields: deadline ``{id, kind: "deadline", question, event_date, period, unit, norm,
@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from collections import Counter
 from dataclasses import dataclass
 from datetime import date
@@ -26,10 +25,19 @@ from pathlib import Path
 from typing import Any
 
 from evals import DATASETS_DIR
+from evals.answers.cbr_loopback import KeyRateResponder, published_key_rates
 
 CALC_DEV = DATASETS_DIR / "calc_dev.jsonl"
-CALC_HOLDOUT = DATASETS_DIR / "calc_holdout.jsonl"
-CALC_DATASETS = [CALC_DEV, CALC_HOLDOUT]
+# written by us, to cover every row of the table of procedural periods
+CALC_DEV_EXTRA = DATASETS_DIR / "calc_dev_extra.jsonl"
+# the first blind hold-out: its misses were read and fixed, so it is dev data now
+CALC_DEV_SEEN = DATASETS_DIR / "calc_dev_seen.jsonl"
+# written blind (source text and item format only); its first run was an out-of-sample
+# measure, after which its misses were read and fixed, so it is dev data too
+CALC_DEV_BLIND = DATASETS_DIR / "calc_dev_blind.jsonl"
+# the current blind hold-out, added and run by the maintainer (absent until then)
+CALC_HOLDOUT = DATASETS_DIR / "calc_holdout_v3.jsonl"
+CALC_DATASETS = [CALC_DEV, CALC_DEV_EXTRA, CALC_DEV_SEEN, CALC_DEV_BLIND, CALC_HOLDOUT]
 KEY_RATES = DATASETS_DIR / "key_rate_history.csv"
 # the evaluation's "today": questions without a year take this year; the fake serves key
 # rates up to this day
@@ -74,16 +82,9 @@ def answer_value(kind: str, answer: str) -> str | None:
     return f"{re.sub(r'[^0-9]', '', m[1])}.{m[2]}" if m else None
 
 
-def _fake_server() -> Any:
-    """The loopback Bank of Russia fake with the real key-rate history."""
-    root = Path(__file__).resolve().parents[2]
-    if str(root) not in sys.path:
-        sys.path.insert(0, str(root))
-    from tests.fakes.cbr_soap import FakeCbrServer, key_rates_from_csv
-
-    server = FakeCbrServer()
-    server.state.key_rates = key_rates_from_csv(KEY_RATES, EVAL_TODAY)
-    return server.start()
+def _key_rate_server() -> KeyRateResponder:
+    """The loopback Bank of Russia key-rate responder with the real key-rate history."""
+    return KeyRateResponder(published_key_rates(KEY_RATES, EVAL_TODAY)).start()
 
 
 async def run_calc_eval(items: list[CalcItem]) -> dict[str, Any]:
@@ -97,7 +98,7 @@ async def run_calc_eval(items: list[CalcItem]) -> dict[str, Any]:
     from finagent.tools.cbr import build_cbr_tools
     from finagent.tools.registry import ToolRegistry
 
-    server = _fake_server()
+    server = _key_rate_server()
     settings = Settings(_env_file=None, cbr_url=server.url, cbr_retry_attempts=1)  # type: ignore[call-arg]
     client = CentralBankClient(settings, today=lambda: EVAL_TODAY)
     registry = ToolRegistry(
@@ -164,6 +165,10 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
         out[dataset] = {
             "items": len(part),
             "exact": sum(r["correct"] for r in part) / len(part),
+            # a confidently wrong date or amount, vs. no single answer (not claimed by the
+            # rule, a question the calculator declines, or an ambiguous one it asks about)
+            "wrong": sum(r["got"] is not None and not r["correct"] for r in part),
+            "declined": sum(r["got"] is None for r in part),
             "routed": sum(r["routed"] for r in part) / len(part),
             "calculator_exact": sum(r["calculator_correct"] for r in part) / len(part),
             **{f"{k}_exact": right[k] / n for k, n in by_kind.items()},
@@ -175,7 +180,16 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
 def format_calc_report(result: dict[str, Any]) -> str:
     summary = result["summary"]
     names = list(summary)
-    metrics = ["items", "exact", "deadline_exact", "penalty_exact", "routed", "calculator_exact"]
+    metrics = [
+        "items",
+        "exact",
+        "wrong",
+        "declined",
+        "deadline_exact",
+        "penalty_exact",
+        "routed",
+        "calculator_exact",
+    ]
     lines = ["| metric | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
     for m in metrics:
         cells = []
@@ -183,8 +197,11 @@ def format_calc_report(result: dict[str, Any]) -> str:
             v = summary[n].get(m)
             cells.append("—" if v is None else (f"{v:.3f}" if isinstance(v, float) else str(v)))
         lines.append(f"| {m} | " + " | ".join(cells) + " |")
-    wrong = [r for r in result["items"] if not r["correct"]]
-    if wrong:
-        lines.append("")
-        lines.append("Wrong: " + ", ".join(f"{r['dataset']}/{r['id']}" for r in wrong))
+    for label, missed in (
+        ("Wrong", [r for r in result["items"] if r["got"] is not None and not r["correct"]]),
+        ("Declined or ambiguous", [r for r in result["items"] if r["got"] is None]),
+    ):
+        if missed:
+            lines.append("")
+            lines.append(f"{label}: " + ", ".join(f"{r['dataset']}/{r['id']}" for r in missed))
     return "\n".join(lines)

@@ -70,9 +70,55 @@ def _assumptions(items: list[str]) -> str:
     return "".join(f"\n> Допущение: {a}." for a in items)
 
 
+async def _variants(q: DeadlineQuery, registry: ToolRegistry, ctx: ToolContext) -> CalcOutcome:
+    """An ambiguous question: every reading computed, no single «Ответ:» claimed."""
+    rows = [r for r in (q.norm, *q.alternatives) if r is not None]
+    args: dict[str, Any] = {
+        "events": [
+            {
+                "event_date": q.event_date.isoformat(),
+                "period": r.period,
+                "unit": r.unit,
+                "basis": r.norm,
+            }
+            for r in rows
+        ]
+    }
+    out = await registry.call(DEADLINE_TOOL, args, ctx)
+    debug: dict[str, Any] = {"tool": DEADLINE_TOOL, "args": args, "ambiguous": [r.id for r in rows]}
+    data: dict[str, Any] = json.loads(out) if out.ok else {}
+    results = data.get("results") or []
+    if len(results) != len(rows):
+        return CalcOutcome(f"Срок рассчитать не удалось: {out}.", False, debug)
+    lines = [
+        "## Краткий вывод",
+        "Вопрос подходит под несколько норм с разными сроками. Уточните, какая ситуация "
+        f"ваша; от события {q.event_date:%d.%m.%Y} срок истекает:",
+    ]
+    for r, res in zip(rows, results, strict=True):
+        lines.append(
+            f"- если это «{r.what}» — {plural(r.period, r.unit)} ({r.norm}; отсчёт от события: "
+            f"{r.event}): **{_d(res['end_date'])}**"
+        )
+    if q.assumptions:
+        lines.append(_assumptions(q.assumptions).strip())
+    lines += ["", "## Расчёт"]
+    for r, res in zip(rows, results, strict=True):
+        lines.append(f"**{r.norm}:**")
+        lines += [f"{i}. {s['text']} ({s['basis']})" for i, s in enumerate(res["steps"], 1)]
+    lines += ["", "## Нормы"]
+    lines += [f"- **{r.norm}** (`{r.unit_id}`)" for r in rows]
+    lines.append("- " + "; ".join(c for c in results[0]["citations"] if c != rows[0].norm) + ".")
+    lines.append(f"\n_{ART_6_1_NOTE}_")
+    debug.update(end_dates=[res["end_date"] for res in results])
+    return CalcOutcome("\n".join(lines), True, debug)
+
+
 async def _deadline(
     q: DeadlineQuery, registry: ToolRegistry, ctx: ToolContext, catalog: LawCatalog | None
 ) -> CalcOutcome:
+    if q.alternatives:
+        return await _variants(q, registry, ctx)
     basis = q.norm.norm if q.norm else None
     args: dict[str, Any] = {
         "events": [
@@ -113,15 +159,65 @@ async def _deadline(
     return CalcOutcome("\n".join(line for line in lines if line is not None), True, debug)
 
 
+def _penalty_table(row: dict[str, Any]) -> list[str]:
+    lines = [
+        "| Период | Дней | Ключевая ставка | Доля | Пени | Основание |",
+        "|---|---|---|---|---|---|",
+    ]
+    for p in row["periods"]:
+        lines.append(
+            f"| {_d(p['date_from'])} – {_d(p['date_to'])} | {p['days']} | {p['key_rate']} % "
+            f"| {p['fraction']} | {_money(p['amount'])} | {p['basis']} |"
+        )
+    return lines
+
+
+_PENALTY_RULE = (
+    "Пени начисляются за каждый календарный день просрочки со дня, следующего за сроком "
+    "уплаты, по день погашения включительно (п. 3 ст. 75 НК РФ); пеня = недоимка × доля × "
+    "ключевая ставка, действовавшая в этот день (п. 4 ст. 75 НК РФ)."
+)
+
+
+def _both_payers(q: PenaltyQuery, rows: list[dict[str, Any]], data: dict[str, Any]) -> list[str]:
+    """The payer is not stated and the fractions differ: both results, none claimed."""
+    lines = [
+        "## Краткий вывод",
+        "Плательщик не указан, а доля ключевой ставки для организаций и для физических лиц "
+        f"(ИП) при этой просрочке разная. Пени на недоимку {_money(rows[0]['amount'])} за "
+        f"{rows[0]['days']} дн. просрочки (с {_d(rows[0]['periods'][0]['date_from'])} по "
+        f"{_d(rows[0]['paid_date'])} включительно):",
+    ]
+    lines += [f"- {_PAYER_RU[r['payer']]}: **{_money(r['total'])}**" for r in rows]
+    lines.append("Уточните, кто плательщик, — ответ для вашего случая один из этих.")
+    if q.assumptions:
+        lines.append(_assumptions(q.assumptions).strip())
+    lines += [
+        "",
+        "## Расчёт",
+        f"Срок уплаты — {_d(rows[0]['due_date'])}, недоимка погашена "
+        f"{_d(rows[0]['paid_date'])}. {_PENALTY_RULE}",
+    ]
+    for r in rows:
+        lines += ["", f"**{_PAYER_RU[r['payer']]}:**", *_penalty_table(r)]
+        lines.append(f"Итого: {_money(r['total'])}.")
+    citations = dict.fromkeys(c for r in rows for c in r["citations"])
+    lines += ["", "## Нормы", "- " + "; ".join(citations) + "."]
+    lines.append(f"\n_{data.get('edition', '')}_")
+    return lines
+
+
 async def _penalty(q: PenaltyQuery, registry: ToolRegistry, ctx: ToolContext) -> CalcOutcome:
+    payers = [q.payer] if q.payer_given else ["individual", "organization"]
     args = {
         "payments": [
             {
                 "amount": str(q.amount),
                 "due_date": q.due_date.isoformat(),
                 "paid_date": q.paid_date.isoformat(),
-                "payer": q.payer,
+                "payer": payer,
             }
+            for payer in payers
         ]
     }
     debug: dict[str, Any] = {"tool": PENALTY_TOOL, "args": args}
@@ -133,16 +229,27 @@ async def _penalty(q: PenaltyQuery, registry: ToolRegistry, ctx: ToolContext) ->
         )
     out = await registry.call(PENALTY_TOOL, args, ctx)
     data: dict[str, Any] = json.loads(out) if out.ok else {"fatal_error": out.text}
-    if not data.get("results"):
+    results: list[dict[str, Any]] = data.get("results") or []
+    if len(results) != len(payers):
         error = data.get("fatal_error") or "; ".join(
             e["error_text"] for e in data.get("errors", [])
         )
         return CalcOutcome(f"Пени рассчитать не удалось: {error}.", False, debug)
-    row = data["results"][0]
+    assumptions = list(q.assumptions)
+    if not q.payer_given:
+        if len({r["total"] for r in results}) > 1:
+            debug.update(totals=[r["total"] for r in results], ambiguous="payer")
+            return CalcOutcome("\n".join(_both_payers(q, results, data)), True, debug)
+        assumptions.append(
+            "плательщик не указан: при этой просрочке доля ставки для организаций и для "
+            "физических лиц одинакова, пени тоже"
+        )
+    row = results[0]
     lines = [
         "## Краткий вывод",
         f"**Ответ: {_money(row['total'])}** — пени на недоимку {_money(row['amount'])} "
-        f"({_PAYER_RU[row['payer']]}) за {row['days']} дн. просрочки: с "
+        f"({_PAYER_RU[row['payer']] if q.payer_given else 'любой плательщик'}) за "
+        f"{row['days']} дн. просрочки: с "
         f"{_d(row['periods'][0]['date_from'])} по {_d(row['paid_date'])} включительно.",
     ]
     if row.get("stale"):
@@ -150,24 +257,16 @@ async def _penalty(q: PenaltyQuery, registry: ToolRegistry, ctx: ToolContext) ->
             "> Банк России сейчас недоступен: использованы сохранённые значения ключевой "
             f"ставки (по состоянию на {data.get('key_rates_as_of', 'неизвестную дату')})."
         )
-    if q.assumptions:
-        lines.append(_assumptions(q.assumptions).strip())
+    if assumptions:
+        lines.append(_assumptions(assumptions).strip())
     lines += [
         "",
         "## Расчёт",
         f"Срок уплаты — {_d(row['due_date'])}, недоимка погашена {_d(row['paid_date'])}. "
-        "Пени начисляются за каждый календарный день просрочки со дня, следующего за сроком "
-        "уплаты, по день погашения включительно (п. 3 ст. 75 НК РФ); пеня = недоимка × доля × "
-        "ключевая ставка, действовавшая в этот день (п. 4 ст. 75 НК РФ).",
+        + _PENALTY_RULE,
         "",
-        "| Период | Дней | Ключевая ставка | Доля | Пени | Основание |",
-        "|---|---|---|---|---|---|",
+        *_penalty_table(row),
     ]
-    for p in row["periods"]:
-        lines.append(
-            f"| {_d(p['date_from'])} – {_d(p['date_to'])} | {p['days']} | {p['key_rate']} % "
-            f"| {p['fraction']} | {_money(p['amount'])} | {p['basis']} |"
-        )
     lines.append(
         f"\n**Итого: {_money(row['total'])}** (сумма по периодам без промежуточного "
         "округления, округлена до копеек)."

@@ -10,13 +10,9 @@ import re
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal, InvalidOperation
-from functools import lru_cache
-from importlib.resources import files
-from typing import Any
 
-import yaml
-
-from finagent.legal.deadlines import Unit
+from finagent.legal.deadlines import Unit, plural
+from finagent.legal.periods import ProceduralPeriod, find_norms
 from finagent.russian_months import MONTHS
 
 _MONTH_RE = (
@@ -25,6 +21,12 @@ _MONTH_RE = (
 )
 _TEXT_DATE = re.compile(
     rf"\b(\d{{1,2}})(?:-?го)?\s+{_MONTH_RE}(?:\s+(\d{{4}})\s*(?:г\.|года|г\b)?)?", re.IGNORECASE
+)
+# «с 1 по 31 июля 2025»: the first day takes the month (and year) of the second
+_DAY_RANGE = re.compile(
+    rf"\b(?:с|со)\s+(\d{{1,2}})(?:-?го)?\s+(?:по|до)\s+\d{{1,2}}(?:-?го)?\s+{_MONTH_RE}"
+    r"(?:\s+(\d{4}))?",
+    re.IGNORECASE,
 )
 _DOTTED = re.compile(r"\b(\d{1,2})\.(\d{1,2})\.(\d{4}|\d{2})\b")
 _ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
@@ -61,27 +63,32 @@ _PERIOD = re.compile(
 _BARE_MONTH = re.compile(r"в течение\s+месяца|\bмесячн", re.IGNORECASE)
 _AMOUNT = re.compile(
     r"(\d{1,3}(?:[\s\u00a0]\d{3})+|\d+)(?:[.,](\d{1,2}))?\s*"
-    r"(тыс\.?|тысяч\w*|млн\.?|миллион\w*)?\s*(?:руб|₽|р\.|рублей)",
+    # «250 000 руб.», «1,2 млн руб.», and a scale word alone («недоимка 1,2 млн»)
+    r"(?:(тыс\.?|тысяч\w*|млн\.?|миллион\w*)\s*(?:руб\w*|₽|р\.)?|(?:руб|₽|р\.))",
     re.IGNORECASE,
 )
 _ORGANIZATION = re.compile(
-    r"организаци|\bооо\b|\bао\b|\bпао\b|компани|юрлиц|юридическ\w*\s+лиц|фирм|предприяти",
+    r"организаци|\b(ооо|ао|пао|зао|оао|нко|гуп|муп|ано)\b|компани|юрлиц|юридическ\w*\s+лиц"
+    r"|фирм|предприяти|учреждени|кооператив|товариществ|\b(тсж|снт|жск|тсн)\b",
     re.IGNORECASE,
 )
 _INDIVIDUAL = re.compile(
-    r"\bип\b|предпринимател|физическ\w*\s+лиц|физлиц|гражданин|самозанят|\bя\b",
+    r"\bип\b|предпринимател|физическ\w*\s+лиц|физлиц|\bфиз\.\s*лиц|гражданин|гражданк"
+    r"|самозанят|пенсионер|\bя\b|3-ндфл|ндфл\s+по\s+деклараци|адвокат|нотариус|\bкфх\b",
     re.IGNORECASE,
 )
 # the cue nearest before a lone date says whether it is the payment or the due date
 _CUES = re.compile(
-    r"(?P<due>срок\w*|не\s+позднее|\bдо\b|должн\w*(?:\s+был\w*)?\s+\w+|вместо|\bне\s+\w+)"
-    r"|(?P<paid>(?:уплат|оплат|погас|перечисл|заплат|внес|поступ|списан)\w*)",
+    r"(?P<due>срок\w*(?:\s+(?:уплат|оплат|перечислен|исполнен|платеж)\w*)?|не\s+позднее|\bдо\b"
+    r"|долж(?:е|н)\w*(?:\s+был\w*)?\s+\w+|(?:надо|нужно|следовало|необходимо)(?:\s+было)?\s+\w+"
+    r"|вместо|\bне\s+\w+)"
+    r"|(?P<paid>(?:уплат|уплач|оплат|оплач|погас|погаш|перечисл|заплат|заплач|внес|поступ|списа)\w*)",
     re.IGNORECASE,
 )
 _LATE_DAYS = re.compile(
     r"(?:на|опоздани\w*\s+на|просрочк\w*\s+(?:на\s+|в\s+)?)\s*(\d{1,4})\s*(?:календарн\w*\s+)?"
     r"(?:дн|день)|(\d{1,4})\s*(?:календарн\w*\s+)?(?:дн\w*|день)\s+(?:просрочк|позже|позднее|"
-    r"опоздани)",
+    r"опоздани)|\bчерез\s+(\d{1,4})\s*(?:календарн\w*\s+)?(?:дн\w*|день)",
     re.IGNORECASE,
 )
 
@@ -94,20 +101,6 @@ class FoundDate:
     year_given: bool
 
 
-@dataclass(frozen=True)
-class ProceduralPeriod:
-    """One row of data/procedural_periods.yaml."""
-
-    id: str
-    what: str
-    event: str
-    period: int
-    unit: Unit
-    norm: str
-    unit_id: str
-    patterns: tuple[str, ...]
-
-
 @dataclass
 class DeadlineQuery:
     event_date: date
@@ -115,6 +108,8 @@ class DeadlineQuery:
     unit: Unit
     norm: ProceduralPeriod | None
     assumptions: list[str] = field(default_factory=list)
+    # other readings of an ambiguous question (same event date, other periods)
+    alternatives: list[ProceduralPeriod] = field(default_factory=list)
 
 
 @dataclass
@@ -124,6 +119,7 @@ class PenaltyQuery:
     paid_date: date
     payer: str
     assumptions: list[str] = field(default_factory=list)
+    payer_given: bool = True  # False: the answer must show both payer types if they differ
 
 
 def _clean(text: str) -> str:
@@ -159,10 +155,39 @@ def find_dates(text: str, today: date) -> list[FoundDate]:
         except ValueError:
             continue
         found.append(FoundDate(day, m.start(), m.end(), bool(m[3])))
+    for m in _DAY_RANGE.finditer(text):
+        year = int(m[3]) if m[3] else today.year
+        try:
+            day = date(year, _month(m[2]), int(m[1]))
+        except ValueError:
+            continue
+        found.append(FoundDate(day, m.start(1), m.end(1), bool(m[3])))
     found.sort(key=lambda f: f.start)
-    return [
+    unique = [
         f for i, f in enumerate(found) if not any(g.start <= f.start < g.end for g in found[:i])
     ]
+    return _shared_years(text, unique)
+
+
+def _shared_years(text: str, dates: list[FoundDate]) -> list[FoundDate]:
+    """«с 29 июля по 15 октября 2024 года»: a date without a year takes the year of the
+    date right after it (the year before when it would fall after that date)."""
+    out = list(dates)
+    for i in range(len(out) - 2, -1, -1):
+        d, nxt = out[i], out[i + 1]
+        gap = text[d.end : nxt.start]
+        if d.year_given or not nxt.year_given or len(gap) > 40 or re.search(r"[.;!?]", gap):
+            continue
+        year = (
+            nxt.day.year
+            if (d.day.month, d.day.day) <= (nxt.day.month, nxt.day.day)
+            else (nxt.day.year - 1)
+        )
+        try:
+            out[i] = FoundDate(d.day.replace(year=year), d.start, d.end, True)
+        except ValueError:  # 29 February in a common year
+            continue
+    return out
 
 
 def _number(word: str) -> int:
@@ -189,58 +214,88 @@ def find_period(text: str, dates: list[FoundDate]) -> tuple[int, Unit] | None:
     return None
 
 
-@lru_cache(maxsize=1)
-def procedural_periods() -> tuple[ProceduralPeriod, ...]:
-    raw: list[dict[str, Any]] = yaml.safe_load(
-        files("finagent.legal").joinpath("data/procedural_periods.yaml").read_text("utf-8")
-    )
-    return tuple(
-        ProceduralPeriod(
-            id=r["id"],
-            what=r["what"],
-            event=r["event"],
-            period=int(r["period"]),
-            unit=r["unit"],
-            norm=r["norm"],
-            unit_id=r["unit_id"],
-            patterns=tuple(r["patterns"]),
-        )
-        for r in raw
-    )
+# «продлили до четырех месяцев» (the new total) or «продлили на два месяца» (added)
+_EXTENSION = re.compile(r"продл\w*[^.?!]{0,40}?\b(до|на)\s*$", re.IGNORECASE)
 
 
-def find_norm(text: str) -> ProceduralPeriod | None:
-    lowered = _clean(text).lower()
-    for row in procedural_periods():
-        if any(re.search(p, lowered) for p in row.patterns):
-            return row
+def _extension_period(text: str, dates: list[FoundDate]) -> tuple[int, Unit, str] | None:
+    for m in _PERIOD.finditer(text):
+        if any(d.start <= m.start() < d.end for d in dates):
+            continue
+        ext = _EXTENSION.search(text[max(0, m.start() - 60) : m.start()])
+        found = find_period(m.group(0), []) if ext else None
+        if ext and found:
+            return found[0], found[1], ext[1].lower()
     return None
 
 
+def _event_date(text: str, dates: list[FoundDate], norm: ProceduralPeriod | None) -> FoundDate:
+    """The date of the period's event: the first date, or, when the question has several
+    dates and the row names its event's words, the date nearest to those words."""
+    if norm is None or norm.event_cue is None or len({d.day for d in dates}) < 2:
+        return dates[0]
+    lowered = text.lower()
+    cue = re.compile(norm.event_cue)
+    ordered = sorted(dates, key=lambda d: d.start)
+    best: tuple[int, FoundDate] | None = None
+    for i, d in enumerate(ordered):
+        # the words between the previous date and this one, then a few words after it:
+        # «получен 10 марта» (cue before) scores better than «10 марта получили» (after)
+        left = lowered[(ordered[i - 1].end if i else 0) : d.start][-50:]
+        right_end = ordered[i + 1].start if i + 1 < len(ordered) else len(lowered)
+        right = lowered[d.end : min(right_end, d.end + 20)]
+        scores = [len(left) - m.end() for m in cue.finditer(left)]
+        scores += [20 + m.start() for m in cue.finditer(right)]
+        if scores and (best is None or min(scores) < best[0]):
+            best = (min(scores), d)
+    return best[1] if best else dates[0]
+
+
 def parse_deadline(text: str, today: date) -> DeadlineQuery | None:
-    """The event date and period of a deadline question, or None when one is missing."""
+    """The event date and period of a deadline question, or None when one is missing.
+
+    The period of a known situation wins over a period merely mentioned in the question
+    («месячный срок на возражения истек ...» asks about the next period), except an
+    extension the question states («срок продлили до четырех месяцев»). A question that
+    matches a situation the calculator must not guess at (a ``decline`` row) gives None.
+    """
     text = _clean(text)
     dates = find_dates(text, today)
     if not dates:
         return None
-    norm = find_norm(text)
+    rows = find_norms(text)
+    if any(row.decline for row in rows):
+        return None
     explicit = find_period(text, dates)
+    extension = _extension_period(text, dates)
     assumptions: list[str] = []
-    if explicit is not None:
-        period, unit = explicit
+    norm: ProceduralPeriod | None = rows[0] if rows else None
+    alternatives = rows[1:]
+    if extension is not None and norm is not None:
+        period, unit, how = extension
+        if how == "на":  # «продлили на два месяца»: added to the period of the norm
+            if unit != norm.unit:
+                return None
+            period += norm.period
+        alternatives = []
+        assumptions.append(
+            f"срок принят с учетом продления, указанного в вопросе: {plural(period, unit)}"
+        )
     elif norm is not None:
         period, unit = norm.period, norm.unit
+    elif explicit is not None:
+        period, unit = explicit
     else:
         return None
-    event = dates[0]
+    event = _event_date(text, dates, norm)
     if not event.year_given:
         assumptions.append(f"год не указан: принят {event.day.year} год")
-    if explicit is not None and unit == "working_days" and not re.search(r"рабоч", text, re.I):
+    if norm is None and unit == "working_days" and not re.search(r"рабоч", text, re.I):
         assumptions.append(
             "срок указан в днях: по п. 6 ст. 6.1 НК РФ дни считаются рабочими, "
             "если срок не установлен в календарных днях"
         )
-    return DeadlineQuery(event.day, period, unit, norm, assumptions)
+    return DeadlineQuery(event.day, period, unit, norm, assumptions, alternatives)
 
 
 def find_amount(text: str) -> Decimal | None:
@@ -273,6 +328,27 @@ def _is_payment_date(before: str) -> bool:
     return bool(cues) and cues[-1].group("paid") is not None
 
 
+_RANGE_FROM = re.compile(r"(?:\bс|\bначиная\s+с|\bпросрочк\w*\s+с)\s*$", re.IGNORECASE)
+
+
+def _marked_dates(text: str, dates: list[FoundDate]) -> tuple[date | None, date | None]:
+    """With three or more dates: the one the words call the due date and the one they call
+    the payment date, each only when exactly one date is so marked."""
+    due: set[date] = set()
+    paid: set[date] = set()
+    previous_end = 0
+    for d in sorted(dates, key=lambda f: f.start):
+        before = text[max(previous_end, d.start - 60) : d.start]
+        cues = list(_CUES.finditer(before))
+        if cues:
+            (paid if cues[-1].group("paid") else due).add(d.day)
+        previous_end = d.end
+    return (
+        next(iter(due)) if len(due) == 1 else None,
+        next(iter(paid)) if len(paid) == 1 else None,
+    )
+
+
 def parse_penalty(text: str, today: date) -> PenaltyQuery | None:
     """Amount, due and payment dates and payer of a пени question, or None."""
     text = _clean(text)
@@ -282,12 +358,21 @@ def parse_penalty(text: str, today: date) -> PenaltyQuery | None:
     assumptions: list[str] = []
     dates = find_dates(text, today)
     late = _LATE_DAYS.search(text)
-    late_days = int(late[1] or late[2]) if late else None
+    late_days = int(late[1] or late[2] or late[3]) if late else None
     due: date | None = None
     paid: date | None = None
     distinct = sorted({d.day for d in dates})
-    if len(distinct) >= 2:  # пени accrue only after the due date: the earlier one is due
-        due, paid = distinct[0], distinct[-1]
+    if len(distinct) == 2:  # пени accrue only after the due date: the earlier one is due
+        due, paid = distinct
+        first = min(dates, key=lambda d: (d.day, d.start))
+        if _RANGE_FROM.search(text[max(0, first.start - 20) : first.start]):
+            # «просрочка с 29 июля по 15 октября»: the range is the overdue days themselves
+            due = first.day - timedelta(days=1)
+            assumptions.append(
+                f"{first.day:%d.%m.%Y} принят первым днём просрочки, срок уплаты — {due:%d.%m.%Y}"
+            )
+    elif len(distinct) > 2:  # only the dates the words mark as due and as paid
+        due, paid = _marked_dates(text, dates)
     elif distinct:
         if _is_payment_date(text[max(0, dates[0].start - 60) : dates[0].start]):
             paid = distinct[0]
@@ -309,10 +394,6 @@ def parse_penalty(text: str, today: date) -> PenaltyQuery | None:
     if any(not d.year_given for d in dates):
         assumptions.append(f"год не указан: принят {today.year} год")
     payer = find_payer(text)
-    if payer is None:
-        payer = "individual"
-        assumptions.append(
-            "плательщик не указан: расчёт для физического лица (ИП); для организаций "
-            "доля ставки после 30 дней просрочки иная"
-        )
-    return PenaltyQuery(amount, due, paid, payer, assumptions)
+    return PenaltyQuery(
+        amount, due, paid, payer or "individual", assumptions, payer_given=payer is not None
+    )

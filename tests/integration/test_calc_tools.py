@@ -163,3 +163,26 @@ def test_calculators_are_exported_over_mcp(registry: ToolRegistry) -> None:
 
     names = {t.name for t in exported_tools(registry)}
     assert {DEADLINE, PENALTY} <= names
+
+
+async def test_penalty_question_without_a_payer_shows_both_results(registry: ToolRegistry) -> None:
+    from finagent.answering.calc import calculate
+
+    long = await calculate(
+        "Сколько пеней на 1 000 000 руб.: срок уплаты 25.05.2025, уплачено 15.07.2025?",
+        registry,
+        CTX,
+        TODAY,
+    )
+    # 51 days: the 1/150 of days 31-51 applies to organizations only (п. 5.1 ст. 75)
+    assert "Ответ:" not in long.markdown and "Уточните, кто плательщик" in long.markdown
+    assert "организация: **48 466,67 руб.**" in long.markdown
+    assert "физическое лицо / ИП: **" in long.markdown
+    short = await calculate(
+        "Сколько пеней на 1 000 000 руб.: срок уплаты 25.05.2025, уплачено 10.06.2025?",
+        registry,
+        CTX,
+        TODAY,
+    )
+    # 16 days: 1/300 for everyone, so one answer
+    assert "**Ответ:" in short.markdown and "любой плательщик" in short.markdown

@@ -99,7 +99,8 @@ def test_penalty_dates_amount_and_payer() -> None:
 def test_penalty_without_dates_assumes_payment_today() -> None:
     q = parse_penalty("сколько пеней на 250 000 руб., уплаченных на 70 дней позже срока?", TODAY)
     assert q is not None and q.paid_date == TODAY and (TODAY - q.due_date).days == 70
-    assert len(q.assumptions) == 2  # the dates and the payer were assumed, and said so
+    assert len(q.assumptions) == 1  # the dates were assumed, and said so
+    assert not q.payer_given  # the answer shows both payer types when they differ
 
 
 def test_penalty_without_an_amount_is_not_parsed() -> None:
@@ -117,3 +118,72 @@ def test_a_year_is_not_a_period() -> None:
     )
     assert q is not None and q.norm is not None and q.norm.id == "desk_audit_vat_88"
     assert (q.period, q.unit) == (2, "months")
+
+
+@pytest.mark.parametrize(
+    ("question", "amount", "due", "paid", "payer"),
+    [
+        (  # a scale word without «руб.», «вместо» marks the due date
+            "Недоимка 1,2 млн, ООО, оплатили 10.06.2025 вместо 28.04.2025. Сколько пени?",
+            Decimal("1200000"),
+            date(2025, 4, 28),
+            date(2025, 6, 10),
+            "organization",
+        ),
+        (  # «с ... по ...» is the overdue range itself: the due date is the day before
+            "Сколько пеней по недоимке 250000 руб. у ООО за период с 29 июля по 15 октября "
+            "2024 года?",
+            Decimal("250000"),
+            date(2024, 7, 28),
+            date(2024, 10, 15),
+            "organization",
+        ),
+        (  # three dates: only the ones the words mark as due and paid
+            "Декларация подана 25.03.2025, срок уплаты 28.03.2025, уплачено 10.06.2025, налог "
+            "100 000 руб., ООО. Сколько пеней?",
+            Decimal("100000"),
+            date(2025, 3, 28),
+            date(2025, 6, 10),
+            "organization",
+        ),
+        (  # «срок уплаты» is a due cue even though it contains «уплат»
+            "Срок уплаты 28.07.2025, просрочка 40 дней, налог 45 600 руб., организация. "
+            "Сколько пеней?",
+            Decimal("45600"),
+            date(2025, 7, 28),
+            date(2025, 9, 6),
+            "organization",
+        ),
+        (  # «3-го февраля», a year shared by both dates, «физлица»
+            "Пени на 85 тыс. рублей: срок уплаты 28 декабря, а уплатили 15 января 2025 года. "
+            "ИП. Сколько?",
+            Decimal("85000"),
+            date(2024, 12, 28),
+            date(2025, 1, 15),
+            "individual",
+        ),
+        (
+            "Пенсионер заплатил земельный налог 640 ₽ не 1 декабря 2023 года, а 25 декабря "
+            "2023 года. Пени?",
+            Decimal("640"),
+            date(2023, 12, 1),
+            date(2023, 12, 25),
+            "individual",
+        ),
+    ],
+)
+def test_penalty_phrasings(
+    question: str, amount: Decimal, due: date, paid: date, payer: str
+) -> None:
+    assert calc_decision(question) is not None
+    q = parse_penalty(question, TODAY)
+    assert q is not None and q.payer_given
+    assert (q.amount, q.due_date, q.paid_date, q.payer) == (amount, due, paid, payer)
+
+
+def test_date_forms_of_a_deadline_question() -> None:
+    for text in ("3 февраля 2025 г.", "03.02.2025", "3-го февраля 2025 года", "2025-02-03"):
+        q = parse_deadline(
+            f"Требование о пояснениях получено {text}. До какого дня ответить?", TODAY
+        )
+        assert q is not None and q.event_date == date(2025, 2, 3), text

@@ -1,0 +1,79 @@
+"""``finagent eval answers --calc`` runs from the package alone (no ``tests`` import)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from evals.answers.calc import (
+    CALC_DATASETS,
+    CALC_DEV_BLIND,
+    CALC_DEV_SEEN,
+    CALC_HOLDOUT,
+    answer_value,
+    summarise,
+)
+
+REPO = Path(__file__).resolve().parents[2]
+
+# Blocks the ``tests`` package, then runs the evaluation on a few items of each kind.
+SCRIPT = """
+import asyncio, json, sys
+sys.modules["tests"] = None  # any `import tests...` now raises ImportError
+from evals.answers.calc import CALC_DEV, load_calc_dataset, run_calc_eval
+items = [i for i in load_calc_dataset(CALC_DEV) if i.id in ("cd01", "cd03", "cp01", "cp05")]
+print(json.dumps(asyncio.run(run_calc_eval(items))))
+"""
+
+
+def test_calc_eval_runs_without_the_tests_package() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=300, cwd=REPO
+    )
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    kinds = {r["kind"] for r in result["items"]}
+    assert kinds == {"deadline", "penalty"}  # пени went through the loopback key-rate responder
+    assert all(r["correct"] for r in result["items"]), result["items"]
+
+
+def test_default_datasets() -> None:
+    assert CALC_DEV_SEEN.exists() and CALC_DEV_SEEN in CALC_DATASETS
+    assert CALC_DEV_BLIND.exists() and CALC_DEV_BLIND in CALC_DATASETS
+    assert CALC_HOLDOUT.name == "calc_holdout_v3.jsonl" and CALC_HOLDOUT in CALC_DATASETS
+    assert not (REPO / "evals" / "datasets" / "calc_holdout.jsonl").exists()
+
+
+def test_wrong_and_declined_are_counted_apart() -> None:
+    rows = [
+        {
+            "dataset": "d",
+            "kind": "deadline",
+            "routed": True,
+            "correct": True,
+            "got": "x",
+            "calculator_correct": True,
+        },
+        {
+            "dataset": "d",
+            "kind": "deadline",
+            "routed": True,
+            "correct": False,
+            "got": "y",
+            "calculator_correct": True,
+        },
+        {
+            "dataset": "d",
+            "kind": "deadline",
+            "routed": False,
+            "correct": False,
+            "got": None,
+            "calculator_correct": True,
+        },
+    ]
+    summary = summarise(rows)["d"]
+    assert (summary["wrong"], summary["declined"]) == (1, 1)
+    ambiguous = "Вопрос подходит под несколько норм ... **26.06.2025**"
+    assert answer_value("deadline", ambiguous) is None

@@ -1,0 +1,46 @@
+"""The calc answer of an ambiguous question: every reading computed, none claimed."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from finagent.answering.calc import calculate
+from finagent.tools.base import ToolContext
+from finagent.tools.calc import Req_Calculate_Deadline_For_Events
+from finagent.tools.registry import ToolRegistry
+
+TODAY = date(2026, 11, 23)
+
+
+async def test_ambiguous_question_gets_both_dates_and_no_single_answer() -> None:
+    registry = ToolRegistry([Req_Calculate_Deadline_For_Events()])
+    outcome = await calculate(
+        "Проверка контрагента: 5 мая 2025 года нам пришло требование по ст. 93.1 о документах "
+        "по сделке с ним вне рамок проверки. До какого числа ответить?",
+        registry,
+        ToolContext(user_id="u"),
+        TODAY,
+    )
+    answer = outcome.markdown
+    assert outcome.ok and "Ответ:" not in answer
+    assert "Уточните" in answer
+    # 5 working days (abz. 1 p. 5 art. 93.1) and 10 working days (abz. 2), from Mon 05.05.2025;
+    # 08-11.05.2025 are days off: 06, 07, 12, 13, 14 | ... 15, 16, 19, 20, 21
+    assert "абз. 1" in answer and "**14.05.2025**" in answer
+    assert "абз. 2" in answer and "**21.05.2025**" in answer
+    assert "п. 2 ст. 6.1 НК РФ" in answer and "п. 6 ст. 6.1 НК РФ" in answer
+
+
+async def test_single_reading_cites_the_norm_and_the_extension() -> None:
+    registry = ToolRegistry([Req_Calculate_Deadline_For_Events()])
+    outcome = await calculate(
+        "Решение о назначении выездной проверки вынесено 10.01.2025, затем срок продлили до "
+        "шести месяцев. Когда истекает продлённый срок?",
+        registry,
+        ToolContext(user_id="u"),
+        TODAY,
+    )
+    answer = outcome.markdown
+    assert "**Ответ: 10.07.2025**" in answer
+    assert "п. 6 ст. 89 НК РФ" in answer and "п. 5 ст. 6.1 НК РФ" in answer
+    assert "продления" in answer

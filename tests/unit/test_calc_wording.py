@@ -1,0 +1,298 @@
+"""Question understanding over accountants' wording: abbreviations, other verbs for the
+same event, qualifiers and events the question rules out, a cited article alone."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from finagent.legal.calc_query import find_dates, parse_deadline, parse_penalty
+from finagent.legal.calc_wording import canonical
+from finagent.legal.periods import find_norms
+from finagent.routing.calc_rules import is_calc_question
+
+TODAY = date(2026, 11, 23)
+
+
+def _ids(question: str) -> list[str]:
+    return [row.id for row in find_norms(question)]
+
+
+@pytest.mark.parametrize(
+    ("question", "row"),
+    [
+        # abbreviations and slang for the audits and their steps
+        ("Акт ВНП вручен 12.03.2025. До какого числа можно возразить?", "objections_100"),
+        ("КНП декларации по НДС началась 21.04.2025. Когда последний день?", "desk_audit_vat_88"),
+        ("Камералку по прибыли начали 28.03.2025. Когда она закончится?", "desk_audit_88"),
+        ("Решение о назначении ВНП от 03.06.2025. Когда истекает срок проверки?", "field_audit_89"),
+        ("Апелляцию на решение, полученное 01.12.2025, до какого числа подать?", "appeal_139_1"),
+        # other verbs for receiving the document
+        ("Требование пояснений пришло 02.06.2025. Когда срок представления?", "explanations_88"),
+        ("Акт проверки нам отдали 12.03.2025. Крайний срок для возражений?", "objections_100"),
+        # a qualifier the question rules out does not select its special row
+        (
+            "Требование о представлении документов получено 24.04.2025, мы не КГН и не "
+            "иностранная организация. Последний день?",
+            "documents_93",
+        ),
+        (
+            "Уточненку по налогу на прибыль сдали 30.11.2025. До какой даты камеральная "
+            "проверка (не НДС)?",
+            "desk_audit_88",
+        ),
+        # an event the question says did not happen does not select its row
+        (
+            "Акт выездной проверки получен 12.03.2025, дополнительные мероприятия не "
+            "проводились. До какого числа возражения?",
+            "objections_100",
+        ),
+        (
+            "Решение по проверке вручено 02.06.2025, жалобу подавать не будем... "
+            "Когда решение вступит в силу, если жалобу мы не подаем?",
+            "decision_in_force_101",
+        ),
+        # п. 1 ст. 93.1 (another person's audit) against п. 2 (a deal, no audit)
+        (
+            "Инспекция проверяет нашего поставщика, требование о документах получили "
+            "10.04.2025. До какого числа ответить?",
+            "documents_93_1_audit",
+        ),
+        (
+            "Пришло требование о представлении информации о конкретной сделке с проверяемым "
+            "лицом, получено 05.03.2025. Последний день?",
+            "documents_93_1_audit",
+        ),
+        (
+            "Встречка: требование о документах по сделке получено 31.01.2025. Срок исполнения?",
+            "documents_93_1_audit",
+        ),
+        (
+            "Вне рамок проверки запросили документы по конкретной сделке, требование "
+            "получено 05.03.2025. До какого числа?",
+            "documents_93_1_deal",
+        ),
+        # the справка was handed over; the question is about the act
+        (
+            "Справку о проведенной выездной проверке вручили, она от 30.10.2025. Крайний "
+            "срок составления акта?",
+            "act_field_100",
+        ),
+    ],
+)
+def test_accountants_wording_finds_the_governing_row(question: str, row: str) -> None:
+    assert _ids(question) == [row]
+    assert is_calc_question(question)
+
+
+def test_negated_qualifier_is_dropped_but_the_rest_is_kept() -> None:
+    text = canonical("Организация (не КГН, не иностранная) получила требование")
+    assert "кгн" not in text and "иностранн" not in text
+    assert "организация" in text and "требование" in text
+    # «не ИП» is not a qualifier to drop: it selects the individual's collection rows
+    assert "не ип" in canonical("физлицо не ИП")
+
+
+def test_a_cited_article_alone_gives_its_periods_as_variants() -> None:
+    query = parse_deadline(
+        "Требование по ст. 93.1 НК РФ получено 24.12.2025. Последний день?", TODAY
+    )
+    assert query is not None
+    periods = {(query.period, query.unit)} | {(r.period, r.unit) for r in query.alternatives}
+    assert periods == {(5, "working_days"), (10, "working_days")}
+
+
+def test_a_cited_article_without_rows_matches_nothing() -> None:
+    assert _ids("По ст. 999 НК РФ что-то получено 24.12.2025. Последний день?") == []
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Требование о пояснениях получено 03.02.2025. Срок ответа?",
+        "Акт проверки получен 03.02.2025. Срок подачи возражений?",
+        "Налоговое уведомление получено 05.11.2025. Когда срок уплаты?",
+    ],
+)
+def test_terse_asks_are_calc_questions(question: str) -> None:
+    assert is_calc_question(question)
+
+
+def test_a_question_without_a_question_mark_is_not_a_terse_ask() -> None:
+    assert not is_calc_question("Требование о пояснениях получено 03.02.2025. Срок ответа")
+
+
+@pytest.mark.parametrize(
+    ("question", "event"),
+    [
+        # rows without their own `event_cue` take one from the kind of their event
+        (
+            "Требование от 01.04.2025 о документах по проверке нашего поставщика "
+            "получили 07.04.2025. До какого числа ответить?",
+            date(2025, 4, 7),
+        ),
+        (
+            "Налоговое уведомление от 01.10.2025 получено 20.10.2025. До какого числа уплатить?",
+            date(2025, 10, 20),
+        ),
+        (
+            "Справку о проведенной выездной проверке, датированную 30.10.2025, вручили "
+            "05.11.2025. До какого числа составят акт?",
+            date(2025, 10, 30),
+        ),
+    ],
+)
+def test_the_event_date_is_the_one_next_to_the_rows_event_words(question: str, event: date) -> None:
+    query = parse_deadline(question, TODAY)
+    assert query is not None and query.event_date == event
+
+
+def test_default_event_cue_follows_the_event_kind() -> None:
+    from finagent.legal.periods import default_event_cue
+
+    assert default_event_cue("день получения требования") is not None
+    assert default_event_cue("день начала участия") is None
+
+
+def test_penalty_delay_given_as_through_n_days() -> None:
+    query = parse_penalty(
+        "Организация 28.07.2025 должна была уплатить 1 000 000 руб., а уплатила через 60 "
+        "дней. Пени?",
+        TODAY,
+    )
+    assert query is not None
+    assert (query.due_date, query.paid_date) == (date(2025, 7, 28), date(2025, 9, 26))
+
+
+def test_penalty_overdue_range_with_one_month_name() -> None:
+    question = "Пени на 100 тыс. руб. за период с 1 по 31 июля 2025 для организации?"
+    query = parse_penalty(question, TODAY)
+    assert query is not None
+    assert (query.due_date, query.paid_date) == (date(2025, 6, 30), date(2025, 7, 31))
+    assert query.payer == "organization"
+    assert is_calc_question(question)
+
+
+def test_a_day_range_date_takes_the_month_of_the_second_day() -> None:
+    days = [d.day for d in find_dates("просрочка с 3 по 20 марта 2025 года", TODAY)]
+    assert days == [date(2025, 3, 3), date(2025, 3, 20)]
+
+
+def test_participant_of_an_ooo_is_declined() -> None:
+    assert _ids("Стали участником ООО 03.03.2025. До какого числа сообщить?") == [
+        "participation_llc"
+    ]
+    assert (
+        parse_deadline("Стали участником ООО 03.03.2025. До какого числа сообщить?", TODAY) is None
+    )
+
+
+def test_asking_for_more_time_is_the_notice_of_impossibility() -> None:
+    question = (
+        "Требование о документах получили 05.03.2025, хотим попросить продлить срок. До "
+        "какого числа подать уведомление?"
+    )
+    assert _ids(question) == ["documents_93_notice"]
+
+
+def test_a_tax_notice_that_states_its_own_due_date_is_not_guessed() -> None:
+    stated = (
+        "Налоговое уведомление получено 20.11.2025, срок уплаты в нем 01.12.2025. До "
+        "какого числа платить?"
+    )
+    assert parse_deadline(stated, TODAY) is None
+    unstated = (
+        "Налоговое уведомление получено 31.08.2025. До какого числа уплатить, если иной "
+        "срок в уведомлении не указан?"
+    )
+    assert _ids(unstated) == ["tax_notice_58"]
+
+
+def test_a_dated_and_handed_over_decision_is_not_the_delivery_of_an_act() -> None:
+    question = (
+        "Решение о проведении выездной проверки датировано 01.04.2025, вручено нам "
+        "03.04.2025. Когда истекает срок проверки?"
+    )
+    assert _ids(question) == ["field_audit_89"]
+    query = parse_deadline(question, TODAY)
+    assert query is not None and query.event_date == date(2025, 4, 1)
+
+
+def test_act_is_a_word_not_a_part_of_another() -> None:
+    # «фактически» and «актуальный» hold «акт» but name no act of an audit
+    question = (
+        "Решение о проведении выездной проверки фактически вынесено 01.04.2025 (актуальная "
+        "редакция). Когда она должна закончиться?"
+    )
+    assert _ids(question) == ["field_audit_89"]
+
+
+def test_a_field_audit_neither_suspended_nor_extended_gets_the_plain_period() -> None:
+    question = (
+        "Решение о проведении выездной проверки вынесено 01.04.2025, проверка не "
+        "приостанавливалась и не продлевалась. Когда последний день?"
+    )
+    query = parse_deadline(question, TODAY)
+    assert query is not None and (query.period, query.unit) == (2, "months")
+    assert is_calc_question(question)
+    # a suspended one is not computed: the question does not say for how long
+    assert (
+        parse_deadline(
+            "Выездная проверка назначена 01.04.2025, ее приостанавливали. Когда закончится?", TODAY
+        )
+        is None
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "row"),
+    [
+        (
+            "Назначена выездная проверка филиала 01.04.2025. Когда истекает срок?",
+            "field_audit_branch_89",
+        ),
+        (
+            "Решение о проведении выездной проверки в отношении организации с филиалами "
+            "вынесено 01.04.2025. Когда закончится?",
+            "field_audit_89",
+        ),
+        (
+            "Выездная проверка компании, у которой есть филиал, назначена 01.04.2025. Когда "
+            "закончится?",
+            "field_audit_89",
+        ),
+    ],
+)
+def test_a_branchs_own_audit_against_an_audit_of_a_company_with_branches(
+    question: str, row: str
+) -> None:
+    assert _ids(question) == [row]
+
+
+@pytest.mark.parametrize(
+    ("who", "payer"),
+    [
+        ("Адвокат", "individual"),
+        ("Нотариус", "individual"),
+        ("Глава КФХ", "individual"),
+        ("ТСЖ", "organization"),
+    ],
+)
+def test_payer_words(who: str, payer: str) -> None:
+    query = parse_penalty(
+        f"{who} не уплатил 40 000 руб. в срок 28.04.2025, уплатил 30.06.2025. Сколько пени?",
+        TODAY,
+    )
+    assert query is not None and query.payer_given and query.payer == payer
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Требование по пункту 1 статьи 93.1 получено 24.12.2025. Последний день?",
+        "Требование по п.1 ст.93.1 получено 24.12.2025. Последний день?",
+    ],
+)
+def test_cited_point_in_words_or_without_spaces(question: str) -> None:
+    assert _ids(question) == ["documents_93_1_audit"]

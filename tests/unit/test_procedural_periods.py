@@ -1,0 +1,234 @@
+"""The table of procedural periods: each row against the Tax Code text, and matching."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from finagent.legal.calc_query import parse_deadline
+from finagent.legal.periods import find_norm, find_norms, procedural_periods
+from finagent.retrieval.legal import parse_code
+from finagent.routing.calc_rules import calc_decision
+
+REPO = Path(__file__).resolve().parents[2]
+TODAY = date(2026, 11, 23)
+# how the Code writes each period's number («в течение пяти дней», «двух месяцев»)
+NUMBER_FORMS = {
+    1: r"(одного|один|дня, следующего)",
+    2: r"(двух|2)",
+    3: r"(трех|3)",
+    5: r"(пяти|5)",
+    6: r"(шести|6)",
+    10: r"(десяти|10)",
+    15: r"(пятнадцати|15)",
+    20: r"(двадцати|20)",
+    30: r"(тридцати|30)",
+}
+UNIT_FORMS = {
+    "days": r"календарн\w+ дн",
+    "working_days": r"(дн|дня)",
+    "months": r"месяц",
+    "years": r"(лет|года)",
+}
+
+
+def _part_one() -> dict[str, str]:
+    env = os.environ.get("FINAGENT_TAXCODE_DIR")
+    path = (Path(env) if env else REPO.parent / "shared" / "data" / "tax-code") / (
+        "nk-part1-2025.txt"
+    )
+    if not path.exists():
+        pytest.skip(f"Tax Code text not found at {path} (set FINAGENT_TAXCODE_DIR)")
+    units = parse_code(path.read_text(encoding="utf-8"), "nk", 1)
+    return {u.unit_id: u.text.replace("ё", "е") for u in units}
+
+
+@pytest.mark.taxcode
+def test_every_period_is_in_the_text_of_its_unit() -> None:
+    """The unit id exists and its text states the row's number and unit of time."""
+    text = _part_one()
+    for row in procedural_periods():
+        if row.decline:
+            continue
+        assert row.unit_id in text, row.id
+        number = NUMBER_FORMS[row.period]
+        pattern = rf"{number}[^.;]{{0,25}}?{UNIT_FORMS[row.unit]}"
+        if row.unit == "working_days" and row.period == 1:
+            pattern = number  # «в течение дня, следующего за днем получения»
+        assert re.search(pattern, text[row.unit_id]), (row.id, pattern)
+
+
+def test_rows_are_well_formed() -> None:
+    rows = procedural_periods()
+    assert len({r.id for r in rows}) == len(rows)
+    for row in rows:
+        for p in (*row.patterns, *row.requires, *row.unless, row.event_cue or ""):
+            re.compile(p)
+        if row.decline:
+            assert row.priority > 1, row.id  # must outrank a generic row it resembles
+        else:
+            assert row.period > 0 and row.unit in UNIT_FORMS and "НК РФ" in row.norm, row.id
+            assert row.what and row.event and row.unit_id.startswith("nk1."), row.id
+
+
+def _deadline_items(name: str) -> list[dict[str, object]]:
+    path = REPO / "evals" / "datasets" / name
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    return [r for r in rows if r["kind"] == "deadline" and r.get("norm_unit")]
+
+
+@pytest.mark.parametrize("item", _deadline_items("calc_dev_extra.jsonl"), ids=lambda i: i["id"])
+def test_dev_extra_questions_find_their_norm(item: dict[str, object]) -> None:
+    q = parse_deadline(str(item["question"]), TODAY)
+    assert q is not None and q.norm is not None and not q.alternatives
+    assert (q.norm.unit_id, q.period, q.unit, q.event_date.isoformat()) == (
+        item["norm_unit"],
+        item["period"],
+        item["unit"],
+        item["event_date"],
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "row_id"),
+    [
+        # a period that merely frames the question does not replace the asked one
+        (
+            "Месячный срок на возражения по акту истек 24 апреля 2025 года. До какого числа "
+            "руководитель должен вынести решение?",
+            "review_101",
+        ),
+        # the expiry of a demand for payment is a collection period, not the audit review
+        (
+            "Срок исполнения требования об уплате задолженности для ООО истек 28.02.2025. "
+            "До какого дня инспекция вправе вынести решение о взыскании?",
+            "collection_decision_46",
+        ),
+        # a demand for documents during a desk audit is art. 93, not the audit's length
+        (
+            "В ходе камеральной проверки 3 февраля 2025 года получили требование о "
+            "представлении документов. До какого числа их представить?",
+            "documents_93",
+        ),
+        (
+            "Возражения на дополнение к акту: дополнение получено 03.02.2025.",
+            "objections_addendum_101",
+        ),
+        ("Закрыли филиал 30 апреля 2025 года, решение принято в тот же день.", "branch_closed_23"),
+        ("Закрыли обособленное подразделение (не филиал) 10.06.2025.", "division_closed_23"),
+    ],
+)
+def test_the_most_specific_situation_wins(question: str, row_id: str) -> None:
+    row = find_norm(question)
+    assert row is not None and row.id == row_id
+
+
+def test_ambiguous_question_offers_both_periods() -> None:
+    question = (
+        "Проверка контрагента: 5 мая 2025 года нам пришло требование по ст. 93.1 о документах "
+        "по сделке с ним вне рамок проверки. До какого числа ответить?"
+    )
+    assert sorted(r.id for r in find_norms(question)) == [
+        "documents_93_1_audit",
+        "documents_93_1_deal",
+    ]
+    q = parse_deadline(question, TODAY)
+    assert q is not None and [a.id for a in q.alternatives] == ["documents_93_1_deal"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Акт направили заказным письмом 10 марта 2025 года. Когда он считается полученным?",
+        "Жалобу в вышестоящий налоговый орган подали 5 мая 2025 г. До какого числа ее рассмотрят?",
+        "Требование об уплате задолженности получено 10.03.2025. До какого числа его исполнить?",
+        "Требование получено 3 февраля 2025 года. До какого числа его исполнить?",
+        "Наше ООО 1 марта 2025 года приобрело долю 30 % в другом ООО. До какого числа "
+        "сообщить в налоговую об участии?",
+        "Налоговое уведомление направлено 1 октября 2025 г. До какого числа платить?",
+        "Акт получен 3 марта 2025 года. В какой срок будет вынесено решение?",
+        "Мы продали квартиру и не подали декларацию 3-НДФЛ; срок уплаты налога истек "
+        "15 июля 2025 года. Когда закончится камеральная проверка?",
+        "Декларацию подали 25 апреля 2025 года. До какого числа можно подать уточненную?",
+        "Когда нужно представить документы для вычета, квартиру купили 3 февраля 2025 года?",
+        "Акт направили нам заказным письмом 10 марта 2025 года. До какого числа подать возражения?",
+        "Жалобу на решение, вступившее в силу, хотим подать; решение вручено 10 января "
+        "2025. До какого числа можно?",
+    ],
+)
+def test_situations_not_computed_go_to_the_knowledge_base(question: str) -> None:
+    assert parse_deadline(question, TODAY) is None
+    assert calc_decision(question) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "event"),
+    [
+        (
+            "Решение вынесено 14 марта 2025 года, вручили 20 марта 2025 года. Когда оно "
+            "вступит в силу?",
+            date(2025, 3, 20),
+        ),
+        (
+            "10 марта 2025 года получили акт проверки, датированный 3 марта 2025. До какого "
+            "числа подать возражения?",
+            date(2025, 3, 10),
+        ),
+        (
+            "Акт проверки составлен 3 марта 2025 г., получен нами 10 марта 2025 г. До какого "
+            "числа подать возражения?",
+            date(2025, 3, 10),
+        ),
+    ],
+)
+def test_the_event_date_is_the_one_the_period_runs_from(question: str, event: date) -> None:
+    q = parse_deadline(question, TODAY)
+    assert q is not None and q.event_date == event
+
+
+def test_an_extension_stated_in_the_question_replaces_the_norm_period() -> None:
+    q = parse_deadline(
+        "Решение о назначении выездной проверки вынесено 10.01.2025, затем срок продлили до "
+        "шести месяцев. Когда истекает продлённый срок?",
+        TODAY,
+    )
+    assert q is not None and q.norm is not None and q.norm.id == "field_audit_89"
+    assert (q.period, q.unit) == (6, "months")
+
+
+def test_every_row_has_a_dev_item() -> None:
+    """A new row of the table comes with a worked dev item (calc_dev_extra.jsonl)."""
+    covered = set()
+    for item in _deadline_items("calc_dev_extra.jsonl"):
+        row = find_norm(str(item["question"]))
+        if row is not None:
+            covered.add(row.id)
+    assert {r.id for r in procedural_periods() if not r.decline} <= covered
+
+
+@pytest.mark.parametrize(
+    ("question", "period"),
+    [
+        ("Выездную проверку, назначенную 10.01.2025, продлили на два месяца. Когда она "
+         "должна закончиться?", 4),  # «на»: added to the two months of п. 6 ст. 89
+        ("Выездная проверка назначена 10.01.2025, приостановлений не было. Когда она должна "
+         "закончиться?", 2),
+    ],
+)  # fmt: skip
+def test_field_audit_extension_and_no_suspension(question: str, period: int) -> None:
+    q = parse_deadline(question, TODAY)
+    assert q is not None and q.norm is not None and q.norm.id == "field_audit_89"
+    assert (q.period, q.unit) == (period, "months")
+
+
+def test_a_suspended_field_audit_is_not_computed() -> None:
+    question = (
+        "Выездную проверку, назначенную 10.01.2025, приостанавливали на месяц. Когда она "
+        "закончится?"
+    )
+    assert parse_deadline(question, TODAY) is None
