@@ -21,7 +21,9 @@ from pydantic import BaseModel, Field
 
 from finagent.graph.agent import MAX_CHAT_ID_CHARS, Agent, chat_thread_id
 from finagent.observability import get_logger
-from finagent.server.app import AUTH_ERRORS, BODY_ERRORS, Text, User, Utf8JsonRoute
+from finagent.server.app import Text, User
+from finagent.server.body_checks import Utf8JsonRoute
+from finagent.server.http_errors import AUTH_ERRORS, BODY_ERRORS
 
 log = get_logger("finagent.server.chat_api")
 

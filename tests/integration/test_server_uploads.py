@@ -12,7 +12,8 @@ from typing import Any
 import httpx
 
 from finagent.bootstrap import Deps
-from finagent.server.app import UPLOAD_PREFIX, create_app, uploads_dir, write_private
+from finagent.server.app import create_app
+from finagent.server.uploads import UPLOAD_PREFIX, uploads_dir, write_private
 from tests.conftest import INVOICE, LEASE
 
 TOKENS = "alice-token-0001:alice"
