@@ -21,14 +21,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import datetime as dt
-import os
-import sys
 import tempfile
 import time
-import uuid
-import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -40,6 +35,13 @@ from evals.answers.aggregate import aggregate, check_targets
 from evals.answers.code_units import CodeUnits
 from evals.answers.dataset import AnswerItem
 from evals.answers.evaluators import evaluate_example, make_evaluators, make_summary_evaluator
+from evals.answers.langsmith_io import (
+    example_of,
+    langsmith_key_set,
+    offline_client,
+    quiet_langsmith,
+    remote_examples,
+)
 from finagent.bootstrap import Root
 from finagent.config import Settings
 from finagent.graph.agent import Agent
@@ -51,8 +53,6 @@ from finagent.retrieval.retriever import KB
 TAXCODE_FILES = {1: "nk-part1-2025.txt", 2: "nk-part2-2025.txt"}
 MODES = ("baseline", "verified")
 EVAL_USER = "eval"
-LANGSMITH_KEY_VARS = ("LANGSMITH_API_KEY", "LANGCHAIN_API_KEY")
-_NAMESPACE = uuid.UUID("7d1c7a52-3f0e-4d55-9a8e-5f1f0e6a4b21")
 
 
 @dataclass
@@ -65,10 +65,6 @@ class AnswerEvalConfig:
     parts: Sequence[int] | None = None  # default: both parts
     chapters: set[str] | None = None  # default: every chapter (tests ingest a few)
     upload: bool | None = None  # default: upload when a LangSmith key is set
-
-
-def langsmith_key_set() -> bool:
-    return any(os.environ.get(name, "").strip() for name in LANGSMITH_KEY_VARS)
 
 
 def verified_setting_available() -> bool:
@@ -121,69 +117,6 @@ def _has(settings: Settings, name: str) -> bool:
     return name in type(settings).model_fields
 
 
-def _example(item: AnswerItem) -> Any:
-    from langsmith import schemas
-
-    return schemas.Example(
-        id=uuid.uuid5(_NAMESPACE, f"{item.dataset}:{item.id}"),
-        dataset_id=uuid.uuid5(_NAMESPACE, item.dataset),
-        inputs={"question": item.question},
-        outputs=item.reference(),
-        metadata={"item_id": item.id, "topic": item.topic},
-        created_at=dt.datetime.now(dt.UTC),
-    )
-
-
-def _remote_examples(client: Any, dataset: str, items: Sequence[AnswerItem]) -> list[Any]:
-    """The items as examples of the LangSmith dataset ``finagent-<dataset>`` (upload mode)."""
-    name = f"finagent-{dataset}"
-    if client.has_dataset(dataset_name=name):
-        remote = client.read_dataset(dataset_name=name)
-    else:
-        remote = client.create_dataset(name, description=f"finagent answer evaluation: {dataset}")
-
-    def existing() -> dict[str, Any]:
-        return {
-            str((e.metadata or {}).get("item_id")): e
-            for e in client.list_examples(dataset_id=remote.id)
-        }
-
-    found = existing()
-    missing = [i for i in items if i.id not in found]
-    if missing:
-        client.create_examples(
-            dataset_id=remote.id,
-            examples=[
-                {
-                    "inputs": {"question": i.question},
-                    "outputs": i.reference(),
-                    "metadata": {"item_id": i.id, "topic": i.topic},
-                }
-                for i in missing
-            ],
-        )
-        found = existing()
-    return [found[i.id] for i in items]
-
-
-def _offline_client() -> Any:
-    """A LangSmith client that never sends anything (no key: results stay local)."""
-    import langsmith
-
-    return langsmith.Client(
-        api_key="local-only", tracing_sampling_rate=0.0, auto_batch_tracing=False
-    )
-
-
-@contextlib.contextmanager
-def _quiet_langsmith() -> Iterator[None]:
-    """aevaluate prints a start line on stdout and warns that upload_results is in beta:
-    keep stdout for the report (``--json``) and drop the warning."""
-    with warnings.catch_warnings(), contextlib.redirect_stdout(sys.stderr):
-        warnings.filterwarnings("ignore", message=".*upload_results.*")
-        yield
-
-
 async def _evaluate_mode(
     agent: Agent,
     items: Sequence[AnswerItem],
@@ -216,10 +149,10 @@ async def _evaluate_mode(
 
     dataset = items[0].dataset
     if upload:
-        data = await asyncio.to_thread(_remote_examples, client, dataset, items)
+        data = await asyncio.to_thread(remote_examples, client, dataset, items)
     else:
-        data = [_example(i) for i in items]
-    with _quiet_langsmith():
+        data = [example_of(i) for i in items]
+    with quiet_langsmith():
         results = await aevaluate(
             target,
             data=data,
@@ -269,7 +202,7 @@ async def run_answer_eval(
         raise ValueError("no items to evaluate")
     modes = list(MODES) if config.baseline else ["verified"]
     upload = langsmith_key_set() if config.upload is None else config.upload
-    client = None if upload else _offline_client()
+    client = None if upload else offline_client()
     if upload:
         import langsmith
 

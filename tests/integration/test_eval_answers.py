@@ -18,7 +18,8 @@ from typer.testing import CliRunner
 from evals.answers import AnswerEvalConfig, format_report, load_answer_dataset, run_answer_eval
 from evals.answers.code_units import CodeUnits
 from evals.answers.dataset import DEV_DATASET, AnswerItem
-from evals.answers.runner import _evaluate_mode, _offline_client
+from evals.answers.langsmith_io import offline_client
+from evals.answers.runner import _evaluate_mode
 from finagent.config import Settings
 from finagent.graph.agent import Agent
 from tests.fakes.llm import ScriptedChatModel
@@ -119,7 +120,7 @@ async def test_no_langsmith_key_means_no_connection(
         CodeUnits(),
         mode="verified",
         upload=False,
-        client=_offline_client(),
+        client=offline_client(),
         metadata={},
     )
     assert name
