@@ -35,9 +35,19 @@ CALC_DEV_SEEN = DATASETS_DIR / "calc_dev_seen.jsonl"
 # written blind (source text and item format only); its first run was an out-of-sample
 # measure, after which its misses were read and fixed, so it is dev data too
 CALC_DEV_BLIND = DATASETS_DIR / "calc_dev_blind.jsonl"
-# the current blind hold-out, added and run by the maintainer (absent until then)
+# blind hold-outs (source text and item format only), added and run by the maintainer;
+# never read for development: v3 was run once on earlier rules and once on today's,
+# v4 once on today's
 CALC_HOLDOUT = DATASETS_DIR / "calc_holdout_v3.jsonl"
-CALC_DATASETS = [CALC_DEV, CALC_DEV_EXTRA, CALC_DEV_SEEN, CALC_DEV_BLIND, CALC_HOLDOUT]
+CALC_HOLDOUT_V4 = DATASETS_DIR / "calc_holdout_v4.jsonl"
+CALC_DATASETS = [
+    CALC_DEV,
+    CALC_DEV_EXTRA,
+    CALC_DEV_SEEN,
+    CALC_DEV_BLIND,
+    CALC_HOLDOUT,
+    CALC_HOLDOUT_V4,
+]
 KEY_RATES = DATASETS_DIR / "key_rate_history.csv"
 # the evaluation's "today": questions without a year take this year; the fake serves key
 # rates up to this day
