@@ -13,23 +13,8 @@ from decimal import Decimal, InvalidOperation
 
 from finagent.legal.deadlines import Unit, plural
 from finagent.legal.periods import ProceduralPeriod, find_norms
-from finagent.russian_months import MONTHS
+from finagent.legal.question_dates import FoundDate, find_dates
 
-_MONTH_RE = (
-    r"(январ[ьяе]|феврал[ьяе]|марта?|марте|апрел[ьяе]|ма[яйе]|июн[ьяе]|июл[ьяе]|августа?"
-    r"|августе|сентябр[ьяе]|октябр[ьяе]|ноябр[ьяе]|декабр[ьяе])"
-)
-_TEXT_DATE = re.compile(
-    rf"\b(\d{{1,2}})(?:-?го)?\s+{_MONTH_RE}(?:\s+(\d{{4}})\s*(?:г\.|года|г\b)?)?", re.IGNORECASE
-)
-# «с 1 по 31 июля 2025»: the first day takes the month (and year) of the second
-_DAY_RANGE = re.compile(
-    rf"\b(?:с|со)\s+(\d{{1,2}})(?:-?го)?\s+(?:по|до)\s+\d{{1,2}}(?:-?го)?\s+{_MONTH_RE}"
-    r"(?:\s+(\d{4}))?",
-    re.IGNORECASE,
-)
-_DOTTED = re.compile(r"\b(\d{1,2})\.(\d{1,2})\.(\d{4}|\d{2})\b")
-_ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 NUMBER_WORDS = {
     "одного": 1,
     "один": 1,
@@ -93,14 +78,6 @@ _LATE_DAYS = re.compile(
 )
 
 
-@dataclass(frozen=True)
-class FoundDate:
-    day: date
-    start: int
-    end: int
-    year_given: bool
-
-
 @dataclass
 class DeadlineQuery:
     event_date: date
@@ -124,70 +101,6 @@ class PenaltyQuery:
 
 def _clean(text: str) -> str:
     return text.replace("ё", "е").replace("Ё", "Е")
-
-
-def _month(word: str) -> int:
-    w = word.lower()
-    for stem, number in MONTHS.items():
-        if w.startswith(stem) and (stem != "ма" or w[:3] in ("мая", "май", "мае")):
-            return number
-    raise ValueError(word)
-
-
-def find_dates(text: str, today: date) -> list[FoundDate]:
-    """Dates in ``text`` in order; a date without a year takes ``today``'s year."""
-    found: list[FoundDate] = []
-    for m in _ISO.finditer(text):
-        try:
-            found.append(FoundDate(date(int(m[1]), int(m[2]), int(m[3])), m.start(), m.end(), True))
-        except ValueError:
-            continue
-    for m in _DOTTED.finditer(text):
-        year = int(m[3]) + (2000 if len(m[3]) == 2 else 0)
-        try:
-            found.append(FoundDate(date(year, int(m[2]), int(m[1])), m.start(), m.end(), True))
-        except ValueError:
-            continue
-    for m in _TEXT_DATE.finditer(text):
-        year = int(m[3]) if m[3] else today.year
-        try:
-            day = date(year, _month(m[2]), int(m[1]))
-        except ValueError:
-            continue
-        found.append(FoundDate(day, m.start(), m.end(), bool(m[3])))
-    for m in _DAY_RANGE.finditer(text):
-        year = int(m[3]) if m[3] else today.year
-        try:
-            day = date(year, _month(m[2]), int(m[1]))
-        except ValueError:
-            continue
-        found.append(FoundDate(day, m.start(1), m.end(1), bool(m[3])))
-    found.sort(key=lambda f: f.start)
-    unique = [
-        f for i, f in enumerate(found) if not any(g.start <= f.start < g.end for g in found[:i])
-    ]
-    return _shared_years(text, unique)
-
-
-def _shared_years(text: str, dates: list[FoundDate]) -> list[FoundDate]:
-    """«с 29 июля по 15 октября 2024 года»: a date without a year takes the year of the
-    date right after it (the year before when it would fall after that date)."""
-    out = list(dates)
-    for i in range(len(out) - 2, -1, -1):
-        d, nxt = out[i], out[i + 1]
-        gap = text[d.end : nxt.start]
-        if d.year_given or not nxt.year_given or len(gap) > 40 or re.search(r"[.;!?]", gap):
-            continue
-        year = (
-            nxt.day.year
-            if (d.day.month, d.day.day) <= (nxt.day.month, nxt.day.day)
-            else (nxt.day.year - 1)
-        )
-        try:
-            out[i] = FoundDate(d.day.replace(year=year), d.start, d.end, True)
-        except ValueError:  # 29 February in a common year
-            continue
-    return out
 
 
 def _number(word: str) -> int:

@@ -7,7 +7,8 @@ from decimal import Decimal
 
 import pytest
 
-from finagent.legal.calc_query import find_dates, parse_deadline, parse_penalty
+from finagent.legal.calc_query import parse_deadline, parse_penalty
+from finagent.legal.question_dates import find_dates
 from finagent.routing.calc_rules import calc_decision
 from finagent.routing.llm_router import OrchestratorOutput
 from finagent.state import Scenario

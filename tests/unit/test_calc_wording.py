@@ -7,9 +7,10 @@ from datetime import date
 
 import pytest
 
-from finagent.legal.calc_query import find_dates, parse_deadline, parse_penalty
+from finagent.legal.calc_query import parse_deadline, parse_penalty
 from finagent.legal.calc_wording import canonical
 from finagent.legal.periods import find_norms
+from finagent.legal.question_dates import find_dates
 from finagent.routing.calc_rules import is_calc_question
 
 TODAY = date(2026, 11, 23)
