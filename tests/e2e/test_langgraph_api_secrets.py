@@ -11,7 +11,6 @@ checkpoints and threads, finagent's data dir): 0 hits.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,7 @@ from langgraph_sdk import get_client
 from finagent.prompts import research_messages
 from tests.conftest import run_finagent
 from tests.e2e.langgraph_server import langgraph_dev
-from tests.e2e.test_secret_echo import KEY, _leaks
+from tests.e2e.test_secret_echo import _leaks, echo_env
 from tests.fakes.openai_api import run_fake_chat
 
 ALICE = {"Authorization": "Bearer alice-token-0001"}
@@ -73,13 +72,7 @@ async def test_echoed_key_reaches_no_langgraph_api_response_log_or_stored_file(
     log_path = tmp_path / "server.log"
     with run_fake_chat([], echo_key_401=True) as chat:
         env = {
-            **os.environ,
-            "FINAGENT_DATA_DIR": str(data_dir),
-            "FINAGENT_CBR_ENABLED": "false",
-            "FINAGENT_LLM_BASE_URL": chat.url,
-            "FINAGENT_LLM_MODEL": "fake-model",
-            "FINAGENT_LLM_API_KEY": KEY,
-            "FINAGENT_LLM_MAX_RETRIES": "0",
+            **echo_env(data_dir, chat.url),
             "OPENROUTER_API_KEY": "",
             "LANGSMITH_TRACING": "false",
             "LANGGRAPH_CLI_NO_ANALYTICS": "1",

@@ -29,18 +29,23 @@ def _leaks(blob: bytes | str) -> list[str]:
     return [n for n in NEEDLES if n.encode() in data]
 
 
+def echo_env(data_dir: Path, llm_url: str) -> dict[str, str]:
+    """A finagent process environment whose LLM is the key-echoing fake at ``llm_url``."""
+    return {
+        **os.environ,
+        "FINAGENT_DATA_DIR": str(data_dir),
+        "FINAGENT_CBR_ENABLED": "false",
+        "FINAGENT_LLM_BASE_URL": llm_url,
+        "FINAGENT_LLM_MODEL": "fake-model",
+        "FINAGENT_LLM_API_KEY": KEY,
+        "FINAGENT_LLM_MAX_RETRIES": "0",
+    }
+
+
 def test_echoed_key_reaches_no_output_log_or_stored_row(tmp_path: Path, kb_csv: Path) -> None:
     data_dir = tmp_path / "data"
     with run_fake_chat([], echo_key_401=True) as chat:
-        env = {
-            **os.environ,
-            "FINAGENT_DATA_DIR": str(data_dir),
-            "FINAGENT_CBR_ENABLED": "false",
-            "FINAGENT_LLM_BASE_URL": chat.url,
-            "FINAGENT_LLM_MODEL": "fake-model",
-            "FINAGENT_LLM_API_KEY": KEY,
-            "FINAGENT_LLM_MAX_RETRIES": "0",
-        }
+        env = echo_env(data_dir, chat.url)
         assert run_finagent(env, "ingest", "kb", str(kb_csv)).returncode == 0
         out = run_finagent(
             env, "-v", "ask", "Какая ставка НДС при экспорте?", "--chat", "c1", "--json"

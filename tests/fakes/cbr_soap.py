@@ -11,7 +11,6 @@ listed there are made up. No rates are set on Saturdays and Sundays.
 
 from __future__ import annotations
 
-import csv
 import threading
 from collections import Counter
 from collections.abc import Iterator
@@ -489,20 +488,3 @@ class ManualClock:
 
     def advance(self, seconds: float) -> None:
         self.now += seconds
-
-
-def key_rates_from_csv(path: Path, until: date) -> dict[date, Decimal]:
-    """The real key-rate history (``effective_from,key_rate_percent`` rows) as the service
-    publishes it: one row per working day (Mon-Fri) from the first change to ``until``."""
-    with path.open(encoding="utf-8") as f:
-        steps = sorted(
-            (date.fromisoformat(r["effective_from"]), Decimal(r["key_rate_percent"]))
-            for r in csv.DictReader(f)
-        )
-    out: dict[date, Decimal] = {}
-    day = steps[0][0]
-    while day <= until:
-        if day.weekday() < 5:
-            out[day] = next(rate for start, rate in reversed(steps) if start <= day)
-        day += timedelta(days=1)
-    return out

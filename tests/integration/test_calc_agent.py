@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 from langchain_core.messages import AIMessage
 
+from evals.answers.cbr_loopback import published_key_rates
 from finagent.graph.agent import Agent
-from tests.fakes.cbr_soap import FakeCbrServer, key_rates_from_csv, running_server
+from tests.fakes.cbr_soap import FakeCbrServer, running_server
 from tests.fakes.llm import ScriptedChatModel, tool_call_message
 
 HISTORY = Path(__file__).resolve().parents[1] / "data" / "key_rate_history.csv"
@@ -20,7 +21,7 @@ HISTORY = Path(__file__).resolve().parents[1] / "data" / "key_rate_history.csv"
 @pytest.fixture
 def cbr() -> Iterator[FakeCbrServer]:
     for fake in running_server():
-        fake.state.key_rates = key_rates_from_csv(HISTORY, date.today())
+        fake.state.key_rates = published_key_rates(HISTORY, date.today())
         yield fake
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from evals.answers.cbr_loopback import published_key_rates
 from finagent.clients.cbr import CentralBankClient
 from finagent.clients.stale_cache import StaleCache
 from finagent.config import Settings
@@ -18,7 +19,7 @@ from finagent.tools.base import ToolContext
 from finagent.tools.calc import Req_Calculate_Deadline_For_Events
 from finagent.tools.cbr import build_cbr_tools
 from finagent.tools.registry import ToolRegistry
-from tests.fakes.cbr_soap import FakeCbrServer, ManualClock, key_rates_from_csv, running_server
+from tests.fakes.cbr_soap import FakeCbrServer, ManualClock, running_server
 
 HISTORY = Path(__file__).resolve().parents[1] / "data" / "key_rate_history.csv"
 TODAY = date(2025, 11, 20)
@@ -30,7 +31,7 @@ DEADLINE = "Req_Calculate_Deadline_For_Events"
 @pytest.fixture
 def server() -> Iterator[FakeCbrServer]:
     for fake in running_server():
-        fake.state.key_rates = key_rates_from_csv(HISTORY, TODAY)
+        fake.state.key_rates = published_key_rates(HISTORY, TODAY)
         yield fake
 
 
