@@ -6,7 +6,7 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from evals.answers.metrics import ItemScores
+from evals.answers.metrics import MEAN_METRICS, ItemScores
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -27,15 +27,7 @@ def aggregate(items: Sequence[ItemScores]) -> dict[str, Any]:
     """Dataset-level metrics: means over the items each applies to, with their counts."""
     out: dict[str, Any] = {"size": len(items), "errors": sum(1 for i in items if i.error)}
     counts: dict[str, int] = {}
-    for key in (
-        "article_recall",
-        "article_precision",
-        "point_recall",
-        "point_precision",
-        "key_fact",
-        "trap_abstention",
-        "false_abstention",
-    ):
+    for key in MEAN_METRICS:
         out[key], counts[key] = _mean(getattr(i, key) for i in items)
     out["unsupported_refs"] = sum(i.unsupported_refs for i in items)
     out["quoted_refs"] = sum(i.quoted_refs for i in items)

@@ -132,7 +132,8 @@ class ItemScores:
         return {k: getattr(self, k) for k in ITEM_METRICS}
 
 
-ITEM_METRICS = (
+# per-item scores averaged over the items each applies to (None: does not apply)
+MEAN_METRICS = (
     "article_recall",
     "article_precision",
     "point_recall",
@@ -140,6 +141,9 @@ ITEM_METRICS = (
     "key_fact",
     "trap_abstention",
     "false_abstention",
+)
+ITEM_METRICS = (
+    *MEAN_METRICS,
     "unsupported_refs",
     "quoted_refs",
     "latency_ms",
