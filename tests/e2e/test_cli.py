@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 
@@ -12,18 +11,6 @@ import pytest
 from tests.conftest import REPO_ROOT, run_finagent
 
 finagent = run_finagent
-
-
-@pytest.fixture
-def env(tmp_path: Path) -> dict[str, str]:
-    return {
-        **os.environ,
-        "FINAGENT_DATA_DIR": str(tmp_path / "data"),
-        "FINAGENT_CBR_ENABLED": "false",
-        "FINAGENT_LLM_API_KEY": "",
-        "OPENROUTER_API_KEY": "",
-        "FINAGENT_LLM_MODEL": "",
-    }
 
 
 @pytest.fixture

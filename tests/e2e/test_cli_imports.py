@@ -4,10 +4,8 @@ does not need LangGraph, Qdrant, zeep, FastAPI or MCP must not import them)."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -56,18 +54,6 @@ def loaded_modules(env: dict[str, str], *args: str) -> set[str]:
 
 def heavy_in(modules: set[str], names: tuple[str, ...] = HEAVY) -> list[str]:
     return sorted(n for n in names if any(m == n or m.startswith(n + ".") for m in modules))
-
-
-@pytest.fixture
-def env(tmp_path: Path) -> dict[str, str]:
-    return {
-        **os.environ,
-        "FINAGENT_DATA_DIR": str(tmp_path / "data"),
-        "FINAGENT_CBR_ENABLED": "false",
-        "FINAGENT_LLM_API_KEY": "",
-        "OPENROUTER_API_KEY": "",
-        "FINAGENT_LLM_MODEL": "",
-    }
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -12,18 +11,6 @@ import pytest
 from finagent.commands.stream_render import CHECKED_HEADER, TerminalRenderer
 from finagent.graph.agent import InvalidRequestError
 from tests.conftest import run_finagent
-
-
-@pytest.fixture
-def env(tmp_path: Path) -> dict[str, str]:
-    return {
-        **os.environ,
-        "FINAGENT_DATA_DIR": str(tmp_path / "data"),
-        "FINAGENT_CBR_ENABLED": "false",
-        "FINAGENT_LLM_API_KEY": "",
-        "OPENROUTER_API_KEY": "",
-        "FINAGENT_LLM_MODEL": "",
-    }
 
 
 def test_ask_streams_progress_to_stderr_and_the_answer_to_stdout(
