@@ -142,6 +142,9 @@ def _extension_period(text: str, dates: list[FoundDate]) -> tuple[int, Unit, str
     return None
 
 
+_CLAUSE_BREAK = re.compile(r"[,;.!?()—–]|\s(?:а|но|и)\s")
+
+
 def _event_date(text: str, dates: list[FoundDate], norm: ProceduralPeriod | None) -> FoundDate:
     """The date of the period's event: the first date, or, when the question has several
     dates and the row names its event's words, the date nearest to those words."""
@@ -157,6 +160,8 @@ def _event_date(text: str, dates: list[FoundDate], norm: ProceduralPeriod | None
         left = lowered[(ordered[i - 1].end if i else 0) : d.start][-50:]
         right_end = ordered[i + 1].start if i + 1 < len(ordered) else len(lowered)
         right = lowered[d.end : min(right_end, d.end + 20)]
+        # words after a clause break belong to what follows: «датировано 19.12, а вручено 20.12»
+        right = _CLAUSE_BREAK.split(re.sub(r"^\s*(?:г\.|года)", "", right), maxsplit=1)[0]
         scores = [len(left) - m.end() for m in cue.finditer(left)]
         scores += [20 + m.start() for m in cue.finditer(right)]
         if scores and (best is None or min(scores) < best[0]):
@@ -211,8 +216,20 @@ def parse_deadline(text: str, today: date) -> DeadlineQuery | None:
     return DeadlineQuery(event.day, period, unit, norm, assumptions, alternatives)
 
 
+# «взносы 1 % с доходов свыше 300 тыс. — 85 тыс. руб.»: a threshold is not the debt
+_THRESHOLD_BEFORE = re.compile(
+    r"(?:свыше|более|больше|превыша\w*|не\s+менее|не\s+более|порог\w*|лимит\w*)\s*$",
+    re.IGNORECASE,
+)
+
+
 def find_amount(text: str) -> Decimal | None:
-    for m in _AMOUNT.finditer(text):
+    """The debt of a пени question: the first amount that is not a threshold."""
+    matches = list(_AMOUNT.finditer(text))
+    debts = [
+        m for m in matches if not _THRESHOLD_BEFORE.search(text[max(0, m.start() - 25) : m.start()])
+    ]
+    for m in debts or matches:
         whole = re.sub(r"[\s\u00a0]", "", m[1])
         try:
             value = Decimal(f"{whole}.{m[2]}" if m[2] else whole)

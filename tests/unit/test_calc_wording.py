@@ -153,7 +153,8 @@ def test_default_event_cue_follows_the_event_kind() -> None:
     from finagent.legal.periods import default_event_cue
 
     assert default_event_cue("день получения требования") is not None
-    assert default_event_cue("день начала участия") is None
+    assert default_event_cue("день создания обособленного подразделения") is not None
+    assert default_event_cue("день, следующий за окончанием квартала") is None
 
 
 def test_penalty_delay_given_as_through_n_days() -> None:
@@ -297,3 +298,57 @@ def test_payer_words(who: str, payer: str) -> None:
 )
 def test_cited_point_in_words_or_without_spaces(question: str) -> None:
     assert _ids(question) == ["documents_93_1_audit"]
+
+
+@pytest.mark.parametrize(
+    ("question", "event"),
+    [
+        (
+            "Требование о представлении документов датировано 19.12.2024, а вручено директору "
+            "под расписку 20 декабря 2024 г. Когда последний день представить документы?",
+            date(2024, 12, 20),
+        ),
+        (
+            "Приказ о создании ОП подписан 27.01.2025, а рабочие места оборудованы, т.е. ОП "
+            "создано, 31.01.2025. До какого числа сообщить о создании подразделения?",
+            date(2025, 1, 31),
+        ),
+    ],
+)
+def test_a_cue_after_a_clause_break_belongs_to_the_next_date(question: str, event: date) -> None:
+    query = parse_deadline(question, TODAY)
+    assert query is not None and query.event_date == event
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Решения о продлении не было.",
+        "Продлений и приостановлений не было.",
+        "Продления не было.",
+    ],
+)
+def test_a_denied_extension_is_dropped(text: str) -> None:
+    assert "продл" not in canonical(text) and "приостан" not in canonical(text)
+
+
+def test_lasts_is_not_extended_and_without_court_is_not_court() -> None:
+    assert "продл" not in canonical("До какой даты продлится камеральная проверка?")
+    assert "суд" not in canonical("решение о взыскании (без суда)").replace("внесудебн", "")
+    assert "кгн" not in canonical("Проверка не в отношении КГН")
+
+
+def test_a_threshold_is_not_the_debt() -> None:
+    query = parse_penalty(
+        "ИП на УСН, взносы 1 % с доходов свыше 300 тыс. — 85 тыс. руб., срок уплаты "
+        "01.07.2024, заплатил 20.09.2024. Какая сумма пеней?",
+        TODAY,
+    )
+    assert query is not None and query.amount == 85000
+
+
+def test_which_day_expires_is_a_deadline_ask() -> None:
+    assert is_calc_question(
+        "Решение о самостоятельной выездной проверке филиала вынесено 08.05.2024. "
+        "Каким днём истекает срок этой проверки?"
+    )
