@@ -16,6 +16,7 @@ from typing import Any
 from finagent.legal.calc_query import DeadlineQuery, PenaltyQuery, parse_deadline, parse_penalty
 from finagent.legal.catalog import LawCatalog
 from finagent.legal.deadlines import plural
+from finagent.legal.norm_excerpt import period_excerpt
 from finagent.legal.references import find_references
 from finagent.tools.base import ToolContext
 from finagent.tools.registry import ToolRegistry
@@ -50,7 +51,10 @@ def _money(text: str) -> str:
     return f"{grouped},{frac or '00'} руб."
 
 
-async def _norm_quote(catalog: LawCatalog | None, citation: str) -> str | None:
+async def _norm_quote(catalog: LawCatalog | None, q: DeadlineQuery) -> str | None:
+    """The абзац of the norm's unit that states the computed period."""
+    assert q.norm is not None
+    citation = q.norm.norm
     if catalog is None:
         return None
     refs = find_references(citation)
@@ -62,8 +66,9 @@ async def _norm_quote(catalog: LawCatalog | None, citation: str) -> str | None:
         return None
     if not resolution.ok:
         return None
-    text = " ".join(resolution.units[0].text.split())
-    return text if len(text) <= NORM_QUOTE_CHARS else text[:NORM_QUOTE_CHARS] + "…"
+    return period_excerpt(
+        resolution.units[0].text, citation, q.period, q.unit, limit=NORM_QUOTE_CHARS
+    )
 
 
 def _assumptions(items: list[str]) -> str:
@@ -149,7 +154,7 @@ async def _deadline(
     lines += [f"{i}. {s['text']} ({s['basis']})" for i, s in enumerate(row["steps"], 1)]
     lines += ["", "## Нормы"]
     if q.norm:
-        quote = await _norm_quote(catalog, q.norm.norm)
+        quote = await _norm_quote(catalog, q)
         lines.append(
             f"- **{q.norm.norm}** (`{q.norm.unit_id}`)" + (f": «{quote}»" if quote else "")
         )
