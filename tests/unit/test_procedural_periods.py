@@ -14,6 +14,7 @@ from finagent.legal.calc_query import parse_deadline
 from finagent.legal.periods import find_norm, find_norms, procedural_periods
 from finagent.retrieval.legal import parse_code
 from finagent.routing.calc_rules import calc_decision
+from tests.conftest import skip_without_tax_code
 
 REPO = Path(__file__).resolve().parents[2]
 TODAY = date(2026, 11, 23)
@@ -24,7 +25,9 @@ NUMBER_FORMS = {
     3: r"(трех|3)",
     5: r"(пяти|5)",
     6: r"(шести|6)",
+    8: r"(восьми|8)",
     10: r"(десяти|10)",
+    12: r"(двенадцати|12)",
     15: r"(пятнадцати|15)",
     20: r"(двадцати|20)",
     30: r"(тридцати|30)",
@@ -43,7 +46,7 @@ def _part_one() -> dict[str, str]:
         "nk-part1-2025.txt"
     )
     if not path.exists():
-        pytest.skip(f"Tax Code text not found at {path} (set FINAGENT_TAXCODE_DIR)")
+        skip_without_tax_code(f"Tax Code text not found at {path} (set FINAGENT_TAXCODE_DIR)")
     units = parse_code(path.read_text(encoding="utf-8"), "nk", 1)
     return {u.unit_id: u.text.replace("ё", "е") for u in units}
 
