@@ -24,6 +24,9 @@ _REWRITES: tuple[tuple[str, str], ...] = (
     (r"\bинспектор\w*\b", "инспекция"),
     # receiving a document: the rows speak of «получ» and «вруч»
     (r"\b(пришл[оаи]?|поступил[оаи]?|доставлен[оаы]?|доставили)\b", "получено"),
+    # «инспекция прислала требование»: received the same day by ТКС; not for registered mail,
+    # where sending and receipt differ (the registered_mail row declines those)
+    (r"\bприслал[аи]?\b(?![^.?!]{0,60}(?:заказн|по почте))", "получено"),
     (r"\b(отдали|выдали)\b", "вручили"),
     (r"\bсдачи\b", "представления"),
     # citations in words or without spaces, as the rows write them: «п. 1 ст. 93.1»

@@ -32,6 +32,7 @@ def _ids(question: str) -> list[str]:
         # other verbs for receiving the document
         ("Требование пояснений пришло 02.06.2025. Когда срок представления?", "explanations_88"),
         ("Акт проверки нам отдали 12.03.2025. Крайний срок для возражений?", "objections_100"),
+        ("Инспекция прислала требование о пояснениях 02.06.2025. Когда срок?", "explanations_88"),
         # a qualifier the question rules out does not select its special row
         (
             "Требование о представлении документов получено 24.04.2025, мы не КГН и не "
@@ -297,3 +298,9 @@ def test_payer_words(who: str, payer: str) -> None:
 )
 def test_cited_point_in_words_or_without_spaces(question: str) -> None:
     assert _ids(question) == ["documents_93_1_audit"]
+
+
+def test_sent_is_received_except_by_registered_mail() -> None:
+    """«прислали» is receipt by ТКС or in person; sent by registered mail it is not."""
+    assert "получено" in canonical("Инспекция прислала акт 10.03.2025")
+    assert "прислали" in canonical("Акт прислали заказным письмом 10.03.2025")
