@@ -66,6 +66,17 @@ def test_every_period_is_in_the_text_of_its_unit() -> None:
         assert re.search(pattern, text[row.unit_id]), (row.id, pattern)
 
 
+def test_every_norm_cites_the_point_of_its_unit_id() -> None:
+    """«п. 13 ст. 105.17» in `norm` and nk1.ch14.5.art105.17.p13 name the same point."""
+    for row in procedural_periods():
+        if row.decline:
+            continue
+        m = re.fullmatch(r"nk1\.ch[\d.-]+\.art([\d.-]+?)\.p([\d.]+)", row.unit_id)
+        assert m, row.id
+        points = {(a, p) for p, a in re.findall(r"п\. ([\d.]+) ст\. ([\d.-]+)", row.norm)}
+        assert (m[1], m[2]) in points, (row.id, row.norm, row.unit_id)
+
+
 def test_rows_are_well_formed() -> None:
     rows = procedural_periods()
     assert len({r.id for r in rows}) == len(rows)
