@@ -32,6 +32,7 @@ def _ids(question: str) -> list[str]:
         # other verbs for receiving the document
         ("Требование пояснений пришло 02.06.2025. Когда срок представления?", "explanations_88"),
         ("Акт проверки нам отдали 12.03.2025. Крайний срок для возражений?", "objections_100"),
+        ("Инспекция прислала требование о пояснениях 02.06.2025. Когда срок?", "explanations_88"),
         # a qualifier the question rules out does not select its special row
         (
             "Требование о представлении документов получено 24.04.2025, мы не КГН и не "
@@ -352,3 +353,9 @@ def test_which_day_expires_is_a_deadline_ask() -> None:
         "Решение о самостоятельной выездной проверке филиала вынесено 08.05.2024. "
         "Каким днём истекает срок этой проверки?"
     )
+
+
+def test_sent_is_received_except_by_registered_mail() -> None:
+    """«прислали» is receipt by ТКС or in person; sent by registered mail it is not."""
+    assert "получено" in canonical("Инспекция прислала акт 10.03.2025")
+    assert "прислали" in canonical("Акт прислали заказным письмом 10.03.2025")
