@@ -9,6 +9,7 @@ norm (quoted from the ingested Code when it is there) and the edition of the rul
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -282,8 +283,12 @@ async def _penalty(q: PenaltyQuery, registry: ToolRegistry, ctx: ToolContext) ->
     return CalcOutcome("\n".join(line for line in lines if line is not None), True, debug)
 
 
+# «пени», «пеней», «пеня»; not «пенсионер», «пенсия»
+_PENALTY_WORD = re.compile(r"\bпен(?:и|ей|я|ю|ям|ями|ях|е)\b", re.IGNORECASE)
+
+
 def is_penalty_question(query: str) -> bool:
-    return "пен" in query.lower()
+    return _PENALTY_WORD.search(query) is not None
 
 
 async def calculate(

@@ -169,6 +169,13 @@ def _event_date(text: str, dates: list[FoundDate], norm: ProceduralPeriod | None
     return best[1] if best else dates[0]
 
 
+def _extends(norm: ProceduralPeriod, unit: Unit) -> bool:
+    """An extension in months («продлили до трех месяцев») is of a period in months: it says
+    nothing of a period in days the question asks about (sending the extension decision)."""
+    months_like = ("months", "years")
+    return (norm.unit in months_like) == (unit in months_like)
+
+
 def parse_deadline(text: str, today: date) -> DeadlineQuery | None:
     """The event date and period of a deadline question, or None when one is missing.
 
@@ -189,7 +196,7 @@ def parse_deadline(text: str, today: date) -> DeadlineQuery | None:
     assumptions: list[str] = []
     norm: ProceduralPeriod | None = rows[0] if rows else None
     alternatives = rows[1:]
-    if extension is not None and norm is not None:
+    if extension is not None and norm is not None and _extends(norm, extension[1]):
         period, unit, how = extension
         if how == "на":  # «продлили на два месяца»: added to the period of the norm
             if unit != norm.unit:

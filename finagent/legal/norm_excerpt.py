@@ -41,6 +41,8 @@ def period_pattern(period: int, unit: Unit) -> re.Pattern[str]:
     """«двух месяцев», «2 месяцев», «10 рабочих дней», «месячный срок» for ``period``."""
     number = rf"(?:{period}|{_NUMBER_FORMS[period]})" if period in _NUMBER_FORMS else str(period)
     forms = [rf"\b{number}\s+(?:\w+\s+)?{_UNIT_STEMS[unit]}"]
+    if unit == "months" and period in _NUMBER_FORMS:  # «в двухмесячный срок»
+        forms.append(rf"\b{_NUMBER_FORMS[period].split('|')[0]}месячн")
     if period == 1 and unit == "months":
         forms.append(r"месячн\w*\s+срок|в\s+течение\s+месяца")
     if period == 1 and unit == "years":

@@ -44,3 +44,11 @@ async def test_single_reading_cites_the_norm_and_the_extension() -> None:
     assert "**Ответ: 10.07.2025**" in answer
     assert "п. 6 ст. 89 НК РФ" in answer and "п. 5 ст. 6.1 НК РФ" in answer
     assert "продления" in answer
+
+
+def test_a_pensioner_is_not_a_penalty_question() -> None:
+    from finagent.answering.calc import is_penalty_question
+
+    assert is_penalty_question("Сколько пеней на 100 000 руб.?")
+    assert is_penalty_question("Какая пеня за день?")
+    assert not is_penalty_question("Пенсионер заплатил налог наличными 26.12.2024")

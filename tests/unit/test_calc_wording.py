@@ -359,3 +359,14 @@ def test_sent_is_received_except_by_registered_mail() -> None:
     """«прислали» is receipt by ТКС or in person; sent by registered mail it is not."""
     assert "получено" in canonical("Инспекция прислала акт 10.03.2025")
     assert "прислали" in canonical("Акт прислали заказным письмом 10.03.2025")
+
+
+def test_an_extension_in_months_does_not_lengthen_a_period_in_days() -> None:
+    query = parse_deadline(
+        "Подал 20.05.2024 заявление на вычет в упрощённом порядке; инспекция продлила проверку "
+        "до трех месяцев — решение о продлении принято 10.06.2024. До какого числа это решение "
+        "должны направить мне через личный кабинет?",
+        TODAY,
+    )
+    assert query is not None and (query.period, query.unit) == (3, "working_days")
+    assert query.event_date == date(2024, 6, 10)

@@ -41,6 +41,7 @@ def test_a_long_paragraph_is_cut_around_the_period() -> None:
 
 def test_period_words() -> None:
     assert period_pattern(1, "months").search("в месячный срок со дня получения")
+    assert period_pattern(2, "months").search("исполнены в двухмесячный срок со дня")
     assert period_pattern(10, "working_days").search("в течение 10 рабочих дней")
     assert period_pattern(10, "working_days").search("в течение десяти дней")
     assert not period_pattern(10, "working_days").search("в течение пяти дней")

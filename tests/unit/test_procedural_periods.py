@@ -61,6 +61,8 @@ def test_every_period_is_in_the_text_of_its_unit() -> None:
         assert row.unit_id in text, row.id
         number = NUMBER_FORMS[row.period]
         pattern = rf"{number}[^.;]{{0,25}}?{UNIT_FORMS[row.unit]}"
+        if row.unit == "months":  # «в двухмесячный срок»
+            pattern += rf"|{number}месячн"
         if row.unit == "working_days" and row.period == 1:
             pattern = number  # «в течение дня, следующего за днем получения»
         assert re.search(pattern, text[row.unit_id]), (row.id, pattern)
@@ -387,3 +389,48 @@ def test_ordinary_paraphrases_find_their_row(question: str, row_id: str) -> None
 def test_new_declines(question: str) -> None:
     assert parse_deadline(question, TODAY) is None
     assert calc_decision(question) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "row_id", "period", "unit"),
+    [
+        # абз. 2 п. 4 ст. 52: «не позднее пяти дней со дня получения ... заявления о выдаче»
+        ("Попросил выдать налоговое уведомление на бумажном носителе, заявление подал в ИФНС "
+         "3 марта 2025 г. Когда мне его обязаны передать?", "paper_notice_52", 5, "working_days"),
+        # п. 4.2 ст. 58: «в течение пяти дней со дня их приема подлежат внесению в банк»
+        ("Администрация поселения приняла от жителя наличные в уплату налога 2 июня 2025 г. "
+         "До какого числа сдать их в банк?", "cash_payment_transfer_58", 5, "working_days"),
+        # п. 6 ст. 47: «в двухмесячный срок со дня возбуждения ... исполнительного производства»
+        ("Судебный пристав возбудил исполнительное производство 10 апреля 2025 г. по "
+         "постановлению о взыскании налога за счет имущества. Когда истекает его срок?",
+         "bailiff_47", 2, "months"),
+        # подп. 1 п. 8 ст. 48: «в течение тридцати дней со дня формирования ... сообщения об отказе»
+        ("Сообщение об отказе в перерасчете транспортного налога сформировано 3 марта 2025 г. "
+         "Какой последний день подать жалобу?", "complaint_recalculation_48", 30, "working_days"),
+        # п. 2 ст. 101.3: «в течение трех дней со дня вступления в силу»
+        ("Вышестоящий налоговый орган 5 мая 2025 г. оставил апелляционную жалобу без "
+         "удовлетворения. Когда вступившее в силу решение направят в инспекцию, вынесшую его?",
+         "appeal_decision_transfer_101_3", 3, "working_days"),
+        # п. 4 ст. 93.1: «в течение пяти дней со дня получения поручения ... направляет требование»
+        ("Инспекция получила поручение об истребовании документов 12 мая 2025 г. До какого "
+         "числа она должна выставить требование?", "assignment_93_1", 5, "working_days"),
+        # подп. 2 п. 10 ст. 48: «в течение шести месяцев со дня принятия ... решения по жалобе»
+        ("Физлицо обжаловало решение о привлечении к ответственности; решение по жалобе принято "
+         "10 марта 2025 г., долг 50 тыс. руб. Когда истекает срок на административный иск?",
+         "court_after_appeal_48", 6, "months"),
+        # абз. 2 п. 2 ст. 105.17: «не позднее двух лет со дня представления ... уточненной»
+        ("Уточненка с симметричной корректировкой по прибыли подана 15.03.2024. До какой даты "
+         "ФНС вправе решить проверить сделку?", "symmetric_adjustment_check_105_17", 2, "years"),
+    ],
+)  # fmt: skip
+def test_rows_from_blind_dev_misses(question: str, row_id: str, period: int, unit: str) -> None:
+    """Periods the blind dev sets asked about that the table lacked, asked in other words."""
+    q = parse_deadline(question, TODAY)
+    assert q is not None and q.norm is not None and not q.alternatives, question
+    assert (q.norm.id, q.period, q.unit) == (row_id, period, unit)
+    assert calc_decision(question) is not None
+
+
+def test_a_cited_article_alone_ignores_row_priorities() -> None:
+    rows = find_norms("Требование по ст. 93.1 получено 10.06.2025. До какого числа ответить?")
+    assert {(r.period, r.unit) for r in rows} == {(5, "working_days"), (10, "working_days")}
