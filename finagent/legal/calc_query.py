@@ -54,7 +54,8 @@ _AMOUNT = re.compile(
 )
 _ORGANIZATION = re.compile(
     r"организаци|\b(ооо|ао|пао|зао|оао|нко|гуп|муп|ано)\b|компани|юрлиц|юридическ\w*\s+лиц"
-    r"|фирм|предприяти|учреждени|кооператив|товариществ|\b(тсж|снт|жск|тсн)\b",
+    r"|фирм|предприяти|учреждени|кооператив|товариществ|\b(тсж|снт|жск|тсн)\b"
+    r"|обществ\w*\s+с\s+ограниченн|акционерн\w*\s+обществ|\bобществ(о|а|у|ом)\b",
     re.IGNORECASE,
 )
 _INDIVIDUAL = re.compile(
@@ -151,6 +152,9 @@ def _event_date(text: str, dates: list[FoundDate], norm: ProceduralPeriod | None
     if norm is None or norm.event_cue is None or len({d.day for d in dates}) < 2:
         return dates[0]
     lowered = text.lower()
+    updated = _updated_declaration(lowered, dates, norm)
+    if updated is not None:
+        return updated
     cue = re.compile(norm.event_cue)
     ordered = sorted(dates, key=lambda d: d.start)
     best: tuple[int, FoundDate] | None = None
@@ -167,6 +171,22 @@ def _event_date(text: str, dates: list[FoundDate], norm: ProceduralPeriod | None
         if scores and (best is None or min(scores) < best[0]):
             best = (min(scores), d)
     return best[1] if best else dates[0]
+
+
+def _updated_declaration(
+    lowered: str, dates: list[FoundDate], norm: ProceduralPeriod
+) -> FoundDate | None:
+    """«первичную сдали 28.03.2024, а уточненную — 29.11.2024»: a period that runs from a
+    declaration runs from the updated one the question names (a new desk audit starts)."""
+    if "деклараци" not in norm.event or "уточненн" not in lowered.replace("ё", "е"):
+        return None
+    marked = [
+        d
+        for d in dates
+        if "уточненн" in lowered[max(0, d.start - 60) : d.start].replace("ё", "е")
+        and "первичн" not in lowered[max(0, d.start - 25) : d.start]
+    ]
+    return marked[-1] if len({d.day for d in marked}) == 1 else None
 
 
 def _extends(norm: ProceduralPeriod, unit: Unit) -> bool:

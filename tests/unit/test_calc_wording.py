@@ -370,3 +370,63 @@ def test_an_extension_in_months_does_not_lengthen_a_period_in_days() -> None:
     )
     assert query is not None and (query.period, query.unit) == (3, "working_days")
     assert query.event_date == date(2024, 6, 10)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Решения о продлении проверки инспекция не принимала.",
+        "Продлевать проверку инспекция не стала.",
+        "Инспекция не стала ее продлевать.",
+        "Уведомлений о невозможности представить документы в срок не подавали.",
+    ],
+)
+def test_more_denied_events_are_dropped(text: str) -> None:
+    out = canonical(text)
+    assert "продл" not in out and "невозможност" not in out, out
+
+
+@pytest.mark.parametrize(
+    ("question", "event"),
+    [
+        (
+            "Первичную декларацию по УСН сдали 28 марта 2024 г., а уточненную — 29.11.2024. "
+            "До какого числа может идти камеральная проверка уточненки?",
+            date(2024, 11, 29),
+        ),
+        (
+            "Требование об уплате задолженности направлено организации 05.03.2025, срок "
+            "исполнения в нем — по 31.03.2025. До какой даты ИФНС вправе принять решение о "
+            "взыскании?",
+            date(2025, 3, 31),
+        ),
+        (
+            "Гражданину (не ИП) 15.10.2024 направили требование об уплате задолженности со "
+            "сроком исполнения 8 ноября 2024 г. До какого дня инспекция должна принять "
+            "решение о взыскании?",
+            date(2024, 11, 8),
+        ),
+    ],
+)
+def test_the_event_is_the_updated_declaration_or_the_demands_due_date(
+    question: str, event: date
+) -> None:
+    query = parse_deadline(question, TODAY)
+    assert query is not None and query.event_date == event
+
+
+def test_an_inspector_who_found_a_violation_draws_up_a_101_4_act() -> None:
+    rows = find_norms(
+        "3 июня 2025 г. инспектор вне рамок налоговой проверки выявил, что мы с опозданием "
+        "сообщили о создании обособленного подразделения. До какого дня составить акт?"
+    )
+    assert [r.id for r in rows] == ["act_101_4"]
+
+
+def test_a_limited_liability_company_is_an_organization() -> None:
+    query = parse_penalty(
+        "Оплата 20.02.2025, сумма 1 800 000 ₽, срок уплаты 20.12.2024. Плательщик — общество "
+        "с ограниченной ответственностью. Пени?",
+        TODAY,
+    )
+    assert query is not None and query.payer == "organization" and query.payer_given
