@@ -14,11 +14,14 @@ def _chunk_fields(chunk: Any) -> tuple[dict[str, Any], str]:
     return dict(getattr(chunk, "metadata", {}) or {}), str(getattr(chunk, "text", "") or "")
 
 
-def fallback_cited_units(answer: str, used_chunks: Sequence[Any]) -> list[str]:
+def fallback_cited_units(
+    answer: str, used_chunks: Sequence[Any], numbers: Sequence[Sequence[int]] | None = None
+) -> list[str]:
     """Unit ids of the retrieved law chunks whose source numbers the answer body cites.
 
     Source numbers are assigned as the answer node does (:func:`build_context`: one number
-    per document or legal unit, user documents first).
+    per document or legal unit, user documents first), then mapped to the numbers the
+    answer shows (``numbers``: ``debug["source_numbers"]``, pairs ``[context, shown]``).
     """
     from finagent.answering.context import build_context
     from finagent.state import Chunk
@@ -26,10 +29,11 @@ def fallback_cited_units(answer: str, used_chunks: Sequence[Any]) -> list[str]:
     chunks = [c if isinstance(c, Chunk) else Chunk.model_validate(c) for c in used_chunks]
     ctx = build_context(chunks, [], max_chars=10**9)
     cited = {int(n) for n in CITATION.findall(answer_body(answer))}
+    shown = {int(old): int(new) for old, new in numbers or []}
     units = [
         str(c.metadata["unit_id"])
         for c, n in zip(ctx.chunks, ctx.chunk_numbers, strict=False)
-        if n in cited and c.metadata.get("unit_id")
+        if shown.get(n, n) in cited and c.metadata.get("unit_id")
     ]
     return list(dict.fromkeys(units))
 
@@ -45,7 +49,7 @@ def outputs_from_result(
         cited = [str(u) for u in debug["cited_units"]]
         origin = "debug"
     else:
-        cited = fallback_cited_units(answer, used)
+        cited = fallback_cited_units(answer, used, debug.get("source_numbers"))
         origin = "citations"
     retrieved = []
     for chunk in used:

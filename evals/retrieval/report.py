@@ -9,7 +9,7 @@ from evals.retrieval.runner import KS, TARGET_GAIN_OVER_SINGLE, TARGET_RECALL_AT
 
 def _method_table(methods: dict[str, dict[str, Any]]) -> list[str]:
     header = (
-        f"{'method':<18}"
+        f"{'method':<22}"
         + "".join(f"{'art@' + str(k):>8}" for k in KS)
         + f"{'art MRR':>9}"
         + "".join(f"{'pt@' + str(k):>8}" for k in KS)
@@ -20,7 +20,7 @@ def _method_table(methods: dict[str, dict[str, Any]]) -> list[str]:
         art, pt = s["article"], s["point"]
         latency = s.get("mean_latency_ms")
         lines.append(
-            f"{method:<18}"
+            f"{method:<22}"
             + "".join(f"{art[f'recall@{k}']:>8.3f}" for k in KS)
             + f"{art['mrr']:>9.3f}"
             + "".join(f"{pt[f'recall@{k}']:>8.3f}" for k in KS)

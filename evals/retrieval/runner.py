@@ -9,6 +9,8 @@ time. Every method is scored in the same run on the same index:
 * ``hybrid``  - both legs fused by RRF in Qdrant;
 * ``hybrid_expansion`` - hybrid over the question and its rule-based reformulations
   (colloquial words mapped to the Code's terms, :func:`expand_query`), fused by RRF.
+* ``hybrid_expansion_tax`` - what the agent runs without an LLM: ``hybrid_expansion``
+  with the chapter of the tax the question names preferred (:func:`tax_focus`).
 
 Article level: a hit is a chunk of an expected article; point level: a chunk of an
 expected unit. recall@k counts questions with a hit in the first k results; MRR uses the
@@ -40,10 +42,11 @@ from finagent.retrieval.index import SearchFilter, SearchMode
 from finagent.retrieval.law_ingest import LAW_SOURCE, LawIngestor
 from finagent.retrieval.retriever import KB, Retriever
 from finagent.retrieval.sparse import RussianBm25
+from finagent.retrieval.tax_focus import tax_focus
 from finagent.routing.expansion import expand_query
 from finagent.state import Chunk
 
-METHODS = ("bm25", "dense", "hybrid", "hybrid_expansion")
+METHODS = ("bm25", "dense", "hybrid", "hybrid_expansion", "hybrid_expansion_tax")
 KS = (1, 5, 10)
 DEPTH = 10
 FETCH = 30  # chunks fetched before collapsing chunks of the same unit
@@ -173,8 +176,11 @@ def collapse_units(chunks: Sequence[Chunk], limit: int = DEPTH) -> list[Chunk]:
 
 async def _search(retriever: Retriever, method: str, question: str) -> list[Chunk]:
     flt = SearchFilter(source=LAW_SOURCE)
-    if method == "hybrid_expansion":
-        fused, _ = await retriever.search_many(KB, expand_query(question), flt=flt, top_k=FETCH)
+    if method.startswith("hybrid_expansion"):
+        focus = tax_focus(question) if method == "hybrid_expansion_tax" else None
+        fused, _ = await retriever.search_many(
+            KB, expand_query(question), flt=flt, top_k=FETCH, focus=focus
+        )
         return collapse_units(fused)
     mode: SearchMode = {"bm25": "sparse", "dense": "dense"}.get(method, "hybrid")  # type: ignore[assignment]
     return collapse_units(await retriever.search(KB, question, flt=flt, top_k=FETCH, mode=mode))

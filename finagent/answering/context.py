@@ -117,6 +117,29 @@ def cited_numbers(text: str) -> list[int]:
     return sorted({int(n) for n in _CITATION.findall(text)})
 
 
+def renumber(body: str, sources: list[Source]) -> tuple[str, list[Source], list[list[int]]]:
+    """Consecutive citation numbers: the sources the body cites become [1], [2], ... in
+    the order of their first citation, the others follow in their order.
+
+    The context numbers every retrieved source, and an answer cites only some of them;
+    without this the reader sees [1] and [3] with no [2]. Returns the body, the sources
+    with their new numbers (in number order) and the ``[old, new]`` pairs."""
+    known = {s.number for s in sources}
+    cited = [n for n in dict.fromkeys(int(m) for m in _CITATION.findall(body)) if n in known]
+    rest = [s.number for s in sources if s.number not in set(cited)]
+    new_number = {old: new for new, old in enumerate([*cited, *rest], start=1)}
+
+    def swap(match: re.Match[str]) -> str:
+        number = int(match.group(1))
+        return f"[{new_number[number]}]" if number in new_number else match.group(0)
+
+    renumbered = sorted(
+        (s.model_copy(update={"number": new_number[s.number]}) for s in sources),
+        key=lambda s: s.number,
+    )
+    return _CITATION.sub(swap, body), renumbered, [[old, new] for old, new in new_number.items()]
+
+
 def render_sources(sources: list[Source], answer: str) -> str:
     """The Источники section: sources cited in ``answer`` (all of them if none were cited)."""
     cited = set(cited_numbers(answer))

@@ -15,6 +15,7 @@ import numpy as np
 
 from finagent.answering.context import AnswerContext
 from finagent.retrieval.embeddings import Embedder
+from finagent.retrieval.tax_focus import tax_focus
 from finagent.state import Chunk
 from finagent.text_normalize import normalize
 
@@ -34,6 +35,9 @@ _STOP = frozenset(
 )
 MAX_SENTENCE_CHARS = 400
 MAX_EMBEDDED = 32  # sentences embedded per answer
+# a rate question about a named tax: its chapter's «Налоговые ставки» article answers it,
+# ahead of the chapter's other passages that speak of the rate (art. 165 beside art. 164)
+RATE_ARTICLE_BONUS = 0.03
 
 
 @dataclass
@@ -92,15 +96,58 @@ def _table_rows(lines: list[str]) -> dict[int, str]:
     return out
 
 
+_BULLET = re.compile(r"^[-*•–—]\s+")
+_NUMBERED = re.compile(r"^(?:\d+(?:\.\d+)*(?:-\d+)?|[а-я])\)\s+")
+
+
+def _list_after(lines: list[str], start: int) -> str:
+    """The list that a line ending with «:» introduces, compactly: its items from
+    ``lines[start]`` on, as many as a quotation holds (the caller cuts it with «…»).
+
+    Items of the Code («1) ...;») stay verbatim, joined by spaces, so a quotation of the
+    list is still the source's text; Markdown bullets lose their markers and are joined
+    by «; ». The list ends at a heading, a table, or a line that is no item after an item
+    that closed its sentence."""
+    pieces: list[str] = []
+    size = 0
+    open_item = False  # the last line, no bullet, ended with «;», «,» or «:»: it goes on
+    for line in lines[start:]:
+        if line.startswith(("#", "|")):
+            break
+        marked = bool(_BULLET.match(line) or _NUMBERED.match(line))
+        if pieces and not marked and not open_item:
+            break
+        bullet = bool(_BULLET.match(line))
+        open_item = not bullet and line.endswith((";", ",", ":"))
+        if bullet:
+            line = _BULLET.sub("", line).rstrip(" ;,.") + ";"
+        pieces.append(line)
+        size += len(line) + 1
+        if size > MAX_SENTENCE_CHARS:
+            break
+    text = " ".join(pieces)
+    if text.endswith(";") and size <= MAX_SENTENCE_CHARS:
+        text = text[:-1] + "."
+    return text
+
+
 def sentences_of(text: str) -> list[str]:
-    """Sentences, sub-point lines and table rows of a passage (headings skipped)."""
+    """Sentences, sub-point lines and table rows of a passage (headings skipped).
+
+    A sentence that introduces a list («Ставка 10 % применяется, в частности, к:») comes
+    with the start of its list (the items are candidates on their own too); one whose
+    list is not in the passage is left out: it says nothing by itself."""
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     rows = _table_rows(lines)
     out = []
     for i, line in enumerate(lines):
         if line.startswith("#") or set(line) <= set("|-: "):
             continue
-        for s in [rows[i]] if i in rows else _split_sentences(line):
+        pieces = [rows[i]] if i in rows else _split_sentences(line)
+        if i not in rows and pieces and pieces[-1].rstrip().endswith(":"):
+            items = _list_after(lines, i + 1)
+            pieces[-1] = f"{pieces[-1].rstrip()} {items}" if items else ""
+        for s in pieces:
             s = s.strip()
             if len(s) > 12:
                 out.append(s if len(s) <= MAX_SENTENCE_CHARS else _cut(s))
@@ -139,6 +186,7 @@ async def rank(
         return [], None
     query_stems = stems(query)
     wants_figure = bool(_ASKS_FIGURE.search(query))
+    focus = tax_focus(query)
     for c in found:
         c.lexical = len(stems(c.sentence) & query_stems) / max(1, len(query_stems))
     best_semantic: float | None = None
@@ -163,7 +211,8 @@ async def rank(
         structure = 0.006 / (1 + c.rank) + 0.012 / (1 + c.position)
         figure = 0.01 if wants_figure and _FIGURE.search(c.sentence) else 0.0
         length = 0.01 * min(len(c.sentence), MAX_SENTENCE_CHARS) / MAX_SENTENCE_CHARS
-        c.score = c.semantic + 0.04 * c.lexical + structure + figure - length
+        rate = RATE_ARTICLE_BONUS if focus is not None and focus.rate_article(c.chunk) else 0.0
+        c.score = c.semantic + 0.04 * c.lexical + structure + figure + rate - length
     return sorted(found, key=lambda c: -c.score), best_semantic
 
 

@@ -161,6 +161,17 @@ SENTENCES_PER_SOURCE = 3
 SOURCE_MARGIN = 0.02  # calibrated on the team's answer set (docs/answers.md)
 
 
+def _distinct(ranked: list[Candidate]) -> list[Candidate]:
+    """Candidates best first without one that repeats a better one: a list item is also
+    quoted inside its introduction (:func:`finagent.answering.evidence.sentences_of`)."""
+    kept: list[tuple[Candidate, str]] = []
+    for c in ranked:
+        text = clean_sentence(c.sentence).rstrip(".;,…")
+        if not any(text in other or other in text for _, other in kept):
+            kept.append((c, text))
+    return [c for c, _ in kept]
+
+
 def _lead(candidate: Candidate) -> str:
     chunk = candidate.chunk
     if chunk.source == "law" and chunk.metadata.get("citation"):
@@ -201,7 +212,7 @@ def compose_key_facts(
     chosen = [n for n, group in by_number.items() if group[0].score >= top_score - SOURCE_MARGIN]
     items: list[tuple[str, str, int]] = []
     for number in chosen[:MAX_SOURCES]:
-        best = sorted(by_number[number][:SENTENCES_PER_SOURCE], key=lambda c: c.position)
+        best = sorted(_distinct(by_number[number])[:SENTENCES_PER_SOURCE], key=lambda c: c.position)
         label = best[0].chunk.metadata.get("citation") or best[0].chunk.title
         items.extend((label, f"«{clean_sentence(c.sentence)}»", number) for c in best)
     details.extend(render_details(items))

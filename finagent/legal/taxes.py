@@ -67,6 +67,8 @@ _ASKS_FIGURE = re.compile(
     re.IGNORECASE,
 )
 RATE_ARTICLE_TITLE = re.compile(r"^налогов\w+\s+ставк", re.IGNORECASE)
+# the rate articles' titles as the Code spells them (art. 164, 224, 284, 346.8, 346.20, ...)
+RATE_ARTICLE_TITLES = ("Налоговые ставки", "Налоговая ставка")
 
 
 def taxes_named(text: str) -> list[Tax]:

@@ -96,9 +96,9 @@ async def answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str,
         return {"answer": text}
     calc = calc_answer(ctx.external) if decision.intents == ["calc"] else None
     if calc is not None:  # computed, not generated: the steps and norms as they are
-        text = finalise(calc, ctx.sources, ctx.notices)
+        text, numbering = finalise(calc, ctx.sources, ctx.notices)
         await save_turn(deps.history, state, who, text)
-        return {"answer": text, "debug": {"answer_mode": "calc"}}
+        return {"answer": text, "debug": {"answer_mode": "calc", **numbering}}
     history = list(state.get("messages") or [])
     check = settings.verified_answers and not only_smalltalk
     ranked: list[Any] = []
@@ -132,8 +132,8 @@ async def answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str,
             debug.update(checked)
         else:
             body = compose_extractive(query, ctx)
-            text = finalise(body, ctx.sources, ctx.notices)
-            debug["cited_units"] = cited_units(ctx, body)
+            text, numbering = finalise(body, ctx.sources, ctx.notices)
+            debug.update(numbering, cited_units=cited_units(ctx, body))
         await save_turn(deps.history, state, who, text)
         return {"answer": text, "debug": debug}
 
@@ -192,7 +192,7 @@ async def answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str,
             body = f"{warning}\n\n{body}"
         text, checked = await verified(deps, body, ctx, decision, sources)
     else:
-        text, checked = finalise(reply.text, sources, ctx.notices), {}
+        text, checked = finalise(reply.text, sources, ctx.notices)
     await save_turn(deps.history, state, who, text)
     return {
         "answer": text,

@@ -12,6 +12,7 @@ from finagent.answering.context import (
     cited_numbers,
     drop_unknown_citations,
     render_sources,
+    renumber,
     strip_sources_section,
 )
 from finagent.answering.edition import edition_notes, period_warning
@@ -46,12 +47,15 @@ def tool_sources(ctx: AnswerContext, tool_results: list[ExternalData]) -> list[S
 _DOCUMENT_SCENARIOS = {Scenario.ALL_DOCUMENTS, Scenario.FULL_DOCUMENTS, Scenario.SELECTED_SEARCH}
 
 
-def finalise(body: str, sources: list[Source], notices: list[str]) -> str:
+def finalise(body: str, sources: list[Source], notices: list[str]) -> tuple[str, dict[str, Any]]:
+    """The text a user reads, and its debug: ``source_numbers`` maps each context source
+    number to the one shown (:func:`renumber`)."""
     body = redact(body)  # the LLM may repeat a secret it saw in a question or a tool result
     body = drop_unknown_citations(strip_sources_section(body), sources)
+    body, sources, numbers = renumber(body, sources)
     head = "\n".join(f"> {n}" for n in dict.fromkeys(notices))
     text = f"{head}\n\n{body}" if head else body
-    return text.strip() + "\n\n" + render_sources(sources, body)
+    return text.strip() + "\n\n" + render_sources(sources, body), {"source_numbers": numbers}
 
 
 def allowed_sources(decision: Decision, sources: list[Source]) -> list[Source]:
@@ -82,7 +86,7 @@ async def fallback(
     """The extractive answer when the LLM fails, with the same checks."""
     if not check:
         body = compose_extractive(query, ctx, messages.LLM_UNAVAILABLE_NOTE)
-        return finalise(body, ctx.sources, ctx.notices), {}
+        return finalise(body, ctx.sources, ctx.notices)
     ranked, _ = await rank(query, candidates(ctx), deps.embedder)
     body = compose_key_facts(
         ctx, ranked, period_warning(query, ctx.chunks), messages.LLM_UNAVAILABLE_NOTE
@@ -105,8 +109,9 @@ async def verified(
     )
     if notes:  # which edition of the code, which review date of the article
         body += "\n\n" + "\n".join(f"_{n}_" for n in notes)
-    text = finalise(body, allowed, ctx.notices)
-    return text, {"references": report.as_debug(), "cited_units": cited_units(ctx, body)}
+    text, numbering = finalise(body, allowed, ctx.notices)
+    checked = {"references": report.as_debug(), "cited_units": cited_units(ctx, body)}
+    return text, {**checked, **numbering}
 
 
 def abstention_update(abstention: Abstention, best: float | None) -> dict[str, Any]:

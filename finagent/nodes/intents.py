@@ -15,6 +15,7 @@ from finagent.nodes.context import AgentContext, caller, deps_of
 from finagent.observability import get_logger, redact
 from finagent.retrieval.index import IndexUnavailableError
 from finagent.retrieval.retriever import KB
+from finagent.retrieval.tax_focus import tax_focus
 from finagent.routing.live_params import cbr_arguments, news_arguments
 from finagent.state import AgentState, ExternalData
 from finagent.tools.declared import declared_tool
@@ -48,7 +49,8 @@ async def kb_passages(deps: Deps, state: AgentState) -> dict[str, Any]:
     try:
         queries = sub_queries(state)
         shared = deps.query_vectors.lookup(queries)  # the router's vector of this turn
-        chunks, debug = await deps.retriever.search_many(KB, queries, vectors=shared)
+        focus = tax_focus(queries[0]) if queries else None  # the question as understood
+        chunks, debug = await deps.retriever.search_many(KB, queries, vectors=shared, focus=focus)
     except IndexUnavailableError as exc:
         return {
             "notices": [messages.SEARCH_UNAVAILABLE],

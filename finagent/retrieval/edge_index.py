@@ -54,12 +54,11 @@ class EdgeIndex:
                 else:
                     path.mkdir(parents=True, exist_ok=True)
                     shard = qe.EdgeShard.create(str(path), self._config(dim))
-                    for name in INDEXED_FIELDS:
-                        shard.update(
-                            qe.UpdateOperation.create_field_index(
-                                name, qe.PayloadSchemaType.Keyword
-                            )
-                        )
+                # idempotent: a collection made before a field was indexed gets it now
+                for name in INDEXED_FIELDS:
+                    shard.update(
+                        qe.UpdateOperation.create_field_index(name, qe.PayloadSchemaType.Keyword)
+                    )
             except IndexUnavailableError:
                 raise
             except Exception as exc:

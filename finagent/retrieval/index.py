@@ -11,7 +11,19 @@ from finagent.retrieval.sparse import SparseVec
 SearchMode = Literal["hybrid", "dense", "sparse"]
 DENSE = "dense"
 SPARSE = "bm25"
-INDEXED_FIELDS = ("user_id", "document_id", "source", "unit_id", "article")
+# payload fields searches filter on; "code", "chapter" and "article_title" serve the
+# focused legs of a question naming a tax (retrieval/tax_focus.py): unindexed, such a
+# filtered search scans every point (0.6 s instead of 10 ms over the Tax Code)
+INDEXED_FIELDS = (
+    "user_id",
+    "document_id",
+    "source",
+    "unit_id",
+    "article",
+    "code",
+    "chapter",
+    "article_title",
+)
 _ID_NAMESPACE = uuid.UUID("6f2b7a1e-3c55-4b8a-9d0e-5a1f2c3d4e5f")
 
 

@@ -6,7 +6,7 @@ import asyncio
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -37,6 +37,18 @@ class ChunkRecord:
     chunk_id: str
     text: str
     payload: dict[str, Any]
+
+
+class Focus(Protocol):
+    """The part of a collection a question is about (e.g. the chapter of the tax it names)."""
+
+    def narrowed(self, flt: SearchFilter | None) -> list[SearchFilter]:
+        """``flt`` narrowed to the focused parts (none when they cannot overlap)."""
+        ...
+
+    def demoted(self, chunk: Chunk) -> bool:
+        """A result that belongs to a competing part (it goes after the others)."""
+        ...
 
 
 def reciprocal_rank_fusion(ranked_lists: Sequence[Sequence[Chunk]], k: int = 60) -> list[Chunk]:
@@ -138,16 +150,18 @@ class Retriever:
         mode: SearchMode | None = None,
         score_threshold: float | None = None,
         vectors: Mapping[str, np.ndarray] | None = None,
+        filters: Sequence[SearchFilter | None] | None = None,
     ) -> list[list[Chunk]]:
         """One embedding call for the queries without a precomputed vector, then the index
         searches run concurrently. ``vectors`` maps a query text to its e5 ``query:``
-        vector already computed this turn (the router's), so it is not embedded twice."""
+        vector already computed this turn (the router's), so it is not embedded twice.
+        ``filters``, one per query, replace ``flt`` (a query may repeat with another one)."""
         mode = mode or self.settings.search_mode
         started = time.perf_counter()
         dense: list[list[float] | None] = [None] * len(queries)
         if mode != "sparse":
             known = vectors or {}
-            missing = [q for q in queries if q not in known]
+            missing = list(dict.fromkeys(q for q in queries if q not in known))
             fresh: dict[str, np.ndarray] = {}
             if missing:
                 computed = await self.embedder.embed_queries(missing)
@@ -164,7 +178,7 @@ class Retriever:
                 mode=mode,
                 rrf_k=self.settings.rrf_k,
                 score_threshold=threshold or None,
-                filter=flt or SearchFilter(),
+                filter=(filters[i] if filters is not None else flt) or SearchFilter(),
             )
             for i, q in enumerate(queries)
         ]
@@ -182,23 +196,37 @@ class Retriever:
         flt: SearchFilter | None = None,
         top_k: int | None = None,
         vectors: Mapping[str, np.ndarray] | None = None,
+        focus: Focus | None = None,
     ) -> tuple[list[Chunk], dict[str, Any]]:
         """Search every sub-query and fuse the lists with RRF (k from settings, 60).
 
-        ``vectors``: query vectors computed earlier in the turn, by query text."""
+        ``vectors``: query vectors computed earlier in the turn, by query text.
+        ``focus``: the first sub-query is searched once more inside each focused part and
+        fused with the others; results of a competing part go last
+        (:mod:`finagent.retrieval.tax_focus`)."""
         unique = list(dict.fromkeys(q.strip() for q in queries if q and q.strip()))
         limit = top_k or self.settings.top_k
+        narrowed = focus.narrowed(flt) if focus is not None and unique else []
+        legs = unique + unique[:1] * len(narrowed)
+        filters = [flt] * len(unique) + list(narrowed)
         lists = (
-            await self._search_batch(collection, unique, flt=flt, top_k=limit, vectors=vectors)
-            if unique
+            await self._search_batch(
+                collection, legs, top_k=limit, vectors=vectors, filters=filters
+            )
+            if legs
             else []
         )
-        fused = reciprocal_rank_fusion(lists, k=self.settings.rrf_k)[:limit]
-        debug = {
+        fused = reciprocal_rank_fusion(lists, k=self.settings.rrf_k)
+        if focus is not None:  # a stable sort: the order within each group stays
+            fused = sorted(fused, key=focus.demoted)
+        fused = fused[:limit]
+        debug: dict[str, Any] = {
             "queries": unique,
-            "per_query": {q: [c.id for c in lst] for q, lst in zip(unique, lists, strict=True)},
+            "per_query": {q: [c.id for c in lst] for q, lst in zip(unique, lists, strict=False)},
             "fused": [{"id": c.id, "score": round(c.score, 5)} for c in fused],
             "precomputed_vectors": [q for q in unique if vectors and q in vectors],
         }
+        if narrowed:
+            debug["focused"] = [[c.id for c in lst] for lst in lists[len(unique) :]]
         log.info("query_expansion", collection=collection, queries=len(unique), hits=len(fused))
         return fused, debug

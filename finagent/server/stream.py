@@ -86,12 +86,16 @@ def chunked(text: str, size: int = CHUNK_CHARS) -> list[str]:
 
 
 def citations(
-    chunks: list[Chunk], external: list[ExternalData], max_chars: int
+    chunks: list[Chunk],
+    external: list[ExternalData],
+    max_chars: int,
+    numbers: list[list[int]] | None = None,
 ) -> list[dict[str, Any]]:
     """The numbered sources the answer may cite ``[n]``, each with its passages.
 
-    Numbers come from the same ``build_context`` the answer node used, so ``[n]`` in the
-    answer is ``number`` here.
+    Numbers come from the same ``build_context`` the answer node used, renumbered as the
+    answer was (``numbers``: its ``debug["source_numbers"]`` pairs ``[context, shown]``),
+    so ``[n]`` in the answer is ``number`` here.
     """
     ctx = build_context(chunks, external, max_chars)
     passages: dict[int, list[dict[str, Any]]] = {}
@@ -102,16 +106,25 @@ def citations(
     external_sources = [s for s in ctx.sources if s.number not in passages]
     for source, item in zip(external_sources, ctx.external, strict=False):
         passages[source.number] = [{"text": item.content, "chunk_id": None, "document_id": None}]
-    return [
-        {
-            "number": s.number,
-            "title": s.title,
-            "kind": s.kind,
-            "reference": s.reference,
-            "passages": passages.get(s.number, []),
-        }
-        for s in ctx.sources
-    ]
+    shown = {old: new for old, new in numbers or []}
+    after = max(shown.values(), default=0)
+    for s in ctx.sources:  # sources the answer could not cite (another scenario's) follow
+        if s.number not in shown:
+            after += 1
+            shown[s.number] = after
+    return sorted(
+        (
+            {
+                "number": shown[s.number],
+                "title": s.title,
+                "kind": s.kind,
+                "reference": s.reference,
+                "passages": passages.get(s.number, []),
+            }
+            for s in ctx.sources
+        ),
+        key=lambda c: c["number"],
+    )
 
 
 class Translator:
@@ -197,6 +210,7 @@ def final_payload(agent: Agent, state: dict[str, Any], chat_id: str | None) -> d
             list(state.get("chunks") or []),
             list(state.get("external") or []),
             agent.settings.max_context_chars,
+            (state.get("debug") or {}).get("source_numbers"),
         ),
         "chat_id": chat_id,
     }

@@ -8,14 +8,19 @@ from pathlib import Path
 import pytest
 
 
-@pytest.fixture
-def env(tmp_path: Path) -> dict[str, str]:
-    """A ``finagent`` process environment: a fresh data dir, no Bank of Russia, no LLM."""
+def cli_env(data_dir: Path) -> dict[str, str]:
+    """A ``finagent`` process environment on ``data_dir``: no Bank of Russia, no LLM."""
     return {
         **os.environ,
-        "FINAGENT_DATA_DIR": str(tmp_path / "data"),
+        "FINAGENT_DATA_DIR": str(data_dir),
         "FINAGENT_CBR_ENABLED": "false",
         "FINAGENT_LLM_API_KEY": "",
         "OPENROUTER_API_KEY": "",
         "FINAGENT_LLM_MODEL": "",
     }
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    """A ``finagent`` process environment with a fresh data dir."""
+    return cli_env(tmp_path / "data")

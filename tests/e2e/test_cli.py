@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from tests.conftest import REPO_ROOT, run_finagent
+from tests.conftest import REPO_ROOT, run_finagent, skip_without_tax_code
+from tests.e2e.conftest import cli_env
 
 finagent = run_finagent
 
@@ -160,10 +162,17 @@ def test_tools_list_and_call_as_the_llm_sees_them(
     assert stolen.stdout.startswith("Error: no such documents") and "150 000" not in stolen.stdout
 
 
-def test_demo_covers_every_scenario(env: dict[str, str]) -> None:
-    out = finagent(env, "demo", "--json")
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """``finagent demo --json`` on a fresh data dir, run once for the tests below."""
+    out = finagent(cli_env(tmp_path_factory.mktemp("demo") / "data"), "demo", "--json")
     assert out.returncode == 0, out.stderr[-2000:]
-    data = json.loads(out.stdout)
+    data: dict[str, Any] = json.loads(out.stdout)
+    return data
+
+
+def test_demo_covers_every_scenario(demo: dict[str, Any]) -> None:
+    data = demo
     assert data["kb_articles"] >= 40 and len(data["documents"]) == 6
     assert data["user"] == "demo"
     scenarios = [a["scenario"] for a in data["answers"]]
@@ -181,6 +190,21 @@ def test_demo_covers_every_scenario(env: dict[str, str]) -> None:
         assert all(re.search(r"п\. \d+ ст\. [\d.]+ НК РФ", a["answer"]) for a in tax_answers)
     else:
         assert len(data["answers"]) == 7
+
+
+def test_demo_vat_answer_with_the_tax_code(demo: dict[str, Any]) -> None:
+    """The README's first command: the VAT question quotes chapter 21 (not the patent
+    system's «ставка 0 процентов»), no sentence dangles at «:», sources [1], [2], ..."""
+    if not demo["tax_code"]:
+        skip_without_tax_code("Tax Code text not found (FINAGENT_TAXCODE_DIR or ../shared)")
+    answer = demo["answers"][0]["answer"]
+    body, sources = answer.split("## Источники\n")
+    summary = body.split("## Подробный анализ")[0]
+    assert "ст. 164 НК РФ" in summary and "346." not in answer
+    assert not re.search(r":»? \[\d+\]", body)
+    cited = [int(n) for n in re.findall(r"\[(\d+)\]", body)]
+    listed = [int(n) for n in re.findall(r"^\[(\d+)\]", sources, re.MULTILINE)]
+    assert listed == list(range(1, len(listed) + 1)) and set(cited) == set(listed)
 
 
 def test_ask_with_an_openai_compatible_llm(env: dict[str, str], ingested: dict[str, str]) -> None:

@@ -184,11 +184,13 @@ async def test_llm_orchestrator_and_answer_with_tool_loop(make_loaded):
     bound = {t.name for t in llm.bound_tools}  # a knowledge question: the KB's tools only
     assert "search_general_kb" in bound and "search_user_documents" not in bound
     assert "выдуманный" not in result.answer and "[9]" not in result.answer
-    # 5 chunks from the 4 articles: one source number per article, the tool result is [5]
+    # 5 chunks from the 4 articles: one source number per article, the tool result is [5];
+    # the answer cites [1] and [5] and shows them as [1] and [2], with no gap
     assert len({c.document_id for c in result.used_chunks}) == 4
     sources = result.answer.split("## Источники")[1]
-    assert "[1] Ставки НДС" in sources and "[5] база знаний" in sources
-    assert "[2]" not in sources  # only cited sources are listed
+    assert "лечение [2]" in result.answer and [5, 2] in result.debug["source_numbers"]
+    assert "[1] Ставки НДС" in sources and "[2] база знаний" in sources
+    assert "[3]" not in sources  # only cited sources are listed
     assert sources.count("Ставки НДС") == 1
     tool_message = llm.received[2][-1]
     assert tool_message.content.startswith("[5] ")

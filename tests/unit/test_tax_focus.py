@@ -1,0 +1,56 @@
+"""A question naming a tax prefers its Tax Code chapter: which chapters, which filters,
+which passages go last."""
+
+from __future__ import annotations
+
+from finagent.retrieval.index import SearchFilter
+from finagent.retrieval.tax_focus import TaxFocus, tax_focus
+from finagent.state import Chunk
+
+
+def law(chapter: str, title: str = "Порядок", code: str = "nk") -> Chunk:
+    return Chunk(
+        id=f"{code}.ch{chapter}",
+        text="Текст.",
+        source="law",
+        metadata={"chapter": chapter, "code": code, "article_title": title},
+    )
+
+
+def test_the_taxes_a_question_names_give_the_chapters() -> None:
+    assert tax_focus("Какие ставки НДС действуют и когда применяется 0 %?") == TaxFocus(
+        ("21",), rate=True
+    )
+    assert tax_focus("Можно ли на патенте не платить НДФЛ?") == TaxFocus(("23", "26.5"))
+    assert tax_focus("Сколько длится камеральная проверка?") is None
+    # taxes outside the Code have no chapter to prefer
+    assert tax_focus("Какой лимит дохода у самозанятых?") is None
+
+
+def test_the_focused_legs_search_the_chapters_and_their_rate_article() -> None:
+    focus = TaxFocus(("21",), rate=True)
+    chapter, rates = focus.narrowed(SearchFilter(source="law", extra={"part": "2"}))
+    assert chapter.conditions() == {"part": "2", "code": "nk", "chapter": ["21"], "source": "law"}
+    assert rates.conditions()["article_title"] == ["Налоговые ставки", "Налоговая ставка"]
+    assert len(TaxFocus(("21",)).narrowed(None)) == 1  # no rate asked: the chapter only
+    # a search that leaves the Code out gets no focused leg
+    assert focus.narrowed(SearchFilter(source="user_docs")) == []
+    assert len(focus.narrowed(SearchFilter(source=["kb", "law"]))) == 2
+
+
+def test_only_other_taxes_chapters_are_pushed_back() -> None:
+    focus = TaxFocus(("21",), rate=True)
+    assert focus.demoted(law("26.5"))  # the patent system: another tax
+    assert not focus.demoted(law("21"))
+    assert not focus.demoted(law("14"))  # the general part applies to every tax
+    assert not focus.demoted(law("26.5", code="gk"))  # another code's chapter numbers
+    kb = Chunk(id="kb-1:0", text="Ставки НДС", source="kb", metadata={"chapter": "26.5"})
+    assert not focus.demoted(kb)
+
+
+def test_the_rate_article_of_a_named_chapter() -> None:
+    focus = TaxFocus(("21",), rate=True)
+    assert focus.rate_article(law("21", "Налоговые ставки"))
+    assert not focus.rate_article(law("21", "Порядок подтверждения права на применение ставки"))
+    assert not focus.rate_article(law("26.5", "Налоговая ставка"))
+    assert not TaxFocus(("21",)).rate_article(law("21", "Налоговые ставки"))
