@@ -49,7 +49,7 @@ _BARE_MONTH = re.compile(r"в течение\s+месяца|\bмесячн", re.
 _AMOUNT = re.compile(
     r"(\d{1,3}(?:[\s\u00a0]\d{3})+|\d+)(?:[.,](\d{1,2}))?\s*"
     # «250 000 руб.», «1,2 млн руб.», and a scale word alone («недоимка 1,2 млн»)
-    r"(?:(тыс\.?|тысяч\w*|млн\.?|миллион\w*)\s*(?:руб\w*|₽|р\.)?|(?:руб|₽|р\.))",
+    r"(?:(тыс\.?|тысяч\w*|млн\.?|миллион\w*)\s*(?:руб\w*|₽|р\.|р\b)?|(?:руб|₽|р\.|р\b))",
     re.IGNORECASE,
 )
 _ORGANIZATION = re.compile(
@@ -272,7 +272,20 @@ def find_amount(text: str) -> Decimal | None:
     return None
 
 
+# «Я ИП, не организация»: a payer type the question rules out
+_NEGATED_PAYER = re.compile(
+    r"\b(?:не|а\s+не|но\s+не)\s+(?:являюсь\s+|является\s+)?(?:организаци\w*|юрлиц\w*"
+    r"|юридическ\w+\s+лиц\w*|ип\b|индивидуальн\w+\s+предпринимател\w*|физлиц\w*"
+    r"|физическ\w+\s+лиц\w*|компани\w*|фирм\w*)",
+    re.IGNORECASE,
+)
+
+
 def find_payer(text: str) -> str | None:
+    # «она не ИП» still speaks of a person; «я ИП, не организация» drops the organization
+    text = _NEGATED_PAYER.sub(
+        lambda m: " физлицо " if re.search(r"ип\b|предпринимател", m[0], re.I) else " ", text
+    )
     if _ORGANIZATION.search(text):
         return "organization"
     if _INDIVIDUAL.search(text):

@@ -430,3 +430,47 @@ def test_a_limited_liability_company_is_an_organization() -> None:
         TODAY,
     )
     assert query is not None and query.payer == "organization" and query.payer_given
+
+
+@pytest.mark.parametrize(
+    ("question", "payer"),
+    [
+        ("ИП, налог 185 000 руб., срок 28.04.2025, заплатил 31.10.2025. Пени? Я ИП, не "
+         "организация.", "individual"),
+        ("Бабушка не заплатила 9 870 рублей, срок 02.12.2024, уплачено 20.01.2025. Она не ИП. "
+         "Какие пени?", "individual"),
+        ("организация, задолженность 960 000 р со сроком уплаты 05.06.2025, погашена "
+         "20.06.2025, нужны пени", "organization"),
+    ],
+)  # fmt: skip
+def test_a_payer_the_question_rules_out_is_not_the_payer(question: str, payer: str) -> None:
+    assert is_calc_question(question)
+    query = parse_penalty(question, TODAY)
+    assert query is not None and query.payer == payer and query.payer_given
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Акт об обнаружении фактов налогового правонарушения получили 31.10.25. возражения до?",
+        "Сообщение, что в перерасчёте отказано, налоговая сформировала 15 апреля 2025 года. До "
+        "какого числа подать жалобу?",
+        "Мама получила налоговое уведомление 30.10.2024 — не перерасчёт, обычное уведомление. "
+        "До какого числа заплатить?",
+        "Иностранная компания вела деятельность через обособленное подразделение, которое не "
+        "является аккредитованным филиалом или представительством, и прекратила ее 29 мая "
+        "2025 г. До какой даты подать заявление о снятии с учёта?",
+    ],
+)
+def test_terse_and_negated_wordings_are_computed(question: str) -> None:
+    assert is_calc_question(question)
+    query = parse_deadline(question, TODAY)
+    assert query is not None and query.norm is not None and not query.alternatives
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["О продлении КНП ничего не приходило.", "Если продлевать не будет.", "Не будут продлевать."],
+)
+def test_an_extension_that_did_not_come_is_dropped(text: str) -> None:
+    assert "продл" not in canonical(text)
