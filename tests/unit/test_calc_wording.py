@@ -474,3 +474,35 @@ def test_terse_and_negated_wordings_are_computed(question: str) -> None:
 )
 def test_an_extension_that_did_not_come_is_dropped(text: str) -> None:
     assert "продл" not in canonical(text)
+
+
+@pytest.mark.parametrize(
+    ("question", "row_id"),
+    [
+        (
+            "Решение по камеральной проверке вынесено 29.04.2025, а вручили его нам только "
+            "14 мая. Какой был последний день для вручения решения?",
+            "decision_delivery_101",
+        ),
+        (
+            "Сообщение о создании ОП инспекция получила 19.02.2025. До какого дня налоговая "
+            "обязана поставить нас на учёт по месту нахождения ОП?",
+            "registration_division_84",
+        ),
+        (
+            "Мы налоговый агент по налогу на прибыль; удержать налог невозможно, об этом стало "
+            "известно 3 октября 2025 г. До какого дня сообщить в инспекцию о невозможности "
+            "удержать налог?",
+            "agent_cannot_withhold_24",
+        ),
+    ],
+)
+def test_whose_deadline_the_question_asks_about(question: str, row_id: str) -> None:
+    assert [r.id for r in find_norms(question)] == [row_id]
+
+
+def test_to_which_date_is_a_deadline_ask() -> None:
+    assert is_calc_question(
+        "Решение о взыскании с нашего ИП вынесено во вторник, 06.05.2025. К какой дате "
+        "налоговая обязана довести его до ИП?"
+    )
