@@ -35,6 +35,8 @@ CALC_DEV_SEEN = DATASETS_DIR / "calc_dev_seen.jsonl"
 # written blind (source text and item format only); its first run was an out-of-sample
 # measure, after which its misses were read and fixed, so it is dev data too
 CALC_DEV_BLIND = DATASETS_DIR / "calc_dev_blind.jsonl"
+# later blind-written dev rounds, each run once before its misses were read
+CALC_DEV_BLIND_ROUNDS = [DATASETS_DIR / f"calc_dev_blind{n}.jsonl" for n in range(2, 9)]
 # blind hold-outs (source text and item format only), added and run by the maintainer;
 # never read for development: v3 was run once on earlier rules and once on today's,
 # v4 once on today's
@@ -45,6 +47,7 @@ CALC_DATASETS = [
     CALC_DEV_EXTRA,
     CALC_DEV_SEEN,
     CALC_DEV_BLIND,
+    *(path for path in CALC_DEV_BLIND_ROUNDS if path.exists()),
     CALC_HOLDOUT,
     CALC_HOLDOUT_V4,
 ]
