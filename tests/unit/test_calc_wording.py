@@ -548,3 +548,43 @@ def test_to_which_date_is_a_deadline_ask() -> None:
 def test_plain_words_find_their_row(question: str, row_id: str) -> None:
     assert [r.id for r in find_norms(question)] == [row_id]
     assert is_calc_question(question)
+
+
+@pytest.mark.parametrize(
+    ("question", "row_id"),
+    [
+        (
+            "Справка о проведенной выездной проверке составлена 31 марта 2025 г. и вручена "
+            "представителю 2 апреля 2025 г. Акт подписан 3 июня 2025 г. Какой последний день "
+            "срока, отведенного инспекции на составление акта?",
+            "act_field_100",
+        ),
+        (
+            "Решение о продлении срока камеральной проверки по НДС принято 29 апреля 2025 г., а "
+            "в личном кабинете появилось только 12.05.2025. Какой последний день был у "
+            "инспекции для направления этого решения?",
+            "desk_audit_extension_notice_88",
+        ),
+        (
+            "Долг по ЕНС 18 тыс. руб.; решение о взыскании размещено в реестре 17.03.2023. "
+            "Когда пройдут три года, после которых считаются десять месяцев на постановление?",
+            "property_small_debt_47",
+        ),
+        (
+            "Срок исполнения требования истек 10.01.2025; решение о взыскании (сальдо ЕНС — "
+            "1,4 млн руб.) размещено в реестре 31 января 2025 г. До какой даты инспекция "
+            "вправе направить приставу постановление о взыскании за счет имущества?",
+            "property_resolution_47",
+        ),
+    ],
+)
+def test_the_asked_step_decides_among_dated_steps(question: str, row_id: str) -> None:
+    assert [r.id for r in find_norms(question)] == [row_id]
+    assert is_calc_question(question)
+
+
+def test_past_tense_expiry_is_a_deadline_ask() -> None:
+    assert is_calc_question(
+        "Акт в порядке ст. 101.4 выявленного 17 декабря 2024 г. нарушения составлен "
+        "10.01.2025. Когда истек срок составления акта?"
+    )
