@@ -38,10 +38,10 @@ CALC_DEV_BLIND = DATASETS_DIR / "calc_dev_blind.jsonl"
 # later blind-written dev rounds, each run once before its misses were read
 CALC_DEV_BLIND_ROUNDS = [DATASETS_DIR / f"calc_dev_blind{n}.jsonl" for n in range(2, 9)]
 # blind hold-outs (source text and item format only), added and run by the maintainer;
-# never read for development: v3 was run once on earlier rules and once on today's,
-# v4 once on today's
+# never read for development (docs/calculations.md lists every run of each)
 CALC_HOLDOUT = DATASETS_DIR / "calc_holdout_v3.jsonl"
 CALC_HOLDOUT_V4 = DATASETS_DIR / "calc_holdout_v4.jsonl"
+CALC_HOLDOUT_V5 = DATASETS_DIR / "calc_holdout_v5.jsonl"
 CALC_DATASETS = [
     CALC_DEV,
     CALC_DEV_EXTRA,
@@ -50,6 +50,7 @@ CALC_DATASETS = [
     *(path for path in CALC_DEV_BLIND_ROUNDS if path.exists()),
     CALC_HOLDOUT,
     CALC_HOLDOUT_V4,
+    CALC_HOLDOUT_V5,
 ]
 KEY_RATES = DATASETS_DIR / "key_rate_history.csv"
 # the evaluation's "today": questions without a year take this year; the fake serves key

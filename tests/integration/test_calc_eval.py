@@ -13,6 +13,7 @@ from evals.answers.calc import (
     CALC_DEV_SEEN,
     CALC_HOLDOUT,
     CALC_HOLDOUT_V4,
+    CALC_HOLDOUT_V5,
     answer_value,
     summarise,
 )
@@ -45,6 +46,7 @@ def test_default_datasets() -> None:
     assert CALC_DEV_BLIND.exists() and CALC_DEV_BLIND in CALC_DATASETS
     assert CALC_HOLDOUT.name == "calc_holdout_v3.jsonl" and CALC_HOLDOUT in CALC_DATASETS
     assert CALC_HOLDOUT_V4.exists() and CALC_HOLDOUT_V4 in CALC_DATASETS
+    assert CALC_HOLDOUT_V5.exists() and CALC_HOLDOUT_V5 in CALC_DATASETS
     assert not (REPO / "evals" / "datasets" / "calc_holdout.jsonl").exists()
 
 
