@@ -24,6 +24,10 @@ from finagent.tools.registry import ToolRegistry
 
 DEADLINE_TOOL = "Req_Calculate_Deadline_For_Events"
 PENALTY_TOOL = "Req_Calculate_Penalty_For_Payments"
+KEY_RATE_UNAVAILABLE = (
+    "Пени рассчитать не удалось: ключевая ставка Банка России сейчас недоступна, а "
+    "сохранённых значений за этот период нет. Повторите запрос позже."
+)
 CALC_TOOL = "calc"
 ART_6_1_NOTE = (
     "Текст ст. 6.1 НК РФ в подключённой редакции Кодекса отсутствует; правила исчисления "
@@ -237,9 +241,11 @@ async def _penalty(q: PenaltyQuery, registry: ToolRegistry, ctx: ToolContext) ->
     data: dict[str, Any] = json.loads(out) if out.ok else {"fatal_error": out.text}
     results: list[dict[str, Any]] = data.get("results") or []
     if len(results) != len(payers):
-        error = data.get("fatal_error") or "; ".join(
-            e["error_text"] for e in data.get("errors", [])
-        )
+        if data.get("fatal_error"):
+            # the tool's text is for the LLM (English); the reader gets Russian, the log the cause
+            debug["error"] = data["fatal_error"]
+            return CalcOutcome(KEY_RATE_UNAVAILABLE, False, debug)
+        error = "; ".join(e["error_text"] for e in data.get("errors", []))
         return CalcOutcome(f"Пени рассчитать не удалось: {error}.", False, debug)
     assumptions = list(q.assumptions)
     if not q.payer_given:

@@ -250,9 +250,18 @@ _THRESHOLD_BEFORE = re.compile(
 )
 
 
+_REST_BEFORE = re.compile(
+    r"(?:оставш\w*|остат\w*|недоплат\w*|неуплачен\w*|доплат\w*)(?:\s+\w+)?\s*$", re.IGNORECASE
+)
+
+
 def find_amount(text: str) -> Decimal | None:
     """The debt of a пени question: the first amount that is not a threshold."""
     matches = list(_AMOUNT.finditer(text))
+    # «в срок внесли 120 000 руб., оставшиеся 200 000 руб. перечислили позже»: the rest
+    rest = [m for m in matches if _REST_BEFORE.search(text[max(0, m.start() - 30) : m.start()])]
+    if len(rest) == 1:
+        matches = rest
     debts = [
         m for m in matches if not _THRESHOLD_BEFORE.search(text[max(0, m.start() - 25) : m.start()])
     ]
@@ -289,6 +298,9 @@ def find_payer(text: str) -> str | None:
     if _ORGANIZATION.search(text):
         return "organization"
     if _INDIVIDUAL.search(text):
+        return "individual"
+    # НДФЛ the payer pays himself («продала квартиру, НДФЛ к уплате»), not withheld by an agent
+    if re.search(r"\bндфл\b", text, re.I) and not re.search(r"агент|удерж", text, re.I):
         return "individual"
     return None
 

@@ -22,6 +22,11 @@ _DAY_RANGE = re.compile(
     r"(?:\s+(\d{4}))?",
     re.IGNORECASE,
 )
+# «2 июня сего года (2025)»: the year given in brackets after «сего/этого года»
+_THIS_YEAR_STATED = re.compile(
+    r"\s+(?:сего|этого|текущего|нынешнего)\s+года\s*\(\s*(\d{4})\s*(?:г\.?|года)?\s*\)",
+    re.IGNORECASE,
+)
 _DOTTED = re.compile(r"\b(\d{1,2})\.(\d{1,2})\.(\d{4}|\d{2})\b")
 _ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 
@@ -57,12 +62,14 @@ def find_dates(text: str, today: date) -> list[FoundDate]:
         except ValueError:
             continue
     for m in _TEXT_DATE.finditer(text):
-        year = int(m[3]) if m[3] else today.year
+        stated = None if m[3] else _THIS_YEAR_STATED.match(text, m.end())
+        year = int(m[3]) if m[3] else int(stated[1]) if stated else today.year
         try:
             day = date(year, _month(m[2]), int(m[1]))
         except ValueError:
             continue
-        found.append(FoundDate(day, m.start(), m.end(), bool(m[3])))
+        end = stated.end() if stated else m.end()
+        found.append(FoundDate(day, m.start(), end, bool(m[3] or stated)))
     for m in _DAY_RANGE.finditer(text):
         year = int(m[3]) if m[3] else today.year
         try:

@@ -187,3 +187,21 @@ async def test_penalty_question_without_a_payer_shows_both_results(registry: Too
     )
     # 16 days: 1/300 for everyone, so one answer
     assert "**Ответ:" in short.markdown and "любой плательщик" in short.markdown
+
+
+async def test_the_reader_gets_russian_when_the_key_rate_is_unavailable(
+    registry: ToolRegistry, server: FakeCbrServer
+) -> None:
+    from finagent.answering.calc import calculate
+
+    server.fail("http500")
+    outcome = await calculate(
+        "Сколько пеней на 100 000 руб., срок 28.04.2025, уплачено 10.06.2025, организация?",
+        registry,
+        CTX,
+        TODAY,
+    )
+    assert not outcome.ok
+    assert outcome.markdown.startswith("Пени рассчитать не удалось: ключевая ставка Банка России")
+    assert not any("a" <= ch.lower() <= "z" for ch in outcome.markdown), outcome.markdown
+    assert "unavailable" in outcome.debug["error"]  # the cause stays in the debug/log

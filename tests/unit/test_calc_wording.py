@@ -588,3 +588,23 @@ def test_past_tense_expiry_is_a_deadline_ask() -> None:
         "Акт в порядке ст. 101.4 выявленного 17 декабря 2024 г. нарушения составлен "
         "10.01.2025. Когда истек срок составления акта?"
     )
+
+
+def test_dev9_wordings() -> None:
+    dated = parse_penalty(
+        "Продала квартиру, НДФЛ к уплате 1,05 млн рублей, срок уплаты 15 июля 2025 года, а "
+        "оплатила 1 октября сего года (2025). Какие будут пени?",
+        TODAY,
+    )
+    assert dated is not None and dated.paid_date == date(2025, 10, 1)
+    assert dated.payer == "individual" and dated.payer_given
+    rest = parse_penalty(
+        "ООО должно было уплатить 320 000 руб. до 28.04.2025. В срок внесли только 120 000 "
+        "руб., оставшиеся 200 000 руб. перечислили 19.05.2025. Посчитайте пени.",
+        TODAY,
+    )
+    assert rest is not None and rest.amount == 200000
+    assert is_calc_question(
+        "Пени организации: сумма недоимки 615 000 руб., срок уплаты 28.07.2023, погашено "
+        "10.11.2023."
+    )
