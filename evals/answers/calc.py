@@ -47,7 +47,7 @@ CALC_DATASETS = [
     CALC_DEV_EXTRA,
     CALC_DEV_SEEN,
     CALC_DEV_BLIND,
-    *(path for path in CALC_DEV_BLIND_ROUNDS if path.exists()),
+    *CALC_DEV_BLIND_ROUNDS,
     CALC_HOLDOUT,
     CALC_HOLDOUT_V4,
     CALC_HOLDOUT_V5,

@@ -16,9 +16,10 @@ from typing import Any
 
 from finagent.legal.calc_query import DeadlineQuery, PenaltyQuery, parse_deadline, parse_penalty
 from finagent.legal.catalog import LawCatalog
-from finagent.legal.deadlines import plural
+from finagent.legal.deadlines import Unit, plural
 from finagent.legal.norm_excerpt import period_excerpt
 from finagent.legal.references import find_references
+from finagent.observability import redact
 from finagent.tools.base import ToolContext
 from finagent.tools.registry import ToolRegistry
 
@@ -56,10 +57,10 @@ def _money(text: str) -> str:
     return f"{grouped},{frac or '00'} руб."
 
 
-async def _norm_quote(catalog: LawCatalog | None, q: DeadlineQuery) -> str | None:
-    """The абзац of the norm's unit that states the computed period."""
-    assert q.norm is not None
-    citation = q.norm.norm
+async def _norm_quote(
+    catalog: LawCatalog | None, citation: str, period: int, unit: Unit
+) -> str | None:
+    """The абзац of the unit ``citation`` names that states the computed period."""
     if catalog is None:
         return None
     refs = find_references(citation)
@@ -71,9 +72,7 @@ async def _norm_quote(catalog: LawCatalog | None, q: DeadlineQuery) -> str | Non
         return None
     if not resolution.ok:
         return None
-    return period_excerpt(
-        resolution.units[0].text, citation, q.period, q.unit, limit=NORM_QUOTE_CHARS
-    )
+    return period_excerpt(resolution.units[0].text, citation, period, unit, NORM_QUOTE_CHARS)
 
 
 def _assumptions(items: list[str]) -> str:
@@ -159,7 +158,7 @@ async def _deadline(
     lines += [f"{i}. {s['text']} ({s['basis']})" for i, s in enumerate(row["steps"], 1)]
     lines += ["", "## Нормы"]
     if q.norm:
-        quote = await _norm_quote(catalog, q)
+        quote = await _norm_quote(catalog, q.norm.norm, q.period, q.unit)
         lines.append(
             f"- **{q.norm.norm}** (`{q.norm.unit_id}`)" + (f": «{quote}»" if quote else "")
         )
@@ -243,7 +242,7 @@ async def _penalty(q: PenaltyQuery, registry: ToolRegistry, ctx: ToolContext) ->
     if len(results) != len(payers):
         if data.get("fatal_error"):
             # the tool's text is for the LLM (English); the reader gets Russian, the log the cause
-            debug["error"] = data["fatal_error"]
+            debug["error"] = redact(str(data["fatal_error"]))[:300]
             return CalcOutcome(KEY_RATE_UNAVAILABLE, False, debug)
         error = "; ".join(e["error_text"] for e in data.get("errors", []))
         return CalcOutcome(f"Пени рассчитать не удалось: {error}.", False, debug)

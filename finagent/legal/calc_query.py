@@ -178,12 +178,12 @@ def _updated_declaration(
 ) -> FoundDate | None:
     """«первичную сдали 28.03.2024, а уточненную — 29.11.2024»: a period that runs from a
     declaration runs from the updated one the question names (a new desk audit starts)."""
-    if "деклараци" not in norm.event or "уточненн" not in lowered.replace("ё", "е"):
+    if "деклараци" not in norm.event or "уточненн" not in lowered:  # ё is already е
         return None
     marked = [
         d
         for d in dates
-        if "уточненн" in lowered[max(0, d.start - 60) : d.start].replace("ё", "е")
+        if "уточненн" in lowered[max(0, d.start - 60) : d.start]
         and "первичн" not in lowered[max(0, d.start - 25) : d.start]
     ]
     return marked[-1] if len({d.day for d in marked}) == 1 else None

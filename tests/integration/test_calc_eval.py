@@ -10,6 +10,7 @@ from pathlib import Path
 from evals.answers.calc import (
     CALC_DATASETS,
     CALC_DEV_BLIND,
+    CALC_DEV_BLIND_ROUNDS,
     CALC_DEV_SEEN,
     CALC_HOLDOUT,
     CALC_HOLDOUT_V4,
@@ -44,6 +45,7 @@ def test_calc_eval_runs_without_the_tests_package() -> None:
 def test_default_datasets() -> None:
     assert CALC_DEV_SEEN.exists() and CALC_DEV_SEEN in CALC_DATASETS
     assert CALC_DEV_BLIND.exists() and CALC_DEV_BLIND in CALC_DATASETS
+    assert all(p.exists() and p in CALC_DATASETS for p in CALC_DEV_BLIND_ROUNDS)
     assert CALC_HOLDOUT.name == "calc_holdout_v3.jsonl" and CALC_HOLDOUT in CALC_DATASETS
     assert CALC_HOLDOUT_V4.exists() and CALC_HOLDOUT_V4 in CALC_DATASETS
     assert CALC_HOLDOUT_V5.exists() and CALC_HOLDOUT_V5 in CALC_DATASETS
