@@ -102,10 +102,11 @@ def procedural_periods() -> tuple[ProceduralPeriod, ...]:
 
 
 # «п. 3 ст. 88», «пункта 3 статьи 88», «п.3 ст.88»; «ст. 93.1», «статьей 93», «ст 93»
+_NUMBER = r"\d+(?:\.\d+)*(?:-\d+)?"  # «93.1», «105.16-3»
 _CITED_POINT = re.compile(
-    r"\b(?:п\.|пункт\w*)\s*(\d+(?:\.\d+)?)\s+(?:ст\.?|стать\w+)\s*(\d+(?:\.\d+)?)"
+    rf"\b(?:п\.|пункт\w*)\s*({_NUMBER})\s+(?:ст\.?|стать\w+)\s*({_NUMBER})"
 )
-_CITED_ARTICLE = re.compile(r"\b(?:ст\.?|статьи|статья|статье|статьей|статью)\s*(\d+(?:\.\d+)?)")
+_CITED_ARTICLE = re.compile(rf"\b(?:ст\.?|статьи|статья|статье|статьей|статью)\s*({_NUMBER})")
 
 
 def _norm_key(norm: str) -> tuple[str | None, str | None]:

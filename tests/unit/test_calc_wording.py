@@ -105,8 +105,16 @@ def test_a_cited_article_alone_gives_its_periods_as_variants() -> None:
     assert periods == {(5, "working_days"), (10, "working_days")}
 
 
-def test_a_cited_article_without_rows_matches_nothing() -> None:
-    assert _ids("По ст. 999 НК РФ что-то получено 24.12.2025. Последний день?") == []
+@pytest.mark.parametrize(
+    "question",
+    [
+        "По ст. 999 НК РФ что-то получено 24.12.2025. Последний день?",
+        # a hyphenated article is its own article, not ст. 93.1
+        "Требование по ст. 93.1-1 НК РФ получено 24.12.2025. Последний день?",
+    ],
+)
+def test_a_cited_article_without_rows_matches_nothing(question: str) -> None:
+    assert _ids(question) == []
 
 
 @pytest.mark.parametrize(
