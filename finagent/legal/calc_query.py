@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal, InvalidOperation
 
+from finagent.legal.calendar import CalendarYearError, next_working_day
 from finagent.legal.deadlines import Unit, plural
 from finagent.legal.periods import ProceduralPeriod, find_norms
 from finagent.legal.question_dates import FoundDate, find_dates
@@ -180,13 +181,15 @@ def _updated_declaration(
     declaration runs from the updated one the question names (a new desk audit starts)."""
     if "деклараци" not in norm.event or "уточненн" not in lowered:  # ё is already е
         return None
-    marked = [
-        d
-        for d in dates
-        if "уточненн" in lowered[max(0, d.start - 60) : d.start]
-        and "первичн" not in lowered[max(0, d.start - 25) : d.start]
-    ]
+    marked = [d for d in dates if _tells_updated(lowered[max(0, d.start - 150) : d.start])]
     return marked[-1] if len({d.day for d in marked}) == 1 else None
+
+
+def _tells_updated(before: str) -> bool:
+    """Whether the clause before a date is about the updated declaration, not the first."""
+    clause = re.split(r"[;!?]|\.\s", before)[-1]
+    at = clause.rfind("уточненн")
+    return at >= 0 and "первичн" not in clause[at:]
 
 
 def _extends(norm: ProceduralPeriod, unit: Unit) -> bool:
@@ -322,13 +325,24 @@ def _marked_dates(text: str, dates: list[FoundDate]) -> tuple[date | None, date 
     for d in sorted(dates, key=lambda f: f.start):
         before = text[max(previous_end, d.start - 60) : d.start]
         cues = list(_CUES.finditer(before))
-        if cues:
-            (paid if cues[-1].group("paid") else due).add(d.day)
+        if cues and cues[-1].group("paid"):
+            paid.add(d.day)
+        elif cues:  # «срок 28.09 (вс), перенесен на 29.09» is one due date
+            due.add(_due_on_working_day(d.day))
         previous_end = d.end
     return (
         next(iter(due)) if len(due) == 1 else None,
         next(iter(paid)) if len(paid) == 1 else None,
     )
+
+
+def _due_on_working_day(stated: date) -> date:
+    """A due date the question states that falls on a day off moves to the next working
+    day (п. 7 ст. 6.1 НК РФ); a year the calendar does not cover keeps the stated date."""
+    try:
+        return next_working_day(stated)
+    except CalendarYearError:
+        return stated
 
 
 def parse_penalty(text: str, today: date) -> PenaltyQuery | None:
@@ -343,12 +357,14 @@ def parse_penalty(text: str, today: date) -> PenaltyQuery | None:
     late_days = int(late[1] or late[2] or late[3]) if late else None
     due: date | None = None
     paid: date | None = None
+    stated = True  # the due date is one the question gives, not one derived from others
     distinct = sorted({d.day for d in dates})
     if len(distinct) == 2:  # пени accrue only after the due date: the earlier one is due
         due, paid = distinct
         first = min(dates, key=lambda d: (d.day, d.start))
         if _RANGE_FROM.search(text[max(0, first.start - 20) : first.start]):
             # «просрочка с 29 июля по 15 октября»: the range is the overdue days themselves
+            stated = False
             due = first.day - timedelta(days=1)
             assumptions.append(
                 f"{first.day:%d.%m.%Y} принят первым днём просрочки, срок уплаты — {due:%d.%m.%Y}"
@@ -360,6 +376,14 @@ def parse_penalty(text: str, today: date) -> PenaltyQuery | None:
             paid = distinct[0]
         else:
             due = distinct[0]
+    if due is not None and stated:
+        moved = _due_on_working_day(due)
+        if moved != due:
+            assumptions.append(
+                f"срок уплаты {due:%d.%m.%Y} приходится на нерабочий день: по п. 7 ст. 6.1 "
+                f"НК РФ последний день уплаты — {moved:%d.%m.%Y}"
+            )
+            due = moved
     if due is None and paid is not None and late_days:
         due = paid - timedelta(days=late_days)
     if paid is None and due is not None and late_days:

@@ -34,12 +34,19 @@ class ProceduralPeriod:
     priority: int = 1
     decline: str | None = None
     event_cue: str | None = None  # words next to the event's date («вручено», «истек»)
+    asked: tuple[str, ...] = ()  # must be in the asked part («вруч» for delivering the act)
+    unless_asked: tuple[str, ...] = ()  # must not be in the asked part
 
-    def matches(self, lowered: str) -> bool:
+    def matches(self, lowered: str, asked: str | None = None) -> bool:
+        """Whether the question names the row's situation; ``asked`` is the part that asks
+        for the date (the whole question when it cannot be told)."""
+        asked = lowered if asked is None else asked
         return (
             any(re.search(p, lowered) for p in self.patterns)
             and all(re.search(p, lowered) for p in self.requires)
             and not any(re.search(p, lowered) for p in self.unless)
+            and all(re.search(p, asked) for p in self.asked)
+            and not any(re.search(p, asked) for p in self.unless_asked)
         )
 
 
@@ -96,6 +103,8 @@ def procedural_periods() -> tuple[ProceduralPeriod, ...]:
             priority=int(r.get("priority", 1)),
             decline=r.get("decline"),
             event_cue=r.get("event_cue") or default_event_cue(r.get("event", "")),
+            asked=tuple(r.get("asked", ())),
+            unless_asked=tuple(r.get("unless_asked", ())),
         )
         for r in raw
     )
@@ -103,9 +112,7 @@ def procedural_periods() -> tuple[ProceduralPeriod, ...]:
 
 # «п. 3 ст. 88», «пункта 3 статьи 88», «п.3 ст.88»; «ст. 93.1», «статьей 93», «ст 93»
 _NUMBER = r"\d+(?:\.\d+)*(?:-\d+)?"  # «93.1», «105.16-3»
-_CITED_POINT = re.compile(
-    rf"\b(?:п\.|пункт\w*)\s*({_NUMBER})\s+(?:ст\.?|стать\w+)\s*({_NUMBER})"
-)
+_CITED_POINT = re.compile(rf"\b(?:п\.|пункт\w*)\s*({_NUMBER})\s+(?:ст\.?|стать\w+)\s*({_NUMBER})")
 _CITED_ARTICLE = re.compile(rf"\b(?:ст\.?|статьи|статья|статье|статьей|статью)\s*({_NUMBER})")
 
 
@@ -136,6 +143,28 @@ def _declines() -> int:
     return sum(1 for row in procedural_periods() if row.decline)
 
 
+# how the part of a question that asks for the date begins: «до какой даты ...?»,
+# «не позднее какого дня», «когда истекает ...», «какой последний день ...»
+_ASKING = re.compile(
+    r"\b(?:до|не\s+позднее|по|к)\s+как(?:ой|ого|ое|ую)\b|\bкак(?:ой|ое|ая)\s+(?:последн|крайн)"
+    r"|\bпоследн\w*\s+(?:день|дат)|\bкаким\s+(?:днем|числом)|\bкакого\s+числа"
+    r"|\bв\s+какой\s+срок|\bкогда\s+(?:\w+\s+){0,2}(?:истека|истек|заканчива|законч|наступ"
+    r"|нужно|надо|должн|следует|обязан|можно|последн|крайн|срок)"
+)
+
+
+def asked_part(lowered: str) -> str:
+    """The part of a question that asks for the date, after the story that leads to it.
+
+    It starts at the first asking phrase after the previous question mark («... справка
+    вручена 30.06.2025. Не позднее какой даты должен быть составлен акт?»); the whole
+    question when there is none.
+    """
+    marks = [m.start() for m in re.finditer(r"\?", lowered)]
+    m = _ASKING.search(lowered, marks[-2] + 1 if len(marks) > 1 else 0)
+    return lowered[m.start() :] if m else lowered
+
+
 def find_norms(text: str) -> list[ProceduralPeriod]:
     """The rows of the most specific situation the question matches (highest priority).
 
@@ -143,7 +172,8 @@ def find_norms(text: str) -> list[ProceduralPeriod]:
     question); rows with the same period and unit collapse to the first.
     """
     lowered = canonical(text)
-    candidates = [row for row in procedural_periods() if row.matches(lowered)]
+    asked = asked_part(lowered)
+    candidates = [row for row in procedural_periods() if row.matches(lowered, asked)]
     if candidates:
         candidates = _cited(lowered, candidates)
     else:

@@ -59,8 +59,10 @@ async def test_offline_penalty_answer_has_the_breakdown(make_services, cbr) -> N
     )
     assert result.debug["answer_mode"] == "calc"
     answer = result.answer
-    assert "**Ответ: 48 466,67 руб.**" in answer
-    assert "| 25.06.2025 – 15.07.2025 | 21 | 20.00 % | 1/150 |" in answer
+    # 25.05.2025 is a Sunday: the due date is Monday 26.05 (п. 7 ст. 6.1), 50 days late
+    assert "последний день уплаты — 26.05.2025" in answer
+    assert "**Ответ: 47 100,00 руб.**" in answer
+    assert "| 26.06.2025 – 15.07.2025 | 20 | 20.00 % | 1/150 |" in answer
     assert "п. 3 ст. 75 НК РФ" in answer and "п. 5.1 ст. 75 НК РФ" in answer
 
 

@@ -175,9 +175,10 @@ async def test_penalty_question_without_a_payer_shows_both_results(registry: Too
         CTX,
         TODAY,
     )
-    # 51 days: the 1/150 of days 31-51 applies to organizations only (п. 5.1 ст. 75)
+    # 50 days from Mon 26.05 (Sun 25.05 moves, п. 7 ст. 6.1): the 1/150 of days 31-50
+    # applies to organizations only (п. 5.1 ст. 75)
     assert "Ответ:" not in long.markdown and "Уточните, кто плательщик" in long.markdown
-    assert "организация: **48 466,67 руб.**" in long.markdown
+    assert "организация: **47 100,00 руб.**" in long.markdown
     assert "физическое лицо / ИП: **" in long.markdown
     short = await calculate(
         "Сколько пеней на 1 000 000 руб.: срок уплаты 25.05.2025, уплачено 10.06.2025?",

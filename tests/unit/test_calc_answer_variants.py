@@ -16,7 +16,7 @@ async def test_ambiguous_question_gets_both_dates_and_no_single_answer() -> None
     registry = ToolRegistry([Req_Calculate_Deadline_For_Events()])
     outcome = await calculate(
         "Проверка контрагента: 5 мая 2025 года нам пришло требование по ст. 93.1 о документах "
-        "по сделке с ним вне рамок проверки. До какого числа ответить?",
+        "по конкретной сделке с ним. До какого числа ответить?",
         registry,
         ToolContext(user_id="u"),
         TODAY,

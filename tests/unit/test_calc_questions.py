@@ -163,6 +163,21 @@ def test_a_year_is_not_a_period() -> None:
             date(2025, 1, 15),
             "individual",
         ),
+        (  # a stated due date on a day off moves to the next working day (п. 7 ст. 6.1)
+            "ИП, налог 50 000 руб., срок уплаты 28.06.2025, заплатил 10.07.2025. Пени?",
+            Decimal("50000"),
+            date(2025, 6, 30),
+            date(2025, 7, 10),
+            "individual",
+        ),
+        (  # the nominal due date and the moved one are one due date
+            "Налог 300 000 руб., ООО: срок уплаты 28.09.2025 выпал на воскресенье, поэтому "
+            "срок — 29.09.2025; уплатили 20.10.2025. Сколько пени?",
+            Decimal("300000"),
+            date(2025, 9, 29),
+            date(2025, 10, 20),
+            "organization",
+        ),
         (
             "Пенсионер заплатил земельный налог 640 ₽ не 1 декабря 2023 года, а 25 декабря "
             "2023 года. Пени?",
