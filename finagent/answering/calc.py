@@ -9,11 +9,11 @@ norm (quoted from the ingested Code when it is there) and the edition of the rul
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from finagent.legal.calc_asks import asks_for_penalty
 from finagent.legal.calc_query import DeadlineQuery, PenaltyQuery, parse_deadline, parse_penalty
 from finagent.legal.catalog import LawCatalog
 from finagent.legal.deadlines import Unit, plural
@@ -288,14 +288,6 @@ async def _penalty(q: PenaltyQuery, registry: ToolRegistry, ctx: ToolContext) ->
     return CalcOutcome("\n".join(line for line in lines if line is not None), True, debug)
 
 
-# «пени», «пеней», «пеня»; not «пенсионер», «пенсия»
-_PENALTY_WORD = re.compile(r"\bпен(?:и|ей|я|ю|ям|ями|ях|е)\b", re.IGNORECASE)
-
-
-def is_penalty_question(query: str) -> bool:
-    return _PENALTY_WORD.search(query) is not None
-
-
 async def calculate(
     query: str,
     registry: ToolRegistry,
@@ -304,7 +296,7 @@ async def calculate(
     catalog: LawCatalog | None = None,
 ) -> CalcOutcome:
     """Parse ``query``, run the matching calculator, render the answer."""
-    if is_penalty_question(query):
+    if asks_for_penalty(query):
         pq = parse_penalty(query, today)
         if pq is None:
             return CalcOutcome(

@@ -144,6 +144,7 @@ def _extension_period(text: str, dates: list[FoundDate]) -> tuple[int, Unit, str
     return None
 
 
+_NOT_RECEIVED = re.compile(r"\bполуча(?:ется|ются|лось|лась)\b|\bполучит(?:ся|ь\s+ся)\b")
 _CLAUSE_BREAK = re.compile(r"[,;.!?()—–]|\s(?:а|но|и)\s")
 
 
@@ -152,7 +153,8 @@ def _event_date(text: str, dates: list[FoundDate], norm: ProceduralPeriod | None
     dates and the row names its event's words, the date nearest to those words."""
     if norm is None or norm.event_cue is None or len({d.day for d in dates}) < 2:
         return dates[0]
-    lowered = text.lower()
+    # «получается 29 декабря» (it comes out as) is not «получили»: masked, same length
+    lowered = _NOT_RECEIVED.sub(lambda m: "_" * len(m[0]), text.lower())
     updated = _updated_declaration(lowered, dates, norm)
     if updated is not None:
         return updated
@@ -164,9 +166,12 @@ def _event_date(text: str, dates: list[FoundDate], norm: ProceduralPeriod | None
         # «получен 10 марта» (cue before) scores better than «10 марта получили» (after)
         left = lowered[(ordered[i - 1].end if i else 0) : d.start][-50:]
         right_end = ordered[i + 1].start if i + 1 < len(ordered) else len(lowered)
-        right = lowered[d.end : min(right_end, d.end + 20)]
+        # «26 декабря 2024 года (четверг) получили»: the year and a bracketed aside go first
+        right = re.sub(
+            r"^(?:\s*(?:г\.|года))?(?:\s*\([^()]{0,60}\))?", "", lowered[d.end : right_end]
+        )
         # words after a clause break belong to what follows: «датировано 19.12, а вручено 20.12»
-        right = _CLAUSE_BREAK.split(re.sub(r"^\s*(?:г\.|года)", "", right), maxsplit=1)[0]
+        right = _CLAUSE_BREAK.split(right[:20], maxsplit=1)[0]
         scores = [len(left) - m.end() for m in cue.finditer(left)]
         scores += [20 + m.start() for m in cue.finditer(right)]
         if scores and (best is None or min(scores) < best[0]):

@@ -1,5 +1,6 @@
 """Dates in a Russian question: «3 февраля 2025 г.», «3-го февраля», «03.02.2025»,
-ISO dates, day ranges («с 1 по 31 июля 2025») and a year shared by neighbouring dates."""
+«восьмого апреля 2025 года», ISO dates, day ranges («с 1 по 31 июля 2025») and a year
+shared by neighbouring dates."""
 
 from __future__ import annotations
 
@@ -14,7 +15,36 @@ _MONTH_RE = (
     r"|августе|сентябр[ьяе]|октябр[ьяе]|ноябр[ьяе]|декабр[ьяе])"
 )
 _TEXT_DATE = re.compile(
-    rf"\b(\d{{1,2}})(?:-?го)?\s+{_MONTH_RE}(?:\s+(\d{{4}})\s*(?:г\.|года|г\b)?)?", re.IGNORECASE
+    rf"\b(\d{{1,2}})(?:-?го|-е)?\s+{_MONTH_RE}(?:\s+(\d{{4}})\s*(?:г\.|года|г\b)?)?", re.IGNORECASE
+)
+# «восьмого апреля 2025 года», «двадцать девятого октября»: the day as an ordinal word
+_ORDINALS = {
+    "одиннадцат": 11,
+    "двенадцат": 12,
+    "тринадцат": 13,
+    "четырнадцат": 14,
+    "пятнадцат": 15,
+    "шестнадцат": 16,
+    "семнадцат": 17,
+    "восемнадцат": 18,
+    "девятнадцат": 19,
+    "двадцат": 20,
+    "тридцат": 30,
+    "перв": 1,
+    "втор": 2,
+    "трет": 3,
+    "четверт": 4,
+    "пят": 5,
+    "шест": 6,
+    "седьм": 7,
+    "восьм": 8,
+    "девят": 9,
+    "десят": 10,
+}
+_WORD_DATE = re.compile(
+    r"\b(?:(двадцать|тридцать)\s+)?(" + "|".join(_ORDINALS) + r")(?:ого|ое|ьего|ье|его)\s+"
+    rf"{_MONTH_RE}(?:\s+(\d{{4}})\s*(?:г\.|года|г\b)?)?",
+    re.IGNORECASE,
 )
 # «с 1 по 31 июля 2025»: the first day takes the month (and year) of the second
 _DAY_RANGE = re.compile(
@@ -70,6 +100,16 @@ def find_dates(text: str, today: date) -> list[FoundDate]:
             continue
         end = stated.end() if stated else m.end()
         found.append(FoundDate(day, m.start(), end, bool(m[3] or stated)))
+    for m in _WORD_DATE.finditer(text):
+        tens = {"двадцать": 20, "тридцать": 30}.get((m[1] or "").lower(), 0)
+        stated = None if m[4] else _THIS_YEAR_STATED.match(text, m.end())
+        year = int(m[4]) if m[4] else int(stated[1]) if stated else today.year
+        try:
+            day = date(year, _month(m[3]), tens + _ORDINALS[m[2].lower()])
+        except ValueError:
+            continue
+        end = stated.end() if stated else m.end()
+        found.append(FoundDate(day, m.start(), end, bool(m[4] or stated)))
     for m in _DAY_RANGE.finditer(text):
         year = int(m[3]) if m[3] else today.year
         try:

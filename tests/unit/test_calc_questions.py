@@ -24,6 +24,8 @@ TODAY = date(2026, 11, 23)
         "сколько пеней набежит на 250 000 руб. налога, уплаченного на 70 дней позже срока?",
         "Акт получен 10.03.2025, когда истекает срок на возражения?",
         "Рассчитайте пени: 10 000 руб., срок 28.04.2025, уплачено 05.05.2025",
+        "Акт вручили 31.01.2025. Месяц на возражения — это до 28 февраля или до 3 марта?",
+        "Акт вручили 31.01.2025, хочу подать возражения. Подскажите точную дату.",
     ],
 )
 def test_calc_questions_are_claimed(question: str) -> None:
@@ -203,3 +205,16 @@ def test_date_forms_of_a_deadline_question() -> None:
             f"Требование о пояснениях получено {text}. До какого дня ответить?", TODAY
         )
         assert q is not None and q.event_date == date(2025, 2, 3), text
+
+
+def test_a_story_that_mentions_penalties_does_not_make_a_date_question_a_penalty_one() -> None:
+    from finagent.legal.calc_asks import asks_for_penalty
+
+    question = (
+        "Пени 1 200 руб. закрыли 05.06.2025. 10.06.2025 получили требование дать "
+        "пояснения. Какой последний день для ответа?"
+    )
+    assert not asks_for_penalty(question)
+    query = parse_deadline(question, TODAY)
+    assert query is not None and query.norm is not None and query.norm.id == "explanations_88"
+    assert asks_for_penalty("Недоимка 10 000 руб., срок 28.04.2025, уплачено 05.05.2025. Пени?")
