@@ -42,6 +42,7 @@ CALC_DEV_BLIND_ROUNDS = [DATASETS_DIR / f"calc_dev_blind{n}.jsonl" for n in rang
 CALC_HOLDOUT = DATASETS_DIR / "calc_holdout_v3.jsonl"
 CALC_HOLDOUT_V4 = DATASETS_DIR / "calc_holdout_v4.jsonl"
 CALC_HOLDOUT_V5 = DATASETS_DIR / "calc_holdout_v5.jsonl"
+CALC_HOLDOUT_V6 = DATASETS_DIR / "calc_holdout_v6.jsonl"
 CALC_DATASETS = [
     CALC_DEV,
     CALC_DEV_EXTRA,
@@ -51,6 +52,7 @@ CALC_DATASETS = [
     CALC_HOLDOUT,
     CALC_HOLDOUT_V4,
     CALC_HOLDOUT_V5,
+    CALC_HOLDOUT_V6,
 ]
 KEY_RATES = DATASETS_DIR / "key_rate_history.csv"
 # the evaluation's "today": questions without a year take this year; the fake serves key

@@ -15,6 +15,7 @@ from evals.answers.calc import (
     CALC_HOLDOUT,
     CALC_HOLDOUT_V4,
     CALC_HOLDOUT_V5,
+    CALC_HOLDOUT_V6,
     answer_value,
     summarise,
 )
@@ -49,6 +50,7 @@ def test_default_datasets() -> None:
     assert CALC_HOLDOUT.name == "calc_holdout_v3.jsonl" and CALC_HOLDOUT in CALC_DATASETS
     assert CALC_HOLDOUT_V4.exists() and CALC_HOLDOUT_V4 in CALC_DATASETS
     assert CALC_HOLDOUT_V5.exists() and CALC_HOLDOUT_V5 in CALC_DATASETS
+    assert CALC_HOLDOUT_V6.exists() and CALC_HOLDOUT_V6 in CALC_DATASETS
     assert not (REPO / "evals" / "datasets" / "calc_holdout.jsonl").exists()
 
 
