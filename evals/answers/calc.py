@@ -36,7 +36,7 @@ CALC_DEV_SEEN = DATASETS_DIR / "calc_dev_seen.jsonl"
 # measure, after which its misses were read and fixed, so it is dev data too
 CALC_DEV_BLIND = DATASETS_DIR / "calc_dev_blind.jsonl"
 # later blind-written dev rounds, each run once before its misses were read
-CALC_DEV_BLIND_ROUNDS = [DATASETS_DIR / f"calc_dev_blind{n}.jsonl" for n in range(2, 12)]
+CALC_DEV_BLIND_ROUNDS = [DATASETS_DIR / f"calc_dev_blind{n}.jsonl" for n in range(2, 13)]
 # blind hold-outs (source text and item format only), added and run by the maintainer;
 # never read for development (docs/calculations.md lists every run of each)
 CALC_HOLDOUT = DATASETS_DIR / "calc_holdout_v3.jsonl"

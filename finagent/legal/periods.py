@@ -158,11 +158,13 @@ def asked_part(lowered: str) -> str:
 
     It starts at the first asking phrase after the previous question mark («... справка
     вручена 30.06.2025. Не позднее какой даты должен быть составлен акт?»); the whole
-    question when there is none.
+    question when there is none or when the asking part names nothing («До какого числа?»).
     """
     marks = [m.start() for m in re.finditer(r"\?", lowered)]
     m = _ASKING.search(lowered, marks[-2] + 1 if len(marks) > 1 else 0)
-    return lowered[m.start() :] if m else lowered
+    if m is None or len(re.findall(r"[а-я]{4,}", lowered[m.end() :])) < 2:
+        return lowered  # «... До какого числа?» names nothing: the whole question counts
+    return lowered[m.start() :]
 
 
 def find_norms(text: str) -> list[ProceduralPeriod]:

@@ -166,6 +166,12 @@ def test_dev_extra_questions_find_their_norm(item: dict[str, object]) -> None:
             "требований и 31.03.2025 поняли, что удержать налог невозможно. Когда сообщить?",
             "agent_cannot_withhold_24",
         ),
+        # an act on a violation found outside an audit is ст. 101.4 in any words
+        (
+            "Инспекция вне рамок проверки составила акт о выявленном нарушении (опоздали с "
+            "сообщением), акт получили 12.03.2025. До какого числа подать возражения на акт?",
+            "objections_101_4",
+        ),
         # «вне рамок проверки» said outright decides between the two periods of art. 93.1
         (
             "Мы поставщик проверяемого лица; инспекция вне рамок налоговой проверки запросила "
@@ -465,3 +471,12 @@ def test_new_declines(question: str) -> None:
 def test_a_cited_article_alone_ignores_row_priorities() -> None:
     rows = find_norms("Требование по ст. 93.1 получено 10.06.2025. До какого числа ответить?")
     assert {(r.period, r.unit) for r in rows} == {(5, "working_days"), (10, "working_days")}
+
+
+def test_an_asking_part_that_names_nothing_leaves_the_whole_question() -> None:
+    from finagent.legal.periods import asked_part
+
+    story = "акт датирован 03.03.2025 и вручен 05.03.2025. "
+    assert asked_part(story + "до какого числа?") == story + "до какого числа?"
+    asked = "до какого числа подать возражения на акт?"
+    assert asked_part(story + asked) == asked
