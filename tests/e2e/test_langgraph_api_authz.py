@@ -164,6 +164,11 @@ async def test_threads_and_runs_are_their_creators_only(server: Server) -> None:
     await stream_refused(bob.runs.stream(tid, "agent", input=QUESTION))
     await stream_refused(bob.runs.join_stream(tid, run_id))
     await stream_refused(await bob.threads.join_stream(tid))  # a coroutine of a stream
+    async with httpx.AsyncClient(base_url=server.url, headers=BOB, timeout=30) as http:
+        # the thread protocol (``threads.stream``) cannot start a run on Alice's thread
+        start = {"id": 1, "method": "run.start", "params": {"assistant_id": "agent"}}
+        answer = (await http.post(f"/threads/{tid}/commands", json=start)).json()
+        assert answer["type"] == "error" and answer["message"].startswith("404"), answer
     for call in (
         lambda: bob.threads.copy(tid),
         lambda: bob.threads.create(thread_id=tid, if_exists="do_nothing"),
