@@ -35,7 +35,7 @@ FOREIGN_NAMESPACE = (
     "идентификатора пользователя («{user}»)."
 )
 OWNER = "owner"
-SYSTEM_MARK = "created_by"  # langgraph-api marks the assistants of langgraph.json so
+SYSTEM_MARK = "created_by"  # == "system" on the assistants langgraph-api makes from graphs
 
 auth = Auth()
 
