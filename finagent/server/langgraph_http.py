@@ -3,7 +3,7 @@
 langgraph-api answers its own errors in English ("Thread not found", validation details).
 Its 401 already comes from finagent's auth in Russian (``langgraph_auth.py``). The
 middleware of this app, which langgraph-api applies to every route, replaces the body of
-each 404, 405, 413 and 422 with a Russian ``{"detail": ...}`` of the same status. The
+each 404, 405, 409, 413 and 422 with a Russian ``{"detail": ...}`` of the same status. The
 original text goes to the log only, redacted (``langgraph_api_error``). Successful and
 streamed responses pass through untouched.
 """
@@ -30,9 +30,12 @@ NOT_FOUND = (
     "(или он принадлежит другому пользователю)."
 )
 METHOD_NOT_ALLOWED = "Метод {method} не поддерживается для этого адреса; допустимо: {allowed}."
+CONFLICT = (
+    "Конфликт: поток, запуск или ассистент с таким идентификатором уже есть, занят или недоступен."
+)
 TOO_LARGE = "Запрос слишком большой."
 INVALID = "Некорректный запрос: проверьте поля и типы значений в теле запроса."
-REPLACED = {404, 405, 413, 422}
+REPLACED = {404, 405, 409, 413, 422}
 
 
 def russian_detail(status: int, method: str, allow: str) -> str:
@@ -40,6 +43,8 @@ def russian_detail(status: int, method: str, allow: str) -> str:
         return NOT_FOUND
     if status == 405:
         return METHOD_NOT_ALLOWED.format(method=method, allowed=allow or "нет")
+    if status == 409:
+        return CONFLICT
     if status == 413:
         return TOO_LARGE
     return INVALID
