@@ -39,6 +39,7 @@ BAD_NUMBER = "число вне допустимого диапазона"
 BAD_JSON = "некорректный JSON"
 TOO_MANY_INPUTS = "Слишком много запросов в пакете ({count}, допустимо не больше {limit})."
 WRONG_BATCH = "Поле «{field}» должно быть списком."
+WRONG_CONFIG = "Поле «config» должно быть JSON-объектом."
 
 Check = Callable[[Any, int], None]
 
@@ -156,12 +157,18 @@ def check_langserve_body(path: str, body: Any, max_query_chars: int) -> None:
     if route["endpoint"] == "batch":
         for value in _batch(body.get("inputs"), "inputs"):
             check_input(value, max_query_chars)
-        configs = body.get("config")
+        configs = body.get("config", {})
         for config in configs if isinstance(configs, list) else [configs]:
-            check_config(config)
+            _langserve_config(config)
     else:
         check_input(body.get("input"), max_query_chars)
-        check_config(body.get("config"))
+        _langserve_config(body.get("config", {}))
+
+
+def _langserve_config(config: Any) -> None:
+    if not isinstance(config, dict):  # LangServe raises a TypeError (a 500) on null
+        raise InvalidRequestError(WRONG_CONFIG)
+    check_config(config)
 
 
 RUN_ROUTE = re.compile(r"^(?:/threads/[^/]+)?/runs(?:/wait|/stream|/crons)?$")
