@@ -40,6 +40,7 @@ BAD_JSON = "некорректный JSON"
 TOO_MANY_INPUTS = "Слишком много запросов в пакете ({count}, допустимо не больше {limit})."
 WRONG_BATCH = "Поле «{field}» должно быть списком."
 WRONG_CONFIG = "Поле «config» должно быть JSON-объектом."
+NEEDS_LIST = "Поле «{field}» обязательно и должно быть списком."
 
 Check = Callable[[Any, int], None]
 
@@ -194,3 +195,15 @@ def check_run_body(path: str, body: Any, max_query_chars: int) -> None:
             check_run(run, max_query_chars)
     elif RUN_ROUTE.match(path):
         check_run(body, max_query_chars)
+
+
+# fields langgraph-api reads without checking that they are there (a KeyError is a 500)
+REQUIRED_LISTS = {"/store/items/search": "namespace_prefix"}
+
+
+def check_langgraph_body(path: str, body: Any, max_query_chars: int) -> None:
+    """The limits for a parsed body of any LangGraph API route."""
+    field = REQUIRED_LISTS.get(path)
+    if field is not None and not (isinstance(body, dict) and isinstance(body.get(field), list)):
+        raise InvalidRequestError(NEEDS_LIST.format(field=field))
+    check_run_body(path, body, max_query_chars)

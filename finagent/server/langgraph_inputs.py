@@ -2,7 +2,7 @@
 
 Every body of a POST, PUT or PATCH is read (at most ``MAX_BODY_BYTES``) and parsed
 strictly before langgraph-api sees it (``input_limits.parse_json``); the bodies that create
-runs get the limits of ``POST /v1/ask`` (``input_limits.check_run_body``). A refusal is a
+runs get the limits of ``POST /v1/ask`` (``input_limits.check_langgraph_body``). A refusal is a
 Russian ``{"detail": ...}`` with status 413 or 422, and no run starts. An accepted body is
 replayed to the app unchanged.
 """
@@ -16,7 +16,7 @@ from starlette.responses import JSONResponse
 
 from finagent.config import get_settings
 from finagent.input_checks import InvalidRequestError
-from finagent.server.input_limits import check_run_body, parse_json
+from finagent.server.input_limits import check_langgraph_body, parse_json
 
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -56,7 +56,7 @@ class CheckedInputs:
         if body:
             try:
                 value = parse_json(body)
-                check_run_body(scope.get("path", ""), value, get_settings().max_query_chars)
+                check_langgraph_body(scope.get("path", ""), value, get_settings().max_query_chars)
             except InvalidRequestError as exc:
                 await JSONResponse({"detail": str(exc)}, 422)(scope, receive, send)
                 return
