@@ -19,9 +19,12 @@ Everything runs on 127.0.0.1 with no network and no keys (extractive answers, no
    the third question (breaker open) reached the upstream;
 5. **parse memory** - RSS of this process around parsing one large .docx in the worker
    pool (today) and in a thread of the service process (before the pool).
+6. **LangServe fuzz** - ``--fuzz`` random and hostile bodies against the LangServe routes
+   of the same ``finagent serve`` (benchmarks/fuzz_langserve.py): count per status, 5xx,
+   refusals not in Russian, p95 of refusals.
 
     python benchmarks/bench_reliability.py [--sessions 10] [--questions 3] [--inflight 20]
-        [--rounds 3] [--postgres] [--out figures.json]
+        [--rounds 3] [--fuzz 400] [--postgres] [--out figures.json]
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ from pydantic import SecretStr
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from benchmarks.fuzz_langserve import run_langserve_fuzz  # noqa: E402
 from finagent.config import Settings  # noqa: E402
 from finagent.storage.backend import open_persistence  # noqa: E402
 from finagent.storage.history import ChatHistory  # noqa: E402
@@ -516,6 +520,9 @@ async def main(args: argparse.Namespace) -> None:
             print("load", json.dumps(results["load"], ensure_ascii=False), flush=True)
             results["bad_inputs"] = await run_bad_inputs(served)
             print("bad inputs", json.dumps(results["bad_inputs"], ensure_ascii=False), flush=True)
+            fuzz = await run_langserve_fuzz(served.url, served.headers("user0"), args.fuzz)
+            results["langserve_fuzz"] = fuzz
+            print("LangServe fuzz", json.dumps(fuzz, ensure_ascii=False), flush=True)
             results["kill9"] = await run_kill9(served, args.inflight, args.rounds)
             print("kill -9", json.dumps(results["kill9"], ensure_ascii=False), flush=True)
         finally:
@@ -542,6 +549,8 @@ async def main(args: argparse.Namespace) -> None:
         )
         + f"bad inputs {bad['tried']} tried, {bad['5xx']} 5xx, "
         f"{bad['russian_refusals']} Russian refusals; "
+        f"LangServe fuzz {results['langserve_fuzz']['requests']} requests, "
+        f"{results['langserve_fuzz']['5xx']} 5xx; "
         f"kill -9: {results['kill9']['half_turns']} half turns, "
         f"{results['kill9']['acknowledged_lost']} acknowledged answers lost; "
         f"faults: {sum(r['answered_in_russian'] == '3/3' for r in faults)}/{len(faults)} modes "
@@ -557,6 +566,7 @@ if __name__ == "__main__":
     parser.add_argument("--questions", type=int, default=3)
     parser.add_argument("--inflight", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=3, help="kill -9 rounds")
+    parser.add_argument("--fuzz", type=int, default=400, help="LangServe fuzz requests")
     parser.add_argument("--out", help="write the figures as JSON here")
     parser.add_argument(
         "--postgres", action="store_true", help="repeat the kill -9 phase on PostgreSQL"

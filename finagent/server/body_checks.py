@@ -1,5 +1,6 @@
-"""Request-body checks before a handler runs: JSON bodies must be UTF-8, and a body over
-its route's limit gets a 413 before it is buffered."""
+"""Request-body checks before a handler runs: JSON bodies are parsed strictly and checked
+against the service's input limits (``input_limits.py``), and a body over its route's
+limit gets a 413 before it is buffered."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ from fastapi.routing import APIRoute
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from finagent.server.http_errors import BODY_TOO_LARGE, NOT_UTF8, UNPARSABLE_BODY, error_response
+from finagent.input_checks import InvalidRequestError
+from finagent.server.http_errors import BODY_TOO_LARGE, NOT_FOUND, error_response
+from finagent.server.input_limits import LANGSERVE_ROUTE, check_langserve_body, parse_json
 
 
 def _is_json(content_type: str | None) -> bool:
@@ -24,22 +27,35 @@ def _is_json(content_type: str | None) -> bool:
 
 
 class Utf8JsonRoute(APIRoute):
-    """A route whose JSON bodies must be UTF-8 (RFC 8259), as docs/serving.md says.
+    """A route whose JSON bodies are checked before its handler runs (docs/serving.md).
 
-    FastAPI hands the bytes to ``json.loads``, which also detects UTF-16 and UTF-32: those
-    bodies get the documented 422 here instead. A NUL byte never occurs in UTF-8 JSON (it
-    is not allowed unescaped) but is in every UTF-16/32 encoding of it.
+    Every JSON body must pass :func:`parse_json` (UTF-8, no lone surrogates, no NaN, no
+    huge numbers, bounded nesting); FastAPI's ``json.loads`` would take UTF-16 and crash
+    on some of the rest. LangServe's routes parse any body as JSON whatever its type, and
+    their graph inputs get the limits of ``/v1/ask``. A bare 404 of a route (LangServe's
+    playground answers an English text) becomes the service's Russian JSON.
     """
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
+        langserve = LANGSERVE_ROUTE.match(self.path) is not None
 
         async def checked(request: Request) -> Response:
-            if request.method == "POST" and _is_json(request.headers.get("content-type")):
+            if request.method == "POST" and (
+                langserve or _is_json(request.headers.get("content-type"))
+            ):
                 body = await request.body()  # cached: the handler reads the same bytes
-                if not is_utf8_bytes(body) or b"\x00" in body:
-                    return error_response(422, UNPARSABLE_BODY.format(reason=NOT_UTF8))
-            return await handler(request)
+                try:
+                    value = parse_json(body)
+                    if langserve:
+                        limit = request.app.state.settings.max_query_chars
+                        check_langserve_body(self.path, value, limit)
+                except InvalidRequestError as exc:
+                    return error_response(422, str(exc))
+            response = await handler(request)
+            if response.status_code == 404 and response.media_type != "application/json":
+                return error_response(404, NOT_FOUND)
+            return response
 
         return checked
 

@@ -20,16 +20,17 @@ from langgraph.types import Command
 from pydantic import BaseModel, Field
 
 from finagent.graph.agent import MAX_CHAT_ID_CHARS, Agent, chat_thread_id
+from finagent.input_checks import InvalidRequestError, checked_text
 from finagent.observability import get_logger
 from finagent.server.app import Text, User
 from finagent.server.body_checks import Utf8JsonRoute
 from finagent.server.http_errors import AUTH_ERRORS, BODY_ERRORS
+from finagent.server.input_limits import MAX_RESEARCH_QUERY_CHARS
 
 log = get_logger("finagent.server.chat_api")
 
 MAX_CHATS = 200
 MAX_TURNS = 1000
-RESEARCH_QUERY_CHARS = 4000
 NO_LLM = "Режим исследования недоступен: в сервисе не настроена языковая модель."
 NO_RUN = "Исследование не найдено или не ждёт ответа на уточнение."
 RUN_FAILED = "Исследование не удалось: внутренняя ошибка сервиса. Повторите запрос позже."
@@ -37,11 +38,11 @@ EMPTY = "Текст пуст: напишите вопрос или ответ."
 
 
 class ResearchRequest(BaseModel):
-    query: Text = Field(max_length=RESEARCH_QUERY_CHARS, description="The research question")
+    query: Text = Field(max_length=MAX_RESEARCH_QUERY_CHARS, description="The research question")
 
 
 class ClarificationAnswer(BaseModel):
-    answer: Text = Field(max_length=RESEARCH_QUERY_CHARS, description="The user's reply")
+    answer: Text = Field(max_length=MAX_RESEARCH_QUERY_CHARS, description="The user's reply")
 
 
 def _research_thread(user: str, run_id: str) -> str:
@@ -127,8 +128,10 @@ def build_router() -> APIRouter:
 
     @router.get("/v1/chats/{chat_id}", responses=AUTH_ERRORS)
     async def chat_turns(chat_id: str, request: Request, user: User) -> dict[str, Any]:
-        if len(chat_id) > MAX_CHAT_ID_CHARS:
-            raise HTTPException(422, "chat_id: слишком длинная строка")
+        try:
+            checked_text(chat_id, "чат", MAX_CHAT_ID_CHARS, key=True)
+        except InvalidRequestError as exc:
+            raise HTTPException(422, str(exc)) from exc
         history = request.app.state.deps.history
         turns = await history.last(user, chat_id, MAX_TURNS)
         return {"id": chat_id, "turns": [t.model_dump() for t in turns]}

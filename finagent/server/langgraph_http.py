@@ -5,7 +5,8 @@ Its 401 already comes from finagent's auth in Russian (``langgraph_auth.py``). T
 middleware of this app, which langgraph-api applies to every route, replaces the body of
 each 404, 405, 409, 413 and 422 with a Russian ``{"detail": ...}`` of the same status. The
 original text goes to the log only, redacted (``langgraph_api_error``). Successful and
-streamed responses pass through untouched.
+streamed responses pass through untouched. Before any route, ``CheckedInputs`` refuses
+hostile JSON and run inputs over the service's limits (``langgraph_inputs.py``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 
 from finagent.observability import get_logger, redact
+from finagent.server.langgraph_inputs import CheckedInputs
 
 log = get_logger(__name__)
 
@@ -102,4 +104,7 @@ class RussianErrors:
         await self.app(scope, receive, replace_errors)
 
 
-app = Starlette(middleware=[Middleware(RussianErrors)])  # type: ignore[arg-type]
+# CheckedInputs first (outermost): its Russian 422s are specific and pass RussianErrors by
+app = Starlette(
+    middleware=[Middleware(CheckedInputs), Middleware(RussianErrors)]  # type: ignore[arg-type]
+)

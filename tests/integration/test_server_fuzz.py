@@ -5,7 +5,9 @@ tools, see docs/serving.md): JSON bodies generated from AskRequest's JSON schema
 broken in every way a client can break them; Authorization headers that are missing,
 garbage, huge or not ASCII; multipart uploads built byte by byte, with hostile names, types
 and contents (mutated PDF/DOCX, zip bombs). The app runs in-process on real services
-(temporary data dir, no LLM, no network). The regression tests at the end pin each bug the
+(temporary data dir, no LLM, no network). LangServe's routes of both graphs get bodies
+valid and broken (huge integers, lone surrogates, deep nesting, over-long fields, wrong
+types, oversized batches). The regression tests at the end pin each bug the
 fuzzing found.
 """
 
@@ -462,6 +464,88 @@ async def test_fuzz_other_requests(
     if method == "GET" and path == "/v1/documents" and response.status_code == 200:
         ids = [d["id"] for d in response.json()]
         assert ids == ([client.alice_doc] if b"alice" in (authorization or b"") else [])
+
+
+# --- LangServe: both graphs, all five endpoints ----------------------------------------------
+
+LANGSERVE_ROUTES = [
+    f"/langserve/{graph}{config}/{endpoint}"
+    for graph in ("agent", "research")
+    for config in ("", "/c/N4XyA")  # the playground's config-hash form of each route
+    for endpoint in ("invoke", "batch", "stream", "stream_log", "stream_events")
+]
+LANGSERVE_STATUSES = {200, 401, 404, 413, 422}
+huge_ints = st.integers(300, 6000).map(lambda n: "9" * n)  # raw JSON text, not a Python int
+over_long = st.sampled_from([4001, 10_000]).map(lambda n: "я" * n)
+agent_fields = {
+    "query": russian | any_text | over_long | json_values,
+    "chat_id": st.none() | st.sampled_from(["c1", "c" * 201, "c" * 10_000]) | json_values,
+    "selected_document_ids": st.lists(st.just(ALICE_DOC) | any_text, max_size=60) | json_values,
+    "answer_instructions": st.none() | st.just("коротко") | over_long | json_values,
+}
+agent_inputs = mostly(
+    st.fixed_dictionaries({"query": russian}, optional={"chat_id": st.sampled_from(["c1"])}),
+    st.fixed_dictionaries({}, optional=agent_fields) | json_values,
+)
+run_configs = st.fixed_dictionaries(  # "config" in a body, or "config": null
+    {}, optional={"configurable": st.fixed_dictionaries({"thread_id": any_text | over_long})}
+) | st.sampled_from([None, []])
+
+
+@st.composite
+def langserve_bodies(draw: st.DrawFn, batch: bool) -> bytes:
+    """A LangServe body, valid or broken; raw JSON text, so it can hold what Python's json
+    cannot write (huge integers, deep nesting)."""
+    kind = draw(st.sampled_from(["valid"] * 3 + ["huge int", "deep", "surrogate", "raw"]))
+    if kind == "raw":
+        return draw(hostile_bodies)
+    if batch:
+        sizes = mostly(st.integers(0, 2), st.integers(21, 1000))
+        value: Any = {"inputs": [draw(agent_inputs)] * draw(sizes)}
+    else:
+        value = {"input": draw(agent_inputs)}
+    if draw(st.booleans()):
+        value["config"] = draw(run_configs)
+    text = json.dumps(value, ensure_ascii=draw(st.booleans()))
+    if kind == "huge int":
+        text = text[:-1] + ', "n": ' + draw(huge_ints) + "}"
+    elif kind == "deep":
+        depth = draw(st.integers(60, 5000))
+        text = text[:-1] + ', "x": ' + "[" * depth + "]" * depth + "}"
+    elif kind == "surrogate":
+        text = text[:-1] + ', "s": "\\ud800"}'
+    return text.encode()
+
+
+@st.composite
+def langserve_requests(draw: st.DrawFn) -> tuple[str, bytes]:
+    route = draw(st.sampled_from(LANGSERVE_ROUTES))
+    return route, draw(langserve_bodies(batch=route.endswith("/batch")))
+
+
+@settings(FUZZ, max_examples=150)
+@given(authorization=authorizations, request=langserve_requests(), content_type=content_types)
+async def test_fuzz_langserve(
+    client: Target,
+    authorization: bytes | None,
+    request: tuple[str, bytes],
+    content_type: bytes | None,
+) -> None:
+    route, body = request
+    body = body.replace(ALICE_DOC.encode(), client.alice_doc.encode())
+    extra = {"Content-Type": content_type} if content_type is not None else {}
+    response = await client.http.post(
+        route, content=body, headers=with_auth(authorization, **extra)
+    )
+    assert response.status_code in LANGSERVE_STATUSES, (response.status_code, response.text[:500])
+    event(f"HTTP {response.status_code}")
+    for secret in SECRETS:
+        assert secret not in response.text
+    if response.status_code == 200:
+        assert "Internal Server Error" not in response.text  # no error event in a stream
+        return
+    detail = response.json()["detail"]
+    assert isinstance(detail, str) and CYRILLIC.search(detail), detail
 
 
 # --- regression tests: one per bug the fuzzing found -----------------------------------------
