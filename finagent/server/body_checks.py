@@ -60,14 +60,6 @@ class Utf8JsonRoute(APIRoute):
         return checked
 
 
-def is_utf8_bytes(data: bytes) -> bool:
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
-
-
 def _declared_length(scope: Scope) -> int | None:
     value = Headers(scope=scope).get("content-length", "")
     if not (value.isascii() and value.isdigit()):
