@@ -96,4 +96,5 @@ def mislabelled_good() -> dict[str, tuple[bytes, str]]:
         "contract.pdf": (docx_bytes("Договор аренды: пени 0,1 % в день"), "пени 0,1 %"),
         "notes.docx": ("Заметка: сдать отчёт до 25 числа".encode(), "до 25 числа"),
         "unicode.txt": ("Письмо в кодировке UTF-16".encode("utf-16"), "UTF-16"),
+        "scan-from-phone": (pdf_bytes("Receipt 7: 1500 RUB"), "Receipt 7"),
     }

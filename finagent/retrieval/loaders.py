@@ -104,11 +104,10 @@ def check_file(path: Path, max_bytes: int) -> None:
     if not path.is_file():
         raise DocumentLoadError(f"{path.name}: это не обычный файл")
     suffix = path.suffix.lower()
-    if suffix not in SUPPORTED_SUFFIXES:
+    if suffix and suffix not in SUPPORTED_SUFFIXES:  # a name without one is read by content
         allowed = ", ".join(SUPPORTED_SUFFIXES)
-        shown = f" {suffix}" if suffix else ""
         raise DocumentLoadError(
-            f"{path.name}: неподдерживаемый тип файла{shown} (поддерживаются: {allowed})"
+            f"{path.name}: неподдерживаемый тип файла {suffix} (поддерживаются: {allowed})"
         )
     size = path.stat().st_size
     if size > max_bytes:
@@ -122,7 +121,7 @@ def check_file(path: Path, max_bytes: int) -> None:
 def load_text(path: Path, max_bytes: int) -> str:
     """Text of a supported file; raises DocumentLoadError with a clear reason.
 
-    The name must carry one of SUPPORTED_SUFFIXES, but the content picks the parser
+    The name must carry one of SUPPORTED_SUFFIXES or none, but the content picks the parser
     (:func:`~finagent.retrieval.sniff.sniff`): a PDF named ``.txt`` is read as a PDF.
     """
     check_file(path, max_bytes)
