@@ -24,8 +24,10 @@ UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 OLE2_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # .doc, .xls, .ppt, .msg of old Office
 # Windows, Linux and macOS programs (puremagic names a bare "MZ" after rarer formats)
 PROGRAM_MAGICS = (b"MZ", b"\x7fELF", b"\xcf\xfa\xed\xfe", b"\xce\xfa\xed\xfe", b"\xca\xfe\xba\xbe")
-# control bytes that never occur in text (tab, newlines, form feed and escape may)
-_BINARY_BYTES = frozenset(range(0x20)) - {0x09, 0x0A, 0x0C, 0x0D, 0x1B}
+ZIP_MAGICS = (b"PK\x03\x04", b"PK\x05\x06", b"PK\x07\x08")
+# control bytes that never occur in text (tab, newlines, vertical tab and form feed from
+# word processors, DOS end-of-file and escape may)
+_BINARY_BYTES = frozenset(range(0x20)) - {0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x1A, 0x1B}
 ACCEPTED = "принимаются PDF, DOCX и текст в UTF-8, UTF-16 или Windows-1251"
 
 
@@ -51,9 +53,9 @@ def sniff(path: Path) -> Kind:
         raise DocumentLoadError(
             f"{path.name}: не удалось прочитать файл", detail=exc.strerror
         ) from exc
-    if b"%PDF-" in head[:PDF_MARKER_WINDOW]:
+    if _is_pdf(head):
         return Kind.PDF
-    if head.startswith(b"PK"):
+    if head.startswith(ZIP_MAGICS):
         return _package_kind(path)
     if head.startswith(OLE2_MAGIC):
         raise unsupported(path.name, "документ старого формата Microsoft Office (DOC, XLS, PPT)")
@@ -63,6 +65,15 @@ def sniff(path: Path) -> Kind:
     if _is_text(head):
         return Kind.TEXT
     raise unsupported(path.name, _describe_binary(head))
+
+
+def _is_pdf(head: bytes) -> bool:
+    """``%PDF-`` at the start; further in only after bytes that are not text (a text file
+    that quotes the marker stays text)."""
+    at = head.find(b"%PDF-", 0, PDF_MARKER_WINDOW)
+    return at == len(head) - len(head.lstrip(b"\xef\xbb\xbf \t\r\n")) or (
+        at > 0 and not _is_text(head[:at])
+    )
 
 
 def _package_kind(path: Path) -> Kind:
@@ -95,7 +106,7 @@ def _markup(head: bytes) -> str | None:
     start = head.lstrip(b"\xef\xbb\xbf \t\r\n").lower()
     if start.startswith(b"{\\rtf"):
         return "документ RTF"
-    if start.startswith((b"<!doctype html", b"<html")) or b"<html" in start[:512]:
+    if start.startswith(b"<") and (b"<!doctype html" in start[:512] or b"<html" in start[:512]):
         return "веб-страница (HTML)"
     return None
 

@@ -35,7 +35,12 @@ def write(folder: Path, name: str, data: bytes) -> Path:
         ("a.docx", "Текст".encode(), Kind.TEXT),
         ("a.md", "Текст".encode("cp1251"), Kind.TEXT),
         ("a.txt", "Текст".encode("utf-16"), Kind.TEXT),
-        ("a.txt", b"junk before the header\n%PDF-1.7\n", Kind.PDF),
+        ("a.txt", b"\x00\x01 junk before the header\n%PDF-1.7\n", Kind.PDF),
+        ("a.txt", "\ufeff %PDF-1.7\n".encode(), Kind.PDF),
+        ("a.md", "Заголовок файла PDF: %PDF-1.7".encode(), Kind.TEXT),
+        ("a.md", "PKO: выписка по счёту".encode(), Kind.TEXT),
+        ("a.md", "Строка\x0bс переносом Word\x1a".encode(), Kind.TEXT),
+        ("a.md", "Абзац с тегом <html> в тексте".encode(), Kind.TEXT),
     ],
 )
 def test_the_content_decides_the_kind(tmp_path: Path, name: str, data: bytes, kind: Kind):
