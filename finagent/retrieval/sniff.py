@@ -10,6 +10,7 @@ here, from its central directory alone.
 from __future__ import annotations
 
 import codecs
+import re
 import zipfile
 from enum import StrEnum
 from pathlib import Path
@@ -27,7 +28,7 @@ PROGRAM_MAGICS = (b"MZ", b"\x7fELF", b"\xcf\xfa\xed\xfe", b"\xce\xfa\xed\xfe", b
 ZIP_MAGICS = (b"PK\x03\x04", b"PK\x05\x06", b"PK\x07\x08")
 # control bytes that never occur in text (tab, newlines, vertical tab and form feed from
 # word processors, DOS end-of-file and escape may)
-_BINARY_BYTES = frozenset(range(0x20)) - {0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x1A, 0x1B}
+_BINARY_BYTE = re.compile(rb"[\x00-\x08\x0e-\x19\x1c-\x1f]")
 ACCEPTED = "принимаются PDF, DOCX и текст в UTF-8, UTF-16 или Windows-1251"
 
 
@@ -115,7 +116,7 @@ def _is_text(head: bytes) -> bool:
     """Text in UTF-16 with a byte order mark, UTF-8 or a single-byte encoding."""
     if head.startswith(UTF16_BOMS):
         return True
-    if any(byte in _BINARY_BYTES for byte in head):
+    if _BINARY_BYTE.search(head):
         return False
     try:
         codecs.getincrementaldecoder("utf-8")().decode(head)  # a cut last character is fine
