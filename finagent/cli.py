@@ -7,8 +7,10 @@ Typer at load time, the rest inside the commands. The app is built on first use
 
 from __future__ import annotations
 
+import signal
 import sys
 from functools import cache
+from types import FrameType
 from typing import Annotated
 
 import typer
@@ -63,7 +65,16 @@ def __getattr__(name: str) -> typer.Typer:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def _stop(signum: int, frame: FrameType | None) -> None:
+    raise SystemExit(128 + signum)
+
+
 def main() -> None:
+    # SIGTERM ends a command the way Ctrl-C does, so that ``finally`` blocks and atexit
+    # handlers run: the parse pool stops its workers and multiprocessing removes its
+    # ``pymp-*`` folder from the temp dir. ``finagent serve`` gets the signal after
+    # uvicorn's graceful shutdown (uvicorn re-raises it to the handler installed before).
+    signal.signal(signal.SIGTERM, _stop)
     try:
         build_app()()
     except KeyboardInterrupt:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import zipfile
 from pathlib import Path
+from typing import Any
 
 MAX_MEMBERS = 2000
 MAX_COMPRESSION_RATIO = 200  # Word XML packs 5-30x; a bomb packs hundreds of times more
@@ -16,7 +17,22 @@ RATIO_CHECKED_FROM_BYTES = 1024 * 1024  # small members may pack well: not check
 
 
 class DocumentLoadError(Exception):
-    """A file that cannot be ingested; the message says why, in Russian, for the user."""
+    """A file that cannot be ingested; the message says why, in Russian, for the user.
+
+    ``detail`` holds the cause in a parser's own words (English) for the log only; it
+    survives the trip back from a parse worker process.
+    """
+
+    def __init__(self, message: str, *, detail: str | None = None) -> None:
+        super().__init__(message)
+        self.detail = detail
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (str(self), self.detail))
+
+
+def _rebuild(message: str, detail: str | None) -> DocumentLoadError:
+    return DocumentLoadError(message, detail=detail)
 
 
 def check_zip(

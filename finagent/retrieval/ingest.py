@@ -207,7 +207,10 @@ class Ingestor:
                 try:
                     report.results.append(await self._ingest_document(user_id, path))
                 except DocumentLoadError as exc:
-                    log.info("ingest_file_failed", path=path.name, error=str(exc))  # reported once
+                    # reported once; the parser's own words (detail) go to the log only
+                    log.info(
+                        "ingest_file_failed", path=path.name, error=str(exc), detail=exc.detail
+                    )
                     report.results.append(FileResult(str(path), status="error", error=str(exc)))
         return report
 

@@ -9,8 +9,9 @@ A hostile or merely huge file must not cost the service its memory or its CPU:
 - the text may not be longer than ``max_document_chars``.
 
 Processes come from a ``forkserver`` with the parsers pre-imported: starting one is cheap
-and never forks the service's own threads. Plain text files (.txt, .md) are cheap to read
-and stay in a thread.
+and never forks the service's own threads. Which files go to the pool is decided by their
+content (:mod:`~finagent.retrieval.sniff`), not their names: plain text is cheap to read
+and stays in a thread.
 """
 
 from __future__ import annotations
@@ -28,15 +29,21 @@ from pebble import ProcessExpired, ProcessPool
 
 from finagent.config import Settings
 from finagent.observability import get_logger
-from finagent.retrieval.loaders import DocumentLoadError, load_text
+from finagent.retrieval.loaders import DocumentLoadError, check_file, load_text
+from finagent.retrieval.sniff import Kind, sniff
 
 log = get_logger("finagent.parse_pool")
 
-POOLED_SUFFIXES = frozenset({".pdf", ".docx"})
 _PRELOAD = ["finagent.retrieval.loaders", "docx", "pypdf"]
 
 _pools: dict[int, ProcessPool] = {}
 _lock = threading.Lock()
+
+
+def _kind(path: Path, max_bytes: int) -> Kind:
+    """Cheap checks and sniffing, before anything is parsed."""
+    check_file(path, max_bytes)
+    return sniff(path)
 
 
 def _parse(path: str, max_bytes: int, max_chars: int) -> str:
@@ -104,7 +111,8 @@ async def parse_document(path: Path, settings: Settings) -> str:
     Raises DocumentLoadError (Russian message) for a bad, too large or too slow file.
     """
     max_bytes, max_chars = settings.max_file_bytes, settings.max_document_chars
-    if path.suffix.lower() not in POOLED_SUFFIXES:
+    # the content, not the name, says whether a parser runs: a PDF named .txt is pooled
+    if await asyncio.to_thread(_kind, path, max_bytes) is Kind.TEXT:
         return await asyncio.to_thread(_parse, str(path), max_bytes, max_chars)
     future = _pool(settings.parse_workers).schedule(
         _parse, args=(str(path), max_bytes, max_chars), timeout=settings.parse_timeout_s

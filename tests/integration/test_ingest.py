@@ -209,7 +209,7 @@ async def test_hostile_office_files_are_per_file_errors(make_services, tmp_path:
     """Through the ingestor itself (the CLI path): nothing escapes as an exception."""
     services = await make_services(max_file_bytes=64 * 1024)
     not_zip = tmp_path / "fake.docx"
-    not_zip.write_bytes(b"this is not a zip at all")
+    not_zip.write_bytes(b"PK\x03\x04 a zip cut short")
     not_word = tmp_path / "other.docx"
     with zipfile.ZipFile(not_word, "w") as archive:
         archive.writestr("readme.txt", "a zip, but no Word document inside")
@@ -230,8 +230,8 @@ async def test_hostile_office_files_are_per_file_errors(make_services, tmp_path:
     report = await services.ingestor().ingest_documents("alice", files)
     errors = {Path(r.path).name: r.error or "" for r in report.errors}
     assert set(errors) == {"fake.docx", "other.docx", "bomb.docx", "truncated.pdf"}
-    assert "не удалось прочитать DOCX" in errors["fake.docx"]
-    assert "не удалось прочитать DOCX" in errors["other.docx"]
+    assert "испорченный архив ZIP" in errors["fake.docx"]
+    assert "это архив ZIP" in errors["other.docx"]
     assert "после распаковки файл слишком большой" in errors["bomb.docx"]
     assert errors["truncated.pdf"].startswith("truncated.pdf:")
 
