@@ -44,7 +44,7 @@ def ingest_kb(
         for old in report.removed:
             typer.echo(f"removed (moved or old layout): {old}")
         for r in report.errors:
-            typer.echo(f"Error: {r.error}", err=True)
+            typer.echo(f"Ошибка: {r.error}", err=True)
     if report.errors and not report.ok:
         raise typer.Exit(1)
 
@@ -68,7 +68,7 @@ def ingest_docs(
     else:
         for r in report.results:
             if r.status == "error":
-                typer.echo(f"Error: {r.error}", err=True)
+                typer.echo(f"Ошибка: {r.error}", err=True)
             else:
                 typer.echo(f"{r.document_id}\t{r.status}\t{r.path}")
     if report.errors and not report.ok:

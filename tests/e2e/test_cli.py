@@ -506,7 +506,7 @@ def test_newcomer_messages(env: dict[str, str], tmp_path: Path) -> None:
     out = finagent(env, "ingest", "docs", str(broken), "--user", "alice")
     assert out.returncode == 1
     assert out.stderr.strip().splitlines() == [
-        "Error: broken.pdf: не удалось прочитать PDF: файл повреждён или неполон"
+        "Ошибка: broken.pdf: не удалось прочитать PDF: файл повреждён или неполон"
     ]
     research = finagent(env, "research", "Какие ставки НДС?")
     assert research.returncode == 2 and "Invalid value" not in research.stderr
