@@ -37,7 +37,10 @@ _MAX_NAME = 80
 
 
 def _quoted(text: str, at: int) -> tuple[str, int] | None:
-    """The name in quotes starting at or just after ``at`` (nested «» kept), and its end."""
+    """The name in quotes starting at or just after ``at``, and its end.
+
+    Russian typography merges closing quotes: «КБ «Вектор-Финанс», — the name is closed
+    when a closing quote is not followed by another one, and gets its inner quote back."""
     while at < len(text) and text[at] in " \u00a0*":
         at += 1
     if at >= len(text) or text[at] not in _OPEN:
@@ -45,14 +48,13 @@ def _quoted(text: str, at: int) -> tuple[str, int] | None:
     depth, i = 0, at
     while i < len(text) and i - at <= _MAX_NAME:
         ch = text[i]
-        if ch == "«":
+        if ch == "«" or (ch == '"' and i == at):
             depth += 1
-        elif ch == "»" or (ch in "\"”" and i > at):
+        elif ch in _CLOSE and i > at:
             depth -= 1
-            if depth <= 0:
-                return text[at + 1 : i].strip(), i + 1
-        elif ch == '"' and i == at:
-            depth += 1
+            following = text[i + 1 : i + 2]
+            if depth <= 0 or following not in _CLOSE:
+                return text[at + 1 : i].strip() + "»" * max(depth, 0), i + 1
         i += 1
     return None
 

@@ -52,7 +52,7 @@ def _relation(sentence: AnalysedSentence, i: int) -> tuple[str, int] | None:
     for phrase in RELATIONS:
         size = len(phrase.split())
         at = find_cue(sentence.lemmas, phrase, max(0, i - size), i)
-        if at == i - size:
+        if at >= 0 and at == i - size:
             base = sentence.sentence.start
             tokens = sentence.tokens
             return sentence.sentence.text[tokens[at].start - base : tokens[i - 1].end - base], at

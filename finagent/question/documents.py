@@ -16,9 +16,12 @@ _MIN_NUMBER = 2  # «№ 5» alone is too common to name a document by
 
 
 def _name_core(name: str) -> str:
-    """«АО «КБ «Вектор-Финанс»» -> «вектор-финанс»: the innermost quoted name, folded."""
-    core = name.rsplit("«", 1)[-1].strip("»\" ")
-    return fold(core)
+    """«АО «КБ «Вектор-Финанс»» -> «вектор-финанс»: the innermost quoted name, folded;
+    «ИП Соколова Анна Петровна» -> «соколова»: the surname."""
+    if "«" not in name:
+        words = [word for word in name.split() if not word.isupper()]
+        return fold(words[0]) if words else ""
+    return fold(name.rsplit("«", 1)[-1].strip("»\" "))
 
 
 def _named_by_phrase(lemmas: Sequence[str], folded: str, phrase: str) -> bool:
@@ -42,9 +45,9 @@ def _reasons(card: DocumentCard, lemmas: Sequence[str], folded: str, numbers: se
             reasons.append("контрагент")
             break
     for person in card.persons:
-        surname = person.replace(".", " ").split()
-        longest = max(surname, key=len) if surname else ""
-        if len(longest) > 3 and find_cue(lemmas, longest) >= 0:
+        # «Белова Екатерина Андреевна», «И. С. Лаврентьев»: the first word that is no initial
+        words = [word for word in person.replace(".", " ").split() if len(word) > 2]
+        if words and len(words[0]) > 3 and find_cue(lemmas, words[0]) >= 0:
             reasons.append("лицо")
             break
     held = {party.role for party in card.parties}

@@ -78,7 +78,7 @@ ANSWER_CUES = (
     Cue("размер", "amount", 3),
     Cue("стоимость", "amount", 3),
     Cue("цена", "amount", 3),
-    Cue("платить", "amount", 2),
+    Cue("платить", "amount", 1),
     Cue("вычет", "amount", 1),
     Cue("пени", "rate", 2),
     Cue("неустойка", "rate", 2),
