@@ -7,14 +7,15 @@ from dataclasses import dataclass
 
 from finagent.cards.doc_types import DOC_TYPES, DocType
 from finagent.language.cues import find_cue
-from finagent.language.lemmas import lemma
-from finagent.language.organisations import organisations_in
+from finagent.language.lemmas import fold, lemma
+from finagent.language.organisations import ABBREVIATIONS, organisations_in
 from finagent.language.text import analyse
 
 _HEAD_LINES = 15
 _MARKUP = re.compile(r"[*_`#>|]+")
 _FORM_MARKERS = re.compile(r"\s*\(\d+[а-я]?\)\s*$")  # «(1)», «(2а)» of statutory forms
 _SPACES = re.compile(r"\s+")
+_ABBREVIATIONS = ABBREVIATIONS | {"ндс", "ндфл", "упд", "инн", "кпп", "фнс", "ифнс", "рф", "усн"}
 _MAX_TITLE = 160
 # a type named this far into a line is its heading, not a mention inside a sentence
 _TYPE_WITHIN_TOKENS = 4
@@ -25,9 +26,20 @@ def strip_markdown(line: str) -> str:
     text = _MARKUP.sub(" ", line)
     text = _FORM_MARKERS.sub("", text)
     text = _SPACES.sub(" ", text).strip(" -—:=+")
-    if sum(ch.isupper() for ch in text) > 0.6 * sum(ch.isalpha() for ch in text) > 3:
-        text = text[:1] + text[1:].lower()  # «СЧЁТ-ФАКТУРА № 87» -> «Счёт-фактура № 87»
-    return text
+    return _sentence_case(text)
+
+
+def _sentence_case(text: str) -> str:
+    """«СЧЁТ-ФАКТУРА № 87 от …» -> «Счёт-фактура № 87 от …»: a heading in capitals is lowered
+    up to its first word that is not capitals; abbreviations (УПД, НДС) are kept."""
+    words = text.split()
+    for i, word in enumerate(words):
+        if not (word.replace("-", "").isalpha() and word.isupper()):
+            break
+        if fold(word) not in _ABBREVIATIONS:
+            words[i] = word.lower()
+    joined = " ".join(words)
+    return joined[:1].upper() + joined[1:]
 
 
 def doc_type_of(lemmas: tuple[str, ...], within: int | None = None) -> DocType | None:
