@@ -71,7 +71,12 @@ def label(sentence: AnalysedSentence, span: Span, kinds: tuple[F.FieldKind, ...]
     for order, field in enumerate(F.FIELDS):
         if field.kind not in kinds:
             continue
-        not_after = frozenset(lemma for word in field.not_after for lemma in cue_lemmas(word))
+        # «с НДС» qualifies an amount («всего с НДС: 1 056 000») but names a rate («с НДС 20 %»)
+        not_after = (
+            frozenset(lemma for word in field.not_after for lemma in cue_lemmas(word))
+            if kinds[0] == "amount"
+            else frozenset()
+        )
         for cue in field.cues:
             lemmas = cue_lemmas(cue)
             distance = _cue_distance(before, lemmas, not_after)

@@ -17,6 +17,19 @@ FORBIDDEN: dict[str, set[str]] = {
     "tools": {"nodes", "graph", "server", "commands", "cli"},
     "retrieval": {"tools", "nodes", "graph", "server", "answering", "commands", "cli"},
     "storage": {"tools", "nodes", "graph", "server", "commands", "cli"},
+    # the language layer is the lowest: everything reads Russian text through it
+    "language": {
+        "cards", "question", "storage", "retrieval", "routing", "answering", "legal", "tools",
+        "clients", "nodes", "graph", "server", "commands", "cli",
+    },
+    "cards": {
+        "question", "storage", "retrieval", "routing", "answering", "tools", "clients",
+        "nodes", "graph", "server", "commands", "cli",
+    },
+    "question": {
+        "storage", "retrieval", "routing", "answering", "tools", "clients", "nodes", "graph",
+        "server", "commands", "cli",
+    },
 }
 
 
