@@ -43,9 +43,7 @@ def build_card(document_id: str, title: str, text: str) -> DocumentCard:
         if analysed.sentences
         else 0
     )
-    number = next(
-        (i for i in identifiers if i.label == "number" and i.start < opening_end), None
-    )
+    number = next((i for i in identifiers if i.label == "number" and i.start < opening_end), None)
     opening_dates = [d for d in dates if d.start < opening_end]
     # «Дата составления: …», «Дата формирования: …» name the document's date
     doc_date = next(

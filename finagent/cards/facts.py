@@ -127,9 +127,7 @@ def amount_facts(analysed: Analysed, money: list[Money]) -> list[Fact]:
 
 
 def rate_facts(analysed: Analysed, percents: list[Percent]) -> list[Fact]:
-    return [
-        _fact(analysed, p, "rate", f"{_number(p.value)} %", F.RATE_KINDS) for p in percents
-    ]
+    return [_fact(analysed, p, "rate", f"{_number(p.value)} %", F.RATE_KINDS) for p in percents]
 
 
 def date_facts(analysed: Analysed, dates: list[DateMention]) -> list[Fact]:

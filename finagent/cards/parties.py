@@ -98,8 +98,8 @@ def parties_in(
         regions: list[tuple[str, tuple[int, int], tuple[int, int]]] = []
         if roles:
             bounds = [s_start] + [start for _, start in roles] + [s_end]
-            for k, (role, cue) in enumerate(roles):
-                regions.append((role, (bounds[k], cue), (cue, bounds[k + 2])))
+            for k, (named, cue) in enumerate(roles):
+                regions.append((named, (bounds[k], cue), (cue, bounds[k + 2])))
         elif (role := _label_role(sentence)) is not None:
             # «Кому: ООО …» with «ИНН …, КПП …» on the next lines, up to the next label
             end = s_end

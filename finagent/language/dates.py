@@ -97,7 +97,9 @@ def dates_in(analysed: Analysed) -> list[DateMention]:
                     continue
             text, start, end = _span_text(sentence, i, last)
             found.append(
-                DateMention(text=text, start=start, end=end, sentence=sentence.sentence, value=value)
+                DateMention(
+                    text=text, start=start, end=end, sentence=sentence.sentence, value=value
+                )
             )
             i = last + 1
     return found

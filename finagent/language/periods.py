@@ -92,8 +92,11 @@ def periods_in(analysed: Analysed) -> list[Period]:
                 j += 1
             unit = UNITS.get(tokens[j].lemma) if j < len(tokens) else None
             # «2025 года» is a year, not 2025 years; «5 числа» and dates are not periods
-            if unit is None or value > 1000 or (unit == "year" and tokens[i].text.isdigit()
-                                                and len(tokens[i].text) == 4):
+            if (
+                unit is None
+                or value > 1000
+                or (unit == "year" and tokens[i].text.isdigit() and len(tokens[i].text) == 4)
+            ):
                 i += 1
                 continue
             relation = _relation(sentence, i)

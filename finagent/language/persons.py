@@ -58,8 +58,9 @@ def _represented(sentence: AnalysedSentence) -> list[Person]:
             base = sentence.sentence.start
             start, end = tokens[j].start, tokens[k - 1].end
             name = sentence.sentence.text[start - base : end - base]
-            found.append(Person(text=name, start=start, end=end, sentence=sentence.sentence,
-                                name=name))
+            found.append(
+                Person(text=name, start=start, end=end, sentence=sentence.sentence, name=name)
+            )
     return found
 
 
@@ -85,6 +86,7 @@ def persons_in(analysed: Analysed, head_chars: int = 6000, tail_chars: int = 300
             sentence = next(
                 (by_offset[s] for s in reversed(starts) if s <= start), analysed.sentences[0]
             )
-            found.append(Person(text=name, start=start, end=end, sentence=sentence.sentence,
-                                name=name))
+            found.append(
+                Person(text=name, start=start, end=end, sentence=sentence.sentence, name=name)
+            )
     return sorted(found, key=lambda p: p.start)

@@ -74,9 +74,7 @@ def build_question(
     lemmas = [lemma for sentence in analysed.sentences for lemma in sentence.lemmas]
     fields = _fields(lemmas)
     taxes = sorted(
-        (min(positions), tax.key)
-        for tax in TAXES
-        if (positions := _positions(lemmas, tax.cues))
+        (min(positions), tax.key) for tax in TAXES if (positions := _positions(lemmas, tax.cues))
     )
     when = as_of(analysed, today)
     identifiers = identifiers_in(analysed)
@@ -102,6 +100,3 @@ def build_question(
         organisations=organisations_in(analysed),
         documents=named_documents(lemmas, text, numbers, cards),
     )
-
-
-

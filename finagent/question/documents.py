@@ -21,7 +21,7 @@ def _name_core(name: str) -> str:
     if "«" not in name:
         words = [word for word in name.split() if not word.isupper()]
         return fold(words[0]) if words else ""
-    return fold(name.rsplit("«", 1)[-1].strip("»\" "))
+    return fold(name.rsplit("«", 1)[-1].strip('»" '))
 
 
 def _named_by_phrase(lemmas: Sequence[str], folded: str, phrase: str) -> bool:
@@ -29,7 +29,9 @@ def _named_by_phrase(lemmas: Sequence[str], folded: str, phrase: str) -> bool:
     return bool(core) and (core in folded or find_cue(lemmas, phrase) >= 0)
 
 
-def _reasons(card: DocumentCard, lemmas: Sequence[str], folded: str, numbers: set[str]) -> list[str]:
+def _reasons(
+    card: DocumentCard, lemmas: Sequence[str], folded: str, numbers: set[str]
+) -> list[str]:
     reasons: list[str] = []
     doc_type = DOC_TYPES.get(card.doc_type or "")
     if doc_type is not None and any(find_cue(lemmas, cue) >= 0 for cue in doc_type.cues):
@@ -72,6 +74,3 @@ def named_documents(
                 DocumentMatch(document_id=card.document_id, title=card.title, reasons=reasons)
             )
     return sorted(matches, key=lambda m: -len(m.reasons))
-
-
-

@@ -12,8 +12,8 @@ from langgraph.store.base import BaseStore
 from finagent.bootstrap import Deps
 from finagent.cards.build import build_card
 from finagent.config import Settings
-from finagent.storage.cards import CardStore
 from finagent.storage.backend import open_persistence
+from finagent.storage.cards import CardStore
 from finagent.storage.documents import DocumentStore
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_docs"

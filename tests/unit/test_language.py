@@ -25,7 +25,11 @@ from finagent.language.text import analyse
         ("Арендная плата — 297 200 руб. в месяц.", "297200", "RUB"),
         ("лимит 1,5 млн рублей", "1500000", "RUB"),
         ("вычет до 150 000 ₽ в год", "150000", "RUB"),
-        ("составляет 297 200 (двести девяносто семь тысяч двести) рублей 00 копеек", "297200", "RUB"),
+        (
+            "составляет 297 200 (двести девяносто семь тысяч двести) рублей 00 копеек",
+            "297200",
+            "RUB",
+        ),
         ("НДС — 49 533 рубля 33 копейки", "49533.33", "RUB"),
         ("остаток 1 846 315,20 руб.", "1846315.20", "RUB"),
         ("выручка 450 тысяч рублей", "450000", "RUB"),
@@ -139,7 +143,10 @@ def test_abbreviations_are_their_own_lemmas() -> None:
 
 def test_sentences_end_at_line_breaks() -> None:
     analysed = analyse("Продавец: ООО «А»\nПокупатель: АО «Б»")
-    assert [s.sentence.text for s in analysed.sentences] == ["Продавец: ООО «А»", "Покупатель: АО «Б»"]
+    assert [s.sentence.text for s in analysed.sentences] == [
+        "Продавец: ООО «А»",
+        "Покупатель: АО «Б»",
+    ]
     assert analysed.sentences[1].sentence.start == len("Продавец: ООО «А»\n")
 
 
@@ -149,7 +156,8 @@ def test_the_question_path_loads_no_ner_and_no_pymorphy2() -> None:
         "from finagent.question.build import build_question\n"
         "q = build_question('Кто арендодатель и сколько платим в месяц?')\n"
         "assert q.answer_type == 'party', q\n"
-        "print(sorted(m for m in ('natasha', 'slovnet', 'pymorphy2', 'yargy') if m in sys.modules))\n"
+        "heavy = ('natasha', 'slovnet', 'pymorphy2', 'yargy')\n"
+        "print(sorted(m for m in heavy if m in sys.modules))\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
