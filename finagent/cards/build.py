@@ -17,6 +17,9 @@ from finagent.language.persons import persons_in
 from finagent.language.text import analyse
 
 _OPENING_SENTENCES = 8  # the document's own number and date are stated before this
+# a card reads this much (about 3 s of one core); facts further into a longer upload are not
+# carded, the document itself is still searched in full
+MAX_CARD_CHARS = 300_000
 
 
 def _title(heading_title: str | None, given: str, doc_type: DocType | None) -> str:
@@ -28,6 +31,7 @@ def _title(heading_title: str | None, given: str, doc_type: DocType | None) -> s
 
 
 def build_card(document_id: str, title: str, text: str) -> DocumentCard:
+    text = text[:MAX_CARD_CHARS]
     analysed = analyse(text)
     heading = heading_of(text)
     doc_type = heading.doc_type

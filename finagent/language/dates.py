@@ -9,6 +9,7 @@ from typing import Literal
 from pydantic import BaseModel
 
 from finagent.language.cues import has_any
+from finagent.language.numbers import is_digits
 from finagent.language.spans import DateMention, YearMention
 from finagent.language.text import Analysed, AnalysedSentence
 
@@ -31,14 +32,14 @@ _MIN_YEAR, _MAX_YEAR = 1990, 2100
 
 
 def _year(text: str) -> int | None:
-    if len(text) == 4 and text.isdigit() and _MIN_YEAR <= int(text) <= _MAX_YEAR:
+    if len(text) == 4 and is_digits(text) and _MIN_YEAR <= int(text) <= _MAX_YEAR:
         return int(text)
     return None
 
 
 def _day(text: str) -> int | None:
     head = text.split("-")[0]  # «5-го»
-    if head.isdigit() and 1 <= int(head) <= 31:
+    if is_digits(head) and 1 <= int(head) <= 31:
         return int(head)
     return None
 
@@ -47,7 +48,7 @@ def _numeric(text: str) -> date | None:
     """«13.03.2025», «13.03.25», «2025-03-13»."""
     for sep in (".", "-"):
         parts = text.split(sep)
-        if len(parts) == 3 and all(p.isdigit() for p in parts):
+        if len(parts) == 3 and all(is_digits(p) for p in parts):
             if sep == "-" and len(parts[0]) == 4:
                 y, m, d = (int(p) for p in parts)
             elif sep == "." and len(parts[2]) in (2, 4):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from finagent.language.numbers import is_digits
 from finagent.language.spans import Identifier, IdentifierLabel
 from finagent.language.text import Analysed, AnalysedSentence
 
@@ -56,7 +57,7 @@ def _codes(sentence: AnalysedSentence, i: int) -> tuple[list[Identifier], int]:
     found: list[Identifier] = []
     while j < len(tokens) and labels:
         text = tokens[j].text
-        if text.isdigit():
+        if is_digits(text):
             label, sizes = labels.pop(0)
             if len(text) in sizes:
                 found.append(_make(sentence, i, j, label, text, None))
@@ -73,7 +74,7 @@ def _account(sentence: AnalysedSentence, i: int) -> tuple[Identifier, int] | Non
             j = i + len(cue)
             while j < len(lemmas) and lemmas[j] in (":", "№"):
                 j += 1
-            if j < len(lemmas) and sentence.tokens[j].text.isdigit():
+            if j < len(lemmas) and is_digits(sentence.tokens[j].text):
                 if len(sentence.tokens[j].text) == 20:
                     return _make(sentence, i, j, label, sentence.tokens[j].text, None), j + 1
     return None
@@ -92,7 +93,7 @@ def _number(sentence: AnalysedSentence, i: int) -> tuple[Identifier, int] | None
         end += 1
     base = sentence.sentence.start
     value = sentence.sentence.text[tokens[j].start - base : tokens[end].end - base]
-    if not any(ch.isdigit() for ch in value):
+    if not any(is_digits(ch) for ch in value):
         return None
     of = next((tokens[k].lemma for k in range(i - 1, -1, -1) if tokens[k].text.isalpha()), None)
     return _make(sentence, i, end, "number", value, of), end + 1

@@ -9,8 +9,13 @@ from finagent.language.text import AnalysedSentence
 _GROUP_GAPS = {" ", "\u00a0", "\u202f", "\u2009"}
 
 
+def is_digits(text: str) -> bool:
+    """ASCII digits only: «¹» and other Unicode digits are not numbers of a document."""
+    return text.isascii() and text.isdigit()
+
+
 def _plain(text: str) -> Decimal | None:
-    if not text or not (text[0].isdigit()) or not text.replace(",", "").replace(".", "").isdigit():
+    if not text or not is_digits(text[0]) or not is_digits(text.replace(",", "").replace(".", "")):
         return None
     if text.count(",") + text.count(".") > 1:
         return None
@@ -31,11 +36,11 @@ def read_number(sentence: AnalysedSentence, i: int) -> tuple[Decimal, int] | Non
         return None
     text = tokens[i].text
     j = i + 1
-    if text.isdigit() and len(text) <= 3:
+    if is_digits(text) and len(text) <= 3:
         while j < len(tokens) and sentence.gap(j - 1, j) in _GROUP_GAPS:
             group = tokens[j].text
             head = group.split(",")[0]
-            if not (head.isdigit() and len(head) == 3 and _plain(group) is not None):
+            if not (is_digits(head) and len(head) == 3 and _plain(group) is not None):
                 break
             text += group
             j += 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from finagent.language.cues import find_cue
-from finagent.language.numbers import NUMBER_WORDS, read_number, skip_parenthetical
+from finagent.language.numbers import NUMBER_WORDS, is_digits, read_number, skip_parenthetical
 from finagent.language.spans import DayKind, Period, PeriodUnit
 from finagent.language.text import Analysed, AnalysedSentence
 
@@ -95,7 +95,7 @@ def periods_in(analysed: Analysed) -> list[Period]:
             if (
                 unit is None
                 or value > 1000
-                or (unit == "year" and tokens[i].text.isdigit() and len(tokens[i].text) == 4)
+                or (unit == "year" and is_digits(tokens[i].text) and len(tokens[i].text) == 4)
             ):
                 i += 1
                 continue

@@ -219,8 +219,12 @@ class Ingestor:
         title = title_of(text, path.stem)
         doc = await self._documents.put(user_id, title, path.name, text)
         # the card is rebuilt on every ingestion, so a newer card builder refreshes it
-        card = await asyncio.to_thread(build_card, doc.id, title, text)
-        await self._documents.cards.put(user_id, card)
+        try:
+            card = await asyncio.to_thread(build_card, doc.id, title, text)
+        except Exception as exc:  # a card is an aid: its failure never fails the upload
+            log.warning("card_failed", document_id=doc.id, error=type(exc).__name__)
+        else:
+            await self._documents.cards.put(user_id, card)
         flt = SearchFilter(user_id=user_id, document_ids=[doc.id])
         already = await self._retriever.index.count(self._retriever.collection(DOCS), flt)
         if already:

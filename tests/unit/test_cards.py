@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from finagent.cards.build import build_card
 from finagent.cards.model import DocumentCard
@@ -184,3 +186,41 @@ def test_a_document_without_a_known_type_keeps_its_clean_title() -> None:
 def test_a_card_round_trips_through_json(card: dict[str, DocumentCard]) -> None:
     lease = card["dogovor_arendy"]
     assert DocumentCard.model_validate_json(lease.model_dump_json()) == lease
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.one_of(
+            st.text(max_size=40),
+            st.sampled_from(
+                [
+                    "№",
+                    "ИНН",
+                    "«",
+                    "»",
+                    "ООО «",
+                    "именуемое в дальнейшем «Арендодатель»",
+                    "Продавец:",
+                    "в течение",
+                    "10 рабочих дней",
+                    "297 200",
+                    "руб.",
+                    "(",
+                    "31.02.2025",
+                    "15 января 2025 г.",
+                    "\n",
+                    "# ",
+                    "**",
+                    "|",
+                ]
+            ),
+        ),
+        max_size=30,
+    ).map(" ".join)
+)
+def test_any_text_gets_a_card(text: str) -> None:
+    card = build_card("doc_x", text[:50], text)
+    for fact in card.facts:
+        assert text[fact.start : fact.end] == fact.text
+        assert text[fact.sentence.start : fact.sentence.end] == fact.sentence.text

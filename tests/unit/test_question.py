@@ -6,6 +6,8 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from finagent.cards.build import build_card
 from finagent.cards.model import DocumentCard
@@ -111,3 +113,12 @@ def test_documents_the_question_names(
 
 def test_a_tax_question_names_no_document(cards: list[DocumentCard]) -> None:
     assert build_question("Какая ставка НДФЛ для нерезидентов?", TODAY, cards).documents == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=200))
+def test_any_text_is_a_typed_question(text: str) -> None:
+    question = build_question(text, TODAY)
+    assert question.answer_type == question.answer_types[0]
+    for span in [*question.money, *question.periods, *question.dates, *question.identifiers]:
+        assert text[span.start : span.end] == span.text
