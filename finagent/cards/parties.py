@@ -3,6 +3,8 @@ table rows «| Заказчик | ООО … |»; their ИНН/КПП and repres
 
 from __future__ import annotations
 
+from functools import cache
+
 from finagent.cards.fields import ROLES
 from finagent.cards.model import Party
 from finagent.language.cues import cue_lemmas, find_cue
@@ -10,7 +12,13 @@ from finagent.language.lemmas import lemma
 from finagent.language.spans import Identifier, Organisation, Person
 from finagent.language.text import Analysed, AnalysedSentence
 
-_ROLE_BY_LEMMA = {cue_lemmas(cue)[0]: role.key for role in ROLES for cue in role.cues}
+
+@cache
+def _role_by_lemma() -> dict[str, str]:
+    """Lemma of a role word -> role key (built on first use: lemmas load pymorphy3)."""
+    return {cue_lemmas(cue)[0]: role.key for role in ROLES for cue in role.cues}
+
+
 # «Кому:» heads the addressee's line of a letter; as a cue anywhere else it would be «кто»
 _LABEL_ONLY = {"кто": "addressee"}
 _HEREINAFTER = ("в дальнейшем", "далее")
@@ -20,7 +28,7 @@ _MAX_LABEL_GAP = 3  # tokens between a role label and its colon («ИНН/КПП
 
 
 def _role_word(text: str) -> str | None:
-    return _ROLE_BY_LEMMA.get(lemma(text))
+    return _role_by_lemma().get(lemma(text))
 
 
 def _hereinafter_roles(sentence: AnalysedSentence) -> list[tuple[str, int]]:

@@ -49,3 +49,8 @@ class Question(BaseModel):
     @property
     def tax(self) -> str | None:
         return self.taxes[0] if self.taxes else None
+
+    @property
+    def subject(self) -> str | None:
+        """What the question is about: the tax it names, else the first document field."""
+        return self.tax or (self.fields[0] if self.fields else None)

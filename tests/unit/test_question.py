@@ -71,6 +71,7 @@ def test_answer_type_and_subject(
     assert question.answer_type == answer_types[0]
     assert question.taxes == taxes and question.tax == (taxes[0] if taxes else None)
     assert question.fields == fields
+    assert question.subject == (taxes or fields or [None])[0]
 
 
 def test_as_of_and_typed_values() -> None:
