@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from finagent.cards.build import build_card
 from finagent.observability import get_logger
 from finagent.retrieval.chunking import MarkdownChunker
 from finagent.retrieval.index import SearchFilter
@@ -220,6 +221,13 @@ class Ingestor:
         text = await parse_document(path, self._retriever.settings)
         title = title_of(text, path.stem)
         doc = await self._documents.put(user_id, title, path.name, text)
+        # the card is rebuilt on every ingestion, so a newer card builder refreshes it
+        try:
+            card = await asyncio.to_thread(build_card, doc.id, title, text)
+        except Exception as exc:  # a card is an aid: its failure never fails the upload
+            log.warning("card_failed", document_id=doc.id, error=type(exc).__name__)
+        else:
+            await self._documents.cards.put(user_id, card)
         flt = SearchFilter(user_id=user_id, document_ids=[doc.id])
         already = await self._retriever.index.count(self._retriever.collection(DOCS), flt)
         if already:

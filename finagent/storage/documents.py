@@ -9,6 +9,7 @@ from langgraph.store.base import BaseStore
 from pydantic import BaseModel
 
 from finagent.routing.inventory import describe
+from finagent.storage.cards import CardStore
 from finagent.storage.namespaces import label
 
 _ROOT = "documents"
@@ -64,6 +65,7 @@ class DocumentStore:
 
     def __init__(self, store: BaseStore) -> None:
         self._store = store
+        self.cards = CardStore(store)  # each document's card, in the same store and user
 
     async def put(self, user_id: str, title: str, filename: str, text: str) -> StoredDocument:
         doc_id = document_id_for(user_id, text)
@@ -133,3 +135,4 @@ class DocumentStore:
     async def delete(self, user_id: str, doc_id: str) -> None:
         await self._store.adelete(_namespace(user_id), doc_id)
         await self._store.adelete(_index_namespace(user_id), doc_id)
+        await self.cards.delete(user_id, doc_id)

@@ -1,0 +1,79 @@
+"""``build_card``: read a document once and return its card (runs at ingestion, off the loop)."""
+
+from __future__ import annotations
+
+from finagent.cards import facts as F
+from finagent.cards.doc_types import DocType
+from finagent.cards.model import DocumentCard
+from finagent.cards.parties import parties_in
+from finagent.cards.title import doc_type_of, heading_of, strip_markdown
+from finagent.language.dates import dates_in
+from finagent.language.identifiers import identifiers_in
+from finagent.language.money import money_in
+from finagent.language.organisations import organisations_in
+from finagent.language.percents import percents_in
+from finagent.language.periods import periods_in
+from finagent.language.persons import persons_in
+from finagent.language.text import analyse
+
+_OPENING_SENTENCES = 8  # the document's own number and date are stated before this
+# a card reads this much (about 3 s of one core); facts further into a longer upload are not
+# carded, the document itself is still searched in full
+MAX_CARD_CHARS = 300_000
+
+
+def _title(heading_title: str | None, given: str, doc_type: DocType | None) -> str:
+    if heading_title:
+        return heading_title
+    if doc_type is not None:
+        return doc_type.name[:1].upper() + doc_type.name[1:]
+    return strip_markdown(given) or given
+
+
+def build_card(document_id: str, title: str, text: str) -> DocumentCard:
+    text = text[:MAX_CARD_CHARS]
+    analysed = analyse(text)
+    heading = heading_of(text)
+    doc_type = heading.doc_type
+    if doc_type is None:
+        given = analyse(strip_markdown(title))
+        doc_type = doc_type_of(tuple(t.lemma for s in given.sentences for t in s.tokens))
+    identifiers = identifiers_in(analysed)
+    organisations = organisations_in(analysed)
+    persons = persons_in(analysed)
+    dates = dates_in(analysed)
+    opening_end = (
+        analysed.sentences[min(_OPENING_SENTENCES, len(analysed.sentences)) - 1].sentence.end
+        if analysed.sentences
+        else 0
+    )
+    number = next((i for i in identifiers if i.label == "number" and i.start < opening_end), None)
+    opening_dates = [d for d in dates if d.start < opening_end]
+    # «Дата составления: …», «Дата формирования: …» name the document's date
+    doc_date = next(
+        (d for d in opening_dates if "дата" in d.sentence.text.lower()),
+        opening_dates[0] if opening_dates else None,
+    )
+    facts = [
+        *F.amount_facts(analysed, money_in(analysed)),
+        *F.rate_facts(analysed, percents_in(analysed)),
+        *F.date_facts(analysed, dates),
+        *F.term_facts(analysed, periods_in(analysed)),
+        *F.number_facts(identifiers),
+    ]
+    for fact in facts:
+        if doc_date is not None and fact.kind == "date" and fact.start == doc_date.start:
+            fact.field = "signed"
+    facts.sort(key=lambda fact: fact.start)
+    return DocumentCard(
+        document_id=document_id,
+        title=_title(heading.title, title, doc_type),
+        doc_type=doc_type.key if doc_type else None,
+        doc_type_name=doc_type.name if doc_type else None,
+        number=number.value if number else None,
+        date=doc_date.value.isoformat() if doc_date else None,
+        parties=parties_in(analysed, organisations, persons, identifiers),
+        facts=facts,
+        organisations=list(dict.fromkeys(f"{o.legal_form} «{o.name}»" for o in organisations)),
+        persons=list(dict.fromkeys(p.name for p in persons)),
+    )

@@ -1,0 +1,58 @@
+"""The card of one document: what it is, who the parties are, and its labelled facts."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from finagent.language.text import Sentence
+
+CARD_VERSION = 1
+
+FactKind = Literal["amount", "rate", "date", "term", "number", "identifier"]
+
+
+class Fact(BaseModel):
+    """One value found in the document, labelled with the field it most likely fills."""
+
+    field: str  # a key of finagent.cards.fields (rent, vat, payment_term …) or "other"
+    kind: FactKind
+    value: str  # normalised for display: «297 200 руб.», «10 рабочих дней», «2025-01-15»
+    text: str  # as written
+    start: int
+    end: int
+    sentence: Sentence
+    per: str | None = None  # «month» for «в месяц», «ежемесячно»
+    party: str | None = None  # identifiers: the role of the party they belong to
+
+
+class Party(BaseModel):
+    role: str  # a role key of finagent.cards.fields (landlord, buyer …) or "party"
+    name: str  # «АО «СеверСтройИнвест»», «Иванов Иван Иванович»
+    legal_form: str | None = None
+    inn: str | None = None
+    kpp: str | None = None
+    representative: str | None = None
+    sentence: Sentence
+
+
+class DocumentCard(BaseModel):
+    document_id: str
+    version: int = CARD_VERSION
+    title: str
+    doc_type: str | None  # a key of finagent.cards.doc_types
+    doc_type_name: str | None
+    number: str | None = None
+    date: str | None = None  # ISO date of the document
+    parties: list[Party] = Field(default_factory=list)
+    facts: list[Fact] = Field(default_factory=list)
+    organisations: list[str] = Field(default_factory=list)
+    persons: list[str] = Field(default_factory=list)
+
+    def values(self, field: str) -> list[Fact]:
+        """Every fact labelled ``field``: two candidates are both returned, never one picked."""
+        return [fact for fact in self.facts if fact.field == field]
+
+    def parties_with(self, role: str) -> list[Party]:
+        return [party for party in self.parties if party.role == role]

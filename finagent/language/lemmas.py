@@ -1,0 +1,35 @@
+"""Lemmas of Russian words (pymorphy3), cached: the same words recur in every question."""
+
+from __future__ import annotations
+
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pymorphy3
+
+
+@cache
+def _analyzer() -> pymorphy3.MorphAnalyzer:
+    import pymorphy3
+
+    return pymorphy3.MorphAnalyzer()
+
+
+def fold(word: str) -> str:
+    """Lower case with «ё» as «е»: texts and questions spell it either way."""
+    return word.lower().replace("ё", "е")
+
+
+@lru_cache(maxsize=200_000)
+def lemma(word: str) -> str:
+    """The most probable normal form of ``word``, folded; non-Cyrillic words just folded."""
+    folded = fold(word)
+    # abbreviations (ИНН, НДС, УПД, ООО) are their own lemmas: «ИНН» is not the name «Инна»
+    if not any("а" <= ch <= "я" for ch in folded) or (word.isupper() and len(word) <= 6):
+        return folded
+    return fold(_analyzer().parse(folded)[0].normal_form)
+
+
+def lemmas_of(words: list[str]) -> tuple[str, ...]:
+    return tuple(lemma(word) for word in words)

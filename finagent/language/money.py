@@ -1,0 +1,84 @@
+"""Amounts of money: «297 200 рублей 00 копеек», «1,5 млн рублей», «150 000 ₽»."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from finagent.language.numbers import read_number, skip_parenthetical
+from finagent.language.spans import Money
+from finagent.language.text import Analysed, AnalysedSentence
+
+MULTIPLIERS = {
+    "тысяча": Decimal(1000),
+    "тыс": Decimal(1000),
+    "млн": Decimal(1_000_000),
+    "миллион": Decimal(1_000_000),
+    "млрд": Decimal(1_000_000_000),
+    "миллиард": Decimal(1_000_000_000),
+}
+CURRENCIES = {
+    "рубль": "RUB",
+    "руб": "RUB",
+    "р": "RUB",
+    "₽": "RUB",
+    "rub": "RUB",
+    "доллар": "USD",
+    "usd": "USD",
+    "$": "USD",
+    "евро": "EUR",
+    "eur": "EUR",
+    "€": "EUR",
+    "юань": "CNY",
+    "cny": "CNY",
+}
+_KOPECKS = {"копейка", "коп"}
+
+
+def _money_at(sentence: AnalysedSentence, i: int) -> tuple[Money, int] | None:
+    number = read_number(sentence, i)
+    if number is None:
+        return None
+    amount, j = number
+    tokens = sentence.tokens
+    j = skip_parenthetical(sentence, j)
+    if j < len(tokens) and tokens[j].lemma in MULTIPLIERS:
+        amount *= MULTIPLIERS[tokens[j].lemma]
+        j += 1
+        if j < len(tokens) and tokens[j].text == ".":
+            j += 1
+    if j >= len(tokens) or tokens[j].lemma not in CURRENCIES:
+        return None
+    currency = CURRENCIES[tokens[j].lemma]
+    j += 1
+    if j < len(tokens) and tokens[j].text == ".":
+        j += 1
+    kopecks = read_number(sentence, j) if j < len(tokens) else None
+    if kopecks is not None and kopecks[1] < len(tokens) and tokens[kopecks[1]].lemma in _KOPECKS:
+        amount += kopecks[0] / 100
+        j = kopecks[1] + 1
+    start, end = tokens[i].start, tokens[j - 1].end
+    base = sentence.sentence.start
+    text = sentence.sentence.text[start - base : end - base]
+    span = Money(
+        text=text,
+        start=start,
+        end=end,
+        sentence=sentence.sentence,
+        amount=amount,
+        currency=currency,
+    )
+    return span, j
+
+
+def money_in(analysed: Analysed) -> list[Money]:
+    found: list[Money] = []
+    for sentence in analysed.sentences:
+        i = 0
+        while i < len(sentence.tokens):
+            hit = _money_at(sentence, i)
+            if hit is None:
+                i += 1
+                continue
+            found.append(hit[0])
+            i = hit[1]
+    return found

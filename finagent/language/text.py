@@ -1,0 +1,81 @@
+"""Sentences and tokens with character offsets (razdel), each token with its lemma."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from pydantic import BaseModel, ConfigDict
+from razdel import sentenize, tokenize
+
+from finagent.language.lemmas import lemma
+
+
+class Sentence(BaseModel):
+    """A sentence of a source text and where it is (offsets into that text)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    text: str
+    start: int
+    end: int
+
+
+@dataclass(slots=True)
+class Token:
+    text: str
+    start: int
+    end: int
+    lemma: str
+
+
+@dataclass
+class AnalysedSentence:
+    sentence: Sentence
+    tokens: list[Token]
+
+    @cached_property
+    def lemmas(self) -> tuple[str, ...]:
+        return tuple(token.lemma for token in self.tokens)
+
+    def gap(self, left: int, right: int) -> str:
+        """Text between token ``left`` and token ``right`` (``left`` < ``right``)."""
+        base = self.sentence.start
+        a, b = self.tokens[left].end - base, self.tokens[right].start - base
+        return self.sentence.text[a:b]
+
+
+@dataclass
+class Analysed:
+    """A text split once into sentences and tokens; every extractor reads this."""
+
+    text: str
+    sentences: list[AnalysedSentence] = field(default_factory=list)
+
+
+def _split_lines(text: str) -> list[tuple[int, int]]:
+    """Line blocks: razdel does not end a sentence at a line break, documents do (headings,
+    table rows, «Продавец: …» lines), so sentences are found inside each non-empty line."""
+    spans = []
+    start = 0
+    for line in text.split("\n"):
+        end = start + len(line)
+        if line.strip():
+            spans.append((start, end))
+        start = end + 1
+    return spans
+
+
+def analyse(text: str) -> Analysed:
+    result = Analysed(text)
+    for line_start, line_end in _split_lines(text):
+        line = text[line_start:line_end]
+        for piece in sentenize(line):
+            start = line_start + piece.start
+            sentence = Sentence(text=piece.text, start=start, end=start + len(piece.text))
+            tokens = [
+                Token(t.text, start + t.start, start + t.stop, lemma(t.text))
+                for t in tokenize(piece.text)
+            ]
+            result.sentences.append(AnalysedSentence(sentence, tokens))
+    return result

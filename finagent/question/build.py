@@ -1,0 +1,102 @@
+"""``build_question``: read a question once per turn into a typed ``Question``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date
+
+from finagent.cards.fields import ALL as ALL_FIELDS
+from finagent.cards.model import DocumentCard
+from finagent.language.cues import find_cue
+from finagent.language.dates import as_of, dates_in, years_in
+from finagent.language.identifiers import identifiers_in
+from finagent.language.money import money_in
+from finagent.language.organisations import organisations_in
+from finagent.language.percents import percents_in
+from finagent.language.periods import periods_in
+from finagent.language.text import analyse
+from finagent.moscow_time import moscow_today
+from finagent.question.documents import named_documents
+from finagent.question.model import Question
+from finagent.question.tables import (
+    ANSWER_CUES,
+    QUESTION_FIELD_CUES,
+    ROLE_STRENGTH,
+    STOP_LEMMAS,
+    TAXES,
+    AnswerType,
+)
+
+
+def _positions(lemmas: Sequence[str], phrases: Sequence[str]) -> list[int]:
+    return [at for phrase in phrases if (at := find_cue(lemmas, phrase)) >= 0]
+
+
+def _answer_types(lemmas: Sequence[str], fields: list[tuple[int, str]]) -> list[AnswerType]:
+    """Every answer type asked, strongest first (ties: earliest), then the others by position."""
+    found: list[tuple[int, int, AnswerType]] = []  # (-strength, position, type)
+    for cue in ANSWER_CUES:
+        at = find_cue(lemmas, cue.phrase)
+        if at >= 0:
+            found.append((-cue.strength, at, cue.answer_type))
+    roles = {field.key for field in ALL_FIELDS if field.kind == "party"}
+    found.extend((-ROLE_STRENGTH, at, "party") for at, key in fields if key in roles)
+    if not found:
+        return ["unknown"]
+    primary = min(found)[2]
+    # a type named by several cues counts once, at its strongest cue
+    others = sorted(
+        (at, kind) for strength, at, kind in found if kind != primary and -strength >= 2
+    )
+    ordered: list[AnswerType] = [primary]
+    for _, kind in others:
+        if kind not in ordered:
+            ordered.append(kind)
+    return ordered
+
+
+def _fields(lemmas: Sequence[str]) -> list[tuple[int, str]]:
+    hits: dict[str, int] = {}
+    for field in ALL_FIELDS:
+        cues = field.cues + QUESTION_FIELD_CUES.get(field.key, ())
+        positions = _positions(lemmas, cues)
+        if positions:
+            hits[field.key] = min(positions)
+    return sorted((at, key) for key, at in hits.items())
+
+
+def build_question(
+    text: str, today: date | None = None, cards: Sequence[DocumentCard] = ()
+) -> Question:
+    """``today`` defaults to today in Moscow; ``cards`` are the user's document cards."""
+    today = today or moscow_today()
+    analysed = analyse(text)
+    lemmas = [lemma for sentence in analysed.sentences for lemma in sentence.lemmas]
+    fields = _fields(lemmas)
+    taxes = sorted(
+        (min(positions), tax.key) for tax in TAXES if (positions := _positions(lemmas, tax.cues))
+    )
+    when = as_of(analysed, today)
+    identifiers = identifiers_in(analysed)
+    numbers = [i.value for i in identifiers if i.label == "number"]
+    numbers += [token for token in lemmas if any(ch.isdigit() for ch in token)]
+    answer_types = _answer_types(lemmas, fields)
+    return Question(
+        text=text,
+        answer_type=answer_types[0],
+        answer_types=answer_types,
+        taxes=[key for _, key in taxes],
+        fields=[key for _, key in fields],
+        as_of=when.value,
+        as_of_source=when.source,
+        lemmas=lemmas,
+        topic=[lemma for lemma in lemmas if lemma.isalpha() and lemma not in STOP_LEMMAS],
+        money=money_in(analysed),
+        percents=percents_in(analysed),
+        periods=periods_in(analysed),
+        dates=dates_in(analysed),
+        years=years_in(analysed),
+        identifiers=identifiers,
+        organisations=organisations_in(analysed),
+        documents=named_documents(lemmas, text, numbers, cards),
+    )

@@ -1,0 +1,76 @@
+"""Which of the user's documents a question names: by type, number, counterparty, person
+or a party role the card holds."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from finagent.cards.doc_types import BY_KEY as DOC_TYPES
+from finagent.cards.fields import ROLES
+from finagent.cards.model import DocumentCard
+from finagent.language.cues import find_cue
+from finagent.language.lemmas import fold
+from finagent.question.model import DocumentMatch
+
+_MIN_NUMBER = 2  # «№ 5» alone is too common to name a document by
+
+
+def _name_core(name: str) -> str:
+    """«АО «КБ «Вектор-Финанс»» -> «вектор-финанс»: the innermost quoted name, folded;
+    «ИП Соколова Анна Петровна» -> «соколова»: the surname."""
+    if "«" not in name:
+        words = [word for word in name.split() if not word.isupper()]
+        return fold(words[0]) if words else ""
+    return fold(name.rsplit("«", 1)[-1].strip('»" '))
+
+
+def _named_by_phrase(lemmas: Sequence[str], folded: str, phrase: str) -> bool:
+    core = fold(phrase)
+    return bool(core) and (core in folded or find_cue(lemmas, phrase) >= 0)
+
+
+def _reasons(
+    card: DocumentCard, lemmas: Sequence[str], folded: str, numbers: set[str]
+) -> list[str]:
+    reasons: list[str] = []
+    doc_type = DOC_TYPES.get(card.doc_type or "")
+    if doc_type is not None and any(find_cue(lemmas, cue) >= 0 for cue in doc_type.cues):
+        reasons.append("тип")
+    if card.number and (
+        fold(card.number) in numbers
+        or (len(card.number) > _MIN_NUMBER and fold(card.number) in folded)
+    ):
+        reasons.append("номер")
+    for party in card.parties:
+        core = _name_core(party.name)
+        if len(core) > 2 and _named_by_phrase(lemmas, folded, core):
+            reasons.append("контрагент")
+            break
+    for person in card.persons:
+        # «Белова Екатерина Андреевна», «И. С. Лаврентьев»: the first word that is no initial
+        words = [word for word in person.replace(".", " ").split() if len(word) > 2]
+        if words and len(words[0]) > 3 and find_cue(lemmas, words[0]) >= 0:
+            reasons.append("лицо")
+            break
+    held = {party.role for party in card.parties}
+    for role in ROLES:
+        if role.key in held and any(find_cue(lemmas, cue) >= 0 for cue in role.cues):
+            reasons.append("роль")
+            break
+    return reasons
+
+
+def named_documents(
+    lemmas: Sequence[str], text: str, numbers: Sequence[str], cards: Sequence[DocumentCard]
+) -> list[DocumentMatch]:
+    """Cards the question names, those named by more reasons first."""
+    folded = fold(text)
+    wanted = {fold(number) for number in numbers}
+    matches = []
+    for card in cards:
+        reasons = _reasons(card, lemmas, folded, wanted)
+        if reasons:
+            matches.append(
+                DocumentMatch(document_id=card.document_id, title=card.title, reasons=reasons)
+            )
+    return sorted(matches, key=lambda m: -len(m.reasons))

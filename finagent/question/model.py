@@ -1,0 +1,56 @@
+"""The typed ``Question`` built once per turn and read by routing, calculators and answers."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from pydantic import BaseModel, Field
+
+from finagent.language.dates import AsOfSource
+from finagent.language.spans import (
+    DateMention,
+    Identifier,
+    Money,
+    Organisation,
+    Percent,
+    Period,
+    YearMention,
+)
+from finagent.question.tables import AnswerType
+
+
+class DocumentMatch(BaseModel):
+    """A user document the question names, and by what («тип», «номер», «контрагент» …)."""
+
+    document_id: str
+    title: str
+    reasons: list[str]
+
+
+class Question(BaseModel):
+    text: str
+    answer_type: AnswerType
+    answer_types: list[AnswerType]  # every type asked, in the order asked
+    taxes: list[str]  # keys of finagent.question.tables.TAXES, in the order named
+    fields: list[str]  # document fields and roles (finagent.cards.fields), in the order named
+    as_of: date
+    as_of_source: AsOfSource
+    lemmas: list[str]
+    topic: list[str]  # content lemmas (no question words)
+    money: list[Money] = Field(default_factory=list)
+    percents: list[Percent] = Field(default_factory=list)
+    periods: list[Period] = Field(default_factory=list)
+    dates: list[DateMention] = Field(default_factory=list)
+    years: list[YearMention] = Field(default_factory=list)
+    identifiers: list[Identifier] = Field(default_factory=list)
+    organisations: list[Organisation] = Field(default_factory=list)
+    documents: list[DocumentMatch] = Field(default_factory=list)
+
+    @property
+    def tax(self) -> str | None:
+        return self.taxes[0] if self.taxes else None
+
+    @property
+    def subject(self) -> str | None:
+        """What the question is about: the tax it names, else the first document field."""
+        return self.tax or (self.fields[0] if self.fields else None)

@@ -1,0 +1,133 @@
+"""What a question asks, read from its wording: small tables of ordinary words (matched as
+lemmas, see finagent.language.cues), never alternations of word endings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+AnswerType = Literal[
+    "rate",
+    "amount",
+    "date",
+    "period",
+    "party",
+    "limit",
+    "yes_no",
+    "procedure",
+    "definition",
+    "unknown",
+]
+
+
+@dataclass(frozen=True)
+class Cue:
+    phrase: str
+    answer_type: AnswerType
+    strength: int  # the strongest cue names the answer type; ties go to the earliest
+
+
+ANSWER_CUES = (
+    Cue("что такое", "definition", 6),
+    Cue("что означает", "definition", 6),
+    Cue("что значит", "definition", 6),
+    Cue("что понимается под", "definition", 6),
+    Cue("определение", "definition", 5),
+    Cue("можно ли", "yes_no", 5),
+    Cue("нужно ли", "yes_no", 5),
+    Cue("надо ли", "yes_no", 5),
+    Cue("обязан ли", "yes_no", 5),
+    Cue("должен ли", "yes_no", 5),
+    Cue("вправе ли", "yes_no", 5),
+    Cue("облагается ли", "yes_no", 5),
+    Cue("ли", "yes_no", 3),
+    Cue("максимальный", "limit", 5),
+    Cue("предельный", "limit", 5),
+    Cue("минимальный", "limit", 5),
+    Cue("лимит", "limit", 5),
+    Cue("порог", "limit", 5),
+    Cue("не более", "limit", 4),
+    Cue("ставка", "rate", 4),
+    Cue("процент", "rate", 4),
+    Cue("%", "rate", 4),
+    Cue("тариф", "rate", 4),
+    Cue("когда", "date", 4),
+    Cue("до какого числа", "date", 5),
+    Cue("какого числа", "date", 5),
+    Cue("какая дата", "date", 5),
+    Cue("дата", "date", 3),
+    Cue("срок", "period", 3),
+    Cue("сколько дней", "period", 5),
+    Cue("сколько месяцев", "period", 5),
+    Cue("сколько лет", "period", 5),
+    Cue("как долго", "period", 5),
+    Cue("в течение какого", "period", 5),
+    Cue("кто", "party", 4),
+    Cue("с кем", "party", 4),
+    Cue("контрагент", "party", 3),
+    Cue("какая организация", "party", 4),
+    Cue("какие документы", "procedure", 4),
+    Cue("как", "procedure", 2),
+    Cue("порядок", "procedure", 3),
+    Cue("перечень", "procedure", 3),
+    Cue("что нужно", "procedure", 3),
+    Cue("что делать", "procedure", 4),
+    Cue("какие", "procedure", 1),
+    Cue("сколько", "amount", 3),
+    Cue("сумма", "amount", 3),
+    Cue("размер", "amount", 3),
+    Cue("стоимость", "amount", 3),
+    Cue("цена", "amount", 3),
+    Cue("платить", "amount", 1),
+    Cue("вычет", "amount", 1),
+    Cue("пени", "rate", 2),
+    Cue("неустойка", "rate", 2),
+    Cue("штраф", "amount", 2),
+)
+# a role named in the question («сумма и покупатель?») asks for that party
+ROLE_STRENGTH = 2
+
+
+@dataclass(frozen=True)
+class Tax:
+    key: str
+    name: str  # Russian, as shown to users
+    cues: tuple[str, ...]
+
+
+TAXES = (
+    Tax("vat", "НДС", ("НДС", "налог на добавленную стоимость")),
+    Tax("pit", "НДФЛ", ("НДФЛ", "налог на доходы физических лиц", "подоходный налог")),
+    Tax("profit", "налог на прибыль", ("налог на прибыль", "налога на прибыль")),
+    Tax("usn", "УСН", ("УСН", "упрощённая система", "упрощенка", "упрощёнка")),
+    Tax("ausn", "АУСН", ("АУСН", "автоматизированная упрощённая")),
+    Tax("psn", "ПСН", ("ПСН", "патентная система", "патент")),
+    Tax("npd", "НПД", ("НПД", "налог на профессиональный доход", "самозанятый")),
+    Tax("esn", "ЕСХН", ("ЕСХН", "сельскохозяйственный налог")),
+    Tax("insurance", "страховые взносы", ("страховые взносы", "взносы")),
+    Tax("property", "налог на имущество", ("налог на имущество",)),
+    Tax("transport", "транспортный налог", ("транспортный налог",)),
+    Tax("land", "земельный налог", ("земельный налог",)),
+    Tax("mineral", "НДПИ", ("НДПИ", "налог на добычу полезных ископаемых")),
+    Tax("excise", "акцизы", ("акциз",)),
+    Tax("ens", "ЕНС", ("ЕНС", "ЕНП", "единый налоговый счёт", "единый налоговый платёж")),
+    Tax("duty", "госпошлина", ("госпошлина", "государственная пошлина")),
+    Tax("tourist", "туристический налог", ("туристический налог",)),
+)
+
+# question words for document fields beyond the cues the cards use
+QUESTION_FIELD_CUES: dict[str, tuple[str, ...]] = {
+    "rent": ("в месяц", "ежемесячно", "аренда в месяц"),
+    "payment_term": ("срок оплаты", "когда платить", "до какого числа платить"),
+    "contract_amount": ("сумма договора", "цена договора", "на какую сумму"),
+    "valid_until": ("когда заканчивается", "когда истекает", "срок действия"),
+    "signed": ("когда заключён", "когда подписан", "дата договора"),
+    "interest_rate": ("под какой процент", "процент по займу", "процентная ставка"),
+}
+
+# words that say nothing about the topic
+STOP_LEMMAS = frozenset(
+    "а в во и или но на по с со к ко у о об от до за из для при без над под же ли не ни "
+    "что как какой какая кто когда где сколько можно нужно надо это этот тот мой наш ваш "
+    "быть являться есть сейчас сегодня год такой мы я".split()
+)

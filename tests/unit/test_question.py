@@ -1,0 +1,125 @@
+"""The typed Question: answer type, subject, as-of date and the user's documents it names."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from finagent.cards.build import build_card
+from finagent.cards.model import DocumentCard
+from finagent.question.build import build_question
+
+TODAY = date(2026, 11, 27)
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_docs"
+OWN = Path(__file__).resolve().parents[1] / "data" / "cards"
+
+
+@pytest.fixture(scope="module")
+def cards() -> list[DocumentCard]:
+    paths = sorted(SAMPLES.iterdir()) + sorted(OWN.iterdir())
+    return [build_card(p.stem, p.stem, p.read_text(encoding="utf-8")) for p in paths]
+
+
+@pytest.mark.parametrize(
+    ("text", "answer_types", "taxes", "fields"),
+    [
+        ("Какая ставка НДС?", ["rate"], ["vat"], ["vat"]),
+        ("Какая ставка НДФЛ для нерезидентов?", ["rate"], ["pit"], []),
+        ("Сколько процентов налог на прибыль в 2025 году?", ["rate", "amount"], ["profit"], []),
+        (
+            "кто арендодатель и сколько платим в месяц?",
+            ["party", "amount"],
+            [],
+            ["landlord", "rent"],
+        ),
+        ("счёт-фактура № 87: сумма и покупатель?", ["amount", "party"], [], ["buyer"]),
+        ("срок камеральной проверки", ["period"], [], []),
+        ("максимальный вычет на лечение", ["limit"], [], []),
+        ("Можно ли применять УСН при доходах 450 млн рублей?", ["yes_no"], ["usn"], []),
+        ("Что такое ЕНС?", ["definition"], ["ens"], []),
+        ("До какого числа платить НДФЛ за сотрудников?", ["date"], ["pit"], ["payment_term"]),
+        ("Какие документы нужны для вычета на обучение?", ["procedure"], [], []),
+        ("Какие пени по договору аренды за просрочку?", ["rate"], [], ["penalty"]),
+        (
+            "Какой штраф за непредставление пояснений?",
+            ["amount"],
+            [],
+            ["penalty", "response_term"],
+        ),
+        ("Когда заканчивается договор с СеверСтройИнвест?", ["date"], [], ["valid_until"]),
+        ("Под какой процент выдан заём?", ["rate"], [], ["interest_rate", "principal"]),
+        (
+            "Какой испытательный срок у работника?",
+            ["period", "party"],
+            [],
+            ["probation", "employee"],
+        ),
+        ("Какие взносы платит ИП за себя?", ["procedure"], ["insurance"], []),
+        ("Привет, как дела?", ["procedure"], [], []),
+        ("Спасибо", ["unknown"], [], []),
+    ],
+)
+def test_answer_type_and_subject(
+    text: str, answer_types: list[str], taxes: list[str], fields: list[str]
+) -> None:
+    question = build_question(text, TODAY)
+    assert question.answer_types == answer_types
+    assert question.answer_type == answer_types[0]
+    assert question.taxes == taxes and question.tax == (taxes[0] if taxes else None)
+    assert question.fields == fields
+    assert question.subject == (taxes or fields or [None])[0]
+
+
+def test_as_of_and_typed_values() -> None:
+    question = build_question("Можно ли в 2025 году получить вычет 150 000 ₽ за 3 месяца?", TODAY)
+    assert (question.as_of, question.as_of_source) == (date(2025, 1, 1), "year")
+    assert [str(m.amount) for m in question.money] == ["150000"]
+    assert [(p.count, p.unit) for p in question.periods] == [(3, "month")]
+    implicit = build_question("Какая ставка НДС?", TODAY)
+    assert (implicit.as_of, implicit.as_of_source) == (TODAY, "implicit")
+
+
+def test_today_defaults_to_moscow() -> None:
+    from finagent.moscow_time import moscow_today
+
+    assert build_question("Какая ставка НДС?").as_of == moscow_today()
+
+
+@pytest.mark.parametrize(
+    ("text", "document", "reasons"),
+    [
+        ("счёт-фактура № 87: сумма и покупатель?", "schet_faktura", {"тип", "номер", "роль"}),
+        ("Кто займодавец и под какой процент?", "dogovor_zajma", {"роль"}),
+        ("Сколько мы должны Уралтехснабу?", "dogovor_zajma", {"контрагент"}),
+        ("Когда платить Соколовой за бухгалтерию?", "dogovor_uslug", {"лицо"}),
+        ("Какой оклад у Беловой?", "trudovoj_dogovor", {"лицо"}),
+        ("Что в УПД по ПСК-45/2025?", "dogovor_postavki", {"номер"}),
+        ("Какие пени по договору аренды?", "dogovor_arendy", {"тип"}),
+        ("Что требует налоговая в требовании о пояснениях?", "uvedomlenie_fns", {"тип"}),
+    ],
+)
+def test_documents_the_question_names(
+    cards: list[DocumentCard], text: str, document: str, reasons: set[str]
+) -> None:
+    question = build_question(text, TODAY, cards)
+    named = {m.document_id: set(m.reasons) for m in question.documents}
+    assert document in named, named
+    assert reasons <= named[document]
+    assert question.documents[0].document_id == document
+
+
+def test_a_tax_question_names_no_document(cards: list[DocumentCard]) -> None:
+    assert build_question("Какая ставка НДФЛ для нерезидентов?", TODAY, cards).documents == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=200))
+def test_any_text_is_a_typed_question(text: str) -> None:
+    question = build_question(text, TODAY)
+    assert question.answer_type == question.answer_types[0]
+    for span in [*question.money, *question.periods, *question.dates, *question.identifiers]:
+        assert text[span.start : span.end] == span.text
