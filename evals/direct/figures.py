@@ -38,7 +38,8 @@ def _numbers(text: str) -> set[str]:
     spaced = text.replace("\u00a0", " ").replace("\u202f", " ").replace("\u2009", " ")
     found = {re.sub(r"\s", "", n).replace(",", ".") for n in _DIGITS.findall(spaced)}
     found |= {m.group(0) for m in re.finditer(r"\b\d{1,2}\.\d{1,2}\.\d{2,4}\b", text)}
-    # «12.03.2025» in a source supports «12 марта 2025»: its day and year are numbers too
+    # an ISO date of the source's metadata (edition, review) as the answer writes it
+    found |= {f"{d}.{m}.{y}" for y, m, d in re.findall(r"\b(\d{4})-(\d{2})-(\d{2})\b", text)}
     return found
 
 

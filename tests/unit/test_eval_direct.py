@@ -75,6 +75,12 @@ def test_unsupported_figure_is_one_in_no_source_nor_question() -> None:
     assert unsupported_figures(answer, sources, "что будет?") == ["30 дней"]
 
 
+def test_iso_date_of_a_source_supports_the_written_date() -> None:
+    answer = "## Краткий вывод\nТекст НК РФ в редакции от 31.07.2025 [1]."
+    assert unsupported_figures(answer, ["edition 2025-07-31"], "") == []
+    assert unsupported_figures(answer, ["edition 2025-07-30"], "") == ["31.07.2025"]
+
+
 def _write(path: Path, rows: list[object]) -> Path:
     path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows), "utf-8")
     return path
