@@ -17,6 +17,7 @@ ROWS: tuple[tuple[str, str], ...] = (
     ("value: taxcode + kb", "taxcode_kb"),
     ("value: all answerable", "value_all"),
     ("declined or clarified", "declined"),
+    ("  of them: live source offline", "live_unavailable"),
     ("answered but wrong", "wrong"),
     ("  value elsewhere in answer", "value_elsewhere"),
     ("false abstentions", "false_abstentions"),
@@ -107,7 +108,7 @@ def misses(result: dict[str, Any]) -> dict[str, Any]:
             for item in entry.get("items", []):
                 missed = item["expected"] == "answer" and not item["hit"]
                 answered = item["expected"] != "answer" and not (
-                    item["declined"] or item["clarified"]
+                    item["declined"] or item["clarified"] or item["live_unavailable"]
                 )
                 if missed or answered:
                     rows.append(
@@ -124,6 +125,7 @@ def misses(result: dict[str, Any]) -> dict[str, Any]:
                                 "scenario",
                                 "declined",
                                 "clarified",
+                                "live_unavailable",
                                 "value_in_body",
                                 "value_in_sources",
                                 "source_kinds",

@@ -10,6 +10,7 @@ scores (:mod:`evals.answers`) over its dev and hold-out sets, per mode. Hold-out
 
 from __future__ import annotations
 
+import re
 import time
 import typing
 from collections.abc import Sequence
@@ -40,6 +41,11 @@ from finagent.retrieval.embeddings import Embedder
 from finagent.state import Scenario
 
 DEMO_USER = "demo"
+# «Источник данных «Банк России» не настроен…», «Источник «…» сейчас не вернул данные…»
+_UNAVAILABLE = [
+    re.compile(re.escape(m).replace(r"\{name\}", ".+?"))
+    for m in (messages.SOURCE_NOT_CONFIGURED, messages.SOURCE_FAILED.split(".")[0])
+]
 
 
 def composer_modes() -> list[str]:
@@ -98,6 +104,7 @@ async def answer_item(agent: Agent, item: DirectItem, code: CodeUnits) -> ItemRe
         messages.CLARIFY_HEADER
     )
     scored.declined = abstained(answer) or messages.NOTHING_FOUND in body
+    scored.live_unavailable = any(p.match(scored.summary) for p in _UNAVAILABLE)
     chunks = list(result.used_chunks)
     scored.source_kinds = sorted({c.source for c in chunks})
     numbers = result.debug.get("source_numbers")

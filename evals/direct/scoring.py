@@ -3,7 +3,9 @@
 * **Value.** An answerable item is a *hit* when every ``must_contain`` group occurs in
   the Краткий вывод (:mod:`~evals.direct.matching`).
 * **Declined.** The answer abstains (the project's marker «нет оснований для ответа», or
-  «не найдено сведений»), or the run ended in the S5 clarification.
+  «не найдено сведений»), the run ended in the S5 clarification, or its first line says
+  a live source (Bank of Russia, news) is unavailable: offline, that is a refusal too,
+  and it is counted apart (``live_unavailable``).
 * **Wrong.** Answerable, not declined, and a miss: a confidently wrong first line.
 * **Unsupported.** Figures (:mod:`~evals.direct.figures`) in no cited source nor the
   question, and legal references the answer evaluation's check marks unsupported.
@@ -54,6 +56,7 @@ class ItemResult:
     hit: bool | None = None  # answerable items only
     declined: bool = False
     clarified: bool = False
+    live_unavailable: bool = False
     expected_groups: list[list[str]] = field(default_factory=list)
     missing: list[list[str]] = field(default_factory=list)
     value_in_body: bool | None = None  # the value elsewhere in the answer
@@ -83,7 +86,7 @@ class ItemResult:
 
     @property
     def abstained(self) -> bool:
-        return self.declined or self.clarified
+        return self.declined or self.clarified or self.live_unavailable
 
     @property
     def wrong(self) -> bool:
@@ -107,6 +110,7 @@ def aggregate(results: Sequence[ItemResult]) -> dict[str, Any]:
     out["wrong"] = sum(r.wrong for r in answerable)
     out["false_abstentions"] = sum(r.abstained for r in answerable)
     out["answered_instead_of_declining"] = sum(not r.abstained for r in refusals)
+    out["live_unavailable"] = sum(r.live_unavailable for r in results)
     out["value_elsewhere"] = sum(
         bool(r.value_in_body) and not r.hit for r in answerable if not r.abstained
     )

@@ -142,6 +142,7 @@ def test_aggregate_counts_and_rates() -> None:
         _result("decline", "decline", declined=True, latency_ms=50.0),
         _result("decline", "clarify", clarified=True, latency_ms=60.0),
         _result("decline", "decline", unsupported_refs=["ст. 999"], latency_ms=70.0),
+        _result("decline", "decline", live_unavailable=True, latency_ms=80.0),
         _result("kb", error="boom"),
     ]
     metrics = aggregate(results)
@@ -149,7 +150,8 @@ def test_aggregate_counts_and_rates() -> None:
     assert metrics["doc_new"] == {"rate": 0.0, "hit": 0, "n": 1}
     assert metrics["doc"] == {"rate": 0.333, "hit": 1, "n": 3}
     assert metrics["taxcode_kb"] == {"rate": 0.333, "hit": 1, "n": 3}
-    assert metrics["declined"] == {"rate": 0.667, "hit": 2, "n": 3}
+    assert metrics["declined"] == {"rate": 0.75, "hit": 3, "n": 4}
+    assert metrics["live_unavailable"] == 1
     # the kb and doc_sample misses; a failed run counts as an error, not as wrong
     assert metrics["wrong"] == 2
     assert metrics["value_elsewhere"] == 1
@@ -159,7 +161,7 @@ def test_aggregate_counts_and_rates() -> None:
     assert metrics["answers_with_unsupported_figures"] == 1
     assert metrics["unsupported_refs"] == 1
     assert metrics["errors"] == 1
-    assert metrics["latency_p95_ms"] == 400.0  # nearest rank over the 8 finished runs
+    assert metrics["latency_p95_ms"] == 400.0  # nearest rank over the 9 finished runs
     targets = check_targets(metrics)
     assert targets["doc"] is False and targets["latency_p95_ms"] is False
     assert targets["unsupported_figures"] is False and targets["key_fact"] is None
