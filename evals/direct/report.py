@@ -66,7 +66,8 @@ def format_report(result: dict[str, Any]) -> str:
     lines = [
         f"direct answers: composer modes {', '.join(modes)}; data dir {result['data_dir']} "
         f"({'warm' if result['warm'] else 'built now'})",
-        "value = every must_contain group in the Краткий вывод; declined = abstention, S5 or live source offline",
+        "value = every must_contain group in the Краткий вывод; "
+        "declined = abstention, S5 or live source offline",
     ]
     for name, part in result["by_dataset"].items():
         title = f"== {name} ({part['size']} items, {part['skipped']} skipped)"
