@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
+from finagent.moscow_time import moscow_today
 from finagent.state import Chunk, ChunkSource, ExternalData, Source
 
 SECTION_TITLES = {
@@ -49,7 +50,7 @@ def build_context(
     today: date | None = None,
 ) -> AnswerContext:
     """Sections General Facts / User Documents / Knowledge Base / External Data within max_chars."""
-    today = today or date.today()
+    today = today or moscow_today()
     budget = max_chars
     ctx = AnswerContext(text="")
     facts = f"### {SECTION_TITLES['facts']}\nСегодня: {today.isoformat()}."

@@ -6,6 +6,7 @@ import re
 from datetime import date
 
 from finagent.answering import messages
+from finagent.moscow_time import moscow_today
 from finagent.retrieval.legal_units import code_name
 from finagent.state import Chunk
 
@@ -66,7 +67,7 @@ def asked_year(query: str, today: date) -> int | None:
 
 def period_warning(query: str, chunks: list[Chunk], today: date | None = None) -> str | None:
     """A warning when the question is about a year after every source's date."""
-    year = asked_year(query, today or date.today())
+    year = asked_year(query, today or moscow_today())
     if year is None:
         return None
     dated = [(label, when) for label, when in source_dates(chunks) if when]

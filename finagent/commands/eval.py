@@ -214,3 +214,82 @@ def _calc_answers(dataset: list[Path] | None, as_json: bool) -> None:
     typer.echo(
         json.dumps(result, ensure_ascii=False, indent=2) if as_json else format_calc_report(result)
     )
+
+
+@app.command("direct")
+def direct(
+    dataset: Annotated[
+        list[Path] | None,
+        typer.Option(help="JSONL direct-answer items; repeat for several (default: the dev set)"),
+    ] = None,
+    mode: Annotated[
+        list[str] | None,
+        typer.Option(help="Composer modes to compare (default: every answer_composer value)"),
+    ] = None,
+    taxcode_dir: Annotated[
+        Path | None,
+        typer.Option(help="Folder with nk-part1/2-2025.txt (default: FINAGENT_TAXCODE_DIR)"),
+    ] = None,
+    key_fact: Annotated[
+        bool,
+        typer.Option(
+            "--key-fact/--no-key-fact",
+            help="Also run the answer evaluation's dev and hold-out sets for the key fact",
+        ),
+    ] = True,
+    limit: Annotated[int | None, typer.Option(help="Only the first N items per dataset")] = None,
+    report: Annotated[
+        Path | None,
+        typer.Option(help="JSON report with the miss list (default: REPORTS_DIR/eval_direct.json)"),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the full result as JSON")] = False,
+) -> None:
+    """Does the Краткий вывод state what was asked? Offline, every composer side by side."""
+    from evals.answers.dataset import DEFAULT_DATASETS as ANSWER_DATASETS
+    from evals.answers.dataset import load_answer_dataset
+    from evals.answers.runner import TAXCODE_FILES
+    from evals.direct import (
+        DEV_DATASET,
+        DirectEvalConfig,
+        format_report,
+        load_direct_dataset,
+        misses,
+        run_direct_eval,
+    )
+    from finagent.config import get_settings
+
+    if limit is not None and limit < 1:
+        raise typer.BadParameter("must be at least 1", param_hint="--limit")
+    folder = _taxcode_folder(taxcode_dir)
+    repo = Path(__file__).resolve().parents[2]
+    try:
+        loaded = [load_direct_dataset(p, limit) for p in dict.fromkeys(dataset or [DEV_DATASET])]
+        answers = [
+            item
+            for path in (ANSWER_DATASETS if key_fact else [])
+            if path.is_file()
+            for item in load_answer_dataset(path, limit)
+        ]
+    except (OSError, ValueError, KeyError) as exc:
+        raise typer.BadParameter(str(exc), param_hint="--dataset") from exc
+    settings = get_settings()
+    config = DirectEvalConfig(
+        kb_csv=repo / "knowledge_base" / "train_data.csv",
+        demo_docs=repo / "sample_docs",
+        taxcode=[(folder / name, part) for part, name in TAXCODE_FILES.items()],
+        modes=mode,
+        key_fact_items=answers,
+    )
+    try:
+        result = run_command(run_direct_eval(loaded, settings, config))
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--mode") from exc
+    target = report or settings.reports_path / "eval_direct.json"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(
+        json.dumps({**result, "misses": misses(result)}, ensure_ascii=False, indent=2), "utf-8"
+    )
+    if as_json:
+        typer.echo(json.dumps(result, ensure_ascii=False, indent=2))
+    else:
+        typer.echo(format_report(result) + f"\n\nreport: {target}")

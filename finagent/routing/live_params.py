@@ -6,6 +6,7 @@ import re
 from datetime import date, timedelta
 from typing import Any
 
+from finagent.moscow_time import moscow_today
 from finagent.routing.rules import KEY_RATE
 from finagent.russian_months import MONTHS
 from finagent.text_normalize import normalize
@@ -79,7 +80,7 @@ def find_currencies(text: str) -> list[str]:
 
 def cbr_arguments(query: str, today: date | None = None) -> dict[str, Any]:
     """``fetch_cbr_data`` arguments for a rates question."""
-    today = today or date.today()
+    today = today or moscow_today()
     text = normalize(query)
     dates = find_dates(text, today)
     codes = find_currencies(text)

@@ -1,0 +1,85 @@
+"""Figures of an answer (a number with a unit, percent or currency, or a date) that no
+cited source and not the question contains: the unsupported figures."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from evals.answers.text import CITATION, answer_body
+from finagent.legal.references import find_references
+from finagent.russian_months import MONTHS
+
+_NUMBER = r"\d+(?:[ \u00a0\u202f\u2009]\d{3})*(?:[.,]\d+)?"
+_UNIT = (
+    r"%|процент\w*|руб\w*|₽|коп\w*|тыс\w*|млн\w*|млрд\w*|(?:календарн|рабоч)\w*\s+дн\w*"
+    r"|дн(?:я|ей)\b|день|месяц\w*|недел\w*|лет\b|год(?:а|ов)?\b|час\w*|евро|долл\w*"
+)
+_MONTH_WORDS = "|".join(sorted({re.escape(m) for m in MONTHS}, key=len, reverse=True))
+FIGURE = re.compile(
+    rf"\b\d{{1,2}}\.\d{{1,2}}\.\d{{2,4}}\b"  # 12.03.2025
+    rf"|\b\d{{1,2}}\s+(?:{_MONTH_WORDS})[а-я]{{0,3}}\b(?:\s+\d{{4}})?"  # 1 января 2025
+    rf"|(?<![\d.,]){_NUMBER}\s*(?:{_UNIT})",
+    re.IGNORECASE,
+)
+_DIGITS = re.compile(_NUMBER)
+
+
+def _core(figure: str) -> str:
+    """The figure's number as compared: «297 200,50 руб.» -> «297200.50»; a date whole."""
+    if re.fullmatch(r"\d{1,2}\.\d{1,2}\.\d{2,4}", figure):
+        return figure
+    match = _DIGITS.search(figure)
+    return re.sub(r"\s", "", match.group(0)).replace(",", ".") if match else figure
+
+
+def _numbers(text: str) -> set[str]:
+    spaced = text.replace("\u00a0", " ").replace("\u202f", " ").replace("\u2009", " ")
+    found = {re.sub(r"\s", "", n).replace(",", ".") for n in _DIGITS.findall(spaced)}
+    found |= {m.group(0) for m in re.finditer(r"\b\d{1,2}\.\d{1,2}\.\d{2,4}\b", text)}
+    # an ISO date of the source's metadata (edition, review) as the answer writes it
+    found |= {f"{d}.{m}.{y}" for y, m, d in re.findall(r"\b(\d{4})-(\d{2})-(\d{2})\b", text)}
+    return found
+
+
+def _without_references(text: str) -> str:
+    """The text with legal references («п. 2 ст. 88») and citation markers blanked."""
+    out, last = [], 0
+    for ref in sorted(find_references(text), key=lambda r: r.start):
+        if ref.start >= last:
+            out.append(text[last : ref.start])
+            last = ref.end
+    out.append(text[last:])
+    return CITATION.sub(" ", " ".join(out))
+
+
+def answer_figures(text: str) -> list[str]:
+    """Every figure stated in ``text`` (legal references and ``[n]`` are not figures)."""
+    return [m.group(0).strip() for m in FIGURE.finditer(_without_references(text))]
+
+
+def unsupported_figures(answer: str, sources: Sequence[str], question: str) -> list[str]:
+    """Figures of the answer body whose number occurs in no source text nor the question."""
+    known = _numbers(question)
+    for text in sources:
+        known |= _numbers(text)
+    return [f for f in answer_figures(answer_body(answer)) if _core(f) not in known]
+
+
+def cited_source_texts(answer: str, chunks: Sequence[Any], numbers: Any = None) -> list[str]:
+    """Texts (with title and citation label) of the retrieved chunks the answer cites,
+    numbered as the answer node numbers them (``numbers``: ``debug["source_numbers"]``)."""
+    from finagent.answering.context import build_context
+    from finagent.state import Chunk
+
+    parsed = [c if isinstance(c, Chunk) else Chunk.model_validate(c) for c in chunks]
+    ctx = build_context(parsed, [], max_chars=10**9)
+    cited = {int(n) for n in CITATION.findall(answer_body(answer))}
+    shown = {int(old): int(new) for old, new in numbers or []}
+    texts = []
+    for chunk, number in zip(ctx.chunks, ctx.chunk_numbers, strict=False):
+        if shown.get(number, number) in cited:
+            meta = " ".join(str(v) for v in chunk.metadata.values() if isinstance(v, str | int))
+            texts.append(f"{chunk.title or ''}\n{meta}\n{chunk.text}")
+    return texts
