@@ -9,6 +9,7 @@ from langchain_core.messages import AnyMessage
 from pydantic import BaseModel, Field
 
 from finagent.observability import redact_value
+from finagent.question.model import Question
 
 
 def add_messages(left: Any, right: Any) -> Any:
@@ -157,5 +158,6 @@ class AgentState(AgentInput, AgentOutput, total=False):
     """The agent graph's internal state: input, output and the working values."""
 
     history: list[Turn]
+    question: Question  # the typed question, built once per turn (finagent.nodes.question)
     intent: Intent  # set on a Send branch of route_intent
     messages: Annotated[list[AnyMessage], add_messages]
