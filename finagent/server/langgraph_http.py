@@ -18,6 +18,7 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 
 from finagent.observability import get_logger, redact
+from finagent.server.redacting import RedactResponses
 
 log = get_logger(__name__)
 
@@ -97,4 +98,5 @@ class RussianErrors:
         await self.app(scope, receive, replace_errors)
 
 
-app = Starlette(middleware=[Middleware(RussianErrors)])  # type: ignore[arg-type]
+# outermost first: every body, the Russian errors included, leaves redacted
+app = Starlette(middleware=[Middleware(RedactResponses), Middleware(RussianErrors)])  # type: ignore[arg-type]
