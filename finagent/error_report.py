@@ -18,6 +18,9 @@ log = get_logger("finagent.errors")
 _REQUEST_ID_HEADERS = ("x-request-id", "request-id", "x-amzn-requestid", "cf-ray")
 
 
+_WRAPPERS = {"StructuredCallError"}
+
+
 def _chain(exc: BaseException) -> list[BaseException]:
     seen: list[BaseException] = []
     current: BaseException | None = exc
@@ -42,8 +45,14 @@ def _is_upstream(exc: BaseException) -> bool:
 def error_kind(exc: BaseException) -> str:
     """The class of the upstream error behind ``exc`` (the innermost SDK or HTTP error of
     its cause chain), else ``exc``'s own class."""
-    upstream = [e for e in _chain(exc) if _is_upstream(e)]
-    return _kind_of(upstream[0] if upstream else exc)
+    chain = _chain(exc)
+    upstream = [e for e in chain if _is_upstream(e)]
+    if upstream:
+        return _kind_of(upstream[0])
+    # a wrapper that only says "the call failed" names its cause instead
+    while type(exc).__name__ in _WRAPPERS and exc.__cause__ is not None:
+        exc = exc.__cause__
+    return type(exc).__name__
 
 
 def request_id_of(exc: BaseException) -> str | None:

@@ -66,6 +66,9 @@ def forms(secret: str) -> set[str]:
     """The whole value and the value without known prefixes, lower-cased."""
     low = lower(secret.strip())
     found = {low} if len(low) >= _MIN_LEN else set()
+    if "://" in low:  # a URL's password on its own
+        password = urlsplit(low).password
+        return found | ({password} if password and len(password) >= _MIN_BARE else set())
     bare = low
     stripped = True
     while stripped:

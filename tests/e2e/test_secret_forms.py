@@ -38,18 +38,20 @@ def leaked_runs(blob: bytes | str, key: str = KEY) -> list[str]:
     """Every 16-character run of ``key`` found in ``blob``, in any case."""
     text = blob.decode("utf-8", "replace") if isinstance(blob, bytes) else blob
     low, secret = text.lower(), key.lower()
-    return sorted({secret[i : i + 16] for i in range(len(secret) - 15) if secret[i : i + 16] in low})
+    grams = {secret[i : i + 16] for i in range(len(secret) - 15)}
+    return sorted(g for g in grams if g in low)
 
 
 def stored_leaks(folder: Path, key: str = KEY) -> dict[str, list[str]]:
     files = [p for p in folder.rglob("*") if p.is_file()]
     assert any("sqlite" in p.name or p.suffix in {".sqlite", ".db"} for p in files), files
-    return {str(p): leaked_runs(p.read_bytes(), key) for p in files if leaked_runs(p.read_bytes(), key)}
+    found = {str(p): leaked_runs(p.read_bytes(), key) for p in files}
+    return {path: runs for path, runs in found.items() if runs}
 
 
 def test_the_fake_echoes_every_form() -> None:
     whole, bare, upper, run = key_forms(KEY)
-    assert (bare, upper, len(run)) == (KEY.removeprefix("sk-proj-"), KEY.upper(), 16)
+    assert (whole, bare, upper, len(run)) == (KEY, KEY.removeprefix("sk-proj-"), KEY.upper(), 16)
     assert all(leaked_runs(form) for form in key_forms(KEY))  # the scan sees each form
 
 
