@@ -57,6 +57,10 @@ _ECHOED = re.compile(
 )
 
 
+#: lower-case substrings one of which every ``_ECHOED`` match contains (a cheap pre-check)
+_ECHO_HINTS = ("sk-", "tvly-", "rk-", "pk-", "bearer", "api key provided: ", "api_key=")
+
+
 def lower(text: str) -> str:
     """ASCII lower case, one character for one (indexes stay aligned with ``text``)."""
     return text.translate(_LOWER)
@@ -156,7 +160,9 @@ class Redactor:
                 parts += [text[last:start], MARK]
                 last = end
             text = "".join([*parts, text[last:]])
-        return _ECHOED.sub(MARK, text)
+        if any(hint in low for hint in _ECHO_HINTS):
+            text = _ECHOED.sub(MARK, text)
+        return text
 
 
 _lock = threading.Lock()
