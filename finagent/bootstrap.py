@@ -32,6 +32,7 @@ from finagent.storage.backend import open_persistence
 from finagent.storage.documents import DocumentStore
 from finagent.storage.history import ChatHistory
 from finagent.tools.registry import ToolRegistry
+from finagent.tracing import configure_tracing
 
 if TYPE_CHECKING:  # slow to import; annotations only
     from langchain_core.language_models import BaseChatModel
@@ -99,6 +100,7 @@ class Root:
         extra_tools: Sequence[Tool[Any]] = (),
     ) -> None:
         register_secrets(settings.secret_values())
+        configure_tracing()  # traces go out redacted, or not at all
         self.settings = settings
         self._llm = llm
         self._index = index

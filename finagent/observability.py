@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import re
 import sys
 from collections.abc import Iterable, MutableMapping
 from typing import Any
@@ -13,8 +12,7 @@ from typing import Any
 import structlog
 from prometheus_client import CollectorRegistry, Counter, Histogram
 
-_REDACTED = "***"
-_secrets: set[str] = set()
+from finagent import redaction
 
 METRICS = CollectorRegistry(auto_describe=True)
 SEARCH_SECONDS = Histogram(
@@ -38,48 +36,25 @@ TOOL_CALLS = Counter(
 
 
 def register_secrets(values: Iterable[str]) -> None:
-    """Remember secret values so that no log event or tool output ever shows them."""
-    _secrets.update(v for v in values if v and len(v) >= 4)
-
-
-# What providers echo back in error messages, whether or not we know the value: OpenAI and
-# OpenRouter keys ("sk-...", "sk-or-v1-..."), Tavily keys, bearer headers, and the tail of
-# "Incorrect API key provided: sk-ab***1234" (a masked key is still part of a key).
-_ECHOED_SECRETS = re.compile(
-    r"\b(?:sk|tvly|rk|pk)-[A-Za-z0-9_\-*]{6,}"
-    r"|(?i:bearer)\s+[A-Za-z0-9._~+/=\-*]{6,}"
-    r"|(?<=(?i:api key provided: ))\S+"
-    r"|(?<=(?i:api_key=))[^\s&\"']+"
-)
+    """Remember secret values so that no log event, output or stored value ever shows them
+    in any form (``finagent.redaction``)."""
+    redaction.register(values)
 
 
 def redact(text: str) -> str:
-    """Replace every registered secret, and every key or token a provider echoes, in ``text``."""
-    for secret in _secrets:
-        if secret in text:
-            text = text.replace(secret, _REDACTED)
-    return _ECHOED_SECRETS.sub(_REDACTED, text)
+    """Every form of every registered secret, and every key a provider echoes, removed."""
+    return redaction.redact(text)
 
 
 def redact_value(value: Any) -> Any:
-    """``redact`` applied to every string inside nested dicts and lists."""
-    return _redact_value(value)
-
-
-def _redact_value(value: Any) -> Any:
-    if isinstance(value, str):
-        return redact(value)
-    if isinstance(value, dict):
-        return {k: _redact_value(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_redact_value(v) for v in value]
-    return value
+    """``redact`` applied to every string inside ``value``, its types kept."""
+    return redaction.scrub(value)
 
 
 def _redact_processor(
     _logger: Any, _name: str, event_dict: MutableMapping[str, Any]
 ) -> MutableMapping[str, Any]:
-    return {k: _redact_value(v) for k, v in event_dict.items()}
+    return {k: redaction.redact_json(v) for k, v in event_dict.items()}
 
 
 class _CurrentStderr:
@@ -96,8 +71,50 @@ class _CurrentStderr:
         sys.stderr.flush()
 
 
+def _redacting_record_factory(make: Any) -> Any:
+    """A ``logging`` record factory whose records carry redacted text only.
+
+    The message is formatted and redacted when the record is made, and the traceback, if
+    any, is rendered and redacted into ``exc_text`` (which formatters print instead of
+    formatting ``exc_info`` again): every handler, ours or a library's, sees no secret.
+    """
+
+    def factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
+        record: logging.LogRecord = make(*args, **kwargs)
+        try:
+            record.msg = redaction.redact(record.getMessage())
+        except Exception:  # a malformed %-format: keep the raw template, redacted
+            record.msg = redaction.redact(str(record.msg))
+        record.args = None
+        if record.exc_info and record.exc_info[1] is not None:
+            record.exc_text = redaction.redact(_FORMATTER.formatException(record.exc_info))
+        if record.stack_info:
+            record.stack_info = redaction.redact(record.stack_info)
+        return record
+
+    factory.redacting = True  # type: ignore[attr-defined]
+    return factory
+
+
+_FORMATTER = logging.Formatter()
+
+
+def _redact_stdlib_logging() -> None:
+    """Redact every stdlib ``logging`` record (httpx, openai, uvicorn, langgraph-api)."""
+    make = logging.getLogRecordFactory()
+    if not getattr(make, "redacting", False):
+        logging.setLogRecordFactory(_redacting_record_factory(make))
+    root = logging.getLogger()
+    if not root.handlers:  # else Python's last-resort handler would print them unformatted
+        handler = logging.StreamHandler(_CurrentStderr())  # type: ignore[arg-type]
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
+        root.addHandler(handler)
+
+
 def configure_logging(level: str = "INFO", json_logs: bool = False) -> None:
-    """Configure structlog to write redacted events to stderr."""
+    """Configure structlog to write redacted events to stderr, and redact every stdlib
+    ``logging`` record."""
+    _redact_stdlib_logging()
     renderer: Any = (
         structlog.processors.JSONRenderer(ensure_ascii=False)
         if json_logs

@@ -13,13 +13,13 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from finagent.error_report import report_text
 from finagent.legal.calc_asks import asks_for_penalty
 from finagent.legal.calc_query import DeadlineQuery, PenaltyQuery, parse_deadline, parse_penalty
 from finagent.legal.catalog import LawCatalog
 from finagent.legal.deadlines import Unit, plural
 from finagent.legal.norm_excerpt import period_excerpt
 from finagent.legal.references import find_references
-from finagent.observability import redact
 from finagent.tools.base import ToolContext
 from finagent.tools.registry import ToolRegistry
 
@@ -242,7 +242,9 @@ async def _penalty(q: PenaltyQuery, registry: ToolRegistry, ctx: ToolContext) ->
     if len(results) != len(payers):
         if data.get("fatal_error"):
             # the tool's text is for the LLM (English); the reader gets Russian, the log the cause
-            debug["error"] = redact(str(data["fatal_error"]))[:300]
+            debug["error"] = report_text(
+                "key_rate_unavailable", str(data["fatal_error"]), "calc_penalty_failed"
+            )
             return CalcOutcome(KEY_RATE_UNAVAILABLE, False, debug)
         error = "; ".join(e["error_text"] for e in data.get("errors", []))
         return CalcOutcome(f"Пени рассчитать не удалось: {error}.", False, debug)

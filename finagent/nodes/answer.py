@@ -14,6 +14,7 @@ from finagent.answering.edition import period_warning
 from finagent.answering.evidence import candidates, rank, shared_words
 from finagent.answering.extractive import compose_extractive, compose_key_facts
 from finagent.bootstrap import Deps
+from finagent.error_report import report
 from finagent.nodes.answer_text import (
     abstention_update,
     cited_units,
@@ -28,7 +29,7 @@ from finagent.nodes.calc import calc_answer
 from finagent.nodes.common import decision_of, save_turn
 from finagent.nodes.context import AgentContext, answer_tools_option, caller, deps_of, run_config
 from finagent.nodes.tools import tool_rounds
-from finagent.observability import get_logger, redact
+from finagent.observability import get_logger
 from finagent.prompts import load_prompt
 from finagent.state import AgentState
 from finagent.text_safety import storable, utf8_safe
@@ -158,7 +159,6 @@ async def answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str,
     try:
         reply = await _streamed(llm, prompt)
     except Exception as exc:
-        log.warning("answer_llm_failed", error=type(exc).__name__)
         text, checked = await fallback(deps, query, ctx, decision, check)
         await save_turn(deps.history, state, who, text)
         return {
@@ -166,7 +166,7 @@ async def answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str,
             "debug": {
                 **checked,
                 "answer_mode": "extractive_fallback",
-                "llm_error": redact(str(exc))[:300],
+                "llm_error": report(exc, "answer_llm_failed"),
             },
         }
     reply = _storable_reply(reply)

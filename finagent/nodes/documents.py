@@ -8,6 +8,7 @@ from langgraph.runtime import Runtime
 
 from finagent.answering import messages
 from finagent.bootstrap import Deps
+from finagent.error_report import report
 from finagent.nodes.common import save_turn, sub_queries
 from finagent.nodes.context import AgentContext, caller, deps_of
 from finagent.prompts import routing_messages
@@ -22,7 +23,8 @@ async def _search(deps: Deps, state: AgentState, flt: SearchFilter, name: str) -
         shared = deps.query_vectors.lookup(queries)  # the router's vector of this turn
         chunks, debug = await deps.retriever.search_many(DOCS, queries, flt=flt, vectors=shared)
     except IndexUnavailableError as exc:
-        return {"notices": [messages.SEARCH_UNAVAILABLE], "debug": {f"{name}_error": str(exc)}}
+        failure = report(exc, "search_documents_failed", search=name)
+        return {"notices": [messages.SEARCH_UNAVAILABLE], "debug": {f"{name}_error": failure}}
     return {"chunks": chunks, "debug": {name: debug}}
 
 

@@ -10,6 +10,7 @@ from langgraph.types import Send
 
 from finagent.answering import messages
 from finagent.bootstrap import Deps
+from finagent.error_report import report
 from finagent.nodes.common import decision_of, sub_queries
 from finagent.nodes.context import AgentContext, caller, deps_of
 from finagent.observability import get_logger, redact
@@ -54,7 +55,7 @@ async def kb_passages(deps: Deps, state: AgentState) -> dict[str, Any]:
     except IndexUnavailableError as exc:
         return {
             "notices": [messages.SEARCH_UNAVAILABLE],
-            "debug": {"search_kb_error": str(exc)},
+            "debug": {"search_kb_error": report(exc, "search_kb_failed")},
         }
     return {"chunks": chunks, "debug": {"search_kb": debug}}
 

@@ -15,7 +15,8 @@ import numpy as np
 
 from finagent.answering import messages
 from finagent.bootstrap import Deps
-from finagent.observability import get_logger, redact
+from finagent.error_report import report
+from finagent.observability import get_logger
 from finagent.routing.calc_rules import calc_decision
 from finagent.routing.cross_check import cross_check, facts_for
 from finagent.routing.inventory import Inventory
@@ -41,9 +42,7 @@ async def offline_decision(
         vector: np.ndarray = (await deps.embedder.embed_queries([text]))[0]
         classifier = await load_classifier(deps.embedder)
     except Exception as exc:  # embeddings endpoint down: the rules still route
-        reason = redact(f"{type(exc).__name__}: {exc}")[:200]
-        log.warning("routing_classifier_unavailable", reason=reason)
-        debug["classifier_unavailable"] = reason
+        debug["classifier_unavailable"] = report(exc, "routing_classifier_unavailable")
         return classify(query, history, False, inventory)
     deps.query_vectors.put(text, vector)
     router = Router(classifier, deps.settings.routing_min_confidence)
@@ -103,10 +102,7 @@ async def decide(
             elif not selected:  # with a selection the documents decide (S3/S4)
                 decision = await checked_decision(deps, decision, query, history, inventory, debug)
         except Exception as exc:  # any failure or invalid output -> rules
-            # redact before cutting: a cut could leave half a key that no pattern matches
-            reason = redact(f"{type(exc).__name__}: {exc}")[:200]
-            log.warning("orchestrator_llm_failed", reason=reason)
-            debug["orchestrator_fallback"] = reason
+            debug["orchestrator_fallback"] = report(exc, "orchestrator_llm_failed")
             decision = None
     if decision is None:
         if selected:

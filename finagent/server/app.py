@@ -219,6 +219,9 @@ def create_app(settings: Settings | None = None, deps: Deps | Root | None = None
                 results.append(await ingest_one(ingestor, user, path))
         return {"results": results}
 
+    from finagent.server.redacting import RedactResponses
+
+    app.add_middleware(RedactResponses)  # outermost: no body leaves with a secret in it
     from finagent.server.extras import mount_extras  # web chat, chats, research, LangServe
 
     mount_extras(app)

@@ -20,6 +20,7 @@ from starlette.middleware import Middleware
 
 from finagent.observability import get_logger, redact
 from finagent.server.langgraph_inputs import CheckedInputs
+from finagent.server.redacting import RedactResponses
 
 log = get_logger(__name__)
 
@@ -104,7 +105,12 @@ class RussianErrors:
         await self.app(scope, receive, replace_errors)
 
 
-# CheckedInputs first (outermost): its Russian 422s are specific and pass RussianErrors by
+# outermost first: every body leaves redacted, the Russian errors included; CheckedInputs'
+# specific Russian 422s pass RussianErrors by
 app = Starlette(
-    middleware=[Middleware(CheckedInputs), Middleware(RussianErrors)]  # type: ignore[arg-type]
+    middleware=[
+        Middleware(RedactResponses),  # type: ignore[arg-type]
+        Middleware(CheckedInputs),  # type: ignore[arg-type]
+        Middleware(RussianErrors),  # type: ignore[arg-type]
+    ]
 )

@@ -14,7 +14,6 @@ import dataclasses
 import uuid
 from typing import Any
 
-import orjson
 from fastapi import FastAPI, HTTPException, Request
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Send
@@ -26,6 +25,7 @@ from finagent.graph.api_graph import for_langgraph_api
 from finagent.nodes.context import AgentContext
 from finagent.observability import get_logger
 from finagent.server.identity import Unauthorized, user_for_authorization
+from finagent.server.redacting import redacted_dumps
 
 log = get_logger("finagent.server.langserve")
 
@@ -64,7 +64,9 @@ def make_serializer() -> Any:
 
     class GraphSerializer(WellKnownLCSerializer):
         def dumps(self, obj: Any) -> bytes:
-            return orjson.dumps(obj, default=graph_objects)
+            # structural redaction: run outputs carry provider replies and errors
+            # (``response_metadata`` of a ChatOpenAI generation in a stream_log patch)
+            return redacted_dumps(obj, default=graph_objects)
 
     return GraphSerializer()
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from langgraph.store.base import BaseStore, Item
 
+from finagent.redaction import redact_json
 from finagent.state import Turn
 from finagent.storage.namespaces import label, unlabel
 
@@ -41,11 +42,11 @@ class ChatHistory:
         self._store = store
 
     async def append(self, user_id: str, chat_id: str, turns: list[Turn]) -> None:
-        """Write ``turns`` (a question and its answer) as one item: all or nothing."""
+        """Write ``turns`` (a question and its answer, redacted) as one item: all or nothing."""
         if not turns:
             return
         key = f"{time.time_ns():020d}-{uuid.uuid4().hex[:8]}"  # sorts by time
-        value = {"turns": [t.model_dump() for t in turns]}
+        value = redact_json({"turns": [t.model_dump(mode="json") for t in turns]})
         await self._store.aput(_namespace(user_id, chat_id), key, value, index=False)
 
     async def last(self, user_id: str, chat_id: str, limit: int) -> list[Turn]:

@@ -6,6 +6,10 @@ unregistered classes, logging "Deserializing unregistered type ..." for each, an
 refuse them once strict msgpack is the default. Here the serializer gets an explicit
 allowlist: LangGraph's safe types (messages, datetimes, ...) plus every pydantic model and
 enum reachable from the state schema. Anything else in a checkpoint is refused.
+
+Every value is redacted before it is written (``finagent.redaction.scrub``, types kept):
+no form of a secret reaches a checkpoint, whatever node or library put it in the state
+(a provider's error body in a message's ``response_metadata``, a tool's error text).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from pydantic import BaseModel
 
 from finagent import state
+from finagent.redaction import scrub
 from finagent.state import AgentState
 
 
@@ -57,10 +62,32 @@ def state_types(*schemas: Any) -> list[type]:
     return sorted(found, key=lambda t: (t.__module__, t.__qualname__))
 
 
+class RedactingSerializer(JsonPlusSerializer):
+    """``JsonPlusSerializer`` that redacts every value before writing it."""
+
+    def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
+        return super().dumps_typed(scrub(obj))
+
+
+def redacting(serde: JsonPlusSerializer) -> JsonPlusSerializer:
+    """``serde`` (any ``JsonPlusSerializer`` class, the LangGraph API's included) writing
+    redacted values only."""
+    if isinstance(serde, RedactingSerializer):
+        return serde
+    clone = copy.copy(serde)
+    writes = type(serde).dumps_typed
+
+    def dumps_typed(obj: Any) -> tuple[str, bytes]:
+        return writes(clone, scrub(obj))
+
+    clone.dumps_typed = dumps_typed  # type: ignore[method-assign]
+    return clone
+
+
 def checkpoint_serde() -> JsonPlusSerializer:
-    """A strict msgpack serializer that knows the state's types."""
+    """A strict msgpack serializer that knows the state's types and writes redacted values."""
     allowed = [(t.__module__, t.__name__) for t in state_types()]
-    return JsonPlusSerializer(allowed_msgpack_modules=allowed)
+    return RedactingSerializer(allowed_msgpack_modules=allowed)
 
 
 def with_state_types(saver: BaseCheckpointSaver[Any]) -> BaseCheckpointSaver[Any]:
@@ -69,7 +96,7 @@ def with_state_types(saver: BaseCheckpointSaver[Any]) -> BaseCheckpointSaver[Any
 
     ``with_msgpack_allowlist`` does not narrow a serializer that allows everything, so the
     copy starts from "safe types only" and adds the state's types to it. The serializer's
-    class (the API's pickle fallback included) is kept.
+    class (the API's pickle fallback included) is kept, and it writes redacted values.
     """
     serde = saver.serde
     if not isinstance(serde, JsonPlusSerializer):
@@ -78,5 +105,5 @@ def with_state_types(saver: BaseCheckpointSaver[Any]) -> BaseCheckpointSaver[Any
     explicit._allowed_msgpack_modules = None  # LangGraph's safe types only
     allowed = [(t.__module__, t.__name__) for t in state_types()]
     clone = copy.copy(saver)
-    clone.serde = explicit.with_msgpack_allowlist(allowed)
+    clone.serde = redacting(explicit.with_msgpack_allowlist(allowed))
     return clone

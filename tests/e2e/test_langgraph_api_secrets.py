@@ -1,8 +1,10 @@
 """The echoing provider (tests/e2e/test_secret_echo.py) behind the LangGraph API server.
 
 ``langgraph dev`` serves the agent and research graphs with ``FINAGENT_LLM_BASE_URL`` at
-the loopback OpenAI fake whose 401 repeats the API key. Questions are asked through
-langgraph_sdk, and the key (whole and masked) is then looked for in every API response
+the loopback OpenAI fake whose 401 repeats the API key in every form (whole, without its
+prefix, upper-cased, a 16-character run: tests/e2e/test_secret_forms.py). Questions are
+asked through langgraph_sdk, and any 16-character run of the key, in any case, is then
+looked for in every API response
 (run output, the streamed chunks, thread state, thread history, run records), in the
 server's log and in every file the server and finagent stored (the in-memory runtime's
 checkpoints and threads, finagent's data dir): 0 hits.
@@ -11,6 +13,7 @@ checkpoints and threads, finagent's data dir): 0 hits.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +22,7 @@ from langgraph_sdk import get_client
 from finagent.prompts import research_messages
 from tests.conftest import run_finagent
 from tests.e2e.langgraph_server import langgraph_dev
-from tests.e2e.test_secret_echo import _leaks, echo_env
+from tests.e2e.test_secret_forms import KEY, leaked_runs
 from tests.fakes.openai_api import run_fake_chat
 
 ALICE = {"Authorization": "Bearer alice-token-0001"}
@@ -44,7 +47,7 @@ async def _ask_everything(url: str) -> tuple[list[str], dict[str, Any]]:
         thread_id,
         "agent",
         input={"query": QUESTIONS[1]},
-        stream_mode=["values", "updates", "debug", "events"],
+        stream_mode=["values", "updates", "debug", "events", "messages-tuple"],
     ):
         bodies.append(_dump(part.data))
     stateless = await client.runs.wait(None, "agent", input={"query": QUESTIONS[0]})
@@ -70,9 +73,15 @@ async def test_echoed_key_reaches_no_langgraph_api_response_log_or_stored_file(
     workdir = tmp_path / "server"
     workdir.mkdir()
     log_path = tmp_path / "server.log"
-    with run_fake_chat([], echo_key_401=True) as chat:
+    with run_fake_chat([], mode="echo_key_forms_401") as chat:
         env = {
-            **echo_env(data_dir, chat.url),
+            **os.environ,
+            "FINAGENT_DATA_DIR": str(data_dir),
+            "FINAGENT_CBR_ENABLED": "false",
+            "FINAGENT_LLM_BASE_URL": chat.url,
+            "FINAGENT_LLM_MODEL": "fake-model",
+            "FINAGENT_LLM_API_KEY": KEY,
+            "FINAGENT_LLM_MAX_RETRIES": "0",
             "OPENROUTER_API_KEY": "",
             "LANGSMITH_TRACING": "false",
             "LANGGRAPH_CLI_NO_ANALYTICS": "1",
@@ -82,14 +91,19 @@ async def test_echoed_key_reaches_no_langgraph_api_response_log_or_stored_file(
         with langgraph_dev(env, log_path, workdir=workdir) as url:
             bodies, final = await _ask_everything(url)
     assert chat.requests, "the LLM was never called: the test proves nothing"
-    assert "orchestrator_fallback" in _dump(final)  # the provider's error did reach debug
+    # debug holds the error's kind and the provider's request id, never its text
+    fallback = final["debug"]["orchestrator_fallback"]
+    assert fallback["error_kind"] == "AuthenticationError"
+    assert fallback["request_id"].startswith("req_fake_")
     assert "## Источники" in final["answer"]
-    assert [_leaks(body) for body in bodies if _leaks(body)] == []
+    assert [leaked_runs(body) for body in bodies if leaked_runs(body)] == []
     log = log_path.read_text(encoding="utf-8", errors="replace")
-    assert _leaks(log) == []
+    assert leaked_runs(log) == []
+    assert fallback["request_id"] in log  # the redacted cause is logged under that id
     # the follow-up run read the thread's checkpoint back: strict msgpack knows every type
     assert "Deserializing unregistered type" not in log
     stored = [p for p in (*workdir.rglob("*"), *data_dir.rglob("*")) if p.is_file()]
     api_files = [p for p in stored if ".langgraph_api" in p.parts]
     assert any("checkpoint" in p.name for p in api_files), "the API stored no checkpoints"
-    assert {str(p): _leaks(p.read_bytes()) for p in stored if _leaks(p.read_bytes())} == {}
+    found = {str(p): leaked_runs(p.read_bytes()) for p in stored}
+    assert {path: runs for path, runs in found.items() if runs} == {}

@@ -82,6 +82,7 @@ MODES = (
     "fenced_json",
     "text_instead_of_tool",
     "echo_key_401",
+    "echo_key_forms_401",
     "slow_stream",
 )
 _SCHEMA_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -116,6 +117,25 @@ def check_strict_schema(node: Any, context: str = "()") -> None:
         check_strict_schema(value, f"{context}/{key}" if context != "()" else f"('{key}',)")
 
 
+KEY_PREFIXES = ("sk-proj-", "sk-or-v1-", "sk-", "tvly-dev-", "tvly-")
+
+
+def key_forms(key: str) -> list[str]:
+    """The forms of ``key`` an echoing provider repeats: whole, without its prefix,
+    upper-cased and a 16-character run from the middle."""
+    bare = next((key[len(p) :] for p in KEY_PREFIXES if key.startswith(p)), key)
+    middle = len(key) // 2 - 8
+    return [key, bare, key.upper(), key[middle : middle + 16]]
+
+
+def key_forms_text(key: str) -> str:
+    whole, bare, upper, run = key_forms(key)
+    return (
+        f"Incorrect API key provided: {whole}. Key id {bare}; normalised {upper}; "
+        f"fingerprint {run}."
+    )
+
+
 @dataclass
 class FakeChat:
     """OpenAI ``/v1/chat/completions`` replaying a script of replies, recording requests.
@@ -137,6 +157,9 @@ class FakeChat:
       plain text in a sentence instead of calling a tool.
     - ``echo_key_401``: every request gets HTTP 401 whose message repeats the API key,
       whole and as a masked prefix, as real providers do.
+    - ``echo_key_forms_401``: HTTP 401 whose message repeats the key in every form a
+      provider or proxy may echo it: whole, without its prefix, upper-cased and as a
+      16-character run from its middle; the response carries an ``x-request-id``.
     - ``slow_stream``: streamed replies come in small chunks with ``chunk_delay_s`` awaited
       on the server between them.
 
@@ -297,6 +320,13 @@ class FakeChat:
                 return JSONResponse(
                     {"error": {"message": text, "type": "invalid_request_error"}},
                     status_code=401,
+                )
+            if self.mode == "echo_key_forms_401":
+                key = (request.headers.get("authorization") or "").removeprefix("Bearer ")
+                return JSONResponse(
+                    {"error": {"message": key_forms_text(key), "type": "invalid_request_error"}},
+                    status_code=401,
+                    headers={"x-request-id": f"req_fake_{len(self.requests)}"},
                 )
             if self.mode == "openai_strict":
                 problem = self._strict_errors(body)

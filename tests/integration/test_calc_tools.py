@@ -205,4 +205,6 @@ async def test_the_reader_gets_russian_when_the_key_rate_is_unavailable(
     assert not outcome.ok
     assert outcome.markdown.startswith("Пени рассчитать не удалось: ключевая ставка Банка России")
     assert not any("a" <= ch.lower() <= "z" for ch in outcome.markdown), outcome.markdown
-    assert "unavailable" in outcome.debug["error"]  # the cause stays in the debug/log
+    # debug holds the kind and a request id; the cause, with that id, goes to the log
+    assert outcome.debug["error"]["error_kind"] == "key_rate_unavailable"
+    assert set(outcome.debug["error"]) == {"error_kind", "request_id"}

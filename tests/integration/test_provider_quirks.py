@@ -224,7 +224,8 @@ async def test_answer_loop_in_every_mode(
     debug = result.debug
     if mode == "echo_key_401":
         assert debug["decision"]["source"] in ("rules", "classifier")  # the offline router
-        assert "AuthenticationError" in debug["orchestrator_fallback"]
+        assert debug["orchestrator_fallback"]["error_kind"] == "AuthenticationError"
+        assert set(debug["orchestrator_fallback"]) == {"error_kind", "request_id"}
         assert debug["answer_mode"] == "extractive_fallback"
         assert not leaks(result.answer, debug)
         logged = "".join(capsys.readouterr())

@@ -1,8 +1,10 @@
-"""The echoing provider (tests/e2e/test_secret_echo.py) with the PostgreSQL store and
-checkpointer: the key is in no row of any table, no log event and no API response."""
+"""The provider echoing the key in every form (tests/e2e/test_secret_forms.py) with the
+PostgreSQL store and checkpointer: no 16-character run of the key, in any case, is in any
+row of any table, any log event or any API response (LangServe's included)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import httpx
@@ -10,9 +12,10 @@ import httpx
 from finagent.bootstrap import Deps
 from finagent.config import Settings
 from finagent.server.app import create_app
-from tests.e2e.test_secret_echo import KEY, NEEDLES, _leaks
+from tests.e2e.test_secret_forms import KEY, leaked_runs
 from tests.fakes.openai_api import run_fake_chat
 
+_HEX = re.compile(r"\\x((?:[0-9a-f]{2})+)")
 # every table a turn writes to: the scan must have read rows from each
 WRITTEN_TABLES = {"store", "checkpoints", "checkpoint_blobs", "checkpoint_writes"}
 
@@ -21,7 +24,6 @@ def _postgres_leaks(postgres_url: str) -> dict[str, list[str]]:
     """Needles in any row of any table (bytea columns are searched hex-encoded too)."""
     import psycopg
 
-    hex_needles = [n.encode().hex() for n in NEEDLES]
     found: dict[str, list[str]] = {}
     with psycopg.connect(postgres_url) as conn:
         tables = [
@@ -35,7 +37,9 @@ def _postgres_leaks(postgres_url: str) -> dict[str, list[str]]:
             rows = conn.execute(f'SELECT t::text FROM "{table}" t').fetchall()
             scanned[table] = len(rows)
             text = "\n".join(str(r[0]) for r in rows)
-            hits = _leaks(text) + [n for n in hex_needles if n in text]
+            # bytea columns come out hex-encoded: decode them to scan them too
+            decoded = [bytes.fromhex(h).decode("utf-8", "replace") for h in _HEX.findall(text)]
+            hits = leaked_runs(text) + leaked_runs("\n".join(decoded))
             if hits:
                 found[table] = hits
     empty = {t for t in WRITTEN_TABLES if not scanned.get(t)}
@@ -50,7 +54,7 @@ async def test_echoed_key_in_no_postgresql_row_log_or_response(  # type: ignore[
 
     from finagent.clients.llm import build_chat_model
 
-    with run_fake_chat([], echo_key_401=True) as chat:
+    with run_fake_chat([], mode="echo_key_forms_401") as chat:
         llm_settings = Settings(
             llm_base_url=chat.url, llm_model="fake-model", llm_api_key=KEY, llm_max_retries=0
         )
@@ -66,16 +70,20 @@ async def test_echoed_key_in_no_postgresql_row_log_or_response(  # type: ignore[
             async with app.router.lifespan_context(app):
                 transport = httpx.ASGITransport(app=app)
                 async with httpx.AsyncClient(transport=transport, base_url="http://t") as http:
+                    auth = {"Authorization": "Bearer tok-alice-0001"}
                     responses = [
-                        await http.post(
-                            "/v1/ask",
-                            headers={"Authorization": "Bearer tok-alice-0001"},
-                            json={"query": query, "chat_id": "c1"},
+                        await http.post(path, headers=auth, json=body)
+                        for path, body in (
+                            (
+                                "/v1/ask",
+                                {"query": "Какая ставка НДС при экспорте?", "chat_id": "c1"},
+                            ),
+                            ("/v1/ask", {"query": "А при импорте?", "chat_id": "c1"}),
+                            ("/langserve/agent/stream_log", {"input": {"query": "А пени?"}}),
                         )
-                        for query in ("Какая ставка НДС при экспорте?", "А при импорте?")
                     ]
     assert chat.requests, "the LLM was never called: the test proves nothing"
-    assert [r.status_code for r in responses] == [200, 200]
-    assert [_leaks(r.text) for r in responses] == [[], []]
-    assert _leaks(repr(logs)) == []
+    assert [r.status_code for r in responses] == [200, 200, 200]
+    assert [leaked_runs(r.content) for r in responses] == [[], [], []]
+    assert leaked_runs(repr(logs)) == []
     assert _postgres_leaks(postgres_url) == {}
