@@ -11,12 +11,24 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from finagent.answering.context import AnswerContext
+from finagent.answering.figures import known_numbers
 from finagent.cards.fields import BY_KEY as FIELD_BY_KEY
-from finagent.cards.model import DocumentCard
+from finagent.cards.model import DocumentCard, Fact
+from finagent.language.cues import cue_lemmas
 from finagent.question.model import Question
-from finagent.state import Source
+from finagent.question.tables import STOP_LEMMAS
+from finagent.state import Chunk, Source
 
 _PER = {"month": "в месяц", "year": "в год", "day": "в день", "quarter": "в квартал"}
+# the fact kinds that answer a question of each answer type
+_KINDS = {
+    "amount": {"amount"},
+    "limit": {"amount", "rate"},
+    "rate": {"rate"},
+    "date": {"date"},
+    "period": {"term", "date"},
+}
+MAX_VALUES = 3  # more candidates: those whose sentences share most words with the question
 
 
 @dataclass
@@ -33,6 +45,18 @@ class CardAnswer:
     title: str
     number: int  # the document's source number in the answer
     values: list[CardValue] = field(default_factory=list)
+    more: int = 0  # further candidate values in the document, not shown
+
+    def evidence_chunk(self) -> Chunk:
+        """The quoted sentences as a passage of the document (cited with its number)."""
+        return Chunk(
+            id=f"{self.document_id}:card:{self.key}",
+            text="\n".join(dict.fromkeys(v.sentence for v in self.values)),
+            source="user_docs",
+            title=self.title,
+            document_id=self.document_id,
+            metadata={"card_field": self.key},
+        )
 
 
 def _source_number(ctx: AnswerContext, card: DocumentCard, new_sources: bool) -> int | None:
@@ -48,15 +72,37 @@ def _source_number(ctx: AnswerContext, card: DocumentCard, new_sources: bool) ->
     return number
 
 
-def _values(card: DocumentCard, key: str) -> list[CardValue]:
+def _shown(fact: Fact) -> str:
+    """The value as shown; as written when the normalised form states a number or date the
+    sentence does not («2025-04-22» for «22 апреля 2025 г.», «…,00» added)."""
+    value = fact.value
+    if fact.kind == "date" or not known_numbers([value]) <= known_numbers([fact.sentence.text]):
+        value = " ".join(fact.text.split())
+    return f"{value} {_PER[fact.per]}" if fact.per in _PER else value
+
+
+def _values(card: DocumentCard, key: str, question: Question) -> list[CardValue]:
     out: dict[str, CardValue] = {}
     for party in card.parties_with(key):
         shown = f"{party.name} (ИНН {party.inn})" if party.inn else party.name
         out.setdefault(shown, CardValue(shown, party.sentence.text))
-    for fact in card.values(key):
-        shown = f"{fact.value} {_PER[fact.per]}" if fact.per in _PER else fact.value
-        out.setdefault(shown, CardValue(shown, fact.sentence.text))
+    facts = card.values(key)
+    kinds = _KINDS.get(question.answer_type)
+    typed = [f for f in facts if kinds and f.kind in kinds]
+    for fact in typed or facts:
+        out.setdefault(_shown(fact), CardValue(_shown(fact), fact.sentence.text))
     return list(out.values())
+
+
+def _closest(values: list[CardValue], question: Question) -> list[CardValue]:
+    """Of many candidates, those whose sentences share most words with the question."""
+    topic = set(question.topic) - STOP_LEMMAS
+    overlap = [
+        len(topic & {lm for w in v.sentence.split() for lm in cue_lemmas(w.strip(".,;:«»()"))})
+        for v in values
+    ]
+    order = sorted(range(len(values)), key=lambda i: (-overlap[i], i))
+    return [values[i] for i in sorted(order[:MAX_VALUES])]
 
 
 def _ordered_cards(
@@ -80,13 +126,18 @@ def card_answers(
     answers: list[CardAnswer] = []
     for key in dict.fromkeys(question.fields):
         for card in ordered:
-            values = _values(card, key)
+            values = _values(card, key, question)
             if not values:
                 continue
             number = _source_number(ctx, card, new_sources)
             if number is None:
                 continue
             name = FIELD_BY_KEY[key].name if key in FIELD_BY_KEY else key
-            answers.append(CardAnswer(key, name, card.document_id, card.title, number, values))
+            shown = values if len(values) <= MAX_VALUES else _closest(values, question)
+            answers.append(
+                CardAnswer(
+                    key, name, card.document_id, card.title, number, shown, len(values) - len(shown)
+                )
+            )
             break
     return answers

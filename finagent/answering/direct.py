@@ -18,6 +18,8 @@ from finagent.question.model import Question
 from finagent.question.tables import TAXES
 
 MAX_VALUES = 3  # a sentence listing more values is quoted, not summed up
+# a quote-only lead adds a second source's sentence this close to the best (logit units)
+RUNNER_UP_MARGIN = 0.5
 _SUBJECTS = {
     "rate": "Ставка",
     "amount": "Сумма",
@@ -73,8 +75,11 @@ def card_lead(answers: list[CardAnswer]) -> list[str]:
             sentence = clean_sentence(v.sentence) or v.sentence
             label = f"{a.name}, вариант «{v.value}»: " if several else f"{a.name}: "
             quotes.append(f"- {label}«{sentence}» [{a.number}]")
-    if any(len(a.values) > 1 for a in answers):
+    if any(len(a.values) > 1 or a.more for a in answers):
         line += " В документе несколько значений — проверьте, какое применяется."
+    more = [f"{a.name}: ещё значений в документе — {a.more}" for a in answers if a.more]
+    if more:
+        quotes.append("- " + "; ".join(more))
     return [line, "\n".join(quotes)]
 
 
@@ -91,7 +96,12 @@ def compose_direct(
     if cards:
         lead = card_lead(cards)
     else:
-        top = next((c for c in ranked if clean_sentence(c.sentence)), None)
-        if top is not None:
+        quotable = [c for c in ranked if clean_sentence(c.sentence)]
+        if quotable:
+            top = quotable[0]
             lead = sentence_lead(question, top)
+            runner_up = next((c for c in quotable[1:] if c.number != top.number), None)
+            if len(lead) == 1 and runner_up and runner_up.score >= top.score - RUNNER_UP_MARGIN:
+                quote = clean_sentence(runner_up.sentence)
+                lead.append(f"{quote_lead(runner_up)} «{quote}» [{runner_up.number}]")
     return compose_key_facts(ctx, ranked, warning, note, lead=lead or None)

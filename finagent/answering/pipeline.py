@@ -44,7 +44,7 @@ from finagent.observability import get_logger, redact
 from finagent.prompts import load_prompt
 from finagent.question.model import Question
 from finagent.retrieval.tax_focus import tax_focus
-from finagent.state import Decision, ExternalData, Scenario
+from finagent.state import Chunk, Decision, ExternalData, Scenario
 from finagent.text_safety import storable, utf8_safe
 
 log = get_logger("finagent.answer")
@@ -148,11 +148,19 @@ def _card_sentences(evidence: Evidence) -> list[str]:
 async def _offline(turn: TurnInput, evidence: Evidence, only_smalltalk: bool) -> dict[str, Any]:
     deps, ctx = turn.deps, turn.ctx
     mode = "direct" if _direct(turn) else "extractive"
+    update_chunks: list[Chunk] = []
     debug: dict[str, Any] = {"answer_mode": mode, "best_similarity": evidence.best}
     if only_smalltalk:
         text = messages.SMALLTALK
     elif deps.settings.verified_answers:
         if _direct(turn):
+            # the quoted card sentences are cited passages of their documents
+            used = [a.evidence_chunk() for a in evidence.cards]
+            for chunk, a in zip(used, evidence.cards, strict=True):
+                ctx.chunks.append(chunk)
+                ctx.chunk_numbers.append(a.number)
+            if used:
+                update_chunks = used
             body = compose_direct(
                 turn.question, ctx, evidence.ranked, evidence.cards, evidence.warning
             )
@@ -166,7 +174,8 @@ async def _offline(turn: TurnInput, evidence: Evidence, only_smalltalk: bool) ->
         body = compose_extractive(turn.query, ctx)
         text, numbering = finalise(body, ctx.sources, ctx.notices)
         debug.update(numbering, cited_units=cited_units(ctx, body))
-    return {"answer": text, "debug": debug}
+    update: dict[str, Any] = {"answer": text, "debug": debug}
+    return {**update, "chunks": update_chunks} if update_chunks else update
 
 
 def _prompt(turn: TurnInput, evidence: Evidence) -> list[BaseMessage]:
