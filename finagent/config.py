@@ -137,10 +137,12 @@ class Settings(BaseSettings):
         description="Check legal references, abstain without evidence, quote the key fact; "
         "false reproduces the unverified extractive composer (for side-by-side evaluation)",
     )
-    answer_composer: Literal["extractive"] = Field(
-        default="extractive",
-        description="How the offline answer is composed: extractive = today's composer "
-        "(quoted passages under the verification of verified_answers); "
+    answer_composer: Literal["direct", "extractive"] = Field(
+        default="direct",
+        description="How the offline answer is composed: direct = the first line states the "
+        "value asked (card fields, the learned sentence ranker; docs/direct-answers.md); "
+        "extractive = the previous composer (quoted passages under the verification of "
+        "verified_answers); "
         "`finagent eval direct` runs every mode side by side",
     )
     abstain_min_similarity: float = Field(

@@ -172,7 +172,7 @@ def _distinct(ranked: list[Candidate]) -> list[Candidate]:
     return [c for c, _ in kept]
 
 
-def _lead(candidate: Candidate) -> str:
+def quote_lead(candidate: Candidate) -> str:
     chunk = candidate.chunk
     if chunk.source == "law" and chunk.metadata.get("citation"):
         return f"Согласно {chunk.metadata['citation']}:"
@@ -186,10 +186,13 @@ def compose_key_facts(
     ranked: list[Candidate],
     warning: str | None = None,
     note: str | None = None,
+    lead: list[str] | None = None,
 ) -> str:
     """Offline answer whose Краткий вывод quotes the key fact verbatim, each with its [n].
 
-    ``ranked`` are the candidate sentences best first (:mod:`finagent.answering.evidence`).
+    ``ranked`` are the candidate sentences best first (:mod:`finagent.answering.evidence`);
+    ``lead``, when given, is the Краткий вывод instead of the quoted best sentences (the
+    direct composer's value line and quotes, :mod:`finagent.answering.direct`).
     """
     if not ctx.chunks and not ctx.external:
         return f"## Краткий вывод\n{NOTHING_FOUND}\n\n## Подробный анализ\n{NOTHING_FOUND}"
@@ -197,13 +200,15 @@ def compose_key_facts(
     details: list[str] = []
     _add_live_data(ctx, summary, details)
     ranked = [c for c in ranked if clean_sentence(c.sentence)]
-    if ranked:
+    if lead:
+        summary.extend(lead)
+    elif ranked:
         top = ranked[0]
-        summary.append(f"{_lead(top)} «{clean_sentence(top.sentence)}» [{top.number}]")
+        summary.append(f"{quote_lead(top)} «{clean_sentence(top.sentence)}» [{top.number}]")
         runner_up = next((c for c in ranked[1:] if c.number != top.number), None)
         if runner_up is not None and runner_up.score >= top.score - 0.01:
             quote = clean_sentence(runner_up.sentence)
-            summary.append(f"{_lead(runner_up)} «{quote}» [{runner_up.number}]")
+            summary.append(f"{quote_lead(runner_up)} «{quote}» [{runner_up.number}]")
     by_number: dict[int, list[Candidate]] = {}
     for c in ranked:
         by_number.setdefault(c.number, []).append(c)

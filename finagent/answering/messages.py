@@ -71,3 +71,4 @@ ABSTAIN_RATE_ARTICLE_MISSING = "В загруженной главе {chapter} �
 ABSTAIN_LAW = "закон о налоге «{tax}» не загружен в базу"
 ABSTAIN_LAW_MISSING = "Этот налог установлен не НК РФ, а отдельным законом ({law}); он не загружен."
 ABSTAIN_CHAPTERS_LOADED = "Загружены главы НК РФ: {chapters}."
+FIGURE_REMOVED = "[цифра удалена: не подтверждена источниками]"

@@ -49,6 +49,7 @@ from finagent.nodes.intents import (
 )
 from finagent.nodes.load_history import load_history
 from finagent.nodes.orchestrate import orchestrate
+from finagent.nodes.save_turn import save_turn
 from finagent.nodes.tools import after_answer, tools
 from finagent.retrieval.fairness import embedding_user
 from finagent.state import AgentInput, AgentOutput, AgentState, Chunk, Scenario
@@ -101,6 +102,7 @@ def compile_agent_graph(
     graph.add_node("no_documents", no_documents)
     graph.add_node("answer", answer)
     graph.add_node("tools", tools)
+    graph.add_node("save_turn", save_turn)
 
     graph.add_edge(START, "load_history")
     graph.add_conditional_edges("load_history", stop_on_error, ["orchestrate", END])
@@ -115,10 +117,12 @@ def compile_agent_graph(
         *INTENT_NODES.values(),
     ):
         graph.add_edge(node, "answer")
-    graph.add_conditional_edges("answer", after_answer, {"tools": "tools", "end": END})
+    graph.add_conditional_edges("answer", after_answer, {"tools": "tools", "end": "save_turn"})
     graph.add_edge("tools", "answer")
-    graph.add_edge("clarify", END)
-    graph.add_edge("no_documents", END)
+    # every answering path ends in the one node that saves the turn
+    graph.add_edge("clarify", "save_turn")
+    graph.add_edge("no_documents", "save_turn")
+    graph.add_edge("save_turn", END)
     return graph.compile(checkpointer=checkpointer, name="finagent")
 
 

@@ -1,4 +1,4 @@
-"""S5: ask clarifying questions and stop."""
+"""S5: ask clarifying questions and stop (the graph's save_turn stores the turn)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from finagent.answering import messages
-from finagent.nodes.common import decision_of, save_turn
-from finagent.nodes.context import AgentContext, caller, deps_of
+from finagent.nodes.common import decision_of
+from finagent.nodes.context import AgentContext
 from finagent.observability import redact
 from finagent.state import AgentState
 from finagent.text_safety import utf8_safe
@@ -20,5 +20,4 @@ async def clarify(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str
         "Уточните, пожалуйста, ваш вопрос."
     ]
     answer = messages.CLARIFY_HEADER + "\n" + "\n".join(f"- {q}" for q in questions)
-    await save_turn(deps_of(runtime).history, state, caller(runtime), answer)
     return {"answer": answer}

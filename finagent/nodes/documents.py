@@ -9,7 +9,7 @@ from langgraph.runtime import Runtime
 from finagent.answering import messages
 from finagent.bootstrap import Deps
 from finagent.error_report import report
-from finagent.nodes.common import save_turn, sub_queries
+from finagent.nodes.common import sub_queries
 from finagent.nodes.context import AgentContext, caller, deps_of
 from finagent.prompts import routing_messages
 from finagent.retrieval.index import IndexUnavailableError, SearchFilter
@@ -65,5 +65,4 @@ async def load_full_documents(state: AgentState, runtime: Runtime[AgentContext])
 async def no_documents(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     """S1 for a user with no documents: say so and how to upload, then stop."""
     answer = routing_messages.NO_DOCUMENTS
-    await save_turn(deps_of(runtime).history, state, caller(runtime), answer)
     return {"answer": answer, "debug": {"no_documents": True}}

@@ -9,7 +9,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from langgraph.runtime import Runtime
 
-from finagent.nodes.answer_text import context_of
+from finagent.answering.final import context_of
 from finagent.nodes.common import decision_of
 from finagent.nodes.context import AgentContext, answer_tools_option, caller, deps_of
 from finagent.state import AgentState, ExternalData

@@ -64,7 +64,8 @@ async def test_s3_small_selection_is_read_whole(agent: Agent, loaded: dict[str, 
         user_id="alice", query="Какая сумма НДС?", selected_document_ids=[doc_id]
     )
     assert result.scenario == 3
-    assert [c.id for c in result.used_chunks] == [f"{doc_id}:full"]
+    # the whole document, and the card sentence the direct answer quotes from it
+    assert [c.id for c in result.used_chunks] == [f"{doc_id}:full", f"{doc_id}:card:vat"]
     assert "40 000" in result.answer
 
 

@@ -14,6 +14,7 @@ from finagent.nodes.context import caller
 from finagent.nodes.documents import load_full_documents, no_documents
 from finagent.nodes.intents import fetch_cbr, fetch_news
 from finagent.nodes.load_history import load_history
+from finagent.nodes.save_turn import save_turn
 from finagent.prompts import routing_messages
 from finagent.state import Decision, ExternalData, Scenario, Turn
 from tests.fakes.llm import ScriptedChatModel, tool_call_message
@@ -72,7 +73,7 @@ def test_selected_documents_narrow_the_callers_scope() -> None:
 # --- stop nodes save the turn --------------------------------------------------------------
 
 
-async def test_clarify_asks_bounded_questions_and_saves_the_turn() -> None:
+async def test_clarify_asks_bounded_questions_and_save_turn_stores_them() -> None:
     deps = node_deps()
     decision = Decision(
         scenario=Scenario.CLARIFY, clarifying_questions=["За какой год?", "  ", "x" * 500]
@@ -82,6 +83,8 @@ async def test_clarify_asks_bounded_questions_and_saves_the_turn() -> None:
     lines = update["answer"].splitlines()
     assert lines[0] == messages.CLARIFY_HEADER and lines[1] == "- За какой год?"
     assert len(lines) == 3 and len(lines[2]) == 2 + 300
+    assert await deps.history.last("alice", "c1", 10) == []  # the node itself saves nothing
+    await save_turn({**state, **update}, runtime(deps))  # type: ignore[arg-type]
     saved = await deps.history.last("alice", "c1", 10)
     assert [t.content for t in saved] == ["сколько налога?", update["answer"]]
 
@@ -139,7 +142,7 @@ async def test_offline_smalltalk_answer_is_the_greeting() -> None:
     }
     update = await answer(state, runtime(deps))  # type: ignore[arg-type]
     assert update["answer"] == messages.SMALLTALK
-    assert len(await deps.history.last("alice", "c1", 10)) == 2
+    assert await deps.history.last("alice", "c1", 10) == []  # saved by save_turn only
 
 
 async def test_a_failed_search_answers_with_its_notice_alone() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from evals.answers.outputs import fallback_cited_units
 from finagent.answering.context import build_context, renumber
-from finagent.nodes.answer_text import finalise
+from finagent.answering.final import finalise
 from finagent.server.stream import citations
 from finagent.state import Chunk, Source
 

@@ -1,4 +1,5 @@
-"""The answer's text: its context, source list, citation and reference checks, fallbacks."""
+"""The answer's last stages: its context, the checks (citations, references, figures) and
+the final text with its source list."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from finagent.answering.context import (
 from finagent.answering.edition import edition_notes, period_warning
 from finagent.answering.evidence import candidates, rank
 from finagent.answering.extractive import compose_extractive, compose_key_facts
+from finagent.answering.figures import check_figures
 from finagent.answering.reference_check import check_references
 from finagent.bootstrap import Deps
 from finagent.observability import get_logger, redact
@@ -88,21 +90,48 @@ async def fallback(
         body = compose_extractive(query, ctx, messages.LLM_UNAVAILABLE_NOTE)
         return finalise(body, ctx.sources, ctx.notices)
     ranked, _ = await rank(query, candidates(ctx), deps.embedder)
-    body = compose_key_facts(
-        ctx, ranked, period_warning(query, ctx.chunks), messages.LLM_UNAVAILABLE_NOTE
-    )
-    return await verified(deps, body, ctx, decision, ctx.sources)
+    warning = period_warning(query, ctx.chunks)
+    body = compose_key_facts(ctx, ranked, warning, messages.LLM_UNAVAILABLE_NOTE)
+    return await verified(deps, body, ctx, decision, ctx.sources, known=[query, warning or ""])
+
+
+def cited_texts(
+    ctx: AnswerContext, body: str, extra: list[ExternalData] | None = None
+) -> list[str]:
+    """Texts of the sources ``body`` cites: passages with their title and citation label,
+    and live data (the context's and the tools')."""
+    cited = set(cited_numbers(body))
+    texts = [
+        f"{c.title or ''}\n{c.metadata.get('citation') or ''}\n{c.text}"
+        for c, n in zip(ctx.chunks, ctx.chunk_numbers, strict=True)
+        if n in cited
+    ]
+    texts += [item.content for item in ctx.external]
+    texts += [item.content for item in extra or []]
+    return texts
 
 
 async def verified(
-    deps: Deps, body: str, ctx: AnswerContext, decision: Decision, sources: list[Source]
+    deps: Deps,
+    body: str,
+    ctx: AnswerContext,
+    decision: Decision,
+    sources: list[Source],
+    known: list[str] | None = None,
+    tool_results: list[ExternalData] | None = None,
 ) -> tuple[str, dict[str, Any]]:
-    """The final text with only supported references and allowed citations."""
+    """The final text with only supported references, figures and allowed citations.
+
+    ``known`` are texts whose figures count as supported besides the cited sources: the
+    question, our own warnings, quoted card sentences."""
     allowed = allowed_sources(decision, sources)
     body = drop_unknown_citations(strip_sources_section(redact(body)), allowed)
     body, report = await check_references(body, ctx.chunks, deps.catalog)
     if report.removed:
         log.warning("unsupported_references", count=len(report.removed))
+    body, figures = check_figures(body, [*cited_texts(ctx, body, tool_results), *(known or [])])
+    if figures.removed:
+        log.warning("unsupported_figures", count=len(figures.removed))
     cited = set(cited_numbers(body))
     notes = edition_notes(
         [c for c, n in zip(ctx.chunks, ctx.chunk_numbers, strict=True) if n in cited]
@@ -110,7 +139,11 @@ async def verified(
     if notes:  # which edition of the code, which review date of the article
         body += "\n\n" + "\n".join(f"_{n}_" for n in notes)
     text, numbering = finalise(body, allowed, ctx.notices)
-    checked = {"references": report.as_debug(), "cited_units": cited_units(ctx, body)}
+    checked = {
+        "references": report.as_debug(),
+        "figures": figures.as_debug(),
+        "cited_units": cited_units(ctx, body),
+    }
     return text, {**checked, **numbering}
 
 

@@ -1,0 +1,1 @@
+"""Training of the direct composer's sentence ranker (finagent.answering.ranker)."""

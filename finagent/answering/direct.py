@@ -1,0 +1,107 @@
+"""The direct composer: the Краткий вывод opens with one sentence stating the value asked.
+
+«Ставка НДФЛ — 30 % (п. 3 ст. 224 НК РФ) [1].» then the verbatim quote with its ``[n]``.
+The value comes from the typed question (answer type, subject) and the winning evidence:
+a document card's field (every candidate value, each with its sentence) or the best
+sentence of the learned ranker (:mod:`finagent.answering.ranker`). Without a value of the
+asked type the best sentence is quoted as the extractive composer quotes it.
+"""
+
+from __future__ import annotations
+
+from finagent.answering.card_evidence import CardAnswer
+from finagent.answering.context import AnswerContext
+from finagent.answering.evidence import Candidate
+from finagent.answering.extractive import clean_sentence, compose_key_facts, quote_lead
+from finagent.answering.sentence_profile import profile, values_of
+from finagent.question.model import Question
+from finagent.question.tables import TAXES
+
+MAX_VALUES = 3  # a sentence listing more values is quoted, not summed up
+# a quote-only lead adds a second source's sentence this close to the best (logit units)
+RUNNER_UP_MARGIN = 0.5
+_SUBJECTS = {
+    "rate": "Ставка",
+    "amount": "Сумма",
+    "limit": "Предельный размер",
+    "date": "Дата",
+    "period": "Срок",
+}
+_TAX_NAMES = {t.key: t.name for t in TAXES}
+
+
+def subject_of(question: Question) -> str | None:
+    """«Ставка НДФЛ», «Срок», «Предельный размер»; None for types with no single value."""
+    base = _SUBJECTS.get(question.answer_type)
+    if base is None:
+        return None
+    tax = _TAX_NAMES.get(question.tax or "")
+    return f"{base} {tax}" if tax else base
+
+
+def _reference(candidate: Candidate) -> str:
+    chunk = candidate.chunk
+    citation = chunk.metadata.get("citation")
+    return str(citation) if citation else f"«{chunk.title}»" if chunk.title else ""
+
+
+def sentence_lead(question: Question, top: Candidate) -> list[str]:
+    """The value line and the quote of the best sentence, or just the quote."""
+    quote = clean_sentence(top.sentence)
+    subject = subject_of(question)
+    values = values_of(profile(quote), question.answer_type) if subject else ()
+    if not subject or not values or len(values) > MAX_VALUES:
+        return [f"{quote_lead(top)} «{quote}» [{top.number}]"]
+    reference = _reference(top)
+    where = f" ({reference})" if reference else ""
+    line = f"{subject} — {', '.join(values)}{where} [{top.number}]."
+    return [line, f"«{quote}» [{top.number}]"]
+
+
+def card_lead(answers: list[CardAnswer]) -> list[str]:
+    """One first sentence with every asked field («Арендодатель — …; арендная плата — …»),
+    then each value's sentence quoted; two values of a field are both shown."""
+    parts = []
+    for i, a in enumerate(answers):
+        name = a.name[:1].upper() + a.name[1:] if i == 0 else a.name
+        values = " или ".join(v.value for v in a.values)
+        parts.append(f"{name} — {values} [{a.number}]")
+    titles = list(dict.fromkeys(a.title for a in answers))
+    line = "; ".join(parts) + f" (документ «{'», «'.join(titles)}»)."
+    quotes: list[str] = []
+    for a in answers:
+        several = len(a.values) > 1
+        for v in a.values:
+            sentence = clean_sentence(v.sentence) or v.sentence
+            label = f"{a.name}, вариант «{v.value}»: " if several else f"{a.name}: "
+            quotes.append(f"- {label}«{sentence}» [{a.number}]")
+    if any(len(a.values) > 1 or a.more for a in answers):
+        line += " В документе несколько значений — проверьте, какое применяется."
+    more = [f"{a.name}: ещё значений в документе — {a.more}" for a in answers if a.more]
+    if more:
+        quotes.append("- " + "; ".join(more))
+    return [line, "\n".join(quotes)]
+
+
+def compose_direct(
+    question: Question,
+    ctx: AnswerContext,
+    ranked: list[Candidate],
+    cards: list[CardAnswer],
+    warning: str | None = None,
+    note: str | None = None,
+) -> str:
+    """The offline answer in the answer format, led by the value asked."""
+    lead: list[str] = []
+    if cards:
+        lead = card_lead(cards)
+    else:
+        quotable = [c for c in ranked if clean_sentence(c.sentence)]
+        if quotable:
+            top = quotable[0]
+            lead = sentence_lead(question, top)
+            runner_up = next((c for c in quotable[1:] if c.number != top.number), None)
+            if len(lead) == 1 and runner_up and runner_up.score >= top.score - RUNNER_UP_MARGIN:
+                quote = clean_sentence(runner_up.sentence)
+                lead.append(f"{quote_lead(runner_up)} «{quote}» [{runner_up.number}]")
+    return compose_key_facts(ctx, ranked, warning, note, lead=lead or None)

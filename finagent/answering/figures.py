@@ -1,0 +1,102 @@
+"""Every figure of an answer must occur in a cited source or in the question.
+
+A figure is a number with a unit, percent or currency («30 %», «297 200 руб.», «3 месяца»)
+or a date («01.03.2025», «1 марта 2025»). Numbers compare normalised: «297 200» = «297200»,
+«30 %» = «30%», «49 533,33» = «49533.33». Legal references («п. 3 ст. 224») and citation
+marks ``[n]`` are not figures. An unsupported figure is replaced by a visible marker, like
+an unsupported reference (:mod:`finagent.answering.reference_check`), and counted.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from finagent.answering.messages import FIGURE_REMOVED
+from finagent.legal.references import find_references
+from finagent.russian_months import MONTHS
+
+_SPACE = "[ \u00a0\u202f\u2009]"
+_NUMBER = rf"\d+(?:{_SPACE}\d{{3}})*(?:[.,]\d+)?"
+_UNIT = (
+    r"%|процент\w*|руб\w*|₽|коп\w*|тыс\w*|млн\w*|млрд\w*|(?:календарн|рабоч)\w*\s+дн\w*"
+    r"|дн(?:я|ей)\b|день|месяц\w*|недел\w*|лет\b|год(?:а|ов)?\b|час\w*|евро|долл\w*"
+)
+_MONTH_WORDS = "|".join(sorted({re.escape(m) for m in MONTHS}, key=len, reverse=True))
+_NUMERIC_DATE = r"\b\d{1,2}\.\d{1,2}\.\d{2,4}\b"
+FIGURE = re.compile(
+    rf"{_NUMERIC_DATE}"
+    rf"|\b\d{{1,2}}\s+(?:{_MONTH_WORDS})[а-я]{{0,3}}\b(?:\s+\d{{4}})?"
+    rf"|(?<![\d.,]){_NUMBER}\s*(?:{_UNIT})",
+    re.IGNORECASE,
+)
+_DIGITS = re.compile(_NUMBER)
+_CITATION = re.compile(r"\[\d{1,3}\]")
+_ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+
+
+def _core(figure: str) -> str:
+    """What a figure is compared by: its number («297200.50»), or a numeric date whole."""
+    if re.fullmatch(_NUMERIC_DATE, figure):
+        return figure
+    match = _DIGITS.search(figure)
+    return re.sub(r"\s", "", match.group(0)).replace(",", ".") if match else figure
+
+
+def known_numbers(texts: Iterable[str]) -> set[str]:
+    """Every number and numeric date of ``texts``, normalised as :func:`_core` does."""
+    found: set[str] = set()
+    for text in texts:
+        spaced = re.sub(r"[\u00a0\u202f\u2009]", " ", text)
+        found |= {re.sub(r"\s", "", n).replace(",", ".") for n in _DIGITS.findall(spaced)}
+        found |= set(re.findall(_NUMERIC_DATE, text))
+        # a source's ISO date (a card's value, an edition) as an answer writes it
+        found |= {f"{d}.{m}.{y}" for y, m, d in _ISO_DATE.findall(text)}
+    return found
+
+
+def _blanked(text: str) -> str:
+    """``text`` with legal references and citation marks blanked (same length)."""
+    chars = list(text)
+    for ref in find_references(text):
+        chars[ref.start : ref.end] = " " * (ref.end - ref.start)
+    out = "".join(chars)
+    return _CITATION.sub(lambda m: " " * len(m.group(0)), out)
+
+
+def figures_in(text: str) -> list[re.Match[str]]:
+    """The figures stated in ``text`` (references and ``[n]`` excluded), with offsets."""
+    return list(FIGURE.finditer(_blanked(text)))
+
+
+@dataclass
+class FigureReport:
+    supported: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+
+    def as_debug(self) -> dict[str, object]:
+        return {
+            "supported": self.supported,
+            "removed": self.removed,
+            "unsupported": len(self.removed),
+        }
+
+
+def check_figures(text: str, sources: Iterable[str]) -> tuple[str, FigureReport]:
+    """``text`` with every figure no source states replaced by a marker, and the report.
+
+    ``sources`` are the cited passages, the question and our own notes (edition dates)."""
+    known = known_numbers(sources)
+    report = FigureReport()
+    removed: list[tuple[int, int]] = []
+    for match in figures_in(text):
+        figure = match.group(0).strip()
+        if _core(figure) in known:
+            report.supported.append(figure)
+        else:
+            report.removed.append(figure)
+            removed.append((match.start(), match.start() + len(match.group(0).rstrip())))
+    for start, end in reversed(removed):
+        text = text[:start] + FIGURE_REMOVED + text[end:]
+    return text, report

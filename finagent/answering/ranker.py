@@ -1,0 +1,171 @@
+"""The learned sentence ranker of the direct composer: which candidate states the answer.
+
+Each candidate sentence gets a small feature vector (:data:`FEATURES`): does it state a
+value of the asked type (a rate question wants a percentage, an amount question a sum),
+the asked tax or document field, e5 similarity to the question, overlap of lemmas, and
+legal structure (the passage's rank, the sentence's place, the tax's rate article). A
+logistic regression over them, trained offline on dev questions (``python -m
+evals.ranker``), ships as ``data/ranker.json`` with a digest of the feature names and
+weights; serving never trains. A file that does not verify is refused and the prior
+weights (:data:`PRIOR`) rank instead.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import numpy as np
+
+from finagent.answering.evidence import MAX_SENTENCE_CHARS, Candidate
+from finagent.answering.sentence_profile import profile, states_type
+from finagent.cards.fields import BY_KEY as FIELD_BY_KEY
+from finagent.language.cues import cue_lemmas
+from finagent.observability import get_logger
+from finagent.question.model import Question
+from finagent.question.tables import STOP_LEMMAS, TAXES
+from finagent.retrieval.tax_focus import TaxFocus
+
+log = get_logger("finagent.answering.ranker")
+
+RANKER_FILE = "ranker.json"
+FEATURES = (
+    "semantic",
+    "semantic_gap",
+    "lexical",
+    "type_match",
+    "tax_named",
+    "field_named",
+    "figure",
+    "rate_article",
+    "passage_rank",
+    "sentence_position",
+    "length",
+    "is_law",
+)
+# the hand-set ranking of the extractive composer, as weights of the same features
+PRIOR = {
+    "semantic": 25.0,
+    "lexical": 1.0,
+    "figure": 0.25,
+    "rate_article": 0.75,
+    "passage_rank": 0.15,
+    "sentence_position": 0.3,
+    "length": -0.25,
+    "type_match": 0.5,
+}
+
+
+@dataclass(frozen=True)
+class RankerModel:
+    features: tuple[str, ...]
+    weights: np.ndarray
+    bias: float
+    source: str  # "shipped" or "prior"
+
+    def scores(self, x: np.ndarray) -> np.ndarray:
+        return np.asarray(x @ self.weights + self.bias)
+
+
+def model_digest(features: list[str] | tuple[str, ...], weights: list[float], bias: float) -> str:
+    """sha256 of the feature names and the rounded weights: a file edited by hand or made
+    for other features does not verify."""
+    payload = json.dumps(
+        {"features": list(features), "weights": [round(w, 8) for w in weights], "bias": bias},
+        sort_keys=True,
+    )
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def prior_model() -> RankerModel:
+    weights = np.asarray([PRIOR.get(name, 0.0) for name in FEATURES], dtype=np.float64)
+    return RankerModel(FEATURES, weights, 0.0, "prior")
+
+
+def parse_model(data: dict[str, Any]) -> RankerModel:
+    """The model a ranker file holds; ValueError when it does not verify."""
+    features = tuple(str(f) for f in data["features"])
+    weights = [float(w) for w in data["weights"]]
+    bias = round(float(data["bias"]), 8)
+    if features != FEATURES:
+        raise ValueError(f"ranker features {features} are not {FEATURES}")
+    if len(weights) != len(features):
+        raise ValueError("one weight per feature expected")
+    if data.get("digest") != model_digest(features, weights, bias):
+        raise ValueError("ranker digest does not match its weights")
+    return RankerModel(features, np.asarray(weights, dtype=np.float64), bias, "shipped")
+
+
+@cache
+def shipped_model() -> RankerModel:
+    """The shipped weights, or the prior when the file is missing or does not verify."""
+    entry = resources.files("finagent.answering").joinpath("data", RANKER_FILE)
+    try:
+        return parse_model(json.loads(entry.read_text("utf-8")))
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        log.warning("ranker_weights_refused", error=str(exc)[:200])
+        return prior_model()
+
+
+def _lemma_set(phrases: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(lm for phrase in phrases for lm in cue_lemmas(phrase))
+
+
+@cache
+def _tax_lemmas(key: str) -> frozenset[str]:
+    tax = next((t for t in TAXES if t.key == key), None)
+    return _lemma_set(tax.cues) if tax else frozenset()
+
+
+@cache
+def _field_lemmas(key: str) -> frozenset[str]:
+    field = FIELD_BY_KEY.get(key)
+    return _lemma_set((*field.cues, field.name)) - STOP_LEMMAS if field else frozenset()
+
+
+def features(question: Question, found: list[Candidate], focus: TaxFocus | None) -> np.ndarray:
+    """One row of :data:`FEATURES` per candidate (``semantic`` already set by the caller)."""
+    topic = set(question.topic) - STOP_LEMMAS
+    taxes = [_tax_lemmas(t) for t in question.taxes]
+    fields = [_field_lemmas(f) for f in question.fields]
+    best = max((c.semantic for c in found), default=0.0)
+    rows = []
+    for c in found:
+        p = profile(c.sentence)
+        rows.append(
+            [
+                c.semantic,
+                c.semantic - best,
+                len(p.lemmas & topic) / max(1, len(topic)),
+                float(states_type(p, question.answer_type)),
+                float(any(t and t & p.lemmas for t in taxes)),
+                float(any(f and f & p.lemmas for f in fields)),
+                float(p.digits),
+                float(focus is not None and focus.rate_article(c.chunk)),
+                1.0 / (1 + c.rank),
+                1.0 / (1 + c.position),
+                min(len(c.sentence), MAX_SENTENCE_CHARS) / MAX_SENTENCE_CHARS,
+                float(c.chunk.source == "law"),
+            ]
+        )
+    return np.asarray(rows, dtype=np.float64).reshape(len(found), len(FEATURES))
+
+
+def rank_learned(
+    question: Question,
+    found: list[Candidate],
+    focus: TaxFocus | None,
+    model: RankerModel | None = None,
+) -> list[Candidate]:
+    """``found`` best first by the model's score (kept in ``Candidate.score``)."""
+    if not found:
+        return []
+    model = model or shipped_model()
+    scores = model.scores(features(question, found, focus))
+    for c, score in zip(found, scores, strict=True):
+        c.score = float(score)
+    return sorted(found, key=lambda c: -c.score)

@@ -1,0 +1,89 @@
+"""What a candidate sentence states: its lemmas and the kinds of values in it, cached by
+text (the same Tax Code and document sentences come back in question after question)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from razdel import tokenize
+
+from finagent.language.lemmas import lemma
+from finagent.russian_months import MONTHS
+
+_SPACE = "[ \u00a0\u202f\u2009]"
+_NUMBER = rf"\d+(?:{_SPACE}\d{{3}})*(?:[.,]\d+)?"
+PERCENT = re.compile(rf"(?<![\d.,]){_NUMBER}\s*(?:%|процент\w*)", re.I)
+MONEY = re.compile(
+    rf"(?<![\d.,]){_NUMBER}\s*(?:(?:тыс\w*|млн\w*|млрд\w*)\.?\s*)?(?:руб\w*|₽|коп\w*|евро|долл\w*)",
+    re.I,
+)
+_MONTH_WORDS = "|".join(sorted({re.escape(m) for m in MONTHS}, key=len, reverse=True))
+DATE = re.compile(
+    rf"\b\d{{1,2}}\.\d{{1,2}}\.\d{{2,4}}\b|\b\d{{1,2}}\s+(?:{_MONTH_WORDS})[а-я]{{0,3}}\b"
+    rf"(?:\s+\d{{4}}(?:\s*г(?:ода|\.)?)?)?",
+    re.I,
+)
+PERIOD = re.compile(
+    rf"(?<![\d.,]){_NUMBER}\s*(?:(?:календарн|рабоч|банковск)\w*\s+)?"
+    r"(?:дн(?:я|ей|ь)\b|день|месяц\w*|недел\w*|лет\b|год(?:а|ов)?\b|час\w*)"
+    r"|\b(?:один|два|две|три|четыре|пять|шесть|десять)\w*\s+(?:дн\w+|месяц\w*|лет|год\w*)",
+    re.I,
+)
+# a party named in full: a legal form before a quoted name, or a person's full name
+PARTY = re.compile(
+    r"\b(?:ООО|АО|ПАО|ЗАО|ОАО|ИП|НКО|ФГУП|МУП)\s*[«\"]|"
+    r"\b[А-ЯЁ][а-яё]+\s+[А-ЯЁ][а-яё]+\s+[А-ЯЁ][а-яё]+(?:вич|вна|ична)\b|"
+    r"\b[А-ЯЁ][а-яё]+\s+[А-ЯЁ]\.\s?[А-ЯЁ]\."
+)
+_WORD = re.compile(r"\w", re.U)
+
+
+@dataclass(frozen=True)
+class SentenceProfile:
+    lemmas: frozenset[str]
+    percents: tuple[str, ...]
+    money: tuple[str, ...]
+    dates: tuple[str, ...]
+    periods: tuple[str, ...]
+    party: bool
+    digits: bool
+
+
+@lru_cache(maxsize=50_000)
+def profile(text: str) -> SentenceProfile:
+    words = [t.text for t in tokenize(text) if _WORD.search(t.text)]
+    return SentenceProfile(
+        lemmas=frozenset(lemma(w) for w in words),
+        percents=tuple(m.group(0) for m in PERCENT.finditer(text)),
+        money=tuple(m.group(0) for m in MONEY.finditer(text)),
+        dates=tuple(m.group(0) for m in DATE.finditer(text)),
+        periods=tuple(m.group(0) for m in PERIOD.finditer(text)),
+        party=bool(PARTY.search(text)),
+        digits=any(ch.isdigit() for ch in text),
+    )
+
+
+def values_of(p: SentenceProfile, answer_type: str) -> tuple[str, ...]:
+    """The values of the asked type a sentence states (in order, repeats kept once)."""
+    if answer_type == "rate":
+        found = p.percents
+    elif answer_type == "amount":
+        found = p.money
+    elif answer_type == "limit":
+        found = p.money + p.percents
+    elif answer_type == "date":
+        found = p.dates
+    elif answer_type == "period":
+        found = p.periods
+    else:
+        found = ()
+    return tuple(dict.fromkeys(" ".join(v.split()) for v in found))
+
+
+def states_type(p: SentenceProfile, answer_type: str) -> bool:
+    """Whether the sentence holds a value of the asked type."""
+    if answer_type == "party":
+        return p.party
+    return bool(values_of(p, answer_type))

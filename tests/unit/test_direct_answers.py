@@ -1,0 +1,171 @@
+"""The direct composer: ranker features and weights, the value lead line, card values,
+and the figure check (composer and LLM path)."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+import numpy as np
+import pytest
+from langchain_core.messages import AIMessage
+
+from finagent.answering.card_evidence import card_answers
+from finagent.answering.context import build_context
+from finagent.answering.direct import card_lead, compose_direct, sentence_lead, subject_of
+from finagent.answering.evidence import Candidate
+from finagent.answering.figures import check_figures
+from finagent.answering.ranker import (
+    FEATURES,
+    RANKER_FILE,
+    features,
+    model_digest,
+    parse_model,
+    prior_model,
+    rank_learned,
+    shipped_model,
+)
+from finagent.cards.build import build_card
+from finagent.nodes.answer import answer
+from finagent.question.build import build_question
+from finagent.state import Chunk, Decision, Scenario
+from tests.fakes.llm import ScriptedChatModel
+from tests.unit.node_deps import node_deps, runtime, with_llm
+
+LAW = Chunk(
+    id="nk-224",
+    text="Статья 224. Налоговые ставки",
+    source="law",
+    title="Статья 224",
+    metadata={"citation": "п. 3 ст. 224 НК РФ"},
+)
+LEASE_TEXT = (
+    "# Договор аренды № 5\n\n"
+    "Общество с ограниченной ответственностью «Альфа» (ООО «Альфа»), ИНН 7701234567, "
+    "именуемое в дальнейшем «Арендодатель», и ООО «Бета», именуемое «Арендатор».\n\n"
+    "3.1. Арендная плата составляет 120 000 рублей в месяц.\n\n"
+    "3.2. С 1 июля арендная плата составляет 130 000 рублей в месяц.\n"
+)
+
+
+def candidate(sentence: str, rank: int = 0, position: int = 0, semantic: float = 0.8) -> Candidate:
+    return Candidate(LAW, 1, sentence, rank, position, semantic=semantic)
+
+
+# --- features and ranking -------------------------------------------------------------------
+
+
+def test_a_rate_question_prefers_the_sentence_with_a_percentage() -> None:
+    question = build_question("Какая ставка НДФЛ для нерезидентов?")
+    found = [
+        candidate("Налоговая ставка устанавливается для доходов нерезидентов.", semantic=0.86),
+        candidate("Налоговая ставка устанавливается в размере 30 процентов.", 0, 1, 0.84),
+    ]
+    x = features(question, found, None)
+    type_match = FEATURES.index("type_match")
+    assert x[:, type_match].tolist() == [0.0, 1.0]
+    ranked = rank_learned(question, found, None)
+    assert "30 процентов" in ranked[0].sentence
+
+
+def test_the_shipped_weights_verify_and_a_tampered_file_is_refused() -> None:
+    raw = resources.files("finagent.answering").joinpath("data", RANKER_FILE).read_text("utf-8")
+    data = json.loads(raw)
+    assert shipped_model().source == "shipped"
+    assert parse_model(data).features == FEATURES
+    data["weights"][0] += 1.0
+    with pytest.raises(ValueError, match="digest"):
+        parse_model(data)
+    renamed = {**data, "features": ["x", *FEATURES[1:]]}
+    renamed["digest"] = model_digest(renamed["features"], renamed["weights"], renamed["bias"])
+    with pytest.raises(ValueError, match="features"):
+        parse_model(renamed)
+
+
+def test_prior_weights_cover_every_feature() -> None:
+    prior = prior_model()
+    assert prior.weights.shape == (len(FEATURES),) and np.isfinite(prior.weights).all()
+
+
+# --- the lead line --------------------------------------------------------------------------
+
+
+def test_the_lead_line_states_the_value_then_quotes_it() -> None:
+    question = build_question("Какая ставка НДФЛ для нерезидентов?")
+    assert subject_of(question) == "Ставка НДФЛ"
+    top = candidate("Налоговая ставка устанавливается в размере 30 процентов.")
+    line, quote = sentence_lead(question, top)
+    assert line == "Ставка НДФЛ — 30 процентов (п. 3 ст. 224 НК РФ) [1]."
+    assert quote == "«Налоговая ставка устанавливается в размере 30 процентов.» [1]"
+
+
+def test_a_sentence_without_the_asked_value_is_quoted_as_it_is() -> None:
+    question = build_question("Какая ставка НДФЛ для нерезидентов?")
+    (line,) = sentence_lead(question, candidate("Ставка зависит от статуса налогового резидента."))
+    assert line.startswith("Согласно п. 3 ст. 224 НК РФ: «Ставка зависит")
+
+
+def test_two_card_values_are_both_shown_with_their_sentences() -> None:
+    card = build_card("d1", "lease.md", LEASE_TEXT)
+    chunk = Chunk(id="c", text=LEASE_TEXT, source="user_docs", title=card.title, document_id="d1")
+    ctx = build_context([chunk], [], 10_000)
+    question = build_question("кто арендодатель и сколько платим в месяц?", cards=[card])
+    answers = card_answers(question, [card], ctx)
+    assert [a.key for a in answers] == ["landlord", "rent"]
+    first, quotes = card_lead(answers)
+    assert first.startswith("Арендодатель — ООО «Альфа» (ИНН 7701234567) [1]")
+    assert "120 000 руб. в месяц или 130 000 руб. в месяц" in first
+    assert "3.1. Арендная плата составляет 120 000 рублей в месяц." in quotes
+    assert "3.2. С 1 июля арендная плата составляет 130 000 рублей в месяц." in quotes
+    body = compose_direct(question, ctx, [], answers)
+    assert body.startswith("## Краткий вывод\nАрендодатель — ООО «Альфа»")
+
+
+def test_a_card_of_a_document_no_passage_brought_gets_its_own_source() -> None:
+    card = build_card("d1", "lease.md", LEASE_TEXT)
+    ctx = build_context([], [], 10_000)
+    question = build_question("кто арендодатель?", cards=[card])
+    question.documents = []
+    assert card_answers(question, [card], ctx) == []  # neither named nor retrieved
+    question = build_question("кто арендодатель по договору аренды № 5?", cards=[card])
+    (found,) = card_answers(question, [card], ctx)
+    assert found.number == 1 and ctx.sources[0].title == card.title
+    assert card_answers(question, [card], build_context([], [], 10_000), new_sources=False) == []
+
+
+# --- the figure check -----------------------------------------------------------------------
+
+
+def test_figures_compare_normalised_and_unsupported_ones_are_removed_and_counted() -> None:
+    text = "Платим 297 200 руб. [1]; ставка 30 % (п. 3 ст. 224 НК РФ); пени 5 % и 1 000 руб."
+    checked, report = check_figures(text, ["Плата 297200 рублей, ставка 30%."])
+    assert report.supported == ["297 200 руб", "30 %"]
+    assert report.removed == ["5 %", "1 000 руб"]
+    assert "297 200 руб." in checked and "п. 3 ст. 224" in checked and "5 %" not in checked
+    assert report.as_debug()["unsupported"] == 2
+
+
+def test_a_figure_in_the_question_or_a_numeric_date_of_a_source_is_supported() -> None:
+    _, report = check_figures("С 01.02.2025 срок 3 месяца.", ["с 2025-02-01", "за 3 месяца?"])
+    assert report.removed == []
+
+
+async def test_an_llm_figure_no_source_states_is_removed_and_counted() -> None:
+    reply = AIMessage(
+        "## Краткий вывод\nАрендная плата — 120 000 рублей в месяц [1], пени 7 % в день [1]."
+    )
+    llm = ScriptedChatModel([reply])
+    deps = with_llm(node_deps(), llm)
+    chunk = Chunk(id="c", text=LEASE_TEXT, source="user_docs", title="Договор", document_id="d1")
+    state: dict[str, Any] = {
+        "query": "сколько платим за аренду?",
+        "decision": Decision(scenario=Scenario.ALL_DOCUMENTS),
+        "chunks": [chunk],
+    }
+    update = await answer(state, runtime(deps))  # type: ignore[arg-type]
+    assert "120 000 рублей" in update["answer"] and "7 %" not in update["answer"]
+    assert update["debug"]["figures"]["removed"] == ["7 %"]
+    assert update["debug"]["figures"]["unsupported"] == 1
+    prompt = llm.received[0][-1].content
+    assert "Разбор вопроса" in prompt and "Что спрашивают: сумма" in prompt
