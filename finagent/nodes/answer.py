@@ -10,7 +10,6 @@ from langgraph.runtime import Runtime
 
 from finagent.answering import messages
 from finagent.answering.abstention import Abstention, evidence_abstention, scope_abstention
-from finagent.answering.edition import period_warning
 from finagent.answering.evidence import candidates, rank, shared_words
 from finagent.answering.extractive import compose_extractive, compose_key_facts
 from finagent.bootstrap import Deps
@@ -27,6 +26,7 @@ from finagent.nodes.answer_text import (
 from finagent.nodes.calc import calc_answer
 from finagent.nodes.common import decision_of, save_turn
 from finagent.nodes.context import AgentContext, answer_tools_option, caller, deps_of, run_config
+from finagent.nodes.question import turn_question
 from finagent.nodes.tools import tool_rounds
 from finagent.observability import get_logger, redact
 from finagent.prompts import load_prompt
@@ -121,14 +121,14 @@ async def answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str,
             )
             if weak is not None:
                 return await _abstain(deps, state, who, weak, best)
-    warning = period_warning(query, ctx.chunks) if check else None
+    as_of = (await turn_question(dict(state), deps, who.user_id)).as_of if check else None
     if deps.llm is None:
         debug: dict[str, Any] = {"answer_mode": "extractive", "best_similarity": best}
         if only_smalltalk:
             text = messages.SMALLTALK
-        elif check:
-            body = compose_key_facts(ctx, ranked, warning)
-            text, checked = await verified(deps, body, ctx, decision, ctx.sources)
+        elif as_of is not None:  # checked answers
+            body = compose_key_facts(ctx, ranked)
+            text, checked = await verified(deps, body, ctx, decision, ctx.sources, as_of)
             debug.update(checked)
         else:
             body = compose_extractive(query, ctx)
@@ -159,7 +159,7 @@ async def answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str,
         reply = await _streamed(llm, prompt)
     except Exception as exc:
         log.warning("answer_llm_failed", error=type(exc).__name__)
-        text, checked = await fallback(deps, query, ctx, decision, check)
+        text, checked = await fallback(deps, query, ctx, decision, check, as_of)
         await save_turn(deps.history, state, who, text)
         return {
             "answer": text,
@@ -175,7 +175,7 @@ async def answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str,
     sources = ctx.sources + tool_sources(ctx, list(state.get("tool_results") or []))
     if not reply.text.strip():  # an empty completion: answer from the sources instead
         log.warning("answer_llm_empty")
-        text, checked = await fallback(deps, query, ctx, decision, check)
+        text, checked = await fallback(deps, query, ctx, decision, check, as_of)
         await save_turn(deps.history, state, who, text)
         return {
             "answer": text,
@@ -186,11 +186,8 @@ async def answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str,
                 "llm_error": "empty reply",
             },
         }
-    if check:
-        body = reply.text
-        if warning:
-            body = f"{warning}\n\n{body}"
-        text, checked = await verified(deps, body, ctx, decision, sources)
+    if as_of is not None:
+        text, checked = await verified(deps, reply.text, ctx, decision, sources, as_of)
     else:
         text, checked = finalise(reply.text, sources, ctx.notices)
     await save_turn(deps.history, state, who, text)
