@@ -13,8 +13,8 @@ from langchain_core.messages import AIMessage
 from finagent.bootstrap import Deps
 from finagent.graph.agent import Agent
 from finagent.moscow_time import pinned_today
-from finagent.retrieval.retriever import KB
 from finagent.retrieval.law_ingest import LawIngestor
+from finagent.retrieval.retriever import KB
 from tests.fakes.llm import ScriptedChatModel
 from tests.integration.test_verified_answers import decision
 
@@ -25,7 +25,8 @@ VAT_RATES = """Глава 21. НАЛОГ НА ДОБАВЛЕННУЮ СТОИМ�
 
 Статья 164. Налоговые ставки
 
-3. Налогообложение производится по налоговой ставке 20 процентов в случаях, не указанных в пунктах 1, 2 и 4 настоящей статьи.
+3. Налогообложение производится по налоговой ставке 20 процентов в случаях, не указанных \
+в пунктах 1, 2 и 4 настоящей статьи.
 (в ред. Федерального закона от 03.08.2018 N 303-ФЗ)
 """
 VAT_QUESTION = "Какая ставка НДС?"
@@ -81,7 +82,7 @@ async def test_offline_vat_rate_in_a_later_year_is_warned(make_services, tmp_pat
 
 async def test_llm_vat_rate_in_a_later_year_is_warned(make_services, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     def llm() -> ScriptedChatModel:
-        reply = AIMessage("## Краткий вывод\nОбщая ставка НДС — 20 % [1].\n\n## Подробный анализ\n…")
+        reply = AIMessage("## Краткий вывод\nОбщая ставка НДС — 20 % [1].\n\n## Подробный анализ\n")
         return ScriptedChatModel([decision(["kb"]), reply])
 
     late = await ask(await vat_sources(await make_services(llm()), tmp_path), date(2026, 11, 27))

@@ -74,5 +74,6 @@ def test_applicability_dates_of_csv_and_markdown_articles(tmp_path: Path) -> Non
     written = front_matter(first) + first.text
     again = article_from_markdown(written, tmp_path / "x.md", tmp_path)
     assert again.applies_from == "2025-01-01" and again.text == first.text
-    line = article_from_markdown("# УСН\nДействует с: 2026-01-01\n\nЛимит.", tmp_path / "u.md", None)
+    text = "# УСН\nДействует с: 2026-01-01\n\nЛимит."
+    line = article_from_markdown(text, tmp_path / "u.md", None)
     assert line.applies_from == "2026-01-01" and "Действует с" not in line.text
