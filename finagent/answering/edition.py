@@ -116,3 +116,13 @@ def with_dating_warning(body: str, warning: str | None) -> str:
     if heading is None:
         return f"{warning}\n\n{body.lstrip()}"
     return f"{body[: heading.end()]}\n{warning}\n\n{body[heading.end() :].lstrip()}"
+
+
+_WARNING_LINE = re.compile(
+    rf"^{re.escape(messages.DATING_WARNING.split('{', 1)[0])}.*(?:\n[ \t]*)*(?:\n|$)", re.M
+)
+
+
+def without_dating_warning(text: str) -> str:
+    """``text`` without its dating-warning line (scores read the answer, not its date)."""
+    return _WARNING_LINE.sub("", text)

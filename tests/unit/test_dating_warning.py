@@ -5,7 +5,12 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 
-from finagent.answering.edition import dating_warning, edition_notes, with_dating_warning
+from finagent.answering.edition import (
+    dating_warning,
+    edition_notes,
+    with_dating_warning,
+    without_dating_warning,
+)
 from finagent.retrieval.kb_articles import article_from_markdown, front_matter, read_kb_csv
 from finagent.state import Chunk
 
@@ -53,6 +58,11 @@ def test_the_warning_is_the_first_line_of_the_summary() -> None:
     assert with_dating_warning(placed, "Внимание: X.") == placed  # once
     assert with_dating_warning("Ставка — 20 %.", "Внимание: X.").startswith("Внимание: X.\n")
     assert with_dating_warning(body, None) == body
+    # the direct-answer scores read the summary without it (its dates are not the value)
+    warning = dating_warning(LATE_2026, [NK_2025])
+    assert warning is not None
+    assert without_dating_warning(with_dating_warning(body, warning)) == body
+    assert without_dating_warning(f"{warning}\n\nСтавка — 20 %.") == "Ставка — 20 %."
 
 
 def test_an_unreviewed_article_names_the_date_its_rules_apply_from() -> None:
