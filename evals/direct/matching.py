@@ -6,6 +6,7 @@ import re
 from collections.abc import Sequence
 
 from evals.answers.text import answer_body, summary_section
+from finagent.answering.edition import without_dating_warning
 
 # no-break, thin, figure and narrow no-break spaces, and other Unicode spaces
 _SPACES = re.compile(r"[\s\u00a0\u2007\u2009\u202f\u200b]+")
@@ -43,10 +44,11 @@ def missing_groups(text: str, groups: Sequence[Sequence[str]]) -> list[list[str]
 
 def first_section(answer: str) -> str:
     """The Краткий вывод of an answer; without that heading, its first paragraph (what a
-    reader sees first: a clarification, a refusal, a bare answer)."""
-    body = answer_body(answer)
+    reader sees first: a clarification, a refusal, a bare answer). The dating warning is
+    left out: its source dates are not the value asked."""
+    body = without_dating_warning(answer_body(answer))
     summary = summary_section(body)
     if summary is not None:
-        return summary
+        return without_dating_warning(summary)
     paragraphs = [p.strip() for p in re.split(r"\n\s*\n", body) if p.strip()]
     return paragraphs[0] if paragraphs else ""

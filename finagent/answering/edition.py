@@ -1,20 +1,16 @@
-"""Which text an answer rests on, and a warning when the question is about a later period."""
+"""Which text an answer rests on, and the first-line warning when every source predates the
+year the question is about (Russian tax rules mostly change on 1 January)."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import date
 
 from finagent.answering import messages
-from finagent.moscow_time import moscow_today
 from finagent.retrieval.legal_units import code_name
 from finagent.state import Chunk
-
-_YEAR = re.compile(r"(?<!\d)(20\d\d)(?!\d)")
-_THIS_YEAR = re.compile(
-    r"в\s+(?:этом|текущем|нынешнем)\s+году|на\s+сегодня|в\s+настоящее\s+время", re.I
-)
-_NEXT_YEAR = re.compile(r"в\s+(?:следующем|будущем|наступающем)\s+году|на\s+следующий\s+год", re.I)
 
 
 def _ru_date(iso: str) -> str:
@@ -40,45 +36,93 @@ def source_dates(chunks: list[Chunk]) -> list[tuple[str, str | None]]:
 
 
 def edition_notes(chunks: list[Chunk]) -> list[str]:
-    """«Ответ основан на тексте НК РФ в редакции от 27.10.2025.» and KB review dates."""
+    """«Ответ основан на тексте НК РФ в редакции от 27.10.2025.», KB review dates and, for
+    an unreviewed article, the date its figures apply from."""
+    applies = {
+        f"kb:{c.title}": c.metadata.get("applies_from")
+        for c in chunks
+        if c.source == "kb" and c.metadata.get("applies_from")
+    }
     notes = []
     for label, when in source_dates(chunks):
         if label.startswith("kb:"):
             title = label[3:]
-            notes.append(
-                messages.KB_REVIEWED_NOTE.format(title=title, date=_ru_date(when))
-                if when
-                else messages.KB_UNREVIEWED_NOTE.format(title=title)
-            )
+            if when:
+                notes.append(messages.KB_REVIEWED_NOTE.format(title=title, date=_ru_date(when)))
+            elif applies.get(label):
+                day = _ru_date(str(applies[label]))
+                notes.append(messages.KB_APPLIES_NOTE.format(title=title, date=day))
+            else:
+                notes.append(messages.KB_UNREVIEWED_NOTE.format(title=title))
         elif when:
             notes.append(messages.EDITION_NOTE.format(code=label, date=_ru_date(when)))
     return notes
 
 
-def asked_year(query: str, today: date) -> int | None:
-    """The latest year the question is about (explicit, «в этом году», «в следующем году»)."""
-    years = [int(y) for y in _YEAR.findall(query)]
-    if _THIS_YEAR.search(query):
-        years.append(today.year)
-    if _NEXT_YEAR.search(query):
-        years.append(today.year + 1)
-    return max(years) if years else None
+@dataclass(frozen=True)
+class SourceDate:
+    """The date a cited law or knowledge-base source speaks for, and how to name it."""
+
+    when: date
+    what: str  # «редакция НК РФ», «статья базы знаний «…»»
 
 
-def period_warning(query: str, chunks: list[Chunk], today: date | None = None) -> str | None:
-    """A warning when the question is about a year after every source's date."""
-    year = asked_year(query, today or moscow_today())
-    if year is None:
+def _iso(value: object) -> date | None:
+    try:
+        return date.fromisoformat(str(value)) if value else None
+    except ValueError:
         return None
-    dated = [(label, when) for label, when in source_dates(chunks) if when]
+
+
+def source_date(chunk: Chunk) -> SourceDate | None:
+    """A code's edition; an article's review or applicability date (the later one); None
+    for other sources and for undated ones."""
+    if chunk.source == "law":
+        when = _iso(chunk.metadata.get("edition"))
+        what = f"редакция {code_name(str(chunk.metadata.get('code') or 'nk'))}"
+    elif chunk.source == "kb":
+        dates = [_iso(chunk.metadata.get(k)) for k in ("reviewed_at", "applies_from")]
+        when = max((d for d in dates if d), default=None)
+        what = f"статья базы знаний «{chunk.title}»"
+    else:
+        return None
+    return SourceDate(when, what) if when else None
+
+
+def dating_warning(question_as_of: date, sources: Sequence[Chunk]) -> str | None:
+    """The Russian first-line warning when every dated law or knowledge-base source is
+    older than 1 January of the year the question is about (implicit «now» included);
+    None when one of them is as new, or none is dated (the edition notes say so)."""
+    dated = [d for d in map(source_date, sources) if d is not None]
     if not dated:
-        if not any(c.source in ("law", "kb") for c in chunks):
-            return None
-        edition = "дата редакции источника не указана"
-        return messages.PERIOD_WARNING.format(period=f"{year} году", edition=edition)
-    latest_label, latest = max(dated, key=lambda item: item[1] or "")
-    if year <= int(str(latest)[:4]):
         return None
-    label = latest_label[3:] if latest_label.startswith("kb:") else latest_label
-    edition = f"{label}, редакция от {_ru_date(str(latest))}"
-    return messages.PERIOD_WARNING.format(period=f"{year} году", edition=edition)
+    latest = max(dated, key=lambda d: d.when)
+    if latest.when >= date(question_as_of.year, 1, 1):
+        return None
+    return messages.DATING_WARNING.format(
+        date=latest.when.strftime("%d.%m.%Y"), what=latest.what, year=question_as_of.year
+    )
+
+
+_SUMMARY_HEADING = re.compile(r"^##\s*Краткий вывод\s*$", re.M)
+
+
+def with_dating_warning(body: str, warning: str | None) -> str:
+    """``body`` with ``warning`` as the first line of its Краткий вывод (of the body when
+    it has no such heading); unchanged without a warning or when it is already there."""
+    if not warning or warning in body:
+        return body
+    heading = _SUMMARY_HEADING.search(body)
+    if heading is None:
+        return f"{warning}\n\n{body.lstrip()}"
+    return f"{body[: heading.end()]}\n{warning}\n\n{body[heading.end() :].lstrip()}"
+
+
+_WARNING_LINE = re.compile(
+    rf"^{re.escape(messages.DATING_WARNING.split('{', 1)[0])}.*(?:\n[ \t]*)*(?:\n|$)", re.M
+)
+
+
+def without_dating_warning(text: str) -> str:
+    """``text`` without its dating-warning line (scores read the answer, not its date)."""
+    return _WARNING_LINE.sub("", text)

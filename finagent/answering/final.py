@@ -3,6 +3,7 @@ the final text with its source list."""
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from finagent.answering import messages
@@ -16,7 +17,7 @@ from finagent.answering.context import (
     renumber,
     strip_sources_section,
 )
-from finagent.answering.edition import edition_notes, period_warning
+from finagent.answering.edition import dating_warning, edition_notes, with_dating_warning
 from finagent.answering.evidence import candidates, rank
 from finagent.answering.extractive import compose_extractive, compose_key_facts
 from finagent.answering.figures import check_figures
@@ -83,16 +84,21 @@ def is_knowledge_question(decision: Decision) -> bool:
 
 
 async def fallback(
-    deps: Deps, query: str, ctx: AnswerContext, decision: Decision, check: bool
+    deps: Deps,
+    query: str,
+    ctx: AnswerContext,
+    decision: Decision,
+    check: bool,
+    as_of: date | None,
 ) -> tuple[str, dict[str, Any]]:
-    """The extractive answer when the LLM fails, with the same checks."""
-    if not check:
+    """The extractive answer when the LLM fails, with the same checks (``as_of``: the
+    question's date, given whenever ``check`` is)."""
+    if not check or as_of is None:
         body = compose_extractive(query, ctx, messages.LLM_UNAVAILABLE_NOTE)
         return finalise(body, ctx.sources, ctx.notices)
     ranked, _ = await rank(query, candidates(ctx), deps.embedder)
-    warning = period_warning(query, ctx.chunks)
-    body = compose_key_facts(ctx, ranked, warning, messages.LLM_UNAVAILABLE_NOTE)
-    return await verified(deps, body, ctx, decision, ctx.sources, known=[query, warning or ""])
+    body = compose_key_facts(ctx, ranked, note=messages.LLM_UNAVAILABLE_NOTE)
+    return await verified(deps, body, ctx, decision, ctx.sources, as_of, known=[query])
 
 
 def cited_texts(
@@ -117,13 +123,16 @@ async def verified(
     ctx: AnswerContext,
     decision: Decision,
     sources: list[Source],
+    as_of: date,
     known: list[str] | None = None,
     tool_results: list[ExternalData] | None = None,
 ) -> tuple[str, dict[str, Any]]:
-    """The final text with only supported references, figures and allowed citations.
+    """The final text with only supported references, figures and allowed citations, and
+    the dating warning first when its sources predate the year of ``as_of`` (the
+    question's date).
 
     ``known`` are texts whose figures count as supported besides the cited sources: the
-    question, our own warnings, quoted card sentences."""
+    question, quoted card sentences."""
     allowed = allowed_sources(decision, sources)
     body = drop_unknown_citations(strip_sources_section(redact(body)), allowed)
     body, report = await check_references(body, ctx.chunks, deps.catalog)
@@ -133,11 +142,14 @@ async def verified(
     if figures.removed:
         log.warning("unsupported_figures", count=len(figures.removed))
     cited = set(cited_numbers(body))
-    notes = edition_notes(
-        [c for c, n in zip(ctx.chunks, ctx.chunk_numbers, strict=True) if n in cited]
-    )
+    cited_chunks = [c for c, n in zip(ctx.chunks, ctx.chunk_numbers, strict=True) if n in cited]
+    notes = edition_notes(cited_chunks)
     if notes:  # which edition of the code, which review date of the article
         body += "\n\n" + "\n".join(f"_{n}_" for n in notes)
+    # after every check: the warning's own dates are not claims to verify. An answer that
+    # cites nothing is dated by everything it was given.
+    warning = dating_warning(as_of, cited_chunks if cited else ctx.chunks)
+    body = with_dating_warning(body, warning)
     text, numbering = finalise(body, allowed, ctx.notices)
     checked = {
         "references": report.as_debug(),

@@ -50,17 +50,20 @@ ABSTAIN_EVIDENCE = "найденные фрагменты не содержат 
 ABSTAIN_EVIDENCE_MISSING = "Ближайшие найденные фрагменты относятся к другим вопросам: {titles}."
 ABSTAIN_AVAILABLE_DEFAULT = "налоги и финансы из базы знаний и ваших документов"
 
-# Which text an answer rests on, and a warning for later periods.
+# Which text an answer rests on, and the warning when every source predates the question's year.
 EDITION_NOTE = "Ответ основан на тексте {code} в редакции от {date}."
 KB_REVIEWED_NOTE = "Статья базы знаний «{title}» проверена {date}."
 KB_UNREVIEWED_NOTE = (
     "Дата проверки статьи базы знаний «{title}» не указана: сверьте цифры с действующей "
     "редакцией закона."
 )
-PERIOD_WARNING = (
-    "Внимание: вопрос относится к {period}, а источники — к более ранней дате ({edition}); "
-    "норма могла измениться, поэтому приведённые ниже цифры действуют на дату источника. "
-    "Проверьте действующую редакцию."
+KB_APPLIES_NOTE = (
+    "Статья базы знаний «{title}» излагает правила, действующие с {date}; дата её проверки "
+    "не указана: сверьте цифры с действующей редакцией закона."
+)
+DATING_WARNING = (
+    "Внимание: источники действуют на {date} ({what}) — с 1 января {year} года правила "
+    "могли измениться; проверьте действующую редакцию."
 )
 REFERENCE_REMOVED = "[ссылка удалена: не подтверждена источниками]"
 # the summary states no figures: chapter and law numbers go to the details

@@ -24,7 +24,6 @@ from finagent.answering.calc import CALC_TOOL
 from finagent.answering.card_evidence import CardAnswer, card_answers
 from finagent.answering.context import AnswerContext
 from finagent.answering.direct import compose_direct
-from finagent.answering.edition import period_warning
 from finagent.answering.evidence import Candidate, candidates, rank, shared_words
 from finagent.answering.extractive import compose_extractive, compose_key_facts
 from finagent.answering.final import (
@@ -79,7 +78,6 @@ class Evidence:
     ranked: list[Candidate] = field(default_factory=list)
     best: float | None = None
     cards: list[CardAnswer] = field(default_factory=list)
-    warning: str | None = None
 
 
 def storable_reply(reply: BaseMessage) -> AIMessage:
@@ -162,14 +160,14 @@ async def _offline(turn: TurnInput, evidence: Evidence, only_smalltalk: bool) ->
                 ctx.chunk_numbers.append(a.number)
             if used:
                 update_chunks = used
-            body = compose_direct(
-                turn.question, ctx, evidence.ranked, evidence.cards, evidence.warning
-            )
+            body = compose_direct(turn.question, ctx, evidence.ranked, evidence.cards)
             debug["card_fields"] = [a.key for a in evidence.cards]
         else:
-            body = compose_key_facts(ctx, evidence.ranked, evidence.warning)
-        known = [turn.query, evidence.warning or "", *_card_sentences(evidence)]
-        text, checked = await verified(deps, body, ctx, turn.decision, ctx.sources, known)
+            body = compose_key_facts(ctx, evidence.ranked)
+        known = [turn.query, *_card_sentences(evidence)]
+        text, checked = await verified(
+            deps, body, ctx, turn.decision, ctx.sources, turn.question.as_of, known
+        )
         debug.update(checked)
     else:
         body = compose_extractive(turn.query, ctx)
@@ -194,7 +192,9 @@ def _prompt(turn: TurnInput, evidence: Evidence) -> list[BaseMessage]:
 async def _fallback(
     turn: TurnInput, check: bool, error: dict[str, str] | str, extra: dict[str, Any]
 ) -> dict[str, Any]:
-    text, checked = await fallback(turn.deps, turn.query, turn.ctx, turn.decision, check)
+    text, checked = await fallback(
+        turn.deps, turn.query, turn.ctx, turn.decision, check, turn.question.as_of
+    )
     return {
         "answer": text,
         **extra,
@@ -222,7 +222,6 @@ async def answer_turn(turn: TurnInput, generate: Generate | None = None) -> dict
             return found
         evidence = found
     if check:
-        evidence.warning = period_warning(turn.query, ctx.chunks)
         if decision.scenario in DOCUMENT_SCENARIOS and (_direct(turn) or generate is not None):
             # the LLM's context is numbered already: only cards of documents it holds
             evidence.cards = card_answers(
@@ -244,9 +243,10 @@ async def answer_turn(turn: TurnInput, generate: Generate | None = None) -> dict
         return await _fallback(turn, check, "empty reply", {"messages": [*new, reply]})
     sources = ctx.sources + tool_sources(ctx, turn.tool_results)
     if check:
-        body = f"{evidence.warning}\n\n{reply.text}" if evidence.warning else reply.text
-        known = [turn.query, evidence.warning or "", *_card_sentences(evidence)]
-        text, checked = await verified(deps, body, ctx, decision, sources, known, turn.tool_results)
+        known = [turn.query, *_card_sentences(evidence)]
+        text, checked = await verified(
+            deps, reply.text, ctx, decision, sources, turn.question.as_of, known, turn.tool_results
+        )
     else:
         text, checked = finalise(reply.text, sources, ctx.notices)
     return {"answer": text, "messages": [*new, reply], "debug": {**checked, "answer_mode": "llm"}}

@@ -190,6 +190,7 @@ class Ingestor:
                 "topic": article.tags,
                 "tags": article.tags,
                 "reviewed_at": article.reviewed_at,
+                "applies_from": article.applies_from,
                 "ingested_at": datetime.now(UTC).date().isoformat(),
                 "path": relative,
             },

@@ -24,6 +24,8 @@ class KbArticle:
     reviewed_at: str | None  # when a person last checked the article; never the ingestion date
     folder: str | None = None
     """Topic folder relative to the KB root (POSIX); None: taken from the first tag."""
+    applies_from: str | None = None
+    """ISO date the article's figures and rules are stated for (they apply from it)."""
 
 
 def _slug(text: str, limit: int = 60) -> str:
@@ -93,6 +95,8 @@ def front_matter(article: KbArticle) -> str:
     ]
     if article.reviewed_at:
         lines.append(f"reviewed: {article.reviewed_at}")
+    if article.applies_from:
+        lines.append(f"applies_from: {article.applies_from}")
     lines.append("---")
     return "\n".join(lines) + "\n\n"
 
@@ -111,10 +115,15 @@ def read_article_id(path: Path) -> str | None:
 
 # "Проверено: 2025-10-01" / "reviewed: 2025-10-01" on its own line near the top of a .md file
 _REVIEWED_LINE = re.compile(r"^(?:reviewed|проверено)\s*:\s*(\d{4}-\d{2}-\d{2})\s*$", re.I | re.M)
+# "Действует с: 2025-01-01" / "applies_from: 2025-01-01", the same way
+_APPLIES_LINE = re.compile(
+    r"^(?:applies_from|действует\s+с)\s*:\s*(\d{4}-\d{2}-\d{2})\s*$", re.I | re.M
+)
 
 
 def _review_date(value: str | None) -> str | None:
-    """An ISO review date, or None when absent or not a date (never a guess)."""
+    """An ISO date (review, applicability), or None when absent or not a date (never a
+    guess)."""
     value = (value or "").strip()
     try:
         return date.fromisoformat(value).isoformat() if value else None
@@ -123,7 +132,8 @@ def _review_date(value: str | None) -> str | None:
 
 
 def read_kb_csv(path: Path) -> list[KbArticle]:
-    """Articles of a KB CSV (columns id, annotation, tags, text; optional ``reviewed`` date)."""
+    """Articles of a KB CSV (columns id, annotation, tags, text; optional ``reviewed`` and
+    ``applies_from`` dates)."""
     try:
         with path.open(encoding="utf-8-sig", newline="") as handle:
             reader = csv.DictReader(handle)
@@ -145,7 +155,16 @@ def read_kb_csv(path: Path) -> list[KbArticle]:
             continue
         tags = [t.strip() for t in (row.get("tags") or "").split(",") if t.strip()]
         title = (row.get("annotation") or "").strip() or title_of(text, article_id)
-        articles.append(KbArticle(article_id, title, tags, text, _review_date(row.get("reviewed"))))
+        articles.append(
+            KbArticle(
+                article_id,
+                title,
+                tags,
+                text,
+                _review_date(row.get("reviewed")),
+                applies_from=_review_date(row.get("applies_from")),
+            )
+        )
     if not articles:
         raise DocumentLoadError(f"{path.name}: no articles with id and text")
     return articles
@@ -153,11 +172,15 @@ def read_kb_csv(path: Path) -> list[KbArticle]:
 
 def article_from_markdown(text: str, path: Path, base: Path | None) -> KbArticle:
     """A KB article from a Markdown file's text: front matter fields (id, title, tags,
-    reviewed), a «Проверено:» line, and the topic folder from the path under ``base``."""
+    reviewed, applies_from), «Проверено:» and «Действует с:» lines, and the topic folder
+    from the path under ``base``."""
     fields, text = split_front_matter(text)
     reviewed = _REVIEWED_LINE.search(text[:2000])
     if reviewed:
         text = (text[: reviewed.start()] + text[reviewed.end() :]).strip()
+    applies = _APPLIES_LINE.search(text[:2000])
+    if applies:
+        text = (text[: applies.start()] + text[applies.end() :]).strip()
     parents = path.parent.relative_to(base).parts if base is not None else ()
     folder = "/".join(slugify(part, 60) for part in parents) if parents else None
     stated_id = fields.get("id")
@@ -172,6 +195,10 @@ def article_from_markdown(text: str, path: Path, base: Path | None) -> KbArticle
     review = reviewed.group(1) if reviewed else None
     if review is None and isinstance(stated_review, str):
         review = stated_review
+    applies_from = applies.group(1) if applies else None
+    stated_applies = fields.get("applies_from")
+    if applies_from is None and isinstance(stated_applies, str):
+        applies_from = stated_applies
     stated_title = fields.get("title")
     title = stated_title.strip() if isinstance(stated_title, str) else ""
     return KbArticle(
@@ -181,4 +208,5 @@ def article_from_markdown(text: str, path: Path, base: Path | None) -> KbArticle
         text.strip(),
         _review_date(review),
         folder,
+        _review_date(applies_from),
     )

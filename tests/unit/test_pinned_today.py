@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 from datetime import date
 
-from finagent.answering.edition import period_warning
+from finagent.answering.edition import dating_warning
 from finagent.moscow_time import moscow_today, pinned_today
+from finagent.question.build import build_question
 
 
 async def test_pinned_date_reaches_tasks_and_is_released() -> None:
@@ -18,13 +19,13 @@ async def test_pinned_date_reaches_tasks_and_is_released() -> None:
     assert moscow_today() == real
 
 
-def test_period_warning_reads_the_pinned_year() -> None:
-    # «в этом году» is the pinned year: a source edition of 2025 is then out of date
+def test_dating_warning_reads_the_pinned_date() -> None:
+    # an implicit «now» is the pinned day: a source edition of 2025 is then out of date
     from finagent.state import Chunk
 
     chunk = Chunk(id="c", text="t", source="law", metadata={"code": "nk", "edition": "2025-01-01"})
     with pinned_today(date(2025, 6, 1)):
-        same_year = period_warning("Какая ставка в этом году?", [chunk])
+        same_year = dating_warning(build_question("Какая ставка НДС?").as_of, [chunk])
     with pinned_today(date(2027, 6, 1)):
-        later_year = period_warning("Какая ставка в этом году?", [chunk])
-    assert same_year is None and later_year is not None
+        later_year = dating_warning(build_question("Какая ставка НДС?").as_of, [chunk])
+    assert same_year is None and later_year is not None and "2027" in later_year
