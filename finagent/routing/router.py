@@ -118,6 +118,11 @@ def _document_over_keywords(decision: Decision, prediction: Prediction, text: st
     return decision.rule == "keywords" and prediction.label == "S1" and names_a_document(text)
 
 
+# a type alone («валютные займы», «субаренда») is weak evidence: a classifier this sure of
+# another route keeps it (a confident decision is not overridden by a weaker one)
+TYPE_ONLY_VETO = 0.9
+
+
 def _documents(text: str, rule: str, reason: str, ids: Sequence[str] = ()) -> Decision:
     return Decision(
         scenario=Scenario.ALL_DOCUMENTS,
@@ -141,7 +146,8 @@ def cards_decision(
 
     In order: a document the question names as its source and the user does not hold
     (S1 with ``missing_document``); a number, counterparty or person of a card (S1 narrowed
-    to those documents); a document type of theirs outside talk about rules; the
+    to those documents); a document type of theirs outside talk about rules, unless the
+    classifier is sure of another route (``TYPE_ONLY_VETO``); the
     classifier's S1 when it is at least as confident as the rule that says otherwise and
     the question names a document of the user's (a confident document decision is never
     overridden by a weaker one).
@@ -160,7 +166,12 @@ def cards_decision(
     if named.precise_ids:
         titles = ", ".join(named.titles[:3])
         return _documents(text, "cards", f"names the user's documents: {titles}", named.precise_ids)
-    if named.typed and not about_rules(text):
+    sure_otherwise = (
+        prediction is not None
+        and prediction.label != "S1"
+        and prediction.probability >= TYPE_ONLY_VETO
+    )
+    if named.typed and not about_rules(text) and not sure_otherwise:
         return _documents(text, "cards", f"names a type of the user's documents: {named.titles[0]}")
     if prediction is None or prediction.label != "S1":
         return None
