@@ -108,11 +108,11 @@ def _missing(question: Question, cards: Sequence[DocumentCard]) -> str | None:
         return _stranger(question, cards, "документ")
     if _as_source(question.lemmas, start, end) and not _held(kind, cards):
         return kind.name
-    numbers = [i.value for i in question.identifiers if i.label == "number"]
+    numbers = [i.value.strip(_PUNCTUATION) for i in question.identifiers if i.label == "number"]
     held_numbers = {fold(card.number) for card in cards if card.number}
     if _numbered(question.lemmas, end) and numbers:
         if not any(fold(n) in held_numbers for n in numbers):
-            return f"{kind.name} № {numbers[0].strip(_PUNCTUATION)}"
+            return f"{kind.name} № {numbers[0]}"
     return _stranger(question, cards, kind.name)
 
 
