@@ -120,3 +120,18 @@ async def test_titles_are_headings_and_reingestion_retitles_stale_documents(
     flt = SearchFilter(user_id=USER, document_ids=[doc.id])
     chunks, _ = await services.retriever.search_many(DOCS, ["долг по претензии"], flt=flt)
     assert chunks and {chunk.title for chunk in chunks} == {"Претензия № 4"}
+
+
+async def test_a_question_naming_one_selected_document_reads_only_that_one(
+    make_services: Any, tmp_path: Path
+) -> None:
+    services: Deps = await make_services()
+    ids = await _ingest(services, tmp_path)
+    selected = [ids["loan"], ids["upd"], ids["employment"]]
+    result = await Agent(services).run(
+        user_id=USER, query="сколько НДС в УПД № 318?", selected_document_ids=selected
+    )
+    assert result.scenario == 3
+    assert result.debug["decision"]["document_ids"] == [ids["upd"]]
+    assert result.debug["load_full_documents"] == [ids["upd"]]
+    assert result.debug["selected_total_chars"] == len(UPD.strip())
