@@ -47,6 +47,10 @@ class Decision(BaseModel):
     rule: str | None = None  # the routing rule that fired, if any
     classifier: dict[str, Any] | None = None  # label, calibrated scores, nearest examples
     user_documents: int | None = None  # the user's document count when known
+    # the user's documents the question names: the search is narrowed to them
+    document_ids: list[str] = Field(default_factory=list)
+    # what the question names that the user's documents do not hold («договор займа»)
+    missing_document: str | None = None
 
     @property
     def intent(self) -> Intent | None:

@@ -4,7 +4,9 @@ A row is correct when the scenario matches and, for scenario 2, the intents matc
 exactly (order included). ``evaluate_router`` runs the offline two-layer router (rules,
 then the semantic classifier on the real e5 vectors) exactly as the orchestrate node
 does without an LLM; ``evaluate_rules`` runs the rules alone (no rule -> knowledge base).
-Each row may carry the user's document inventory (``documents``).
+Each row may carry the user's document inventory (``documents``): the router reads it as
+the inventory and, through cards built from each row's title and counterparty, as the
+turn's ``Question`` does in the graph.
 """
 
 from __future__ import annotations
@@ -20,10 +22,14 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from evals import DATASETS_DIR
+from finagent.cards.build import build_card
+from finagent.cards.model import DocumentCard
+from finagent.question.build import build_question
 from finagent.retrieval.embeddings import Embedder
 from finagent.routing.classifier import load_examples
 from finagent.routing.decontaminate import near, normalised, tokens
 from finagent.routing.inventory import inventory_from
+from finagent.routing.named_documents import named_documents
 from finagent.routing.router import Router, load_classifier, prepare, selected_documents_decision
 from finagent.routing.rules import classify
 from finagent.state import Decision, Turn
@@ -131,6 +137,16 @@ def evaluate_rules(cases: list[RoutingCase]) -> dict[str, Any]:
     return {"router": "rules", **score(cases, decisions)}
 
 
+def cards_from(rows: Sequence[dict[str, str | None]]) -> list[DocumentCard]:
+    """Cards of a row's documents, read from their titles (and counterparties)."""
+    cards = []
+    for number, row in enumerate(rows):
+        title = str(row.get("title") or "")
+        text = "\n".join(filter(None, [title, row.get("counterparty")]))
+        cards.append(build_card(f"row{number}", title, text or title))
+    return cards
+
+
 async def route_cases(
     cases: list[RoutingCase], embedder: Embedder, min_confidence: float
 ) -> list[Decision]:
@@ -144,7 +160,9 @@ async def route_cases(
             decisions.append(selected_documents_decision(case.query))
         else:
             inventory = inventory_from(case.documents)
-            decisions.append(router.route(text, vector, inventory, follow_up))
+            cards = cards_from(case.documents)
+            named = named_documents(build_question(case.query, cards=cards), cards)
+            decisions.append(router.route(text, vector, inventory, follow_up, named))
     return decisions
 
 

@@ -72,8 +72,11 @@ def by_scenario(state: AgentState) -> str:
     if state.get("error"):
         return END
     decision = decision_of(state)
-    if decision.scenario == Scenario.ALL_DOCUMENTS and decision.user_documents == 0:
-        return "no_documents"  # nothing uploaded: say how to upload instead of searching
+    if decision.scenario == Scenario.ALL_DOCUMENTS and (
+        decision.user_documents == 0 or decision.missing_document
+    ):
+        # nothing uploaded: say how to upload; the document named is not held: say which are
+        return "no_documents"
     return SCENARIO_NODES[decision.scenario]
 
 

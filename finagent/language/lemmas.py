@@ -33,3 +33,19 @@ def lemma(word: str) -> str:
 
 def lemmas_of(words: list[str]) -> tuple[str, ...]:
     return tuple(lemma(word) for word in words)
+
+
+_FIRST_PERSON_LEMMAS = frozenset({"я", "мы", "мой", "наш"})
+
+
+@lru_cache(maxsize=50_000)
+def first_person(word: str) -> bool:
+    """«мы», «нам», «наш», «платим», «должна ли я»: the speaker's own word (a first-person
+    pronoun or verb): a question in it is about the speaker's affairs."""
+    if lemma(word) in _FIRST_PERSON_LEMMAS:
+        return True
+    folded = fold(word)
+    if not any("а" <= ch <= "я" for ch in folded):
+        return False
+    tag = _analyzer().parse(folded)[0].tag
+    return "VERB" in tag and "1per" in tag

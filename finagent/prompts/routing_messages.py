@@ -39,3 +39,11 @@ NO_DOCUMENTS = (
     "- через API: `POST /v1/documents` (multipart-поле `files`).\n"
     "После загрузки повторите вопрос, и я найду ответ в ваших документах."
 )
+
+# a question about a document the user does not hold (finagent/nodes/not_held.py)
+DOCUMENT_NOT_HELD = (
+    "Среди загруженных вами документов нет такого: {what}. Поэтому нет оснований для ответа "
+    "по этому документу.\n\nВаши документы:\n{documents}\n\n"
+    "Если нужный документ у вас есть, загрузите его и повторите вопрос."
+)
+MORE_DOCUMENTS = "- … и ещё {count}"

@@ -41,8 +41,9 @@ def _reasons(
         or (len(card.number) > _MIN_NUMBER and fold(card.number) in folded)
     ):
         reasons.append("номер")
-    for party in card.parties:
-        core = _name_core(party.name)
+    # parties with roles, else every organisation the card found (a heading without roles)
+    for name in [*(party.name for party in card.parties), *card.organisations]:
+        core = _name_core(name)
         if len(core) > 2 and _named_by_phrase(lemmas, folded, core):
             reasons.append("контрагент")
             break

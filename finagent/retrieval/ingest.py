@@ -28,7 +28,7 @@ from finagent.retrieval.loaders import DocumentLoadError, load_text, title_of
 from finagent.retrieval.parse_pool import parse_document
 from finagent.retrieval.progress import chunk_progress
 from finagent.retrieval.retriever import DOCS, KB, ChunkRecord, Retriever
-from finagent.storage.documents import DocumentStore
+from finagent.storage.documents import DocumentStore, document_id_for
 
 log = get_logger("finagent.ingest")
 
@@ -220,16 +220,21 @@ class Ingestor:
         assert self._documents is not None
         # PDF/DOCX parsing runs in the bounded worker pool (time, memory and text limits)
         text = await parse_document(path, self._retriever.settings)
+        doc_id = document_id_for(user_id, text)
         title = title_of(text, path.stem)
-        doc = await self._documents.put(user_id, title, path.name, text)
         # the card is rebuilt on every ingestion, so a newer card builder refreshes it
         try:
-            card = await asyncio.to_thread(build_card, doc.id, title, text)
+            card = await asyncio.to_thread(build_card, doc_id, title, text)
         except Exception as exc:  # a card is an aid: its failure never fails the upload
-            log.warning("card_failed", document_id=doc.id, error=type(exc).__name__)
+            log.warning("card_failed", document_id=doc_id, error=type(exc).__name__)
         else:
+            title = card.title  # the document's own heading or type, never a letterhead
             await self._documents.cards.put(user_id, card)
+        doc = await self._documents.put(user_id, title, path.name, text)
         flt = SearchFilter(user_id=user_id, document_ids=[doc.id])
+        if doc.title != title:  # stored under an older title: the chunks carry it too
+            await self._documents.retitle(user_id, doc.id, title)
+            await self._retriever.remove(DOCS, flt)
         already = await self._retriever.index.count(self._retriever.collection(DOCS), flt)
         if already:
             return FileResult(str(path), doc.id, title, already, status="unchanged")

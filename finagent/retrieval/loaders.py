@@ -139,10 +139,15 @@ def load_text(path: Path, max_bytes: int) -> str:
     return text
 
 
+_MARKUP = re.compile(r"[*_`#>|]+")
+
+
 def title_of(text: str, fallback: str) -> str:
-    """First Markdown heading or first non-empty line, else the file name."""
+    """First non-empty line without Markdown, else the file name. A provisional title: at
+    ingestion the document's card gives the real one (its heading or type, never a
+    letterhead; ``finagent.cards.title``)."""
     for line in text.splitlines():
-        line = line.strip().lstrip("#").strip()
+        line = " ".join(_MARKUP.sub(" ", line).split()).strip(" -—:")
         if line:
             return line[:200]
     return fallback

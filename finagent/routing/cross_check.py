@@ -7,7 +7,8 @@ with confidence 0.9. Facts come from the question and the user's documents only:
 - ``selected_documents``: S3/S4 need selected documents;
 - ``rates``: the rates intent needs a currency or the key rate named in the question;
 - ``names_documents`` (evidence, not a requirement): the question names a document type,
-  counterparty or title of the user's, or refers to their own documents.
+  counterparty or title of the user's, or refers to their own documents (``decide`` adds
+  what the turn's ``Question`` names of the user's cards).
 
 How the decision is taken (``decided_by`` in debug):
 

@@ -1,52 +1,90 @@
 """The scenario decision: one structured LLM call, the two-layer router as fallback, S3/S4
 by real size. The orchestrate node and ``finagent route`` both decide here.
 
-Every turn reads the user's document inventory (titles, types, counterparties, dates):
-the LLM gets a bounded summary of it, the offline router matches the question against
-it. Without an LLM (or when it fails or is unsure) the routing text is embedded once;
-the vector goes to the router and, through ``Deps.query_vectors``, to the searches.
+Every turn builds the typed ``Question`` once, with the user's document cards, and
+returns it for ``state["question"]``; the router reads what of the cards it names
+(``named_documents``). Every turn also reads the user's document inventory (titles, types,
+counterparties, dates): the LLM gets a bounded summary of it, the offline router matches
+the question against it. Without an LLM (or when it fails or is unsure) the routing text
+is embedded once; the vector goes to the router and, through ``Deps.query_vectors``, to
+the searches.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from finagent.answering import messages
 from finagent.bootstrap import Deps
+from finagent.cards.model import DocumentCard
 from finagent.error_report import report
 from finagent.observability import get_logger
+from finagent.question.build import build_question
+from finagent.question.model import Question
 from finagent.routing.calc_rules import calc_decision
 from finagent.routing.cross_check import cross_check, facts_for
 from finagent.routing.inventory import Inventory
 from finagent.routing.inventory_loader import load_inventory
 from finagent.routing.llm_router import llm_decide
-from finagent.routing.router import Router, load_classifier, prepare, selected_documents_decision
-from finagent.routing.rules import classify
+from finagent.routing.named_documents import NamedDocuments, named_documents
+from finagent.routing.router import (
+    Router,
+    cards_decision,
+    load_classifier,
+    prepare,
+    selected_documents_decision,
+)
+from finagent.routing.rules import classify, rule_decision
 from finagent.state import Decision, Scenario, Turn
 
 log = get_logger("finagent.orchestrate")  # the event names predate this module
 
 
 async def offline_decision(
-    deps: Deps, query: str, history: list[Turn], inventory: Inventory, debug: dict[str, Any]
+    deps: Deps,
+    query: str,
+    history: list[Turn],
+    inventory: Inventory,
+    debug: dict[str, Any],
+    named: NamedDocuments | None = None,
 ) -> Decision:
-    """Rules, then the semantic classifier on the turn's query vector (rules alone if the
-    embedder fails)."""
+    """Rules and the user's cards, then the semantic classifier on the turn's query vector
+    (rules and cards alone if the embedder fails)."""
     calc = calc_decision(query)  # deadlines and пени go to the calculators first
     if calc is not None:
         return calc
+    named = named or NamedDocuments()
     text, follow_up = prepare(query, history)
     try:
         vector: np.ndarray = (await deps.embedder.embed_queries([text]))[0]
         classifier = await load_classifier(deps.embedder)
     except Exception as exc:  # embeddings endpoint down: the rules still route
         debug["classifier_unavailable"] = report(exc, "routing_classifier_unavailable")
-        return classify(query, history, False, inventory)
+        ruled = rule_decision(text, inventory)
+        return cards_decision(text, named, ruled, None, inventory) or classify(
+            query, history, False, inventory
+        )
     deps.query_vectors.put(text, vector)
     router = Router(classifier, deps.settings.routing_min_confidence)
-    return router.route(text, vector, inventory, follow_up)
+    return router.route(text, vector, inventory, follow_up, named)
+
+
+async def question_with_cards(
+    deps: Deps, user_id: str, query: str
+) -> tuple[Question, list[DocumentCard]]:
+    """The turn's typed question, built once with the user's cards (read by every node)."""
+    limit = deps.settings.routing_inventory_max_documents
+    cards = await deps.documents.cards.list(user_id, limit=limit) if limit > 0 else []
+    return build_question(query, cards=cards), cards
+
+
+def _narrowed(selected: list[str], named: list[str]) -> list[str]:
+    """The selected documents the question names, else all of them."""
+    chosen = [doc_id for doc_id in selected if doc_id in named]
+    return chosen or selected
 
 
 async def checked_decision(
@@ -56,20 +94,22 @@ async def checked_decision(
     history: list[Turn],
     inventory: Inventory,
     debug: dict[str, Any],
+    named: NamedDocuments,
 ) -> Decision:
-    """The LLM's decision cross-checked against facts and the offline router."""
-    offline = await offline_decision(deps, query, history, inventory, debug)
+    """The LLM's decision cross-checked against facts and the offline router; a documents
+    decision keeps what the cards found (the documents named, the one not held)."""
+    offline = await offline_decision(deps, query, history, inventory, debug, named)
     text, _ = prepare(query, history)
-    checked = cross_check(
-        llm,
-        offline,
-        facts_for(text, inventory, selected=False),
-        text,
-        deps.settings.routing_cross_check_confidence,
-    )
+    facts = facts_for(text, inventory, selected=False)
+    facts = replace(facts, names_documents=facts.names_documents or named.any)
+    checked = cross_check(llm, offline, facts, text, deps.settings.routing_cross_check_confidence)
     debug["routing_cross_check"] = checked.report
     log.info("routing_cross_check", decided_by=checked.decided_by, outcome=checked.outcome)
-    return checked.decision
+    decision = checked.decision
+    if decision is not offline and decision.scenario == offline.scenario == Scenario.ALL_DOCUMENTS:
+        decision.document_ids = offline.document_ids
+        decision.missing_document = offline.missing_document
+    return decision
 
 
 async def decide(
@@ -85,6 +125,8 @@ async def decide(
     inventory = await load_inventory(
         deps.documents, user_id, settings.routing_inventory_max_documents
     )
+    question, cards = await question_with_cards(deps, user_id, query)
+    named = named_documents(question, cards)
     if deps.llm is not None:
         try:
             decision = await llm_decide(
@@ -100,7 +142,9 @@ async def decide(
                 debug["llm_decision"] = decision.model_dump(mode="json")
                 decision = None
             elif not selected:  # with a selection the documents decide (S3/S4)
-                decision = await checked_decision(deps, decision, query, history, inventory, debug)
+                decision = await checked_decision(
+                    deps, decision, query, history, inventory, debug, named
+                )
         except Exception as exc:  # any failure or invalid output -> rules
             debug["orchestrator_fallback"] = report(exc, "orchestrator_llm_failed")
             decision = None
@@ -108,13 +152,16 @@ async def decide(
         if selected:
             decision = selected_documents_decision(query)
         else:
-            decision = await offline_decision(deps, query, history, inventory, debug)
+            decision = await offline_decision(deps, query, history, inventory, debug, named)
     decision.user_documents = len(inventory)
     if selected and decision.scenario != Scenario.CLARIFY:
         docs, missing = await deps.documents.get_many(user_id, selected)
         if missing:
             text = messages.DOCUMENTS_NOT_FOUND.format(ids=", ".join(missing))
             return {"error": "unknown_documents", "answer": text, "decision": decision}
+        decision.document_ids = _narrowed(selected, [m.document_id for m in question.documents])
+        decision.missing_document = None
+        docs = [doc for doc in docs if doc.id in decision.document_ids]
         total = sum(d.size for d in docs)
         decision.scenario = (
             Scenario.FULL_DOCUMENTS
@@ -132,4 +179,10 @@ async def decide(
         rule=decision.rule,
     )
     debug["decision"] = decision.model_dump(mode="json")
-    return {"decision": decision, "selected_document_ids": selected, "debug": debug}
+    debug["named_documents"] = [m.model_dump() for m in question.documents]
+    return {
+        "decision": decision,
+        "selected_document_ids": selected,
+        "question": question,
+        "debug": debug,
+    }

@@ -23,7 +23,8 @@ from finagent.routing.document_evidence import names_a_document
 from finagent.routing.expansion import expand_query
 from finagent.routing.inventory import Inventory, doc_types_in
 from finagent.routing.multi_intent import with_all_intents
-from finagent.routing.rules import PRONOUN_ONLY, routing_text, rule_decision
+from finagent.routing.named_documents import NamedDocuments
+from finagent.routing.rules import PRONOUN_ONLY, about_rules, routing_text, rule_decision
 from finagent.routing.training_vectors import bundled_model, training_vectors
 from finagent.state import Decision, Intent, Scenario, Turn
 from finagent.text_normalize import normalize
@@ -80,16 +81,25 @@ def _from_prediction(text: str, prediction: Prediction, min_confidence: float) -
     )
 
 
-def _checked_against(prediction: Prediction, text: str, inventory: Inventory | None) -> Prediction:
-    """The classifier's S1 stands only on facts: the user has documents and the question
-    names a document type, counterparty or title of theirs, or the question names one
-    concrete document (``names_a_document``: then a user with none is told how to upload).
-    Otherwise the best other label decides, its probability renormalised without S1."""
+def _names_documents(text: str, inventory: Inventory | None, named: NamedDocuments) -> bool:
+    """Evidence for S1: the question names a document of the user's (by their cards or
+    their inventory), or one concrete document (``names_a_document``: then a user with
+    none is told how to upload)."""
+    if named.any:
+        return True
+    if inventory is not None and len(inventory) and (inventory.match(text) or doc_types_in(text)):
+        return True
+    return names_a_document(text)
+
+
+def _checked_against(
+    prediction: Prediction, text: str, inventory: Inventory | None, named: NamedDocuments
+) -> Prediction:
+    """The classifier's S1 stands only on facts (``_names_documents``). Otherwise the best
+    other label decides, its probability renormalised without S1."""
     if prediction.label != "S1" or inventory is None:
         return prediction
-    if len(inventory) and (inventory.match(text) or doc_types_in(text)):
-        return prediction
-    if names_a_document(text):
+    if _names_documents(text, inventory, named):
         return prediction
     others = {k: v for k, v in prediction.scores.items() if k != "S1"}
     total = sum(others.values()) or 1.0
@@ -108,6 +118,74 @@ def _document_over_keywords(decision: Decision, prediction: Prediction, text: st
     return decision.rule == "keywords" and prediction.label == "S1" and names_a_document(text)
 
 
+# a type alone («валютные займы», «субаренда») is weak evidence: a classifier this sure of
+# another route keeps it (a confident decision is not overridden by a weaker one)
+TYPE_ONLY_VETO = 0.9
+
+
+def _documents(text: str, rule: str, reason: str, ids: Sequence[str] = ()) -> Decision:
+    return Decision(
+        scenario=Scenario.ALL_DOCUMENTS,
+        confidence=0.9,
+        reason=reason,
+        rule=rule,
+        sub_queries=expand_query(text),
+        document_ids=list(ids),
+    )
+
+
+def cards_decision(
+    text: str,
+    named: NamedDocuments,
+    ruled: Decision | None,
+    prediction: Prediction | None,
+    inventory: Inventory | None = None,
+) -> Decision | None:
+    """The documents decision the user's cards support, or None (the rules' or the
+    classifier's decision stands).
+
+    In order: a document the question names as its source and the user does not hold
+    (S1 with ``missing_document``); a number, counterparty or person of a card (S1 narrowed
+    to those documents); a document type of theirs outside talk about rules, unless the
+    classifier is sure of another route (``TYPE_ONLY_VETO``); the
+    classifier's S1 when it is at least as confident as the rule that says otherwise and
+    the question names a document of the user's (a confident document decision is never
+    overridden by a weaker one).
+    """
+    documents_ruled = ruled is not None and ruled.scenario == Scenario.ALL_DOCUMENTS
+    if named.missing and (documents_ruled or named.precise_ids or names_a_document(text)):
+        decision = _documents(text, "cards_missing", f"not among the user's: {named.missing}")
+        decision.missing_document = named.missing
+        return decision
+    if documents_ruled:
+        if named.precise_ids and ruled is not None:
+            ruled.document_ids = list(named.precise_ids)
+        return ruled
+    if ruled is not None and ruled.rule in ("greeting", "vague"):
+        return None
+    if named.precise_ids:
+        titles = ", ".join(named.titles[:3])
+        return _documents(text, "cards", f"names the user's documents: {titles}", named.precise_ids)
+    sure_otherwise = (
+        prediction is not None
+        and prediction.label != "S1"
+        and prediction.probability >= TYPE_ONLY_VETO
+    )
+    if named.typed and not about_rules(text) and not sure_otherwise:
+        return _documents(text, "cards", f"names a type of the user's documents: {named.titles[0]}")
+    if prediction is None or prediction.label != "S1":
+        return None
+    weaker = ruled.confidence if ruled is not None else 0.0
+    if prediction.probability >= weaker and _names_documents(text, inventory, named):
+        return _documents(
+            text,
+            "classifier_documents",
+            f"classifier: the user's documents ({prediction.probability:.2f}) over "
+            f"{ruled.rule if ruled is not None else 'nothing'}",
+        )
+    return None
+
+
 class Router:
     """Rules, then the classifier, for one question and the user's document inventory."""
 
@@ -121,14 +199,18 @@ class Router:
         vector: np.ndarray,
         inventory: Inventory | None = None,
         follow_up: bool = False,
+        named: NamedDocuments | None = None,
     ) -> Decision:
-        """Decision for the routing ``text`` (see ``rules.routing_text``) and its vector."""
+        """Decision for the routing ``text`` (see ``rules.routing_text``) and its vector;
+        ``named``: what of the user's cards the turn's question names."""
+        named = named or NamedDocuments()
         prediction = self.classifier.predict(vector)
         decision = rule_decision(text, inventory)
         if decision is not None and _document_over_keywords(decision, prediction, text):
             decision = None  # «курс в контракте с Хуавэй»: the contract, not the rate
+        decision = cards_decision(text, named, decision, prediction, inventory) or decision
         decision = decision or _from_prediction(
-            text, _checked_against(prediction, text, inventory), self.min_confidence
+            text, _checked_against(prediction, text, inventory, named), self.min_confidence
         )
         decision = with_all_intents(text, decision)
         if follow_up:

@@ -109,6 +109,12 @@ def _intents(text: str) -> list[Intent]:
     return intents or ["kb"]
 
 
+def about_rules(query: str) -> bool:
+    """A question about rules or an explanation («как заполнить …», «что такое …»)."""
+    text = normalize(query)
+    return _any(ABOUT_RULES, text) or _any(EXPLAIN, text) or bool(re.search(DEFINITION, text))
+
+
 def routing_text(query: str, history: Sequence[Turn] = ()) -> tuple[str, bool]:
     """The text to route: the question, or the previous question + this one for a follow-up."""
     text = normalize(query)

@@ -90,6 +90,18 @@ class DocumentStore:
         await self._store.aput(_index_namespace(user_id), doc_id, _info(doc).model_dump())
         return doc
 
+    async def retitle(self, user_id: str, doc_id: str, title: str) -> None:
+        """Give a stored document a new title (re-ingestion by a newer title reader)."""
+        doc = await self.get(user_id, doc_id)
+        if doc is None or doc.title == title:
+            return
+        described = describe(title, doc.text[:600])
+        doc.title = title
+        doc.doc_type, doc.counterparty = described.doc_type, described.counterparty
+        doc.doc_date = described.date
+        await self._store.aput(_namespace(user_id), doc_id, doc.model_dump())
+        await self._store.aput(_index_namespace(user_id), doc_id, _info(doc).model_dump())
+
     async def get(self, user_id: str, doc_id: str) -> StoredDocument | None:
         item = await self._store.aget(_namespace(user_id), doc_id)
         return StoredDocument.model_validate(item.value) if item else None

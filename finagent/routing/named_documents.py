@@ -1,0 +1,152 @@
+"""Which of the user's documents a question names, read from the turn's ``Question`` and the
+user's cards, and what it names that the user does not hold.
+
+``Question.documents`` lists the cards named by type, number, counterparty, person or role.
+Routing needs two more things from it:
+
+- ``document_ids``: the documents to search. A number, counterparty or person names
+  documents precisely, so the search is narrowed to them; a type or a role alone («по
+  субаренде», «арендодатель») does not (an amendment or an appendix may hold the answer),
+  and the search covers every document.
+- ``missing``: a document the question names as its source («по договору займа», «в
+  трудовом договоре», «счёт-фактура № 90», «договор с ООО «Финлайн»») that none of the
+  user's cards is. Then the agent says so and lists what the user does have.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from finagent.cards.doc_types import DocType
+from finagent.cards.model import DocumentCard
+from finagent.cards.title import doc_type_of
+from finagent.language.cues import cue_lemmas, find_cue
+from finagent.language.lemmas import first_person, fold
+from finagent.question.model import Question
+
+_WORD = re.compile(r"[А-Яа-яЁё]+")
+PRECISE = frozenset({"номер", "контрагент", "лицо"})
+# a generic kind is held when any card is of its family («договор»: a lease is one)
+_FAMILIES: dict[str, frozenset[str]] = {
+    "contract": frozenset(
+        {"contract", "lease", "supply", "loan", "employment", "services", "work"}
+    ),
+    "act": frozenset({"act"}),
+    "invoice": frozenset({"invoice", "upd"}),
+}
+# lemmas before a document word that make it the question's source: «по договору займа»,
+# «в трудовом договоре», «из выписки», «согласно акту», «мой договор»
+_SOURCE_BEFORE = frozenset({"по", "в", "во", "из", "согласно", "мой", "наш", "у"})
+_PUNCTUATION = "?!.,;:»)"
+_NUMBER_SIGNS = frozenset({"№", "n", "номер"})
+
+
+@dataclass(frozen=True)
+class NamedDocuments:
+    """The user's documents a question names and what it names that they do not hold."""
+
+    titles: list[str] = field(default_factory=list)  # every card named, most reasons first
+    precise_ids: list[str] = field(default_factory=list)  # named by number, party or person
+    typed: bool = False  # some card is named by its type («по субаренде», «мой договор»)
+    # some card is named by a party role, and the question speaks of the user's own affairs
+    # («кто арендодатель и сколько платим?», not «кто платит НДС, продавец или покупатель?»)
+    roles: bool = False
+    missing: str | None = None  # Russian: «договор займа», «документ № 90»
+
+    @property
+    def any(self) -> bool:
+        """Evidence that the question is about the user's documents."""
+        return bool(self.precise_ids) or self.typed or self.roles
+
+
+def _kind_named(question: Question) -> tuple[DocType | None, int, int]:
+    """The most specific document kind the question names and the lemma span of its word."""
+    lemmas = tuple(question.lemmas)
+    kind = doc_type_of(lemmas)
+    if kind is None:
+        return None, -1, -1
+    for cue in kind.cues:
+        words = cue_lemmas(cue)
+        at = find_cue(lemmas, cue)
+        if at >= 0:
+            return kind, at, at + len(words)
+    return kind, -1, -1
+
+
+def _as_source(lemmas: Sequence[str], start: int, end: int) -> bool:
+    """The kind word at ``start:end`` names the question's source document, not its topic."""
+    if start < 0:
+        return False
+    return (
+        start == 0
+        or bool(set(lemmas[max(0, start - 2) : start]) & _SOURCE_BEFORE)
+        or (_numbered(lemmas, end))
+    )
+
+
+def _numbered(lemmas: Sequence[str], end: int) -> bool:
+    """A number sign right after the kind word: «счёт-фактура № 87», «договор N 5»."""
+    return bool(set(lemmas[end : end + 2]) & _NUMBER_SIGNS)
+
+
+def _held(kind: DocType, cards: Sequence[DocumentCard]) -> bool:
+    family = _FAMILIES.get(kind.key, frozenset({kind.key}))
+    return any(card.doc_type in family for card in cards)
+
+
+def _card_names(cards: Sequence[DocumentCard]) -> str:
+    names = [p.name for card in cards for p in card.parties]
+    names += [o for card in cards for o in card.organisations]
+    return fold(" ".join(names))
+
+
+def _missing(question: Question, cards: Sequence[DocumentCard]) -> str | None:
+    kind, start, end = _kind_named(question)
+    if kind is None:
+        return _stranger(question, cards, "документ")
+    if _as_source(question.lemmas, start, end) and not _held(kind, cards):
+        return kind.name
+    numbers = [i.value.strip(_PUNCTUATION) for i in question.identifiers if i.label == "number"]
+    held_numbers = {fold(card.number) for card in cards if card.number}
+    if _numbered(question.lemmas, end) and numbers:
+        if not any(fold(n) in held_numbers for n in numbers):
+            return f"{kind.name} № {numbers[0]}"
+    return _stranger(question, cards, kind.name)
+
+
+def _stranger(question: Question, cards: Sequence[DocumentCard], what: str) -> str | None:
+    """A document with an organisation the question names and no card of the user's has."""
+    known = _card_names(cards)
+    strangers = [o for o in question.organisations if fold(o.name) not in known]
+    if not strangers or len(strangers) < len(question.organisations):
+        return None
+    name = " ".join(filter(None, (strangers[0].legal_form, f"«{strangers[0].name}»")))
+    return f"{what} с {name}"
+
+
+def _speaks_of_own(question: Question) -> bool:
+    return any(first_person(word) for word in _WORD.findall(question.text))
+
+
+def named_documents(question: Question, cards: Sequence[DocumentCard]) -> NamedDocuments:
+    """What of ``cards`` (the user's) the turn's ``question`` names."""
+    if not cards:
+        return NamedDocuments()
+    # «акт № 52 от ТехСервис-Плюс»: the act (number and counterparty), not the bank
+    # statement that only mentions the counterparty
+    counts = {m.document_id: len(PRECISE & set(m.reasons)) for m in question.documents}
+    best = max(counts.values(), default=0)
+    precise = [doc_id for doc_id, n in counts.items() if best and n == best]
+    typed = any("тип" in m.reasons for m in question.documents)
+    kind, _, _ = _kind_named(question)
+    if kind is not None and kind.key in _FAMILIES and _held(kind, cards):
+        typed = True  # «мой договор»: a lease is a contract
+    return NamedDocuments(
+        titles=[m.title for m in question.documents],
+        precise_ids=precise,
+        typed=typed,
+        roles=any("роль" in m.reasons for m in question.documents) and _speaks_of_own(question),
+        missing=_missing(question, cards),
+    )

