@@ -25,11 +25,20 @@ from finagent.retrieval.kb_articles import (
 )
 from finagent.retrieval.loaders import DocumentLoadError, load_text, title_of
 from finagent.retrieval.parse_pool import parse_document
-from finagent.retrieval.progress import chunk_progress
+from finagent.retrieval.progress import chunk_progress, set_stage
 from finagent.retrieval.retriever import DOCS, KB, ChunkRecord, Retriever
-from finagent.storage.documents import DocumentStore
+from finagent.storage.documents import DocumentStore, document_id_for
 
 log = get_logger("finagent.ingest")
+
+TOO_MANY_CHUNKS = (
+    "{name}: документ слишком большой: {chunks} фрагментов, допустимо не больше {limit}; "
+    "разделите файл на части"
+)
+TOO_SLOW = (
+    "{name}: документ обрабатывался слишком долго (дольше {limit:g} с) и не добавлен; "
+    "разделите файл на части"
+)
 
 
 @dataclass
@@ -68,6 +77,8 @@ class Ingestor:
         self._kb_root = kb_root
         self._max_bytes = settings.max_file_bytes
         self._max_chars = settings.max_document_chars
+        self._max_chunks = settings.max_document_chunks
+        self._timeout_s = settings.ingest_timeout_s
         self._chunker = MarkdownChunker(settings.chunk_size, settings.chunk_overlap)
 
     # --- knowledge base -----------------------------------------------------------------
@@ -178,7 +189,8 @@ class Ingestor:
             body = f"# {article.title}\n\n{body}"
         md_path = await asyncio.to_thread(self._write_article, article, body, known, report)
         relative = md_path.relative_to(self._kb_root).as_posix()
-        records = self._records(
+        records = await asyncio.to_thread(
+            self._records,
             doc_id,
             body,
             article.title,
@@ -212,29 +224,68 @@ class Ingestor:
         return report
 
     async def _ingest_document(self, user_id: str, path: Path) -> FileResult:
+        """Index one file within the time budget; on any failure or cancellation nothing
+        of it stays (a document is either fully indexed or not there)."""
+        try:
+            async with asyncio.timeout(self._timeout_s) as budget:
+                return await self._index_document(user_id, path)
+        except TimeoutError:
+            if not budget.expired():
+                raise
+            log.info("ingest_timed_out", path=path.name, limit_s=self._timeout_s)
+            raise DocumentLoadError(
+                TOO_SLOW.format(name=path.name, limit=self._timeout_s)
+            ) from None
+
+    async def _index_document(self, user_id: str, path: Path) -> FileResult:
         assert self._documents is not None
         # PDF/DOCX parsing runs in the bounded worker pool (time, memory and text limits)
+        set_stage("parsing")
         text = await parse_document(path, self._retriever.settings)
         title = title_of(text, path.stem)
-        doc = await self._documents.put(user_id, title, path.name, text)
-        flt = SearchFilter(user_id=user_id, document_ids=[doc.id])
-        already = await self._retriever.index.count(self._retriever.collection(DOCS), flt)
-        if already:
-            return FileResult(str(path), doc.id, title, already, status="unchanged")
-        records = self._records(
-            doc.id,
-            text,
-            title,
-            {
-                "source": "user_docs",
-                "user_id": user_id,
-                "document_id": doc.id,
-                "title": title,
-                "filename": path.name,
-            },
+        set_stage("chunking")
+        chunks = await asyncio.to_thread(self._chunker.split, text, title)
+        if len(chunks) > self._max_chunks:  # refused before any embedding
+            raise DocumentLoadError(
+                TOO_MANY_CHUNKS.format(name=path.name, chunks=len(chunks), limit=self._max_chunks)
+            )
+        doc_id = document_id_for(user_id, text)
+        existing = await self._documents.get(user_id, doc_id)
+        flt = SearchFilter(user_id=user_id, document_ids=[doc_id])
+        if existing is not None:
+            already = await self._retriever.index.count(self._retriever.collection(DOCS), flt)
+            if already >= len(chunks):
+                return FileResult(str(path), doc_id, existing.title, already, status="unchanged")
+        payload: dict[str, object] = {
+            "source": "user_docs",
+            "user_id": user_id,
+            "document_id": doc_id,
+            "title": title,
+            "filename": path.name,
+        }
+        records = [
+            ChunkRecord(f"{doc_id}:{c.index}", c.text, {**payload, "section": c.section})
+            for c in chunks
+        ]
+        set_stage("embedding")
+        try:
+            await self._retriever.add(DOCS, records)
+            # stored once its chunks are indexed: the list never shows a half document
+            await self._documents.put(user_id, title, path.name, text)
+        except BaseException:
+            await asyncio.shield(self._discard(user_id, doc_id))
+            raise
+        return FileResult(str(path), doc_id, title, len(records))
+
+    async def _discard(self, user_id: str, doc_id: str) -> None:
+        """Remove what an interrupted ingestion stored: its chunks and the document (if it
+        was there before, it was only partly indexed)."""
+        assert self._documents is not None
+        await self._retriever.remove(
+            DOCS, SearchFilter(user_id=user_id, document_ids=[doc_id], source="user_docs")
         )
-        await self._retriever.add(DOCS, records)
-        return FileResult(str(path), doc.id, title, len(records))
+        await self._documents.delete(user_id, doc_id)
+        log.info("ingest_discarded", document_id=doc_id)
 
     def _records(
         self, doc_id: str, text: str, title: str, payload: dict[str, object]
