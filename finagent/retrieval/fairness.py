@@ -131,6 +131,10 @@ class QuestionsFirst:
         """Question embeddings running or waiting on this loop."""
         return self._state().count
 
+    def held_back(self) -> int:
+        """Ingestion batches waiting for the questions on this loop."""
+        return self._state().held
+
     @asynccontextmanager
     async def question(self) -> AsyncIterator[None]:
         """Hold while a question's embedding waits and runs."""
@@ -147,13 +151,20 @@ class QuestionsFirst:
     async def background_turn(self) -> None:
         """Return once no question embedding runs or waits (call before each batch)."""
         state = self._state()
-        while state.count:
-            await state.idle.wait()
+        if not state.count:
+            return
+        state.held += 1
+        try:
+            while state.count:
+                await state.idle.wait()
+        finally:
+            state.held -= 1
 
 
 class _Foreground:
     def __init__(self) -> None:
         self.count = 0
+        self.held = 0
         self.idle = asyncio.Event()
         self.idle.set()
 

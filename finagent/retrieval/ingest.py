@@ -267,7 +267,6 @@ class Ingestor:
             ChunkRecord(f"{doc_id}:{c.index}", c.text, {**payload, "section": c.section})
             for c in chunks
         ]
-        set_stage("embedding")
         try:
             await self._retriever.add(DOCS, records)
             # stored once its chunks are indexed: the list never shows a half document

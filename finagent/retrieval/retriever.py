@@ -109,6 +109,7 @@ class Retriever:
         bar = progress.current()
         if bar is not None:
             bar.expect(len(records))
+            bar.stage = "embedding"
         token = background_embedding.set(True)
         try:
             for start in range(0, len(records), batch):
