@@ -35,6 +35,16 @@ def long_text(paragraphs: int) -> str:
     return f"# Договор аренды\n\n{body}"
 
 
+def serve(env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "finagent.cli", "serve", "--port", str(port)],
+        env=env,
+        cwd=REPO_ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
 async def until_ready(http: httpx.AsyncClient, proc: subprocess.Popen[bytes]) -> None:
     async with asyncio.timeout(GUARD_S):
         while True:  # readiness polling
@@ -69,13 +79,7 @@ async def test_sigterm_mid_upload_stops_the_service_and_keeps_nothing(
         "FINAGENT_MAX_DOCUMENT_CHUNKS": "100000",
     }
     port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "finagent.cli", "serve", "--port", str(port)],
-        env=env,
-        cwd=REPO_ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    proc = serve(env, port)
     try:
         async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=GUARD_S) as http:
             await until_ready(http, proc)

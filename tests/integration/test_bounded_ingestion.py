@@ -53,7 +53,9 @@ async def stored_chunks(services: Deps, user: str) -> int:
 async def until(check: Callable[[], Awaitable[bool]]) -> None:
     """Readiness polling with a deadlock guard."""
     async with asyncio.timeout(GUARD_S):
-        while not await check():
+        while True:
+            if await check():
+                return
             await asyncio.sleep(0.01)
 
 

@@ -124,7 +124,9 @@ async def test_an_ingestion_batch_waits_for_a_waiting_question(
 
     async def ready(check: Any) -> None:  # readiness polling with a deadlock guard
         async with asyncio.timeout(GUARD_S):
-            while not check():
+            while True:
+                if check():
+                    return
                 await asyncio.sleep(0)
 
     try:
