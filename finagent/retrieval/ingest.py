@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from finagent.observability import get_logger
-from finagent.retrieval.chunking import MarkdownChunker
+from finagent.retrieval.chunking import MarkdownChunker, TextChunk, chunks_at_least
 from finagent.retrieval.index import SearchFilter
 from finagent.retrieval.kb_articles import (
     KbArticle,
@@ -35,6 +35,7 @@ TOO_MANY_CHUNKS = (
     "{name}: документ слишком большой: {chunks} фрагментов, допустимо не больше {limit}; "
     "разделите файл на части"
 )
+AT_LEAST = "не меньше {chunks}"
 TOO_SLOW = (
     "{name}: документ обрабатывался слишком долго (дольше {limit:g} с) и не добавлен; "
     "разделите файл на части"
@@ -79,6 +80,7 @@ class Ingestor:
         self._max_chars = settings.max_document_chars
         self._max_chunks = settings.max_document_chunks
         self._timeout_s = settings.ingest_timeout_s
+        self._chunk_size = settings.chunk_size
         self._chunker = MarkdownChunker(settings.chunk_size, settings.chunk_overlap)
 
     # --- knowledge base -----------------------------------------------------------------
@@ -244,11 +246,7 @@ class Ingestor:
         text = await parse_document(path, self._retriever.settings)
         title = title_of(text, path.stem)
         set_stage("chunking")
-        chunks = await asyncio.to_thread(self._chunker.split, text, title)
-        if len(chunks) > self._max_chunks:  # refused before any embedding
-            raise DocumentLoadError(
-                TOO_MANY_CHUNKS.format(name=path.name, chunks=len(chunks), limit=self._max_chunks)
-            )
+        chunks = await asyncio.to_thread(self._split_within_budget, path.name, text, title)
         doc_id = document_id_for(user_id, text)
         existing = await self._documents.get(user_id, doc_id)
         flt = SearchFilter(user_id=user_id, document_ids=[doc_id])
@@ -275,6 +273,22 @@ class Ingestor:
             await asyncio.shield(self._discard(user_id, doc_id))
             raise
         return FileResult(str(path), doc_id, title, len(records))
+
+    def _split_within_budget(self, name: str, text: str, title: str) -> list[TextChunk]:
+        """The document's chunks, or DocumentLoadError over the chunk budget (before any
+        embedding; a clearly too large text is refused without being split)."""
+        at_least = chunks_at_least(text, self._chunk_size)
+        if at_least > self._max_chunks:
+            count = AT_LEAST.format(chunks=at_least)
+            raise DocumentLoadError(
+                TOO_MANY_CHUNKS.format(name=name, chunks=count, limit=self._max_chunks)
+            )
+        chunks = self._chunker.split(text, title)
+        if len(chunks) > self._max_chunks:
+            raise DocumentLoadError(
+                TOO_MANY_CHUNKS.format(name=name, chunks=len(chunks), limit=self._max_chunks)
+            )
+        return chunks
 
     async def _discard(self, user_id: str, doc_id: str) -> None:
         """Remove what an interrupted ingestion stored: its chunks and the document (if it

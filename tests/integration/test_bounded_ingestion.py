@@ -12,8 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from finagent.bootstrap import Deps
+from finagent.retrieval.chunking import MarkdownChunker, chunks_at_least
 from finagent.retrieval.index import SearchFilter
 from finagent.retrieval.progress import chunk_progress
 from finagent.retrieval.retriever import DOCS
@@ -68,19 +70,25 @@ async def in_process(services: Deps) -> AsyncIterator[httpx.AsyncClient]:
             yield http
 
 
+@pytest.mark.parametrize("limit", [5, 30])
 async def test_a_document_over_the_chunk_budget_is_refused_in_russian_before_embedding(
     make_services,  # type: ignore[no-untyped-def]
     tmp_path: Path,
+    limit: int,
 ) -> None:
-    services: Deps = await make_services(chunk_size=200, chunk_overlap=0, max_document_chunks=5)
+    services: Deps = await make_services(chunk_size=200, chunk_overlap=0, max_document_chunks=limit)
+    text = long_text(40)
+    chunks = len(MarkdownChunker(200, 0).split(text, "Договор аренды № 40"))
+    at_least = chunks_at_least(text, 200)
+    assert at_least <= chunks and limit < chunks
     with chunk_progress("documents", show=False) as bar:
-        report = await services.ingestor().ingest_documents(
-            "alice", text_file(tmp_path, long_text(40))
-        )
+        report = await services.ingestor().ingest_documents("alice", text_file(tmp_path, text))
     (result,) = report.results
     assert result.status == "error" and result.error is not None
-    assert "документ слишком большой" in result.error
-    assert "допустимо не больше 5" in result.error and "разделите файл на части" in result.error
+    # clearly too large: refused from a lower bound, without splitting; else the exact count
+    count = f"не меньше {at_least}" if at_least > limit else str(chunks)
+    assert f"документ слишком большой: {count} фрагментов" in result.error
+    assert f"допустимо не больше {limit}; разделите файл на части" in result.error
     assert bar.total == 0  # nothing was handed to the embedder
     assert await services.documents.list("alice") == []
     assert await stored_chunks(services, "alice") == 0
