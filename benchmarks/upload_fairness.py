@@ -18,6 +18,7 @@ import io
 import json
 import random
 import signal
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -74,6 +75,38 @@ def big_pdf(pages: int = 5000) -> bytes:
     return out.getvalue()
 
 
+UPLOAD_SCRIPT = """
+import json, sys, httpx
+url, token, path, name, mime = sys.argv[1:6]
+with open(path, "rb") as data:
+    files = [("files", (name, data, mime))]
+    response = httpx.post(url, headers={"Authorization": f"Bearer {token}"}, files=files,
+                          timeout=7200)
+print(json.dumps(response.json()["results"][0]))
+"""
+
+
+async def upload_from_another_process(
+    served: Served, path: Path, name: str, mime: str
+) -> dict[str, Any]:
+    """One upload sent by a separate process (its start-up counts in the upload time):
+    sending 4 MB is not the askers' client's work."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        UPLOAD_SCRIPT,
+        f"{served.url}/v1/documents",
+        served.tokens[UPLOADER],
+        str(path),
+        name,
+        mime,
+        stdout=asyncio.subprocess.PIPE,
+    )
+    out, _ = await proc.communicate()
+    result: dict[str, Any] = json.loads(out)
+    return result
+
+
 async def ask(http: httpx.AsyncClient, served: Served, user: str, n: int) -> tuple[float, int]:
     started = time.perf_counter()
     response = await http.post(
@@ -105,19 +138,16 @@ async def during_upload(
     during: list[float] = []
     statuses: dict[int, int] = {}
     uploads: list[tuple[float, dict[str, Any]]] = []
+    path = served.data_dir.parent / name
+    path.write_bytes(data)
     async with httpx.AsyncClient() as http:
 
         async def uploader() -> None:
             while not uploads or len(during) < min_during:
                 started = time.perf_counter()
-                response = await http.post(
-                    f"{served.url}/v1/documents",
-                    headers=served.headers(UPLOADER),
-                    files=[("files", (name, data, mime))],
-                    timeout=7200,
-                )
-                uploads.append((time.perf_counter() - started, response.json()["results"][0]))
-                if uploads[-1][1]["status"] != "error":
+                result = await upload_from_another_process(served, path, name, mime)
+                uploads.append((time.perf_counter() - started, result))
+                if result["status"] != "error":
                     return  # ingested: uploading again would find it unchanged
 
         upload = asyncio.create_task(uploader())
