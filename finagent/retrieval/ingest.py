@@ -13,7 +13,7 @@ from pathlib import Path
 
 from finagent.cards.build import build_card
 from finagent.observability import get_logger
-from finagent.retrieval.chunking import MarkdownChunker
+from finagent.retrieval.chunking import MarkdownChunker, TextChunk, chunks_at_least
 from finagent.retrieval.index import SearchFilter
 from finagent.retrieval.kb_articles import (
     KbArticle,
@@ -26,11 +26,21 @@ from finagent.retrieval.kb_articles import (
 )
 from finagent.retrieval.loaders import DocumentLoadError, load_text, title_of
 from finagent.retrieval.parse_pool import parse_document
-from finagent.retrieval.progress import chunk_progress
+from finagent.retrieval.progress import chunk_progress, set_stage
 from finagent.retrieval.retriever import DOCS, KB, ChunkRecord, Retriever
 from finagent.storage.documents import DocumentStore, document_id_for
 
 log = get_logger("finagent.ingest")
+
+TOO_MANY_CHUNKS = (
+    "{name}: документ слишком большой: {chunks} фрагментов, допустимо не больше {limit}; "
+    "разделите файл на части"
+)
+AT_LEAST = "не меньше {chunks}"
+TOO_SLOW = (
+    "{name}: документ обрабатывался слишком долго (дольше {limit:g} с) и не добавлен; "
+    "разделите файл на части"
+)
 
 
 @dataclass
@@ -69,6 +79,9 @@ class Ingestor:
         self._kb_root = kb_root
         self._max_bytes = settings.max_file_bytes
         self._max_chars = settings.max_document_chars
+        self._max_chunks = settings.max_document_chunks
+        self._timeout_s = settings.ingest_timeout_s
+        self._chunk_size = settings.chunk_size
         self._chunker = MarkdownChunker(settings.chunk_size, settings.chunk_overlap)
 
     # --- knowledge base -----------------------------------------------------------------
@@ -179,7 +192,8 @@ class Ingestor:
             body = f"# {article.title}\n\n{body}"
         md_path = await asyncio.to_thread(self._write_article, article, body, known, report)
         relative = md_path.relative_to(self._kb_root).as_posix()
-        records = self._records(
+        records = await asyncio.to_thread(
+            self._records,
             doc_id,
             body,
             article.title,
@@ -217,11 +231,29 @@ class Ingestor:
         return report
 
     async def _ingest_document(self, user_id: str, path: Path) -> FileResult:
+        """Index one file within the time budget; on any failure or cancellation nothing
+        of it stays (a document is either fully indexed or not there)."""
+        try:
+            async with asyncio.timeout(self._timeout_s) as budget:
+                return await self._index_document(user_id, path)
+        except TimeoutError:
+            if not budget.expired():
+                raise
+            log.info("ingest_timed_out", path=path.name, limit_s=self._timeout_s)
+            raise DocumentLoadError(
+                TOO_SLOW.format(name=path.name, limit=self._timeout_s)
+            ) from None
+
+    async def _index_document(self, user_id: str, path: Path) -> FileResult:
         assert self._documents is not None
         # PDF/DOCX parsing runs in the bounded worker pool (time, memory and text limits)
+        set_stage("parsing")
         text = await parse_document(path, self._retriever.settings)
         doc_id = document_id_for(user_id, text)
         title = title_of(text, path.stem)
+        self._refuse_clearly_too_large(path.name, text)  # before the card and any split
+        set_stage("card")
+        card = None
         # the card is rebuilt on every ingestion, so a newer card builder refreshes it
         try:
             card = await asyncio.to_thread(build_card, doc_id, title, text)
@@ -229,29 +261,71 @@ class Ingestor:
             log.warning("card_failed", document_id=doc_id, error=type(exc).__name__)
         else:
             title = card.title  # the document's own heading or type, never a letterhead
-            await self._documents.cards.put(user_id, card)
-        doc = await self._documents.put(user_id, title, path.name, text)
-        flt = SearchFilter(user_id=user_id, document_ids=[doc.id])
-        if doc.title != title:  # stored under an older title: the chunks carry it too
-            await self._documents.retitle(user_id, doc.id, title)
-            await self._retriever.remove(DOCS, flt)
-        already = await self._retriever.index.count(self._retriever.collection(DOCS), flt)
-        if already:
-            return FileResult(str(path), doc.id, title, already, status="unchanged")
-        records = self._records(
-            doc.id,
-            text,
-            title,
-            {
-                "source": "user_docs",
-                "user_id": user_id,
-                "document_id": doc.id,
-                "title": title,
-                "filename": path.name,
-            },
+        set_stage("chunking")
+        chunks = await asyncio.to_thread(self._split_within_budget, path.name, text, title)
+        existing = await self._documents.get(user_id, doc_id)
+        flt = SearchFilter(user_id=user_id, document_ids=[doc_id])
+        if existing is not None:
+            if existing.title != title:  # stored under an older title: the chunks carry it too
+                await self._documents.retitle(user_id, doc_id, title)
+                await self._retriever.remove(DOCS, flt)
+            already = await self._retriever.index.count(self._retriever.collection(DOCS), flt)
+            if already >= len(chunks):
+                if card is not None:
+                    await self._documents.cards.put(user_id, card)
+                return FileResult(str(path), doc_id, title, already, status="unchanged")
+        payload: dict[str, object] = {
+            "source": "user_docs",
+            "user_id": user_id,
+            "document_id": doc_id,
+            "title": title,
+            "filename": path.name,
+        }
+        records = [
+            ChunkRecord(f"{doc_id}:{c.index}", c.text, {**payload, "section": c.section})
+            for c in chunks
+        ]
+        try:
+            await self._retriever.add(DOCS, records)
+            # stored once its chunks are indexed: the list never shows a half document
+            await self._documents.put(user_id, title, path.name, text)
+            if card is not None:
+                await self._documents.cards.put(user_id, card)
+        except BaseException:
+            await asyncio.shield(self._discard(user_id, doc_id))
+            raise
+        return FileResult(str(path), doc_id, title, len(records))
+
+    def _split_within_budget(self, name: str, text: str, title: str) -> list[TextChunk]:
+        """The document's chunks, or DocumentLoadError over the chunk budget (before any
+        embedding; a clearly too large text is refused without being split)."""
+        self._refuse_clearly_too_large(name, text)
+        chunks = self._chunker.split(text, title)
+        if len(chunks) > self._max_chunks:
+            raise DocumentLoadError(
+                TOO_MANY_CHUNKS.format(name=name, chunks=len(chunks), limit=self._max_chunks)
+            )
+        return chunks
+
+    def _refuse_clearly_too_large(self, name: str, text: str) -> None:
+        """DocumentLoadError when even a lower bound of the text's chunks is over the budget
+        (cheap: the text is not split)."""
+        at_least = chunks_at_least(text, self._chunk_size)
+        if at_least > self._max_chunks:
+            count = AT_LEAST.format(chunks=at_least)
+            raise DocumentLoadError(
+                TOO_MANY_CHUNKS.format(name=name, chunks=count, limit=self._max_chunks)
+            )
+
+    async def _discard(self, user_id: str, doc_id: str) -> None:
+        """Remove what an interrupted ingestion stored: its chunks and the document (if it
+        was there before, it was only partly indexed)."""
+        assert self._documents is not None
+        await self._retriever.remove(
+            DOCS, SearchFilter(user_id=user_id, document_ids=[doc_id], source="user_docs")
         )
-        await self._retriever.add(DOCS, records)
-        return FileResult(str(path), doc.id, title, len(records))
+        await self._documents.delete(user_id, doc_id)
+        log.info("ingest_discarded", document_id=doc_id)
 
     def _records(
         self, doc_id: str, text: str, title: str, payload: dict[str, object]

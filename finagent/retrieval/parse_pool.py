@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import multiprocessing
+import os
 import sys
 import threading
 import warnings
@@ -38,6 +39,15 @@ _PRELOAD = ["finagent.retrieval.loaders", "docx", "pypdf"]
 
 _pools: dict[int, ProcessPool] = {}
 _lock = threading.Lock()
+
+
+# A parse is batch work: its process yields the CPU to the service's questions.
+PARSE_NICENESS = 10
+
+
+def _yield_cpu() -> None:
+    """Runs first in each worker process."""
+    os.nice(PARSE_NICENESS)
 
 
 def _kind(path: Path, max_bytes: int) -> Kind:
@@ -89,7 +99,9 @@ def _pool(workers: int) -> ProcessPool:
         if pool is None or not pool.active:
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload(_preload())
-            pool = ProcessPool(max_workers=workers, max_tasks=1, context=context)
+            pool = ProcessPool(
+                max_workers=workers, max_tasks=1, context=context, initializer=_yield_cpu
+            )
             _pools[workers] = pool
         return pool
 

@@ -8,6 +8,7 @@ terminal (tqdm: ``chunk/s`` and the remaining time).
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -27,16 +28,27 @@ class ChunkProgress:
         )
         self.done = 0
         self.total = 0
+        self.stage = "queued"
+        self._started: float | None = None  # when the first chunk was expected
 
     def expect(self, chunks: int) -> None:
         """``chunks`` more will be embedded (extends the total and the ETA)."""
         self.total += chunks
+        if self._started is None:
+            self._started = time.monotonic()
         self.bar.total = self.total
         self.bar.refresh()
 
     def advance(self, chunks: int) -> None:
         self.done += chunks
         self.bar.update(chunks)
+
+    def eta_s(self) -> float | None:
+        """Seconds left at the rate so far (None before the first batch is done)."""
+        if self._started is None or self.done == 0:
+            return None
+        rate = self.done / max(time.monotonic() - self._started, 1e-9)
+        return (self.total - self.done) / rate
 
     def close(self) -> None:
         self.bar.close()
@@ -60,3 +72,10 @@ def chunk_progress(desc: str, show: bool | None = None) -> Iterator[ChunkProgres
 
 def current() -> ChunkProgress | None:
     return _current.get()
+
+
+def set_stage(stage: str) -> None:
+    """Name what the open bar's work is doing now (parsing, chunking, embedding)."""
+    bar = _current.get()
+    if bar is not None:
+        bar.stage = stage

@@ -14,6 +14,7 @@ from finagent.config import Settings
 from finagent.observability import CHUNKS_RETRIEVED, SEARCH_SECONDS, get_logger
 from finagent.retrieval import progress
 from finagent.retrieval.embeddings import Embedder
+from finagent.retrieval.fairness import background_embedding
 from finagent.retrieval.index import (
     IndexPoint,
     SearchFilter,
@@ -96,30 +97,42 @@ class Retriever:
         return f"{self.settings.collection_prefix}_{name}"
 
     async def add(self, collection: str, records: list[ChunkRecord]) -> int:
-        """Embed and upsert chunks (same chunk id = same point, so re-adding never duplicates)."""
+        """Embed and upsert chunks (same chunk id = same point, so re-adding never duplicates).
+
+        Chunks are embedded in batches of ``ingest_batch_size`` in the embedder's ingestion
+        lane, each batch after any waiting question embedding; BM25 runs off the loop."""
         if not records:
             return 0
         name = self.collection(collection)
         await self.index.ensure_collection(name, self.embedder.dim)
-        batch = max(1, self.settings.embeddings_batch_size)
+        batch = max(1, self.settings.ingest_batch_size)
         bar = progress.current()
         if bar is not None:
             bar.expect(len(records))
-        for start in range(0, len(records), batch):
-            part = records[start : start + batch]
-            dense = await self.embedder.embed_passages([r.text for r in part])
-            points = [
-                IndexPoint(
-                    chunk_id=r.chunk_id,
-                    dense=dense[i].tolist(),
-                    sparse=self.bm25.embed_document(r.text),
-                    payload={**r.payload, "text": r.text},
+            bar.stage = "embedding"
+        token = background_embedding.set(True)
+        try:
+            for start in range(0, len(records), batch):
+                part = records[start : start + batch]
+                dense = await self.embedder.embed_passages([r.text for r in part])
+                sparse = await asyncio.to_thread(
+                    lambda texts: [self.bm25.embed_document(t) for t in texts],
+                    [r.text for r in part],
                 )
-                for i, r in enumerate(part)
-            ]
-            await self.index.upsert(name, points)
-            if bar is not None:
-                bar.advance(len(part))
+                points = [
+                    IndexPoint(
+                        chunk_id=r.chunk_id,
+                        dense=dense[i].tolist(),
+                        sparse=sparse[i],
+                        payload={**r.payload, "text": r.text},
+                    )
+                    for i, r in enumerate(part)
+                ]
+                await self.index.upsert(name, points)
+                if bar is not None:
+                    bar.advance(len(part))
+        finally:
+            background_embedding.reset(token)
         return len(records)
 
     async def remove(self, collection: str, flt: SearchFilter) -> None:

