@@ -37,11 +37,14 @@ CONFLICT = (
     "Конфликт: поток, запуск или ассистент с таким идентификатором уже есть, занят или недоступен."
 )
 TOO_LARGE = "Запрос слишком большой."
+FORBIDDEN = "Доступ запрещён."
 INVALID = "Некорректный запрос: проверьте поля и типы значений в теле запроса."
 REPLACED = {404, 405, 409, 413, 422}
 
 
 def russian_detail(status: int, method: str, allow: str) -> str:
+    if status == 403:
+        return FORBIDDEN
     if status == 404:
         return NOT_FOUND
     if status == 405:
@@ -51,6 +54,37 @@ def russian_detail(status: int, method: str, allow: str) -> str:
     if status == 413:
         return TOO_LARGE
     return INVALID
+
+
+ERROR_EVENT = b"event: error"
+RUN_FAILED = "Ошибка выполнения запуска; подробности записаны в журнал сервера."
+
+
+def is_event_stream(start: Message) -> bool:
+    headers = {k.lower(): v for k, v in start.get("headers", [])}
+    return headers.get(b"content-type", b"").startswith(b"text/event-stream")
+
+
+def russian_error_event(event: bytes, scope: Message) -> bytes:
+    """An SSE ``error`` event of langgraph-api («404: Thread not found», a run's exception)
+    with a Russian message; a leading HTTP status is kept, the original goes to the log."""
+    head, _, rest = event.partition(b"data: ")
+    data, sep, tail = rest.partition(b"\r\n")
+    try:
+        payload = json.loads(data)
+    except ValueError:
+        return event
+    if not isinstance(payload, dict):
+        return event
+    message = str(payload.get("message", ""))
+    log.info("langgraph_api_stream_error", path=scope.get("path", ""), detail=redact(message[:500]))
+    code = message[:3]
+    if code.isdigit() and message[3:4] == ":":
+        text = f"{code}: {russian_detail(int(code), scope.get('method', ''), '')}"
+    else:
+        text = RUN_FAILED
+    body = json.dumps({**payload, "message": text}, ensure_ascii=False).encode()
+    return head + b"data: " + body + sep + tail
 
 
 class RussianErrors:
@@ -65,12 +99,19 @@ class RussianErrors:
             return
         start: Message | None = None
         original = bytearray()
+        streamed = False
 
         async def replace_errors(message: Message) -> None:
-            nonlocal start
+            nonlocal start, streamed
             if message["type"] == "http.response.start" and message["status"] in REPLACED:
                 start = message  # held until the body is read
                 return
+            if message["type"] == "http.response.start":
+                streamed = is_event_stream(message)
+            if streamed and message["type"] == "http.response.body":
+                body = message.get("body", b"")
+                if body.startswith(ERROR_EVENT):
+                    message = {**message, "body": russian_error_event(body, scope)}
             if start is None or message["type"] != "http.response.body":
                 await send(message)
                 return

@@ -88,6 +88,12 @@ async def stream_refused(stream: AsyncIterator[Any]) -> None:
         return
     assert parts and all(part.event == "error" for part in parts), parts
     assert all(str(part.data["message"]).startswith(("403", "404")) for part in parts), parts
+    assert all(is_russian(str(part.data["message"])) for part in parts), parts
+
+
+def is_russian(text: str) -> bool:
+    """Russian words and no English ones (a status code may lead)."""
+    return bool(re.search("[А-Яа-яЁё]{3}", text)) and not re.search("[A-Za-z]{3}", text)
 
 
 def ids(items: list[dict[str, Any]], key: str) -> set[str]:
