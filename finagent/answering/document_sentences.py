@@ -16,14 +16,20 @@ from finagent.question.model import Question
 _MIN_WORDS = 4  # «18-Н · тел. …», «ДОГОВОР № 5»: fragments, not clauses
 
 
-def _words(sentence: str) -> int:
-    return sum(1 for word in sentence.split() if any(ch.isalpha() for ch in word))
+def _clause(sentence: str) -> bool:
+    """A sentence of the text, not a fragment or a heading in capitals."""
+    words = [word for word in sentence.split() if any(ch.isalpha() for ch in word)]
+    letters = [ch for ch in sentence if ch.isalpha()]
+    capitals = sum(ch.isupper() for ch in letters) > 0.6 * len(letters)
+    return len(words) >= _MIN_WORDS and not capitals
 
 
 def rerank_document_sentences(question: Question, ranked: list[Candidate]) -> list[Candidate]:
     """``ranked`` with the user's document sentences that answer the question first, when the
     question names a document or only documents were found; else unchanged."""
-    named = {d.document_id for d in question.documents}
+    most = max((len(d.reasons) for d in question.documents), default=0)
+    # «доверенность на Зуева»: the power of attorney (type and person), not an act naming him
+    named = {d.document_id for d in question.documents if len(d.reasons) == most}
     own = [c for c in ranked if c.chunk.source == "user_docs"]
     if not own or (not named and len(own) < len(ranked)):
         return ranked
@@ -33,10 +39,12 @@ def rerank_document_sentences(question: Question, ranked: list[Candidate]) -> li
 
     def key(candidate: Candidate) -> tuple[bool, bool, int, float]:
         p = profile(candidate.sentence)
+        # the words that name the document («субаренда», «помещение») tell no clause apart
+        naming = profile(candidate.chunk.title or "").lemmas
         return (
-            _words(candidate.sentence) >= _MIN_WORDS,
+            _clause(candidate.sentence),
             states_type(p, question.answer_type),
-            len(topic & p.lemmas),
+            len((topic - naming) & p.lemmas),
             candidate.score,
         )
 
