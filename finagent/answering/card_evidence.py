@@ -25,7 +25,7 @@ _KINDS = {
     "amount": {"amount"},
     "limit": {"amount", "rate"},
     "rate": {"rate"},
-    "date": {"date"},
+    "date": {"date", "term"},  # «до какого числа?» — «в течение 10 рабочих дней»
     "period": {"term", "date"},
 }
 MAX_VALUES = 3  # more candidates: those whose sentences share most words with the question
@@ -88,8 +88,9 @@ def _values(card: DocumentCard, key: str, question: Question) -> list[CardValue]
         out.setdefault(shown, CardValue(shown, party.sentence.text))
     facts = card.values(key)
     kinds = _KINDS.get(question.answer_type)
-    typed = [f for f in facts if kinds and f.kind in kinds]
-    for fact in typed or facts:
+    # an amount question is never answered with a rate, nor a date question with a term
+    typed = [f for f in facts if f.kind in kinds] if kinds else facts
+    for fact in typed:
         out.setdefault(_shown(fact), CardValue(_shown(fact), fact.sentence.text))
     return list(out.values())
 

@@ -24,6 +24,7 @@ from finagent.answering.calc import CALC_TOOL
 from finagent.answering.card_evidence import CardAnswer, card_answers
 from finagent.answering.context import AnswerContext
 from finagent.answering.direct import compose_direct
+from finagent.answering.document_sentences import rerank_document_sentences
 from finagent.answering.evidence import Candidate, candidates, rank, shared_words
 from finagent.answering.extractive import compose_extractive, compose_key_facts
 from finagent.answering.final import (
@@ -112,6 +113,7 @@ async def _rank(turn: TurnInput) -> tuple[list[Candidate], float | None]:
     ranked, best = await rank(turn.query, candidates(turn.ctx), turn.deps.embedder)
     if _direct(turn):
         ranked = rank_learned(turn.question, ranked, tax_focus(turn.query))
+        ranked = rerank_document_sentences(turn.question, ranked)
     return ranked, best
 
 

@@ -14,9 +14,11 @@ from finagent.russian_months import MONTHS
 
 _SPACE = "[ \u00a0\u202f\u2009]"
 _NUMBER = rf"\d+(?:{_SPACE}\d{{3}})*(?:[.,]\d+)?"
-PERCENT = re.compile(rf"(?<![\d.,]){_NUMBER}\s*(?:%|процент\w*)", re.I)
+# a figure may be spelled out after it, as contracts write: «7 (семь) процентов»
+_SPELLED = r"(?:\([а-яё ,\-]{2,60}\)\s*)?"
+PERCENT = re.compile(rf"(?<![\d.,]){_NUMBER}\s*{_SPELLED}(?:%|процент\w*)", re.I)
 MONEY = re.compile(
-    rf"(?<![\d.,]){_NUMBER}\s*(?:(?:тыс\w*|млн\w*|млрд\w*)\.?\s*)?(?:руб\w*|₽|коп\w*|евро|долл\w*)",
+    rf"(?<![\d.,]){_NUMBER}\s*{_SPELLED}(?:(?:тыс\w*|млн\w*|млрд\w*)\.?\s*)?(?:руб\w*|₽|коп\w*|евро|долл\w*)",
     re.I,
 )
 _MONTH_WORDS = "|".join(sorted({re.escape(m) for m in MONTHS}, key=len, reverse=True))
@@ -26,7 +28,7 @@ DATE = re.compile(
     re.I,
 )
 PERIOD = re.compile(
-    rf"(?<![\d.,]){_NUMBER}\s*(?:(?:календарн|рабоч|банковск)\w*\s+)?"
+    rf"(?<![\d.,]){_NUMBER}\s*{_SPELLED}(?:(?:календарн|рабоч|банковск)\w*\s+)?"
     r"(?:дн(?:я|ей|ь)\b|день|месяц\w*|недел\w*|лет\b|год(?:а|ов)?\b|час\w*)"
     r"|\b(?:один|два|две|три|четыре|пять|шесть|десять)\w*\s+(?:дн\w+|месяц\w*|лет|год\w*)",
     re.I,
@@ -38,6 +40,8 @@ PARTY = re.compile(
     r"\b[А-ЯЁ][а-яё]+\s+[А-ЯЁ]\.\s?[А-ЯЁ]\."
 )
 _WORD = re.compile(r"\w", re.U)
+_ZERO_KOPECKS = re.compile(r"0+\s*коп\w*", re.I)
+_SPELLED_OUT = re.compile(r"\s*\([а-яё ,\-]{2,60}\)\s*", re.I)
 
 
 @dataclass(frozen=True)
@@ -65,21 +69,26 @@ def profile(text: str) -> SentenceProfile:
     )
 
 
+def _sums(money: tuple[str, ...]) -> tuple[str, ...]:
+    """«297 200 рублей 00 копеек»: the zero kopecks are not a sum of their own."""
+    return tuple(m for m in money if not _ZERO_KOPECKS.fullmatch(m))
+
+
 def values_of(p: SentenceProfile, answer_type: str) -> tuple[str, ...]:
     """The values of the asked type a sentence states (in order, repeats kept once)."""
     if answer_type == "rate":
         found = p.percents
     elif answer_type == "amount":
-        found = p.money
+        found = _sums(p.money)
     elif answer_type == "limit":
-        found = p.money + p.percents
+        found = _sums(p.money) + p.percents
     elif answer_type == "date":
         found = p.dates
     elif answer_type == "period":
         found = p.periods
     else:
         found = ()
-    return tuple(dict.fromkeys(" ".join(v.split()) for v in found))
+    return tuple(dict.fromkeys(" ".join(_SPELLED_OUT.sub(" ", v).split()) for v in found))
 
 
 def states_type(p: SentenceProfile, answer_type: str) -> bool:

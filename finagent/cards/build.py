@@ -6,7 +6,7 @@ from finagent.cards import facts as F
 from finagent.cards.doc_types import DocType
 from finagent.cards.model import DocumentCard
 from finagent.cards.parties import parties_in
-from finagent.cards.title import doc_type_of, heading_of, strip_markdown
+from finagent.cards.title import Heading, doc_type_of, heading_of, strip_markdown
 from finagent.language.dates import dates_in
 from finagent.language.identifiers import identifiers_in
 from finagent.language.money import money_in
@@ -14,6 +14,7 @@ from finagent.language.organisations import organisations_in
 from finagent.language.percents import percents_in
 from finagent.language.periods import periods_in
 from finagent.language.persons import persons_in
+from finagent.language.spans import DateMention, Identifier
 from finagent.language.text import analyse
 
 _OPENING_SENTENCES = 8  # the document's own number and date are stated before this
@@ -28,6 +29,38 @@ def _title(heading_title: str | None, given: str, doc_type: DocType | None) -> s
     if doc_type is not None:
         return doc_type.name[:1].upper() + doc_type.name[1:]
     return strip_markdown(given) or given
+
+
+def _own_number_and_date(
+    heading: Heading, numbers: list[Identifier], dates: list[DateMention], opening_end: int
+) -> tuple[Identifier | None, DateMention | None]:
+    """The document's own number and date: those of its heading line («Договор № К-07/2025»),
+    the date on the line after the heading («г. Тверь — 14 апреля 2025 г.»); a letterhead's
+    «Исх. № 77/25 от 15.04.2025» above the heading is the letter's, and a continuation line
+    («к договору № 118/П-2025 от 5 июня 2025 г.») names another document."""
+    if heading.start >= 0:
+        number = next((i for i in numbers if heading.start <= i.start < heading.line_end), None)
+        date = next((d for d in dates if heading.start <= d.start < heading.line_end), None)
+        # «Дата составления: …», «Дата формирования: …» name the document's date
+        date = date or next(
+            (
+                d
+                for d in dates
+                if heading.end <= d.start < opening_end and "дата" in d.sentence.text.lower()
+            ),
+            None,
+        )
+        date = date or next((d for d in dates if d.start >= heading.end), None)
+        if number is not None or date is not None:
+            return number, date
+    number = next((i for i in numbers if i.start < opening_end), None)
+    opening_dates = [d for d in dates if d.start < opening_end]
+    # «Дата составления: …», «Дата формирования: …» name the document's date
+    date = next(
+        (d for d in opening_dates if "дата" in d.sentence.text.lower()),
+        opening_dates[0] if opening_dates else None,
+    )
+    return number, date
 
 
 def build_card(document_id: str, title: str, text: str) -> DocumentCard:
@@ -47,13 +80,8 @@ def build_card(document_id: str, title: str, text: str) -> DocumentCard:
         if analysed.sentences
         else 0
     )
-    number = next((i for i in identifiers if i.label == "number" and i.start < opening_end), None)
-    opening_dates = [d for d in dates if d.start < opening_end]
-    # «Дата составления: …», «Дата формирования: …» name the document's date
-    doc_date = next(
-        (d for d in opening_dates if "дата" in d.sentence.text.lower()),
-        opening_dates[0] if opening_dates else None,
-    )
+    numbers = [i for i in identifiers if i.label == "number"]
+    number, doc_date = _own_number_and_date(heading, numbers, dates, opening_end)
     facts = [
         *F.amount_facts(analysed, money_in(analysed)),
         *F.rate_facts(analysed, percents_in(analysed)),
@@ -71,6 +99,13 @@ def build_card(document_id: str, title: str, text: str) -> DocumentCard:
         doc_type=doc_type.key if doc_type else None,
         doc_type_name=doc_type.name if doc_type else None,
         number=number.value if number else None,
+        references=list(
+            dict.fromkeys(
+                i.value
+                for i in numbers
+                if heading.line_end <= i.start < heading.end and i is not number
+            )
+        ),
         date=doc_date.value.isoformat() if doc_date else None,
         parties=parties_in(analysed, organisations, persons, identifiers),
         facts=facts,

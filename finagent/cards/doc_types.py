@@ -14,6 +14,20 @@ class DocType:
 
 # specific before general: an УПД heading may also say «счёт-фактура», any contract «договор»
 DOC_TYPES = (
+    # documents about another document come first: «Протокол разногласий к договору поставки»
+    DocType("disagreements", "протокол разногласий", ("протокол разногласий",)),
+    DocType(
+        "termination",
+        "соглашение о расторжении",
+        ("соглашение о расторжении", "расторжение договора"),
+    ),
+    DocType(
+        "amendment",
+        "дополнительное соглашение",
+        ("дополнительное соглашение", "допсоглашение", "допник"),
+    ),
+    DocType("guarantee", "банковская гарантия", ("банковская гарантия", "независимая гарантия")),
+    DocType("reconciliation", "акт сверки", ("акт сверки", "сверка")),
     DocType("upd", "универсальный передаточный документ", ("УПД", "универсальный передаточный")),
     DocType("invoice", "счёт-фактура", ("счёт-фактура",)),
     DocType("payment_invoice", "счёт на оплату", ("счёт на оплату",)),
@@ -34,6 +48,13 @@ DOC_TYPES = (
     DocType("claim", "претензия", ("претензия",)),
     DocType("power_of_attorney", "доверенность", ("доверенность",)),
     DocType("order", "приказ", ("приказ",)),
+    DocType("commission", "договор комиссии", ("договор комиссии", "комиссионер", "комитент")),
+    DocType("agency", "агентский договор", ("агентский договор", "агентский")),
+    DocType("storage", "договор хранения", ("договор хранения", "хранение")),
+    DocType("assignment", "договор цессии", ("договор цессии", "цессия", "уступка требования")),
+    DocType("licence", "лицензионный договор", ("лицензионный договор", "лицензионное соглашение")),
     DocType("contract", "договор", ("договор", "контракт", "соглашение")),
 )
+# kinds whose heading goes on to name the document they are about
+ABOUT_ANOTHER = frozenset({"disagreements", "termination", "amendment"})
 BY_KEY = {doc_type.key: doc_type for doc_type in DOC_TYPES}

@@ -38,6 +38,20 @@ ROLES = (
     Field("bank", "банк", "party", ("банк",)),
     Field("addressee", "адресат", "party", ("адресат",)),
     Field("claimant", "заявитель", "party", ("заявитель", "отправитель")),
+    # the parties of other civil-law contracts, by the names the Civil Code gives them
+    Field("sublessor", "субарендодатель", "party", ("субарендодатель",)),
+    Field("subtenant", "субарендатор", "party", ("субарендатор",)),
+    Field("guarantor", "гарант", "party", ("гарант",)),
+    Field("beneficiary", "бенефициар", "party", ("бенефициар",)),
+    Field("principal_party", "принципал", "party", ("принципал",)),
+    Field("committent", "комитент", "party", ("комитент",)),
+    Field("commission_agent", "комиссионер", "party", ("комиссионер",)),
+    Field("assignor", "цедент", "party", ("цедент",)),
+    Field("assignee", "цессионарий", "party", ("цессионарий",)),
+    Field("licensor", "лицензиар", "party", ("лицензиар",)),
+    Field("licensee", "лицензиат", "party", ("лицензиат",)),
+    Field("depositor", "поклажедатель", "party", ("поклажедатель",)),
+    Field("custodian", "хранитель", "party", ("хранитель",)),
 )
 
 # order matters: the more specific cue of two at the same distance wins (first listed)

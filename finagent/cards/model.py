@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field
 
 from finagent.language.text import Sentence
 
-CARD_VERSION = 1
+CARD_VERSION = 2
 
 FactKind = Literal["amount", "rate", "date", "term", "number", "identifier"]
 
@@ -44,6 +44,8 @@ class DocumentCard(BaseModel):
     doc_type: str | None  # a key of finagent.cards.doc_types
     doc_type_name: str | None
     number: str | None = None
+    # numbers its heading gives of other documents: «к договору поставки № 118/П-2025»
+    references: list[str] = Field(default_factory=list)
     date: str | None = None  # ISO date of the document
     parties: list[Party] = Field(default_factory=list)
     facts: list[Fact] = Field(default_factory=list)

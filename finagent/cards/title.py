@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from finagent.cards.doc_types import DOC_TYPES, DocType
+from finagent.cards.doc_types import ABOUT_ANOTHER, DOC_TYPES, DocType
 from finagent.language.cues import find_cue
 from finagent.language.lemmas import fold, lemma
 from finagent.language.organisations import ABBREVIATIONS, organisations_in
@@ -54,6 +54,9 @@ def doc_type_of(lemmas: tuple[str, ...], within: int | None = None) -> DocType |
 class Heading:
     title: str | None
     doc_type: DocType | None
+    start: int = -1  # where the heading line starts in the text (-1: no heading)
+    line_end: int = -1  # where its first line ends: a number or date there is the document's
+    end: int = -1  # where the heading ends, its continuation lines («к договору № …») included
 
 
 def _is_letterhead(line: str) -> bool:
@@ -62,14 +65,51 @@ def _is_letterhead(line: str) -> bool:
     return bool(organisations) and organisations[0].start <= 2
 
 
+def _lines(text: str) -> list[tuple[int, int, str]]:
+    """The first non-empty lines as (start, end, text without Markdown); the case of a
+    line's first letter is kept (it tells a heading's continuation)."""
+    out: list[tuple[int, int, str]] = []
+    at = 0
+    for raw in text.splitlines(keepends=True):
+        clean = strip_markdown(raw) if raw.strip() else ""
+        bare = _MARKUP.sub(" ", raw).strip(" -—:=+\t")
+        if clean and bare[:1].islower():
+            clean = clean[:1].lower() + clean[1:]
+        if clean:
+            out.append((at, at + len(raw.rstrip("\r\n")), clean))
+        at += len(raw)
+        if len(out) >= _HEAD_LINES:
+            break
+    return out
+
+
+def _continues(line: str) -> bool:
+    """«к договору субаренды № …», «о расторжении договора …», «№ КЛ-5/2024 от …», «(гарантия
+    возврата аванса)»: a heading's second line; «г. Тверь  10 июня 2025 г.» is not one."""
+    first = line.split()[0]
+    return first[:1] in "№(" or (first.islower() and first not in ("г.", "город"))
+
+
 def heading_of(text: str) -> Heading:
-    lines = [strip_markdown(line) for line in text.splitlines() if line.strip()]
-    lines = [line for line in lines if line][:_HEAD_LINES]
-    for line in lines:
+    lines = _lines(text)
+    for index, (start, end, line) in enumerate(lines):
         if _is_letterhead(line):
             continue
         lemmas = tuple(lemma(t.text) for s in analyse(line).sentences for t in s.tokens)
         doc_type = doc_type_of(lemmas, _TYPE_WITHIN_TOKENS)
         if doc_type is not None:
-            return Heading(line[:_MAX_TITLE], doc_type)
+            block, block_end = [line], end
+            for _, next_end, following in lines[index + 1 : index + 3]:
+                if not _continues(following):
+                    break
+                block.append(following)
+                block_end = next_end
+            title = " ".join(block)
+            title = title[:1].upper() + title[1:]
+            # «Соглашение № 1 / о расторжении договора …»: the whole heading names the kind
+            whole = tuple(lemma(t.text) for s in analyse(title).sentences for t in s.tokens)
+            whole_type = doc_type_of(whole)
+            if whole_type is not None and whole_type.key in ABOUT_ANOTHER:
+                doc_type = whole_type
+            return Heading(title[:_MAX_TITLE], doc_type, start, end, block_end)
     return Heading(None, None)

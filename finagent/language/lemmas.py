@@ -49,3 +49,22 @@ def first_person(word: str) -> bool:
         return False
     tag = _analyzer().parse(folded)[0].tag
     return "VERB" in tag and "1per" in tag
+
+
+_PREDICATES = frozenset({"VERB", "INFN", "PRTS", "ADJS"})  # «дал», «перечислить», «обязан»
+
+
+@lru_cache(maxsize=50_000)
+def predicate(word: str) -> bool:
+    """A verb, infinitive or short form («должен», «обязан»): what a subject does."""
+    folded = fold(word)
+    if not any("а" <= ch <= "я" for ch in folded):
+        return False
+    return _analyzer().parse(folded)[0].tag.POS in _PREDICATES
+
+
+@lru_cache(maxsize=50_000)
+def nominative(word: str) -> bool:
+    """Whether the word can be in the nominative: «покупатель», not «с исполнителем»."""
+    folded = fold(word)
+    return any("nomn" in parse.tag for parse in _analyzer().parse(folded))

@@ -10,6 +10,7 @@ from finagent.cards.model import DocumentCard
 from finagent.language.cues import find_cue
 from finagent.language.dates import as_of, dates_in, years_in
 from finagent.language.identifiers import identifiers_in
+from finagent.language.lemmas import nominative, predicate
 from finagent.language.money import money_in
 from finagent.language.organisations import organisations_in
 from finagent.language.percents import percents_in
@@ -30,6 +31,22 @@ from finagent.question.tables import (
 
 def _positions(lemmas: Sequence[str], phrases: Sequence[str]) -> list[int]:
     return [at for phrase in phrases if (at := find_cue(lemmas, phrase)) >= 0]
+
+
+# «по договору поставки», «в договоре субаренды»: the word after these names the document,
+# it does not ask for the field («какой гарантийный срок в договоре поставки?»)
+_DOCUMENT_WORDS = frozenset({"договор", "контракт", "соглашение"})
+
+
+def _field_positions(lemmas: Sequence[str], phrases: Sequence[str]) -> list[int]:
+    found = []
+    for phrase in phrases:
+        at = find_cue(lemmas, phrase)
+        while at >= 0 and at > 0 and lemmas[at - 1] in _DOCUMENT_WORDS:
+            at = find_cue(lemmas, phrase, at + 1)
+        if at >= 0:
+            found.append(at)
+    return found
 
 
 def _answer_types(lemmas: Sequence[str], fields: list[tuple[int, str]]) -> list[AnswerType]:
@@ -55,11 +72,22 @@ def _answer_types(lemmas: Sequence[str], fields: list[tuple[int, str]]) -> list[
     return ordered
 
 
-def _fields(lemmas: Sequence[str]) -> list[tuple[int, str]]:
+def _actor(words: Sequence[str], at: int) -> bool:
+    """A role word that acts or is acted with, not one asked for: «какой срок подрядчик
+    дал», «заказчик должен рассчитаться с исполнителем», «сделки покупателями»."""
+    if at >= len(words):
+        return False
+    following = [w for w in words[at + 1 : at + 3] if w.isalpha()]
+    return not nominative(words[at]) or any(predicate(w) for w in following[:1])
+
+
+def _fields(lemmas: Sequence[str], words: Sequence[str]) -> list[tuple[int, str]]:
     hits: dict[str, int] = {}
     for field in ALL_FIELDS:
         cues = field.cues + QUESTION_FIELD_CUES.get(field.key, ())
-        positions = _positions(lemmas, cues)
+        positions = _field_positions(lemmas, cues)
+        if field.kind == "party":
+            positions = [at for at in positions if not _actor(words, at)]
         if positions:
             hits[field.key] = min(positions)
     return sorted((at, key) for key, at in hits.items())
@@ -72,7 +100,8 @@ def build_question(
     today = today or moscow_today()
     analysed = analyse(text)
     lemmas = [lemma for sentence in analysed.sentences for lemma in sentence.lemmas]
-    fields = _fields(lemmas)
+    words = [token.text for sentence in analysed.sentences for token in sentence.tokens]
+    fields = _fields(lemmas, words if len(words) == len(lemmas) else [])
     taxes = sorted(
         (min(positions), tax.key) for tax in TAXES if (positions := _positions(lemmas, tax.cues))
     )

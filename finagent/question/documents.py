@@ -36,9 +36,9 @@ def _reasons(
     doc_type = DOC_TYPES.get(card.doc_type or "")
     if doc_type is not None and any(find_cue(lemmas, cue) >= 0 for cue in doc_type.cues):
         reasons.append("тип")
-    if card.number and (
-        fold(card.number) in numbers
-        or (len(card.number) > _MIN_NUMBER and fold(card.number) in folded)
+    if any(
+        fold(held) in numbers or (len(held) > _MIN_NUMBER and fold(held) in folded)
+        for held in filter(None, [card.number, *card.references])
     ):
         reasons.append("номер")
     # parties with roles, else every organisation the card found (a heading without roles)

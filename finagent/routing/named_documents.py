@@ -31,9 +31,12 @@ PRECISE = frozenset({"номер", "контрагент", "лицо"})
 # a generic kind is held when any card is of its family («договор»: a lease is one)
 _FAMILIES: dict[str, frozenset[str]] = {
     "contract": frozenset(
-        {"contract", "lease", "supply", "loan", "employment", "services", "work"}
+        {
+            *("contract", "lease", "supply", "loan", "employment", "services", "work"),
+            *("commission", "agency", "storage", "assignment", "licence"),
+        }
     ),
-    "act": frozenset({"act"}),
+    "act": frozenset({"act", "reconciliation"}),
     "invoice": frozenset({"invoice", "upd"}),
 }
 # lemmas before a document word that make it the question's source: «по договору займа»,
@@ -102,14 +105,20 @@ def _card_names(cards: Sequence[DocumentCard]) -> str:
     return fold(" ".join(names))
 
 
+def _numbers_of(card: DocumentCard) -> list[str]:
+    return [n for n in (card.number, *card.references) if n]
+
+
 def _missing(question: Question, cards: Sequence[DocumentCard]) -> str | None:
+    numbers = [i.value.strip(_PUNCTUATION) for i in question.identifiers if i.label == "number"]
+    held_numbers = {fold(n) for card in cards for n in _numbers_of(card)}
+    if any(fold(n) in held_numbers for n in numbers):
+        return None  # «по договору подряда № …» held as the amendment that names it
     kind, start, end = _kind_named(question)
     if kind is None:
         return _stranger(question, cards, "документ")
     if _as_source(question.lemmas, start, end) and not _held(kind, cards):
         return kind.name
-    numbers = [i.value.strip(_PUNCTUATION) for i in question.identifiers if i.label == "number"]
-    held_numbers = {fold(card.number) for card in cards if card.number}
     if _numbered(question.lemmas, end) and numbers:
         if not any(fold(n) in held_numbers for n in numbers):
             return f"{kind.name} № {numbers[0]}"

@@ -44,3 +44,28 @@ async def test_the_extractive_composer_stays_selectable(make_services):  # type:
         selected_document_ids=[report.results[0].document_id],
     )
     assert result.debug["answer_mode"] == "extractive" and "card_fields" not in result.debug
+
+
+GUARANTEE = Path(__file__).resolve().parents[1] / "data" / "cards" / "garantiya_vozvrata_avansa.txt"
+
+
+async def test_a_new_kind_of_document_answers_its_roles_and_clauses(make_services):  # type: ignore[no-untyped-def]
+    """A bank guarantee nobody tuned on: the beneficiary from its card (a role of its own),
+    the fee from its clause (no card field): a figure spelled out in words is still stated."""
+    deps = await make_services()
+    report = await deps.ingestor().ingest_documents("u1", [GUARANTEE])
+    assert report.results[0].title.startswith("Независимая гарантия № НГ-2026/91")
+    agent = Agent(deps)
+    who = await agent.run(user_id="u1", query="кто бенефициар по гарантии НГ-2026/91?")
+    first = who.answer.split("## Краткий вывод\n", 1)[1].splitlines()[0]
+    assert "Рязаньэнергомаш" in first and who.debug["card_fields"] == ["beneficiary"]
+    fee = await agent.run(
+        user_id="u1", query="какой процент вознаграждения банку по гарантии НГ-2026/91?"
+    )
+    first = fee.answer.split("## Краткий вывод\n", 1)[1].splitlines()[0]
+    assert "1,8 процента" in first and "[1]" in first
+    term = await agent.run(
+        user_id="u1", query="в какой срок гарант рассматривает требование по гарантии НГ-2026/91?"
+    )
+    first = term.answer.split("## Краткий вывод\n", 1)[1].splitlines()[0]
+    assert "5 рабочих дней" in first

@@ -224,3 +224,35 @@ def test_any_text_gets_a_card(text: str) -> None:
     for fact in card.facts:
         assert text[fact.start : fact.end] == fact.text
         assert text[fact.sentence.start : fact.sentence.end] == fact.sentence.text
+
+
+def test_number_and_date_come_from_the_heading_not_the_letterhead(
+    card: dict[str, DocumentCard],
+) -> None:
+    storage = card["dogovor_hraneniya_letterhead"]
+    assert (storage.doc_type, storage.title) == ("storage", "Договор хранения № ПС-9/2026")
+    # «Исх. № 905 от 02.02.2026» above the heading is the covering letter's
+    assert (storage.number, storage.date) == ("ПС-9/2026", "2026-02-03")
+
+
+def test_a_heading_that_names_another_document_keeps_its_number_as_a_reference(
+    card: dict[str, DocumentCard],
+) -> None:
+    amendment = card["dopsoglashenie_2"]
+    assert amendment.doc_type == "amendment"
+    assert amendment.title == (
+        "Дополнительное соглашение № 2 к договору поставки пиломатериалов "
+        "№ СЛ-77/2025 от 14.05.2025"
+    )
+    # the amended contract's date is not the amendment's
+    assert (amendment.number, amendment.date) == ("2", "2026-03-12")
+    assert amendment.references == ["СЛ-77/2025"]
+
+
+def test_a_bank_guarantee_is_not_titled_by_the_banks_licence(
+    card: dict[str, DocumentCard],
+) -> None:
+    guarantee = card["garantiya_bank"]
+    assert guarantee.doc_type == "guarantee"
+    assert guarantee.title.startswith("Независимая гарантия № НГ-2026/88")
+    assert (guarantee.number, guarantee.date) == ("НГ-2026/88", "2026-05-20")

@@ -195,3 +195,36 @@ async def test_a_document_not_held_is_a_documents_decision_that_says_so(
 def test_without_cards_the_rules_decide() -> None:
     ruled = Decision(scenario=Scenario.ROUTED, intents=["kb"], confidence=0.85, rule="about_rules")
     assert cards_decision("что такое аренда?", NamedDocuments(), ruled, None) is None
+
+
+AMENDMENT = """ООО «ВЕРХНЕВОЛЖСКИЙ ТЕКСТИЛЬ»
+150000, г. Ярославль, ул. Свободы, д. 3
+Исх. № 208 от 01.04.2026
+---
+ДОПОЛНИТЕЛЬНОЕ СОГЛАШЕНИЕ № 3
+к договору подряда № ВТ-14/2025 от 10.10.2025
+г. Ярославль 2 апреля 2026 г.
+ООО «Верхневолжский текстиль», именуемое в дальнейшем «Заказчик», и ООО «Ремстрой»,
+именуемое в дальнейшем «Подрядчик», договорились продлить срок работ до 30 июня 2026 г.
+"""
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "до какого числа продлили работы по договору подряда № ВТ-14/2025?",
+        "что изменило допсоглашение № 3?",
+    ],
+)
+def test_an_amendment_is_reached_by_the_number_of_the_contract_it_amends(question: str) -> None:
+    cards = _cards({"amendment": AMENDMENT})
+    found = named(question, cards)
+    assert found.missing is None
+    assert found.precise_ids == ["amendment"] or found.typed
+
+
+def test_a_covering_letters_number_does_not_name_the_document() -> None:
+    cards = _cards({"amendment": AMENDMENT})
+    found = named("что в договоре № 208?", cards)
+    assert found.precise_ids == []
+    assert found.missing is not None

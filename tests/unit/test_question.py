@@ -53,10 +53,11 @@ def cards() -> list[DocumentCard]:
         ("Когда заканчивается договор с СеверСтройИнвест?", ["date"], [], ["valid_until"]),
         ("Под какой процент выдан заём?", ["rate"], [], ["interest_rate", "principal"]),
         (
+            # «у работника» says whose term, it does not ask who the employee is
             "Какой испытательный срок у работника?",
-            ["period", "party"],
+            ["period"],
             [],
-            ["probation", "employee"],
+            ["probation"],
         ),
         ("Какие взносы платит ИП за себя?", ["procedure"], ["insurance"], []),
         ("Привет, как дела?", ["procedure"], [], []),
