@@ -22,12 +22,16 @@ from finagent.state import Chunk
 
 _CITATION_MARK = re.compile(r"\s*\[\d{1,3}\]")
 _SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+|\n+")
-_QUOTE_CHARS = '«»"“”„*_>'
+_QUOTE_CHARS = '«»"“”„>'
+# Markdown emphasis sits against the words it marks («**10 рабочих дней**,»): deleted, not
+# spaced, so a quote the composer copied without it still matches the source
+_EMPHASIS = re.compile(r"\*+|(?<!\w)_+|_+(?!\w)")
 
 
 def normalise(text: str) -> str:
-    """Lower case, ё as е, citation marks and quotes dropped, whitespace collapsed."""
+    """Lower case, ё as е, citation marks, quotes and emphasis dropped, whitespace collapsed."""
     text = _CITATION_MARK.sub("", text).replace("…", " ")
+    text = _EMPHASIS.sub("", text)
     text = text.translate({ord(c): " " for c in _QUOTE_CHARS})
     return " ".join(text.lower().replace("ё", "е").split())
 

@@ -54,6 +54,9 @@ class NamedDocuments:
     # («кто арендодатель и сколько платим?», not «кто платит НДС, продавец или покупатель?»)
     roles: bool = False
     missing: str | None = None  # Russian: «договор займа», «документ № 90»
+    # the question names its document by a bare kind word («срок по договору?») and the user
+    # holds several of that kind: the titles to ask between
+    ambiguous: list[str] = field(default_factory=list)
 
     @property
     def any(self) -> bool:
@@ -96,6 +99,19 @@ def _held(kind: DocType, cards: Sequence[DocumentCard]) -> bool:
     return any(card.doc_type in family for card in cards)
 
 
+_TITLE_NUMBER = re.compile(r"(?:№|\bN)\s*([^\s,;«»()]+)")
+
+
+def _held_numbers(cards: Sequence[DocumentCard]) -> set[str]:
+    """The numbers the user's documents are known by: the card's and those of its title
+    («Договор комиссии № К-07/2025»), as a card's number field may hold another number of
+    the text (a power of attorney's, an appendix's)."""
+    held = {fold(card.number) for card in cards if card.number}
+    for card in cards:
+        held |= {fold(n.rstrip(_PUNCTUATION)) for n in _TITLE_NUMBER.findall(card.title)}
+    return held
+
+
 def _card_names(cards: Sequence[DocumentCard]) -> str:
     names = [p.name for card in cards for p in card.parties]
     names += [o for card in cards for o in card.organisations]
@@ -109,7 +125,7 @@ def _missing(question: Question, cards: Sequence[DocumentCard]) -> str | None:
     if _as_source(question.lemmas, start, end) and not _held(kind, cards):
         return kind.name
     numbers = [i.value.strip(_PUNCTUATION) for i in question.identifiers if i.label == "number"]
-    held_numbers = {fold(card.number) for card in cards if card.number}
+    held_numbers = _held_numbers(cards)
     if _numbered(question.lemmas, end) and numbers:
         if not any(fold(n) in held_numbers for n in numbers):
             return f"{kind.name} № {numbers[0]}"
@@ -124,6 +140,22 @@ def _stranger(question: Question, cards: Sequence[DocumentCard], what: str) -> s
         return None
     name = " ".join(filter(None, (strangers[0].legal_form, f"«{strangers[0].name}»")))
     return f"{what} с {name}"
+
+
+def _ambiguous(question: Question, cards: Sequence[DocumentCard]) -> list[str]:
+    """Titles of the user's documents a bare kind word («по договору», «в акте») may mean,
+    when there are several; empty when the question says more of which one it means."""
+    kind, start, end = _kind_named(question)
+    if kind is None or start < 0:
+        return []
+    lemmas = question.lemmas
+    bare_before = start == 0 or lemmas[start - 1] in _SOURCE_BEFORE
+    bare_after = all(not any(ch.isalnum() for ch in word) for word in lemmas[end:])
+    if not (bare_before and bare_after) or question.identifiers or question.organisations:
+        return []
+    family = _FAMILIES.get(kind.key, frozenset({kind.key}))
+    titles = [card.title for card in cards if card.doc_type in family]
+    return titles if len(titles) > 1 else []
 
 
 def _speaks_of_own(question: Question) -> bool:
@@ -149,4 +181,5 @@ def named_documents(question: Question, cards: Sequence[DocumentCard]) -> NamedD
         typed=typed,
         roles=any("роль" in m.reasons for m in question.documents) and _speaks_of_own(question),
         missing=_missing(question, cards),
+        ambiguous=[] if precise else _ambiguous(question, cards),
     )

@@ -195,3 +195,33 @@ async def test_a_document_not_held_is_a_documents_decision_that_says_so(
 def test_without_cards_the_rules_decide() -> None:
     ruled = Decision(scenario=Scenario.ROUTED, intents=["kb"], confidence=0.85, rule="about_rules")
     assert cards_decision("что такое аренда?", NamedDocuments(), ruled, None) is None
+
+
+def test_a_bare_kind_of_several_held_documents_is_ambiguous(
+    fresh_cards: list[DocumentCard],
+) -> None:
+    # the loan and the employment contract are both «договор»
+    found = named("Какая сумма по договору?", fresh_cards)
+    assert len(found.ambiguous) == 2 and found.missing is None
+    assert named("Какая сумма по договору займа?", fresh_cards).ambiguous == []
+    assert named("Какой оклад по трудовому договору?", fresh_cards).ambiguous == []
+    assert named("Какой срок возврата по договору с ООО «Кристалл»?", fresh_cards).ambiguous == []
+    # one document of the kind: nothing to ask
+    assert named("Какая сумма по договору?", _cards({"loan": LOAN})).ambiguous == []
+
+
+def test_an_ambiguous_kind_asks_which_document(fresh_cards: list[DocumentCard]) -> None:
+    question = "Срок какой по договору?"
+    decision = cards_decision(question, named(question, fresh_cards), None, None)
+    assert decision is not None and decision.scenario == Scenario.CLARIFY
+    (asked,) = decision.clarifying_questions
+    assert "Договор займа № З-12/2025" in asked and "ТРУДОВОЙ ДОГОВОР № 15" in asked.upper()
+
+
+def test_a_number_in_the_title_is_held_whatever_the_number_field(
+    fresh_cards: list[DocumentCard],
+) -> None:
+    # a card's number field may hold another number of its text (an appendix's, a form's)
+    cards = [c.model_copy(update={"number": "77/25"}) for c in fresh_cards]
+    assert named("Какая сумма по договору № З-12/2025?", cards).missing is None
+    assert named("Какая сумма по договору № З-99/2025?", cards).missing == "договор № З-99/2025"

@@ -35,3 +35,16 @@ async def test_no_references_no_change() -> None:
     text = "Ставка 20 процентов [1]."
     checked, report = await check_references(text, [SOURCE], catalog=None)
     assert checked == text and report.as_debug()["unsupported"] == 0
+
+
+async def test_a_quote_of_an_emphasised_source_keeps_its_reference() -> None:
+    # the source marks figures in bold; the composer quotes the sentence without the markup
+    source = Chunk(
+        id="kb-1",
+        text="Срок ответа — **10 рабочих дней**, а по ст. 93.1 НК РФ — **5 рабочих дней**.",
+        source="kb",
+    )
+    text = "«Срок ответа — 10 рабочих дней, а по ст. 93.1 НК РФ — 5 рабочих дней.» [1]"
+    checked, report = await check_references(text, [source], catalog=None)
+    assert report.quoted == ["ст. 93.1 НК РФ"] and report.removed == []
+    assert checked == text
