@@ -23,6 +23,9 @@ from finagent.state import Chunk
 _CITATION_MARK = re.compile(r"\s*\[\d{1,3}\]")
 _SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+|\n+")
 _QUOTE_CHARS = '«»"“”„>'
+# a quotation shields its reference only when it is more than the reference itself: a
+# fragment such as «3 п. 3 ст. 76 НК РФ).» is not (the answer evaluation's threshold too)
+MIN_QUOTE_CHARS = 25
 # Markdown emphasis sits against the words it marks («**10 рабочих дней**,»): deleted, not
 # spaced, so a quote the composer copied without it still matches the source
 _EMPHASIS = re.compile(r"\*+|(?<!\w)_+|_+(?!\w)")
@@ -70,7 +73,7 @@ def is_quoted(text: str, start: int, end: int, sources: list[str]) -> bool:
     else:
         piece = _sentence_around(text, start, end)
     piece = normalise(piece)
-    return len(piece) > 15 and any(piece in s for s in sources)
+    return len(piece) >= MIN_QUOTE_CHARS and any(piece in s for s in sources)
 
 
 def retrieved_law_ids(chunks: list[Chunk]) -> set[str]:

@@ -19,11 +19,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from finagent.cards.doc_types import DocType
+from finagent.cards.doc_types import DOC_TYPES, DocType
 from finagent.cards.model import DocumentCard
 from finagent.cards.title import doc_type_of
 from finagent.language.cues import cue_lemmas, find_cue
-from finagent.language.lemmas import first_person, fold
+from finagent.language.lemmas import first_person, fold, lemma
 from finagent.question.model import Question
 
 _WORD = re.compile(r"[А-Яа-яЁё]+")
@@ -112,6 +112,36 @@ def _held_numbers(cards: Sequence[DocumentCard]) -> set[str]:
     return held
 
 
+# the words that name a kind of document («соглашение», «акт», «договор», «аренда» …);
+# one-word cues only: «счёт» of «счёт на оплату» is also a bank statement's payment line
+_KIND_WORDS = frozenset(
+    words[0] for t in DOC_TYPES for cue in t.cues if len(words := cue_lemmas(cue)) == 1
+)
+_SIGN_BEFORE = re.compile(r"(?:№|\bN)\s*$")
+_SIGN_FIRST = re.compile(r"(?:№|N\b)")
+
+
+def _numbered_documents(question: Question) -> list[tuple[str, str]]:
+    """(kind word, number) of every «<document word> № <number>» of the question:
+    «допсоглашение № 2», «акт № 52», «договор аренды № А-17/2025»."""
+    found = []
+    for ident in question.identifiers:
+        if ident.label != "number":
+            continue
+        # the identifier's span may start at its sign («№ 2») or just after it
+        span = question.text[ident.start : ident.end]
+        before = question.text[max(0, ident.start - 60) : ident.start]
+        sign = _SIGN_BEFORE.search(before)
+        if sign is not None:
+            before = before[: sign.start()]
+        elif not _SIGN_FIRST.match(span):
+            continue
+        words = _WORD.findall(before)
+        if words and any(lemma(words[-1]).endswith(k) for k in _KIND_WORDS):
+            found.append((lemma(words[-1]), ident.value.strip(_PUNCTUATION)))
+    return found
+
+
 def _card_names(cards: Sequence[DocumentCard]) -> str:
     names = [p.name for card in cards for p in card.parties]
     names += [o for card in cards for o in card.organisations]
@@ -129,6 +159,11 @@ def _missing(question: Question, cards: Sequence[DocumentCard]) -> str | None:
     if _numbered(question.lemmas, end) and numbers:
         if not any(fold(n) in held_numbers for n in numbers):
             return f"{kind.name} № {numbers[0]}"
+    # each numbered document the question names must be held: «допсоглашение № 2 к договору
+    # № А-17/2025» names an amendment the user may lack, whatever the contract
+    for word, number in _numbered_documents(question):
+        if fold(number) not in held_numbers:
+            return f"{word} № {number}"
     return _stranger(question, cards, kind.name)
 
 

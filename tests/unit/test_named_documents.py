@@ -225,3 +225,12 @@ def test_a_number_in_the_title_is_held_whatever_the_number_field(
     cards = [c.model_copy(update={"number": "77/25"}) for c in fresh_cards]
     assert named("Какая сумма по договору № З-12/2025?", cards).missing is None
     assert named("Какая сумма по договору № З-99/2025?", cards).missing == "договор № З-99/2025"
+
+
+def test_every_numbered_document_named_must_be_held(demo_cards: list[DocumentCard]) -> None:
+    # the lease is held, its amendment № 2 is not
+    question = "Что изменилось по дополнительному соглашению № 2 к договору аренды № А-17/2025?"
+    assert named(question, demo_cards).missing == "соглашение № 2"
+    assert named("Какая арендная плата по договору аренды № А-17/2025?", demo_cards).missing is None
+    # a payment line's invoice number is no document of the user's to hold
+    assert named("Прошла ли оплата по счёту № 124 по выписке?", demo_cards).missing is None

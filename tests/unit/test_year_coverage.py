@@ -39,6 +39,15 @@ def test_a_source_that_speaks_of_that_year_and_subject_answers() -> None:
     assert uncovered_year(question, [KB_2025, later]) is None
 
 
+def test_a_subject_no_source_dates_keeps_the_warning_instead() -> None:
+    # a rule the sources state without a year is not a year's figure
+    rule = KB_2025.model_copy(
+        update={"id": "kb-3", "text": "Прожиточный минимум устанавливается субъектом РФ."}
+    )
+    question = build_question("Какой прожиточный минимум на 2027 год?", TODAY)
+    assert uncovered_year(question, [rule, NK_2025]) is None
+
+
 def test_a_mention_of_the_year_on_another_subject_is_no_answer() -> None:
     other = NK_2025.model_copy(
         update={"id": "nk-2", "text": "Лимит доходов на 2027 год индексируется."}
