@@ -32,13 +32,23 @@ def _sentence_at(body: str, position: int) -> str:
     return ""
 
 
+# Markdown emphasis of a source («штраф **5 000 руб.**») is markup, not words: an answer
+# quotes the sentence without it
+_EMPHASIS = re.compile(r"\*+|(?<!\w)_+|_+(?!\w)")
+
+
+def _plain(text: str) -> str:
+    return normalise(_EMPHASIS.sub("", text))
+
+
 def is_quoted(passage: str, texts: Sequence[str]) -> bool:
-    """The passage, citation markers and list/quote marks removed, occurs in a text."""
+    """The passage, citation markers and list/quote marks removed, occurs in a text (both
+    without Markdown emphasis)."""
     cleaned = _LEADING.sub("", CITATION.sub(" ", passage).strip())
-    needle = normalise(cleaned.strip('«»"“” ')).removesuffix("...").rstrip(" .;:,…")
+    needle = _plain(cleaned.strip('«»"“” ')).removesuffix("...").rstrip(" .;:,…")
     if len(needle) < MIN_QUOTE_CHARS:
         return False
-    return any(needle in normalise(t) for t in texts)
+    return any(needle in _plain(t) for t in texts)
 
 
 def _quotation_at(body: str, start: int, end: int) -> str | None:

@@ -1,5 +1,10 @@
 """Figures of an answer (a number with a unit, percent or currency, or a date) that no
-cited source and not the question contains: the unsupported figures."""
+cited source and not the question contains: the unsupported figures.
+
+Two parts of an answer are the agent's own notes, not claims from a source, and are not
+read: the dating warning (its dates are the cited source's own date and 1 January of the
+question's year) and the list of the user's own documents under a «document not held»
+reply (their titles, which carry their own numbers and dates)."""
 
 from __future__ import annotations
 
@@ -8,7 +13,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from evals.answers.text import CITATION, answer_body
+from finagent.answering.edition import without_dating_warning
 from finagent.legal.references import find_references
+from finagent.prompts import routing_messages
 from finagent.russian_months import MONTHS
 
 _NUMBER = r"\d+(?:[ \u00a0\u202f\u2009]\d{3})*(?:[.,]\d+)?"
@@ -54,6 +61,16 @@ def _without_references(text: str) -> str:
     return CITATION.sub(" ", " ".join(out))
 
 
+_HELD_INTRO = routing_messages.DOCUMENT_NOT_HELD.split("{documents}", 1)[0]
+_HELD_HEADING = _HELD_INTRO.strip().rsplit("\n", 1)[-1]  # «Ваши документы:»
+_HELD_LIST = re.compile(rf"^{re.escape(_HELD_HEADING)}\n(?:- .*(?:\n|$))*", re.M)
+
+
+def without_own_notes(text: str) -> str:
+    """``text`` without the dating warning and the list of the user's own documents."""
+    return _HELD_LIST.sub("", without_dating_warning(text))
+
+
 def answer_figures(text: str) -> list[str]:
     """Every figure stated in ``text`` (legal references and ``[n]`` are not figures)."""
     return [m.group(0).strip() for m in FIGURE.finditer(_without_references(text))]
@@ -64,7 +81,8 @@ def unsupported_figures(answer: str, sources: Sequence[str], question: str) -> l
     known = _numbers(question)
     for text in sources:
         known |= _numbers(text)
-    return [f for f in answer_figures(answer_body(answer)) if _core(f) not in known]
+    body = without_own_notes(answer_body(answer))
+    return [f for f in answer_figures(body) if _core(f) not in known]
 
 
 def cited_source_texts(answer: str, chunks: Sequence[Any], numbers: Any = None) -> list[str]:

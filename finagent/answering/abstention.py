@@ -100,7 +100,7 @@ _RULING = re.compile(
 class Abstention:
     """Why the agent will not answer: a short reason and what exactly is missing."""
 
-    kind: str  # jurisdiction | code | article | document | evidence
+    kind: str  # jurisdiction | code | article | document | evidence | year
     reason: str
     missing: str
 

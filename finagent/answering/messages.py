@@ -48,6 +48,12 @@ ABSTAIN_DOCUMENT_MISSING = (
 )
 ABSTAIN_EVIDENCE = "найденные фрагменты не содержат ответа на вопрос"
 ABSTAIN_EVIDENCE_MISSING = "Ближайшие найденные фрагменты относятся к другим вопросам: {titles}."
+ABSTAIN_YEAR = "в найденных источниках нет данных на {year} год"
+ABSTAIN_YEAR_MISSING = (
+    "Найденные источники изданы или проверены раньше {year} года и ничего не говорят о {year} "
+    "годе; значение на {year} год "
+    "по ним назвать нельзя — проверьте действующую редакцию или официальный источник."
+)
 ABSTAIN_AVAILABLE_DEFAULT = "налоги и финансы из базы знаний и ваших документов"
 
 # Which text an answer rests on, and the warning when every source predates the question's year.

@@ -38,6 +38,7 @@ from finagent.answering.final import (
 )
 from finagent.answering.question_prompt import question_brief
 from finagent.answering.ranker import rank_learned
+from finagent.answering.year_coverage import uncovered_year
 from finagent.bootstrap import Deps
 from finagent.cards.model import DocumentCard
 from finagent.error_report import report
@@ -126,6 +127,9 @@ async def gather_evidence(turn: TurnInput) -> Evidence | dict[str, Any]:
         scope = await scope_abstention(turn.query, ctx.chunks, deps.catalog)
         if scope is not None:
             return abstention_update(scope, None)
+        later = uncovered_year(turn.question, ctx.chunks)
+        if later is not None:
+            return abstention_update(later, None)
     # sentence ranking embeds the passages' sentences: only where it is used, for the
     # offline answer and the evidence check of knowledge questions
     if deps.llm is None or knowledge:

@@ -22,12 +22,19 @@ from finagent.state import Chunk
 
 _CITATION_MARK = re.compile(r"\s*\[\d{1,3}\]")
 _SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+|\n+")
-_QUOTE_CHARS = '«»"“”„*_>'
+_QUOTE_CHARS = '«»"“”„>'
+# a quotation shields its reference only when it is more than the reference itself: a
+# fragment such as «3 п. 3 ст. 76 НК РФ).» is not (the answer evaluation's threshold too)
+MIN_QUOTE_CHARS = 25
+# Markdown emphasis sits against the words it marks («**10 рабочих дней**,»): deleted, not
+# spaced, so a quote the composer copied without it still matches the source
+_EMPHASIS = re.compile(r"\*+|(?<!\w)_+|_+(?!\w)")
 
 
 def normalise(text: str) -> str:
-    """Lower case, ё as е, citation marks and quotes dropped, whitespace collapsed."""
+    """Lower case, ё as е, citation marks, quotes and emphasis dropped, whitespace collapsed."""
     text = _CITATION_MARK.sub("", text).replace("…", " ")
+    text = _EMPHASIS.sub("", text)
     text = text.translate({ord(c): " " for c in _QUOTE_CHARS})
     return " ".join(text.lower().replace("ё", "е").split())
 
@@ -66,7 +73,7 @@ def is_quoted(text: str, start: int, end: int, sources: list[str]) -> bool:
     else:
         piece = _sentence_around(text, start, end)
     piece = normalise(piece)
-    return len(piece) > 15 and any(piece in s for s in sources)
+    return len(piece) >= MIN_QUOTE_CHARS and any(piece in s for s in sources)
 
 
 def retrieved_law_ids(chunks: list[Chunk]) -> set[str]:

@@ -19,11 +19,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from finagent.cards.doc_types import DocType
+from finagent.cards.doc_types import DOC_TYPES, DocType
 from finagent.cards.model import DocumentCard
 from finagent.cards.title import doc_type_of
 from finagent.language.cues import cue_lemmas, find_cue
-from finagent.language.lemmas import first_person, fold
+from finagent.language.lemmas import first_person, fold, lemma
 from finagent.question.model import Question
 
 _WORD = re.compile(r"[А-Яа-яЁё]+")
@@ -57,6 +57,9 @@ class NamedDocuments:
     # («кто арендодатель и сколько платим?», not «кто платит НДС, продавец или покупатель?»)
     roles: bool = False
     missing: str | None = None  # Russian: «договор займа», «документ № 90»
+    # the question names its document by a bare kind word («срок по договору?») and the user
+    # holds several of that kind: the titles to ask between
+    ambiguous: list[str] = field(default_factory=list)
 
     @property
     def any(self) -> bool:
@@ -99,6 +102,49 @@ def _held(kind: DocType, cards: Sequence[DocumentCard]) -> bool:
     return any(card.doc_type in family for card in cards)
 
 
+_TITLE_NUMBER = re.compile(r"(?:№|\bN)\s*([^\s,;«»()]+)")
+
+
+def _held_numbers(cards: Sequence[DocumentCard]) -> set[str]:
+    """The numbers the user's documents are known by: the card's and those of its title
+    («Договор комиссии № К-07/2025»), as a card's number field may hold another number of
+    the text (a power of attorney's, an appendix's)."""
+    held = {fold(n) for card in cards for n in _numbers_of(card)}
+    for card in cards:
+        held |= {fold(n.rstrip(_PUNCTUATION)) for n in _TITLE_NUMBER.findall(card.title)}
+    return held
+
+
+# the words that name a kind of document («соглашение», «акт», «договор», «аренда» …);
+# one-word cues only: «счёт» of «счёт на оплату» is also a bank statement's payment line
+_KIND_WORDS = frozenset(
+    words[0] for t in DOC_TYPES for cue in t.cues if len(words := cue_lemmas(cue)) == 1
+)
+_SIGN_BEFORE = re.compile(r"(?:№|\bN)\s*$")
+_SIGN_FIRST = re.compile(r"(?:№|N\b)")
+
+
+def _numbered_documents(question: Question) -> list[tuple[str, str]]:
+    """(kind word, number) of every «<document word> № <number>» of the question:
+    «допсоглашение № 2», «акт № 52», «договор аренды № А-17/2025»."""
+    found = []
+    for ident in question.identifiers:
+        if ident.label != "number":
+            continue
+        # the identifier's span may start at its sign («№ 2») or just after it
+        span = question.text[ident.start : ident.end]
+        before = question.text[max(0, ident.start - 60) : ident.start]
+        sign = _SIGN_BEFORE.search(before)
+        if sign is not None:
+            before = before[: sign.start()]
+        elif not _SIGN_FIRST.match(span):
+            continue
+        words = _WORD.findall(before)
+        if words and any(lemma(words[-1]).endswith(k) for k in _KIND_WORDS):
+            found.append((lemma(words[-1]), ident.value.strip(_PUNCTUATION)))
+    return found
+
+
 def _card_names(cards: Sequence[DocumentCard]) -> str:
     names = [p.name for card in cards for p in card.parties]
     names += [o for card in cards for o in card.organisations]
@@ -111,7 +157,12 @@ def _numbers_of(card: DocumentCard) -> list[str]:
 
 def _missing(question: Question, cards: Sequence[DocumentCard]) -> str | None:
     numbers = [i.value.strip(_PUNCTUATION) for i in question.identifiers if i.label == "number"]
-    held_numbers = {fold(n) for card in cards for n in _numbers_of(card)}
+    held_numbers = _held_numbers(cards)
+    # each numbered document the question names must be held: «допсоглашение № 2 к договору
+    # № А-17/2025» names an amendment the user may lack, whatever the contract
+    for word, number in _numbered_documents(question):
+        if fold(number) not in held_numbers:
+            return f"{word} № {number}"
     if any(fold(n) in held_numbers for n in numbers):
         return None  # «по договору подряда № …» held as the amendment that names it
     kind, start, end = _kind_named(question)
@@ -133,6 +184,22 @@ def _stranger(question: Question, cards: Sequence[DocumentCard], what: str) -> s
         return None
     name = " ".join(filter(None, (strangers[0].legal_form, f"«{strangers[0].name}»")))
     return f"{what} с {name}"
+
+
+def _ambiguous(question: Question, cards: Sequence[DocumentCard]) -> list[str]:
+    """Titles of the user's documents a bare kind word («по договору», «в акте») may mean,
+    when there are several; empty when the question says more of which one it means."""
+    kind, start, end = _kind_named(question)
+    if kind is None or start < 0:
+        return []
+    lemmas = question.lemmas
+    bare_before = start == 0 or lemmas[start - 1] in _SOURCE_BEFORE
+    bare_after = all(not any(ch.isalnum() for ch in word) for word in lemmas[end:])
+    if not (bare_before and bare_after) or question.identifiers or question.organisations:
+        return []
+    family = _FAMILIES.get(kind.key, frozenset({kind.key}))
+    titles = [card.title for card in cards if card.doc_type in family]
+    return titles if len(titles) > 1 else []
 
 
 def _speaks_of_own(question: Question) -> bool:
@@ -158,4 +225,5 @@ def named_documents(question: Question, cards: Sequence[DocumentCard]) -> NamedD
         typed=typed,
         roles=any("роль" in m.reasons for m in question.documents) and _speaks_of_own(question),
         missing=_missing(question, cards),
+        ambiguous=[] if precise else _ambiguous(question, cards),
     )

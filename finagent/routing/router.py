@@ -16,6 +16,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from finagent.prompts import routing_messages
 from finagent.retrieval.embeddings import Embedder
 from finagent.routing.clarification import clarifying_questions
 from finagent.routing.classifier import Example, Prediction, SemanticClassifier, load_examples
@@ -134,6 +135,22 @@ def _documents(text: str, rule: str, reason: str, ids: Sequence[str] = ()) -> De
     )
 
 
+def which_document(text: str, titles: Sequence[str]) -> Decision:
+    """S5: the question names a kind of document the user holds several of; ask which."""
+    listed = "; ".join(f"«{t}»" for t in titles[:MAX_ASKED_TITLES])
+    return Decision(
+        scenario=Scenario.CLARIFY,
+        confidence=0.9,
+        reason=f"several of the user's documents fit: {len(titles)}",
+        rule="cards_ambiguous",
+        clarifying_questions=[routing_messages.ASK_WHICH_OF.format(titles=listed)],
+        sub_queries=[text],
+    )
+
+
+MAX_ASKED_TITLES = 5
+
+
 def cards_decision(
     text: str,
     named: NamedDocuments,
@@ -153,6 +170,8 @@ def cards_decision(
     overridden by a weaker one).
     """
     documents_ruled = ruled is not None and ruled.scenario == Scenario.ALL_DOCUMENTS
+    if named.ambiguous and not about_rules(text):
+        return which_document(text, named.ambiguous)
     if named.missing and (documents_ruled or named.precise_ids or names_a_document(text)):
         decision = _documents(text, "cards_missing", f"not among the user's: {named.missing}")
         decision.missing_document = named.missing
@@ -172,7 +191,8 @@ def cards_decision(
         and prediction.probability >= TYPE_ONLY_VETO
     )
     if named.typed and not about_rules(text) and not sure_otherwise:
-        return _documents(text, "cards", f"names a type of the user's documents: {named.titles[0]}")
+        kind = named.titles[0] if named.titles else "a kind they hold"
+        return _documents(text, "cards", f"names a type of the user's documents: {kind}")
     if prediction is None or prediction.label != "S1":
         return None
     weaker = ruled.confidence if ruled is not None else 0.0

@@ -540,6 +540,8 @@ def check_answer(answer: str, user: str, *, llm: bool = False) -> None:
         or answer.startswith(messages.CLARIFY_HEADER)
         or answer == messages.SMALLTALK
         or answer == routing_messages.NO_DOCUMENTS  # S1 for a user with no documents
+        # a document the question names is not the user's: say so and list theirs
+        or answer.startswith(routing_messages.DOCUMENT_NOT_HELD.split("{what}")[0])
         or notices_only
     ), answer[:500]
 

@@ -175,3 +175,23 @@ def test_targets_met_on_a_perfect_run() -> None:
     assert targets["doc_sample"] is True and targets["declined"] is True
     assert targets["doc_new"] is None
     assert targets["unsupported_figures"] is True and targets["latency_p95_ms"] is True
+
+
+def test_own_notes_are_not_figures_of_the_answer() -> None:
+    from finagent.answering.messages import DATING_WARNING
+    from finagent.nodes.not_held import not_held_answer
+
+    warning = DATING_WARNING.format(date="01.01.2025", what="статья базы знаний «X»", year=2026)
+    dated = f"## Краткий вывод\n{warning}\n\nСтавка — 6 % [1]."
+    assert unsupported_figures(dated, ["Ставка 6 %"], "Какая ставка?") == []
+    held = not_held_answer("договор займа", ["Счёт-фактура № 87 от 13 марта 2025 г."])
+    assert unsupported_figures(held, [], "Какая ставка по договору займа?") == []
+    # a figure the answer states outside those notes still counts
+    assert unsupported_figures(held + "\n\nСумма 5 000 руб.", [], "?") == ["5 000 руб"]
+
+
+def test_a_quote_without_the_sources_emphasis_is_quoted() -> None:
+    from evals.answers.quotes import is_quoted
+
+    source = "штраф **5 000 руб.** (п. 1 ст. 129.1 НК РФ), при повторном нарушении — 20 000 руб."
+    assert is_quoted("«штраф 5 000 руб. (п. 1 ст. 129.1 НК РФ), при повторном нарушении»", [source])

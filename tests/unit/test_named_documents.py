@@ -228,3 +228,42 @@ def test_a_covering_letters_number_does_not_name_the_document() -> None:
     found = named("что в договоре № 208?", cards)
     assert found.precise_ids == []
     assert found.missing is not None
+
+
+def test_a_bare_kind_of_several_held_documents_is_ambiguous(
+    fresh_cards: list[DocumentCard],
+) -> None:
+    # the loan and the employment contract are both «договор»
+    found = named("Какая сумма по договору?", fresh_cards)
+    assert len(found.ambiguous) == 2 and found.missing is None
+    assert named("Какая сумма по договору займа?", fresh_cards).ambiguous == []
+    assert named("Какой оклад по трудовому договору?", fresh_cards).ambiguous == []
+    assert named("Какой срок возврата по договору с ООО «Кристалл»?", fresh_cards).ambiguous == []
+    # one document of the kind: nothing to ask
+    assert named("Какая сумма по договору?", _cards({"loan": LOAN})).ambiguous == []
+
+
+def test_an_ambiguous_kind_asks_which_document(fresh_cards: list[DocumentCard]) -> None:
+    question = "Срок какой по договору?"
+    decision = cards_decision(question, named(question, fresh_cards), None, None)
+    assert decision is not None and decision.scenario == Scenario.CLARIFY
+    (asked,) = decision.clarifying_questions
+    assert "Договор займа № З-12/2025" in asked and "ТРУДОВОЙ ДОГОВОР № 15" in asked.upper()
+
+
+def test_a_number_in_the_title_is_held_whatever_the_number_field(
+    fresh_cards: list[DocumentCard],
+) -> None:
+    # a card's number field may hold another number of its text (an appendix's, a form's)
+    cards = [c.model_copy(update={"number": "77/25"}) for c in fresh_cards]
+    assert named("Какая сумма по договору № З-12/2025?", cards).missing is None
+    assert named("Какая сумма по договору № З-99/2025?", cards).missing == "договор № З-99/2025"
+
+
+def test_every_numbered_document_named_must_be_held(demo_cards: list[DocumentCard]) -> None:
+    # the lease is held, its amendment № 2 is not
+    question = "Что изменилось по дополнительному соглашению № 2 к договору аренды № А-17/2025?"
+    assert named(question, demo_cards).missing == "соглашение № 2"
+    assert named("Какая арендная плата по договору аренды № А-17/2025?", demo_cards).missing is None
+    # a payment line's invoice number is no document of the user's to hold
+    assert named("Прошла ли оплата по счёту № 124 по выписке?", demo_cards).missing is None

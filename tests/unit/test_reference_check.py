@@ -35,3 +35,26 @@ async def test_no_references_no_change() -> None:
     text = "Ставка 20 процентов [1]."
     checked, report = await check_references(text, [SOURCE], catalog=None)
     assert checked == text and report.as_debug()["unsupported"] == 0
+
+
+async def test_a_quote_of_an_emphasised_source_keeps_its_reference() -> None:
+    # the source marks figures in bold; the composer quotes the sentence without the markup
+    source = Chunk(
+        id="kb-1",
+        text="Срок ответа — **10 рабочих дней**, а по ст. 93.1 НК РФ — **5 рабочих дней**.",
+        source="kb",
+    )
+    text = "«Срок ответа — 10 рабочих дней, а по ст. 93.1 НК РФ — 5 рабочих дней.» [1]"
+    checked, report = await check_references(text, [source], catalog=None)
+    assert report.quoted == ["ст. 93.1 НК РФ"] and report.removed == []
+    assert checked == text
+
+
+async def test_a_fragment_barely_longer_than_its_reference_is_no_quote() -> None:
+    source = Chunk(
+        id="doc-1",
+        text="налоговый орган вправе приостановить операции по счетам (пп. 3 п. 3 ст. 76 НК РФ).",
+        source="user_docs",
+    )
+    checked, report = await check_references("«3 п. 3 ст. 76 НК РФ).» [1]", [source], catalog=None)
+    assert report.removed == ["п. 3 ст. 76 НК РФ"] and "ст. 76" not in checked
