@@ -1,7 +1,8 @@
 """Train the direct composer's sentence ranker and write ``finagent/answering/data/ranker.json``.
 
-``python -m evals.ranker [--write]``: every dev question (``direct_dev_blind1``, our own
-``direct_dev_own`` and the answer evaluation's dev key facts, never a hold-out) is answered
+``python -m evals.ranker [--write]``: every dev question (the three blind dev rounds
+``direct_dev_blind{1,2,3}``, our own ``direct_dev_own`` and the answer evaluation's dev key
+facts, never a hold-out) is answered
 offline by the agent on the direct evaluation's data dir; the candidate sentences of its
 retrieved passages are labelled by whether they hold the expected value, and a logistic
 regression over :data:`finagent.answering.ranker.FEATURES` is fitted. Prints the
@@ -23,7 +24,7 @@ import numpy as np
 from evals.answers.dataset import load_answer_dataset
 from evals.answers.runner import TAXCODE_FILES, eval_settings
 from evals.answers.text import normalise
-from evals.direct.dataset import DATASETS_DIR, DEV_DATASET, load_direct_dataset
+from evals.direct.dataset import DATASETS_DIR, load_direct_dataset
 from evals.direct.matching import group_met
 from evals.direct.runner import DirectEvalConfig, _sources, user_of
 from evals.direct.setup import data_dir_for, ingest, mark_ready
@@ -42,6 +43,7 @@ from finagent.retrieval.taxcode_source import find_tax_code
 
 REPO = Path(__file__).resolve().parents[2]
 OWN_DATASET = DATASETS_DIR / "direct_dev_own.jsonl"
+DEV_ROUNDS = [DATASETS_DIR / f"direct_dev_blind{n}.jsonl" for n in (1, 2, 3)]
 KEY_FACTS = DATASETS_DIR / "answers_taxcode.jsonl"
 TRAIN_USER = "ranker-train"
 OUT = REPO / "finagent" / "answering" / "data" / RANKER_FILE
@@ -50,7 +52,7 @@ OUT = REPO / "finagent" / "answering" / "data" / RANKER_FILE
 async def collect() -> list[Group]:
     settings = get_settings()
     folder = find_tax_code(settings.taxcode_dir)[0].path.parent
-    datasets = [load_direct_dataset(DEV_DATASET)]
+    datasets = [load_direct_dataset(path) for path in DEV_ROUNDS]
     config = DirectEvalConfig(
         kb_csv=REPO / "knowledge_base" / "train_data.csv",
         demo_docs=REPO / "sample_docs",
