@@ -122,7 +122,7 @@ async def gather_evidence(turn: TurnInput) -> Evidence | dict[str, Any]:
     live = any(e.ok for e in ctx.external)
     # a live source that failed left the knowledge base's passages: checked as a kb answer
     knowledge = is_knowledge_question(decision) or (
-        decision.scenario == Scenario.ROUTED and bool(ctx.chunks) and not live
+        decision.scenario == Scenario.ROUTED and bool(ctx.chunks and ctx.unavailable) and not live
     )
     if knowledge:
         scope = await scope_abstention(turn.query, ctx.chunks, deps.catalog)
