@@ -1,11 +1,14 @@
 """Train the direct composer's sentence ranker and write ``finagent/answering/data/ranker.json``.
 
-``python -m evals.ranker [--write]``: every dev question (``direct_dev_blind1``, our own
-``direct_dev_own`` and the answer evaluation's dev key facts, never a hold-out) is answered
+``python -m evals.ranker [--write]``: every dev question (the three blind dev rounds
+``direct_dev_blind{1,2,3}``, our own ``direct_dev_own`` and the answer evaluation's dev key
+facts, never a hold-out) is answered
 offline by the agent on the direct evaluation's data dir; the candidate sentences of its
 retrieved passages are labelled by whether they hold the expected value, and a logistic
 regression over :data:`finagent.answering.ranker.FEATURES` is fitted. Prints the
-cross-validated top-1 of the prior and the learned weights; ``--write`` ships the fit.
+cross-validated top-1 of the prior and the learned weights (all questions and the Tax
+Code/knowledge-base ones); ``--write`` ships the fit, ``--cache=FILE.npz`` keeps the
+collected sentences to refit without answering again.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import numpy as np
 from evals.answers.dataset import load_answer_dataset
 from evals.answers.runner import TAXCODE_FILES, eval_settings
 from evals.answers.text import normalise
-from evals.direct.dataset import DATASETS_DIR, DEV_DATASET, load_direct_dataset
+from evals.direct.dataset import DATASETS_DIR, load_direct_dataset
 from evals.direct.matching import group_met
 from evals.direct.runner import DirectEvalConfig, _sources, user_of
 from evals.direct.setup import data_dir_for, ingest, mark_ready
@@ -42,15 +45,17 @@ from finagent.retrieval.taxcode_source import find_tax_code
 
 REPO = Path(__file__).resolve().parents[2]
 OWN_DATASET = DATASETS_DIR / "direct_dev_own.jsonl"
+DEV_ROUNDS = [DATASETS_DIR / f"direct_dev_blind{n}.jsonl" for n in (1, 2, 3)]
 KEY_FACTS = DATASETS_DIR / "answers_taxcode.jsonl"
 TRAIN_USER = "ranker-train"
+LAW_CATEGORIES = frozenset({"taxcode", "kb"})
 OUT = REPO / "finagent" / "answering" / "data" / RANKER_FILE
 
 
 async def collect() -> list[Group]:
     settings = get_settings()
     folder = find_tax_code(settings.taxcode_dir)[0].path.parent
-    datasets = [load_direct_dataset(DEV_DATASET)]
+    datasets = [load_direct_dataset(path) for path in DEV_ROUNDS]
     config = DirectEvalConfig(
         kb_csv=REPO / "knowledge_base" / "train_data.csv",
         demo_docs=REPO / "sample_docs",
@@ -69,20 +74,21 @@ async def collect() -> list[Group]:
                 deps, settings=deps.settings.model_copy(update={"answer_composer": "extractive"})
             )
         )
-        items: list[tuple[str, str, str, Any, list[list[str]]]] = []
+        items: list[tuple[str, str, str, Any, list[list[str]], str]] = []
         for data in datasets + (
             [load_direct_dataset(OWN_DATASET)] if OWN_DATASET.is_file() else []
         ):
             for item in data.items:
                 if item.answerable:
+                    kind = "law" if item.category in LAW_CATEGORIES else "docs"
                     items.append(
-                        (item.id, item.question, user_of(item), item.as_of, item.must_contain)
+                        (item.id, item.question, user_of(item), item.as_of, item.must_contain, kind)
                     )
         for a in load_answer_dataset(KEY_FACTS):
             if a.key_fact and not a.trap:
-                items.append((a.id, a.question, TRAIN_USER, None, [[a.key_fact]]))
+                items.append((a.id, a.question, TRAIN_USER, None, [[a.key_fact]], "law"))
         groups = []
-        for qid, question, user, as_of, groups_wanted in items:
+        for qid, question, user, as_of, groups_wanted, kind in items:
             with pinned_today(as_of):
                 result = await agent.run(user_id=user, query=question)
                 ctx = build_context(result.used_chunks, [], deps.settings.max_context_chars)
@@ -103,19 +109,27 @@ async def collect() -> list[Group]:
                     for c in found
                 ]
             )
-            groups.append(Group(qid, x, y))
+            groups.append(Group(qid, x, y, kind))
         return groups
     finally:
         await root.aclose()
 
 
-def main(write: bool) -> None:
-    groups = asyncio.run(collect())
+def main(write: bool, cache: Path | None = None) -> None:
+    """Fit and report; ``cache`` keeps the collected sentences (an .npz) to refit quickly."""
+    if cache is not None and cache.is_file():
+        groups = load_groups(cache)
+    else:
+        groups = asyncio.run(collect())
+        if cache is not None:
+            save_groups(cache, groups)
     answerable = [g for g in groups if g.y.any()]
-    x = np.vstack([g.x for g in groups])
     y = np.concatenate([g.y for g in groups])
     prior = prior_model()
     cv, folds = cross_validated_top1(groups)
+    law = [g for g in groups if g.kind == "law"]
+    cv_law, _ = cross_validated_top1(groups, kind="law")
+    x = np.vstack([g.x for g in groups])
     weights, bias = fit_logistic(x, y)
     bias = round(bias, 8)
     report = {
@@ -126,6 +140,9 @@ def main(write: bool) -> None:
         "top1_learned_cv": round(cv, 3),
         "top1_learned_cv_folds": folds,
         "top1_learned_train": round(top1(groups, weights, bias), 3),
+        "law_kb_questions": len(law),
+        "top1_prior_law_kb": round(top1(law, prior.weights, prior.bias), 3),
+        "top1_learned_cv_law_kb": round(cv_law, 3),
     }
     print(json.dumps(report, indent=2))
     if write:
@@ -143,5 +160,23 @@ def main(write: bool) -> None:
         print(f"wrote {OUT}")
 
 
+def save_groups(path: Path, groups: list[Group]) -> None:
+    arrays: dict[str, Any] = {"ids": np.asarray([g.qid for g in groups])}
+    arrays["kinds"] = np.asarray([g.kind for g in groups])
+    for i, g in enumerate(groups):
+        arrays[f"x{i}"], arrays[f"y{i}"] = g.x, g.y
+    np.savez_compressed(path, **arrays)
+
+
+def load_groups(path: Path) -> list[Group]:
+    data = np.load(path)
+    return [
+        Group(str(qid), data[f"x{i}"], data[f"y{i}"], str(kind))
+        for i, (qid, kind) in enumerate(zip(data["ids"], data["kinds"], strict=True))
+    ]
+
+
 if __name__ == "__main__":
-    main("--write" in sys.argv[1:])
+    args = sys.argv[1:]
+    cached = next((a.split("=", 1)[1] for a in args if a.startswith("--cache=")), None)
+    main("--write" in args, Path(cached) if cached else None)

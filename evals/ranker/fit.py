@@ -15,6 +15,7 @@ class Group:
     qid: str
     x: np.ndarray
     y: np.ndarray
+    kind: str = ""  # "law" (Tax Code, knowledge base, key facts) or "docs"
 
 
 def fit_logistic(
@@ -44,14 +45,18 @@ def top1(groups: Sequence[Group], weights: np.ndarray, bias: float) -> float:
 
 
 def cross_validated_top1(
-    groups: Sequence[Group], folds: int = 5, l2: float = 1.0
+    groups: Sequence[Group],
+    folds: int = 5,
+    l2: float = 1.0,
+    kind: str | None = None,
 ) -> tuple[float, list[float]]:
-    """Top-1 of models fitted without the question's fold (questions split by id order)."""
+    """Top-1 of models fitted without the question's fold (questions split by id order);
+    ``kind``: scored on that kind's questions only (trained on all)."""
     per_fold: list[float] = []
     hits = 0
     total = 0
     for k in range(folds):
-        test = [g for i, g in enumerate(groups) if i % folds == k]
+        test = [g for i, g in enumerate(groups) if i % folds == k and kind in (None, g.kind)]
         train = [g for i, g in enumerate(groups) if i % folds != k]
         if not test or not train:
             continue

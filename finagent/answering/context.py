@@ -25,6 +25,7 @@ class AnswerContext:
     chunks: list[Chunk] = field(default_factory=list)  # in citation order
     external: list[ExternalData] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
+    unavailable: list[str] = field(default_factory=list)  # notices of failed live sources
     chunk_numbers: list[int] = field(default_factory=list)  # source number of each chunk
 
 
@@ -83,6 +84,7 @@ def build_context(
     for item in external:
         if not item.ok:
             ctx.notices.append(item.content)
+            ctx.unavailable.append(item.content)
             continue
         number = len(ctx.sources) + 1
         entry = f"[{number}] [Источник: {item.source_note}] ({item.tool})\n{item.content}"

@@ -35,6 +35,8 @@ _STOP = frozenset(
 )
 MAX_SENTENCE_CHARS = 400
 MAX_EMBEDDED = 32  # sentences embedded per answer
+MAX_WINDOWS = 3  # windows of a too long sentence beyond its start
+WINDOW_OVERLAP = 160  # a window may repeat this much of the one before, to open a clause
 # a rate question about a named tax: its chapter's «Налоговые ставки» article answers it,
 # ahead of the chapter's other passages that speak of the rate (art. 165 beside art. 164)
 RATE_ARTICLE_BONUS = 0.03
@@ -150,12 +152,31 @@ def sentences_of(text: str) -> list[str]:
         for s in pieces:
             s = s.strip()
             if len(s) > 12:
-                out.append(s if len(s) <= MAX_SENTENCE_CHARS else _cut(s))
+                out.extend([s] if len(s) <= MAX_SENTENCE_CHARS else _windows(s))
     return out
 
 
 def _cut(sentence: str) -> str:
     return sentence[:MAX_SENTENCE_CHARS].rsplit(" ", 1)[0] + "…"
+
+
+def _windows(sentence: str) -> list[str]:
+    """A sentence too long to quote: its start, then up to MAX_WINDOWS «…»-marked windows,
+    each opening at the last clause boundary («, », «; ») of the text before it. The Code's
+    long sentences state the value after their conditions («…, но в совокупности не более
+    150 000 рублей»), past where the start is cut."""
+    out = [_cut(sentence)]
+    end = len(out[0]) - 1
+    while end < len(sentence) and len(out) <= MAX_WINDOWS:
+        start = max(sentence.rfind(", ", 0, end), sentence.rfind("; ", 0, end)) + 2
+        if start < end - WINDOW_OVERLAP or start <= 1:
+            start = end
+        piece = sentence[start:].strip()
+        if len(piece) >= MAX_SENTENCE_CHARS:
+            piece = piece[: MAX_SENTENCE_CHARS - 2].rsplit(" ", 1)[0] + "…"
+        out.append(f"…{piece}")
+        end = start + len(piece.rstrip("…"))
+    return out
 
 
 def candidates(ctx: AnswerContext, max_chunks: int = 5, per_chunk: int = 40) -> list[Candidate]:

@@ -122,19 +122,23 @@ async def gather_evidence(turn: TurnInput) -> Evidence | dict[str, Any]:
     """The ranked sentences and card values, or an abstention's state update."""
     deps, ctx, decision = turn.deps, turn.ctx, turn.decision
     evidence = Evidence()
-    knowledge = is_knowledge_question(decision)
+    live = any(e.ok for e in ctx.external)
+    # a live source that failed left the knowledge base's passages: checked as a kb answer
+    knowledge = is_knowledge_question(decision) or (
+        decision.scenario == Scenario.ROUTED and bool(ctx.chunks and ctx.unavailable) and not live
+    )
     if knowledge:
         scope = await scope_abstention(turn.query, ctx.chunks, deps.catalog)
         if scope is not None:
-            return abstention_update(scope, None)
+            return _live_notice(ctx) or abstention_update(scope, None)
         later = uncovered_year(turn.question, ctx.chunks)
         if later is not None:
-            return abstention_update(later, None)
+            return _live_notice(ctx) or abstention_update(later, None)
     # sentence ranking embeds the passages' sentences: only where it is used, for the
     # offline answer and the evidence check of knowledge questions
     if deps.llm is None or knowledge:
         evidence.ranked, evidence.best = await _rank(turn)
-    if knowledge and not ctx.external:
+    if knowledge and not live:
         weak = evidence_abstention(
             evidence.best,
             ctx.chunks,
@@ -142,8 +146,27 @@ async def gather_evidence(turn: TurnInput) -> Evidence | dict[str, Any]:
             shared_words(turn.query, evidence.ranked),
         )
         if weak is not None:
-            return abstention_update(weak, evidence.best)
+            return _live_notice(ctx) or abstention_update(weak, evidence.best)
     return evidence
+
+
+def _live_notice(ctx: AnswerContext) -> dict[str, Any] | None:
+    """A failed live source whose knowledge-base fallback cannot answer: its notice is the
+    answer, as it is with no fallback."""
+    if not ctx.unavailable:
+        return None
+    text = "\n".join(dict.fromkeys(ctx.unavailable))
+    return {"answer": text, "debug": {"answer_mode": "live_unavailable"}}
+
+
+def _live_offline(ctx: AnswerContext) -> str | None:
+    """The Краткий вывод's first line when a live source failed and the knowledge base
+    answers instead: the reader must not take its figures for live data."""
+    if not ctx.unavailable or not ctx.chunks:
+        return None
+    for notice in ctx.unavailable:
+        ctx.notices.remove(notice)
+    return " ".join(dict.fromkeys(ctx.unavailable)) + " " + messages.FROM_KNOWLEDGE_BASE
 
 
 def _card_sentences(evidence: Evidence) -> list[str]:
@@ -166,10 +189,12 @@ async def _offline(turn: TurnInput, evidence: Evidence, only_smalltalk: bool) ->
                 ctx.chunk_numbers.append(a.number)
             if used:
                 update_chunks = used
-            body = compose_direct(turn.question, ctx, evidence.ranked, evidence.cards)
+            body = compose_direct(
+                turn.question, ctx, evidence.ranked, evidence.cards, _live_offline(ctx)
+            )
             debug["card_fields"] = [a.key for a in evidence.cards]
         else:
-            body = compose_key_facts(ctx, evidence.ranked)
+            body = compose_key_facts(ctx, evidence.ranked, _live_offline(ctx))
         known = [turn.query, *_card_sentences(evidence)]
         text, checked = await verified(
             deps, body, ctx, turn.decision, ctx.sources, turn.question.as_of, known

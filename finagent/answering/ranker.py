@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -46,7 +47,24 @@ FEATURES = (
     "sentence_position",
     "length",
     "is_law",
+    "unasked_exception",
 )
+# a sentence of an exception, extension or repeat the question does not ask about: «может
+# быть продлен до трех месяцев», «за исключением», «при повторном нарушении»; the general
+# rule is usually stated beside it
+EXCEPTIONS = {
+    "продлить": "prolong",
+    "продлевать": "prolong",
+    "продление": "prolong",
+    "приостановить": "suspend",
+    "приостанавливать": "suspend",
+    "приостановление": "suspend",
+    "увеличить": "increase",
+    "увеличивать": "increase",
+    "исключение": "except",
+    "повторный": "repeat",
+    "повторно": "repeat",
+}
 # the hand-set ranking of the extractive composer, as weights of the same features
 PRIOR = {
     "semantic": 25.0,
@@ -127,12 +145,17 @@ def _field_lemmas(key: str) -> frozenset[str]:
     return _lemma_set((*field.cues, field.name)) - STOP_LEMMAS if field else frozenset()
 
 
+def _exceptions(lemmas: Iterable[str]) -> set[str]:
+    return {EXCEPTIONS[lm] for lm in lemmas if lm in EXCEPTIONS}
+
+
 def features(question: Question, found: list[Candidate], focus: TaxFocus | None) -> np.ndarray:
     """One row of :data:`FEATURES` per candidate (``semantic`` already set by the caller)."""
     topic = set(question.topic) - STOP_LEMMAS
     taxes = [_tax_lemmas(t) for t in question.taxes]
     fields = [_field_lemmas(f) for f in question.fields]
     best = max((c.semantic for c in found), default=0.0)
+    asked = _exceptions(question.lemmas)
     rows = []
     for c in found:
         p = profile(c.sentence)
@@ -150,6 +173,7 @@ def features(question: Question, found: list[Candidate], focus: TaxFocus | None)
                 1.0 / (1 + c.position),
                 min(len(c.sentence), MAX_SENTENCE_CHARS) / MAX_SENTENCE_CHARS,
                 float(c.chunk.source == "law"),
+                float(bool(_exceptions(p.lemmas) - asked)),
             ]
         )
     return np.asarray(rows, dtype=np.float64).reshape(len(found), len(FEATURES))

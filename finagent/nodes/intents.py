@@ -66,26 +66,46 @@ async def _live(
     state: AgentState,
     runtime: Runtime[AgentContext],
 ) -> dict[str, Any]:
-    """One live source's tool called for the question; its failure is a notice, not an error."""
+    """One live source's tool called for the question; its failure is a notice, not an error,
+    and the knowledge base is searched instead (it dates past rates and explains the rules)."""
     deps = deps_of(runtime)
     declared = declared_tool(tool_name)
     note, source_name = declared.source_note, declared.source_name
     if tool_name not in deps.registry:
         text = messages.SOURCE_NOT_CONFIGURED.format(name=source_name)
-        return {
-            "external": [ExternalData(tool=tool_name, source_note=note, content=text, ok=False)],
-            "debug": {tool_name: "not configured"},
-        }
+        return await _with_kb_fallback(
+            deps,
+            state,
+            {
+                "external": [
+                    ExternalData(tool=tool_name, source_note=note, content=text, ok=False)
+                ],
+                "debug": {tool_name: "not configured"},
+            },
+        )
     args = build_args(state["query"])
     output = await deps.registry.call(tool_name, args, caller(runtime))
     content = output.text
     if not output.ok:  # the detail may quote the upstream service: it goes to the log only
         log.warning("live_source_failed", tool=tool_name, error=redact(content)[:500])
         content = messages.SOURCE_FAILED.format(name=source_name)
-    return {
+    update: dict[str, Any] = {
         "external": [ExternalData(tool=tool_name, source_note=note, content=content, ok=output.ok)],
         "debug": {tool_name: {"args": args, "ok": output.ok}},
     }
+    return update if output.ok else await _with_kb_fallback(deps, state, update)
+
+
+async def _with_kb_fallback(
+    deps: Deps, state: AgentState, update: dict[str, Any]
+) -> dict[str, Any]:
+    """A failed live source's update plus the knowledge-base passages of the question, unless
+    the turn searches the knowledge base anyway."""
+    if "kb" in decision_of(state).intents:
+        return update
+    found = await kb_passages(deps, state)
+    debug = {**update["debug"], "live_kb_fallback": True, **found.get("debug", {})}
+    return {**update, **{k: v for k, v in found.items() if k != "debug"}, "debug": debug}
 
 
 async def fetch_cbr(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:

@@ -69,6 +69,18 @@ def test_a_rate_question_prefers_the_sentence_with_a_percentage() -> None:
     assert "30 процентов" in ranked[0].sentence
 
 
+def test_an_extension_the_question_does_not_ask_about_is_marked() -> None:
+    general = candidate("Камеральная налоговая проверка проводится в течение двух месяцев.")
+    extended = candidate("Срок проверки может быть продлен до трех месяцев.", 0, 1)
+    repeat = candidate("При повторном нарушении штраф составляет 20 000 рублей.", 0, 2)
+    column = FEATURES.index("unasked_exception")
+    plain = build_question("Сколько длится камеральная проверка декларации по НДС?")
+    assert features(plain, [general, extended, repeat], None)[:, column].tolist() == [0, 1, 1]
+    # asked in another aspect («продлевают» / «продлен»): nothing unasked
+    asked = build_question("До скольких месяцев продлевают камеральную проверку?")
+    assert features(asked, [general, extended], None)[:, column].tolist() == [0, 0]
+
+
 def test_the_shipped_weights_verify_and_a_tampered_file_is_refused() -> None:
     raw = resources.files("finagent.answering").joinpath("data", RANKER_FILE).read_text("utf-8")
     data = json.loads(raw)

@@ -91,3 +91,18 @@ async def test_a_rate_question_prefers_the_named_chapters_rate_article() -> None
     assert ranked[0].chunk is other
     ranked, _ = await rank("Когда применяется ставка 0 %?", candidates(ctx), None)
     assert ranked[0].chunk is other
+
+
+def test_long_sentence_keeps_its_late_value_in_a_window() -> None:
+    conditions = ", ".join(f"указанных в подпункте {n} пункта 1 настоящей статьи" for n in range(9))
+    sentence = (
+        f"Социальные налоговые вычеты ({conditions}) предоставляются в размере фактически "
+        "произведенных расходов, но в совокупности не более 150 000 рублей в налоговом периоде."
+    )
+    found = sentences_of(sentence)
+    assert len(found[0]) <= MAX_SENTENCE_CHARS and "150 000" not in found[0]
+    window = next(s for s in found if "150 000" in s)
+    # verbatim after the «…», opening at a clause boundary of the sentence
+    assert window.startswith("…") and window[1:] in sentence
+    assert sentence[sentence.index(window[1:]) - 2 : sentence.index(window[1:])] == ", "
+    assert all(len(s) <= MAX_SENTENCE_CHARS for s in found)
