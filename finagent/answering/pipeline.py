@@ -107,7 +107,12 @@ def storable_reply(reply: BaseMessage) -> AIMessage:
 
 
 def _direct(turn: TurnInput) -> bool:
-    return turn.deps.settings.answer_composer == "direct"
+    """The direct composer leads with one value; a question that asks for several values
+    («какие ставки …») without a document card is answered by the key sentences of each
+    source instead, as the extractive composer does."""
+    if turn.deps.settings.answer_composer != "direct":
+        return False
+    return not (turn.question.several and turn.decision.scenario not in DOCUMENT_SCENARIOS)
 
 
 async def _rank(turn: TurnInput) -> tuple[list[Candidate], float | None]:

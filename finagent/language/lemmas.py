@@ -68,3 +68,14 @@ def nominative(word: str) -> bool:
     """Whether the word can be in the nominative: «покупатель», not «с исполнителем»."""
     folded = fold(word)
     return any("nomn" in parse.tag for parse in _analyzer().parse(folded))
+
+
+_INTERROGATIVES = frozenset({"какой", "каков", "каковой"})
+
+
+@lru_cache(maxsize=50_000)
+def plural_interrogative(word: str) -> bool:
+    """«какие», «каковы»: a question word in the plural, so several values are asked."""
+    if lemma(word) not in _INTERROGATIVES:
+        return False
+    return any("plur" in parse.tag for parse in _analyzer().parse(fold(word))[:1])

@@ -10,7 +10,7 @@ from finagent.cards.model import DocumentCard
 from finagent.language.cues import find_cue
 from finagent.language.dates import as_of, dates_in, years_in
 from finagent.language.identifiers import identifiers_in
-from finagent.language.lemmas import nominative, predicate
+from finagent.language.lemmas import nominative, plural_interrogative, predicate
 from finagent.language.money import money_in
 from finagent.language.organisations import organisations_in
 from finagent.language.percents import percents_in
@@ -128,4 +128,5 @@ def build_question(
         identifiers=identifiers,
         organisations=organisations_in(analysed),
         documents=named_documents(lemmas, text, numbers, cards),
+        several=any(plural_interrogative(word) for word in words),
     )

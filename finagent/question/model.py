@@ -45,6 +45,7 @@ class Question(BaseModel):
     identifiers: list[Identifier] = Field(default_factory=list)
     organisations: list[Organisation] = Field(default_factory=list)
     documents: list[DocumentMatch] = Field(default_factory=list)
+    several: bool = False  # «какие ставки», «каковы сроки»: several values are asked
 
     @property
     def tax(self) -> str | None:

@@ -124,3 +124,17 @@ def test_any_text_is_a_typed_question(text: str) -> None:
     assert question.answer_type == question.answer_types[0]
     for span in [*question.money, *question.periods, *question.dates, *question.identifiers]:
         assert text[span.start : span.end] == span.text
+
+
+@pytest.mark.parametrize(
+    ("text", "several"),
+    [
+        ("Какие ставки НДС действуют и когда применяется 0 %?", True),
+        ("Каковы сроки камеральной проверки?", True),
+        ("Какие документы нужны для вычета на лечение?", True),
+        ("Какая ставка НДС при экспорте?", False),
+        ("Сколько платим в месяц по аренде?", False),
+    ],
+)
+def test_a_plural_question_word_asks_for_several_values(text: str, several: bool) -> None:
+    assert build_question(text).several is several
