@@ -95,7 +95,7 @@ async def run_demo(
             else:
                 typer.echo(
                     "Налоговый кодекс не найден, вопросы по нему пропущены "
-                    "(см. README: «Налоговый кодекс»)\n"
+                    "(как его добавить: docs/first-run.md)\n"
                 )
         answers = []
         questions = QUESTIONS + (TAX_CODE_QUESTIONS if tax_code else [])
