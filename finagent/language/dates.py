@@ -64,9 +64,7 @@ def _numeric(text: str) -> date | None:
 
 
 def _span_text(sentence: AnalysedSentence, i: int, j: int) -> tuple[str, int, int]:
-    base = sentence.sentence.start
-    start, end = sentence.tokens[i].start, sentence.tokens[j].end
-    return sentence.sentence.text[start - base : end - base], start, end
+    return sentence.words(i, j), sentence.tokens[i].start, sentence.tokens[j].end
 
 
 def dates_in(analysed: Analysed) -> list[DateMention]:

@@ -32,17 +32,7 @@ _NUMBER_END = {",", ";", "(", ")", "от", "и", "«", "»"}
 def _make(
     sentence: AnalysedSentence, i: int, j: int, label: IdentifierLabel, value: str, of: str | None
 ) -> Identifier:
-    base = sentence.sentence.start
-    start, end = sentence.tokens[i].start, sentence.tokens[j].end
-    return Identifier(
-        text=sentence.sentence.text[start - base : end - base],
-        start=start,
-        end=end,
-        sentence=sentence.sentence,
-        label=label,
-        value=value,
-        of=of,
-    )
+    return Identifier(**sentence.located(i, j), label=label, value=value, of=of)
 
 
 def _codes(sentence: AnalysedSentence, i: int) -> tuple[list[Identifier], int]:
@@ -91,8 +81,7 @@ def _number(sentence: AnalysedSentence, i: int) -> tuple[Identifier, int] | None
         if tokens[end + 1].text in _NUMBER_END or tokens[end + 1].text in ".:":
             break
         end += 1
-    base = sentence.sentence.start
-    value = sentence.sentence.text[tokens[j].start - base : tokens[end].end - base]
+    value = sentence.words(j, end)
     if not any(is_digits(ch) for ch in value):
         return None
     of = next((tokens[k].lemma for k in range(i - 1, -1, -1) if tokens[k].text.isalpha()), None)

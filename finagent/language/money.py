@@ -56,18 +56,7 @@ def _money_at(sentence: AnalysedSentence, i: int) -> tuple[Money, int] | None:
     if kopecks is not None and kopecks[1] < len(tokens) and tokens[kopecks[1]].lemma in _KOPECKS:
         amount += kopecks[0] / 100
         j = kopecks[1] + 1
-    start, end = tokens[i].start, tokens[j - 1].end
-    base = sentence.sentence.start
-    text = sentence.sentence.text[start - base : end - base]
-    span = Money(
-        text=text,
-        start=start,
-        end=end,
-        sentence=sentence.sentence,
-        amount=amount,
-        currency=currency,
-    )
-    return span, j
+    return Money(**sentence.located(i, j - 1), amount=amount, currency=currency), j
 
 
 def money_in(analysed: Analysed) -> list[Money]:

@@ -22,17 +22,7 @@ def percents_in(analysed: Analysed) -> list[Percent]:
             value, j = number
             j = skip_parenthetical(sentence, j)
             if j < len(tokens) and tokens[j].lemma in _PERCENT:
-                start, end = tokens[i].start, tokens[j].end
-                base = sentence.sentence.start
-                found.append(
-                    Percent(
-                        text=sentence.sentence.text[start - base : end - base],
-                        start=start,
-                        end=end,
-                        sentence=sentence.sentence,
-                        value=value,
-                    )
-                )
+                found.append(Percent(**sentence.located(i, j), value=value))
                 i = j + 1
             else:
                 i = max(j, i + 1)

@@ -53,9 +53,7 @@ def _relation(sentence: AnalysedSentence, i: int) -> tuple[str, int] | None:
         size = len(phrase.split())
         at = find_cue(sentence.lemmas, phrase, max(0, i - size), i)
         if at >= 0 and at == i - size:
-            base = sentence.sentence.start
-            tokens = sentence.tokens
-            return sentence.sentence.text[tokens[at].start - base : tokens[i - 1].end - base], at
+            return sentence.words(at, i - 1), at
     return None
 
 
@@ -70,8 +68,7 @@ def _anchor(sentence: AnalysedSentence, j: int) -> tuple[str, int] | None:
         end += 1
     if end == j:
         return None
-    base = sentence.sentence.start
-    return sentence.sentence.text[tokens[j].start - base : tokens[end].end - base], end + 1
+    return sentence.words(j, end), end + 1
 
 
 def periods_in(analysed: Analysed) -> list[Period]:
@@ -103,14 +100,9 @@ def periods_in(analysed: Analysed) -> list[Period]:
             start_token = relation[1] if relation else i
             anchor = _anchor(sentence, j + 1)
             last = (anchor[1] if anchor else j + 1) - 1
-            base = sentence.sentence.start
-            start, end = tokens[start_token].start, tokens[last].end
             found.append(
                 Period(
-                    text=sentence.sentence.text[start - base : end - base],
-                    start=start,
-                    end=end,
-                    sentence=sentence.sentence,
+                    **sentence.located(start_token, last),
                     count=value,
                     unit=unit,
                     day_kind=day_kind,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 from razdel import sentenize, tokenize
@@ -37,6 +38,21 @@ class AnalysedSentence:
     @cached_property
     def lemmas(self) -> tuple[str, ...]:
         return tuple(token.lemma for token in self.tokens)
+
+    def words(self, first: int, last: int) -> str:
+        """Text from token ``first`` through token ``last``, as written."""
+        base = self.sentence.start
+        return self.sentence.text[self.tokens[first].start - base : self.tokens[last].end - base]
+
+    def located(self, first: int, last: int) -> dict[str, Any]:
+        """The fields every span has (text, offsets, sentence) for tokens ``first`` through
+        ``last``."""
+        return {
+            "text": self.words(first, last),
+            "start": self.tokens[first].start,
+            "end": self.tokens[last].end,
+            "sentence": self.sentence,
+        }
 
     def gap(self, left: int, right: int) -> str:
         """Text between token ``left`` and token ``right`` (``left`` < ``right``)."""
