@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -17,6 +18,22 @@ from tests.conftest import REPO_ROOT
 from tests.fakes.net import free_port
 
 STARTUP_DEADLINE_S = 240
+API_TOKENS = "alice-token-0001:alice,bob-token-00002:bob"
+
+
+def offline_api_env(data_dir: Path) -> dict[str, str]:
+    """The environment of an offline ``langgraph dev`` for Alice and Bob: no LLM, no Bank
+    of Russia, no LangSmith, no analytics."""
+    return {
+        **os.environ,
+        "FINAGENT_DATA_DIR": str(data_dir),
+        "FINAGENT_CBR_ENABLED": "false",
+        "FINAGENT_LLM_API_KEY": "",
+        "OPENROUTER_API_KEY": "",
+        "LANGSMITH_TRACING": "false",
+        "LANGGRAPH_CLI_NO_ANALYTICS": "1",
+        "FINAGENT_API_TOKENS": API_TOKENS,
+    }
 
 
 def langgraph_cli() -> str:

@@ -11,7 +11,6 @@ resource actions that have no authorization handler.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
@@ -24,7 +23,7 @@ import pytest
 from langgraph_sdk import get_client
 from langgraph_sdk.client import LangGraphClient
 
-from tests.e2e.langgraph_server import langgraph_dev
+from tests.e2e.langgraph_server import langgraph_dev, offline_api_env
 
 ALICE = {"Authorization": "Bearer alice-token-0001"}
 BOB = {"Authorization": "Bearer bob-token-00002"}
@@ -46,16 +45,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     root = tmp_path_factory.mktemp("authz")
     workdir = root / "server"
     workdir.mkdir()
-    env = {
-        **os.environ,
-        "FINAGENT_DATA_DIR": str(root / "data"),
-        "FINAGENT_CBR_ENABLED": "false",
-        "FINAGENT_LLM_API_KEY": "",
-        "OPENROUTER_API_KEY": "",
-        "LANGSMITH_TRACING": "false",
-        "LANGGRAPH_CLI_NO_ANALYTICS": "1",
-        "FINAGENT_API_TOKENS": "alice-token-0001:alice,bob-token-00002:bob",
-    }
+    env = offline_api_env(root / "data")
     log = root / "server.log"
     with langgraph_dev(env, log, workdir=workdir) as url:
         yield Server(url, log)

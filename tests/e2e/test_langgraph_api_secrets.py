@@ -13,7 +13,6 @@ checkpoints and threads, finagent's data dir): 0 hits.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,7 @@ from langgraph_sdk import get_client
 from finagent.prompts import research_messages
 from tests.conftest import run_finagent
 from tests.e2e.langgraph_server import langgraph_dev
+from tests.e2e.test_secret_echo import echo_env
 from tests.e2e.test_secret_forms import KEY, leaked_runs
 from tests.fakes.openai_api import run_fake_chat
 
@@ -75,13 +75,7 @@ async def test_echoed_key_reaches_no_langgraph_api_response_log_or_stored_file(
     log_path = tmp_path / "server.log"
     with run_fake_chat([], mode="echo_key_forms_401") as chat:
         env = {
-            **os.environ,
-            "FINAGENT_DATA_DIR": str(data_dir),
-            "FINAGENT_CBR_ENABLED": "false",
-            "FINAGENT_LLM_BASE_URL": chat.url,
-            "FINAGENT_LLM_MODEL": "fake-model",
-            "FINAGENT_LLM_API_KEY": KEY,
-            "FINAGENT_LLM_MAX_RETRIES": "0",
+            **echo_env(data_dir, chat.url, KEY),
             "OPENROUTER_API_KEY": "",
             "LANGSMITH_TRACING": "false",
             "LANGGRAPH_CLI_NO_ANALYTICS": "1",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,7 +12,7 @@ from langgraph_sdk import get_client
 
 from finagent.server.identity import INVALID_TOKEN
 from tests.conftest import run_finagent
-from tests.e2e.langgraph_server import langgraph_dev
+from tests.e2e.langgraph_server import langgraph_dev, offline_api_env
 
 ALICE = {"Authorization": "Bearer alice-token-0001"}
 BOB = {"Authorization": "Bearer bob-token-00002"}
@@ -22,16 +21,7 @@ BOB = {"Authorization": "Bearer bob-token-00002"}
 @pytest.fixture
 def server(tmp_path: Path, kb_csv: Path, doc_files: dict[str, Path]) -> Iterator[str]:
     data_dir = tmp_path / "data"
-    env = {
-        **os.environ,
-        "FINAGENT_DATA_DIR": str(data_dir),
-        "FINAGENT_CBR_ENABLED": "false",
-        "FINAGENT_LLM_API_KEY": "",
-        "OPENROUTER_API_KEY": "",
-        "LANGSMITH_TRACING": "false",
-        "LANGGRAPH_CLI_NO_ANALYTICS": "1",
-        "FINAGENT_API_TOKENS": "alice-token-0001:alice,bob-token-00002:bob",
-    }
+    env = offline_api_env(data_dir)
     for args in (
         ["ingest", "kb", str(kb_csv)],
         ["ingest", "docs", "--user", "bob", str(doc_files["lease"])],

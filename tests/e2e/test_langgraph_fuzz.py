@@ -10,7 +10,6 @@ The example count is small (120, about 30 s): each valid run executes the agent 
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -22,7 +21,7 @@ from hypothesis import strategies as st
 
 from finagent.server.input_limits import MAX_BATCH_INPUTS
 from tests.conftest import KB_CSV, run_finagent
-from tests.e2e.langgraph_server import langgraph_dev
+from tests.e2e.langgraph_server import langgraph_dev, offline_api_env
 
 ALICE = {"Authorization": "Bearer alice-token-0001"}
 CYRILLIC = re.compile("[А-Яа-яЁё]")
@@ -32,16 +31,7 @@ THREAD = "{thread}"  # in a path: replaced by the id of Alice's thread
 @pytest.fixture(scope="module")
 def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[httpx.Client, str]]:
     tmp = tmp_path_factory.mktemp("langgraph-fuzz")
-    env = {
-        **os.environ,
-        "FINAGENT_DATA_DIR": str(tmp / "data"),
-        "FINAGENT_CBR_ENABLED": "false",
-        "FINAGENT_LLM_API_KEY": "",
-        "OPENROUTER_API_KEY": "",
-        "LANGSMITH_TRACING": "false",
-        "LANGGRAPH_CLI_NO_ANALYTICS": "1",
-        "FINAGENT_API_TOKENS": "alice-token-0001:alice,bob-token-00002:bob",
-    }
+    env = offline_api_env(tmp / "data")
     kb = tmp / "kb.csv"
     kb.write_text(KB_CSV, encoding="utf-8")
     done = run_finagent(env, "ingest", "kb", str(kb))

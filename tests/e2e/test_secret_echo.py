@@ -29,15 +29,16 @@ def _leaks(blob: bytes | str) -> list[str]:
     return [n for n in NEEDLES if n.encode() in data]
 
 
-def echo_env(data_dir: Path, llm_url: str) -> dict[str, str]:
-    """A finagent process environment whose LLM is the key-echoing fake at ``llm_url``."""
+def echo_env(data_dir: Path, llm_url: str, key: str = KEY) -> dict[str, str]:
+    """A finagent process environment whose LLM, with API key ``key``, is the key-echoing
+    fake at ``llm_url``."""
     return {
         **os.environ,
         "FINAGENT_DATA_DIR": str(data_dir),
         "FINAGENT_CBR_ENABLED": "false",
         "FINAGENT_LLM_BASE_URL": llm_url,
         "FINAGENT_LLM_MODEL": "fake-model",
-        "FINAGENT_LLM_API_KEY": KEY,
+        "FINAGENT_LLM_API_KEY": key,
         "FINAGENT_LLM_MAX_RETRIES": "0",
     }
 

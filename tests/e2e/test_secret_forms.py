@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +26,7 @@ from finagent.config import Settings
 from finagent.observability import configure_logging
 from finagent.server.app import create_app
 from tests.conftest import run_finagent
+from tests.e2e.test_secret_echo import echo_env
 from tests.fakes.openai_api import key_forms, run_fake_chat
 
 KEY = "sk-proj-Echo7Leak5f1d2c9a7bQz3WmN8"
@@ -58,15 +58,7 @@ def test_the_fake_echoes_every_form() -> None:
 def test_cli_ask_json_shows_and_stores_no_form_of_the_key(tmp_path: Path, kb_csv: Path) -> None:
     data_dir = tmp_path / "data"
     with run_fake_chat([], mode="echo_key_forms_401") as chat:
-        env = {
-            **os.environ,
-            "FINAGENT_DATA_DIR": str(data_dir),
-            "FINAGENT_CBR_ENABLED": "false",
-            "FINAGENT_LLM_BASE_URL": chat.url,
-            "FINAGENT_LLM_MODEL": "fake-model",
-            "FINAGENT_LLM_API_KEY": KEY,
-            "FINAGENT_LLM_MAX_RETRIES": "0",
-        }
+        env = echo_env(data_dir, chat.url, KEY)
         assert run_finagent(env, "ingest", "kb", str(kb_csv)).returncode == 0
         out = run_finagent(env, "-v", "ask", QUESTION, "--chat", "c1", "--json")
     assert out.returncode == 0, out.stderr[-2000:]
