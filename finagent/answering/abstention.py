@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 
 from finagent.answering import messages
+from finagent.language.cues import find_cue
+from finagent.language.text import analyse
 from finagent.legal.catalog import LawCatalog
 from finagent.legal.references import CODE_PATTERNS, find_documents, find_references
 from finagent.legal.taxes import RATE_ARTICLE_TITLE, asks_figure, asks_rate, taxes_named
@@ -87,6 +89,16 @@ _OTHER_CODE_NAMES = {
     "law": "текст этого федерального закона",
 }
 _OTHER_CODE_RE = {k: re.compile(rf"(?:{v})", re.IGNORECASE) for k, v in _OTHER_CODES.items()}
+# terms only another code defines: a question in them is about that code even when it does
+# not name it («какой административный штраф грозит водителю …» is a КоАП question)
+_OTHER_CODE_TERMS: dict[str, tuple[str, ...]] = {
+    "koap": (
+        "административный штраф",
+        "административное правонарушение",
+        "административная ответственность",
+    ),
+    "uk": ("уголовная ответственность", "уголовное дело"),
+}
 _RULING = re.compile(
     r"письм\w*\s+(?:минфина|фнс|налогов\w+\s+служб\w*)|"
     r"(?:определени|постановлени|решени)\w*\s+(?:кс|вс|вас|пленума|конституционн\w+|верховн\w+)|"
@@ -120,6 +132,17 @@ def _covered_by_sources(pattern: re.Pattern[str], chunks: list[Chunk]) -> bool:
     return any(c.source != "law" and pattern.search(c.text) for c in chunks)
 
 
+def _terms_covered(terms: list[str], chunks: list[Chunk]) -> bool:
+    """A knowledge-base article or a user document that uses one of the terms itself."""
+    for chunk in chunks:
+        if chunk.source == "law":
+            continue
+        lemmas = [lemma for sentence in analyse(chunk.text).sentences for lemma in sentence.lemmas]
+        if any(find_cue(lemmas, term) >= 0 for term in terms):
+            return True
+    return False
+
+
 async def scope_abstention(
     query: str, chunks: list[Chunk], catalog: LawCatalog | None
 ) -> Abstention | None:
@@ -129,10 +152,15 @@ async def scope_abstention(
         return found
     ingested = await catalog.codes() if catalog else set()
     loaded = ", ".join(code_name(c) for c in sorted(ingested)) or "кодексы не загружены"
+    lemmas = [lemma for sentence in analyse(query).sentences for lemma in sentence.lemmas]
     for key, pattern in _OTHER_CODE_RE.items():
-        if key in ingested or not pattern.search(query):
+        if key in ingested:
             continue
-        if _covered_by_sources(pattern, chunks):
+        terms = [t for t in _OTHER_CODE_TERMS.get(key, ()) if find_cue(lemmas, t) >= 0]
+        if pattern.search(query):
+            if _covered_by_sources(pattern, chunks):
+                continue
+        elif not terms or _terms_covered(terms, chunks):
             continue
         name = _OTHER_CODE_NAMES[key]
         return Abstention(

@@ -82,3 +82,21 @@ ABSTAIN_LAW = "закон о налоге «{tax}» не загружен в б�
 ABSTAIN_LAW_MISSING = "Этот налог установлен не НК РФ, а отдельным законом ({law}); он не загружен."
 ABSTAIN_CHAPTERS_LOADED = "Загружены главы НК РФ: {chapters}."
 FIGURE_REMOVED = "[цифра удалена: не подтверждена источниками]"
+# what the question names or asks is in none of the passages found (answering/coverage.py)
+ABSTAIN_NAME = "«{name}» в них не упоминается"
+ABSTAIN_NAME_MISSING = (
+    "Искал «{name}» в найденных фрагментах ({titles}) — ни один его не называет; значение "
+    "другой организации или другого документа было бы неверным ответом."
+)
+ABSTAIN_NUMBER = "документа № {number} среди ваших документов нет"
+ABSTAIN_NUMBER_MISSING = "Номер «№ {number}» не встречается в найденных документах ({titles})."
+ABSTAIN_DATE = "сведений на {date} в них нет"
+ABSTAIN_DATE_MISSING = (
+    "Найденные документы ({titles}) не называют дату {date}; значение на другую дату "
+    "ответом не является."
+)
+ABSTAIN_ATTRIBUTE = "показатель «{attribute}» в них не указан"
+ABSTAIN_ATTRIBUTE_MISSING = (
+    "Искал «{attribute}» в найденных фрагментах ({titles}) — этот показатель в них не "
+    "приводится, а соседние значения ответом не являются."
+)

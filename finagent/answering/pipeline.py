@@ -23,6 +23,7 @@ from finagent.answering.abstention import evidence_abstention, scope_abstention
 from finagent.answering.calc import CALC_TOOL
 from finagent.answering.card_evidence import CardAnswer, card_answers
 from finagent.answering.context import AnswerContext
+from finagent.answering.coverage import coverage_abstention
 from finagent.answering.direct import compose_direct
 from finagent.answering.document_sentences import rerank_document_sentences
 from finagent.answering.evidence import Candidate, candidates, rank, shared_words
@@ -38,6 +39,7 @@ from finagent.answering.final import (
 )
 from finagent.answering.question_prompt import question_brief
 from finagent.answering.ranker import rank_learned
+from finagent.answering.vague import clarification
 from finagent.answering.year_coverage import uncovered_year
 from finagent.bootstrap import Deps
 from finagent.cards.model import DocumentCard
@@ -155,6 +157,12 @@ async def gather_evidence(turn: TurnInput) -> Evidence | dict[str, Any]:
     return evidence
 
 
+def _clarify(questions: list[str]) -> dict[str, Any]:
+    """The S5 answer: what to specify, as the clarify node words it."""
+    text = messages.CLARIFY_HEADER + "\n" + "\n".join(f"- {q}" for q in questions)
+    return {"answer": text, "debug": {"answer_mode": "clarified"}}
+
+
 def _live_notice(ctx: AnswerContext) -> dict[str, Any] | None:
     """A failed live source whose knowledge-base fallback cannot answer: its notice is the
     answer, as it is with no fallback."""
@@ -252,6 +260,10 @@ async def answer_turn(turn: TurnInput, generate: Generate | None = None) -> dict
         return {"answer": text, "debug": {"answer_mode": "calc", **numbering}}
     check = deps.settings.verified_answers and not only_smalltalk
     evidence = Evidence()
+    if check and not turn.history:
+        asked = clarification(turn.question, decision.scenario in DOCUMENT_SCENARIOS, turn.cards)
+        if asked is not None:
+            return _clarify(asked)
     if check and not turn.history:  # once per turn, before the first LLM round
         found = await gather_evidence(turn)
         if isinstance(found, dict):
@@ -263,6 +275,16 @@ async def answer_turn(turn: TurnInput, generate: Generate | None = None) -> dict
             evidence.cards = card_answers(
                 turn.question, turn.cards, ctx, new_sources=generate is None or deps.llm is None
             )
+    if check and not turn.history and not any(e.ok for e in ctx.external):
+        uncovered = coverage_abstention(
+            turn.question,
+            ctx.chunks,
+            _card_sentences(evidence),
+            decision.scenario in DOCUMENT_SCENARIOS,
+            turn.cards,
+        )
+        if uncovered is not None:
+            return abstention_update(uncovered, evidence.best)
     if deps.llm is None or generate is None:
         return await _offline(turn, evidence, only_smalltalk)
 

@@ -79,3 +79,46 @@ def plural_interrogative(word: str) -> bool:
     if lemma(word) not in _INTERROGATIVES:
         return False
     return any("plur" in parse.tag for parse in _analyzer().parse(fold(word))[:1])
+
+
+@lru_cache(maxsize=50_000)
+def part_of_speech(word: str) -> str | None:
+    """The most probable part of speech (pymorphy3: NOUN, ADJF, VERB, PREP …); an upper-case
+    abbreviation («КПП», «ОГРН») is a noun; None for non-Cyrillic words."""
+    folded = fold(word)
+    if not any("а" <= ch <= "я" for ch in folded):
+        return None
+    if word.isupper() and len(word) <= 6:
+        return "NOUN"
+    return _analyzer().parse(folded)[0].tag.POS
+
+
+@lru_cache(maxsize=50_000)
+def genitive(word: str) -> bool:
+    """Whether the most probable reading is in the genitive: «(вес) груза», «(фонд) оплаты»."""
+    folded = fold(word)
+    return any("а" <= ch <= "я" for ch in folded) and "gent" in _analyzer().parse(folded)[0].tag
+
+
+@lru_cache(maxsize=200_000)
+def normal_forms(word: str) -> frozenset[str]:
+    """Every normal form pymorphy3 offers, folded, and the word itself: a proper name the
+    dictionary does not know («Канцмир») is guessed differently in different cases, and two
+    mentions are the same name when their readings share a form."""
+    folded = fold(word)
+    if not any("а" <= ch <= "я" for ch in folded):
+        return frozenset({folded})
+    return frozenset({folded, *(fold(p.normal_form) for p in _analyzer().parse(folded))})
+
+
+_PERSON_OR_ORGANISATION = frozenset({"Orgn", "Surn", "Name", "Patr"})
+
+
+@lru_cache(maxsize=50_000)
+def person_or_organisation(word: str) -> bool:
+    """Whether some reading of the word is a surname, first name, patronymic or an
+    organisation's name (pymorphy3 grammemes): «Соколову», «Домострою», «Вектор-Финансу»."""
+    folded = fold(word)
+    if not any("а" <= ch <= "я" for ch in folded):
+        return False
+    return any(_PERSON_OR_ORGANISATION & p.tag.grammemes for p in _analyzer().parse(folded))

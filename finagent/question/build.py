@@ -17,6 +17,7 @@ from finagent.language.percents import percents_in
 from finagent.language.periods import periods_in
 from finagent.language.text import analyse
 from finagent.moscow_time import moscow_today
+from finagent.question.asked import asked_attributes, proper_names
 from finagent.question.documents import named_documents
 from finagent.question.model import Question
 from finagent.question.tables import (
@@ -128,5 +129,7 @@ def build_question(
         identifiers=identifiers,
         organisations=organisations_in(analysed),
         documents=named_documents(lemmas, text, numbers, cards),
+        attributes=asked_attributes(words, lemmas) if len(words) == len(lemmas) else [],
+        names=proper_names([[t.text for t in sentence.tokens] for sentence in analysed.sentences]),
         several=any(plural_interrogative(word) for word in words),
     )

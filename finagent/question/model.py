@@ -16,6 +16,7 @@ from finagent.language.spans import (
     Period,
     YearMention,
 )
+from finagent.question.asked import AskedAttribute
 from finagent.question.tables import AnswerType
 
 
@@ -45,6 +46,8 @@ class Question(BaseModel):
     identifiers: list[Identifier] = Field(default_factory=list)
     organisations: list[Organisation] = Field(default_factory=list)
     documents: list[DocumentMatch] = Field(default_factory=list)
+    attributes: list[AskedAttribute] = Field(default_factory=list)  # «какой ОГРН» → ОГРН
+    names: list[str] = Field(default_factory=list)  # capitalised names, as written
     several: bool = False  # «какие ставки», «каковы сроки»: several values are asked
 
     @property

@@ -1,0 +1,209 @@
+"""Whether the evidence can state what was asked: the named entities and the asked
+attributes of the typed question must occur in the passages that answer.
+
+Four checks, each an abstention when it fails:
+- names: in the user's documents, every company or person the question names occurs,
+  capitalised, in some passage, card sentence or card of the user's (title, parties,
+  organisations, persons); a passage also names what its document's card names: the
+  clause on warranty terms belongs to the contract with the company in its heading;
+- numbers: a document number («счёт № 15») occurs after «№» in the user's documents;
+- date: in the user's documents, a calendar date the question names («остаток на 30
+  апреля 2025») occurs in some passage: a value stated for another date is not it;
+- attributes: each specific attribute asked («ОГРН», «франшиза», «численность») — not a
+  word for a kind of value such as «сумма» or «срок» (``GENERIC_HEADS``) — occurs by lemma,
+  its abbreviation or full form, or a synonym the card fields list, in the passages that
+  name the question's entities (all passages when it names none).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date
+
+from finagent.answering import messages
+from finagent.answering.abstention import Abstention
+from finagent.cards.fields import ALL as ALL_FIELDS
+from finagent.cards.model import DocumentCard
+from finagent.language.cues import cue_lemmas, find_cue
+from finagent.language.dates import dates_in
+from finagent.language.lemmas import normal_forms, person_or_organisation
+from finagent.language.text import analyse
+from finagent.question.asked import AskedAttribute
+from finagent.question.model import Question
+from finagent.question.tables import ATTRIBUTE_ABBREVIATIONS, GENERIC_HEADS, TAXES
+from finagent.state import Chunk
+
+_MAX_TITLES = 3
+# a yes/no question or a definition asks for no value of the entities it names («нужно ли
+# регистрировать договор в Росреестре?»)
+_NOT_VALUES = frozenset({"yes_no", "definition"})
+
+
+@dataclass
+class _Text:
+    """One evidence text: its lemmas and the normal forms of its capitalised words."""
+
+    text: str
+    lemmas: list[str] = field(default_factory=list)
+    names: set[str] = field(default_factory=set)
+    dates: set[date] = field(default_factory=set)
+
+    @classmethod
+    def of(cls, text: str, header: str = "") -> _Text:
+        """``header``: names the text belongs to (its document's card), for names only."""
+        analysed = analyse(text)
+        out = cls(text)
+        for sentence in analyse(header).sentences:
+            for token in sentence.tokens:
+                if token.text[:1].isupper():
+                    out.names |= _name_forms(token.text)
+        for sentence in analysed.sentences:
+            for token in sentence.tokens:
+                out.lemmas.append(token.lemma)
+                if token.text[:1].isupper():
+                    out.names |= _name_forms(token.text)
+        out.dates = {mention.value for mention in dates_in(analysed)}
+        return out
+
+
+def _name_forms(word: str) -> frozenset[str]:
+    """The forms of a written name and of its hyphenated parts: «ТехСервис-Плюс» is
+    called «ТехСервис» too."""
+    parts = [part for part in word.split("-") if part[:1].isupper()]
+    forms = set(normal_forms(word))
+    for part in parts if len(parts) > 1 else []:
+        forms |= normal_forms(part)
+    return frozenset(forms)
+
+
+def _header(card: DocumentCard) -> str:
+    parties = [party.name for party in card.parties]
+    return "\n".join([card.title, *card.organisations, *card.persons, *parties])
+
+
+def _party_name(word: str, question: Question) -> bool:
+    """A person's or a company's name: so read by pymorphy3, written with a capital inside
+    («СеверСтройИнвест»), or part of an organisation the question names with its legal form."""
+    inner_capital = any(ch.isupper() for ch in word[1:].replace("-", ""))
+    in_organisation = any(word in organisation.text for organisation in question.organisations)
+    return person_or_organisation(word) or inner_capital or in_organisation
+
+
+def _mentions(text: _Text, name: str) -> bool:
+    return bool(normal_forms(name) & text.names)
+
+
+def _synonyms(attribute: AskedAttribute) -> list[tuple[str, ...]]:
+    """Lemma phrases that name the attribute: itself, its abbreviation or full form, and
+    the other cues of a card field it is a cue of («зарплата» — «оклад»)."""
+    phrases: list[tuple[str, ...]] = [(attribute.head,)]
+    for short, full in ATTRIBUTE_ABBREVIATIONS.items():
+        if attribute.head == short:
+            phrases.append(cue_lemmas(full))
+        elif tuple(attribute.lemmas) == cue_lemmas(full)[: len(attribute.lemmas)]:
+            phrases.append((short,))
+    for known in ALL_FIELDS:
+        cues = [cue_lemmas(cue) for cue in known.cues]
+        if (attribute.head,) in cues:
+            phrases.extend(cues)
+    return phrases
+
+
+def _generic(head: str) -> bool:
+    taxes = {lemma for tax in TAXES for cue in tax.cues for lemma in cue_lemmas(cue)}
+    return head in GENERIC_HEADS or head in taxes
+
+
+def _covered(attribute: AskedAttribute, texts: Sequence[_Text]) -> bool:
+    phrases = [" ".join(p) for p in _synonyms(attribute)]
+    return any(find_cue(t.lemmas, phrase) >= 0 for t in texts for phrase in phrases)
+
+
+def undated(title: str) -> str:
+    """A title without its date («Счёт № 87 от 13 марта 2025» → «Счёт № 87»): an
+    abstention states no figure that no cited source holds."""
+    mentions = dates_in(analyse(title))
+    if not mentions:
+        return title
+    head = title[: mentions[0].start].rstrip()
+    words = head.rsplit(" ", 1)
+    return (words[0] if len(words) == 2 and words[1] == "от" else head).rstrip(" ,") or title
+
+
+def _titles(chunks: Sequence[Chunk]) -> str:
+    titles = dict.fromkeys(undated(c.metadata.get("citation") or c.title) for c in chunks)
+    return "; ".join(list(titles)[:_MAX_TITLES]) or "ничего не найдено"
+
+
+def _number_held(number: str, texts: Sequence[_Text]) -> bool:
+    pattern = re.compile(rf"(?:№|\bN)\s*{re.escape(number)}(?![\w/-])", re.IGNORECASE)
+    return any(pattern.search(t.text) for t in texts)
+
+
+def coverage_abstention(
+    question: Question,
+    chunks: Sequence[Chunk],
+    sentences: Sequence[str],
+    documents: bool,
+    cards: Sequence[DocumentCard] = (),
+) -> Abstention | None:
+    """An abstention when the evidence does not name what the question names or asks;
+    ``sentences`` are the card sentences, ``documents`` whether the evidence is the user's
+    documents, ``cards`` the user's document cards."""
+    specific = [a for a in question.attributes if not _generic(a.head)]
+    numbers = (
+        [i.value.rstrip("?.,;:!") for i in question.identifiers if i.label == "number"]
+        if documents
+        else []
+    )
+    dates = list(question.dates) if documents else []
+    if not chunks or question.answer_type in _NOT_VALUES:
+        return None
+    # only in the user's documents, and only a person or a company: a street, a product or
+    # a place may be written otherwise there («ул. Промышленная» for «на Промышленной»);
+    # a name in a question answered from the Code or the knowledge base is most often a
+    # document question the router sent there, which the routing must fix, not a decline
+    names = [n for n in question.names if _party_name(n, question)] if documents else []
+    if not (specific or names or numbers or dates):
+        return None
+    headers = {card.document_id: _header(card) for card in cards}
+    texts = [_Text.of(f"{c.title}\n{c.text}", headers.get(c.document_id or "", "")) for c in chunks]
+    texts += [_Text.of(s) for s in sentences]
+    held = [_Text.of("", header) for header in headers.values()]
+    searched = _titles(chunks)
+    for name in names:
+        if not any(_mentions(t, name) for t in [*texts, *held]):
+            return Abstention(
+                "name",
+                messages.ABSTAIN_NAME.format(name=name),
+                messages.ABSTAIN_NAME_MISSING.format(name=name, titles=searched),
+            )
+    for number in numbers:
+        if number and not _number_held(number, texts):
+            return Abstention(
+                "number",
+                messages.ABSTAIN_NUMBER.format(number=number),
+                messages.ABSTAIN_NUMBER_MISSING.format(number=number, titles=searched),
+            )
+    if question.answer_type not in ("date", "period"):
+        for day in dates:
+            if not any(day.value in t.dates for t in texts):
+                shown = day.text  # as the question writes it
+                return Abstention(
+                    "date",
+                    messages.ABSTAIN_DATE.format(date=shown),
+                    messages.ABSTAIN_DATE_MISSING.format(date=shown, titles=searched),
+                )
+    named = [t for t in texts if all(_mentions(t, name) for name in names)]
+    for attribute in specific:
+        if not _covered(attribute, named or texts):
+            return Abstention(
+                "attribute",
+                messages.ABSTAIN_ATTRIBUTE.format(attribute=attribute.text),
+                messages.ABSTAIN_ATTRIBUTE_MISSING.format(
+                    attribute=attribute.text, titles=searched
+                ),
+            )
+    return None

@@ -1,0 +1,62 @@
+"""A question too vague to answer: it asks for a value («сколько», «какой срок») but names
+no subject — no tax, field, document, party, figure or date; every content word is a word
+for a kind of value, a request, a payment or a document («Сколько налога нам платить?»,
+«посмотри договор и скажи срок»). Its answer is the S5 clarification, not a guess among
+the many values the sources hold."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from finagent.answering.coverage import undated
+from finagent.cards.model import DocumentCard
+from finagent.prompts import routing_messages
+from finagent.question.model import Question
+from finagent.question.tables import GENERIC_HEADS
+
+_VALUE_TYPES = frozenset({"amount", "rate", "period", "date", "limit"})
+# words that say how the question is asked, not what about
+_REQUESTS = frozenset(
+    "посмотреть глянуть сказать подсказать назвать показать найти проверить уточнить "
+    "платить заплатить уплатить оплатить должный должен нужный там тут весь".split()
+)
+_DOCUMENT_WORDS = frozenset({"договор", "документ", "контракт", "соглашение"})
+_MAX_TITLES = 5
+
+
+def _names_something(question: Question) -> bool:
+    return bool(
+        question.taxes
+        or question.fields
+        or question.names
+        or question.identifiers
+        or question.organisations
+        or question.money
+        or question.percents
+        or question.periods
+        or question.dates
+        or question.years
+        or any(reason != "тип" for match in question.documents for reason in match.reasons)
+    )
+
+
+def clarification(
+    question: Question, documents: bool, cards: Sequence[DocumentCard]
+) -> list[str] | None:
+    """Clarifying questions for a value question with no subject, or None.
+
+    In the documents' scenarios only when several of the user's documents could be meant
+    (those the question names by type, else all)."""
+    if question.answer_type not in _VALUE_TYPES or _names_something(question):
+        return None
+    vocabulary = GENERIC_HEADS | _REQUESTS | _DOCUMENT_WORDS
+    if not all(lemma in vocabulary for lemma in question.topic):
+        return None
+    if not documents:
+        return [routing_messages.ASK_SUBJECT, routing_messages.ASK_PERIOD]
+    matched = {match.document_id for match in question.documents}
+    titles = [undated(card.title) for card in cards if not matched or card.document_id in matched]
+    if len(titles) < 2:
+        return None
+    listed = "; ".join(f"«{title}»" for title in titles[:_MAX_TITLES])
+    return [routing_messages.ASK_WHICH_OF.format(titles=listed), routing_messages.ASK_SUBJECT]

@@ -1,0 +1,99 @@
+"""What a question asks about and whom it names, read from its words (pymorphy3 tags).
+
+- the asked attributes: the noun a question word («какой», «каков», «сколько») or a
+  request («подскажите», «назовите») governs, with its genitive complements («вес груза»,
+  «фонд оплаты труда») and the nouns coordinated with it («страховая сумма и франшиза»);
+- the proper names: capitalised words inside a sentence (organisations, people, places,
+  streets), not abbreviations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pydantic import BaseModel
+
+from finagent.language.lemmas import genitive, part_of_speech
+
+_QUESTION_WORDS = frozenset({"какой", "каков", "каковой", "сколько"})
+_REQUESTS = frozenset({"подсказать", "сказать", "назвать", "указать", "сообщить", "уточнить"})
+# between the question word and its noun: «какая кадастровая стоимость», «какой был остаток»
+_MODIFIERS = frozenset({"ADJF", "PRTF", "ADVB", "PRCL", "NUMR"})
+_MAX_GAP = 4
+_MAX_COMPLEMENTS = 2
+
+
+class AskedAttribute(BaseModel):
+    """«вес груза»: the head lemma («вес») and the lemmas of head and complements."""
+
+    head: str
+    lemmas: list[str]
+    text: str  # as written in the question
+
+
+def _noun(word: str) -> bool:
+    return part_of_speech(word) == "NOUN"
+
+
+def _head_after(words: Sequence[str], lemmas: Sequence[str], start: int) -> int:
+    """The noun a question word at ``start - 1`` governs, or -1."""
+    for at in range(start, min(start + _MAX_GAP, len(words))):
+        if _noun(words[at]):
+            return at
+        if part_of_speech(words[at]) not in _MODIFIERS and lemmas[at] != "быть":
+            return -1
+    return -1
+
+
+def _attribute(words: Sequence[str], lemmas: Sequence[str], at: int) -> tuple[AskedAttribute, int]:
+    """The attribute headed at ``at`` and the index after it."""
+    end = at + 1
+    complements = 0
+    while end < len(words) and complements < _MAX_COMPLEMENTS:
+        word = words[end]
+        if not genitive(word) or part_of_speech(word) not in ("NOUN", "ADJF"):
+            break
+        complements += part_of_speech(word) == "NOUN"
+        end += 1
+    attribute = AskedAttribute(
+        head=lemmas[at], lemmas=list(lemmas[at:end]), text=" ".join(words[at:end])
+    )
+    return attribute, end
+
+
+def asked_attributes(words: Sequence[str], lemmas: Sequence[str]) -> list[AskedAttribute]:
+    """The attributes asked, in order (``words`` and ``lemmas`` are parallel)."""
+    found: list[AskedAttribute] = []
+    i = 0
+    while i < len(words):
+        requested = lemmas[i] in _REQUESTS and part_of_speech(words[i]) == "VERB"
+        if lemmas[i] not in _QUESTION_WORDS and not requested:
+            i += 1
+            continue
+        at = _head_after(words, lemmas, i + 1)
+        while at >= 0:
+            attribute, end = _attribute(words, lemmas, at)
+            found.append(attribute)
+            i = end
+            # «страховая сумма и франшиза»: a coordinated noun is asked too
+            if end < len(words) and lemmas[end] == "и":
+                at = _head_after(words, lemmas, end + 1)
+            else:
+                at = -1
+        i += 1
+    return found
+
+
+def proper_names(sentences: Sequence[Sequence[str]]) -> list[str]:
+    """Capitalised words that do not open their sentence, as written; abbreviations
+    («НДС», «ООО», «КПП») are not names."""
+    names: list[str] = []
+    for words in sentences:
+        opened = False
+        for word in words:
+            if not any(ch.isalpha() for ch in word):
+                continue
+            if opened and word[0].isupper() and not word.isupper():
+                names.append(word)
+            opened = True
+    return list(dict.fromkeys(names))

@@ -1,0 +1,101 @@
+"""What the evidence must name before a value is stated: the question's names, document
+numbers and dates, and each specific attribute asked (invented documents)."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import date
+
+from finagent.answering.abstention import scope_abstention
+from finagent.answering.coverage import coverage_abstention, undated
+from finagent.question.build import build_question
+from finagent.state import Chunk
+
+TODAY = date(2026, 11, 27)
+
+
+def _doc(text: str, title: str = "Акт сверки") -> Chunk:
+    return Chunk(id=title, text=text, source="user_docs", title=title)
+
+
+ACT = _doc(
+    "Поставщик: ООО «Глобус-Ресурс», ИНН 7700000001, КПП 770001001, адрес: г. Тверь, "
+    "ул. Лесная, д. 3. Счёт № 48 от 12.05.2025 на сумму 64 000 руб."
+)
+STATEMENT = _doc(
+    "Остаток на 30.04.2025: 150 000,00 руб. Получатель: ООО «Зенит-Опт», ИНН 7700000002.",
+    "Выписка по счёту",
+)
+
+
+def _abstains(question: str, chunks: list[Chunk], documents: bool = True) -> str | None:
+    found = coverage_abstention(build_question(question, TODAY), chunks, [], documents)
+    return found.kind if found else None
+
+
+def test_an_attribute_no_passage_names_is_declined() -> None:
+    assert _abstains("Какой ОГРН у ООО «Глобус-Ресурс»?", [ACT]) == "attribute"
+
+
+def test_an_attribute_a_passage_names_is_answered() -> None:
+    assert _abstains("Какой КПП у ООО «Глобус-Ресурс»?", [ACT]) is None
+
+
+def test_the_attribute_must_be_in_the_passages_of_the_named_company() -> None:
+    # the КПП of another company is not the one asked
+    assert _abstains("Подскажите КПП ООО «Зенит-Опт»", [ACT, STATEMENT]) == "attribute"
+
+
+def test_an_abbreviation_names_its_full_form() -> None:
+    payroll = _doc("ФОТ за июнь 2025 года составил 1 200 000 руб.", "Справка")
+    assert _abstains("Какой фонд оплаты труда за июнь?", [payroll]) is None
+
+
+def test_a_word_for_a_kind_of_value_is_not_required() -> None:
+    # a term is stated without the word «срок»
+    rule = _doc("Оплата производится не позднее 5 числа месяца, следующего за отчётным.")
+    assert _abstains("Какой срок оплаты?", [rule]) is None
+
+
+def test_a_company_no_passage_names_is_declined() -> None:
+    assert _abstains("Сколько мы должны ООО «Вершина-Строй»?", [ACT, STATEMENT]) == "name"
+
+
+def test_a_company_in_another_case_is_found() -> None:
+    assert _abstains("Сколько мы должны Глобус-Ресурсу по акту?", [ACT]) is None
+
+
+def test_a_document_number_the_user_does_not_hold_is_declined() -> None:
+    assert _abstains("Какая сумма по счёту № 49?", [ACT]) == "number"
+    assert _abstains("Какая сумма по счёту № 48?", [ACT]) is None
+
+
+def test_a_date_no_document_names_is_declined() -> None:
+    assert _abstains("Какой остаток был на 31 мая 2025 года?", [STATEMENT]) == "date"
+    assert _abstains("Какой остаток был на 30 апреля 2025 года?", [STATEMENT]) is None
+
+
+def test_dates_and_numbers_are_checked_in_the_users_documents_only() -> None:
+    law = Chunk(
+        id="nk", text="Налоговая ставка устанавливается в размере 20 процентов.", source="law"
+    )
+    assert _abstains("Какая ставка на 31 мая 2025 года?", [law], documents=False) is None
+
+
+def test_a_term_of_an_unloaded_code_is_out_of_scope() -> None:
+    law = Chunk(id="nk", text="Штраф взыскивается в размере 5 000 рублей.", source="law")
+    question = "Какой административный штраф грозит за парковку на газоне?"
+    found = asyncio.run(scope_abstention(question, [law], None))
+    assert found is not None and found.kind == "code"
+    kb = Chunk(
+        id="kb",
+        text="Административный штраф за неприменение ККТ — 10 000 руб.",
+        source="kb",
+        title="ККТ",
+    )
+    assert asyncio.run(scope_abstention(question, [law, kb], None)) is None
+
+
+def test_titles_lose_their_dates() -> None:
+    assert undated("Счёт-фактура № 87 от 13 марта 2025 г.") == "Счёт-фактура № 87"
+    assert undated("Договор поставки № П-5") == "Договор поставки № П-5"

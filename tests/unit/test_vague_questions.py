@@ -1,0 +1,42 @@
+"""A value question that names no subject is asked back, not answered with a guess."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from finagent.answering.vague import clarification
+from finagent.cards.model import DocumentCard
+from finagent.question.build import build_question
+
+TODAY = date(2026, 11, 27)
+
+
+def _card(document_id: str, title: str) -> DocumentCard:
+    return DocumentCard(document_id=document_id, title=title, doc_type=None, doc_type_name=None)
+
+
+CARDS = [_card("a", "Договор подряда № П-1"), _card("b", "Договор хранения № Х-2")]
+
+
+def _asks(question: str, documents: bool = False, cards: list[DocumentCard] | None = None) -> bool:
+    return clarification(build_question(question, TODAY), documents, cards or []) is not None
+
+
+def test_a_tax_question_without_the_tax_is_asked_back() -> None:
+    assert _asks("Сколько налога нам платить?")
+
+
+def test_a_named_tax_is_answered() -> None:
+    assert not _asks("Сколько НДС нам платить?")
+    assert not _asks("Какой срок уплаты налога на имущество?")
+
+
+def test_a_term_of_one_of_several_documents_is_asked_back_with_their_titles() -> None:
+    asked = clarification(build_question("посмотри договор и скажи срок", TODAY), True, CARDS)
+    assert asked is not None and "Договор подряда № П-1" in asked[0]
+
+
+def test_a_single_document_or_a_named_subject_is_answered() -> None:
+    assert not _asks("посмотри договор и скажи срок", True, CARDS[:1])
+    assert not _asks("Какой срок хранения по договору?", True, CARDS)
+    assert not _asks("Какой гарантийный срок по договору?", True, CARDS)
