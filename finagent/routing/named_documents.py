@@ -24,6 +24,7 @@ from finagent.cards.model import DocumentCard
 from finagent.cards.title import doc_type_of
 from finagent.language.cues import cue_lemmas, find_cue
 from finagent.language.lemmas import first_person, fold, lemma
+from finagent.question.documents import number_key
 from finagent.question.model import Question
 
 _WORD = re.compile(r"[А-Яа-яЁё]+")
@@ -109,9 +110,9 @@ def _held_numbers(cards: Sequence[DocumentCard]) -> set[str]:
     """The numbers the user's documents are known by: the card's and those of its title
     («Договор комиссии № К-07/2025»), as a card's number field may hold another number of
     the text (a power of attorney's, an appendix's)."""
-    held = {fold(n) for card in cards for n in _numbers_of(card)}
+    held = {number_key(n) for card in cards for n in _numbers_of(card)}
     for card in cards:
-        held |= {fold(n.rstrip(_PUNCTUATION)) for n in _TITLE_NUMBER.findall(card.title)}
+        held |= {number_key(n.rstrip(_PUNCTUATION)) for n in _TITLE_NUMBER.findall(card.title)}
     return held
 
 
@@ -161,17 +162,20 @@ def _missing(question: Question, cards: Sequence[DocumentCard]) -> str | None:
     # each numbered document the question names must be held: «допсоглашение № 2 к договору
     # № А-17/2025» names an amendment the user may lack, whatever the contract
     for word, number in _numbered_documents(question):
-        if fold(number) not in held_numbers:
+        if number_key(number) not in held_numbers:
             return f"{word} № {number}"
-    if any(fold(n) in held_numbers for n in numbers):
-        return None  # «по договору подряда № …» held as the amendment that names it
+    # «по договору подряда № …» held as the amendment that names it; «по цессии ДЦ-03/2025»,
+    # «по УПД 318»: a number without its sign
+    written = [*numbers, *(t for t in question.lemmas if any(ch.isdigit() for ch in t))]
+    if any(number_key(n) in held_numbers for n in written):
+        return None
     kind, start, end = _kind_named(question)
     if kind is None:
         return _stranger(question, cards, "документ")
     if _as_source(question.lemmas, start, end) and not _held(kind, cards):
         return kind.name
     if _numbered(question.lemmas, end) and numbers:
-        if not any(fold(n) in held_numbers for n in numbers):
+        if not any(number_key(n) in held_numbers for n in numbers):
             return f"{kind.name} № {numbers[0]}"
     return _stranger(question, cards, kind.name)
 
