@@ -7,6 +7,7 @@ from finagent.cards.doc_types import DocType
 from finagent.cards.model import DocumentCard
 from finagent.cards.parties import parties_in
 from finagent.cards.title import Heading, doc_type_of, heading_of, strip_markdown
+from finagent.cards.vocabulary import vocabulary_of
 from finagent.language.dates import dates_in
 from finagent.language.identifiers import identifiers_in
 from finagent.language.lemmas import lemma
@@ -132,4 +133,5 @@ def build_card(document_id: str, title: str, text: str) -> DocumentCard:
         facts=facts,
         organisations=list(dict.fromkeys(f"{o.legal_form} «{o.name}»" for o in organisations)),
         persons=list(dict.fromkeys(p.name for p in persons)),
+        vocabulary=vocabulary_of(analysed),
     )

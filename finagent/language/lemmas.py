@@ -79,3 +79,30 @@ def plural_interrogative(word: str) -> bool:
     if lemma(word) not in _INTERROGATIVES:
         return False
     return any("plur" in parse.tag for parse in _analyzer().parse(fold(word))[:1])
+
+
+_NAME_TAGS = frozenset({"Name", "Surn", "Patr", "Geox", "Orgn", "Trad"})
+_CONTENT = frozenset({"NOUN", "ADJF", "ADJS"})
+
+
+@lru_cache(maxsize=50_000)
+def name_like(word: str) -> bool:
+    """A word that names something rather than says something: a brand or a name the
+    dictionary does not know («Мигалово», «паллето»), a proper name's tag (pymorphy3), or
+    capitals inside the word («ТоргМаркет»). Capitalisation in a sentence is the caller's."""
+    folded = fold(word)
+    if len(folded) < 3 or word.isupper() or not all("а" <= ch <= "я" for ch in folded):
+        return False  # «ОГРН», «ТТН»: abbreviations, not names
+    if any(ch.isupper() for ch in word[1:]):
+        return True
+    analyzer = _analyzer()
+    return not analyzer.word_is_known(folded) or bool(
+        _NAME_TAGS & analyzer.parse(folded)[0].tag.grammemes
+    )
+
+
+@lru_cache(maxsize=50_000)
+def content_word(word: str) -> bool:
+    """A noun or an adjective: what a text is about (not a verb, pronoun or particle)."""
+    folded = fold(word)
+    return _analyzer().parse(folded)[0].tag.POS in _CONTENT
