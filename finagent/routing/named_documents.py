@@ -26,6 +26,7 @@ from finagent.language.cues import cue_lemmas, find_cue
 from finagent.language.lemmas import first_person, fold, lemma
 from finagent.question.documents import number_key
 from finagent.question.model import Question
+from finagent.routing.distinctive import distinctive_terms
 
 _WORD = re.compile(r"[А-Яа-яЁё]+")
 PRECISE = frozenset({"номер", "контрагент", "лицо"})
@@ -57,6 +58,11 @@ class NamedDocuments:
     # some card is named by a party role, and the question speaks of the user's own affairs
     # («кто арендодатель и сколько платим?», not «кто платит НДС, продавец или покупатель?»)
     roles: bool = False
+    # names and rare words of the question that only some of the user's documents use
+    # (``finagent.routing.distinctive``): «Тайга.Смета», «Мигалово», «бонус»
+    names: list[str] = field(default_factory=list)
+    rare: list[str] = field(default_factory=list)
+    own: bool = False  # the question speaks of the user's own affairs («мы», «наш», «платим»)
     missing: str | None = None  # Russian: «договор займа», «документ № 90»
     # the question names its document by a bare kind word («срок по договору?») and the user
     # holds several of that kind: the titles to ask between
@@ -65,7 +71,13 @@ class NamedDocuments:
     @property
     def any(self) -> bool:
         """Evidence that the question is about the user's documents."""
-        return bool(self.precise_ids) or self.typed or self.roles
+        return self.typed or self.specific or bool(self.rare)
+
+    @property
+    def specific(self) -> bool:
+        """Evidence beyond a kind of document: what only the user's documents name, or a
+        party role of theirs in a question about the user's own affairs."""
+        return bool(self.precise_ids or self.names or self.roles or (self.rare and self.own))
 
 
 def _kind_named(question: Question) -> tuple[DocType | None, int, int]:
@@ -223,11 +235,16 @@ def named_documents(question: Question, cards: Sequence[DocumentCard]) -> NamedD
     kind, _, _ = _kind_named(question)
     if kind is not None and kind.key in _FAMILIES and _held(kind, cards):
         typed = True  # «мой договор»: a lease is a contract
+    own = _speaks_of_own(question)
+    terms = distinctive_terms(question.text, cards)
     return NamedDocuments(
         titles=[m.title for m in question.documents],
         precise_ids=precise,
         typed=typed,
-        roles=any("роль" in m.reasons for m in question.documents) and _speaks_of_own(question),
+        roles=any("роль" in m.reasons for m in question.documents) and own,
+        names=terms.names,
+        rare=terms.rare,
+        own=own,
         missing=_missing(question, cards),
         ambiguous=[] if precise else _ambiguous(question, cards),
     )
