@@ -9,7 +9,8 @@ and it is specific to that document:
   or unknown to the dictionary) and never used as a name by the Tax Code and the
   knowledge base («на Промышленной», «Ладоги», «Мигалово»; not «в Москве», «России»);
 - a *rare word*: a noun or adjective the Tax Code and the knowledge base use in at most
-  ``RARE_UNITS`` articles («бонус», «паллета»).
+  ``RARE_UNITS`` articles («бонус», «паллета») and only one of the user's documents uses
+  («неустойка» of every contract names none of them).
 
 Either way the word must not be in most of the user's documents (the user's own city or
 company is everywhere and names none of them).
@@ -62,7 +63,7 @@ def distinctive_terms(text: str, cards: Sequence[DocumentCard]) -> Distinctive:
                     continue
                 if (capitalised or name_like(part)) and corpus.name_df(term) == 0:
                     names.append(term)
-                elif corpus.df(term) <= RARE_UNITS and content_word(part):
+                elif len(held) == 1 and corpus.df(term) <= RARE_UNITS and content_word(part):
                     rare.append(term)
                 else:
                     continue

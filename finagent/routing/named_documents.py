@@ -26,6 +26,7 @@ from finagent.language.cues import cue_lemmas, find_cue
 from finagent.language.lemmas import first_person, fold, lemma
 from finagent.question.documents import number_key
 from finagent.question.model import Question
+from finagent.routing.corpus_lemmas import corpus_lemmas
 from finagent.routing.distinctive import distinctive_terms
 
 _WORD = re.compile(r"[А-Яа-яЁё]+")
@@ -63,6 +64,8 @@ class NamedDocuments:
     names: list[str] = field(default_factory=list)
     rare: list[str] = field(default_factory=list)
     own: bool = False  # the question speaks of the user's own affairs («мы», «наш», «платим»)
+    # the kind of document named is a word the law uses everywhere («требование», «акт»)
+    common_kind: bool = False
     missing: str | None = None  # Russian: «договор займа», «документ № 90»
     # the question names its document by a bare kind word («срок по договору?») and the user
     # holds several of that kind: the titles to ask between
@@ -218,6 +221,16 @@ def _ambiguous(question: Question, cards: Sequence[DocumentCard]) -> list[str]:
     return titles if len(titles) > 1 else []
 
 
+# a kind of document whose every word is used by this share of the law's articles names
+# the law's documents as often as the user's («по требованию», «акт проверки»)
+COMMON_IN_LAW = 0.2
+
+
+def _common_in_law(words: Sequence[str]) -> bool:
+    corpus = corpus_lemmas()
+    return bool(words) and min(corpus.df(w) for w in words) >= COMMON_IN_LAW * corpus.units
+
+
 def _speaks_of_own(question: Question) -> bool:
     return any(first_person(word) for word in _WORD.findall(question.text))
 
@@ -237,6 +250,7 @@ def named_documents(question: Question, cards: Sequence[DocumentCard]) -> NamedD
         typed = True  # «мой договор»: a lease is a contract
     own = _speaks_of_own(question)
     terms = distinctive_terms(question.text, cards)
+    _, start, end = _kind_named(question)
     return NamedDocuments(
         titles=[m.title for m in question.documents],
         precise_ids=precise,
@@ -245,6 +259,7 @@ def named_documents(question: Question, cards: Sequence[DocumentCard]) -> NamedD
         names=terms.names,
         rare=terms.rare,
         own=own,
+        common_kind=start >= 0 and _common_in_law(question.lemmas[start:end]),
         missing=_missing(question, cards),
         ambiguous=[] if precise else _ambiguous(question, cards),
     )

@@ -131,21 +131,21 @@ def _word_only(
     decision: Decision, text: str, inventory: Inventory | None, named: NamedDocuments
 ) -> bool:
     """The inventory rule chose the documents on a document word alone: no counterparty or
-    title of the user's, no kind of their cards, nothing specific to them, not their own."""
-    if decision.rule != "inventory" or inventory is None:
-        return False
-    if named.typed or named.specific or named.own:
+    title of the user's, nothing specific to them, not in the first person."""
+    if decision.rule != "inventory" or inventory is None or named.specific or named.own:
         return False
     found = inventory.match(text)
     return not (found.counterparties or found.titles)
 
 
-def _sure_otherwise(prediction: Prediction | None) -> bool:
-    return (
-        prediction is not None
-        and prediction.label != "S1"
-        and prediction.probability >= IMPERSONAL_TYPE_VETO
-    )
+def _sure_otherwise(prediction: Prediction | None, named: NamedDocuments) -> bool:
+    """The classifier is surer of another route than a document word alone can outweigh: a
+    kind of the user's cards needs ``TYPE_ONLY_VETO`` and must be a word the law uses
+    everywhere («по требованию», not «по выписке»); another word less."""
+    if named.typed and not named.common_kind:
+        return False
+    veto = TYPE_ONLY_VETO if named.typed else IMPERSONAL_TYPE_VETO
+    return prediction is not None and prediction.label != "S1" and prediction.probability >= veto
 
 
 def _documents(text: str, rule: str, reason: str, ids: Sequence[str] = ()) -> Decision:
@@ -264,9 +264,9 @@ class Router:
         if (
             decision is not None
             and _word_only(decision, text, inventory, named)
-            and _sure_otherwise(prediction)
+            and _sure_otherwise(prediction, named)
         ):
-            decision = None  # «отчёт по зарубежному счёту»: a document word, not the user's
+            decision = None  # «штраф за документ, не представленный по требованию»
         decision = cards_decision(text, named, decision, prediction, inventory) or decision
         decision = decision or _from_prediction(
             text, _checked_against(prediction, text, inventory, named), self.min_confidence

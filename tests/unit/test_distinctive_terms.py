@@ -127,3 +127,22 @@ async def test_impersonal_questions_with_a_kind_of_document_stay_with_the_law(
 ) -> None:
     decision = await route(embedder, question, cards)
     assert decision.scenario == Scenario.ROUTED, decision
+
+
+def test_a_rare_word_of_several_documents_names_none_of_them() -> None:
+    texts = {
+        "a": "Договор № 1\nПоставщик уплачивает бонус-премию 2 %.",
+        "b": "Договор № 2\nАгент получает бонус-премию 1 %.",
+        "c": "Договор № 3\nАренда склада.",
+    }
+    cards = [build_card(name, name, text) for name, text in texts.items()]
+    assert distinctive_terms("какой бонус положен?", cards).rare == []
+    assert distinctive_terms("какой бонус положен?", cards[1:]).rare == ["бонус"]
+
+
+def test_a_kind_the_law_names_everywhere_is_common() -> None:
+    cards = [
+        build_card("d", "d", "Требование № 5 о представлении пояснений\nПредставить пояснения.")
+    ]
+    found = named_documents(build_question("штраф за документ по требованию?", cards=cards), cards)
+    assert found.typed and found.common_kind
