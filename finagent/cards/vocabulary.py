@@ -3,9 +3,8 @@ documents that speak of what it names («Тайга.Смета», «паллет
 
 from __future__ import annotations
 
-from finagent.language.lemmas import lemma
+from finagent.language.lemmas import lemma, word_parts
 from finagent.language.text import Analysed
-from finagent.routing.corpus_lemmas import word_parts
 
 _MIN_LETTERS = 3
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
@@ -106,3 +107,13 @@ def content_word(word: str) -> bool:
     """A noun or an adjective: what a text is about (not a verb, pronoun or particle)."""
     folded = fold(word)
     return _analyzer().parse(folded)[0].tag.POS in _CONTENT
+
+
+_PARTS = re.compile(r"[-.‐‑–—]")
+
+
+def word_parts(word: str) -> list[str]:
+    """The word and, for a compound («Тайга-Софт», «Тайга.Смета», «паллето-место»), its
+    parts: each part may be what another text writes alone."""
+    parts = [p for p in _PARTS.split(word) if p]
+    return [word, *parts] if len(parts) > 1 else [word]

@@ -18,19 +18,11 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from finagent.language.lemmas import lemma
+from finagent.language.lemmas import lemma, word_parts
 from finagent.language.text import analyse
 
 TABLE = Path(__file__).parent / "data" / "corpus_lemmas.tsv"
-_PARTS = re.compile(r"[-.‐‑–—]")
 _ARTICLE = re.compile(r"\n(?=Статья \d)")
-
-
-def word_parts(word: str) -> list[str]:
-    """The word and, for a compound («Тайга-Софт», «Тайга.Смета», «паллето-место»), its
-    parts: each part may be what another text writes alone."""
-    parts = [p for p in _PARTS.split(word) if p]
-    return [word, *parts] if len(parts) > 1 else [word]
 
 
 @dataclass(frozen=True)

@@ -22,9 +22,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from finagent.cards.model import DocumentCard
-from finagent.language.lemmas import content_word, lemma, name_like
+from finagent.language.lemmas import content_word, lemma, name_like, word_parts
 from finagent.language.text import analyse
-from finagent.routing.corpus_lemmas import corpus_lemmas, word_parts
+from finagent.routing.corpus_lemmas import corpus_lemmas
 
 RARE_UNITS = 2  # of about 400 articles
 _MIN_LETTERS = 4

