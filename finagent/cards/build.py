@@ -7,8 +7,10 @@ from finagent.cards.doc_types import DocType
 from finagent.cards.model import DocumentCard
 from finagent.cards.parties import parties_in
 from finagent.cards.title import Heading, doc_type_of, heading_of, strip_markdown
+from finagent.cards.vocabulary import vocabulary_of
 from finagent.language.dates import dates_in
 from finagent.language.identifiers import identifiers_in
+from finagent.language.lemmas import lemma
 from finagent.language.money import money_in
 from finagent.language.organisations import organisations_in
 from finagent.language.percents import percents_in
@@ -17,6 +19,7 @@ from finagent.language.persons import persons_in
 from finagent.language.spans import DateMention, Identifier
 from finagent.language.text import analyse
 
+_FORM_LINES = 3  # a form's own number is stated this many lines under its heading at most
 _OPENING_SENTENCES = 8  # the document's own number and date are stated before this
 # a card reads this much (about 3 s of one core); facts further into a longer upload are not
 # carded, the document itself is still searched in full
@@ -29,6 +32,23 @@ def _title(heading_title: str | None, given: str, doc_type: DocType | None) -> s
     if doc_type is not None:
         return doc_type.name[:1].upper() + doc_type.name[1:]
     return strip_markdown(given) or given
+
+
+def _form_number(text: str, heading: Heading, numbers: list[Identifier]) -> Identifier | None:
+    """A form whose heading line has no number states it on a line of its own below:
+    «Счёт-фактура № 318 от 03 марта 2025 г.» under «Универсальный передаточный документ».
+    Only a line that starts with a kind of document counts (not «заключён договор № …»)."""
+    lines_end = heading.end
+    for _ in range(_FORM_LINES):
+        start = lines_end + 1
+        lines_end = text.find("\n", start)
+        if lines_end < 0:
+            lines_end = len(text)
+        line = text[start:lines_end]
+        lemmas = tuple(lemma(t.text) for s in analyse(line).sentences for t in s.tokens)
+        if lemmas and doc_type_of(lemmas, 0) is not None:
+            return next((i for i in numbers if start <= i.start < lines_end), None)
+    return None
 
 
 def _own_number_and_date(
@@ -82,6 +102,8 @@ def build_card(document_id: str, title: str, text: str) -> DocumentCard:
     )
     numbers = [i for i in identifiers if i.label == "number"]
     number, doc_date = _own_number_and_date(heading, numbers, dates, opening_end)
+    if number is None and heading.start >= 0:
+        number = _form_number(text, heading, numbers)
     facts = [
         *F.amount_facts(analysed, money_in(analysed)),
         *F.rate_facts(analysed, percents_in(analysed)),
@@ -111,4 +133,5 @@ def build_card(document_id: str, title: str, text: str) -> DocumentCard:
         facts=facts,
         organisations=list(dict.fromkeys(f"{o.legal_form} «{o.name}»" for o in organisations)),
         persons=list(dict.fromkeys(p.name for p in persons)),
+        vocabulary=vocabulary_of(analysed),
     )

@@ -51,10 +51,16 @@ DOC_TYPES = (
     DocType("commission", "договор комиссии", ("договор комиссии", "комиссионер", "комитент")),
     DocType("agency", "агентский договор", ("агентский договор", "агентский")),
     DocType("storage", "договор хранения", ("договор хранения", "хранение")),
-    DocType("assignment", "договор цессии", ("договор цессии", "цессия", "уступка требования")),
+    DocType(
+        "assignment",
+        "договор цессии",
+        ("договор цессии", "цессия", "уступка требования", "уступка права требования"),
+    ),
     DocType("licence", "лицензионный договор", ("лицензионный договор", "лицензионное соглашение")),
     DocType("contract", "договор", ("договор", "контракт", "соглашение")),
 )
+# the kind a heading names before saying which contract it is («Договор № 5 аренды …»)
+GENERIC = "contract"
 # kinds whose heading goes on to name the document they are about
 ABOUT_ANOTHER = frozenset({"disagreements", "termination", "amendment"})
 BY_KEY = {doc_type.key: doc_type for doc_type in DOC_TYPES}

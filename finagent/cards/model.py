@@ -51,6 +51,8 @@ class DocumentCard(BaseModel):
     facts: list[Fact] = Field(default_factory=list)
     organisations: list[str] = Field(default_factory=list)
     persons: list[str] = Field(default_factory=list)
+    # lemmas of its words (``finagent.cards.vocabulary``): what the document speaks of
+    vocabulary: list[str] = Field(default_factory=list)
 
     def values(self, field: str) -> list[Fact]:
         """Every fact labelled ``field``: two candidates are both returned, never one picked."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from finagent.cards.doc_types import ABOUT_ANOTHER, DOC_TYPES, DocType
+from finagent.cards.doc_types import ABOUT_ANOTHER, DOC_TYPES, GENERIC, DocType
 from finagent.language.cues import find_cue
 from finagent.language.lemmas import fold, lemma
 from finagent.language.organisations import ABBREVIATIONS, organisations_in
@@ -48,6 +48,18 @@ def doc_type_of(lemmas: tuple[str, ...], within: int | None = None) -> DocType |
             if find_cue(lemmas, cue, 0, None if within is None else within + len(cue.split())) >= 0:
                 return doc_type
     return None
+
+
+def _longest_kind(lemmas: tuple[str, ...]) -> DocType | None:
+    """The kind named by the longest cue («уступка права требования», not «требование»)."""
+    found = [
+        (len(cue.split()), -index, doc_type)
+        for index, doc_type in enumerate(DOC_TYPES)
+        if doc_type.key != GENERIC
+        for cue in doc_type.cues
+        if find_cue(lemmas, cue) >= 0
+    ]
+    return max(found, key=lambda f: f[:2])[2] if found else None
 
 
 @dataclass
@@ -111,5 +123,8 @@ def heading_of(text: str) -> Heading:
             whole_type = doc_type_of(whole)
             if whole_type is not None and whole_type.key in ABOUT_ANOTHER:
                 doc_type = whole_type
+            # «Договор № ДЦ-03 уступки права требования (цессии)»: the kind follows the number
+            elif doc_type.key == GENERIC:
+                doc_type = _longest_kind(whole) or doc_type
             return Heading(title[:_MAX_TITLE], doc_type, start, end, block_end)
     return Heading(None, None)

