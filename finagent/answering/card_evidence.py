@@ -28,6 +28,9 @@ _KINDS = {
     "date": {"date", "term"},  # «до какого числа?» — «в течение 10 рабочих дней»
     "period": {"term", "date"},
 }
+# the field kinds that may answer each answer type (others: any field)
+_ANY = ("party", "amount", "rate", "date", "term")
+_FIELD_KINDS = {"party": ("party",), "yes_no": ()}
 MAX_VALUES = 3  # more candidates: those whose sentences share most words with the question
 
 
@@ -119,13 +122,29 @@ def _ordered_cards(
     return [by_id[d] for d in retrieved if d in by_id]
 
 
+def asked_fields(question: Question) -> list[str]:
+    """The fields a card value may answer. A yes/no question asks whether a clause says
+    so («надо ли начислять НДС»), not a value: its clause answers. A field answers only
+    a question of a type its kind can state: «кто подписал акт» asks a party, not the
+    date the cue «подписан» labels."""
+    types = set(question.answer_types)
+    if types <= {"yes_no"}:
+        return []
+    kinds = {kind for t in types for kind in _FIELD_KINDS.get(t, _ANY)}
+    return [
+        key
+        for key in dict.fromkeys(question.fields)
+        if key not in FIELD_BY_KEY or FIELD_BY_KEY[key].kind in kinds
+    ]
+
+
 def card_answers(
     question: Question, cards: list[DocumentCard], ctx: AnswerContext, new_sources: bool = True
 ) -> list[CardAnswer]:
     """One answer per field or role the question asks that a relevant card fills."""
     ordered = _ordered_cards(question, cards, ctx)
     answers: list[CardAnswer] = []
-    for key in dict.fromkeys(question.fields):
+    for key in asked_fields(question):
         for card in ordered:
             values = _values(card, key, question)
             if not values:

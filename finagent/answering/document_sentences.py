@@ -5,15 +5,41 @@ prefers a letterhead line or a heading as readily as a clause. For a question ab
 user's documents the sentence to quote is the one of the named document (else any user
 document) that states a value of the asked type and shares most content words with the
 question; the ranker's score only breaks ties.
+
+The words that name the document (its title, its parties' names, its numbers) tell which
+document is meant, not which clause: they are no evidence for a clause, and the
+requisites, the preamble's party introductions and the document's own date line are not
+clauses at all, except for a question about a party. The retrieved passages of a named
+document are often its opening (its name brings them): every sentence of the named
+document is a candidate (:func:`whole_document_candidates`).
 """
 
 from __future__ import annotations
 
-from finagent.answering.evidence import Candidate
-from finagent.answering.sentence_profile import profile, states_type
+import re
+from collections.abc import Mapping, Sequence
+
+from finagent.answering.context import AnswerContext
+from finagent.answering.evidence import Candidate, sentences_of
+from finagent.answering.sentence_profile import SentenceProfile, profile, states_type
+from finagent.cards.model import DocumentCard
 from finagent.question.model import Question
+from finagent.question.tables import STOP_LEMMAS
+from finagent.state import Chunk
 
 _MIN_WORDS = 4  # «18-Н · тел. …», «ДОГОВОР № 5»: fragments, not clauses
+# the requisites and the preamble's introduction of a party: «ИНН …, КПП …, именуемое в
+# дальнейшем «Заёмщик», в лице …», «тел. …», «e-mail: …»
+_REQUISITE_LEMMAS = frozenset(
+    {"инн", "кпп", "огрн", "огрнип", "бик", "именовать", "именуемый", "тел", "e-mail", "email"}
+)
+_ROOT = 6  # a shared lemma start this long relates «передоверие» and «передоверить»
+FULL = "whole_document"
+_ENDS = (".", "!", "?", ";", ":")
+# a numbered clause («3.1.», «2)», «а)»), a list item, a heading or a table row
+_OPENS = re.compile(
+    r"^(?:\d+(?:\.\d+)*[.)]?\s|[а-я]\)\s|[-*•–—#|])"
+)  # metadata key of a candidate read from the document's full text
 
 
 def _clause(sentence: str) -> bool:
@@ -24,27 +50,146 @@ def _clause(sentence: str) -> bool:
     return len(words) >= _MIN_WORDS and not capitals
 
 
-def rerank_document_sentences(question: Question, ranked: list[Candidate]) -> list[Candidate]:
+def requisites(p: SentenceProfile, sentence: str) -> bool:
+    """A requisites or party-introduction line: identifiers, «именуемое», contacts."""
+    return bool(p.lemmas & _REQUISITE_LEMMAS) or "@" in sentence
+
+
+def named_ids(question: Question) -> list[str]:
+    """The documents the question names by the most reasons («доверенность на Зуева»: the
+    power of attorney, by type and person, not an act naming him)."""
+    most = max((len(d.reasons) for d in question.documents), default=0)
+    return [d.document_id for d in question.documents if len(d.reasons) == most]
+
+
+def _core(name: str) -> str:
+    """«АО «КБ «Вектор-Финанс»»» -> «Вектор-Финанс»: the innermost quoted name."""
+    return name.rsplit("«", 1)[-1].strip('»" ') if "«" in name else name
+
+
+def naming_lemmas(question: Question, cards: Sequence[DocumentCard]) -> frozenset[str]:
+    """Lemmas by which the question names its documents: the whole name of a party or
+    organisation of the card (all its words: «Ладога Финанс»; one word of «Центр экспертизы
+    металлоконструкций» is not its name) or a person's surname."""
+    named = set(named_ids(question))
+    asked = set(question.lemmas)
+    out: set[str] = set()
+    for card in cards:
+        if card.document_id not in named:
+            continue
+        for name in [*card.organisations, *(party.name for party in card.parties)]:
+            core = profile(_core(name)).lemmas
+            if core and core <= asked:  # with its legal form: «АО», «ООО»
+                out |= profile(name).lemmas & asked
+        for person in card.persons:
+            words = [w for w in person.replace(".", " ").split() if len(w) > 2]
+            surname = profile(words[0]).lemmas if words else frozenset()
+            out |= surname & asked
+    return frozenset(out)
+
+
+def _related(asked: set[str], lemmas: frozenset[str]) -> int:
+    """Asked lemmas that share a root with a lemma of the sentence but are not in it
+    («передоверить» — «передоверия», «поручитель» — «поручительством»)."""
+    rest = [a for a in asked if a not in lemmas and len(a) >= _ROOT]
+    return sum(any(lm[:_ROOT] == a[:_ROOT] for lm in lemmas if len(lm) >= _ROOT) for a in rest)
+
+
+def unwrap(text: str) -> str:
+    """Lines a plain-text document wrapped inside a sentence joined again: a line that
+    does not end a sentence goes on in the next one, unless that one opens a numbered
+    clause, a list item, a heading or a table row («3.1. За пользование … 16 (шестнадцать)
+    / процентов годовых.» is one clause)."""
+    out: list[str] = []
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line:
+            out.append("")
+            continue
+        previous = out[-1] if out else ""
+        opens = bool(_OPENS.match(line))
+        if previous and not previous.endswith(_ENDS) and not opens:
+            out[-1] = f"{previous} {line}"
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+def whole_document_candidates(
+    question: Question, texts: Mapping[str, str], ctx: AnswerContext
+) -> list[Candidate]:
+    """Every sentence of the named documents the answer has a source number for; the
+    document's full text is their passage (a quoted sentence is verbatim in it)."""
+    out: list[Candidate] = []
+    numbers = dict(zip((c.document_id for c in ctx.chunks), ctx.chunk_numbers, strict=True))
+    titles = {c.document_id: c.title for c in ctx.chunks}
+    for document_id in named_ids(question):
+        text, number = texts.get(document_id), numbers.get(document_id)
+        if not text or number is None:
+            continue
+        chunk = Chunk(
+            id=f"{document_id}:full",
+            text=text,
+            source="user_docs",
+            title=titles.get(document_id) or "",
+            document_id=document_id,
+            metadata={FULL: True},
+        )
+        sentences = sentences_of(unwrap(text))
+        out += [Candidate(chunk, number, s, 0, i) for i, s in enumerate(sentences)]
+    return out
+
+
+def with_whole_documents(ranked: list[Candidate], extra: list[Candidate]) -> list[Candidate]:
+    """``ranked`` and the sentences of ``extra`` it does not hold already (scored below)."""
+    seen = {(c.chunk.document_id, " ".join(c.sentence.split())) for c in ranked}
+    floor = min((c.score for c in ranked), default=0.0) - 1.0
+    added = []
+    for c in extra:
+        key = (c.chunk.document_id, " ".join(c.sentence.split()))
+        if key not in seen:
+            seen.add(key)
+            c.score = floor
+            added.append(c)
+    return ranked + added
+
+
+def rerank_document_sentences(
+    question: Question, ranked: list[Candidate], cards: Sequence[DocumentCard] = ()
+) -> list[Candidate]:
     """``ranked`` with the user's document sentences that answer the question first, when the
     question names a document or only documents were found; else unchanged."""
-    most = max((len(d.reasons) for d in question.documents), default=0)
-    # «доверенность на Зуева»: the power of attorney (type and person), not an act naming him
-    named = {d.document_id for d in question.documents if len(d.reasons) == most}
+    named = set(named_ids(question))
     own = [c for c in ranked if c.chunk.source == "user_docs"]
     if not own or (not named and len(own) < len(ranked)):
         return ranked
     if named and any(c.chunk.document_id in named for c in own):
         own = [c for c in own if c.chunk.document_id in named]
-    topic = set(question.topic)
+    naming = naming_lemmas(question, cards)
+    asked = {lm for lm in question.topic if lm not in STOP_LEMMAS} - naming
+    party = question.answer_type == "party" or bool(set(question.lemmas) & _REQUISITE_LEMMAS)
+    # the document's own date line («г. Томск 22 апреля 2025 г.») answers only «когда подписан»
+    own_dates = {
+        " ".join(f.sentence.text.split())
+        for card in cards
+        for f in card.facts
+        if f.field == "signed" and "signed" not in question.fields
+    }
 
-    def key(candidate: Candidate) -> tuple[bool, bool, int, float]:
-        p = profile(candidate.sentence)
+    def key(candidate: Candidate) -> tuple[bool, bool, float, int, float]:
+        text = candidate.sentence
+        p = profile(text)
         # the words that name the document («субаренда», «помещение») tell no clause apart
-        naming = profile(candidate.chunk.title or "").lemmas
+        title = profile(candidate.chunk.title or "").lemmas
+        valued = states_type(p, question.answer_type)
+        # a statement's or an invoice's row names its counterparty's ИНН beside its sum
+        clause = _clause(text) and (party or valued or not requisites(p, text))
+        clause = clause and " ".join(text.split()) not in own_dates
         return (
-            _clause(candidate.sentence),
-            states_type(p, question.answer_type),
-            len((topic - naming) & p.lemmas),
+            clause,
+            valued,
+            len((asked - title) & p.lemmas) + 0.5 * _related(asked - title, p.lemmas),
+            len(asked & title & p.lemmas),
             candidate.score,
         )
 

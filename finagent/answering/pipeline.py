@@ -25,7 +25,12 @@ from finagent.answering.card_evidence import CardAnswer, card_answers
 from finagent.answering.context import AnswerContext
 from finagent.answering.coverage import coverage_abstention
 from finagent.answering.direct import compose_direct
-from finagent.answering.document_sentences import rerank_document_sentences
+from finagent.answering.document_sentences import (
+    FULL,
+    rerank_document_sentences,
+    whole_document_candidates,
+    with_whole_documents,
+)
 from finagent.answering.evidence import Candidate, candidates, rank, shared_words
 from finagent.answering.extractive import compose_extractive, compose_key_facts
 from finagent.answering.final import (
@@ -55,6 +60,7 @@ log = get_logger("finagent.answer")
 
 # the LLM call of one round: the prompt in, the (merged, streamed) reply out
 Generate = Callable[[list[BaseMessage]], Awaitable[BaseMessage]]
+_QUOTED = 10  # the ranked sentences the lead and the details may quote
 DOCUMENT_SCENARIOS = {Scenario.ALL_DOCUMENTS, Scenario.FULL_DOCUMENTS, Scenario.SELECTED_SEARCH}
 
 
@@ -67,6 +73,8 @@ class TurnInput:
     decision: Decision
     ctx: AnswerContext
     cards: list[DocumentCard] = field(default_factory=list)
+    # the full texts of the documents the question names (document scenarios), by id
+    texts: dict[str, str] = field(default_factory=dict)
     history: list[BaseMessage] = field(default_factory=list)  # this turn's LLM rounds so far
     instructions: str = ""
     tool_results: list[ExternalData] = field(default_factory=list)
@@ -121,7 +129,9 @@ async def _rank(turn: TurnInput) -> tuple[list[Candidate], float | None]:
     ranked, best = await rank(turn.query, candidates(turn.ctx), turn.deps.embedder)
     if _direct(turn):
         ranked = rank_learned(turn.question, ranked, tax_focus(turn.query))
-        ranked = rerank_document_sentences(turn.question, ranked)
+        whole = whole_document_candidates(turn.question, turn.texts, turn.ctx)
+        ranked = with_whole_documents(ranked, whole)
+        ranked = rerank_document_sentences(turn.question, ranked, turn.cards)
     return ranked, best
 
 
@@ -200,6 +210,13 @@ async def _offline(turn: TurnInput, evidence: Evidence, only_smalltalk: bool) ->
             for chunk, a in zip(used, evidence.cards, strict=True):
                 ctx.chunks.append(chunk)
                 ctx.chunk_numbers.append(a.number)
+            # a sentence read from a named document's full text: the text is its passage
+            for candidate in evidence.ranked[:_QUOTED]:
+                chunk = candidate.chunk
+                if chunk.metadata.get(FULL) and all(c.id != chunk.id for c in used):
+                    used.append(chunk)
+                    ctx.chunks.append(chunk)
+                    ctx.chunk_numbers.append(candidate.number)
             if used:
                 update_chunks = used
             body = compose_direct(

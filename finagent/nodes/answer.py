@@ -7,6 +7,7 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 from langgraph.runtime import Runtime
 
+from finagent.answering.document_sentences import named_ids
 from finagent.answering.final import context_of
 from finagent.answering.pipeline import DOCUMENT_SCENARIOS, TurnInput, answer_turn
 from finagent.nodes.common import decision_of
@@ -35,12 +36,17 @@ async def answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str,
     history: list[BaseMessage] = list(state.get("messages") or [])
     question = await turn_question(dict(state), deps, who.user_id)
     documents = decision.scenario in DOCUMENT_SCENARIOS
+    texts: dict[str, str] = {}
+    if documents and who.user_id and named_ids(question):
+        found, _missing = await deps.documents.get_many(who.user_id, named_ids(question))
+        texts = {doc.id: doc.text for doc in found}
     turn = TurnInput(
         deps=deps,
         question=question,
         decision=decision,
         ctx=context_of(deps, state),
         cards=await user_cards(deps, who.user_id) if documents else [],
+        texts=texts,
         history=history,
         instructions=state.get("answer_instructions") or "",
         tool_results=list(state.get("tool_results") or []),

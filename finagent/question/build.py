@@ -7,7 +7,7 @@ from datetime import date
 
 from finagent.cards.fields import ALL as ALL_FIELDS
 from finagent.cards.model import DocumentCard
-from finagent.language.cues import find_cue
+from finagent.language.cues import cue_lemmas, find_cue
 from finagent.language.dates import as_of, dates_in, years_in
 from finagent.language.identifiers import identifiers_in
 from finagent.language.lemmas import nominative, plural_interrogative, predicate
@@ -39,11 +39,14 @@ def _positions(lemmas: Sequence[str], phrases: Sequence[str]) -> list[int]:
 _DOCUMENT_WORDS = frozenset({"договор", "контракт", "соглашение"})
 
 
-def _field_positions(lemmas: Sequence[str], phrases: Sequence[str]) -> list[int]:
+def _field_positions(
+    lemmas: Sequence[str], phrases: Sequence[str], not_after: frozenset[str] = frozenset()
+) -> list[int]:
     found = []
+    skip = _DOCUMENT_WORDS | not_after
     for phrase in phrases:
         at = find_cue(lemmas, phrase)
-        while at >= 0 and at > 0 and lemmas[at - 1] in _DOCUMENT_WORDS:
+        while at >= 0 and at > 0 and lemmas[at - 1] in skip:
             at = find_cue(lemmas, phrase, at + 1)
         if at >= 0:
             found.append(at)
@@ -86,12 +89,36 @@ def _fields(lemmas: Sequence[str], words: Sequence[str]) -> list[tuple[int, str]
     hits: dict[str, int] = {}
     for field in ALL_FIELDS:
         cues = field.cues + QUESTION_FIELD_CUES.get(field.key, ())
-        positions = _field_positions(lemmas, cues)
+        # «сумма без НДС», «с НДС»: the qualifier of an amount, not the tax asked for
+        not_after = frozenset(lm for word in field.not_after for lm in cue_lemmas(word))
+        positions = _field_positions(lemmas, cues, not_after)
         if field.kind == "party":
             positions = [at for at in positions if not _actor(words, at)]
         if positions:
             hits[field.key] = min(positions)
-    return sorted((at, key) for key, at in hits.items())
+    found = sorted((at, key) for key, at in hits.items())
+    # «какой потолок неустойки, если они сорвут сроки поставки?»: the condition names
+    # what happens, the main clause what is asked
+    condition = _condition(lemmas)
+    asked = [(at, key) for at, key in found if at not in condition]
+    return asked or found
+
+
+_CONDITIONS = ("если", "в случае", "при условии")
+_CLAUSE_ENDS = frozenset({",", "?", ".", ";", "—"})
+
+
+def _condition(lemmas: Sequence[str]) -> set[int]:
+    """Positions of the question's conditional clauses («если …» up to its comma)."""
+    inside: set[int] = set()
+    for cue in _CONDITIONS:
+        at = find_cue(lemmas, cue)
+        while at >= 0:
+            end = next((i for i in range(at + 1, len(lemmas)) if lemmas[i] in _CLAUSE_ENDS), None)
+            end = len(lemmas) if end is None else end
+            inside.update(range(at, end))
+            at = find_cue(lemmas, cue, end)
+    return inside
 
 
 def build_question(

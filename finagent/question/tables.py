@@ -46,6 +46,7 @@ ANSWER_CUES = (
     Cue("минимальный", "limit", 5),
     Cue("лимит", "limit", 5),
     Cue("порог", "limit", 5),
+    Cue("потолок", "limit", 5),
     Cue("не более", "limit", 4),
     Cue("ставка", "rate", 4),
     Cue("процент", "rate", 4),

@@ -6,9 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from finagent.answering.card_evidence import card_answers
+from finagent.answering.card_evidence import asked_fields, card_answers
 from finagent.answering.context import build_context
-from finagent.answering.document_sentences import rerank_document_sentences
+from finagent.answering.document_sentences import (
+    requisites,
+    rerank_document_sentences,
+    whole_document_candidates,
+    with_whole_documents,
+)
 from finagent.answering.evidence import Candidate
 from finagent.answering.sentence_profile import profile, values_of
 from finagent.cards.build import build_card
@@ -103,3 +108,60 @@ def test_an_amount_question_is_not_answered_with_a_rate() -> None:
     amount = build_question("на какую сумму договор У-5/2026?", cards=[card])
     assert amount.answer_type == "amount" and "contract_amount" in amount.fields
     assert card_answers(amount, [card], ctx) == []
+
+
+LOAN = """ООО «Северный Кредит» · тел. +7 (812) 100-20-30 · info@sev-credit.example
+ДОГОВОР ЗАЙМА № СК-9/2026
+г. Мурманск                                      3 февраля 2026 г.
+Общество с ограниченной ответственностью «Северный Кредит» (ООО «Северный Кредит»),
+     ИНН 5190000001, КПП 519001001, именуемое в дальнейшем «Займодавец», и
+     ООО «Полярный Лес», именуемое в дальнейшем «Заёмщик», заключили договор.
+2.1. За пользование займом Заёмщик уплачивает проценты по ставке 11 (одиннадцать)
+     процентов годовых.
+4.1. Исполнение обязательств Заёмщика обеспечивается поручительством
+     Орловского П. С. по договору поручительства № СК-9П/2026.
+5.1. Заёмщик не вправе уступать права по договору без письменного согласия Займодавца.
+"""
+
+
+def _whole(question: str) -> list[Candidate]:
+    card = build_card("d1", "loan.txt", LOAN)
+    q = build_question(question, cards=[card])
+    chunk = Chunk(id="c", text=LOAN, source="user_docs", title=card.title, document_id="d1")
+    ctx = build_context([chunk], [], 10_000)
+    whole = whole_document_candidates(q, {"d1": LOAN}, ctx)
+    return rerank_document_sentences(q, with_whole_documents([], whole), [card])
+
+
+def test_a_wrapped_clause_is_one_sentence_and_the_party_name_is_no_evidence() -> None:
+    ranked = _whole("Под какой процент Северный Кредит дал нам заём?")
+    assert "11 (одиннадцать) процентов годовых" in ranked[0].sentence
+
+
+def test_a_party_question_reads_the_clause_naming_the_party() -> None:
+    ranked = _whole("Кто поручитель по займу у Северного Кредита?")
+    assert "Орловского" in ranked[0].sentence
+
+
+def test_a_yes_no_question_quotes_the_clause_that_states_it() -> None:
+    ranked = _whole("Может ли заёмщик уступить права по договору Северного Кредита?")
+    assert ranked[0].sentence.startswith("Заёмщик не вправе уступать")
+
+
+def test_requisites_are_not_a_clause_for_a_value_question() -> None:
+    p = profile("ИНН 5190000001, КПП 519001001, именуемое в дальнейшем «Займодавец»")
+    assert requisites(p, "")
+    assert "Кредит» ·" not in _whole("какой процент по займу у Северного Кредита?")[0].sentence
+
+
+@pytest.mark.parametrize(
+    ("question", "fields"),
+    [
+        ("Кто подписал акт № 12 от имени исполнителя?", []),
+        ("Надо ли начислять НДС на вознаграждение по договору № 4?", []),
+        ("счёт № 5 — сумма без НДС?", []),
+        ("Какой потолок неустойки, если сорвут сроки поставки?", ["penalty"]),
+    ],
+)
+def test_a_card_field_answers_only_what_is_asked(question: str, fields: list[str]) -> None:
+    assert asked_fields(build_question(question)) == fields
