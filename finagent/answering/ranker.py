@@ -22,8 +22,9 @@ from typing import Any
 
 import numpy as np
 
+from finagent.answering.dated_items import matching_items
 from finagent.answering.evidence import MAX_SENTENCE_CHARS, Candidate
-from finagent.answering.sentence_profile import profile, states_type
+from finagent.answering.sentence_profile import SentenceProfile, profile, states_type
 from finagent.cards.fields import BY_KEY as FIELD_BY_KEY
 from finagent.language.cues import cue_lemmas
 from finagent.observability import get_logger
@@ -48,10 +49,16 @@ FEATURES = (
     "length",
     "is_law",
     "unasked_exception",
+    "asked_condition",
+    "title_match",
+    "example",
+    "dated_item",
 )
-# a sentence of an exception, extension or repeat the question does not ask about: «может
-# быть продлен до трех месяцев», «за исключением», «при повторном нарушении»; the general
-# rule is usually stated beside it
+# the conditions the Code qualifies a rule by: an extension, suspension, exception, repeat
+# or intent. A sentence of a condition the question does not ask about («может быть продлен
+# до трех месяцев», «за исключением», «при повторном нарушении») is not the general rule
+# stated beside it; one the question asks about («если занизили умышленно», «в
+# исключительных случаях») is the sentence that answers it
 EXCEPTIONS = {
     "продлить": "prolong",
     "продлевать": "prolong",
@@ -64,6 +71,10 @@ EXCEPTIONS = {
     "исключение": "except",
     "повторный": "repeat",
     "повторно": "repeat",
+    "исключительный": "except",
+    "умышленно": "intent",
+    "умышленный": "intent",
+    "умысел": "intent",
 }
 # the hand-set ranking of the extractive composer, as weights of the same features
 PRIOR = {
@@ -75,6 +86,11 @@ PRIOR = {
     "sentence_position": 0.3,
     "length": -0.25,
     "type_match": 0.5,
+    "unasked_exception": -0.5,
+    "asked_condition": 0.5,
+    "title_match": 0.5,
+    "example": -0.5,
+    "dated_item": 0.5,
 }
 
 
@@ -149,22 +165,74 @@ def _exceptions(lemmas: Iterable[str]) -> set[str]:
     return {EXCEPTIONS[lm] for lm in lemmas if lm in EXCEPTIONS}
 
 
+# «если её не продлевали», «без учета продления»: the question excludes the condition
+_NEGATIONS = frozenset({"не", "без", "кроме"})
+NEGATION_REACH = 2  # lemmas before the condition a negation may stand
+_COORDINATION = frozenset({"и", "или", ","})
+
+
+def asked_conditions(lemmas: list[str]) -> set[str]:
+    """The conditions a question asks about, not those it excludes (a negation reaches
+    the conditions coordinated with the one it precedes: «без продления и
+    приостановления»)."""
+    asked: set[str] = set()
+    negated = False
+    for i, lm in enumerate(lemmas):
+        if lm not in EXCEPTIONS:
+            continue
+        before = lemmas[max(0, i - NEGATION_REACH) : i]
+        coordinated = negated and i > 0 and lemmas[i - 1] in _COORDINATION
+        negated = bool(_NEGATIONS & set(before)) or coordinated
+        if not negated:
+            asked.add(EXCEPTIONS[lm])
+    return asked
+
+
+# a sanction is a sum or a share of the tax: «штраф 40 процентов», «пени 1/300 ставки»
+_SANCTIONS = frozenset({"штраф", "пеня", "пени", "неустойка"})
+
+
+def _type_match(p: SentenceProfile, question: Question) -> bool:
+    if states_type(p, question.answer_type):
+        return True
+    sanction = question.answer_type == "amount" and bool(_SANCTIONS & set(question.lemmas))
+    return sanction and bool(p.percents)
+
+
+@cache
+def _title_lemmas(title: str) -> frozenset[str]:
+    return profile(title).lemmas - STOP_LEMMAS
+
+
+def _title(candidate: Candidate) -> str:
+    """The heading a passage's sentence stands under: the article's title for the Code,
+    the article's title for the knowledge base."""
+    meta = candidate.chunk.metadata
+    return str(meta.get("article_title") or candidate.chunk.title or "")
+
+
 def features(question: Question, found: list[Candidate], focus: TaxFocus | None) -> np.ndarray:
-    """One row of :data:`FEATURES` per candidate (``semantic`` already set by the caller)."""
+    """One row of :data:`FEATURES` per candidate (``semantic`` already set by the caller).
+
+    A list item is compared with the question together with its lead-in (``lexical``); its
+    values and conditions are its own."""
     topic = set(question.topic) - STOP_LEMMAS
     taxes = [_tax_lemmas(t) for t in question.taxes]
     fields = [_field_lemmas(f) for f in question.fields]
     best = max((c.semantic for c in found), default=0.0)
-    asked = _exceptions(question.lemmas)
+    asked = asked_conditions(question.lemmas)
+    dated = matching_items(question, found)
     rows = []
     for c in found:
         p = profile(c.sentence)
+        words = p.lemmas | profile(c.context).lemmas if c.context else p.lemmas
+        conditions = _exceptions(p.lemmas)
         rows.append(
             [
                 c.semantic,
                 c.semantic - best,
-                len(p.lemmas & topic) / max(1, len(topic)),
-                float(states_type(p, question.answer_type)),
+                len(words & topic) / max(1, len(topic)),
+                float(_type_match(p, question)),
                 float(any(t and t & p.lemmas for t in taxes)),
                 float(any(f and f & p.lemmas for f in fields)),
                 float(p.digits),
@@ -173,7 +241,11 @@ def features(question: Question, found: list[Candidate], focus: TaxFocus | None)
                 1.0 / (1 + c.position),
                 min(len(c.sentence), MAX_SENTENCE_CHARS) / MAX_SENTENCE_CHARS,
                 float(c.chunk.source == "law"),
-                float(bool(_exceptions(p.lemmas) - asked)),
+                float(bool(conditions - asked)),
+                float(bool(conditions & asked)),
+                len(_title_lemmas(_title(c)) & topic) / max(1, len(topic)),
+                float(c.example),
+                float(id(c) in dated),
             ]
         )
     return np.asarray(rows, dtype=np.float64).reshape(len(found), len(FEATURES))
