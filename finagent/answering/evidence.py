@@ -245,14 +245,19 @@ def _windows(sentence: str) -> list[str]:
 
 
 def candidates(ctx: AnswerContext, max_chunks: int = 5, per_chunk: int = 40) -> list[Candidate]:
-    """Sentences of the best ``max_chunks`` passages (one passage per source number)."""
+    """Sentences of the best ``max_chunks`` passages: every retrieved passage of the Code
+    and the knowledge base, one per document (source number) of the user's.
+
+    A knowledge-base article's sections share its source number; the section that states
+    the value («## Необлагаемый лимит») is often not the one retrieved first, and which
+    one comes first may vary between runs of the same search."""
     out: list[Candidate] = []
     seen_numbers: set[int] = set()
     rank = 0
     for chunk, number in zip(ctx.chunks, ctx.chunk_numbers, strict=True):
         if rank >= max_chunks:
             break
-        if number in seen_numbers and chunk.source != "law":
+        if number in seen_numbers and chunk.source == "user_docs":
             continue
         seen_numbers.add(number)
         text = chunk.text
