@@ -3,10 +3,20 @@ conditions, worked examples, dated schedules, periods and professional slang."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from finagent.answering.context import build_context
 from finagent.answering.dated_items import asked_moment, matching_items
 from finagent.answering.evidence import Candidate, candidates, units_of
-from finagent.answering.ranker import FEATURES, asked_conditions, features
+from finagent.answering.list_items import prefer_matching_item
+from finagent.answering.ranker import (
+    FEATURES,
+    RankerModel,
+    asked_conditions,
+    excluded_conditions,
+    features,
+    rank_learned,
+)
 from finagent.answering.sentence_profile import profile, values_of
 from finagent.question.build import build_question
 from finagent.routing.expansion import expand_query, glossary_terms
@@ -76,12 +86,15 @@ def test_a_negated_condition_is_not_asked() -> None:
     assert asked("Какой штраф, если нарушение совершено умышленно?") == {"intent"}
 
 
-def test_an_asked_condition_marks_its_sentence() -> None:
-    question = build_question("Какой штраф, если неуплата совершена умышленно?")
+def test_an_unasked_condition_marks_its_sentence_and_an_asked_one_does_not() -> None:
     plain = Candidate(law("x"), 1, "Неуплата налога влечет штраф 25 процентов.", 0, 0)
     intent = Candidate(law("x"), 1, "Те же деяния, совершенные умышленно, — 45 процентов.", 0, 1)
+    column = FEATURES.index("unasked_exception")
+    question = build_question("Какой штраф за неуплату налога?")
+    assert features(question, [plain, intent], None)[:, column].tolist() == [0.0, 1.0]
+    question = build_question("Какой штраф, если неуплата совершена умышленно?")
     x = features(question, [plain, intent], None)
-    assert x[:, FEATURES.index("asked_condition")].tolist() == [0.0, 1.0]
+    assert x[:, column].tolist() == [0.0, 0.0]
     # a fine may be a share of the tax: a percentage states the asked value
     assert x[:, FEATURES.index("type_match")].tolist() == [1.0, 1.0]
 
@@ -136,7 +149,56 @@ def test_the_item_in_force_at_the_asked_moment() -> None:
 
 
 def test_slang_is_expanded_to_the_official_term() -> None:
-    assert glossary_terms("Сколько идёт камералка по прибыли?") == ["камеральная налоговая проверка"]
+    assert glossary_terms("Сколько идёт камералка по прибыли?") == [
+        "камеральная налоговая проверка"
+    ]
     assert glossary_terms("Сколько лет хранить первичку?") == ["первичные учетные документы"]
     assert "материальная помощь" in expand_query("матпомощь сотруднику без налога")[-1]
     assert glossary_terms("Как начислять амортизацию?") == []
+
+
+def test_the_item_of_the_asked_condition_answers_for_its_list() -> None:
+    found = candidates(build_context([law(RESERVE)], [], 10_000))
+    intro = next(c for c in found if c.sentence.startswith("Сумма запаса"))
+    ranked = [intro, *(c for c in found if c is not intro)]
+    question = build_question("Какая часть платежей со сроком от 30 до 120 дней идёт в запас?")
+    assert prefer_matching_item(question, ranked)[0].sentence.startswith("2) по платежам")
+    # no figure of the question picks an item: the ranking stands, words alone do not pick
+    vague = build_question("Как считается запас по спорным платежам со сроком до тридцати дней?")
+    assert prefer_matching_item(vague, ranked)[0] is intro
+
+
+def test_a_sentence_of_an_excluded_condition_goes_after_the_rule() -> None:
+    chunk = law("x")
+    rule = Candidate(chunk, 1, "Проверка проводится в течение четырёх месяцев.", 0, 1)
+    longer = Candidate(chunk, 1, "Срок проверки может быть продлен до семи месяцев.", 0, 0)
+    question = build_question("Сколько длится проверка, если её не продлевали?")
+    assert excluded_conditions(question.lemmas) == {"prolong"}
+    model = RankerModel(FEATURES, np.zeros(len(FEATURES)), 0.0, "prior")
+    model.weights[FEATURES.index("sentence_position")] = 1.0  # the extension would win
+    assert rank_learned(question, [rule, longer], None, model)[0] is rule
+    plain = build_question("Сколько длится проверка?")
+    assert rank_learned(plain, [rule, longer], None, model)[0] is longer
+
+
+def test_the_item_of_the_asked_year_answers() -> None:
+    text = (
+        "Лимит считается так.\n- за 2030 год — **90 000 руб.**;\n- за 2031 год — **95 000 руб.**."
+    )
+    chunk = Chunk(id="kb-4:0", text=f"Лимит / Расчёт\n{text}", source="kb", title="Лимит")
+    found = candidates(build_context([chunk], [], 10_000))
+    ids = matching_items(build_question("Какой лимит за 2031 год?"), found)
+    assert [c.sentence for c in found if id(c) in ids] == ["- за 2031 год — **95 000 руб.**."]
+    # the section a knowledge-base passage stands under counts as its title
+    x = features(build_question("Как считается расчёт лимита?"), found, None)
+    assert (x[:, FEATURES.index("title_match")] > 0).all()
+
+
+def test_every_section_of_a_knowledge_base_article_is_a_candidate() -> None:
+    first = Chunk(id="kb-5:0", text="Лимит\nЛимит введён давно.", source="kb", title="Лимит")
+    second = Chunk(
+        id="kb-5:1", text="Лимит / Размер\nЛимит составляет 9 000 руб.", source="kb", title="Лимит"
+    )
+    ctx = build_context([first, second], [], 10_000)
+    assert ctx.chunk_numbers[0] == ctx.chunk_numbers[1]
+    assert "Лимит составляет 9 000 руб." in [c.sentence for c in candidates(ctx)]
