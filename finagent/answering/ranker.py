@@ -31,6 +31,7 @@ from finagent.observability import get_logger
 from finagent.question.model import Question
 from finagent.question.tables import STOP_LEMMAS, TAXES
 from finagent.retrieval.tax_focus import TaxFocus
+from finagent.routing.expansion import glossary_terms
 
 log = get_logger("finagent.answering.ranker")
 
@@ -216,6 +217,13 @@ def _title_lemmas(title: str) -> frozenset[str]:
     return profile(title).lemmas - STOP_LEMMAS
 
 
+@cache
+def _official_lemmas(text: str) -> frozenset[str]:
+    """Lemmas of the official terms of the question's slang («камералка» -> «камеральная
+    налоговая проверка»): the sentences and headings use those words."""
+    return _lemma_set(tuple(glossary_terms(text)))
+
+
 def _title(candidate: Candidate) -> str:
     """The heading a passage's sentence stands under: the article's title for the Code, the
     «article / section» line a knowledge-base or document passage opens with."""
@@ -231,7 +239,7 @@ def features(question: Question, found: list[Candidate], focus: TaxFocus | None)
 
     A list item is compared with the question together with its lead-in (``lexical``); its
     values and conditions are its own."""
-    topic = set(question.topic) - STOP_LEMMAS
+    topic = (set(question.topic) | _official_lemmas(question.text)) - STOP_LEMMAS
     taxes = [_tax_lemmas(t) for t in question.taxes]
     fields = [_field_lemmas(f) for f in question.fields]
     best = max((c.semantic for c in found), default=0.0)

@@ -202,3 +202,10 @@ def test_every_section_of_a_knowledge_base_article_is_a_candidate() -> None:
     ctx = build_context([first, second], [], 10_000)
     assert ctx.chunk_numbers[0] == ctx.chunk_numbers[1]
     assert "Лимит составляет 9 000 руб." in [c.sentence for c in candidates(ctx)]
+
+
+def test_slang_in_the_question_matches_the_official_words_of_a_sentence() -> None:
+    sentence = Candidate(law("x"), 1, "Камеральная налоговая проверка проводится месяц.", 0, 0)
+    lexical = FEATURES.index("lexical")
+    slang = features(build_question("Сколько идёт камералка?"), [sentence], None)
+    assert slang[0, lexical] > 0
