@@ -27,11 +27,11 @@ from finagent.answering.evidence import MAX_SENTENCE_CHARS, Candidate
 from finagent.answering.sentence_profile import SentenceProfile, profile, states_type
 from finagent.cards.fields import BY_KEY as FIELD_BY_KEY
 from finagent.language.cues import cue_lemmas
+from finagent.language.glossary import glossary_terms
 from finagent.observability import get_logger
 from finagent.question.model import Question
 from finagent.question.tables import STOP_LEMMAS, TAXES
 from finagent.retrieval.tax_focus import TaxFocus
-from finagent.routing.expansion import glossary_terms
 
 log = get_logger("finagent.answering.ranker")
 

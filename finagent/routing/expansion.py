@@ -12,10 +12,7 @@ from __future__ import annotations
 
 import re
 
-from razdel import tokenize
-
-from finagent.language.cues import has_any
-from finagent.language.lemmas import lemma
+from finagent.language.glossary import glossary_terms
 
 # colloquial / abbreviated wording -> the Code's own terms (stem-like prefixes, lower case)
 _EXPANSIONS: tuple[tuple[str, str], ...] = (
@@ -48,35 +45,6 @@ _EXPANSIONS: tuple[tuple[str, str], ...] = (
     (r"\b3-ндфл\b", "налоговая декларация физические лица"),
     (r"на учет\w*|учет\w* в налоговой", "постановка на учет в налоговом органе"),
 )
-
-
-# accountants' professional slang -> the official term, matched as lemmas (cues written as
-# ordinary words, several when the analyser reads the slang word's forms differently)
-GLOSSARY: tuple[tuple[tuple[str, ...], str], ...] = (
-    (("камералка",), "камеральная налоговая проверка"),
-    (("выездная проверка", "выездная налоговая"), "выездная налоговая проверка"),
-    (("первичка",), "первичные учетные документы"),
-    (("матпомощь",), "материальная помощь"),
-    (("сф", "счет-фактура"), "счет-фактура"),
-    (("допник", "допника", "допсоглашение"), "дополнительное соглашение"),
-    (("уточненка",), "уточненная налоговая декларация"),
-    (("зп", "зарплата"), "заработная плата"),
-    (("больничный", "больничные"), "пособие по временной нетрудоспособности"),
-    (("отпускные",), "оплата отпуска"),
-    (("декретные",), "пособие по беременности и родам"),
-    (("командировочные", "суточные"), "суточные расходы на командировки"),
-    (("ОС",), "основные средства"),
-    (("НМА",), "нематериальные активы"),
-    (("дебиторка",), "дебиторская задолженность"),
-    (("кредиторка",), "кредиторская задолженность"),
-)
-
-
-def glossary_terms(question: str) -> list[str]:
-    """The official terms of the slang words a question uses («камералка» -> «камеральная
-    налоговая проверка»)."""
-    lemmas = [lemma(t.text) for t in tokenize(question)]
-    return [term for cues, term in GLOSSARY if has_any(lemmas, cues)]
 
 
 def expand_query(question: str) -> list[str]:

@@ -18,8 +18,9 @@ from finagent.answering.ranker import (
     rank_learned,
 )
 from finagent.answering.sentence_profile import profile, values_of
+from finagent.language.glossary import glossary_terms
 from finagent.question.build import build_question
-from finagent.routing.expansion import expand_query, glossary_terms
+from finagent.routing.expansion import expand_query
 from finagent.state import Chunk
 
 RESERVE = "\n".join(
