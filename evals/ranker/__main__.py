@@ -45,7 +45,7 @@ from finagent.retrieval.taxcode_source import find_tax_code
 
 REPO = Path(__file__).resolve().parents[2]
 OWN_DATASET = DATASETS_DIR / "direct_dev_own.jsonl"
-DEV_ROUNDS = [DATASETS_DIR / f"direct_dev_blind{n}.jsonl" for n in (1, 2, 3)]
+DEV_ROUNDS = [DATASETS_DIR / f"direct_dev_blind{n}.jsonl" for n in (1, 2, 3, 4)]
 KEY_FACTS = DATASETS_DIR / "answers_taxcode.jsonl"
 TRAIN_USER = "ranker-train"
 LAW_CATEGORIES = frozenset({"taxcode", "kb"})

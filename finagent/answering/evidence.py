@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
 from finagent.answering.context import AnswerContext
+from finagent.language.lemmas import lemma
 from finagent.retrieval.embeddings import Embedder
 from finagent.retrieval.tax_focus import tax_focus
 from finagent.state import Chunk
@@ -54,6 +56,13 @@ class Candidate:
     lexical: float = 0.0
     semantic: float = 0.0
     score: float = 0.0
+    context: str = ""  # a list item's lead-in («… исчисляется следующим образом:»)
+    example: bool = False  # a sentence of a worked example («Пример: …»), not a rule
+
+    @property
+    def ranked_text(self) -> str:
+        """What the question is compared with: a list item with its lead-in."""
+        return f"{self.context} {self.sentence}" if self.context else self.sentence
 
 
 def stems(text: str) -> set[str]:
@@ -133,27 +142,83 @@ def _list_after(lines: list[str], start: int) -> str:
     return text
 
 
+class Unit(NamedTuple):
+    """A candidate unit of a passage: a sentence, a list item's lead-in, whether it is
+    part of a worked example."""
+
+    sentence: str
+    lead: str = ""
+    example: bool = False
+
+
 def sentences_of(text: str) -> list[str]:
-    """Sentences, sub-point lines and table rows of a passage (headings skipped).
+    """Sentences, sub-point lines and table rows of a passage (headings skipped)."""
+    return [unit.sentence for unit in units_of(text)]
+
+
+def _opens_example(line: str) -> bool:
+    """A paragraph of a worked example: «Пример: …», «**Пример 2.** …»."""
+    words = _WORD.findall(normalize(line[:40]))
+    return bool(words) and lemma(words[0]) == "пример"
+
+
+def units_of(text: str) -> list[Unit]:
+    """Candidate units of a passage (:class:`Unit`).
 
     A sentence that introduces a list («Ставка 10 % применяется, в частности, к:») comes
-    with the start of its list (the items are candidates on their own too); one whose
-    list is not in the passage is left out: it says nothing by itself."""
+    with the start of its list; one whose list is not in the passage is left out: it
+    says nothing by itself. Each item is a unit of its own too, with the introduction as
+    its lead-in, whether on lines of their own or inline («…следующим образом: 1) …;
+    2) …»): the Code states a value per condition in its items, and the item is the
+    sentence that answers a question about one condition."""
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     rows = _table_rows(lines)
-    out = []
+    out: list[Unit] = []
+    lead = ""  # the introduction of the list the current lines belong to
+    open_item = False
     for i, line in enumerate(lines):
         if line.startswith("#") or set(line) <= set("|-: "):
+            lead = ""
             continue
+        marked = bool(_BULLET.match(line) or _NUMBERED.match(line))
+        if lead and not marked and not open_item:
+            lead = ""
+        open_item = bool(lead) and not _BULLET.match(line) and line.endswith((";", ",", ":"))
+        context = lead if (marked or open_item) else ""
         pieces = [rows[i]] if i in rows else _split_sentences(line)
+        with_list = ""  # the introduction with its list's start, not split again
         if i not in rows and pieces and pieces[-1].rstrip().endswith(":"):
+            introduction = pieces[-1].strip()
             items = _list_after(lines, i + 1)
-            pieces[-1] = f"{pieces[-1].rstrip()} {items}" if items else ""
+            with_list = pieces[-1] = f"{introduction} {items}" if items else ""
+            if items and not context:
+                lead = introduction
+        inline = {} if i in rows else dict(reversed(inline_items(line)))
+        example = _opens_example(line)
         for s in pieces:
             s = s.strip()
             if len(s) > 12:
-                out.extend([s] if len(s) <= MAX_SENTENCE_CHARS else _windows(s))
+                head = inline.pop(s, "") if s != with_list else ""
+                out.extend(Unit(w, context or head, example) for w in _fitted(s))
+        out.extend(Unit(w, head, example) for item, head in inline.items() for w in _fitted(item))
     return out
+
+
+_INLINE_ITEM = re.compile(r"(?<=[;:])\s+(?=(?:\d{1,2}(?:\.\d{1,2})?|[а-я])\)\s)")
+
+
+def inline_items(text: str) -> list[tuple[str, str]]:
+    """``(item, lead-in)`` of an enumeration inside one line, «lead: 1) a; 2) b.»; none
+    when the line enumerates nothing."""
+    parts = _INLINE_ITEM.split(text)
+    if len(parts) < 3 or not parts[0].rstrip().endswith(":"):
+        return []
+    head = _split_sentences(parts[0].strip())[-1]
+    return [(item.strip(), head) for item in parts[1:] if len(item.strip()) > 12]
+
+
+def _fitted(sentence: str) -> list[str]:
+    return [sentence] if len(sentence) <= MAX_SENTENCE_CHARS else _windows(sentence)
 
 
 def _cut(sentence: str) -> str:
@@ -180,21 +245,36 @@ def _windows(sentence: str) -> list[str]:
 
 
 def candidates(ctx: AnswerContext, max_chunks: int = 5, per_chunk: int = 40) -> list[Candidate]:
-    """Sentences of the best ``max_chunks`` passages (one passage per source number)."""
+    """Sentences of the best ``max_chunks`` passages: every retrieved passage of the Code
+    and the knowledge base, one per document (source number) of the user's.
+
+    A knowledge-base article's sections share its source number; the section that states
+    the value («## Необлагаемый лимит») is often not the one retrieved first, and which
+    one comes first may vary between runs of the same search."""
     out: list[Candidate] = []
     seen_numbers: set[int] = set()
     rank = 0
     for chunk, number in zip(ctx.chunks, ctx.chunk_numbers, strict=True):
         if rank >= max_chunks:
             break
-        if number in seen_numbers and chunk.source != "law":
+        if number in seen_numbers and chunk.source == "user_docs":
             continue
         seen_numbers.add(number)
         text = chunk.text
         if chunk.source != "law":  # the chunker's «Title / Section» breadcrumb line
             text = text.split("\n", 1)[1] if "\n" in text else text
-        for position, sentence in enumerate(sentences_of(text)[:per_chunk]):
-            out.append(Candidate(chunk, number, sentence, rank, position))
+        for position, unit in enumerate(units_of(text)[:per_chunk]):
+            out.append(
+                Candidate(
+                    chunk,
+                    number,
+                    unit.sentence,
+                    rank,
+                    position,
+                    context=unit.lead,
+                    example=unit.example,
+                )
+            )
         rank += 1
     return out
 
@@ -209,14 +289,14 @@ async def rank(
     wants_figure = bool(_ASKS_FIGURE.search(query))
     focus = tax_focus(query)
     for c in found:
-        c.lexical = len(stems(c.sentence) & query_stems) / max(1, len(query_stems))
+        c.lexical = len(stems(c.ranked_text) & query_stems) / max(1, len(query_stems))
     best_semantic: float | None = None
     if embedder is not None:
         # embedding is the cost (a cold sentence takes the model's time): only the
         # MAX_EMBEDDED sentences with most words of the question, best passages first
         chosen = sorted(found, key=lambda c: (-c.lexical, c.rank, c.position))[:MAX_EMBEDDED]
         q = (await embedder.embed_queries([query]))[0]
-        vectors = await embedder.embed_passages([c.sentence for c in chosen])
+        vectors = await embedder.embed_passages([c.ranked_text for c in chosen])
         sims = _cosine(vectors, q)
         for candidate, sim in zip(chosen, sims, strict=True):
             candidate.semantic = float(sim)

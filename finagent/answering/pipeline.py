@@ -42,6 +42,7 @@ from finagent.answering.final import (
     tool_sources,
     verified,
 )
+from finagent.answering.list_items import prefer_matching_item
 from finagent.answering.question_prompt import question_brief
 from finagent.answering.ranker import rank_learned
 from finagent.answering.vague import clarification
@@ -129,6 +130,7 @@ async def _rank(turn: TurnInput) -> tuple[list[Candidate], float | None]:
     ranked, best = await rank(turn.query, candidates(turn.ctx), turn.deps.embedder)
     if _direct(turn):
         ranked = rank_learned(turn.question, ranked, tax_focus(turn.query))
+        ranked = prefer_matching_item(turn.question, ranked)
         whole = whole_document_candidates(turn.question, turn.texts, turn.ctx)
         ranked = with_whole_documents(ranked, whole)
         ranked = rerank_document_sentences(turn.question, ranked, turn.cards)

@@ -10,6 +10,8 @@ from functools import lru_cache
 from razdel import tokenize
 
 from finagent.language.lemmas import lemma
+from finagent.language.periods import periods_in
+from finagent.language.text import analyse
 from finagent.russian_months import MONTHS
 
 _SPACE = "[ \u00a0\u202f\u2009]"
@@ -55,6 +57,36 @@ class SentenceProfile:
     digits: bool
 
 
+_LEADING_NUMBER = re.compile(r"\d+")
+
+
+def _is_year(period: str) -> bool:
+    """«2025 года» is a year, not a period of 2025 years."""
+    number = _LEADING_NUMBER.match(period)
+    return number is not None and len(number.group(0)) == 4 and 1900 <= int(number.group(0)) <= 2100
+
+
+def _worded_periods(text: str) -> tuple[str, ...]:
+    """Periods whose count is a word in any case («в течение двух месяцев», «пяти лет»),
+    as the language layer reads them, without their relation and anchor."""
+    out = []
+    for period in periods_in(analyse(text)):
+        core = period.text
+        if period.relation and core.startswith(period.relation):
+            core = core[len(period.relation) :].strip()
+        if period.anchor and core.endswith(period.anchor):
+            core = core[: -len(period.anchor)].strip()
+        if core and not any(ch.isdigit() for ch in core):
+            out.append(core)
+    return tuple(out)
+
+
+def _periods(text: str) -> tuple[str, ...]:
+    figures = [m.group(0) for m in PERIOD.finditer(text) if not _is_year(m.group(0))]
+    worded = [p for p in _worded_periods(text) if not any(p in f or f in p for f in figures)]
+    return tuple(figures + worded)
+
+
 @lru_cache(maxsize=50_000)
 def profile(text: str) -> SentenceProfile:
     words = [t.text for t in tokenize(text) if _WORD.search(t.text)]
@@ -63,7 +95,7 @@ def profile(text: str) -> SentenceProfile:
         percents=tuple(m.group(0) for m in PERCENT.finditer(text)),
         money=tuple(m.group(0) for m in MONEY.finditer(text)),
         dates=tuple(m.group(0) for m in DATE.finditer(text)),
-        periods=tuple(m.group(0) for m in PERIOD.finditer(text)),
+        periods=_periods(text),
         party=bool(PARTY.search(text)),
         digits=any(ch.isdigit() for ch in text),
     )

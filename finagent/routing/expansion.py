@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from finagent.language.glossary import glossary_terms
+
 # colloquial / abbreviated wording -> the Code's own terms (stem-like prefixes, lower case)
 _EXPANSIONS: tuple[tuple[str, str], ...] = (
     (r"\bупрощенк\w*|\bусн\b", "упрощенная система налогообложения"),
@@ -50,6 +52,7 @@ def expand_query(question: str) -> list[str]:
     original = " ".join(question.split())
     lowered = original.lower().replace("ё", "е")
     terms = [term for pattern, term in _EXPANSIONS if re.search(pattern, lowered)]
+    terms += glossary_terms(original)
     if not terms:
         return [original]
     return [original, f"{original} {' '.join(dict.fromkeys(terms))}"]

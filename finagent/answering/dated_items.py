@@ -1,0 +1,96 @@
+"""Schedules of dated values: «28 июля 2025 года — 18 %; 15 сентября 2025 года — 17 %».
+
+A knowledge-base article dates each change of a rate or limit in an item of its own. A
+question about a moment («в августе 2025 года», «решением, вступившим в силу 27 октября
+2025 года») is answered by the item in force then: the latest item of the passage dated
+on or before that moment. A question that names the value («с какой даты ставка стала
+16,5 %») is answered by the item stating it; one that names a year («лимит за 2025 год»)
+by the item that opens with that year («за 2025 год — 210 000 руб.»).
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from functools import lru_cache
+
+from finagent.answering.evidence import Candidate
+from finagent.answering.extractive import clean_sentence
+from finagent.answering.sentence_profile import profile
+from finagent.language.dates import MONTHS, dates_in, years_in
+from finagent.language.numbers import is_digits
+from finagent.language.text import analyse
+from finagent.question.model import Question
+
+OPENING_TOKENS = 2  # a dated item opens with its date, perhaps after «с»
+
+
+def asked_moment(question: Question) -> date | None:
+    """The date the question names, else the first day of a month it names with a year
+    («в августе 2025 года»)."""
+    if question.dates:
+        return question.dates[0].value
+    lemmas = question.lemmas
+    for i, lm in enumerate(lemmas[:-1]):
+        year = lemmas[i + 1]
+        if lm in MONTHS and is_digits(year) and len(year) == 4:
+            return date(int(year), MONTHS[lm], 1)
+    return None
+
+
+@lru_cache(maxsize=20_000)
+def item_date(sentence: str) -> date | None:
+    """The date a sentence opens with, as a dated item does («28 июля 2025 года — 18 %»)."""
+    analysed = analyse(clean_sentence(sentence))
+    if not analysed.sentences:
+        return None
+    first = analysed.sentences[0]
+    opening = first.tokens[OPENING_TOKENS].start if len(first.tokens) > OPENING_TOKENS else 0
+    mentions = dates_in(analysed)
+    if mentions and mentions[0].start <= opening:
+        return mentions[0].value
+    return None
+
+
+@lru_cache(maxsize=20_000)
+def item_year(sentence: str) -> int | None:
+    """The year a sentence opens with («за 2025 год — …», «В 2026 году — …»)."""
+    analysed = analyse(clean_sentence(sentence))
+    if not analysed.sentences:
+        return None
+    first = analysed.sentences[0]
+    opening = first.tokens[OPENING_TOKENS].start if len(first.tokens) > OPENING_TOKENS else 0
+    mentions = years_in(analysed)
+    if mentions and mentions[0].start <= opening:
+        return mentions[0].year
+    return None
+
+
+def _numbers(texts: tuple[str, ...]) -> set[str]:
+    return {"".join(ch for ch in t if ch.isdigit() or ch in ",.").replace(".", ",") for t in texts}
+
+
+def matching_items(question: Question, found: list[Candidate]) -> set[int]:
+    """``id`` of each candidate that is the dated item the question asks about."""
+    moment = asked_moment(question)
+    asked_percents = _numbers(tuple(p.text for p in question.percents))
+    dated = [(c, d) for c in found if (d := item_date(c.sentence)) is not None]
+    out: set[int] = set()
+    if moment is not None:
+        latest: dict[str, tuple[date, list[int]]] = {}
+        for c, d in dated:
+            if d > moment:
+                continue
+            best = latest.get(c.chunk.id)
+            if best is None or d > best[0]:
+                latest[c.chunk.id] = (d, [id(c)])
+            elif d == best[0]:
+                best[1].append(id(c))
+        out.update(i for _, ids in latest.values() for i in ids)
+    years = {y.year for y in question.years}
+    if years:
+        out.update(id(c) for c in found if item_year(c.sentence) in years)
+    if asked_percents:
+        for c, _ in dated:
+            if asked_percents & _numbers(profile(c.sentence).percents):
+                out.add(id(c))
+    return out
