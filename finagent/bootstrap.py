@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic_core import core_schema
 
+from finagent.answering.document_sentences import document_sentences
 from finagent.clients.llm import ROLES, LLMRole, build_chat_model
 from finagent.config import Settings, get_settings
 from finagent.legal.catalog import LawCatalog
@@ -78,7 +79,8 @@ class Deps:
         return self.role_llms.get(role, self.llm)
 
     def ingestor(self) -> Ingestor:
-        return Ingestor(self.retriever, self.documents, self.settings.kb_root)
+        # user documents' sentences are embedded as the answer reads them
+        return Ingestor(self.retriever, self.documents, self.settings.kb_root, document_sentences)
 
 
 class Root:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from finagent.answering.card_evidence import CardAnswer
 from finagent.answering.context import AnswerContext
+from finagent.answering.date_bounds import asked_bound, bounded_dates, deadline_dates, event_dates
 from finagent.answering.evidence import Candidate
 from finagent.answering.extractive import clean_sentence, compose_key_facts, quote_lead
 from finagent.answering.sentence_profile import profile, values_of
@@ -45,11 +46,27 @@ def _reference(candidate: Candidate) -> str:
     return str(citation) if citation else f"«{chunk.title}»" if chunk.title else ""
 
 
+def stated_values(question: Question, quote: str) -> tuple[str, ...]:
+    """The values of the asked type the sentence states; of a date question's, those of
+    the asked end of the term («до какого числа»: «по 31 мая», not «с 1 марта») and never
+    the date of a document it mentions («№ 3 от …»); a period question's clause may set a
+    deadline date instead («не позднее 15 июля»)."""
+    values = values_of(profile(quote), question.answer_type)
+    if question.answer_type == "date":
+        bound = asked_bound(question)
+        chosen = bounded_dates(quote, bound) if bound is not None else []
+        chosen = chosen or event_dates(quote)
+        values = tuple(dict.fromkeys(" ".join(d.split()) for d in chosen)) or values
+    elif question.answer_type == "period" and not values:
+        values = tuple(dict.fromkeys(" ".join(d.split()) for d in deadline_dates(quote)))
+    return values
+
+
 def sentence_lead(question: Question, top: Candidate) -> list[str]:
     """The value line and the quote of the best sentence, or just the quote."""
     quote = clean_sentence(top.sentence)
     subject = subject_of(question)
-    values = values_of(profile(quote), question.answer_type) if subject else ()
+    values = stated_values(question, quote) if subject else ()
     if not subject or not values or len(values) > MAX_VALUES:
         return [f"{quote_lead(top)} «{quote}» [{top.number}]"]
     reference = _reference(top)

@@ -20,9 +20,11 @@ import re
 from collections.abc import Mapping, Sequence
 
 from finagent.answering.context import AnswerContext
+from finagent.answering.date_bounds import asked_bound, bounded_dates, deadline_dates, event_dates
 from finagent.answering.evidence import Candidate, sentences_of
 from finagent.answering.sentence_profile import SentenceProfile, profile, states_type
 from finagent.cards.model import DocumentCard
+from finagent.cards.sentence_vectors import sentence_key
 from finagent.question.model import Question
 from finagent.question.tables import STOP_LEMMAS
 from finagent.state import Chunk
@@ -34,6 +36,10 @@ _REQUISITE_LEMMAS = frozenset(
     {"инн", "кпп", "огрн", "огрнип", "бик", "именовать", "именуемый", "тел", "e-mail", "email"}
 )
 _ROOT = 6  # a shared lemma start this long relates «передоверие» and «передоверить»
+# the e5 similarity to the question, in shared content lemmas per SEMANTIC_UNIT of cosine
+# below the best sentence («завершить работы» — «Окончание работ — …» share no lemma)
+SEMANTIC_WEIGHT = 0.25
+SEMANTIC_UNIT = 0.05
 FULL = "whole_document"
 _ENDS = (".", "!", "?", ";", ":")
 # a numbered clause («3.1.», «2)», «а)»), a list item, a heading or a table row
@@ -60,6 +66,16 @@ def named_ids(question: Question) -> list[str]:
     power of attorney, by type and person, not an act naming him)."""
     most = max((len(d.reasons) for d in question.documents), default=0)
     return [d.document_id for d in question.documents if len(d.reasons) == most]
+
+
+def answer_documents(question: Question, chunks: Sequence[Chunk]) -> list[str]:
+    """The documents whose every sentence is a candidate: those the question names, else
+    the user document retrieval found first (its clause may be in no retrieved passage)."""
+    named = named_ids(question)
+    if named:
+        return named
+    first = next((c.document_id for c in chunks if c.source == "user_docs" and c.document_id), None)
+    return [first] if first else []
 
 
 def _core(name: str) -> str:
@@ -95,6 +111,19 @@ def _related(asked: set[str], lemmas: frozenset[str]) -> int:
     return sum(any(lm[:_ROOT] == a[:_ROOT] for lm in lemmas if len(lm) >= _ROOT) for a in rest)
 
 
+def _similarities(
+    own: Sequence[Candidate], sims: Mapping[tuple[str, str], float]
+) -> dict[int, float]:
+    """Each candidate's e5 similarity in SEMANTIC_UNITs below the best one (0 for the best,
+    negative below); a sentence without a vector counts as the least similar."""
+    found = {id(c): sims.get((c.chunk.document_id or "", sentence_key(c.sentence))) for c in own}
+    known = [v for v in found.values() if v is not None]
+    if not known:
+        return {}
+    best, worst = max(known), min(known)
+    return {i: ((worst if v is None else v) - best) / SEMANTIC_UNIT for i, v in found.items()}
+
+
 def unwrap(text: str) -> str:
     """Lines a plain-text document wrapped inside a sentence joined again: a line that
     does not end a sentence goes on in the next one, unless that one opens a numbered
@@ -115,15 +144,21 @@ def unwrap(text: str) -> str:
     return "\n".join(out)
 
 
+def document_sentences(text: str) -> list[str]:
+    """The candidate sentences of a document's full text (also embedded at ingestion)."""
+    return sentences_of(unwrap(text))
+
+
 def whole_document_candidates(
     question: Question, texts: Mapping[str, str], ctx: AnswerContext
 ) -> list[Candidate]:
-    """Every sentence of the named documents the answer has a source number for; the
-    document's full text is their passage (a quoted sentence is verbatim in it)."""
+    """Every sentence of the named documents (:func:`answer_documents`) the answer has a
+    source number for; the document's full text is their passage (a quoted sentence is
+    verbatim in it)."""
     out: list[Candidate] = []
     numbers = dict(zip((c.document_id for c in ctx.chunks), ctx.chunk_numbers, strict=True))
     titles = {c.document_id: c.title for c in ctx.chunks}
-    for document_id in named_ids(question):
+    for document_id in answer_documents(question, ctx.chunks):
         text, number = texts.get(document_id), numbers.get(document_id)
         if not text or number is None:
             continue
@@ -135,7 +170,7 @@ def whole_document_candidates(
             document_id=document_id,
             metadata={FULL: True},
         )
-        sentences = sentences_of(unwrap(text))
+        sentences = document_sentences(text)
         out += [Candidate(chunk, number, s, 0, i) for i, s in enumerate(sentences)]
     return out
 
@@ -154,11 +189,33 @@ def with_whole_documents(ranked: list[Candidate], extra: list[Candidate]) -> lis
     return ranked + added
 
 
+def value_level(question: Question, p: SentenceProfile, sentence: str) -> float:
+    """How well the sentence states a value of the asked type: a date of the asked end of
+    a term («до какого числа» — «действует до …») 2, a value of the type 1 (for «в какой
+    срок» also a deadline date), only the date of a document it mentions («№ 3 от …») 0.5,
+    none 0."""
+    kind = question.answer_type
+    if kind == "date":
+        bound = asked_bound(question)
+        if bound is not None and bounded_dates(sentence, bound):
+            return 2.0
+        if event_dates(sentence):
+            return 1.0
+        return 0.5 if p.dates else 0.0
+    if kind == "period" and deadline_dates(sentence):
+        return 1.0
+    return 1.0 if states_type(p, kind) else 0.0
+
+
 def rerank_document_sentences(
-    question: Question, ranked: list[Candidate], cards: Sequence[DocumentCard] = ()
+    question: Question,
+    ranked: list[Candidate],
+    cards: Sequence[DocumentCard] = (),
+    sims: Mapping[tuple[str, str], float] | None = None,
 ) -> list[Candidate]:
     """``ranked`` with the user's document sentences that answer the question first, when the
-    question names a document or only documents were found; else unchanged."""
+    question names a document or only documents were found; else unchanged. ``sims``: the
+    e5 similarity of document sentences to the question, by (document id, sentence key)."""
     named = set(named_ids(question))
     own = [c for c in ranked if c.chunk.source == "user_docs"]
     if not own or (not named and len(own) < len(ranked)):
@@ -176,19 +233,22 @@ def rerank_document_sentences(
         if f.field == "signed" and "signed" not in question.fields
     }
 
-    def key(candidate: Candidate) -> tuple[bool, bool, float, int, float]:
+    similarity = _similarities(own, sims or {})
+
+    def key(candidate: Candidate) -> tuple[bool, float, float, int, float]:
         text = candidate.sentence
         p = profile(text)
         # the words that name the document («субаренда», «помещение») tell no clause apart
         title = profile(candidate.chunk.title or "").lemmas
-        valued = states_type(p, question.answer_type)
+        valued = value_level(question, p, text)
         # a statement's or an invoice's row names its counterparty's ИНН beside its sum
-        clause = _clause(text) and (party or valued or not requisites(p, text))
+        clause = _clause(text) and (party or valued >= 1 or not requisites(p, text))
         clause = clause and " ".join(text.split()) not in own_dates
+        lexical = len((asked - title) & p.lemmas) + 0.5 * _related(asked - title, p.lemmas)
         return (
             clause,
             valued,
-            len((asked - title) & p.lemmas) + 0.5 * _related(asked - title, p.lemmas),
+            lexical + SEMANTIC_WEIGHT * similarity.get(id(candidate), 0.0),
             len(asked & title & p.lemmas),
             candidate.score,
         )

@@ -280,9 +280,13 @@ def candidates(ctx: AnswerContext, max_chunks: int = 5, per_chunk: int = 40) -> 
 
 
 async def rank(
-    query: str, found: list[Candidate], embedder: Embedder | None
+    query: str,
+    found: list[Candidate],
+    embedder: Embedder | None,
+    query_vector: np.ndarray | None = None,
 ) -> tuple[list[Candidate], float | None]:
-    """Candidates best first, and the best semantic similarity (None without an embedder)."""
+    """Candidates best first, and the best semantic similarity (None without an embedder);
+    ``query_vector``: the question's vector when the caller has it already."""
     if not found:
         return [], None
     query_stems = stems(query)
@@ -295,7 +299,7 @@ async def rank(
         # embedding is the cost (a cold sentence takes the model's time): only the
         # MAX_EMBEDDED sentences with most words of the question, best passages first
         chosen = sorted(found, key=lambda c: (-c.lexical, c.rank, c.position))[:MAX_EMBEDDED]
-        q = (await embedder.embed_queries([query]))[0]
+        q = query_vector if query_vector is not None else await question_vector(query, embedder)
         vectors = await embedder.embed_passages([c.ranked_text for c in chosen])
         sims = _cosine(vectors, q)
         for candidate, sim in zip(chosen, sims, strict=True):
@@ -315,6 +319,11 @@ async def rank(
         rate = RATE_ARTICLE_BONUS if focus is not None and focus.rate_article(c.chunk) else 0.0
         c.score = c.semantic + 0.04 * c.lexical + structure + figure + rate - length
     return sorted(found, key=lambda c: -c.score), best_semantic
+
+
+async def question_vector(query: str, embedder: Embedder) -> np.ndarray:
+    """The question's e5 ``query:`` vector (the embedding cache has it after retrieval)."""
+    return np.asarray((await embedder.embed_queries([query]))[0], dtype=np.float32)
 
 
 def shared_words(query: str, found: list[Candidate]) -> int:

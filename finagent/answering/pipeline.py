@@ -31,7 +31,13 @@ from finagent.answering.document_sentences import (
     whole_document_candidates,
     with_whole_documents,
 )
-from finagent.answering.evidence import Candidate, candidates, rank, shared_words
+from finagent.answering.evidence import (
+    Candidate,
+    candidates,
+    question_vector,
+    rank,
+    shared_words,
+)
 from finagent.answering.extractive import compose_extractive, compose_key_facts
 from finagent.answering.final import (
     abstention_update,
@@ -49,6 +55,7 @@ from finagent.answering.vague import clarification
 from finagent.answering.year_coverage import uncovered_year
 from finagent.bootstrap import Deps
 from finagent.cards.model import DocumentCard
+from finagent.cards.sentence_vectors import SentenceVectors, similarities
 from finagent.error_report import report
 from finagent.observability import get_logger
 from finagent.prompts import load_prompt
@@ -76,6 +83,8 @@ class TurnInput:
     cards: list[DocumentCard] = field(default_factory=list)
     # the full texts of the documents the question names (document scenarios), by id
     texts: dict[str, str] = field(default_factory=dict)
+    # the sentence vectors of the named documents and of the retrieved user documents
+    sentence_vectors: list[SentenceVectors] = field(default_factory=list)
     history: list[BaseMessage] = field(default_factory=list)  # this turn's LLM rounds so far
     instructions: str = ""
     tool_results: list[ExternalData] = field(default_factory=list)
@@ -127,13 +136,19 @@ def _direct(turn: TurnInput) -> bool:
 
 
 async def _rank(turn: TurnInput) -> tuple[list[Candidate], float | None]:
-    ranked, best = await rank(turn.query, candidates(turn.ctx), turn.deps.embedder)
+    embedder = turn.deps.embedder
+    found = candidates(turn.ctx)
+    vector = await question_vector(turn.query, embedder) if embedder is not None else None
+    ranked, best = await rank(turn.query, found, embedder, vector)
     if _direct(turn):
         ranked = rank_learned(turn.question, ranked, tax_focus(turn.query))
         ranked = prefer_matching_item(turn.question, ranked)
         whole = whole_document_candidates(turn.question, turn.texts, turn.ctx)
         ranked = with_whole_documents(ranked, whole)
-        ranked = rerank_document_sentences(turn.question, ranked, turn.cards)
+        sims = {}
+        if vector is not None and turn.sentence_vectors:
+            sims = similarities(turn.sentence_vectors, vector, embedder.model_id)
+        ranked = rerank_document_sentences(turn.question, ranked, turn.cards, sims)
     return ranked, best
 
 

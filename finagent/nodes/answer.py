@@ -7,7 +7,7 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 from langgraph.runtime import Runtime
 
-from finagent.answering.document_sentences import named_ids
+from finagent.answering.document_sentences import answer_documents
 from finagent.answering.final import context_of
 from finagent.answering.pipeline import DOCUMENT_SCENARIOS, TurnInput, answer_turn
 from finagent.nodes.common import decision_of
@@ -37,16 +37,25 @@ async def answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str,
     question = await turn_question(dict(state), deps, who.user_id)
     documents = decision.scenario in DOCUMENT_SCENARIOS
     texts: dict[str, str] = {}
-    if documents and who.user_id and named_ids(question):
-        found, _missing = await deps.documents.get_many(who.user_id, named_ids(question))
+    ctx = context_of(deps, state)
+    vectors = []
+    whole = answer_documents(question, ctx.chunks) if documents and who.user_id else []
+    if whole and who.user_id:
+        found, _missing = await deps.documents.get_many(who.user_id, whole)
         texts = {doc.id: doc.text for doc in found}
+    if documents and who.user_id and deps.llm is None:
+        # the offline composer ranks the documents' sentences by meaning too
+        own = [c.document_id for c in ctx.chunks if c.source == "user_docs" and c.document_id]
+        wanted = [*whole, *own]
+        vectors = await deps.documents.sentence_vectors.get_many(who.user_id, wanted)
     turn = TurnInput(
         deps=deps,
         question=question,
         decision=decision,
-        ctx=context_of(deps, state),
+        ctx=ctx,
         cards=await user_cards(deps, who.user_id) if documents else [],
         texts=texts,
+        sentence_vectors=vectors,
         history=history,
         instructions=state.get("answer_instructions") or "",
         tool_results=list(state.get("tool_results") or []),

@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
 from finagent.cards.build import build_card
+from finagent.cards.sentence_vectors import SentenceVectors, embed_sentences
 from finagent.observability import get_logger
 from finagent.retrieval.chunking import MarkdownChunker, TextChunk, chunks_at_least
+from finagent.retrieval.fairness import background_embedding
 from finagent.retrieval.index import SearchFilter
 from finagent.retrieval.kb_articles import (
     KbArticle,
@@ -72,8 +75,17 @@ class IngestReport:
 class Ingestor:
     """Turns files into stored documents, Markdown KB files and indexed chunks."""
 
-    def __init__(self, retriever: Retriever, documents: DocumentStore | None, kb_root: Path):
+    def __init__(
+        self,
+        retriever: Retriever,
+        documents: DocumentStore | None,
+        kb_root: Path,
+        sentences: Callable[[str], list[str]] | None = None,
+    ):
+        """``sentences``: the splitter whose sentences of a user document are embedded
+        beside its card (the answer's, given by the app); None embeds none."""
         settings = retriever.settings
+        self._sentences = sentences
         self._retriever = retriever
         self._documents = documents
         self._kb_root = kb_root
@@ -273,6 +285,11 @@ class Ingestor:
             if already >= len(chunks):
                 if card is not None:
                     await self._documents.cards.put(user_id, card)
+                stored = await self._documents.sentence_vectors.get(user_id, doc_id)
+                if stored is None or not stored.usable(self._retriever.embedder.model_id):
+                    vectors = await self._sentence_vectors(doc_id, text)
+                    if vectors is not None:
+                        await self._documents.sentence_vectors.put(user_id, vectors)
                 return FileResult(str(path), doc_id, title, already, status="unchanged")
         payload: dict[str, object] = {
             "source": "user_docs",
@@ -287,14 +304,37 @@ class Ingestor:
         ]
         try:
             await self._retriever.add(DOCS, records)
+            vectors = await self._sentence_vectors(doc_id, text)
             # stored once its chunks are indexed: the list never shows a half document
             await self._documents.put(user_id, title, path.name, text)
             if card is not None:
                 await self._documents.cards.put(user_id, card)
+            if vectors is not None:
+                await self._documents.sentence_vectors.put(user_id, vectors)
         except BaseException:
             await asyncio.shield(self._discard(user_id, doc_id))
             raise
         return FileResult(str(path), doc_id, title, len(records))
+
+    async def _sentence_vectors(self, doc_id: str, text: str) -> SentenceVectors | None:
+        """The document's sentences embedded in the ingestion lane (after any waiting
+        question, like its chunks); the progress bar shows the stage ``sentences``."""
+        if self._sentences is None:
+            return None
+        embedder = self._retriever.embedder
+        set_stage("sentences")
+        token = background_embedding.set(True)
+        try:
+            return await embed_sentences(
+                doc_id,
+                text,
+                embedder.model_id,
+                embedder.embed_passages,
+                self._sentences,
+                self._retriever.settings.ingest_batch_size,
+            )
+        finally:
+            background_embedding.reset(token)
 
     def _split_within_budget(self, name: str, text: str, title: str) -> list[TextChunk]:
         """The document's chunks, or DocumentLoadError over the chunk budget (before any

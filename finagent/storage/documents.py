@@ -11,6 +11,7 @@ from pydantic import BaseModel
 from finagent.routing.inventory import describe
 from finagent.storage.cards import CardStore
 from finagent.storage.namespaces import label
+from finagent.storage.sentence_vectors import SentenceVectorStore
 
 _ROOT = "documents"
 _INDEX_ROOT = "document_index"  # DocumentInfo without the text: what routing reads each turn
@@ -66,6 +67,8 @@ class DocumentStore:
     def __init__(self, store: BaseStore) -> None:
         self._store = store
         self.cards = CardStore(store)  # each document's card, in the same store and user
+        # each document's sentence vectors (whole-document answers), beside its card
+        self.sentence_vectors = SentenceVectorStore(store)
 
     async def put(self, user_id: str, title: str, filename: str, text: str) -> StoredDocument:
         doc_id = document_id_for(user_id, text)
@@ -148,3 +151,4 @@ class DocumentStore:
         await self._store.adelete(_namespace(user_id), doc_id)
         await self._store.adelete(_index_namespace(user_id), doc_id)
         await self.cards.delete(user_id, doc_id)
+        await self.sentence_vectors.delete(user_id, doc_id)
