@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,13 +14,11 @@ from finagent.graph.agent import Agent
 from tests.fakes.cbr_soap import FakeCbrServer, running_server
 from tests.fakes.llm import ScriptedChatModel, tool_call_message
 
-HISTORY = Path(__file__).resolve().parents[1] / "data" / "key_rate_history.csv"
-
 
 @pytest.fixture
 def cbr() -> Iterator[FakeCbrServer]:
     for fake in running_server():
-        fake.state.key_rates = published_key_rates(HISTORY, date.today())
+        fake.state.key_rates = published_key_rates(date.today())
         yield fake
 
 

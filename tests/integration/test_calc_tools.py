@@ -1,12 +1,11 @@
 """The calculator tools over the real Bank of Russia client and the loopback SOAP fake
-serving the real key-rate history (tests/data/key_rate_history.csv)."""
+serving the key-rate history shipped with the package."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Iterator
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,7 +20,6 @@ from finagent.tools.cbr import build_cbr_tools
 from finagent.tools.registry import ToolRegistry
 from tests.fakes.cbr_soap import FakeCbrServer, ManualClock, running_server
 
-HISTORY = Path(__file__).resolve().parents[1] / "data" / "key_rate_history.csv"
 TODAY = date(2025, 11, 20)
 CTX = ToolContext(user_id="alice")
 PENALTY = "Req_Calculate_Penalty_For_Payments"
@@ -31,7 +29,7 @@ DEADLINE = "Req_Calculate_Deadline_For_Events"
 @pytest.fixture
 def server() -> Iterator[FakeCbrServer]:
     for fake in running_server():
-        fake.state.key_rates = published_key_rates(HISTORY, TODAY)
+        fake.state.key_rates = published_key_rates(TODAY)
         yield fake
 
 

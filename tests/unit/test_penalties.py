@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import csv
 from datetime import date, timedelta
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 
+from finagent.legal.key_rate_data import shipped_key_rates
 from finagent.legal.penalties import (
     KeyRateTable,
     PenaltyError,
@@ -16,17 +15,11 @@ from finagent.legal.penalties import (
     penalty_rules,
 )
 
-HISTORY = Path(__file__).resolve().parents[1] / "data" / "key_rate_history.csv"
-
 
 @pytest.fixture(scope="module")
 def rates() -> KeyRateTable:
-    with HISTORY.open(encoding="utf-8") as f:
-        points = [
-            (date.fromisoformat(r["effective_from"]), Decimal(r["key_rate_percent"]))
-            for r in csv.DictReader(f)
-        ]
-    return KeyRateTable(points, date(2026, 11, 23))
+    """The shipped steps, taken as known up to 23.11.2026 (the last step holding)."""
+    return KeyRateTable(shipped_key_rates().steps, date(2026, 11, 23))
 
 
 def test_every_row_has_a_basis_and_no_two_rows_overlap() -> None:
