@@ -12,6 +12,7 @@ from finagent.legal.key_rate_data import (
     parse_key_rates,
     shipped_key_rates,
 )
+from finagent.legal.key_rates import KeyRateSource
 
 CSV = "effective_from,key_rate_percent\n2024-02-05,9.00\n2024-04-15,8.25\n"
 META = 'as_of = 2024-05-31\nsource = "test"\n'
@@ -50,3 +51,13 @@ def test_parse_reads_steps_and_metadata() -> None:
 def test_malformed_history_is_refused(csv_text: str, meta: str, message: str) -> None:
     with pytest.raises(KeyRateDataError, match=message):
         parse_key_rates(csv_text, meta)
+
+
+async def test_without_a_client_the_shipped_history_serves_up_to_its_as_of() -> None:
+    source = KeyRateSource(None, parse_key_rates(CSV, META))
+    inside = await source.history(date(2024, 3, 1), date(2024, 5, 31))
+    assert inside.origin == "shipped" and inside.known_until == date(2024, 5, 31)
+    assert inside.table.rate_on(date(2024, 4, 14)) == Decimal("9.00")
+    past = await source.history(date(2024, 5, 1), date(2024, 6, 10))
+    assert past.origin == "no_client" and past.table.known(date(2024, 6, 1)) is None
+    assert past.table.known(date(2024, 5, 31)) == Decimal("8.25")
