@@ -4,9 +4,10 @@ Each item's question goes through the offline rule path exactly as in the agent:
 ``calc`` routing hook (:func:`finagent.routing.calc_rules.calc_decision`) must claim it,
 then :func:`finagent.answering.calc.calculate` parses it and calls the real calculator
 tools, the пени tool over the real Bank of Russia client talking SOAP to a loopback
-key-rate responder (:mod:`evals.answers.cbr_loopback`) that serves the real key-rate
-history in ``datasets/key_rate_history.csv``. The answer's «Ответ:» line is compared with the
-item's ``expected_date`` or ``expected_amount``: exact match, no tolerance.
+key-rate responder (:mod:`evals.answers.cbr_loopback`) that serves the key-rate history
+shipped with the package (``finagent/legal/data/key_rate_history.csv``); the days after its
+``as_of`` reach the calculators through that responder. The answer's «Ответ:» line is
+compared with the item's ``expected_date`` or ``expected_amount``: exact match.
 
 Item fields: deadline ``{id, kind: "deadline", question, event_date, period, unit, norm,
 norm_unit, expected_date, steps}``; penalty ``{id, kind: "penalty", question, amount,
@@ -54,9 +55,8 @@ CALC_DATASETS = [
     CALC_HOLDOUT_V5,
     CALC_HOLDOUT_V6,
 ]
-KEY_RATES = DATASETS_DIR / "key_rate_history.csv"
-# the evaluation's "today": questions without a year take this year; the fake serves key
-# rates up to this day
+# the evaluation's "today": questions without a year take this year; the responder serves
+# key rates up to this day (the last shipped step holding after its as_of)
 EVAL_TODAY = date(2026, 11, 23)
 _ANSWER_DATE = re.compile(r"Ответ:\s*(\d{2})\.(\d{2})\.(\d{4})")
 _ANSWER_AMOUNT = re.compile(r"Ответ:\s*([\d\s\u00a0]+),(\d{2})\s*руб")
@@ -99,8 +99,8 @@ def answer_value(kind: str, answer: str) -> str | None:
 
 
 def _key_rate_server() -> KeyRateResponder:
-    """The loopback Bank of Russia key-rate responder with the real key-rate history."""
-    return KeyRateResponder(published_key_rates(KEY_RATES, EVAL_TODAY)).start()
+    """The loopback Bank of Russia key-rate responder with the shipped key-rate history."""
+    return KeyRateResponder(published_key_rates(EVAL_TODAY)).start()
 
 
 async def run_calc_eval(items: list[CalcItem]) -> dict[str, Any]:

@@ -3,19 +3,19 @@
 The evaluation runs the real ``CentralBankClient`` (zeep, SOAP 1.2, the bundled WSDL)
 against this server on 127.0.0.1, so the key rates reach the calculators through the
 client's real request, parsing and cache path. It answers only ``KeyRateXML`` (the one
-operation the пени calculator uses) from ``datasets/key_rate_history.csv``; anything else
-gets a SOAP Fault. It lives here, not in ``tests/``, so ``finagent eval answers --calc``
+operation the пени calculator uses) from the key-rate history shipped with the package
+(``finagent/legal/data/key_rate_history.csv``, the one copy); anything else gets a SOAP
+Fault. It lives here, not in ``tests/``, so ``finagent eval answers --calc``
 works from an installed package; the tests keep the full fake in ``tests/fakes``.
 """
 
 from __future__ import annotations
 
-import csv
 import threading
+from collections.abc import Sequence
 from datetime import date, timedelta
 from decimal import Decimal
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from typing import Any
 
 from lxml import etree
@@ -24,14 +24,17 @@ SOAP12 = "http://www.w3.org/2003/05/soap-envelope"
 CBR_NS = "http://web.cbr.ru/"
 
 
-def published_key_rates(path: Path, until: date) -> dict[date, Decimal]:
-    """``effective_from,key_rate_percent`` steps as the service publishes them: one row
-    per working day (Mon-Fri) from the first step to ``until``."""
-    with path.open(encoding="utf-8") as f:
-        steps = sorted(
-            (date.fromisoformat(r["effective_from"]), Decimal(r["key_rate_percent"]))
-            for r in csv.DictReader(f)
-        )
+def published_key_rates(
+    until: date, steps: Sequence[tuple[date, Decimal]] | None = None
+) -> dict[date, Decimal]:
+    """Rate steps ``(effective_from, percent)`` (default: the shipped history) as the
+    service publishes them: one row per working day (Mon-Fri) from the first step to
+    ``until``, the last step holding after the history's own ``as_of``."""
+    if steps is None:
+        from finagent.legal.key_rate_data import shipped_key_rates
+
+        steps = shipped_key_rates().steps
+    steps = sorted(steps)
     out: dict[date, Decimal] = {}
     day = steps[0][0]
     while day <= until:

@@ -13,6 +13,12 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from finagent.answering.calc_format import ddmmyyyy as _d
+from finagent.answering.calc_format import rubles as _money
+from finagent.answering.penalty_text import PAYER_RU as _PAYER_RU
+from finagent.answering.penalty_text import PENALTY_RULE as _PENALTY_RULE
+from finagent.answering.penalty_text import history_note, partial_penalty
+from finagent.answering.penalty_text import penalty_table as _penalty_table
 from finagent.error_report import report_text
 from finagent.legal.calc_asks import asks_for_penalty
 from finagent.legal.calc_query import DeadlineQuery, PenaltyQuery, parse_deadline, parse_penalty
@@ -35,7 +41,6 @@ ART_6_1_NOTE = (
     "сроков применены по действующей редакции ст. 6.1 (пп. 2, 3, 5–8)."
 )
 NEEDS_DATA = "Не удалось извлечь из вопроса данные для расчёта. Укажите {what}, например: {example}"
-_PAYER_RU = {"individual": "физическое лицо / ИП", "organization": "организация"}
 NORM_QUOTE_CHARS = 700
 
 
@@ -45,16 +50,6 @@ class CalcOutcome:
     ok: bool
     debug: dict[str, Any] = field(default_factory=dict)
     parsed: bool = True  # False: the question gave nothing to compute from
-
-
-def _d(iso: str) -> str:
-    return date.fromisoformat(iso).strftime("%d.%m.%Y")
-
-
-def _money(text: str) -> str:
-    whole, _, frac = text.partition(".")
-    grouped = f"{int(whole):,}".replace(",", " ")
-    return f"{grouped},{frac or '00'} руб."
 
 
 async def _norm_quote(
@@ -168,26 +163,6 @@ async def _deadline(
     return CalcOutcome("\n".join(line for line in lines if line is not None), True, debug)
 
 
-def _penalty_table(row: dict[str, Any]) -> list[str]:
-    lines = [
-        "| Период | Дней | Ключевая ставка | Доля | Пени | Основание |",
-        "|---|---|---|---|---|---|",
-    ]
-    for p in row["periods"]:
-        lines.append(
-            f"| {_d(p['date_from'])} – {_d(p['date_to'])} | {p['days']} | {p['key_rate']} % "
-            f"| {p['fraction']} | {_money(p['amount'])} | {p['basis']} |"
-        )
-    return lines
-
-
-_PENALTY_RULE = (
-    "Пени начисляются за каждый календарный день просрочки со дня, следующего за сроком "
-    "уплаты, по день погашения включительно (п. 3 ст. 75 НК РФ); пеня = недоимка × доля × "
-    "ключевая ставка, действовавшая в этот день (п. 4 ст. 75 НК РФ)."
-)
-
-
 def _both_payers(q: PenaltyQuery, rows: list[dict[str, Any]], data: dict[str, Any]) -> list[str]:
     """The payer is not stated and the fractions differ: both results, none claimed."""
     lines = [
@@ -249,10 +224,19 @@ async def _penalty(q: PenaltyQuery, registry: ToolRegistry, ctx: ToolContext) ->
         error = "; ".join(e["error_text"] for e in data.get("errors", []))
         return CalcOutcome(f"Пени рассчитать не удалось: {error}.", False, debug)
     assumptions = list(q.assumptions)
+    if any(r.get("complete") is False for r in results):  # some days have no key rate
+        debug.update(missing_rates=results[0]["missing_rates"])
+        return CalcOutcome(
+            "\n".join(partial_penalty(results, q.payer_given, assumptions, data)), True, debug
+        )
+    note = history_note(data.get("key_rates") or {})
     if not q.payer_given:
         if len({r["total"] for r in results}) > 1:
             debug.update(totals=[r["total"] for r in results], ambiguous="payer")
-            return CalcOutcome("\n".join(_both_payers(q, results, data)), True, debug)
+            lines = _both_payers(q, results, data)
+            if note:
+                lines.insert(lines.index("## Расчёт") - 1, note)
+            return CalcOutcome("\n".join(lines), True, debug)
         assumptions.append(
             "плательщик не указан: при этой просрочке доля ставки для организаций и для "
             "физических лиц одинакова, пени тоже"
@@ -265,11 +249,8 @@ async def _penalty(q: PenaltyQuery, registry: ToolRegistry, ctx: ToolContext) ->
         f"{row['days']} дн. просрочки: с "
         f"{_d(row['periods'][0]['date_from'])} по {_d(row['paid_date'])} включительно.",
     ]
-    if row.get("stale"):
-        lines.append(
-            "> Банк России сейчас недоступен: использованы сохранённые значения ключевой "
-            f"ставки (по состоянию на {data.get('key_rates_as_of', 'неизвестную дату')})."
-        )
+    if note:
+        lines.append(note)
     if assumptions:
         lines.append(_assumptions(assumptions).strip())
     lines += [

@@ -96,7 +96,8 @@ def penalty_rules() -> tuple[PenaltyRule, ...]:
 
 
 class KeyRateTable:
-    """The key rate in force on each day: the last published value on or before it."""
+    """The key rate in force on each day: the last published value on or before it, for
+    the days from the first point through ``known_until``."""
 
     def __init__(self, points: Sequence[tuple[date, Decimal]], known_until: date) -> None:
         ordered = sorted(points)
@@ -104,33 +105,45 @@ class KeyRateTable:
         self._rates = [r for _, r in ordered]
         self.known_until = known_until
 
-    def rate_on(self, day: date) -> Decimal:
+    @property
+    def first_day(self) -> date | None:
+        return self._days[0] if self._days else None
+
+    def known(self, day: date) -> Decimal | None:
+        """The rate in force on ``day``, or None when the table does not know it."""
         i = bisect_right(self._days, day)
         if i == 0 or day > self.known_until:
-            raise PenaltyError(f"ключевая ставка Банка России на {day:%d.%m.%Y} неизвестна")
+            return None
         return self._rates[i - 1]
+
+    def rate_on(self, day: date) -> Decimal:
+        rate = self.known(day)
+        if rate is None:
+            raise PenaltyError(f"ключевая ставка Банка России на {day:%d.%m.%Y} неизвестна")
+        return rate
 
 
 @dataclass
 class PenaltyPeriod:
-    """Consecutive days with the same key rate and fraction."""
+    """Consecutive days with the same key rate and fraction; ``key_rate`` and ``amount``
+    are None for days whose key rate is unknown (a partial calculation)."""
 
     date_from: date
     date_to: date
     days: int
-    key_rate: Decimal
+    key_rate: Decimal | None
     fraction: Fraction
     basis: str
-    amount: Fraction  # exact, rounded only for display and in the total
+    amount: Fraction | None  # exact, rounded only for display and in the total
 
     def as_dict(self) -> dict[str, object]:
         return {
             "date_from": self.date_from.isoformat(),
             "date_to": self.date_to.isoformat(),
             "days": self.days,
-            "key_rate": f"{self.key_rate:.2f}",
+            "key_rate": None if self.key_rate is None else f"{self.key_rate:.2f}",
             "fraction": f"{self.fraction.numerator}/{self.fraction.denominator}",
-            "amount": f"{to_kopecks(self.amount):.2f}",
+            "amount": None if self.amount is None else f"{to_kopecks(self.amount):.2f}",
             "basis": self.basis,
         }
 
@@ -143,12 +156,29 @@ class Penalty:
     payer: Payer
     days: int
     periods: list[PenaltyPeriod] = field(default_factory=list)
-    total: Decimal = Decimal("0.00")
+    total: Decimal = Decimal("0.00")  # of the days with a known rate when not complete
 
     @property
     def citations(self) -> list[str]:
         head = [f"п. 3 {ART_75}", f"п. 4 {ART_75}"]
         return list(dict.fromkeys([*head, *(p.basis.split(":")[0] for p in self.periods)]))
+
+    @property
+    def missing(self) -> list[tuple[date, date]]:
+        """The date ranges whose key rate is unknown, merged across fraction changes."""
+        out: list[tuple[date, date]] = []
+        for p in self.periods:
+            if p.key_rate is not None:
+                continue
+            if out and out[-1][1] + timedelta(days=1) == p.date_from:
+                out[-1] = (out[-1][0], p.date_to)
+            else:
+                out.append((p.date_from, p.date_to))
+        return out
+
+    @property
+    def complete(self) -> bool:
+        return all(p.key_rate is not None for p in self.periods)
 
 
 def compute_penalty(
@@ -158,8 +188,14 @@ def compute_penalty(
     payer: str,
     rates: KeyRateTable,
     rules: Sequence[PenaltyRule] | None = None,
+    *,
+    partial: bool = False,
 ) -> Penalty:
-    """Пени on ``amount`` paid on ``paid_date`` instead of ``due_date``."""
+    """Пени on ``amount`` paid on ``paid_date`` instead of ``due_date``.
+
+    A day whose key rate ``rates`` does not know raises :class:`PenaltyError`; with
+    ``partial`` it becomes a period without a rate and an amount instead, and ``total``
+    sums the days that have one (``Penalty.missing`` names the others)."""
     if payer not in PAYERS:
         raise PenaltyError("плательщик: individual (физлицо, ИП) или organization (организация)")
     if not amount.is_finite() or amount <= 0:
@@ -175,18 +211,20 @@ def compute_penalty(
         rule = next((r for r in table if r.applies(payer, day, overdue)), None)
         if rule is None:
             raise PenaltyError(f"нет правила расчёта пеней на {day:%d.%m.%Y} в таблице долей")
-        rate = rates.rate_on(day)
-        daily = Fraction(amount) * Fraction(rate) / 100 * rule.fraction
+        rate = rates.known(day) if partial else rates.rate_on(day)
+        daily = None if rate is None else Fraction(amount) * Fraction(rate) / 100 * rule.fraction
         if current and current.key_rate == rate and current.fraction == rule.fraction:
             current.date_to = day
             current.days += 1
-            current.amount += daily
+            if current.amount is not None and daily is not None:
+                current.amount += daily
         else:
             current = PenaltyPeriod(day, day, 1, rate, rule.fraction, rule.basis, daily)
             result.periods.append(current)
         day += timedelta(days=1)
         overdue += 1
-    result.total = to_kopecks(sum((p.amount for p in result.periods), Fraction(0)))
+    known = (p.amount for p in result.periods if p.amount is not None)
+    result.total = to_kopecks(sum(known, Fraction(0)))
     return result
 
 

@@ -1,14 +1,15 @@
 """Deadline and пени calculators as aggregate tools (``Req_*`` contract).
 
 Both take a list and return :class:`~finagent.tools.base.AggregateResult` JSON: a bad item
-(a malformed date, a year the production calendar does not cover, a day without a key
-rate) is recorded in ``errors`` and the rest is computed; the key-rate service being down
-with nothing cached is the one fatal error.
+(a malformed date, a year the production calendar does not cover) is recorded in
+``errors`` and the rest is computed. пени whose days reach past the known key rates are
+a partial result (no total, the missing days named); the shipped key-rate history being
+unreadable is the one fatal error.
 """
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any, Literal
 
@@ -17,7 +18,8 @@ from pydantic import BaseModel, Field
 from finagent.clients.errors import ExternalServiceError
 from finagent.legal.calendar import CalendarYearError
 from finagent.legal.deadlines import Deadline, compute_deadline
-from finagent.legal.key_rates import KeyRateSource
+from finagent.legal.key_rate_data import KeyRateDataError
+from finagent.legal.key_rates import KeyRateHistory, KeyRateSource
 from finagent.legal.penalties import EDITION_NOTE, Penalty, PenaltyError, compute_penalty
 from finagent.tools.base import AggregateResult, ErrorInfo, Tool, ToolContext, to_json
 
@@ -121,12 +123,51 @@ def penalty_row(penalty: Penalty, stale: bool) -> dict[str, Any]:
         "payer": penalty.payer,
         "days": penalty.days,
         "periods": [p.as_dict() for p in penalty.periods],
-        "total": f"{penalty.total:.2f}",
         "citations": penalty.citations,
     }
+    if penalty.complete:
+        row["total"] = f"{penalty.total:.2f}"
+    else:  # no total: only the days with a known key rate are summed
+        row["complete"] = False
+        row["partial_total"] = f"{penalty.total:.2f}"
+        row["missing_rates"] = [
+            {"date_from": a.isoformat(), "date_to": b.isoformat()} for a, b in penalty.missing
+        ]
     if stale:
         row["stale"] = True
     return row
+
+
+def history_json(history: KeyRateHistory) -> dict[str, Any]:
+    """Which key-rate history served and up to which day it knows the rate."""
+    first = history.table.first_day
+    out: dict[str, Any] = {
+        "source": "cbr" if history.origin == "cbr" else "shipped",
+        "known_from": first.isoformat() if first else None,
+        "known_until": history.known_until.isoformat(),
+    }
+    if history.origin == "cbr" and history.fetched_at is not None:
+        out["fetched_at"] = history.fetched_at.isoformat(timespec="seconds")
+    if history.origin in ("no_client", "cbr_failed"):
+        out["cbr"] = "not_configured" if history.origin == "no_client" else "unavailable"
+    if history.stale:
+        out["stale"] = True
+    return out
+
+
+def _days_needed(payments: list[LatePayment]) -> tuple[date, date] | None:
+    """The first and last day of arrears over the payments with valid dates."""
+    spans = []
+    for p in payments:
+        try:
+            due, paid = _parse(p.due_date), _parse(p.paid_date)
+        except ValueError:
+            continue
+        if due < paid:
+            spans.append((due + timedelta(days=1), paid))
+    if not spans:
+        return None
+    return min(a for a, _ in spans), max(b for _, b in spans)
 
 
 class Req_Calculate_Penalty_For_Payments(Tool[PenaltyInput]):
@@ -135,12 +176,16 @@ class Req_Calculate_Penalty_For_Payments(Tool[PenaltyInput]):
     «рассчитайте пени»: never compute пени yourself. Days run from the day after the due
     date through the payment date inclusive; the fraction (1/300, 1/150) per payer type
     and overdue day comes from a table with the legal basis of each row. Each result has
-    a per-period breakdown (days, key_rate, fraction, amount) and the total in roubles;
+    a per-period breakdown (days, key_rate, fraction, amount) and the total in roubles.
+    key_rates says which history served (cbr: fetched from the Bank of Russia; shipped:
+    the built-in history) and known_until. A result with complete=false has no total:
+    the key rate of its missing_rates days is unknown (key_rate null there), and
+    partial_total sums only the other days; say so, never fill in a rate.
     stale=true means the key rates came from cache while the Bank of Russia was down.
     """
 
     name = "Req_Calculate_Penalty_For_Payments"
-    source_note = "расчёт пеней (ст. 75 НК РФ, ключевая ставка cbr.ru)"
+    source_note = "расчёт пеней (ст. 75 НК РФ, ключевая ставка Банка России)"
     input_model = PenaltyInput
 
     def __init__(self, source: KeyRateSource) -> None:
@@ -148,12 +193,11 @@ class Req_Calculate_Penalty_For_Payments(Tool[PenaltyInput]):
 
     async def run(self, args: PenaltyInput, ctx: ToolContext) -> str:
         result = AggregateResult(success=False)
-        try:
-            history = await self._source.history()  # the one expensive fetch, outside the loop
-        except ExternalServiceError as exc:
-            from finagent.tools.cbr_common import service_error  # imports zeep
-
-            result.fatal_error = str(service_error(exc))
+        needed = _days_needed(args.payments)
+        try:  # the one expensive fetch, outside the loop
+            history = await self._source.history(*needed) if needed else self._source.offline()
+        except (ExternalServiceError, KeyRateDataError) as exc:
+            result.fatal_error = f"the key-rate history is unavailable: {exc}"
             return to_json(result)
         for payment in args.payments:
             params = payment.model_dump()
@@ -165,6 +209,7 @@ class Req_Calculate_Penalty_For_Payments(Tool[PenaltyInput]):
                     _parse(payment.paid_date),
                     payment.payer,
                     history.table,
+                    partial=True,
                 )
             except (InvalidOperation, ValueError, PenaltyError) as exc:
                 text = "amount must be a number" if isinstance(exc, InvalidOperation) else str(exc)
@@ -176,6 +221,7 @@ class Req_Calculate_Penalty_For_Payments(Tool[PenaltyInput]):
         result.success = bool(result.results)
         out = result.model_dump(mode="json", exclude_none=True)
         out["edition"] = EDITION_NOTE
-        if history.stale and history.as_of:
-            out["key_rates_as_of"] = history.as_of.isoformat(timespec="seconds")
+        out["key_rates"] = history_json(history)
+        if history.stale and history.fetched_at:
+            out["key_rates_as_of"] = history.fetched_at.isoformat(timespec="seconds")
         return to_json(out)

@@ -7,8 +7,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from finagent.legal.key_rates import KeyRateSource
 from finagent.tools.base import Tool
-from finagent.tools.calc import Req_Calculate_Deadline_For_Events
+from finagent.tools.calc import (
+    Req_Calculate_Deadline_For_Events,
+    Req_Calculate_Penalty_For_Payments,
+)
 from finagent.tools.documents import LoadDocumentsFull, SearchUserDocuments
 from finagent.tools.kb_files import build_kb_file_tools
 from finagent.tools.kb_search import ReqFindPassagesForQueries, SearchGeneralKb
@@ -45,7 +49,8 @@ def build_registry(
     clients: LiveClients,
     extra_tools: Iterable[Tool[Any]] = (),
 ) -> ToolRegistry:
-    """Domain tools; live sources are registered only when their client is configured."""
+    """Domain tools; live sources are registered only when their client is configured (the
+    пени calculator always is: without the Bank of Russia it uses the shipped history)."""
     tools: list[Tool[Any]] = [
         SearchUserDocuments(retriever),
         LoadDocumentsFull(documents, settings.full_documents_max_chars),
@@ -59,6 +64,8 @@ def build_registry(
         from finagent.tools.cbr import build_cbr_tools
 
         tools.extend(build_cbr_tools(settings, clients.cbr))
+    else:  # пени on the shipped key-rate history alone
+        tools.append(Req_Calculate_Penalty_For_Payments(KeyRateSource(None)))
     if clients.tavily is not None:
         from finagent.tools.news import build_news_tools
 

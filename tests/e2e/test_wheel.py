@@ -104,3 +104,18 @@ def test_eval_datasets_dir_setting_replaces_the_packaged_sets(
     assert out.returncode == 0, out.stderr[-3000:]
     (only,) = json.loads(out.stdout)["datasets"]
     assert only["name"] == "routing.jsonl" and only["size"] == 1 and only["accuracy"] == 1.0
+
+
+def test_wheel_ships_the_key_rate_history(unpacked_wheel: Path, tmp_path: Path) -> None:
+    out = _run(
+        unpacked_wheel,
+        tmp_path,
+        "-c",
+        "import finagent.legal.key_rate_data as k; h = k.shipped_key_rates(); "
+        "print(k.__file__); print(h.as_of, len(h.steps))",
+    )
+    assert out.returncode == 0, out.stderr
+    where, as_of, steps = out.stdout.split()
+    assert where.startswith(str(unpacked_wheel)) and int(steps) > 0
+    assert (unpacked_wheel / "finagent" / "legal" / "data" / "key_rate_history.toml").exists()
+    assert as_of >= "2025-10-27"

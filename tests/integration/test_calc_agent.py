@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,16 +11,15 @@ from langchain_core.messages import AIMessage
 
 from evals.answers.cbr_loopback import published_key_rates
 from finagent.graph.agent import Agent
+from finagent.legal.key_rate_data import shipped_key_rates
 from tests.fakes.cbr_soap import FakeCbrServer, running_server
 from tests.fakes.llm import ScriptedChatModel, tool_call_message
-
-HISTORY = Path(__file__).resolve().parents[1] / "data" / "key_rate_history.csv"
 
 
 @pytest.fixture
 def cbr() -> Iterator[FakeCbrServer]:
     for fake in running_server():
-        fake.state.key_rates = published_key_rates(HISTORY, date.today())
+        fake.state.key_rates = published_key_rates(date.today())
         yield fake
 
 
@@ -66,12 +64,23 @@ async def test_offline_penalty_answer_has_the_breakdown(make_services, cbr) -> N
     assert "п. 3 ст. 75 НК РФ" in answer and "п. 5.1 ст. 75 НК РФ" in answer
 
 
-async def test_penalty_without_the_key_rate_source_says_so(make_services) -> None:
+async def test_penalty_without_the_bank_of_russia_uses_the_shipped_history(make_services) -> None:
     services = await make_services()  # cbr disabled
     result = await Agent(services).run(
         user_id="alice", query="сколько пеней на 10 000 руб., срок 28.04.2025, уплачено 05.05.2025"
     )
-    assert "источник ключевой ставки Банка России не подключён" in result.answer
+    assert "**Ответ: 49,00 руб.**" in result.answer  # 10 000 × 21 % / 300 × 7 days
+    as_of = shipped_key_rates().as_of
+    assert f"встроенная история ставок Банка России по состоянию на {as_of:%d.%m.%Y}" in (
+        result.answer
+    )
+    later = await Agent(services).run(
+        user_id="alice",
+        query="сколько пеней на 10 000 руб., срок 20.10.2025, уплачено 05.11.2025, ИП",
+    )
+    assert "Ответ:" not in later.answer
+    assert "на даты с 28.10.2025 по 05.11.2025" in later.answer
+    assert "источник Банка России не подключён" in later.answer
 
 
 async def test_llm_orchestrator_routes_to_calc(make_services, cbr) -> None:

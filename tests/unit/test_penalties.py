@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import csv
 from datetime import date, timedelta
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 
+from finagent.legal.key_rate_data import shipped_key_rates
 from finagent.legal.penalties import (
     KeyRateTable,
     PenaltyError,
@@ -16,17 +15,11 @@ from finagent.legal.penalties import (
     penalty_rules,
 )
 
-HISTORY = Path(__file__).resolve().parents[1] / "data" / "key_rate_history.csv"
-
 
 @pytest.fixture(scope="module")
 def rates() -> KeyRateTable:
-    with HISTORY.open(encoding="utf-8") as f:
-        points = [
-            (date.fromisoformat(r["effective_from"]), Decimal(r["key_rate_percent"]))
-            for r in csv.DictReader(f)
-        ]
-    return KeyRateTable(points, date(2026, 11, 23))
+    """The shipped steps, taken as known up to 23.11.2026 (the last step holding)."""
+    return KeyRateTable(shipped_key_rates().steps, date(2026, 11, 23))
 
 
 def test_every_row_has_a_basis_and_no_two_rows_overlap() -> None:
@@ -99,3 +92,34 @@ def test_third_stage_from_day_91(rates: KeyRateTable) -> None:
 def test_errors_are_clear(rates: KeyRateTable, args: tuple, message: str) -> None:  # type: ignore[type-arg]
     with pytest.raises(PenaltyError, match=message):
         compute_penalty(*args, rates)
+
+
+def test_partial_sums_the_known_days_and_names_the_unknown_ones() -> None:
+    # invented steps: 10 % from 01.03.2025, 12 % from 20.03.2025, known through 31.03.2025
+    table = KeyRateTable(
+        [(date(2025, 3, 1), Decimal("10.00")), (date(2025, 3, 20), Decimal("12.00"))],
+        date(2025, 3, 31),
+    )
+    p = compute_penalty(
+        Decimal(300000), date(2025, 3, 9), date(2025, 4, 12), "organization", table, partial=True
+    )
+    assert not p.complete
+    assert p.missing == [(date(2025, 4, 1), date(2025, 4, 12))]  # merged across 1/300 → 1/150
+    got = [(x.date_from, x.days, x.key_rate, str(x.fraction)) for x in p.periods]
+    assert got == [
+        (date(2025, 3, 10), 10, Decimal("10.00"), "1/300"),
+        (date(2025, 3, 20), 12, Decimal("12.00"), "1/300"),
+        (date(2025, 4, 1), 8, None, "1/300"),  # overdue days 23-30
+        (date(2025, 4, 9), 4, None, "1/150"),  # from the 31st day
+    ]
+    # 300 000 × (10 % × 10 + 12 % × 12) / 300: only the days with a known rate
+    assert p.total == Decimal("2440.00")
+    assert p.periods[2].as_dict()["key_rate"] is None and p.periods[2].as_dict()["amount"] is None
+    before = compute_penalty(
+        Decimal(1000), date(2025, 2, 20), date(2025, 3, 3), "individual", table, partial=True
+    )
+    assert before.missing == [(date(2025, 2, 21), date(2025, 2, 28))]  # before the first step
+    full = compute_penalty(
+        Decimal(1000), date(2025, 3, 2), date(2025, 3, 5), "individual", table, partial=True
+    )
+    assert full.complete and full.missing == []
