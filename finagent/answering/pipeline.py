@@ -317,8 +317,8 @@ async def answer_turn(turn: TurnInput, generate: Generate | None = None) -> dict
             decision.scenario in DOCUMENT_SCENARIOS,
             turn.cards,
         )
-        if uncovered is not None:
-            return abstention_update(uncovered, evidence.best)
+        if uncovered is not None:  # a live source that failed says so first, as above
+            return _live_notice(ctx) or abstention_update(uncovered, evidence.best)
     if deps.llm is None or generate is None:
         return await _offline(turn, evidence, only_smalltalk)
 

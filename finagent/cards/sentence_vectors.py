@@ -50,7 +50,9 @@ def sentence_key(sentence: str) -> str:
 def pack(
     document_id: str, model_id: str, sentences: Sequence[str], vectors: np.ndarray
 ) -> SentenceVectors:
-    matrix = np.asarray(vectors, dtype=np.float32).reshape(len(sentences), -1)
+    flat = np.asarray(vectors, dtype=np.float32)
+    # a document with no sentence (a scan, an empty table) has no vectors and no width
+    matrix = flat.reshape(len(sentences), -1) if sentences else flat.reshape(0, 0)
     encoded = base64.b64encode(matrix.astype(np.float16).tobytes()).decode("ascii")
     return SentenceVectors(
         document_id=document_id,

@@ -41,6 +41,12 @@ def test_the_packed_vectors_round_trip_and_the_version_is_checked() -> None:
     assert sims[("d1", "b")] == 1.0 and sims[("d1", "a")] == 0.0
 
 
+def test_a_document_without_sentences_packs_to_an_empty_record() -> None:
+    record = pack("d0", "model-x", [], np.zeros((0,), dtype=np.float32))
+    assert record.sentences == [] and record.matrix().shape == (0, 0)
+    assert similarities([record], np.array([1, 0], dtype=np.float32), "model-x") == {}
+
+
 def test_every_sentence_the_answer_reads_is_embedded_and_stored() -> None:
     calls: list[list[str]] = []
 
