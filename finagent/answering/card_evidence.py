@@ -114,17 +114,25 @@ def _fact_kinds(key: str, question: Question) -> set[str] | None:
     for answer_type in _PREFERRED.get(field_kind, ()):
         if answer_type in question.answer_types:
             return _KINDS[answer_type]
-    # «какой теперь обеспечительный платёж и до какого числа доплатить?»: the field named
-    # is asked itself when no other asked field states the question's type
+    # «какой теперь обеспечительный платёж и до какого числа доплатить?»: the field a
+    # question word governs is asked itself when no other asked field states the type
     primary = _KINDS.get(question.answer_type)
     others = [FIELD_BY_KEY[k].kind for k in question.fields if k != key and k in FIELD_BY_KEY]
     if (
         primary
         and field_kind == "amount"
+        and _governed(key, question)
         and not any(_KINDS.get(t, set()) & primary for k in others for t in _PREFERRED.get(k, ()))
     ):
         return _KINDS[_PREFERRED[field_kind][0]]
     return primary
+
+
+def _governed(key: str, question: Question) -> bool:
+    """The field is what a question word governs («какой теперь обеспечительный платёж»),
+    not a topic («по НДС»)."""
+    cues = {lm for cue in FIELD_BY_KEY[key].cues for lm in cue_lemmas(cue)}
+    return any(set(a.lemmas) & cues for a in question.attributes)
 
 
 def _candidates(card: DocumentCard, key: str, question: Question) -> list[Fact]:

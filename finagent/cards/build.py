@@ -20,7 +20,7 @@ from finagent.language.percents import percents_in
 from finagent.language.periods import periods_in
 from finagent.language.persons import persons_in
 from finagent.language.spans import DateMention, Identifier
-from finagent.language.text import analyse
+from finagent.language.text import Sentence, analyse
 
 _FORM_LINES = 3  # a form's own number is stated this many lines under its heading at most
 _OPENING_SENTENCES = 8  # the document's own number and date are stated before this
@@ -118,6 +118,10 @@ def build_card(document_id: str, title: str, text: str) -> DocumentCard:
         *F.number_facts(identifiers),
     ]
     label_table_facts(facts, cells)
+    for fact in facts:  # as written: a value or sentence read across a joined line break
+        fact.text = text[fact.start : fact.end]
+        start, end = fact.sentence.start, fact.sentence.end
+        fact.sentence = Sentence(text=text[start:end], start=start, end=end)
     for fact in facts:
         if doc_date is not None and fact.kind == "date" and fact.start == doc_date.start:
             fact.field = "signed"

@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field
 
 from finagent.language.text import Sentence
 
-CARD_VERSION = 3  # 3: table cells' labels and amounts
+CARD_VERSION = 4  # 4: table cells' labels and amounts, wrapped lines joined
 
 FactKind = Literal["amount", "rate", "date", "term", "number", "identifier"]
 

@@ -4,8 +4,9 @@ A plain-text document wrapped at a fixed width splits a clause over lines («с�
 82 485 (восемьдесят две тысячи» / «четыреста) рублей 00 копеек»); the analyser ends a
 sentence at each line, so the amount would lose its currency. A line break inside a
 sentence becomes a space (same length, so offsets into the original text hold): the line
-does not end a sentence, is no table row or aligned form line, and the next line opens
-no numbered clause, list item, heading, table row or «Реквизит: значение» line.
+does not end a sentence, is no table row or aligned form line, the next line opens no
+numbered clause, list item, heading or table row, and it goes on in lower case, a figure
+or a quote — or with a capital after a long line that ends with a lower-case word.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import re
 _ENDS = (".", "!", "?", ";", ":")
 _OPENS = re.compile(r"^(?:\d+(?:\.\d+)*[.)]\s|[а-яa-z]\)\s|[-*•–—#|+])")
 _ALIGNED = re.compile(r"\S {3,}\S")  # columns of a form laid out with spaces
-_LABEL_WIDTH = 40  # «Покупатель: …» — a label ends within this many characters
+_WRAPPED_WIDTH = 50  # a line wrapped inside a paragraph is at least this long
 
 
 def _continues(previous: str, line: str) -> bool:
@@ -24,8 +25,12 @@ def _continues(previous: str, line: str) -> bool:
         return False
     if _ALIGNED.search(before) or _ALIGNED.search(after) or _OPENS.match(after):
         return False
-    head = after[:_LABEL_WIDTH]
-    return ":" not in head or not after[0].isupper()
+    if after[0].islower() or after[0].isdigit() or after[0] in "«(":
+        return True
+    # a capital after a wrapped line of a paragraph («в пользу» / «ООО «Альфа» составляет»),
+    # not after a short requisites line («ИНН …, КПП …» / «Р/с …»)
+    last = before.rsplit(" ", 1)[-1]
+    return len(before) >= _WRAPPED_WIDTH and last.isalpha() and last.islower()
 
 
 def joined(text: str) -> str:
