@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from langgraph.store.memory import InMemoryStore
+
 from finagent.answering.card_evidence import card_answers
 from finagent.answering.context import build_context
 from finagent.cards.build import build_card
+from finagent.cards.model import CARD_VERSION
 from finagent.cards.tables import table_cells
 from finagent.cards.unwrap import joined
 from finagent.question.build import build_question
 from finagent.state import Chunk
+from finagent.storage.card_refresh import current_cards
+from finagent.storage.documents import DocumentStore
 
 INVOICE = (
     "# Счёт № 41 от 2 февраля 2026 г.\n\n"
@@ -90,7 +95,9 @@ def test_figures_with_kopecks_in_cells_are_amounts_of_the_row_field() -> None:
 def test_the_vat_qualifier_chooses_the_column() -> None:
     found = _answers(INVOICE, "Счёт № 41: на какую сумму с НДС?")
     assert found == [("сумма договора", ["84 000,00 руб."])]
-    assert _answers(INVOICE, "Счёт № 41: итого без НДС?") == [("итого к оплате", ["70 000,00 руб."])]
+    assert _answers(INVOICE, "Счёт № 41: итого без НДС?") == [
+        ("итого к оплате", ["70 000,00 руб."])
+    ]
 
 
 def test_a_restated_figure_answers_when_the_field_states_another_vat_basis() -> None:
@@ -109,6 +116,8 @@ def test_wrapped_lines_are_joined_with_their_offsets_kept() -> None:
     assert len(joined(WRAPPED)) == len(WRAPPED)
     assert "(девяносто тысяч)    рублей 00 копеек." in joined(WRAPPED)
     assert joined("Итого:    100\nАдрес: г. Тверь\n") == "Итого:    100\nАдрес: г. Тверь\n"
+    requisites = "ИНН 7701234567, КПП 770101001\nР/с 40702810000000000001 в банке\n"
+    assert joined(requisites) == requisites
     card = build_card("d1", "amendment.txt", WRAPPED)
     assert [f.value for f in card.values("deposit")] == ["90 000 руб."]
 
@@ -126,3 +135,14 @@ def test_what_a_figure_takes_into_account_is_not_the_field_asked() -> None:
     )
     assert question.fields == []
     assert build_question("Какой обеспечительный платёж?").fields == ["deposit"]
+
+
+async def test_a_card_of_an_older_builder_is_rebuilt_when_read() -> None:
+    documents = DocumentStore(InMemoryStore())
+    doc = await documents.put("u1", "Счёт № 41", "invoice.md", INVOICE)
+    old = build_card(doc.id, doc.title, INVOICE).model_copy(update={"version": 1, "facts": []})
+    await documents.cards.put("u1", old)
+    (card,) = await current_cards(documents, "u1")
+    assert card.version == CARD_VERSION and card.facts
+    stored = await documents.cards.get("u1", doc.id)
+    assert stored is not None and stored.version == CARD_VERSION
