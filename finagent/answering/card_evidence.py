@@ -98,9 +98,9 @@ def _shown(fact: Fact) -> str:
     if fact.kind == "date" or not known_numbers([value]) <= known_numbers([fact.sentence.text]):
         value = " ".join(fact.text.strip("*").split())
         # a table cell's figure («84 000,00») takes its currency from the column header
-        sign = fact.value.lstrip("0123456789 ,") if fact.kind == "amount" else ""
-        if sign and not value.endswith(sign.rstrip(".")) and not value.endswith(sign):
-            value = f"{value} {sign}"
+        bare = fact.kind == "amount" and not any(ch.isalpha() for ch in value)
+        if bare:
+            value = f"{value} {fact.value.lstrip('0123456789 ,')}"
     return f"{value} {_PER[fact.per]}" if fact.per in _PER else value
 
 
@@ -249,7 +249,7 @@ def card_answers(
     """One answer per field or role the question asks that a relevant card fills."""
     ordered = _ordered_cards(question, cards, ctx)
     answers: list[CardAnswer] = []
-    for key in _asked_keys(question, ordered[:1]):
+    for key in _asked_keys(question, ordered):
         for card in ordered:
             values = _values(card, key, question)
             if not values:
