@@ -2,8 +2,9 @@
 
 A question about a document field or role («кто арендодатель», «сумма счёта-фактуры»)
 is answered from the card of the document it names, else of the retrieved document that
-has the field. Every candidate value of the field is kept: two values are both shown
-with their sentences, never one picked silently.
+has the field. Of the field's candidate values, those that fit the question's qualifiers
+(VAT, time basis, final figure) and words are kept (:mod:`finagent.answering.qualifiers`);
+values equally supported are all shown with their sentences, never one picked silently.
 """
 
 from __future__ import annotations
