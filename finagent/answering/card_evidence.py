@@ -2,16 +2,20 @@
 
 A question about a document field or role («кто арендодатель», «сумма счёта-фактуры»)
 is answered from the card of the document it names, else of the retrieved document that
-has the field. Every candidate value of the field is kept: two values are both shown
-with their sentences, never one picked silently.
+has the field. Of the field's candidate values, those that fit the question's qualifiers
+(VAT, time basis, final figure) and words are kept (:mod:`finagent.answering.qualifiers`);
+values equally supported are all shown with their sentences, never one picked silently.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from finagent.answering.companions import companion_facts
 from finagent.answering.context import AnswerContext
 from finagent.answering.figures import known_numbers
+from finagent.answering.qualifiers import asked as asked_qualifiers
+from finagent.answering.qualifiers import best_facts
 from finagent.cards.fields import BY_KEY as FIELD_BY_KEY
 from finagent.cards.model import DocumentCard, Fact
 from finagent.language.cues import cue_lemmas
@@ -32,12 +36,25 @@ _KINDS = {
 _ANY = ("party", "amount", "rate", "date", "term")
 _FIELD_KINDS = {"party": ("party",), "yes_no": ()}
 MAX_VALUES = 3  # more candidates: those whose sentences share most words with the question
+# fields that name the same figure in different words: «сумма», «стоимость», «итого»
+_FAMILIES = ({"contract_amount", "total"},)
+# the answer types each kind of field states, best first
+_PREFERRED: dict[str, tuple[str, ...]] = {
+    "amount": ("amount", "limit", "rate"),
+    "rate": ("rate", "limit", "amount"),
+    "date": ("date", "period"),
+    "term": ("period", "date"),
+}
+QUALIFIED = "amount"  # the pseudo-field of an amount read by the question's qualifiers
+_QUALIFIED_MAX = 2  # more tied figures: the qualifiers chose none
 
 
 @dataclass
 class CardValue:
     value: str  # as shown: «297 200 руб. в месяц», «АО «СеверСтройИнвест» (ИНН 7814556023)»
     sentence: str  # the document's sentence, verbatim
+    label: str | None = None  # a table cell's row and column labels
+    start: int | None = None  # the fact's offset in its document
 
 
 @dataclass
@@ -80,8 +97,66 @@ def _shown(fact: Fact) -> str:
     sentence does not («2025-04-22» for «22 апреля 2025 г.», «…,00» added)."""
     value = fact.value
     if fact.kind == "date" or not known_numbers([value]) <= known_numbers([fact.sentence.text]):
-        value = " ".join(fact.text.split())
+        value = " ".join(fact.text.strip("*").split())
+        # a table cell's figure («84 000,00») takes its currency from the column header
+        bare = fact.kind == "amount" and not any(ch.isalpha() for ch in value)
+        if bare:
+            value = f"{value} {fact.value.lstrip('0123456789 ,')}"
     return f"{value} {_PER[fact.per]}" if fact.per in _PER else value
+
+
+def _fact_kinds(key: str, question: Question) -> set[str] | None:
+    """The fact kinds that may answer field ``key``: the primary answer type's when the
+    field's kind states it, else the first other asked type it states («с какого числа и
+    сколько в месяц?» — the rent's amount, not the date), else the primary type's."""
+    field_kind = FIELD_BY_KEY[key].kind if key in FIELD_BY_KEY else "amount"
+    if question.answer_type in _PREFERRED.get(field_kind, ()):
+        return _KINDS[question.answer_type]
+    for answer_type in _PREFERRED.get(field_kind, ()):
+        if answer_type in question.answer_types:
+            return _KINDS[answer_type]
+    # «какой теперь обеспечительный платёж и до какого числа доплатить?»: the field a
+    # question word governs is asked itself when no other asked field states the type
+    primary = _KINDS.get(question.answer_type)
+    others = [FIELD_BY_KEY[k].kind for k in question.fields if k != key and k in FIELD_BY_KEY]
+    if (
+        primary
+        and field_kind == "amount"
+        and _governed(key, question)
+        and not any(_KINDS.get(t, set()) & primary for k in others for t in _PREFERRED.get(k, ()))
+    ):
+        return _KINDS[_PREFERRED[field_kind][0]]
+    return primary
+
+
+def _governed(key: str, question: Question) -> bool:
+    """The field is what a question word governs («какой теперь обеспечительный платёж»),
+    not a topic («по НДС»)."""
+    cues = {lm for cue in FIELD_BY_KEY[key].cues for lm in cue_lemmas(cue)}
+    return any(set(a.lemmas) & cues for a in question.attributes)
+
+
+def _candidates(card: DocumentCard, key: str, question: Question) -> list[Fact]:
+    """The facts of the field and of the fields that name the same figure; any amount for
+    the qualified amount, but the VAT only when the VAT is asked («сумма с НДС» is not)."""
+    if key == QUALIFIED:
+        vat = "vat" in question.fields
+        return [f for f in card.facts if f.kind == "amount" and (vat or f.field != "vat")]
+    family = next((f for f in _FAMILIES if key in f), {key})
+    return [f for f in card.facts if f.field in family]
+
+
+# words that name a document, not a clause of it
+_DOCUMENT_WORDS = frozenset({"договор", "соглашение", "контракт", "документ"})
+
+
+def _naming_words(card: DocumentCard, key: str) -> set[str]:
+    """Words no value is told apart by: the document's title, the field's own cues (every
+    candidate has them) and the words that name a document."""
+    words = {lm for word in card.title.split() for lm in cue_lemmas(word.strip(".,;:«»()"))}
+    if key in FIELD_BY_KEY:
+        words |= {lm for cue in FIELD_BY_KEY[key].cues for lm in cue_lemmas(cue)}
+    return words | _DOCUMENT_WORDS
 
 
 def _values(card: DocumentCard, key: str, question: Question) -> list[CardValue]:
@@ -89,13 +164,32 @@ def _values(card: DocumentCard, key: str, question: Question) -> list[CardValue]
     for party in card.parties_with(key):
         shown = f"{party.name} (ИНН {party.inn})" if party.inn else party.name
         out.setdefault(shown, CardValue(shown, party.sentence.text))
-    facts = card.values(key)
-    kinds = _KINDS.get(question.answer_type)
+    kinds = _fact_kinds(key, question)
     # an amount question is never answered with a rate, nor a date question with a term
-    typed = [f for f in facts if f.kind in kinds] if kinds else facts
-    for fact in typed:
-        out.setdefault(_shown(fact), CardValue(_shown(fact), fact.sentence.text))
+    facts = [f for f in _candidates(card, key, question) if not kinds or f.kind in kinds]
+    ignore = _naming_words(card, key)
+    best, conflict = best_facts(question, facts, card.facts, ignore)
+    if conflict and key != QUALIFIED and kinds and "amount" in kinds:
+        # «плата в месяц без НДС» where the rent's clause states it with VAT: the
+        # document restates the figure elsewhere («Сумма без НДС — … в месяц»)
+        others = _candidates(card, QUALIFIED, question)
+        best, conflict = best_facts(question, others, card.facts, ignore)
+    if key == QUALIFIED and (conflict or len({f.value for f in best}) > _QUALIFIED_MAX):
+        return []  # no figure fits the question clearly: sentences answer instead
+    # one figure stated twice (a table's totals row and the line under it) is one value
+    by_value: dict[str, Fact] = {}
+    for fact in sorted(best, key=lambda f: f.label is not None):
+        by_value.setdefault(fact.value, fact)
+    for fact in sorted(by_value.values(), key=lambda f: f.start):
+        shown = _shown(fact)
+        out.setdefault(shown, CardValue(shown, fact.sentence.text, fact.label, fact.start))
     return list(out.values())
+
+
+def _qualified(question: Question) -> bool:
+    """An amount question that states how its figure is qualified (VAT, basis, final)."""
+    wanted = asked_qualifiers(question)
+    return "amount" in question.answer_types and bool(wanted.vat or wanted.basis or wanted.final)
 
 
 def _closest(values: list[CardValue], question: Question) -> list[CardValue]:
@@ -138,13 +232,25 @@ def asked_fields(question: Question) -> list[str]:
     ]
 
 
+def _asked_keys(question: Question, cards: list[DocumentCard]) -> list[str]:
+    """The asked fields, and the qualified amount for an amount question that names a
+    document and qualifies its figure but asks no amount field a card fills («сумма без
+    НДС», «сколько в месяц», «сколько в итоге перечислить»)."""
+    keys = asked_fields(question)
+    amount_fields = [k for k in keys if k in FIELD_BY_KEY and FIELD_BY_KEY[k].kind == "amount"]
+    filled = any(_candidates(c, k, question) for c in cards for k in amount_fields)
+    if question.documents and _qualified(question) and not filled:
+        keys = [k for k in keys if k not in amount_fields] + [QUALIFIED]
+    return keys
+
+
 def card_answers(
     question: Question, cards: list[DocumentCard], ctx: AnswerContext, new_sources: bool = True
 ) -> list[CardAnswer]:
     """One answer per field or role the question asks that a relevant card fills."""
     ordered = _ordered_cards(question, cards, ctx)
     answers: list[CardAnswer] = []
-    for key in asked_fields(question):
+    for key in _asked_keys(question, ordered):
         for card in ordered:
             values = _values(card, key, question)
             if not values:
@@ -152,7 +258,7 @@ def card_answers(
             number = _source_number(ctx, card, new_sources)
             if number is None:
                 continue
-            name = FIELD_BY_KEY[key].name if key in FIELD_BY_KEY else key
+            name = FIELD_BY_KEY[key].name if key in FIELD_BY_KEY else "сумма"
             shown = values if len(values) <= MAX_VALUES else _closest(values, question)
             answers.append(
                 CardAnswer(
@@ -160,4 +266,34 @@ def card_answers(
                 )
             )
             break
-    return answers
+    return answers + _companions(question, ordered, answers)
+
+
+def _companions(
+    question: Question, cards: list[DocumentCard], answers: list[CardAnswer]
+) -> list[CardAnswer]:
+    """The other value a two-value question asks, from the sentences of the first answer."""
+    if not answers:
+        return []
+    first = answers[0]
+    card = next((c for c in cards if c.document_id == first.document_id), None)
+    if card is None:
+        return []
+    starts = {v.start for a in answers for v in a.values if a.document_id == card.document_id}
+    stated = [f for f in card.facts if f.start in starts]
+    out = []
+    for name, facts in companion_facts(question, card, stated):
+        values = list({_shown(f): CardValue(_shown(f), f.sentence.text) for f in facts}.values())
+        shown = values[:MAX_VALUES]
+        out.append(
+            CardAnswer(
+                f"companion:{name}",
+                name,
+                card.document_id,
+                card.title,
+                first.number,
+                shown,
+                len(values) - len(shown),
+            )
+        )
+    return out

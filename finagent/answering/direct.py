@@ -90,7 +90,8 @@ def card_lead(answers: list[CardAnswer]) -> list[str]:
         several = len(a.values) > 1
         for v in a.values:
             sentence = clean_sentence(v.sentence) or v.sentence
-            label = f"{a.name}, вариант «{v.value}»: " if several else f"{a.name}: "
+            name = f"{a.name} ({v.label})" if v.label else a.name
+            label = f"{name}, вариант «{v.value}»: " if several else f"{name}: "
             quotes.append(f"- {label}«{sentence}» [{a.number}]")
     if any(len(a.values) > 1 or a.more for a in answers):
         line += " В документе несколько значений — проверьте, какое применяется."

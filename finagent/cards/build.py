@@ -6,7 +6,10 @@ from finagent.cards import facts as F
 from finagent.cards.doc_types import DocType
 from finagent.cards.model import DocumentCard
 from finagent.cards.parties import parties_in
+from finagent.cards.table_facts import bare_amounts, label_table_facts
+from finagent.cards.tables import table_cells
 from finagent.cards.title import Heading, doc_type_of, heading_of, strip_markdown
+from finagent.cards.unwrap import joined
 from finagent.cards.vocabulary import vocabulary_of
 from finagent.language.dates import dates_in
 from finagent.language.identifiers import identifiers_in
@@ -17,7 +20,7 @@ from finagent.language.percents import percents_in
 from finagent.language.periods import periods_in
 from finagent.language.persons import persons_in
 from finagent.language.spans import DateMention, Identifier
-from finagent.language.text import analyse
+from finagent.language.text import Sentence, analyse
 
 _FORM_LINES = 3  # a form's own number is stated this many lines under its heading at most
 _OPENING_SENTENCES = 8  # the document's own number and date are stated before this
@@ -85,7 +88,7 @@ def _own_number_and_date(
 
 def build_card(document_id: str, title: str, text: str) -> DocumentCard:
     text = text[:MAX_CARD_CHARS]
-    analysed = analyse(text)
+    analysed = analyse(joined(text))
     heading = heading_of(text)
     doc_type = heading.doc_type
     if doc_type is None:
@@ -104,13 +107,21 @@ def build_card(document_id: str, title: str, text: str) -> DocumentCard:
     number, doc_date = _own_number_and_date(heading, numbers, dates, opening_end)
     if number is None and heading.start >= 0:
         number = _form_number(text, heading, numbers)
+    cells = table_cells(text)
+    money = money_in(analysed)
+    money += bare_amounts(analysed, cells, money)
     facts = [
-        *F.amount_facts(analysed, money_in(analysed)),
+        *F.amount_facts(analysed, money),
         *F.rate_facts(analysed, percents_in(analysed)),
         *F.date_facts(analysed, dates),
         *F.term_facts(analysed, periods_in(analysed)),
         *F.number_facts(identifiers),
     ]
+    label_table_facts(facts, cells)
+    for fact in facts:  # as written: a value or sentence read across a joined line break
+        fact.text = text[fact.start : fact.end]
+        start, end = fact.sentence.start, fact.sentence.end
+        fact.sentence = Sentence(text=text[start:end], start=start, end=end)
     for fact in facts:
         if doc_date is not None and fact.kind == "date" and fact.start == doc_date.start:
             fact.field = "signed"

@@ -56,7 +56,12 @@ ROLES = (
 
 # order matters: the more specific cue of two at the same distance wins (first listed)
 FIELDS = (
-    Field("rent", "арендная плата", "amount", ("арендной платы", "арендная плата")),
+    Field(
+        "rent",
+        "арендная плата",
+        "amount",
+        ("арендной платы", "арендная плата", "субарендная плата", "плата за пользование"),
+    ),
     Field("deposit", "обеспечительный платёж", "amount", ("обеспечительный платёж", "залог")),
     Field("advance", "аванс", "amount", ("аванс", "предоплата", "авансовый платёж")),
     Field("salary", "оклад", "amount", ("оклад", "заработная плата", "зарплата")),

@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field
 
 from finagent.language.text import Sentence
 
-CARD_VERSION = 2
+CARD_VERSION = 4  # 4: table cells' labels and amounts, wrapped lines joined
 
 FactKind = Literal["amount", "rate", "date", "term", "number", "identifier"]
 
@@ -25,6 +25,7 @@ class Fact(BaseModel):
     sentence: Sentence
     per: str | None = None  # «month» for «в месяц», «ежемесячно»
     party: str | None = None  # identifiers: the role of the party they belong to
+    label: str | None = None  # a table cell's row label and column header
 
 
 class Party(BaseModel):

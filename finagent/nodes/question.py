@@ -8,13 +8,14 @@ from finagent.bootstrap import Deps
 from finagent.cards.model import DocumentCard
 from finagent.question.build import build_question
 from finagent.question.model import Question
+from finagent.storage.card_refresh import current_cards
 
 
 async def user_cards(deps: Deps, user_id: str | None) -> list[DocumentCard]:
     """The cards of ``user_id``'s documents (none without a user or a document store)."""
     if not user_id:
         return []
-    return await deps.documents.cards.list(user_id)
+    return await current_cards(deps.documents, user_id)
 
 
 async def turn_question(state: dict[str, Any], deps: Deps, user_id: str | None) -> Question:

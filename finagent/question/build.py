@@ -100,18 +100,27 @@ def _fields(lemmas: Sequence[str], words: Sequence[str]) -> list[tuple[int, str]
     # «какой потолок неустойки, если они сорвут сроки поставки?»: the condition names
     # what happens, the main clause what is asked
     condition = _condition(lemmas)
+    # «сколько перечислить с учётом зачёта обеспечительного платежа»: what the figure
+    # takes into account is not what is asked
+    found = [(at, key) for at, key in found if at not in _inside(lemmas, _QUALIFYING)]
     asked = [(at, key) for at, key in found if at not in condition]
     return asked or found
 
 
 _CONDITIONS = ("если", "в случае", "при условии")
+_QUALIFYING = ("с учётом", "без учёта", "за вычетом", "за исключением", "помимо", "кроме")
 _CLAUSE_ENDS = frozenset({",", "?", ".", ";", "—"})
 
 
 def _condition(lemmas: Sequence[str]) -> set[int]:
     """Positions of the question's conditional clauses («если …» up to its comma)."""
+    return _inside(lemmas, _CONDITIONS)
+
+
+def _inside(lemmas: Sequence[str], cues: Sequence[str]) -> set[int]:
+    """Positions from each cue up to the end of its clause."""
     inside: set[int] = set()
-    for cue in _CONDITIONS:
+    for cue in cues:
         at = find_cue(lemmas, cue)
         while at >= 0:
             end = next((i for i in range(at + 1, len(lemmas)) if lemmas[i] in _CLAUSE_ENDS), None)

@@ -39,6 +39,7 @@ from finagent.routing.router import (
 )
 from finagent.routing.rules import classify, rule_decision
 from finagent.state import Decision, Scenario, Turn
+from finagent.storage.card_refresh import current_cards
 
 log = get_logger("finagent.orchestrate")  # the event names predate this module
 
@@ -77,7 +78,7 @@ async def question_with_cards(
 ) -> tuple[Question, list[DocumentCard]]:
     """The turn's typed question, built once with the user's cards (read by every node)."""
     limit = deps.settings.routing_inventory_max_documents
-    cards = await deps.documents.cards.list(user_id, limit=limit) if limit > 0 else []
+    cards = await current_cards(deps.documents, user_id, limit) if limit > 0 else []
     return build_question(query, cards=cards), cards
 
 

@@ -58,8 +58,14 @@ def test_lease(card: dict[str, DocumentCard]) -> None:
 def test_two_candidates_for_one_field_are_both_kept(card: dict[str, DocumentCard]) -> None:
     # the lease runs «с 1 февраля 2025 г. по 31 декабря 2025 г.»: both dates stay candidates
     assert {"2025-02-01", "2025-12-31"} <= set(values(card["dogovor_arendy"], "valid_until"))
-    # the act states its total twice, in the summary and in its closing sentence
-    assert values(card["akt_vypolnennyh_rabot"], "total") == ["174 000 руб.", "174 000 руб."]
+    # the act states its total in its table's totals row (without and with VAT), in the
+    # summary and in its closing sentence
+    assert values(card["akt_vypolnennyh_rabot"], "total") == [
+        "145 000 руб.",
+        "174 000 руб.",
+        "174 000 руб.",
+        "174 000 руб.",
+    ]
 
 
 def test_invoice(card: dict[str, DocumentCard]) -> None:
@@ -70,7 +76,8 @@ def test_invoice(card: dict[str, DocumentCard]) -> None:
         "seller": ("ООО «Ромашка-Трейд»", "7716889042", "771601001"),
         "buyer": ("АО «Вектор-Логистик»", "7729450318", "504101001"),
     }
-    assert values(invoice, "total") == ["1 056 000 руб."]
+    # the table's «Всего к оплате» row without and with VAT, then the summary line
+    assert values(invoice, "total") == ["880 000 руб.", "1 056 000 руб.", "1 056 000 руб."]
     assert "176 000 руб." in values(invoice, "vat") and "20 %" in values(invoice, "vat")
     assert "880 000 руб." in values(invoice, "contract_amount")
 

@@ -1,0 +1,148 @@
+"""Table cells of a document's text and the labels that say what each cell holds.
+
+Loaders flatten tables into lines of cells: Markdown and grid tables («| a | b |», with
+«|---|» or «+---+» rules) and Word tables («a | b | c»). A value in a cell is read with its
+row's label (the first cell with words: «Всего к оплате», «Сальдо конечное», a
+counterparty) and, in a table of three columns or more, its column's header («Сумма с
+НДС, руб.»): the header alone says whether a figure is with or without VAT.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+_RULE_CHARS = frozenset("|+-=:. ")
+_KEY_VALUE_COLUMNS = 2  # a two-column table is a list of «label | value» pairs
+
+
+@dataclass(frozen=True)
+class Cell:
+    start: int  # offsets of the cell's text in the document
+    end: int
+    row: str  # the row's label
+    column: str  # the column's header ("" when none)
+
+    @property
+    def label(self) -> str:
+        return " · ".join(part for part in (self.row, self.column) if part)
+
+
+@dataclass(frozen=True)
+class _Piece:
+    left: int  # the cell's span in its line, between its delimiters
+    right: int
+    start: int  # the cell's text in the document
+    end: int
+    text: str
+
+
+def _is_rule(line: str) -> bool:
+    return bool(line.strip()) and set(line) <= _RULE_CHARS and ("-" in line or "=" in line)
+
+
+def _cells(line: str, offset: int) -> list[_Piece]:
+    """The cells of a table line; rule segments inside a header line («Документ +---+---+»)
+    are cut off. A line that opens with «|» is a Markdown or grid row, else a Word row
+    whose first cell may be empty (« | | Всего к оплате | …»)."""
+    inner, at = line, 0
+    if line.startswith("|"):
+        inner, at = line[1:], 1
+        inner = inner[:-1] if inner.endswith("|") else inner
+    out = []
+    for piece in inner.split("|"):
+        text = piece
+        cut = text.find("+-")
+        if cut >= 0:
+            text = text[:cut]
+        stripped = text.strip()
+        start = at + (len(text) - len(text.lstrip()))
+        shown = stripped.strip("*").strip()
+        span = (offset + start, offset + start + len(stripped))
+        out.append(_Piece(at, at + len(text), *span, shown))
+        at += len(piece) + 1
+    return out
+
+
+def _has_words(text: str) -> bool:
+    return sum(ch.isalpha() for ch in text) >= 2
+
+
+def _is_header(cells: list[_Piece]) -> bool:
+    """A row of names: no cell is a bare figure («№ | Дата | Сумма, руб.»)."""
+    return all(_has_words(c.text) or c.text in {"", "№", "#"} for c in cells)
+
+
+def _header_of(cell: _Piece, i: int, head: list[list[_Piece]], fixed: bool) -> str:
+    """The header of a cell: in a fixed-width (grid) table every header cell above it,
+    merged ones too («По данным ООО «А», руб.» over «Дебет»); else the same column's."""
+    if fixed:
+        parts = [h.text for row in head for h in row if h.left < cell.right and cell.left < h.right]
+    else:
+        parts = [row[i].text for row in head if i < len(row)]
+    return " ".join(p for p in parts if p)
+
+
+def _block_cells(rows: list[list[_Piece]], header_rows: int, fixed: bool) -> list[Cell]:
+    width = max(len(r) for r in rows)
+    head = rows[:header_rows] if width > _KEY_VALUE_COLUMNS else []
+    out: list[Cell] = []
+    for row in rows[header_rows:]:
+        label_at = next((i for i, c in enumerate(row) if _has_words(c.text)), None)
+        label = row[label_at].text if label_at is not None else ""
+        for i, cell in enumerate(row):
+            if cell.text and i != label_at:
+                out.append(Cell(cell.start, cell.end, label, _header_of(cell, i, head, fixed)))
+    return out
+
+
+def _label_line(line: str, offset: int) -> Cell | None:
+    """«В том числе НДС (20 %): 125 800,00»: a label and a bare figure on one line (a
+    table a PDF flattened, a form's requisite) is a row of two cells."""
+    label, colon, value = line.rpartition(":")
+    figure = value.strip().strip("*").strip()
+    if not colon or not _has_words(label) or not figure or _has_words(figure):
+        return None
+    if not any(ch.isdigit() for ch in figure):
+        return None
+    start = offset + len(label) + 1 + (len(value) - len(value.lstrip()))
+    return Cell(start, start + len(value.strip()), label.strip().strip("*").strip(), "")
+
+
+def table_cells(text: str) -> list[Cell]:
+    """Every value cell of every table of ``text`` with its row label and column header."""
+    out: list[Cell] = []
+    rows: list[list[_Piece]] = []
+    lengths: set[int] = set()
+    header_rows = 0  # rows above the first rule of the block (its header)
+    ruled = False
+
+    def flush() -> None:
+        nonlocal rows, header_rows, ruled, lengths
+        if rows:
+            heads = header_rows if ruled else int(len(rows) > 1 and _is_header(rows[0]))
+            out.extend(_block_cells(rows, min(heads, len(rows)), ruled and len(lengths) == 1))
+        rows, header_rows, ruled, lengths = [], 0, False, set()
+
+    offset = 0
+    for line in text.split("\n"):
+        start, offset = offset, offset + len(line) + 1
+        if _is_rule(line):
+            if rows and not ruled:
+                ruled, header_rows = True, len(rows)
+            continue
+        if "|" not in line:
+            flush()
+            pair = _label_line(line, start)
+            if pair is not None:
+                out.append(pair)
+            continue
+        cells = _cells(line, start)
+        if len(cells) < _KEY_VALUE_COLUMNS:
+            flush()
+            continue
+        if rows and len(cells) != len(rows[0]) and not line.startswith("|"):
+            flush()  # a Word table of another width starts
+        rows.append(cells)
+        lengths.add(len(line.rstrip()))
+    flush()
+    return out

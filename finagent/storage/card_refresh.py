@@ -1,0 +1,25 @@
+"""Cards built by an older card builder are rebuilt from their stored text when read."""
+
+from __future__ import annotations
+
+import asyncio
+
+from finagent.cards.build import build_card
+from finagent.cards.model import CARD_VERSION, DocumentCard
+from finagent.storage.documents import DocumentStore
+
+
+async def current_cards(
+    documents: DocumentStore, user_id: str, limit: int = 1000
+) -> list[DocumentCard]:
+    """The user's cards; one of an older ``CARD_VERSION`` is rebuilt once and stored."""
+    cards = await documents.cards.list(user_id, limit=limit)
+    out: list[DocumentCard] = []
+    for card in cards:
+        if card.version < CARD_VERSION:
+            doc = await documents.get(user_id, card.document_id)
+            if doc is not None:
+                card = await asyncio.to_thread(build_card, doc.id, doc.title, doc.text)
+                await documents.cards.put(user_id, card)
+        out.append(card)
+    return out

@@ -1,0 +1,148 @@
+"""Card values that fit the question: qualifiers, table labels, wrapped lines, two values."""
+
+from __future__ import annotations
+
+from langgraph.store.memory import InMemoryStore
+
+from finagent.answering.card_evidence import card_answers
+from finagent.answering.context import build_context
+from finagent.cards.build import build_card
+from finagent.cards.model import CARD_VERSION
+from finagent.cards.tables import table_cells
+from finagent.cards.unwrap import joined
+from finagent.question.build import build_question
+from finagent.state import Chunk
+from finagent.storage.card_refresh import current_cards
+from finagent.storage.documents import DocumentStore
+
+INVOICE = (
+    "# Счёт № 41 от 2 февраля 2026 г.\n\n"
+    "Поставщик: ООО «Кварц», ИНН 7701234567\n\n"
+    "| № | Товар | Кол-во | Сумма без НДС, руб. | НДС, руб. | Сумма с НДС, руб. |\n"
+    "|---|---|---|---|---|---|\n"
+    "| 1 | Лампа настольная | 10 | 20 000,00 | 4 000,00 | 24 000,00 |\n"
+    "| 2 | Кресло офисное | 5 | 50 000,00 | 10 000,00 | 60 000,00 |\n"
+    "| | Итого | | 70 000,00 | 14 000,00 | 84 000,00 |\n"
+)
+LEASE = (
+    "# Договор аренды № Л-9\n\n"
+    "3.1. Арендная плата составляет 36 000 рублей в месяц, в том числе НДС 20 % — 6 000 "
+    "рублей.\n"
+    "Сумма без НДС — 30 000 рублей в месяц.\n\n"
+    "3.2. Общая сумма арендной платы за весь срок аренды составляет 432 000 рублей.\n"
+)
+SUPPLY = (
+    "# Договор поставки № П-3\n\n"
+    "Общая стоимость Товара по Спецификации № 1 — 120 000,00 руб., в том числе НДС — "
+    "20 000,00 руб.\n\n"
+    "Общая стоимость Товара по Спецификации № 2 — 240 000,00 руб., в том числе НДС — "
+    "40 000,00 руб.\n"
+)
+WRAPPED = (
+    "ДОПОЛНИТЕЛЬНОЕ СОГЛАШЕНИЕ № 2\n\n"
+    "1. Обеспечительный платёж составляет 90 000 (девяносто тысяч)\n"
+    "   рублей 00 копеек.\n"
+    "   Доплату Арендатор вносит не позднее 15 мая 2026 г.\n"
+)
+
+
+def _answers(text: str, question: str) -> list[tuple[str, list[str]]]:
+    card = build_card("d1", "doc.md", text)
+    chunk = Chunk(id="c", text=text, source="user_docs", title=card.title, document_id="d1")
+    asked = build_question(question, cards=[card])
+    found = card_answers(asked, [card], build_context([chunk], [], 10_000))
+    return [(a.name, [v.value for v in a.values]) for a in found]
+
+
+def test_table_cells_carry_their_row_label_and_column_header() -> None:
+    cells = {INVOICE[c.start : c.end]: c for c in table_cells(INVOICE)}
+    assert cells["84 000,00"].row == "Итого"
+    assert cells["84 000,00"].column == "Сумма с НДС, руб."
+    assert cells["20 000,00"].row == "Лампа настольная"
+
+
+def test_a_grid_table_header_spanning_two_columns_labels_both() -> None:
+    grid = (
+        "+---+--------------+-------------------+\n"
+        "|   |              |  По данным Альфы  |\n"
+        "| № | Документ     +---------+---------+\n"
+        "|   |              |  Дебет  | Кредит  |\n"
+        "+---+--------------+---------+---------+\n"
+        "|   | Обороты      | 500,00  | 700,00  |\n"
+        "+---+--------------+---------+---------+\n"
+    )
+    cells = {grid[c.start : c.end]: c for c in table_cells(grid)}
+    assert cells["700,00"].label == "Обороты · По данным Альфы Кредит"
+
+
+def test_a_word_row_with_an_empty_first_cell_keeps_its_columns() -> None:
+    text = "№ | Товар | Сумма, руб.\n1 | Стол | 100,00\n | Всего | 100,00\n"
+    labels = [c.label for c in table_cells(text) if text[c.start : c.end] == "100,00"]
+    assert labels == ["Стол · Сумма, руб.", "Всего · Сумма, руб."]
+
+
+def test_figures_with_kopecks_in_cells_are_amounts_of_the_row_field() -> None:
+    card = build_card("d1", "invoice.md", INVOICE)
+    totals = [f for f in card.facts if f.label and f.label.startswith("Итого")]
+    assert [(f.field, f.value) for f in totals] == [
+        ("total", "70 000 руб."),
+        ("vat", "14 000 руб."),
+        ("total", "84 000 руб."),
+    ]
+    assert all(f.field == "other" for f in card.facts if f.label and "Лампа" in f.label)
+
+
+def test_the_vat_qualifier_chooses_the_column() -> None:
+    found = _answers(INVOICE, "Счёт № 41: на какую сумму с НДС?")
+    assert found == [("сумма договора", ["84 000,00 руб."])]
+    assert _answers(INVOICE, "Счёт № 41: итого без НДС?") == [
+        ("итого к оплате", ["70 000,00 руб."])
+    ]
+
+
+def test_a_restated_figure_answers_when_the_field_states_another_vat_basis() -> None:
+    found = _answers(LEASE, "По договору аренды Л-9 сколько арендная плата в месяц без НДС?")
+    assert found == [("арендная плата", ["30 000 руб. в месяц"])]
+    found = _answers(LEASE, "По договору аренды Л-9 какая арендная плата в месяц с НДС?")
+    assert found == [("арендная плата", ["36 000 руб. в месяц"])]
+
+
+def test_the_sub_object_the_question_names_chooses_the_value() -> None:
+    found = _answers(SUPPLY, "На какую сумму с НДС спецификация № 2 по договору П-3?")
+    assert found == [("сумма договора", ["240 000,00 руб."])]
+
+
+def test_wrapped_lines_are_joined_with_their_offsets_kept() -> None:
+    assert len(joined(WRAPPED)) == len(WRAPPED)
+    assert "(девяносто тысяч)    рублей 00 копеек." in joined(WRAPPED)
+    assert joined("Итого:    100\nАдрес: г. Тверь\n") == "Итого:    100\nАдрес: г. Тверь\n"
+    requisites = "ИНН 7701234567, КПП 770101001\nР/с 40702810000000000001 в банке\n"
+    assert joined(requisites) == requisites
+    card = build_card("d1", "amendment.txt", WRAPPED)
+    assert [f.value for f in card.values("deposit")] == ["90 000 руб."]
+
+
+def test_the_second_value_asked_is_read_beside_the_first() -> None:
+    found = _answers(
+        WRAPPED, "По дополнительному соглашению № 2 какой обеспечительный платёж и до какого числа?"
+    )
+    assert found == [("обеспечительный платёж", ["90 000 руб."]), ("дата", ["15 мая 2026 г"])]
+
+
+def test_what_a_figure_takes_into_account_is_not_the_field_asked() -> None:
+    question = build_question(
+        "Сколько перечислить в итоге с учётом зачёта обеспечительного платежа?"
+    )
+    assert question.fields == []
+    assert build_question("Какой обеспечительный платёж?").fields == ["deposit"]
+
+
+async def test_a_card_of_an_older_builder_is_rebuilt_when_read() -> None:
+    documents = DocumentStore(InMemoryStore())
+    doc = await documents.put("u1", "Счёт № 41", "invoice.md", INVOICE)
+    old = build_card(doc.id, doc.title, INVOICE).model_copy(update={"version": 1, "facts": []})
+    await documents.cards.put("u1", old)
+    (card,) = await current_cards(documents, "u1")
+    assert card.version == CARD_VERSION and card.facts
+    stored = await documents.cards.get("u1", doc.id)
+    assert stored is not None and stored.version == CARD_VERSION
