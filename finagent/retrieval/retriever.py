@@ -65,7 +65,7 @@ def reciprocal_rank_fusion(ranked_lists: Sequence[Sequence[Chunk]], k: int = 60)
     return stable_order(fused, lambda c: c.score, lambda c: c.id)
 
 
-def _to_chunk(chunk_id: str, score: float, payload: dict[str, Any]) -> Chunk:
+def chunk_of_hit(chunk_id: str, score: float, payload: dict[str, Any]) -> Chunk:
     source: ChunkSource = payload.get("source", "kb")
     meta = {
         k: v
@@ -201,7 +201,7 @@ class Retriever:
         SEARCH_SECONDS.labels(collection=collection).observe(time.perf_counter() - started)
         CHUNKS_RETRIEVED.labels(collection=collection).inc(sum(min(len(h), limit) for h in results))
         kept = [stable_order(h, lambda x: x.score, lambda x: x.chunk_id)[:limit] for h in results]
-        return [[_to_chunk(h.chunk_id, h.score, h.payload) for h in hits] for hits in kept]
+        return [[chunk_of_hit(h.chunk_id, h.score, h.payload) for h in hits] for hits in kept]
 
     async def search_many(
         self,

@@ -76,3 +76,48 @@ def test_natural_order_of_ids_and_scores_equal_to_their_last_bits() -> None:
     assert sorted(["st88#12", "st88#2", "st88#1"], key=id_key) == ["st88#1", "st88#2", "st88#12"]
     items = [("b", 0.1 + 0.2), ("a", 0.3)]  # 0.30000000000000004 and 0.3 tie
     assert [i for i, _ in stable_order(items, lambda x: x[1], lambda x: x[0])] == ["a", "b"]
+
+
+class _UnitIndex:
+    """Scrolls the pieces of one invented unit."""
+
+    def __init__(self) -> None:
+        self.rows = [
+            {"chunk_id": f"u.art9.p3#{i}", "unit_id": "u.art9.p3", "chunk_index": i, "text": t}
+            for i, t in enumerate(
+                ["Проверка идёт четыре месяца.", "Срок может быть продлен до семи месяцев."]
+            )
+        ]
+        self.scrolled: list[Any] = []
+
+    async def scroll(self, collection: str, flt: SearchFilter, limit: int = 100_000) -> list[Any]:
+        self.scrolled.append(flt.conditions())
+        return [r for r in self.rows if r["unit_id"] == flt.conditions().get("unit_id")]
+
+
+class _Retriever:
+    def __init__(self) -> None:
+        self.index = _UnitIndex()
+
+    def collection(self, name: str) -> str:
+        return name
+
+
+def _law(cid: str, index: int, score: float) -> Chunk:
+    meta = {"unit_id": cid.split("#")[0], "chunk_index": index}
+    return Chunk(id=cid, text="…", score=score, source="law", metadata=meta)
+
+
+def test_a_later_piece_of_a_unit_brings_the_piece_before_it() -> None:
+    from finagent.retrieval.unit_pieces import with_preceding_pieces
+
+    retriever = _Retriever()
+    later = _law("u.art9.p3#1", 1, 0.03)
+    other = Chunk(id="kb-1:2", text="…", score=0.02, source="kb", metadata={"chunk_index": 2})
+    out = asyncio.run(with_preceding_pieces(retriever, "kb", [later, other]))  # type: ignore[arg-type]
+    assert [c.id for c in out] == ["u.art9.p3#1", "u.art9.p3#0", "kb-1:2"]
+    assert out[1].text == "Проверка идёт четыре месяца." and out[1].score == later.score
+    # a first piece, or one whose predecessor is already there, needs nothing
+    first = _law("u.art9.p3#0", 0, 0.05)
+    assert asyncio.run(with_preceding_pieces(retriever, "kb", [first, later])) == [first, later]  # type: ignore[arg-type]
+    assert len(retriever.index.scrolled) == 1
