@@ -45,7 +45,10 @@ def is_quoted(passage: str, texts: Sequence[str]) -> bool:
     """The passage, citation markers and list/quote marks removed, occurs in a text (both
     without Markdown emphasis)."""
     cleaned = _LEADING.sub("", CITATION.sub(" ", passage).strip())
+    # a long sentence is quoted in windows marked «…» at either end: the words between
+    # the marks are the source's
     needle = _plain(cleaned.strip('«»"“” ')).removesuffix("...").rstrip(" .;:,…")
+    needle = needle.removeprefix("...").lstrip(" …")
     if len(needle) < MIN_QUOTE_CHARS:
         return False
     return any(needle in _plain(t) for t in texts)

@@ -26,7 +26,7 @@ from finagent.answering.dated_items import matching_items
 from finagent.answering.evidence import MAX_SENTENCE_CHARS, Candidate
 from finagent.answering.sentence_profile import SentenceProfile, profile, states_type
 from finagent.cards.fields import BY_KEY as FIELD_BY_KEY
-from finagent.language.cues import cue_lemmas
+from finagent.language.cues import cue_lemmas, has_any
 from finagent.language.glossary import glossary_terms
 from finagent.observability import get_logger
 from finagent.question.model import Question
@@ -150,9 +150,15 @@ def _lemma_set(phrases: tuple[str, ...]) -> frozenset[str]:
 
 
 @cache
-def _tax_lemmas(key: str) -> frozenset[str]:
+def _tax_cues(key: str) -> tuple[str, ...]:
     tax = next((t for t in TAXES if t.key == key), None)
-    return _lemma_set(tax.cues) if tax else frozenset()
+    return tax.cues if tax else ()
+
+
+def _names_tax(p: SentenceProfile, taxes: tuple[str, ...]) -> bool:
+    """Whether the sentence names an asked tax by one of its whole names («налог на
+    добавленную стоимость», «НДС»): a word of a name alone («налог») names every tax."""
+    return any(has_any(p.sequence, _tax_cues(t)) for t in taxes)
 
 
 @cache
@@ -240,7 +246,6 @@ def features(question: Question, found: list[Candidate], focus: TaxFocus | None)
     A list item is compared with the question together with its lead-in (``lexical``); its
     values and conditions are its own."""
     topic = (set(question.topic) | _official_lemmas(question.text)) - STOP_LEMMAS
-    taxes = [_tax_lemmas(t) for t in question.taxes]
     fields = [_field_lemmas(f) for f in question.fields]
     best = max((c.semantic for c in found), default=0.0)
     asked = asked_conditions(question.lemmas)
@@ -256,7 +261,7 @@ def features(question: Question, found: list[Candidate], focus: TaxFocus | None)
                 c.semantic - best,
                 len(words & topic) / max(1, len(topic)),
                 float(_type_match(p, question)),
-                float(any(t and t & p.lemmas for t in taxes)),
+                float(_names_tax(p, tuple(question.taxes))),
                 float(any(f and f & p.lemmas for f in fields)),
                 float(p.digits),
                 float(focus is not None and focus.rate_article(c.chunk)),

@@ -49,6 +49,7 @@ _SPELLED_OUT = re.compile(r"\s*\([а-яё ,\-]{2,60}\)\s*", re.I)
 @dataclass(frozen=True)
 class SentenceProfile:
     lemmas: frozenset[str]
+    sequence: tuple[str, ...]  # the lemmas in order, for phrases («налог на прибыль»)
     percents: tuple[str, ...]
     money: tuple[str, ...]
     dates: tuple[str, ...]
@@ -89,9 +90,10 @@ def _periods(text: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=50_000)
 def profile(text: str) -> SentenceProfile:
-    words = [t.text for t in tokenize(text) if _WORD.search(t.text)]
+    sequence = tuple(lemma(t.text) for t in tokenize(text) if _WORD.search(t.text))
     return SentenceProfile(
-        lemmas=frozenset(lemma(w) for w in words),
+        lemmas=frozenset(sequence),
+        sequence=sequence,
         percents=tuple(m.group(0) for m in PERCENT.finditer(text)),
         money=tuple(m.group(0) for m in MONEY.finditer(text)),
         dates=tuple(m.group(0) for m in DATE.finditer(text)),

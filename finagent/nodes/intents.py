@@ -17,6 +17,7 @@ from finagent.observability import get_logger, redact
 from finagent.retrieval.index import IndexUnavailableError
 from finagent.retrieval.retriever import KB
 from finagent.retrieval.tax_focus import tax_focus
+from finagent.retrieval.unit_pieces import with_preceding_pieces
 from finagent.routing.live_params import cbr_arguments, news_arguments
 from finagent.state import AgentState, ExternalData
 from finagent.tools.declared import declared_tool
@@ -52,6 +53,7 @@ async def kb_passages(deps: Deps, state: AgentState) -> dict[str, Any]:
         shared = deps.query_vectors.lookup(queries)  # the router's vector of this turn
         focus = tax_focus(queries[0]) if queries else None  # the question as understood
         chunks, debug = await deps.retriever.search_many(KB, queries, vectors=shared, focus=focus)
+        chunks = await with_preceding_pieces(deps.retriever, KB, chunks)
     except IndexUnavailableError as exc:
         return {
             "notices": [messages.SEARCH_UNAVAILABLE],

@@ -22,6 +22,7 @@ from finagent.retrieval.index import (
     SearchQuery,
     VectorIndex,
 )
+from finagent.retrieval.ordering import TIE_MARGIN, stable_order
 from finagent.retrieval.sparse import RussianBm25
 from finagent.state import Chunk, ChunkSource
 
@@ -61,10 +62,10 @@ def reciprocal_rank_fusion(ranked_lists: Sequence[Sequence[Chunk]], k: int = 60)
             scores[chunk.id] = scores.get(chunk.id, 0.0) + 1.0 / (k + rank)
             best.setdefault(chunk.id, chunk)
     fused = [best[cid].model_copy(update={"score": score}) for cid, score in scores.items()]
-    return sorted(fused, key=lambda c: c.score, reverse=True)
+    return stable_order(fused, lambda c: c.score, lambda c: c.id)
 
 
-def _to_chunk(chunk_id: str, score: float, payload: dict[str, Any]) -> Chunk:
+def chunk_of_hit(chunk_id: str, score: float, payload: dict[str, Any]) -> Chunk:
     source: ChunkSource = payload.get("source", "kb")
     meta = {
         k: v
@@ -186,8 +187,8 @@ class Retriever:
             SearchQuery(
                 dense=dense[i],
                 sparse=self.bm25.embed_query(q) if mode != "dense" else None,
-                limit=limit,
-                prefetch_limit=max(self.settings.prefetch_limit, limit),
+                limit=limit + TIE_MARGIN,
+                prefetch_limit=max(self.settings.prefetch_limit, limit + TIE_MARGIN),
                 mode=mode,
                 rrf_k=self.settings.rrf_k,
                 score_threshold=threshold or None,
@@ -198,8 +199,9 @@ class Retriever:
         name = self.collection(collection)
         results = await asyncio.gather(*(self.index.search(name, r) for r in requests))
         SEARCH_SECONDS.labels(collection=collection).observe(time.perf_counter() - started)
-        CHUNKS_RETRIEVED.labels(collection=collection).inc(sum(len(h) for h in results))
-        return [[_to_chunk(h.chunk_id, h.score, h.payload) for h in hits] for hits in results]
+        CHUNKS_RETRIEVED.labels(collection=collection).inc(sum(min(len(h), limit) for h in results))
+        kept = [stable_order(h, lambda x: x.score, lambda x: x.chunk_id)[:limit] for h in results]
+        return [[chunk_of_hit(h.chunk_id, h.score, h.payload) for h in hits] for hits in kept]
 
     async def search_many(
         self,

@@ -195,3 +195,21 @@ def test_a_quote_without_the_sources_emphasis_is_quoted() -> None:
 
     source = "штраф **5 000 руб.** (п. 1 ст. 129.1 НК РФ), при повторном нарушении — 20 000 руб."
     assert is_quoted("«штраф 5 000 руб. (п. 1 ст. 129.1 НК РФ), при повторном нарушении»", [source])
+
+
+def test_a_window_of_a_long_sentence_shields_its_reference() -> None:
+    from evals.answers.quotes import is_quoted, quoted_reference
+    from finagent.legal.references import find_references
+
+    source = (
+        "Вычет не дается с месяца, в котором доход, исчисленный нарастающим итогом (за "
+        "исключением дохода по ставке, установленной пунктом 1 статьи 777 настоящего "
+        "Кодекса), превысил 900 000 рублей."
+    )
+    window = "«…установленной пунктом 1 статьи 777 настоящего Кодекса), превысил 900 000 рублей.»"
+    assert is_quoted(window, [source])
+    body = f"Сумма — 900 000 рублей [1].\n\n{window} [1]"
+    ref = find_references(body)[0]
+    assert quoted_reference(body, ref, [source])
+    # a window whose words the source does not hold is not a quotation
+    assert not is_quoted("«…установленной пунктом 2 статьи 777 настоящего Кодекса)»", [source])

@@ -210,3 +210,14 @@ def test_slang_in_the_question_matches_the_official_words_of_a_sentence() -> Non
     lexical = FEATURES.index("lexical")
     slang = features(build_question("Сколько идёт камералка?"), [sentence], None)
     assert slang[0, lexical] > 0
+
+
+def test_a_tax_is_named_by_its_whole_name_not_by_one_word_of_it() -> None:
+    column = FEATURES.index("tax_named")
+    named = Candidate(law("x"), 1, "Проверка декларации по налогу на добавленную стоимость.", 0, 0)
+    word = Candidate(law("x"), 1, "Проверка декларации по налогу на имущество организаций.", 0, 1)
+    short = Candidate(law("x"), 1, "Проверка декларации по НДС идёт два месяца.", 0, 2)
+    x = features(
+        build_question("Сколько идёт проверка декларации по НДС?"), [named, word, short], None
+    )
+    assert x[:, column].tolist() == [1.0, 0.0, 1.0]
