@@ -161,8 +161,11 @@ async def route_cases(
         else:
             inventory = inventory_from(case.documents)
             cards = cards_from(case.documents)
-            named = named_documents(build_question(case.query, cards=cards), cards)
-            decisions.append(router.route(text, vector, inventory, follow_up, named))
+            question = build_question(case.query, cards=cards)
+            named = named_documents(question, cards)
+            decisions.append(
+                router.route(text, vector, inventory, follow_up, named, question.answer_type)
+            )
     return decisions
 
 

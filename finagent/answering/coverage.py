@@ -12,7 +12,14 @@ Four checks, each an abstention when it fails:
 - attributes: each specific attribute asked («ОГРН», «франшиза», «численность») — not a
   word for a kind of value such as «сумма» or «срок» (``GENERIC_HEADS``) — occurs by lemma,
   its abbreviation or full form, or a synonym the card fields list, in the passages that
-  name the question's entities (all passages when it names none).
+  name the question's entities (all passages when it names none). An identifier or contact
+  of an entity (``REQUISITES``: ИНН, КПП, ОГРН, адрес …) must stand beside its name:
+  anywhere in a passage of a document whose parties or title name it, else in the sentence
+  (a statement's row) that names it or the line after — «КПП ООО X» is not in a row with
+  X's ИНН under a heading with another company's КПП. A word for a kind of value
+  qualified by a relative adjective («кадастровая стоимость») is asked as such when the
+  evidence uses the adjective: then the adjective must stand before that word or another
+  word for a value («кадастровый номер» does not state a cadastral value).
 """
 
 from __future__ import annotations
@@ -32,13 +39,20 @@ from finagent.language.lemmas import normal_forms, person_or_organisation
 from finagent.language.text import analyse
 from finagent.question.asked import AskedAttribute
 from finagent.question.model import Question
-from finagent.question.tables import ATTRIBUTE_ABBREVIATIONS, GENERIC_HEADS, TAXES
+from finagent.question.tables import ATTRIBUTE_ABBREVIATIONS, GENERIC_HEADS, REQUISITES, TAXES
 from finagent.state import Chunk
 
 _MAX_TITLES = 3
 # a yes/no question or a definition asks for no value of the entities it names («нужно ли
 # регистрировать договор в Росреестре?»)
 _NOT_VALUES = frozenset({"yes_no", "definition"})
+
+
+@dataclass
+class _Sentence:
+    lemmas: list[str]
+    names: set[str]
+    text: str
 
 
 @dataclass
@@ -49,23 +63,37 @@ class _Text:
     lemmas: list[str] = field(default_factory=list)
     names: set[str] = field(default_factory=set)
     dates: set[date] = field(default_factory=set)
+    sentences: list[_Sentence] = field(default_factory=list)
+    owners: set[str] = field(default_factory=set)  # names of its document's title and parties
 
     @classmethod
-    def of(cls, text: str, header: str = "") -> _Text:
-        """``header``: names the text belongs to (its document's card), for names only."""
+    def of(cls, text: str, header: str = "", owners: str = "") -> _Text:
+        """``header``: names the text belongs to (its document's card), for names only;
+        ``owners``: its document's title and parties."""
         analysed = analyse(text)
         out = cls(text)
-        for sentence in analyse(header).sentences:
-            for token in sentence.tokens:
-                if token.text[:1].isupper():
-                    out.names |= _name_forms(token.text)
+        out.names = _capitalised(header)
+        out.owners = _capitalised(owners)
         for sentence in analysed.sentences:
+            names: set[str] = set()
             for token in sentence.tokens:
-                out.lemmas.append(token.lemma)
                 if token.text[:1].isupper():
-                    out.names |= _name_forms(token.text)
+                    names |= _name_forms(token.text)
+            lemmas = [token.lemma for token in sentence.tokens]
+            out.sentences.append(_Sentence(lemmas, names, sentence.sentence.text))
+            out.lemmas.extend(lemmas)
+            out.names |= names
         out.dates = {mention.value for mention in dates_in(analysed)}
         return out
+
+
+def _capitalised(text: str) -> set[str]:
+    forms: set[str] = set()
+    for sentence in analyse(text).sentences:
+        for token in sentence.tokens:
+            if token.text[:1].isupper():
+                forms |= _name_forms(token.text)
+    return forms
 
 
 def _name_forms(word: str) -> frozenset[str]:
@@ -81,6 +109,10 @@ def _name_forms(word: str) -> frozenset[str]:
 def _header(card: DocumentCard) -> str:
     parties = [party.name for party in card.parties]
     return "\n".join([card.title, *card.organisations, *card.persons, *parties])
+
+
+def _owners(card: DocumentCard) -> str:
+    return "\n".join([card.title, *(party.name for party in card.parties)])
 
 
 def _party_name(word: str, question: Question) -> bool:
@@ -116,9 +148,52 @@ def _generic(head: str) -> bool:
     return head in GENERIC_HEADS or head in taxes
 
 
-def _covered(attribute: AskedAttribute, texts: Sequence[_Text]) -> bool:
+def _covered(attribute: AskedAttribute, scopes: Sequence[Sequence[str]]) -> bool:
+    """Whether some scope (a lemma sequence) names the attribute."""
     phrases = [" ".join(p) for p in _synonyms(attribute)]
-    return any(find_cue(t.lemmas, phrase) >= 0 for t in texts for phrase in phrases)
+    return any(find_cue(scope, phrase) >= 0 for scope in scopes for phrase in phrases)
+
+
+def _qualified_covered(attribute: AskedAttribute, scopes: Sequence[Sequence[str]]) -> bool:
+    """«кадастровая стоимость»: where the evidence uses the adjective, it qualifies the
+    value asked or another word for a value (not «кадастровый номер»)."""
+    for qualifier in attribute.qualifiers:
+        used = [scope for scope in scopes if qualifier in scope]
+        if not used:
+            continue  # the evidence names the value some other way
+        if not any(
+            lemma_ == qualifier and any(w in GENERIC_HEADS for w in scope[i + 1 : i + 3])
+            for scope in used
+            for i, lemma_ in enumerate(scope)
+        ):
+            return False
+    return True
+
+
+def _naming(name: str, sentence: _Sentence) -> bool:
+    return bool(normal_forms(name) & sentence.names)
+
+
+def _scopes(texts: Sequence[_Text], names: Sequence[str]) -> list[list[str]]:
+    """Where an attribute of the named entities may stand: a whole passage of a document
+    they are a party of, else the sentence naming them and the line after it (when that
+    line quotes no other name)."""
+    if not names:
+        return [t.lemmas for t in texts]
+    scopes: list[list[str]] = []
+    for text in texts:
+        if all(normal_forms(name) & text.owners for name in names):
+            scopes.append(text.lemmas)
+            continue
+        for at, sentence in enumerate(text.sentences):
+            if not all(_naming(name, sentence) for name in names):
+                continue
+            scope = list(sentence.lemmas)
+            following = text.sentences[at + 1] if at + 1 < len(text.sentences) else None
+            if following is not None and "«" not in following.text:
+                scope += following.lemmas
+            scopes.append(scope)
+    return scopes or [t.lemmas for t in texts]
 
 
 def undated(title: str) -> str:
@@ -153,6 +228,7 @@ def coverage_abstention(
     ``sentences`` are the card sentences, ``documents`` whether the evidence is the user's
     documents, ``cards`` the user's document cards."""
     specific = [a for a in question.attributes if not _generic(a.head)]
+    qualified = [a for a in question.attributes if _generic(a.head) and a.qualifiers]
     numbers = (
         [i.value.rstrip("?.,;:!") for i in question.identifiers if i.label == "number"]
         if documents
@@ -166,10 +242,18 @@ def coverage_abstention(
     # a name in a question answered from the Code or the knowledge base is most often a
     # document question the router sent there, which the routing must fix, not a decline
     names = [n for n in question.names if _party_name(n, question)] if documents else []
-    if not (specific or names or numbers or dates):
+    if not (specific or qualified or names or numbers or dates):
         return None
     headers = {card.document_id: _header(card) for card in cards}
-    texts = [_Text.of(f"{c.title}\n{c.text}", headers.get(c.document_id or "", "")) for c in chunks]
+    owners = {card.document_id: _owners(card) for card in cards}
+    texts = [
+        _Text.of(
+            f"{c.title}\n{c.text}",
+            headers.get(c.document_id or "", ""),
+            owners.get(c.document_id or "", ""),
+        )
+        for c in chunks
+    ]
     texts += [_Text.of(s) for s in sentences]
     held = [_Text.of("", header) for header in headers.values()]
     searched = _titles(chunks)
@@ -197,13 +281,22 @@ def coverage_abstention(
                     messages.ABSTAIN_DATE_MISSING.format(date=shown, titles=searched),
                 )
     named = [t for t in texts if all(_mentions(t, name) for name in names)]
+    passages = [t.lemmas for t in named or texts]
+    beside = _scopes(named or texts, names)
     for attribute in specific:
-        if not _covered(attribute, named or texts):
-            return Abstention(
-                "attribute",
-                messages.ABSTAIN_ATTRIBUTE.format(attribute=attribute.text),
-                messages.ABSTAIN_ATTRIBUTE_MISSING.format(
-                    attribute=attribute.text, titles=searched
-                ),
-            )
+        scopes = beside if attribute.head in REQUISITES else passages
+        if not _covered(attribute, scopes):
+            return _uncovered(attribute, searched)
+    for attribute in qualified:
+        if not _qualified_covered(attribute, passages):
+            return _uncovered(attribute, searched)
     return None
+
+
+def _uncovered(attribute: AskedAttribute, searched: str) -> Abstention:
+    """The abstention for an asked attribute the evidence does not state."""
+    return Abstention(
+        "attribute",
+        messages.ABSTAIN_ATTRIBUTE.format(attribute=attribute.text),
+        messages.ABSTAIN_ATTRIBUTE_MISSING.format(attribute=attribute.text, titles=searched),
+    )

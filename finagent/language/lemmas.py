@@ -52,6 +52,21 @@ def first_person(word: str) -> bool:
     return "VERB" in tag and "1per" in tag
 
 
+_SECOND_PERSON_LEMMAS = frozenset({"ты", "твой"})
+
+
+def second_person(word: str) -> bool:
+    """«ты», «тебе», «твой», «умеешь»: a word addressed to the listener (in a question to
+    the assistant, the assistant itself; the polite «вы» is not counted)."""
+    if lemma(word) in _SECOND_PERSON_LEMMAS:
+        return True
+    folded = fold(word)
+    if not any("а" <= ch <= "я" for ch in folded):
+        return False
+    tag = _analyzer().parse(folded)[0].tag
+    return "VERB" in tag and "2per" in tag and "sing" in tag
+
+
 _PREDICATES = frozenset({"VERB", "INFN", "PRTS", "ADJS"})  # «дал», «перечислить», «обязан»
 
 
@@ -110,6 +125,21 @@ def normal_forms(word: str) -> frozenset[str]:
     if not any("а" <= ch <= "я" for ch in folded):
         return frozenset({folded})
     return frozenset({folded, *(fold(p.normal_form) for p in _analyzer().parse(folded))})
+
+
+_NOT_CLASSIFYING = frozenset({"Qual", "Anum", "Apro", "Subx"})
+
+
+@lru_cache(maxsize=50_000)
+def classifying_adjective(word: str) -> bool:
+    """A relative adjective, which names a kind of its noun («кадастровая (стоимость)»,
+    «страховая (сумма)»): a full adjective that is not qualitative, ordinal or pronominal
+    (pymorphy3: «полная», «первая», «наша» are not)."""
+    folded = fold(word)
+    if not any("а" <= ch <= "я" for ch in folded):
+        return False
+    tag = _analyzer().parse(folded)[0].tag
+    return tag.POS == "ADJF" and not (_NOT_CLASSIFYING & tag.grammemes)
 
 
 _PERSON_OR_ORGANISATION = frozenset({"Orgn", "Surn", "Name", "Patr"})

@@ -2,7 +2,9 @@
 
 - the asked attributes: the noun a question word («какой», «каков», «сколько») or a
   request («подскажите», «назовите») governs, with its genitive complements («вес груза»,
-  «фонд оплаты труда») and the nouns coordinated with it («страховая сумма и франшиза»);
+  «фонд оплаты труда») and the nouns coordinated with it («страховая сумма и франшиза»),
+  and the relative adjectives before it that name its kind («кадастровая стоимость»; not
+  a scope such as «общая», «месячная»: ``SCOPE_ADJECTIVES``);
 - the proper names: capitalised words inside a sentence (organisations, people, places,
   streets), not abbreviations.
 """
@@ -13,7 +15,8 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel
 
-from finagent.language.lemmas import genitive, part_of_speech
+from finagent.language.lemmas import classifying_adjective, genitive, part_of_speech
+from finagent.question.tables import SCOPE_ADJECTIVES
 
 _QUESTION_WORDS = frozenset({"какой", "каков", "каковой", "сколько"})
 _REQUESTS = frozenset({"подсказать", "сказать", "назвать", "указать", "сообщить", "уточнить"})
@@ -29,6 +32,8 @@ class AskedAttribute(BaseModel):
     head: str
     lemmas: list[str]
     text: str  # as written in the question
+    # lemmas of the relative adjectives before the head that name its kind («кадастровый»)
+    qualifiers: list[str] = []
 
 
 def _noun(word: str) -> bool:
@@ -45,6 +50,18 @@ def _head_after(words: Sequence[str], lemmas: Sequence[str], start: int) -> int:
     return -1
 
 
+def _qualifiers(words: Sequence[str], lemmas: Sequence[str], at: int) -> list[int]:
+    """Positions of the relative adjectives right before the head at ``at`` that name its
+    kind."""
+    found: list[int] = []
+    start = at - 1
+    while start >= 0 and part_of_speech(words[start]) == "ADJF":
+        if classifying_adjective(words[start]) and lemmas[start] not in SCOPE_ADJECTIVES:
+            found.insert(0, start)
+        start -= 1
+    return found
+
+
 def _attribute(words: Sequence[str], lemmas: Sequence[str], at: int) -> tuple[AskedAttribute, int]:
     """The attribute headed at ``at`` and the index after it."""
     end = at + 1
@@ -55,8 +72,13 @@ def _attribute(words: Sequence[str], lemmas: Sequence[str], at: int) -> tuple[As
             break
         complements += part_of_speech(word) == "NOUN"
         end += 1
+    qualifiers = _qualifiers(words, lemmas, at)
+    start = qualifiers[0] if qualifiers else at
     attribute = AskedAttribute(
-        head=lemmas[at], lemmas=list(lemmas[at:end]), text=" ".join(words[at:end])
+        head=lemmas[at],
+        lemmas=list(lemmas[at:end]),
+        text=" ".join(words[start:end]),
+        qualifiers=[lemmas[i] for i in qualifiers],
     )
     return attribute, end
 

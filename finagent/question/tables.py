@@ -146,6 +146,19 @@ GENERIC_HEADS = frozenset(
     "правило требование случай вариант основание ответственность раз человек уровень доля часть "
     "объем показатель время потолок предел максимум минимум".split()
 )
+# an organisation's or a person's own identifiers and contacts: stated beside its name (a
+# statement's row, a requisites line), not anywhere in a document that mentions it
+REQUISITES = frozenset(
+    "инн кпп огрн огрнип бик окпо оквэд октмо снилс адрес телефон почта паспорт".split()
+)
+# adjectives that set the scope, extent, period or version of a value rather than name its
+# kind: «общая сумма», «месячная плата», «фактическая дата» ask the plain attribute
+SCOPE_ADJECTIVES = frozenset(
+    "общий итоговый совокупный полный весь целый минимальный максимальный предельный "
+    "средний месячный ежемесячный годовой ежегодный квартальный суточный дневной часовой "
+    "фактический окончательный конечный текущий новый прежний первоначальный основной "
+    "дополнительный точный примерный ориентировочный".split()
+)
 # abbreviations of document attributes and their full forms (either counts as named)
 ATTRIBUTE_ABBREVIATIONS: dict[str, str] = {
     "инн": "идентификационный номер налогоплательщика",

@@ -51,9 +51,10 @@ async def offline_decision(
     inventory: Inventory,
     debug: dict[str, Any],
     named: NamedDocuments | None = None,
+    answer_type: str | None = None,
 ) -> Decision:
     """Rules and the user's cards, then the semantic classifier on the turn's query vector
-    (rules and cards alone if the embedder fails)."""
+    (rules and cards alone if the embedder fails); ``answer_type``: the typed question's."""
     calc = calc_decision(query)  # deadlines and пени go to the calculators first
     if calc is not None:
         return calc
@@ -70,7 +71,7 @@ async def offline_decision(
         )
     deps.query_vectors.put(text, vector)
     router = Router(classifier, deps.settings.routing_min_confidence)
-    return router.route(text, vector, inventory, follow_up, named)
+    return router.route(text, vector, inventory, follow_up, named, answer_type)
 
 
 async def question_with_cards(
@@ -96,10 +97,11 @@ async def checked_decision(
     inventory: Inventory,
     debug: dict[str, Any],
     named: NamedDocuments,
+    answer_type: str | None = None,
 ) -> Decision:
     """The LLM's decision cross-checked against facts and the offline router; a documents
     decision keeps what the cards found (the documents named, the one not held)."""
-    offline = await offline_decision(deps, query, history, inventory, debug, named)
+    offline = await offline_decision(deps, query, history, inventory, debug, named, answer_type)
     text, _ = prepare(query, history)
     facts = facts_for(text, inventory, selected=False)
     facts = replace(facts, names_documents=facts.names_documents or named.any)
@@ -144,7 +146,7 @@ async def decide(
                 decision = None
             elif not selected:  # with a selection the documents decide (S3/S4)
                 decision = await checked_decision(
-                    deps, decision, query, history, inventory, debug, named
+                    deps, decision, query, history, inventory, debug, named, question.answer_type
                 )
         except Exception as exc:  # any failure or invalid output -> rules
             debug["orchestrator_fallback"] = report(exc, "orchestrator_llm_failed")
@@ -153,7 +155,9 @@ async def decide(
         if selected:
             decision = selected_documents_decision(query)
         else:
-            decision = await offline_decision(deps, query, history, inventory, debug, named)
+            decision = await offline_decision(
+                deps, query, history, inventory, debug, named, question.answer_type
+            )
     decision.user_documents = len(inventory)
     if selected and decision.scenario != Scenario.CLARIFY:
         docs, missing = await deps.documents.get_many(user_id, selected)

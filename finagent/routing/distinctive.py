@@ -13,7 +13,10 @@ and it is specific to that document:
   («неустойка» of every contract names none of them).
 
 Either way the word must not be in most of the user's documents (the user's own city or
-company is everywhere and names none of them).
+company is everywhere and names none of them). Such a name is kept apart
+(``Distinctive.everywhere``): it names no one document, but the user's own affairs («какая
+кадастровая стоимость здания на Промышленной, 12?» of a user whose every document has
+that address).
 """
 
 from __future__ import annotations
@@ -35,6 +38,8 @@ class Distinctive:
     names: list[str] = field(default_factory=list)
     rare: list[str] = field(default_factory=list)
     document_ids: list[str] = field(default_factory=list)
+    # names the law never uses as names and most of the user's documents use
+    everywhere: list[str] = field(default_factory=list)
 
 
 def _held_by(term: str, cards: Sequence[DocumentCard]) -> list[str]:
@@ -48,6 +53,7 @@ def distinctive_terms(text: str, cards: Sequence[DocumentCard]) -> Distinctive:
     names: list[str] = []
     rare: list[str] = []
     ids: list[str] = []
+    everywhere: list[str] = []
     for sentence in analyse(text).sentences:
         for index, token in enumerate(sentence.tokens):
             word = token.text
@@ -56,16 +62,21 @@ def distinctive_terms(text: str, cards: Sequence[DocumentCard]) -> Distinctive:
             capitalised = index > 0 and word[:1].isupper() and not word.isupper()
             for part in word_parts(word):
                 term = token.lemma if part == word else lemma(part)
-                if len(term) < _MIN_LETTERS or term in names or term in rare:
+                if len(term) < _MIN_LETTERS or term in [*names, *rare, *everywhere]:
                     continue
                 held = _held_by(term, cards)
-                if not held or (len(cards) > 2 and len(held) > most):
+                if not held:
                     continue
-                if (capitalised or name_like(part)) and corpus.name_df(term) == 0:
+                as_name = (capitalised or name_like(part)) and corpus.name_df(term) == 0
+                if len(cards) > 2 and len(held) > most:
+                    if as_name:
+                        everywhere.append(term)
+                    continue
+                if as_name:
                     names.append(term)
                 elif len(held) == 1 and corpus.df(term) <= RARE_UNITS and content_word(part):
                     rare.append(term)
                 else:
                     continue
                 ids += [doc_id for doc_id in held if doc_id not in ids]
-    return Distinctive(names, rare, ids)
+    return Distinctive(names, rare, ids, everywhere)

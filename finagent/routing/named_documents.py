@@ -63,6 +63,9 @@ class NamedDocuments:
     # (``finagent.routing.distinctive``): «Тайга.Смета», «Мигалово», «бонус»
     names: list[str] = field(default_factory=list)
     rare: list[str] = field(default_factory=list)
+    # names the law never uses as names that most of the user's documents use (their own
+    # address or town): no document in particular, but the user's affairs
+    own_names: list[str] = field(default_factory=list)
     own: bool = False  # the question speaks of the user's own affairs («мы», «наш», «платим»)
     # the kind of document named is a word the law uses everywhere («требование», «акт»)
     common_kind: bool = False
@@ -80,7 +83,13 @@ class NamedDocuments:
     def specific(self) -> bool:
         """Evidence beyond a kind of document: what only the user's documents name, or a
         party role of theirs in a question about the user's own affairs."""
-        return bool(self.precise_ids or self.names or self.roles or (self.rare and self.own))
+        return bool(
+            self.precise_ids
+            or self.names
+            or self.own_names
+            or self.roles
+            or (self.rare and self.own)
+        )
 
 
 def _kind_named(question: Question) -> tuple[DocType | None, int, int]:
@@ -167,8 +176,15 @@ def _card_names(cards: Sequence[DocumentCard]) -> str:
     return fold(" ".join(names))
 
 
+# documents that change another («дополнительное соглашение № 1 к договору № …»): the
+# document they refer to is held in its amended form; an act, an invoice or a statement
+# only mentions the contract it was issued under, which is not held for that
+_AMENDING = frozenset({"amendment", "termination", "disagreements"})
+
+
 def _numbers_of(card: DocumentCard) -> list[str]:
-    return [n for n in (card.number, *card.references) if n]
+    references = card.references if card.doc_type in _AMENDING else []
+    return [n for n in (card.number, *references) if n]
 
 
 def _missing(question: Question, cards: Sequence[DocumentCard]) -> str | None:
@@ -192,7 +208,35 @@ def _missing(question: Question, cards: Sequence[DocumentCard]) -> str | None:
     if _numbered(question.lemmas, end) and numbers:
         if not any(number_key(n) in held_numbers for n in numbers):
             return f"{kind.name} № {numbers[0]}"
+    bare = _bare_number(question, end)
+    if bare is not None and not _held_number(number_key(bare), held_numbers):
+        return f"{kind.name} № {bare}"  # «срок договора ТС-08/2024» held only as mentioned
     return _stranger(question, cards, kind.name)
+
+
+def _held_number(key: str, held: set[str]) -> bool:
+    """Held as written or without its year («45-ТД» of «45-ТД/2025»)."""
+    return key in held or any(number.startswith(f"{key}/") for number in held)
+
+
+def _bare_number(question: Question, end: int) -> str | None:
+    """A document number written right after the kind word without its sign («договора
+    ТС-08/2024», «по УПД 318»), as the question writes it; not a date or a year."""
+    if end < 0 or end >= len(question.lemmas):
+        return None
+    token = question.lemmas[end]
+    at = question.text.lower().find(token)
+    if at < 0 or not any(ch.isdigit() for ch in token) or "." in token:
+        return None
+    written = question.text[at : at + len(token)]
+    if token.isdigit():
+        year = _FIRST_YEAR <= int(token) <= _LAST_YEAR
+        return None if year or question.lemmas[end + 1 : end + 2] == ["год"] else written
+    # «ТС-08/2024», «А-17»: letters in capitals or a slash; «16-й» is an ordinal
+    return written if "/" in written or any(ch.isupper() for ch in written) else None
+
+
+_FIRST_YEAR, _LAST_YEAR = 1990, 2100
 
 
 def _stranger(question: Question, cards: Sequence[DocumentCard], what: str) -> str | None:
@@ -258,6 +302,7 @@ def named_documents(question: Question, cards: Sequence[DocumentCard]) -> NamedD
         roles=any("роль" in m.reasons for m in question.documents) and own,
         names=terms.names,
         rare=terms.rare,
+        own_names=terms.everywhere,
         own=own,
         common_kind=start >= 0 and _common_in_law(question.lemmas[start:end]),
         missing=_missing(question, cards),

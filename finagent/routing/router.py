@@ -25,6 +25,7 @@ from finagent.routing.expansion import expand_query
 from finagent.routing.inventory import Inventory, doc_types_in
 from finagent.routing.multi_intent import with_all_intents
 from finagent.routing.named_documents import NamedDocuments
+from finagent.routing.plausible import plausible
 from finagent.routing.rules import PRONOUN_ONLY, about_rules, routing_text, rule_decision
 from finagent.routing.training_vectors import bundled_model, training_vectors
 from finagent.state import Decision, Intent, Scenario, Turn
@@ -217,9 +218,10 @@ def cards_decision(
     # what only the user's documents name («Тайга.Смета», «Мигалово»), or a rare word of
     # theirs or a party role in a question about the user's own affairs
     own_terms = (named.rare or named.roles) and named.own
-    if (named.names or own_terms) and not about_rules(text):
-        if (named.names and named.own) or not sure_otherwise:
-            terms = ", ".join([*named.names, *named.rare][:3]) or "a party role"
+    names = named.names or named.own_names
+    if (names or own_terms) and not about_rules(text):
+        if (names and named.own) or not sure_otherwise:
+            terms = ", ".join([*named.names, *named.own_names, *named.rare][:3]) or "a party role"
             return _documents(
                 text, "cards_vocabulary", f"names what the user's documents do: {terms}"
             )
@@ -253,11 +255,13 @@ class Router:
         inventory: Inventory | None = None,
         follow_up: bool = False,
         named: NamedDocuments | None = None,
+        answer_type: str | None = None,
     ) -> Decision:
         """Decision for the routing ``text`` (see ``rules.routing_text``) and its vector;
-        ``named``: what of the user's cards the turn's question names."""
+        ``named``: what of the user's cards the turn's question names; ``answer_type``: the
+        typed question's (a value question is no small talk)."""
         named = named or NamedDocuments()
-        prediction = self.classifier.predict(vector)
+        prediction = plausible(self.classifier.predict(vector), text, answer_type)
         decision = rule_decision(text, inventory)
         if decision is not None and _document_over_keywords(decision, prediction, text):
             decision = None  # «курс в контракте с Хуавэй»: the contract, not the rate

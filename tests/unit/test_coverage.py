@@ -99,3 +99,27 @@ def test_a_term_of_an_unloaded_code_is_out_of_scope() -> None:
 def test_titles_lose_their_dates() -> None:
     assert undated("Счёт-фактура № 87 от 13 марта 2025 г.") == "Счёт-фактура № 87"
     assert undated("Договор поставки № П-5") == "Договор поставки № П-5"
+
+
+def test_a_kind_of_value_its_adjective_names_must_be_stated() -> None:
+    lease = _doc(
+        "Помещение в здании с кадастровым номером 69:40:0100001:15 общей площадью 120 кв. м.",
+        "Договор аренды",
+    )
+    valued = _doc("Кадастровая стоимость здания составляет 9 400 000 руб.", "Выписка ЕГРН")
+    question = "Какая кадастровая стоимость здания на Лесной, 3?"
+    assert _abstains(question, [lease]) == "attribute"
+    assert _abstains(question, [valued]) is None
+    # a scope («общая») or an adjective the evidence never uses asks the plain value
+    assert _abstains("Какая общая сумма по акту?", [ACT]) is None
+
+
+def test_an_attribute_of_a_company_a_row_names_is_read_in_that_row() -> None:
+    statement = _doc(
+        "Клиент: ООО «Зенит-Опт», ИНН 7700000002, КПП 770201001\n"
+        "| 4 | 12.03.2025 | ООО «Сосна», ИНН 7700000003 | Оплата по счёту № 7 | 5 000,00 |\n"
+        "| 5 | 13.03.2025 | ООО «Клён», ИНН 7700000004, КПП 770401001 | Оплата | 900,00 |",
+        "Выписка по счёту",
+    )
+    assert _abstains("Подскажите КПП ООО «Сосна»", [statement]) == "attribute"
+    assert _abstains("Подскажите КПП ООО «Клён»", [statement]) is None

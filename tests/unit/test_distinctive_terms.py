@@ -147,3 +147,14 @@ def test_a_kind_the_law_names_everywhere_is_common() -> None:
     ]
     found = named_documents(build_question("штраф за документ по требованию?", cards=cards), cards)
     assert found.typed and found.common_kind
+
+
+def test_a_name_most_documents_use_is_the_users_own() -> None:
+    address = "ООО «Берёзка», г. Тверь, ул. Заречная, д. 7."
+    cards = [
+        build_card(f"d{i}", f"Акт № {i}", f"Акт № {i}\n{address}\nУслуги оказаны.")
+        for i in range(4)
+    ]
+    found = distinctive_terms("Какая площадь склада на Заречной, 7?", cards)
+    assert found.names == []
+    assert found.everywhere == ["заречный"]

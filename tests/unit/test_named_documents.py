@@ -315,3 +315,29 @@ def test_held_documents_by_synonym_and_number(question: str) -> None:
 
 def test_number_key_unifies_how_numbers_are_typed() -> None:
     assert number_key("№ A–17 / 2025") == number_key("А-17/2025")
+
+
+WAYBILL_ACT = """Акт № 9 приёмки выполненных работ
+г. Тверь, 14 мая 2025 г.
+ООО «Орбита-Сервис» (Исполнитель) и ООО «Берёзка» (Заказчик) составили акт.
+Работы выполнены по договору № ОС-21/2024; оплата в течение 5 рабочих дней.
+"""
+
+
+def test_a_contract_only_an_act_mentions_is_not_held() -> None:
+    cards = _cards({"act": WAYBILL_ACT})
+    assert named("какой срок действия договора ОС-21/2024?", cards).missing == (
+        "договор № ОС-21/2024"
+    )
+    # the act itself is held, by its number
+    assert named("какая сумма по акту № 9?", cards).missing is None
+
+
+def test_an_ordinal_after_a_kind_is_no_document_number() -> None:
+    cards = _cards({"act": WAYBILL_ACT})
+    assert named("до какого числа ответить на требование 16-й инспекции?", cards).missing is None
+
+
+def test_a_number_cited_without_its_year_is_held(fresh_cards: list[DocumentCard]) -> None:
+    assert named("какая ставка по договору займа З-12?", fresh_cards).missing is None
+    assert named("какая ставка по договору займа З-14?", fresh_cards).missing is not None
