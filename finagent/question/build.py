@@ -20,6 +20,7 @@ from finagent.moscow_time import moscow_today
 from finagent.question.asked import asked_attributes, proper_names
 from finagent.question.documents import named_documents
 from finagent.question.model import Question
+from finagent.question.revision import asked_revision, with_revisions
 from finagent.question.tables import (
     ANSWER_CUES,
     QUESTION_FIELD_CUES,
@@ -104,6 +105,7 @@ def _fields(lemmas: Sequence[str], words: Sequence[str]) -> list[tuple[int, str]
     return asked or found
 
 
+_OWN_FIELDS = frozenset({"signed", "number"})
 _CONDITIONS = ("если", "в случае", "при условии")
 _CLAUSE_ENDS = frozenset({",", "?", ".", ";", "—"})
 
@@ -138,6 +140,11 @@ def build_question(
     numbers = [i.value for i in identifiers if i.label == "number"]
     numbers += [token for token in lemmas if any(ch.isdigit() for ch in token)]
     answer_types = _answer_types(lemmas, fields)
+    revision = asked_revision(lemmas)
+    documents = named_documents(lemmas, text, numbers, cards)
+    # the date it was signed, its number are a document's own, whatever amends it
+    if not {key for _, key in fields} & _OWN_FIELDS:
+        documents = with_revisions(documents, cards, revision)
     return Question(
         text=text,
         answer_type=answer_types[0],
@@ -155,7 +162,8 @@ def build_question(
         years=years_in(analysed),
         identifiers=identifiers,
         organisations=organisations_in(analysed),
-        documents=named_documents(lemmas, text, numbers, cards),
+        documents=documents,
+        revision=revision,
         attributes=asked_attributes(words, lemmas) if len(words) == len(lemmas) else [],
         names=proper_names([[t.text for t in sentence.tokens] for sentence in analysed.sentences]),
         several=any(plural_interrogative(word) for word in words),
