@@ -47,6 +47,9 @@ ANSWER_CUES = (
     Cue("лимит", "limit", 5),
     Cue("порог", "limit", 5),
     Cue("потолок", "limit", 5),
+    Cue("предел", "limit", 5),
+    Cue("максимум", "limit", 5),
+    Cue("минимум", "limit", 5),
     Cue("не более", "limit", 4),
     Cue("ставка", "rate", 4),
     Cue("процент", "rate", 4),
@@ -82,6 +85,7 @@ ANSWER_CUES = (
     Cue("размер", "amount", 3),
     Cue("стоимость", "amount", 3),
     Cue("цена", "amount", 3),
+    Cue("почём", "amount", 4),  # the price of one unit
     Cue("платить", "amount", 1),
     Cue("вычет", "amount", 1),
     Cue("пени", "rate", 2),
