@@ -195,3 +195,17 @@ def test_price_per_unit_is_an_amount_for_one_unit() -> None:
     one = "Вознаграждение составляет 900 рублей за одну лицензию в месяц."
     total = "Общая сумма вознаграждения за 10 лицензий составляет 108 000 рублей в год."
     assert value_level(q, profile(one), one) > value_level(q, profile(total), total)
+
+
+@pytest.mark.parametrize(
+    ("question", "fields"),
+    [
+        ("С какой даты договор поставки считается расторгнутым?", []),
+        ("Какая дата договора поставки с «Ольхой»?", ["signed"]),
+        ("Какой срок оплаты по счёту № 12?", ["payment_term"]),
+    ],
+)
+def test_a_genitive_cue_is_the_phrase_only_in_the_genitive(
+    question: str, fields: list[str]
+) -> None:
+    assert build_question(question).fields == fields
