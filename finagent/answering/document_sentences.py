@@ -224,7 +224,8 @@ def value_level(question: Question, p: SentenceProfile, sentence: str) -> float:
     по какое»), a value of the type 1 (for «в какой срок» also a deadline date, for «когда
     переходит» also the event it waits for, for «сколько мест» a count of places), only the
     date of a document it mentions («№ 3 от …») 0.5, none 0; a limit bounded in the clause
-    («не более») and the price of one unit a «почём» question asks half a level more."""
+    («не более») and the price of one unit a «почём» question asks half a level more; a
+    period question asking its end («срок действия — до какого?») wants the end date (2)."""
     kind = question.answer_type
     if kind == "date":
         bound = asked_bound(question)
@@ -239,7 +240,8 @@ def value_level(question: Question, p: SentenceProfile, sentence: str) -> float:
             return 1.0
         return 0.5 if p.dates else 0.0
     if kind == "period" and deadline_dates(sentence):
-        return 1.0
+        # «срок действия гарантии — до какого?»: the end of the term by its date
+        return 2.0 if asked_bound(question) == "end" else 1.0
     level = 1.0 if states_type(p, kind) else 0.0
     if kind in ("amount", "limit") and not level and states_count(question, sentence):
         level = 1.0

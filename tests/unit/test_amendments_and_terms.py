@@ -209,3 +209,10 @@ def test_a_genitive_cue_is_the_phrase_only_in_the_genitive(
     question: str, fields: list[str]
 ) -> None:
     assert build_question(question).fields == fields
+
+
+def test_a_term_asked_by_its_end_wants_the_end_date() -> None:
+    q = build_question("Срок действия поручительства ПР-5/2026 до какого?")
+    dated = "Поручительство действует по 30 ноября 2026 г. включительно."
+    period = "Поручитель исполняет требование в течение 5 рабочих дней."
+    assert value_level(q, profile(dated), dated) > value_level(q, profile(period), period)
