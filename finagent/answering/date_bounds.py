@@ -22,13 +22,31 @@ from finagent.language.text import analyse
 from finagent.question.model import Question
 
 Bound = Literal["start", "end"]
-_END = frozenset({"до", "по", "позднее", "позже"})
+_END = frozenset({"до", "по", "к", "ко", "позднее", "позже"})
 _START = frozenset({"с", "со"})
 _REFERENCE = frozenset({"от"})
+# «Окончание работ — 29 августа», «начало работ — 2 июня»: a noun names the end a date states
+_END_NOUNS = frozenset({"окончание", "завершение", "конец", "истечение"})
+_START_NOUNS = frozenset({"начало"})
+_NOUN_REACH = 3
 _WHICH = frozenset({"какой", "который"})
-# verbs and nouns of a state that lasts: its end closes a span («с … по …»)
+# verbs and nouns of a state that lasts or of work that is completed: its end closes a span
+# («с … по …», «Начало работ — …; окончание работ — …»)
 _LASTING = frozenset(
-    {"действовать", "действие", "длиться", "продолжаться", "истекать", "истечь", "заканчиваться"}
+    {
+        "действовать",
+        "действие",
+        "длиться",
+        "продолжаться",
+        "истекать",
+        "истечь",
+        "заканчиваться",
+        "закончиться",
+        "завершить",
+        "завершать",
+        "закончить",
+        "окончить",
+    }
 )
 
 
@@ -58,8 +76,8 @@ def _asked_bounds(text: str) -> frozenset[Bound]:
 
 
 def asks_lasting(question: Question) -> bool:
-    """«До какой даты действует договор?», «когда истекает гарантия?»: the end of a span
-    of time something lasts, not a deadline of an act."""
+    """«До какой даты действует договор?», «к какой дате завершить работы?»: the end of a
+    span of time something lasts or is done in, not a deadline of a single act."""
     return bool(_LASTING & set(question.lemmas))
 
 
@@ -83,6 +101,11 @@ def _role(sentence: str, start: int, end: int) -> Bound | Literal["reference"] |
     if last in _END or (after and lemma(after[0]) == "включительно"):
         return "end"
     if last in _START or before[-2:] == ["начиная", "с"]:
+        return "start"
+    named = {lemma(word) for word in _words(sentence[:start])[-_NOUN_REACH:]}
+    if named & _END_NOUNS:
+        return "end"
+    if named & _START_NOUNS:
         return "start"
     return None
 

@@ -216,3 +216,28 @@ def test_a_term_asked_by_its_end_wants_the_end_date() -> None:
     dated = "Поручительство действует по 30 ноября 2026 г. включительно."
     period = "Поручитель исполняет требование в течение 5 рабочих дней."
     assert value_level(q, profile(dated), dated) > value_level(q, profile(period), period)
+
+
+def test_a_noun_of_the_end_names_the_date_and_completion_asks_the_span_end() -> None:
+    sentence = "4.1. Начало монтажа — 3 марта 2026 г. Окончание монтажа — 17 апреля 2026 г."
+    assert dates_with_roles(sentence) == (
+        ("3 марта 2026 г.", "start"),
+        ("17 апреля 2026 г.", "end"),
+    )
+    q = build_question("К какой дате монтажник должен завершить монтаж?")
+    deadline = "Монтажник обязуется до 1 марта 2026 г. застраховать оборудование."
+    assert value_level(q, profile(sentence), sentence) > value_level(q, profile(deadline), deadline)
+
+
+@pytest.mark.parametrize(
+    ("question", "answer_type", "fields"),
+    [
+        ("Сколько времени у покупателя, чтобы ответить на претензию?", "period", []),
+        ("Какая дата заключения договора с «Ольхой»?", "date", ["signed"]),
+    ],
+)
+def test_question_words_that_name_the_answer_type(
+    question: str, answer_type: str, fields: list[str]
+) -> None:
+    q = build_question(question)
+    assert (q.answer_type, q.fields) == (answer_type, fields)
