@@ -16,24 +16,54 @@ from typing import Literal
 from razdel import tokenize
 
 from finagent.answering.sentence_profile import DATE
+from finagent.language.dates import days_of_month_in
 from finagent.language.lemmas import lemma
+from finagent.language.text import analyse
 from finagent.question.model import Question
 
 Bound = Literal["start", "end"]
-_END = frozenset({"до", "по", "позднее", "позже"})
+_END = frozenset({"до", "по", "к", "ко", "позднее", "позже"})
 _START = frozenset({"с", "со"})
 _REFERENCE = frozenset({"от"})
+# «Окончание работ — 29 августа», «начало работ — 2 июня»: a noun names the end a date states
+_END_NOUNS = frozenset({"окончание", "завершение", "конец", "истечение"})
+_START_NOUNS = frozenset({"начало"})
+_NOUN_REACH = 3
 _WHICH = frozenset({"какой", "который"})
+# verbs and nouns of a state that lasts or of work that is completed: its end closes a span
+# («с … по …», «Начало работ — …; окончание работ — …»)
+_LASTING = frozenset(
+    {
+        "действовать",
+        "действие",
+        "длиться",
+        "продолжаться",
+        "истекать",
+        "истечь",
+        "заканчиваться",
+        "закончиться",
+        "завершить",
+        "завершать",
+        "закончить",
+        "окончить",
+    }
+)
 
 
 def asked_bound(question: Question) -> Bound | None:
     """The end of a term a date or period question asks by its preposition before
     «какой» («до какого числа», «с какой даты»); None when it asks both or neither."""
-    return _asked_bound(question.text)
+    found = asked_bounds(question)
+    return next(iter(found)) if len(found) == 1 else None
+
+
+def asked_bounds(question: Question) -> frozenset[Bound]:
+    """Every end of a term the question asks: «с какого по какое число» both."""
+    return _asked_bounds(question.text)
 
 
 @lru_cache(maxsize=1_000)
-def _asked_bound(text: str) -> Bound | None:
+def _asked_bounds(text: str) -> frozenset[Bound]:
     words = [t.text.lower() for t in tokenize(text)]
     found: set[Bound] = set()
     for before, word in pairwise(words):
@@ -42,18 +72,40 @@ def _asked_bound(text: str) -> Bound | None:
                 found.add("end")
             elif before in _START:
                 found.add("start")
-    return found.pop() if len(found) == 1 else None
+    return frozenset(found)
+
+
+def asks_lasting(question: Question) -> bool:
+    """«До какой даты действует договор?», «к какой дате завершить работы?»: the end of a
+    span of time something lasts or is done in, not a deadline of a single act."""
+    return bool(_LASTING & set(question.lemmas))
+
+
+def states_span(sentence: str) -> bool:
+    """The clause states both ends of one span: «с 4 августа по 20 августа 2025 г.»."""
+    roles = {role for _, role in dates_with_roles(sentence)}
+    return {"start", "end"} <= roles
+
+
+def _words(text: str) -> list[str]:
+    """Lower-cased tokens of ``text`` without markup («**», «_»): «не позднее **10-го»."""
+    return [t.text.lower() for t in tokenize(text) if any(ch.isalnum() for ch in t.text)]
 
 
 def _role(sentence: str, start: int, end: int) -> Bound | Literal["reference"] | None:
-    before = [t.text.lower() for t in tokenize(sentence[:start])][-2:]
-    after = [t.text.lower() for t in tokenize(sentence[end:])][:1]
+    before = _words(sentence[:start])[-2:]
+    after = _words(sentence[end:])[:1]
     last = before[-1] if before else ""
     if last in _REFERENCE:
         return "reference"
     if last in _END or (after and lemma(after[0]) == "включительно"):
         return "end"
     if last in _START or before[-2:] == ["начиная", "с"]:
+        return "start"
+    named = {lemma(word) for word in _words(sentence[:start])[-_NOUN_REACH:]}
+    if named & _END_NOUNS:
+        return "end"
+    if named & _START_NOUNS:
         return "start"
     return None
 
@@ -62,8 +114,11 @@ def _role(sentence: str, start: int, end: int) -> Bound | Literal["reference"] |
 def dates_with_roles(
     sentence: str,
 ) -> tuple[tuple[str, Bound | Literal["reference"] | None], ...]:
-    """Each date of the sentence, as written, with the end of a term it states."""
-    return tuple((m.group(0), _role(sentence, m.start(), m.end())) for m in DATE.finditer(sentence))
+    """Each date of the sentence, as written, with the end of a term it states: calendar
+    dates and days of the month, in order."""
+    spans = [(m.start(), m.end(), m.group(0)) for m in DATE.finditer(sentence)]
+    spans += [(d.start, d.end, d.text) for d in days_of_month_in(analyse(sentence))]
+    return tuple((text, _role(sentence, start, end)) for start, end, text in sorted(spans))
 
 
 def bounded_dates(sentence: str, bound: Bound) -> list[str]:

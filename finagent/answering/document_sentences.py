@@ -19,15 +19,32 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from finagent.answering.amendments import superseded
+from finagent.answering.answer_kinds import (
+    asks_moment,
+    asks_unit_price,
+    bounds_value,
+    states_condition,
+    states_count,
+    states_unit_price,
+)
 from finagent.answering.context import AnswerContext
-from finagent.answering.date_bounds import asked_bound, bounded_dates, deadline_dates, event_dates
+from finagent.answering.date_bounds import (
+    asked_bound,
+    asked_bounds,
+    asks_lasting,
+    bounded_dates,
+    deadline_dates,
+    event_dates,
+    states_span,
+)
 from finagent.answering.evidence import Candidate, sentences_of
 from finagent.answering.sentence_profile import SentenceProfile, profile, states_type
 from finagent.cards.model import DocumentCard
 from finagent.cards.sentence_vectors import sentence_key
 from finagent.question.model import Question
 from finagent.question.tables import STOP_LEMMAS
-from finagent.state import Chunk
+from finagent.state import Chunk, Source
 
 _MIN_WORDS = 4  # «18-Н · тел. …», «ДОГОВОР № 5»: fragments, not clauses
 # the requisites and the preamble's introduction of a party: «ИНН …, КПП …, именуемое в
@@ -35,6 +52,8 @@ _MIN_WORDS = 4  # «18-Н · тел. …», «ДОГОВОР № 5»: fragments,
 _REQUISITE_LEMMAS = frozenset(
     {"инн", "кпп", "огрн", "огрнип", "бик", "именовать", "именуемый", "тел", "e-mail", "email"}
 )
+# the words a date question names its kind of value by: «по какое число», «какая дата»
+_DATE_WORDS = frozenset({"число", "дата"})
 _ROOT = 6  # a shared lemma start this long relates «передоверие» and «передоверить»
 # the e5 similarity to the question, in shared content lemmas per SEMANTIC_UNIT of cosine
 # below the best sentence («завершить работы» — «Окончание работ — …» share no lemma)
@@ -42,10 +61,12 @@ SEMANTIC_WEIGHT = 0.25
 SEMANTIC_UNIT = 0.05
 FULL = "whole_document"
 _ENDS = (".", "!", "?", ";", ":")
-# a numbered clause («3.1.», «2)», «а)»), a list item, a heading or a table row
+# a numbered clause («3.1.», «3.1», «2)», «а)»), a list item, a heading or a table row; not a
+# date a wrapped line goes on with («31 марта 2026 г.», «31.03.2026»)
 _OPENS = re.compile(
-    r"^(?:\d+(?:\.\d+)*[.)]?\s|[а-я]\)\s|[-*•–—#|])"
-)  # metadata key of a candidate read from the document's full text
+    r"^(?:(?!\d{1,2}\.\d{1,2}\.\d{2,4}\b)(?:\d+(?:\.\d+)*[.)]\s|\d+(?:\.\d+)+\s)"
+    r"|[а-я]\)\s|[-*•–—#|])"
+)
 
 
 def _clause(sentence: str) -> bool:
@@ -158,10 +179,17 @@ def whole_document_candidates(
     out: list[Candidate] = []
     numbers = dict(zip((c.document_id for c in ctx.chunks), ctx.chunk_numbers, strict=True))
     titles = {c.document_id: c.title for c in ctx.chunks}
+    titles |= {d.document_id: d.title for d in question.documents if d.document_id not in titles}
     for document_id in answer_documents(question, ctx.chunks):
-        text, number = texts.get(document_id), numbers.get(document_id)
-        if not text or number is None:
+        text = texts.get(document_id)
+        if not text:
             continue
+        number = numbers.get(document_id)
+        if number is None:  # named, but no passage of it was retrieved: a source of its own
+            number = max((s.number for s in ctx.sources), default=0) + 1
+            title = titles.get(document_id) or ""
+            ctx.sources.append(Source(number=number, title=title, kind="user_docs"))
+            numbers[document_id] = number
         chunk = Chunk(
             id=f"{document_id}:full",
             text=text,
@@ -191,20 +219,37 @@ def with_whole_documents(ranked: list[Candidate], extra: list[Candidate]) -> lis
 
 def value_level(question: Question, p: SentenceProfile, sentence: str) -> float:
     """How well the sentence states a value of the asked type: a date of the asked end of
-    a term («до какого числа» — «действует до …») 2, a value of the type 1 (for «в какой
-    срок» also a deadline date), only the date of a document it mentions («№ 3 от …») 0.5,
-    none 0."""
+    a term («до какого числа» — «действует до …») 2 (2.5 for the end of a span a lasting
+    state asks: «до какой даты действует» — «с … по …»; both ends of one span for «с какого
+    по какое»), a value of the type 1 (for «в какой срок» also a deadline date, for «когда
+    переходит» also the event it waits for, for «сколько мест» a count of places), only the
+    date of a document it mentions («№ 3 от …») 0.5, none 0; a limit bounded in the clause
+    («не более») and the price of one unit a «почём» question asks half a level more; a
+    period question asking its end («срок действия — до какого?») wants the end date (2)."""
     kind = question.answer_type
     if kind == "date":
         bound = asked_bound(question)
         if bound is not None and bounded_dates(sentence, bound):
+            lasting = bound == "end" and asks_lasting(question) and states_span(sentence)
+            return 2.5 if lasting else 2.0
+        if len(asked_bounds(question)) == 2 and states_span(sentence):
             return 2.0
         if event_dates(sentence):
             return 1.0
+        if asks_moment(question) and states_condition(sentence):
+            return 1.0
         return 0.5 if p.dates else 0.0
     if kind == "period" and deadline_dates(sentence):
-        return 1.0
-    return 1.0 if states_type(p, kind) else 0.0
+        # «срок действия гарантии — до какого?»: the end of the term by its date
+        return 2.0 if asked_bound(question) == "end" else 1.0
+    level = 1.0 if states_type(p, kind) else 0.0
+    if kind in ("amount", "limit") and not level and states_count(question, sentence):
+        level = 1.0
+    if kind == "limit" and level and bounds_value(p):
+        level += 0.5
+    if level and asks_unit_price(question) and states_unit_price(sentence):
+        level += 0.5
+    return level
 
 
 def rerank_document_sentences(
@@ -224,6 +269,8 @@ def rerank_document_sentences(
         own = [c for c in own if c.chunk.document_id in named]
     naming = naming_lemmas(question, cards)
     asked = {lm for lm in question.topic if lm not in STOP_LEMMAS} - naming
+    if question.answer_type == "date":  # «по какое число»: the kind of value, not the event
+        asked -= _DATE_WORDS
     party = question.answer_type == "party" or bool(set(question.lemmas) & _REQUISITE_LEMMAS)
     # the document's own date line («г. Томск 22 апреля 2025 г.») answers only «когда подписан»
     own_dates = {
@@ -234,8 +281,10 @@ def rerank_document_sentences(
     }
 
     similarity = _similarities(own, sims or {})
+    # a contract's clause an amendment restates: its text no longer states the terms
+    restated = superseded(own, cards) if question.revision != "original" else set()
 
-    def key(candidate: Candidate) -> tuple[bool, float, float, int, float]:
+    def key(candidate: Candidate) -> tuple[bool, bool, float, float, int, float]:
         text = candidate.sentence
         p = profile(text)
         # the words that name the document («субаренда», «помещение») tell no clause apart
@@ -247,6 +296,7 @@ def rerank_document_sentences(
         lexical = len((asked - title) & p.lemmas) + 0.5 * _related(asked - title, p.lemmas)
         return (
             clause,
+            id(candidate) not in restated,
             valued,
             lexical + SEMANTIC_WEIGHT * similarity.get(id(candidate), 0.0),
             len(asked & title & p.lemmas),

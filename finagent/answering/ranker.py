@@ -76,6 +76,14 @@ EXCEPTIONS = {
     "умышленно": "intent",
     "умышленный": "intent",
     "умысел": "intent",
+    # a regime lost or an activity ceased: the Code states its own term beside the rule
+    # («…не позднее 25-го числа месяца, следующего за кварталом, в котором … утратил право»)
+    "утратить": "loss",
+    "утрачивать": "loss",
+    "утрата": "loss",
+    "прекратить": "cease",
+    "прекращать": "cease",
+    "прекращение": "cease",
 }
 # the hand-set ranking of the extractive composer, as weights of the same features
 PRIOR = {

@@ -9,9 +9,10 @@ from functools import lru_cache
 
 from razdel import tokenize
 
+from finagent.language.dates import days_of_month_in
 from finagent.language.lemmas import lemma
 from finagent.language.periods import periods_in
-from finagent.language.text import analyse
+from finagent.language.text import Analysed, analyse
 from finagent.russian_months import MONTHS
 
 _SPACE = "[ \u00a0\u202f\u2009]"
@@ -54,6 +55,7 @@ class SentenceProfile:
     money: tuple[str, ...]
     dates: tuple[str, ...]
     periods: tuple[str, ...]
+    days: tuple[str, ...]  # terms by a day of the month: «не позднее 10-го числа месяца»
     party: bool
     digits: bool
 
@@ -67,11 +69,11 @@ def _is_year(period: str) -> bool:
     return number is not None and len(number.group(0)) == 4 and 1900 <= int(number.group(0)) <= 2100
 
 
-def _worded_periods(text: str) -> tuple[str, ...]:
+def _worded_periods(analysed: Analysed) -> tuple[str, ...]:
     """Periods whose count is a word in any case («в течение двух месяцев», «пяти лет»),
     as the language layer reads them, without their relation and anchor."""
     out = []
-    for period in periods_in(analyse(text)):
+    for period in periods_in(analysed):
         core = period.text
         if period.relation and core.startswith(period.relation):
             core = core[len(period.relation) :].strip()
@@ -82,22 +84,24 @@ def _worded_periods(text: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _periods(text: str) -> tuple[str, ...]:
+def _periods(text: str, analysed: Analysed) -> tuple[str, ...]:
     figures = [m.group(0) for m in PERIOD.finditer(text) if not _is_year(m.group(0))]
-    worded = [p for p in _worded_periods(text) if not any(p in f or f in p for f in figures)]
+    worded = [p for p in _worded_periods(analysed) if not any(p in f or f in p for f in figures)]
     return tuple(figures + worded)
 
 
 @lru_cache(maxsize=50_000)
 def profile(text: str) -> SentenceProfile:
     sequence = tuple(lemma(t.text) for t in tokenize(text) if _WORD.search(t.text))
+    analysed = analyse(text)
     return SentenceProfile(
         lemmas=frozenset(sequence),
         sequence=sequence,
         percents=tuple(m.group(0) for m in PERCENT.finditer(text)),
         money=tuple(m.group(0) for m in MONEY.finditer(text)),
         dates=tuple(m.group(0) for m in DATE.finditer(text)),
-        periods=_periods(text),
+        periods=_periods(text, analysed),
+        days=tuple(d.text for d in days_of_month_in(analysed)),
         party=bool(PARTY.search(text)),
         digits=any(ch.isdigit() for ch in text),
     )
@@ -108,8 +112,9 @@ def _sums(money: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(m for m in money if not _ZERO_KOPECKS.fullmatch(m))
 
 
-def values_of(p: SentenceProfile, answer_type: str) -> tuple[str, ...]:
-    """The values of the asked type a sentence states (in order, repeats kept once)."""
+def values_of(p: SentenceProfile, answer_type: str, days: bool = True) -> tuple[str, ...]:
+    """The values of the asked type a sentence states (in order, repeats kept once); a
+    date question's include the days of the month unless ``days`` is false."""
     if answer_type == "rate":
         found = p.percents
     elif answer_type == "amount":
@@ -117,7 +122,7 @@ def values_of(p: SentenceProfile, answer_type: str) -> tuple[str, ...]:
     elif answer_type == "limit":
         found = _sums(p.money) + p.percents
     elif answer_type == "date":
-        found = p.dates
+        found = p.dates + p.days if days else p.dates
     elif answer_type == "period":
         found = p.periods
     else:
@@ -125,8 +130,9 @@ def values_of(p: SentenceProfile, answer_type: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(" ".join(_SPELLED_OUT.sub(" ", v).split()) for v in found))
 
 
-def states_type(p: SentenceProfile, answer_type: str) -> bool:
-    """Whether the sentence holds a value of the asked type."""
+def states_type(p: SentenceProfile, answer_type: str, days: bool = False) -> bool:
+    """Whether the sentence holds a value of the asked type. A day of the month counts as a
+    date only with ``days``: the learned ranker's weights were fit without them."""
     if answer_type == "party":
         return p.party
-    return bool(values_of(p, answer_type))
+    return bool(values_of(p, answer_type, days))

@@ -19,7 +19,7 @@ from pydantic import BaseModel
 from finagent.cards.build import MAX_CARD_CHARS
 
 # bump when the sentences or their vectors change: older records are ignored (re-ingest)
-SENTENCE_VECTORS_VERSION = 1
+SENTENCE_VECTORS_VERSION = 2  # 2: a wrapped line opening with a date or sum is joined
 MAX_SENTENCES = 2_000  # a card reads MAX_CARD_CHARS; its sentences rarely exceed this
 
 

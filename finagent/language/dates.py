@@ -10,8 +10,8 @@ from pydantic import BaseModel
 
 from finagent.language.cues import has_any
 from finagent.language.numbers import is_digits
-from finagent.language.spans import DateMention, YearMention
-from finagent.language.text import Analysed, AnalysedSentence
+from finagent.language.spans import DateMention, DayOfMonth, YearMention
+from finagent.language.text import Analysed, AnalysedSentence, Token
 
 MONTHS = {
     "январь": 1,
@@ -101,6 +101,75 @@ def dates_in(analysed: Analysed) -> list[DateMention]:
                 )
             )
             i = last + 1
+    return found
+
+
+_DAY_WORD = "число"
+# what a day of a month counts in: «числа текущего (оплачиваемого) месяца»
+_CYCLES = frozenset({"месяц", "квартал", "период", "год"})
+_CYCLE_REACH = 5  # tokens between «числа» and its month («текущего (оплачиваемого) месяца»)
+_FOLLOWING = ("следующий", "за")  # «месяца, следующего за отчётным кварталом»
+_FOLLOWING_WORDS = 3
+_BREAKS = frozenset({",", ";", ".", ":", "—", "?", "!"})
+# a bare «5 числа» is a day only after a preposition of a term («до 5 числа»), or before
+# its month; «5 числа не указаны» counts numbers
+_TERM_WORDS = frozenset({"до", "по", "к", "с", "со", "позднее", "позже", "на"})
+
+
+def _breaks(token: Token) -> bool:
+    return token.text in _BREAKS or not any(ch.isalnum() or ch in "()" for ch in token.text)
+
+
+def _cycle_end(tokens: list[Token], at: int) -> int | None:
+    """The token of the month or quarter a day-of-month term counts in, if near."""
+    for j in range(at + 1, min(at + 1 + _CYCLE_REACH, len(tokens))):
+        if _breaks(tokens[j]):
+            return None
+        if tokens[j].lemma in _CYCLES:
+            return j
+    return None
+
+
+def _following_end(tokens: list[Token], at: int) -> int:
+    """«…месяца, следующего за отчётным (кварталом)»: the last token of the phrase that says
+    which month, else ``at``."""
+    j = at + 1
+    if j < len(tokens) and tokens[j].text == ",":
+        j += 1
+    if tuple(t.lemma for t in tokens[j : j + 2]) != _FOLLOWING:
+        return at
+    last = at
+    for k in range(j + 2, min(j + 2 + _FOLLOWING_WORDS, len(tokens))):
+        if not tokens[k].text.isalpha():
+            break
+        last = k
+    return last
+
+
+def days_of_month_in(analysed: Analysed) -> list[DayOfMonth]:
+    """Terms stated by a day of the month: «10-го числа», «5 числа месяца, следующего за
+    отчётным», «25-го каждого месяца» (an ordinal without «числа» only before its month)."""
+    found: list[DayOfMonth] = []
+    for sentence in analysed.sentences:
+        tokens = sentence.tokens
+        for i, token in enumerate(tokens[:-1]):
+            day = _day(token.text)
+            if day is None:
+                continue
+            ordinal = "-" in token.text
+            if tokens[i + 1].lemma == _DAY_WORD:
+                last = i + 1
+                cycle = _cycle_end(tokens, last)
+                after_term = i > 0 and tokens[i - 1].text.lower() in _TERM_WORDS
+                if not (ordinal or after_term or cycle is not None):
+                    continue
+            elif ordinal and (cycle := _cycle_end(tokens, i)) is not None:
+                last = cycle
+            else:
+                continue
+            if cycle is not None:
+                last = _following_end(tokens, cycle)
+            found.append(DayOfMonth(**sentence.located(i, last), day=day))
     return found
 
 

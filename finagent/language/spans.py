@@ -33,6 +33,13 @@ class DateMention(Span):
     value: date
 
 
+class DayOfMonth(Span):
+    """«до 10-го числа каждого месяца», «не позднее 5 числа месяца, следующего за
+    отчётным»: a recurring term stated by the day of a month, with what it counts from."""
+
+    day: int
+
+
 class YearMention(Span):
     year: int
 

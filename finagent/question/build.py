@@ -10,7 +10,7 @@ from finagent.cards.model import DocumentCard
 from finagent.language.cues import cue_lemmas, find_cue
 from finagent.language.dates import as_of, dates_in, years_in
 from finagent.language.identifiers import identifiers_in
-from finagent.language.lemmas import nominative, plural_interrogative, predicate
+from finagent.language.lemmas import genitive, nominative, plural_interrogative, predicate
 from finagent.language.money import money_in
 from finagent.language.organisations import organisations_in
 from finagent.language.percents import percents_in
@@ -20,6 +20,7 @@ from finagent.moscow_time import moscow_today
 from finagent.question.asked import asked_attributes, proper_names
 from finagent.question.documents import named_documents
 from finagent.question.model import Question
+from finagent.question.revision import asked_revision, with_revisions
 from finagent.question.tables import (
     ANSWER_CUES,
     QUESTION_FIELD_CUES,
@@ -39,14 +40,28 @@ def _positions(lemmas: Sequence[str], phrases: Sequence[str]) -> list[int]:
 _DOCUMENT_WORDS = frozenset({"договор", "контракт", "соглашение"})
 
 
+def _governs(phrase: str, words: Sequence[str], at: int) -> bool:
+    """A cue whose last word is a genitive complement («дата договора», «срок оплаты») is
+    the phrase only when the question's word is one too: «с какой даты договор считается
+    расторгнутым» names the contract as the subject, not its date."""
+    cue = phrase.split()
+    if len(cue) < 2 or not words or not genitive(cue[-1]):
+        return True
+    last = at + len(cue_lemmas(phrase)) - 1
+    return last < len(words) and genitive(words[last])
+
+
 def _field_positions(
-    lemmas: Sequence[str], phrases: Sequence[str], not_after: frozenset[str] = frozenset()
+    lemmas: Sequence[str],
+    phrases: Sequence[str],
+    not_after: frozenset[str] = frozenset(),
+    words: Sequence[str] = (),
 ) -> list[int]:
     found = []
     skip = _DOCUMENT_WORDS | not_after
     for phrase in phrases:
         at = find_cue(lemmas, phrase)
-        while at >= 0 and at > 0 and lemmas[at - 1] in skip:
+        while at >= 0 and ((at > 0 and lemmas[at - 1] in skip) or not _governs(phrase, words, at)):
             at = find_cue(lemmas, phrase, at + 1)
         if at >= 0:
             found.append(at)
@@ -91,7 +106,7 @@ def _fields(lemmas: Sequence[str], words: Sequence[str]) -> list[tuple[int, str]
         cues = field.cues + QUESTION_FIELD_CUES.get(field.key, ())
         # «сумма без НДС», «с НДС»: the qualifier of an amount, not the tax asked for
         not_after = frozenset(lm for word in field.not_after for lm in cue_lemmas(word))
-        positions = _field_positions(lemmas, cues, not_after)
+        positions = _field_positions(lemmas, cues, not_after, words)
         if field.kind == "party":
             positions = [at for at in positions if not _actor(words, at)]
         if positions:
@@ -107,6 +122,7 @@ def _fields(lemmas: Sequence[str], words: Sequence[str]) -> list[tuple[int, str]
     return asked or found
 
 
+_OWN_FIELDS = frozenset({"signed", "number"})
 _CONDITIONS = ("если", "в случае", "при условии")
 _QUALIFYING = ("с учётом", "без учёта", "за вычетом", "за исключением", "помимо", "кроме")
 _CLAUSE_ENDS = frozenset({",", "?", ".", ";", "—"})
@@ -147,6 +163,11 @@ def build_question(
     numbers = [i.value for i in identifiers if i.label == "number"]
     numbers += [token for token in lemmas if any(ch.isdigit() for ch in token)]
     answer_types = _answer_types(lemmas, fields)
+    revision = asked_revision(lemmas)
+    documents = named_documents(lemmas, text, numbers, cards)
+    # the date it was signed, its number are a document's own, whatever amends it
+    if not {key for _, key in fields} & _OWN_FIELDS:
+        documents = with_revisions(documents, cards, revision)
     return Question(
         text=text,
         answer_type=answer_types[0],
@@ -164,7 +185,8 @@ def build_question(
         years=years_in(analysed),
         identifiers=identifiers,
         organisations=organisations_in(analysed),
-        documents=named_documents(lemmas, text, numbers, cards),
+        documents=documents,
+        revision=revision,
         attributes=asked_attributes(words, lemmas) if len(words) == len(lemmas) else [],
         names=proper_names([[t.text for t in sentence.tokens] for sentence in analysed.sentences]),
         several=any(plural_interrogative(word) for word in words),

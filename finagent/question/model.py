@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
@@ -49,6 +50,8 @@ class Question(BaseModel):
     attributes: list[AskedAttribute] = Field(default_factory=list)  # «какой ОГРН» → ОГРН
     names: list[str] = Field(default_factory=list)  # capitalised names, as written
     several: bool = False  # «какие ставки», «каковы сроки»: several values are asked
+    # the edition of a contract asked: «теперь» — as amended, «до допсоглашения» — original
+    revision: Literal["amended", "original"] | None = None
 
     @property
     def tax(self) -> str | None:

@@ -81,6 +81,21 @@ def test_an_extension_the_question_does_not_ask_about_is_marked() -> None:
     assert features(asked, [general, extended], None)[:, column].tolist() == [0, 0]
 
 
+def test_a_lost_regime_or_ceased_activity_the_question_does_not_ask_is_marked() -> None:
+    rule = candidate("Декларация по единому налогу подаётся не позднее 30 апреля следующего года.")
+    lost = candidate(
+        "Декларация подаётся не позднее 15-го числа месяца, следующего за месяцем, в котором "
+        "налогоплательщик утратил право применять специальный режим.",
+        0,
+        1,
+    )
+    column = FEATURES.index("unasked_exception")
+    plain = build_question("В какой срок подаётся годовая декларация по единому налогу?")
+    assert features(plain, [rule, lost], None)[:, column].tolist() == [0, 1]
+    asked = build_question("Когда подать декларацию, если утратили право на спецрежим?")
+    assert features(asked, [rule, lost], None)[:, column].tolist() == [0, 0]
+
+
 def test_the_shipped_weights_verify_and_a_tampered_file_is_refused() -> None:
     raw = resources.files("finagent.answering").joinpath("data", RANKER_FILE).read_text("utf-8")
     data = json.loads(raw)
