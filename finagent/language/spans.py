@@ -33,6 +33,14 @@ class DateMention(Span):
     value: date
 
 
+class DayMention(Span):
+    """A calendar day as a question writes it, the year possibly left out («3 февраля»)."""
+
+    day: int
+    month: int
+    year: int | None  # None: not written (the reader decides which year is meant)
+
+
 class YearMention(Span):
     year: int
 
