@@ -14,7 +14,7 @@ from finagent.legal.calc_lexicon import canonical
 from finagent.legal.calc_request import RoledDate, StatedPeriod
 from finagent.legal.calc_text import CalcText
 from finagent.legal.deadlines import Unit, plural
-from finagent.legal.period_cues import event_words, find_rows
+from finagent.legal.period_cues import event_objects, event_words, find_rows
 from finagent.legal.periods import ProceduralPeriod, period_by_id
 from finagent.legal.question_days import QuestionDay, marked_day, told_of_updated
 from finagent.legal.question_periods import PeriodMention, stated_periods
@@ -93,7 +93,10 @@ def _event_day(
         updated = [d for d in days if told_of_updated(text, d)]
         if len({d.day for d in updated}) == 1:
             return updated[-1], False, True
-    found = marked_day(text, days, own) if own else None
+    objects = event_objects(row.id)
+    found = marked_day(text, days, objects) if objects else None
+    if found is None or len(distinct) < 2:
+        found = marked_day(text, days, own) if own else None
     chained = marked_day(text, days, event_words(row.after)) if row.after else None
     if found is not None and (chained is None or found[1] <= chained[1]):
         return found[0], False, True

@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from finagent.language.lemmas import part_of_speech
 from finagent.legal.calc_lexicon import canonical, lexicon, word_set
 from finagent.legal.calc_text import CalcText, Word, content_phrase
 from finagent.legal.periods import ProceduralPeriod, period_by_id, procedural_periods
@@ -29,6 +30,8 @@ ASKED_WEIGHT = 3
 STORY_WEIGHT = 1
 EVENT_WEIGHT = 1.0  # the event told next to a date counts as one asked word of this weight
 _TIE = 1e-6
+# nouns of an event's wording that name no document: «день», «срок», «дата»
+_GENERIC = frozenset({"день", "срок", "дата", "налоговый", "орган", "инспекция"})
 
 
 @dataclass(frozen=True)
@@ -112,6 +115,17 @@ def event_words(row_id: str) -> tuple[Phrase, ...]:
             if lemma == kind:
                 return words
     return ()
+
+
+def event_objects(row_id: str) -> tuple[Phrase, ...]:
+    """The row's event words with what the event is of («день получения дополнения к акту»
+    → «получили дополнение», «дополнение вручено»), tried before the bare words: a date next
+    to «вручили акт» is not the one next to «вручили дополнение»."""
+    event = content_phrase(canonical(period_by_id()[row_id].event))
+    nouns = [lemma for lemma in event if part_of_speech(lemma) == "NOUN" and lemma not in _GENERIC]
+    if not nouns:
+        return ()
+    return tuple((*phrase, nouns[0]) for phrase in event_words(row_id) if nouns[0] not in phrase)
 
 
 def _score(

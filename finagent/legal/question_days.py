@@ -77,12 +77,14 @@ def _day(n: int, year: int, month: int, day: int, from_question: bool) -> Questi
 
 
 def _adjacent(text: CalcText, a: int, b: int) -> bool:
-    """Whether days ``a`` and ``b`` are a pair («с 29 июля по 15 октября 2024»): one
-    sentence, at most a few words between them."""
+    """Whether days ``a`` and ``b`` are a pair («с 29 июля по 15 октября 2024», «28 декабря
+    или 15 января 2025»): one sentence, nothing but short function words between them
+    («14 марта, декларацию подали 20 февраля 2025» tells two events, not a pair)."""
     _, last_a = text.day_words(a)
     first_b, _ = text.day_words(b)
     between = text.words[last_a + 1 : first_b]
-    return text.words[last_a].sentence == text.words[first_b].sentence and len(between) <= 4
+    same = text.words[last_a].sentence == text.words[first_b].sentence
+    return same and len(between) <= 4 and not any(w.content for w in between)
 
 
 def question_days(text: CalcText, today: date) -> list[QuestionDay]:
