@@ -45,8 +45,8 @@ def _asks_amount(text: CalcText) -> bool:
 def looks_like_calc(question: str) -> bool:
     """The router's cheap check: the question asks for пени with something to count from
     (an amount, a date, «сколько пеней»), or asks for a day (a length only when it gives a
-    date) about a period the table knows or one it states. It reads the words, not the
-    dates' roles or the amounts."""
+    date) about a period the table knows, one it states, or a dated event. It reads the
+    words, not the dates' roles or the amounts."""
     text = read_question(question)
     if asks_penalty(text):
         return _asks_amount(text) or bool(text.days) or text.has(("рубль",))
@@ -57,7 +57,10 @@ def looks_like_calc(question: str) -> bool:
     asks_day = any(tuple(lemmas[i : i + n]) not in duration for i, n in text.asking_phrases)
     if not asks_day and not text.days:
         return False
-    return bool(rank_rows(text, [])) or bool(stated_periods(text))
+    # a period the table knows or the question states, or a dated event the period must
+    # run from («бумагу из инспекции получили 4 августа»: which period is then asked back)
+    dated_event = asks_day and any(w.event for w in text.words)
+    return bool(rank_rows(text, [])) or bool(stated_periods(text)) or dated_event
 
 
 def extract_calc_request(question: str, today: date) -> CalcRequest:
