@@ -11,7 +11,13 @@ compared with the item's ``expected_date`` or ``expected_amount``: exact match.
 
 Item fields: deadline ``{id, kind: "deadline", question, event_date, period, unit, norm,
 norm_unit, expected_date, steps}``; penalty ``{id, kind: "penalty", question, amount,
-due_date, paid_date, payer, expected_amount, steps}``.
+due_date, paid_date, payer, expected_amount, steps}``; a question the calculators must
+decline ``{id, kind: "decline", question, reason}`` (correct when no «Ответ:» is given and,
+for ``reason: "jurisdiction"``, the refusal says there is no basis to answer; for a row of
+the period table, the request names it); a question they must ask back
+``{id, kind: "clarify", question, missing}`` (correct when the answer is the clarification
+and names each missing piece: ``event_date``, ``procedure``, ``amount``, ``due_date``,
+``payment_date``, ``payer``, ``receipt``).
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from typing import Any
 
 from evals import DATASETS_DIR
 from evals.answers.cbr_loopback import KeyRateResponder, published_key_rates
+from finagent.answering.messages import CLARIFY_HEADER
 
 CALC_DEV = DATASETS_DIR / "calc_dev.jsonl"
 # written by us, to cover every row of the table of procedural periods
@@ -38,6 +45,9 @@ CALC_DEV_SEEN = DATASETS_DIR / "calc_dev_seen.jsonl"
 CALC_DEV_BLIND = DATASETS_DIR / "calc_dev_blind.jsonl"
 # later blind-written dev rounds, each run once before its misses were read
 CALC_DEV_BLIND_ROUNDS = [DATASETS_DIR / f"calc_dev_blind{n}.jsonl" for n in range(2, 13)]
+# questions to decline (another country, a situation not computed) or to ask back (a date,
+# an amount, the payer or the procedure missing), written with the code
+CALC_DEV_ASKS = DATASETS_DIR / "calc_dev_asks.jsonl"
 # blind hold-outs (source text and item format only), added and run by the maintainer;
 # never read for development (docs/calculations.md lists every run of each)
 CALC_HOLDOUT = DATASETS_DIR / "calc_holdout_v3.jsonl"
@@ -50,6 +60,7 @@ CALC_DATASETS = [
     CALC_DEV_SEEN,
     CALC_DEV_BLIND,
     *CALC_DEV_BLIND_ROUNDS,
+    CALC_DEV_ASKS,
     CALC_HOLDOUT,
     CALC_HOLDOUT_V4,
     CALC_HOLDOUT_V5,
@@ -60,6 +71,8 @@ CALC_DATASETS = [
 EVAL_TODAY = date(2026, 11, 23)
 _ANSWER_DATE = re.compile(r"Ответ:\s*(\d{2})\.(\d{2})\.(\d{4})")
 _ANSWER_AMOUNT = re.compile(r"Ответ:\s*([\d\s\u00a0]+),(\d{2})\s*руб")
+ABSTAINED = "нет оснований для ответа"
+ASK_KINDS = ("decline", "clarify")
 
 
 @dataclass
@@ -83,6 +96,10 @@ def load_calc_dataset(path: Path) -> list[CalcItem]:
             expected = date.fromisoformat(str(data["expected_date"])).isoformat()
         elif kind == "penalty":
             expected = f"{Decimal(str(data['expected_amount'])):.2f}"
+        elif kind == "decline":
+            expected = f"decline:{data['reason']}"
+        elif kind == "clarify":
+            expected = "clarify:" + ",".join(data["missing"])
         else:
             raise ValueError(f"{path.name} line {line_no}: unknown kind {kind!r}")
         items.append(CalcItem(data["id"], kind, data["question"], expected, path.stem, data))
@@ -90,7 +107,10 @@ def load_calc_dataset(path: Path) -> list[CalcItem]:
 
 
 def answer_value(kind: str, answer: str) -> str | None:
-    """The date (ISO) or amount («1234.56») an answer states on its «Ответ:» line."""
+    """The date (ISO) or amount («1234.56») an answer states on its «Ответ:» line (for a
+    decline or clarify item: either)."""
+    if kind in ASK_KINDS:
+        return answer_value("deadline", answer) or answer_value("penalty", answer)
     if kind == "deadline":
         m = _ANSWER_DATE.search(answer)
         return f"{m[3]}-{m[2]}-{m[1]}" if m else None
@@ -127,7 +147,12 @@ async def run_calc_eval(items: list[CalcItem]) -> dict[str, Any]:
             routed = calc_decision(item.question) is not None
             outcome = await calculate(item.question, registry, ctx, EVAL_TODAY)
             got = answer_value(item.kind, outcome.markdown) if routed else None
-            computed = await _from_inputs(item, registry, ctx)
+            if item.kind in ASK_KINDS:
+                correct = got is None and asked_right(item, routed, outcome)
+                computed = None
+            else:
+                correct = got == item.expected
+                computed = await _from_inputs(item, registry, ctx)
             rows.append(
                 {
                     "id": item.id,
@@ -136,15 +161,39 @@ async def run_calc_eval(items: list[CalcItem]) -> dict[str, Any]:
                     "routed": routed,
                     "expected": item.expected,
                     "got": got,
-                    "correct": got == item.expected,
+                    "mode": outcome.mode if routed else "not_routed",
+                    "correct": correct,
                     "calculator_got": computed,
-                    "calculator_correct": computed == item.expected,
+                    "calculator_correct": None
+                    if item.kind in ASK_KINDS
+                    else computed == item.expected,
                 }
             )
     finally:
         await client.aclose()
         server.stop()
     return {"items": rows, "summary": summarise(rows)}
+
+
+def asked_right(item: CalcItem, routed: bool, outcome: Any) -> bool:
+    """A decline item: the calculators gave no value and, for another country, said there
+    is no basis to answer (a declined row: the request names it, or the question went to
+    the knowledge base). A clarify item: the answer is the clarification and names what
+    the item says is missing."""
+    request = outcome.debug.get("request") or {}
+    if item.kind == "decline":
+        reason = str(item.raw["reason"])
+        if reason == "jurisdiction":
+            return routed and ABSTAINED in outcome.markdown
+        declined = request.get("decline") == reason or outcome.mode == "not_calc"
+        return declined or not routed
+    missing = set(request.get("missing") or [])
+    if request.get("decline") in ("registered_mail", "sent_not_received"):
+        missing.add("receipt")
+    if outcome.debug.get("ambiguous") == "payer":
+        missing.add("payer")
+    asked = routed and outcome.mode == "clarify" and outcome.markdown.startswith(CLARIFY_HEADER)
+    return asked and set(item.raw["missing"]) <= missing
 
 
 async def _from_inputs(item: CalcItem, registry: Any, ctx: Any) -> str | None:
@@ -184,13 +233,21 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
             # a confidently wrong date or amount, vs. no single answer (not claimed by the
             # rule, a question the calculator declines, or an ambiguous one it asks about)
             "wrong": sum(r["got"] is not None and not r["correct"] for r in part),
-            "declined": sum(r["got"] is None for r in part),
+            "declined": sum(r["got"] is None and not r["correct"] for r in part),
             "routed": sum(r["routed"] for r in part) / len(part),
-            "calculator_exact": sum(r["calculator_correct"] for r in part) / len(part),
+            **_calculator_exact(part),
             **{f"{k}_exact": right[k] / n for k, n in by_kind.items()},
             **{f"{k}_items": n for k, n in by_kind.items()},
         }
     return out
+
+
+def _calculator_exact(part: list[dict[str, Any]]) -> dict[str, float]:
+    """The calculators on the items' own inputs (items with a value to compute)."""
+    valued = [r for r in part if r.get("calculator_correct") is not None]
+    if not valued:
+        return {}
+    return {"calculator_exact": sum(r["calculator_correct"] for r in valued) / len(valued)}
 
 
 def format_calc_report(result: dict[str, Any]) -> str:
@@ -203,6 +260,8 @@ def format_calc_report(result: dict[str, Any]) -> str:
         "declined",
         "deadline_exact",
         "penalty_exact",
+        "decline_exact",
+        "clarify_exact",
         "routed",
         "calculator_exact",
     ]
@@ -215,7 +274,10 @@ def format_calc_report(result: dict[str, Any]) -> str:
         lines.append(f"| {m} | " + " | ".join(cells) + " |")
     for label, missed in (
         ("Wrong", [r for r in result["items"] if r["got"] is not None and not r["correct"]]),
-        ("Declined or ambiguous", [r for r in result["items"] if r["got"] is None]),
+        (
+            "Declined or ambiguous",
+            [r for r in result["items"] if r["got"] is None and not r["correct"]],
+        ),
     ):
         if missed:
             lines.append("")

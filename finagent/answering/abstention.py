@@ -17,54 +17,12 @@ from finagent.answering import messages
 from finagent.language.cues import find_cue
 from finagent.language.text import analyse
 from finagent.legal.catalog import LawCatalog
+from finagent.legal.jurisdiction import foreign_country
 from finagent.legal.references import CODE_PATTERNS, find_documents, find_references
 from finagent.legal.taxes import RATE_ARTICLE_TITLE, asks_figure, asks_rate, taxes_named
 from finagent.retrieval.legal_units import code_name
 from finagent.state import Chunk
 
-# Locative and adjective forms: "НДС в Казахстане", "немецкий налог". Direction ("экспорт в
-# Казахстан") is a Russian tax question and does not match.
-_COUNTRIES: dict[str, str] = {
-    "Казахстан": r"в\s+казахстане|казахстанск\w*|республик\w\s+казахстан|\b(?-i:РК)\b",
-    "Беларусь": r"в\s+беларуси|в\s+белоруссии|белорусск\w*|\b(?-i:РБ)\b",
-    "Германия": r"в\s+германии|германск\w*|немецк\w*|\b(?-i:ФРГ)\b",
-    "США": r"в\s+сша|в\s+америке|американск\w*|\b(?-i:IRS)\b",
-    "Китай": r"в\s+китае|китайск\w*|\b(?-i:КНР)\b",
-    "Узбекистан": r"в\s+узбекистане|узбекск\w*",
-    "Армения": r"в\s+армении|армянск\w*",
-    "Грузия": r"в\s+грузии|грузинск\w*",
-    "Киргизия": r"в\s+киргизии|в\s+кыргызстане|киргизск\w*|кыргызск\w*",
-    "Таджикистан": r"в\s+таджикистане|таджикск\w*",
-    "Азербайджан": r"в\s+азербайджане|азербайджанск\w*",
-    "Турция": r"в\s+турции|турецк\w*",
-    "ОАЭ": r"в\s+оаэ|в\s+дубае|эмиратск\w*",
-    "Кипр": r"на\s+кипре|кипрск\w*",
-    "Франция": r"во\s+франции|французск\w*",
-    "Великобритания": r"в\s+великобритании|в\s+англии|британск\w*",
-    "Италия": r"в\s+италии|итальянск\w*",
-    "Испания": r"в\s+испании|испанск\w*",
-    "Польша": r"в\s+польше|польск\w*",
-    "Сербия": r"в\s+сербии|сербск\w*",
-    "Израиль": r"в\s+израиле|израильск\w*",
-    "Таиланд": r"в\s+таиланде|тайск\w*",
-    "Индия": r"в\s+индии|индийск\w*",
-    "Япония": r"в\s+японии|японск\w*",
-    "Украина": r"в\s+украине|на\s+украине|украинск\w*",
-    "Канада": r"в\s+канаде|канадск\w*",
-    "Швейцария": r"в\s+швейцарии|швейцарск\w*",
-    "Нидерланды": r"в\s+нидерландах|в\s+голландии|нидерландск\w*",
-    "Чехия": r"в\s+чехии|чешск\w*",
-    "Латвия, Литва или Эстония": r"в\s+латвии|в\s+литве|в\s+эстонии|латвийск\w*|литовск\w*"
-    r"|эстонск\w*",
-    "Финляндия": r"в\s+финляндии|финск\w*",
-    "Молдова": r"в\s+молдове|в\s+молдавии|молдавск\w*",
-}
-_COUNTRY_RE = {name: re.compile(rf"(?:{p})", re.IGNORECASE) for name, p in _COUNTRIES.items()}
-# a Russian taxpayer's foreign income or trade is a Tax Code question
-_RUSSIAN_ANGLE = re.compile(
-    r"\bрф\b|в\s+росси|российск\w*|резидент\w*|россиян\w*|ндфл|ндс\s+при\s+(?:экспорте|импорте)",
-    re.IGNORECASE,
-)
 _OTHER_CODES: dict[str, str] = {
     **{key: value for key, value in CODE_PATTERNS.items() if key != "nk"},
     "zhk": r"\b(?-i:ЖК)\s+РФ|Жилищн\w+\s+кодекс\w*",
@@ -117,14 +75,13 @@ class Abstention:
     missing: str
 
 
-def _jurisdiction(query: str) -> Abstention | None:
-    if _RUSSIAN_ANGLE.search(query):
+def jurisdiction_abstention(query: str) -> Abstention | None:
+    """An abstention for a question about another country's taxes, or None."""
+    country = foreign_country(query)
+    if country is None:
         return None
-    for country, pattern in _COUNTRY_RE.items():
-        if pattern.search(query):
-            reason = messages.ABSTAIN_JURISDICTION.format(country=country)
-            return Abstention("jurisdiction", reason, reason[0].upper() + reason[1:] + ".")
-    return None
+    reason = messages.ABSTAIN_JURISDICTION.format(country=country)
+    return Abstention("jurisdiction", reason, reason[0].upper() + reason[1:] + ".")
 
 
 def _covered_by_sources(pattern: re.Pattern[str], chunks: list[Chunk]) -> bool:
@@ -147,7 +104,7 @@ async def scope_abstention(
     query: str, chunks: list[Chunk], catalog: LawCatalog | None
 ) -> Abstention | None:
     """An abstention for a question outside what is ingested, or None."""
-    found = _jurisdiction(query)
+    found = jurisdiction_abstention(query)
     if found:
         return found
     ingested = await catalog.codes() if catalog else set()

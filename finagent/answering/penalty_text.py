@@ -9,7 +9,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from finagent.answering.calc_format import ddmmyyyy, rubles
+from finagent.answering.calc_common import money as rubles
+from finagent.answering.calc_common import ru_day as ddmmyyyy
 from finagent.moscow_time import MOSCOW
 
 PAYER_RU = {"individual": "физическое лицо / ИП", "organization": "организация"}

@@ -20,7 +20,6 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 
 from finagent.answering import messages
 from finagent.answering.abstention import evidence_abstention, scope_abstention
-from finagent.answering.calc import CALC_TOOL
 from finagent.answering.card_evidence import CardAnswer, card_answers
 from finagent.answering.context import AnswerContext
 from finagent.answering.coverage import coverage_abstention
@@ -287,11 +286,6 @@ async def answer_turn(turn: TurnInput, generate: Generate | None = None) -> dict
     only_smalltalk = decision.intents == ["smalltalk"]
     if ctx.notices and not ctx.chunks and not ctx.external and not only_smalltalk:
         return {"answer": "\n".join(dict.fromkeys(ctx.notices))}  # the search failed
-    calc = next((e.content for e in ctx.external if e.tool == CALC_TOOL), None)
-    calc = calc if decision.intents == ["calc"] else None
-    if calc is not None:  # computed, not generated: the steps and norms as they are
-        text, numbering = finalise(calc, ctx.sources, ctx.notices)
-        return {"answer": text, "debug": {"answer_mode": "calc", **numbering}}
     check = deps.settings.verified_answers and not only_smalltalk
     evidence = Evidence()
     if check and not turn.history:

@@ -28,7 +28,7 @@ from finagent.input_checks import (  # noqa: F401  (re-exported: the servers imp
     checked_user,
 )
 from finagent.nodes.answer import answer
-from finagent.nodes.calc import calculate_node
+from finagent.nodes.calc import after_calculate, calculate_node
 from finagent.nodes.clarify import clarify
 from finagent.nodes.common import decision_of
 from finagent.nodes.context import AgentContext
@@ -117,9 +117,11 @@ def compile_agent_graph(
         "search_all_documents",
         "load_full_documents",
         "search_selected_documents",
-        *INTENT_NODES.values(),
+        *(n for n in INTENT_NODES.values() if n != "calculate"),
     ):
         graph.add_edge(node, "answer")
+    # the calc node answers the turn itself, unless it found nothing to compute
+    graph.add_conditional_edges("calculate", after_calculate, ["save_turn", "answer"])
     graph.add_conditional_edges("answer", after_answer, {"tools": "tools", "end": "save_turn"})
     graph.add_edge("tools", "answer")
     # every answering path ends in the one node that saves the turn

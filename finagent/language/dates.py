@@ -10,7 +10,7 @@ from pydantic import BaseModel
 
 from finagent.language.cues import has_any
 from finagent.language.numbers import is_digits
-from finagent.language.spans import DateMention, DayOfMonth, YearMention
+from finagent.language.spans import DateMention, DayMention, DayOfMonth, YearMention
 from finagent.language.text import Analysed, AnalysedSentence, Token
 
 MONTHS = {
@@ -171,6 +171,144 @@ def days_of_month_in(analysed: Analysed) -> list[DayOfMonth]:
                 last = _following_end(tokens, cycle)
             found.append(DayOfMonth(**sentence.located(i, last), day=day))
     return found
+
+
+# the day as an ordinal word: «восьмого апреля», «двадцать девятого октября»
+ORDINAL_DAYS = {
+    "первый": 1,
+    "второй": 2,
+    "третий": 3,
+    "четвертый": 4,
+    "пятый": 5,
+    "шестой": 6,
+    "седьмой": 7,
+    "восьмой": 8,
+    "девятый": 9,
+    "десятый": 10,
+    "одиннадцатый": 11,
+    "двенадцатый": 12,
+    "тринадцатый": 13,
+    "четырнадцатый": 14,
+    "пятнадцатый": 15,
+    "шестнадцатый": 16,
+    "семнадцатый": 17,
+    "восемнадцатый": 18,
+    "девятнадцатый": 19,
+    "двадцатый": 20,
+    "тридцатый": 30,
+}
+_TENS = {"двадцать": 20, "тридцать": 30}
+# «2 июня сего года (2025)»: the year stated in brackets after «сего года»
+_THIS = {"сие", "это", "этот", "текущий", "нынешний"}
+_RANGE_FROM = {"с", "со"}
+_RANGE_TO = {"по", "до"}
+_TRAILING = ",.;:"
+
+
+def _clean(text: str) -> str:
+    """razdel keeps a comma glued to a date before a number («12.03.2025, 15 марта»)."""
+    return text.rstrip(_TRAILING)
+
+
+def _day_word(sentence: AnalysedSentence, i: int) -> tuple[int, int] | None:
+    """The day at token ``i`` (a number, «3-го», or an ordinal word) and the index after it."""
+    tokens = sentence.tokens
+    day = _day(_clean(tokens[i].text))
+    if day is not None:
+        return day, i + 1
+    tens = _TENS.get(tokens[i].lemma, 0)
+    j = i + 1 if tens else i
+    if j < len(tokens) and tokens[j].lemma in ORDINAL_DAYS:
+        value = tens + ORDINAL_DAYS[tokens[j].lemma]
+        return (value, j + 1) if value <= 31 else None
+    return None
+
+
+def _year_after(sentence: AnalysedSentence, j: int) -> tuple[int | None, int]:
+    """A year after a month: «2025», «2025 г.», «2025 года», «сего года (2025)»."""
+    tokens = sentence.tokens
+    if j < len(tokens):
+        year = _year(_clean(tokens[j].text))
+        if year is not None:
+            last = j
+            if last + 1 < len(tokens) and tokens[last + 1].lemma in _YEAR_WORDS:
+                last += 1
+                abbreviated = tokens[last].text.lower() == "г"
+                if abbreviated and last + 1 < len(tokens) and tokens[last + 1].text == ".":
+                    last += 1
+            return year, last
+        if tokens[j].lemma in _THIS and j + 1 < len(tokens) and tokens[j + 1].lemma == "год":
+            for k in range(j + 2, min(len(tokens), j + 6)):
+                stated = _year(tokens[k].text)
+                if stated is not None:
+                    close = k + 1 if k + 1 < len(tokens) and tokens[k + 1].text == ")" else k
+                    return stated, close
+    return None, j - 1
+
+
+def days_in(analysed: Analysed) -> list[DayMention]:
+    """Calendar days as questions write them, with or without a year: «03.02.2025»,
+    «2025-02-03», «3 февраля 2025 г.», «3-го февраля», «восьмого апреля», and the first day
+    of «с 1 по 31 июля 2025», which takes the month and year of the second."""
+    found: list[DayMention] = []
+    for sentence in analysed.sentences:
+        tokens = sentence.tokens
+        i = 0
+        while i < len(tokens):
+            value = _numeric(_clean(tokens[i].text))
+            if value is not None:
+                found.append(
+                    DayMention(
+                        **sentence.located(i, i),
+                        day=value.day,
+                        month=value.month,
+                        year=value.year,
+                    )
+                )
+                i += 1
+                continue
+            ranged = _range_start(sentence, i)
+            if ranged is not None:
+                found.append(ranged)
+            read = _day_word(sentence, i)
+            if read is None or read[1] >= len(tokens) or tokens[read[1]].lemma not in MONTHS:
+                i += 1
+                continue
+            day, j = read
+            year, last = _year_after(sentence, j + 1)
+            last = max(last, j)
+            try:
+                date(year or 2000, MONTHS[tokens[j].lemma], day)
+            except ValueError:
+                i = last + 1
+                continue
+            found.append(
+                DayMention(
+                    **sentence.located(i, last), day=day, month=MONTHS[tokens[j].lemma], year=year
+                )
+            )
+            i = last + 1
+    return found
+
+
+def _range_start(sentence: AnalysedSentence, i: int) -> DayMention | None:
+    """«с 1 по 31 июля 2025»: the day after «с», before «по» and another day with a month."""
+    tokens = sentence.tokens
+    if i == 0 or tokens[i - 1].lemma not in _RANGE_FROM or i + 3 >= len(tokens):
+        return None
+    first = _day(tokens[i].text)
+    if first is None or tokens[i + 1].lemma not in _RANGE_TO:
+        return None
+    second = _day_word(sentence, i + 2)
+    if second is None or second[1] >= len(tokens) or tokens[second[1]].lemma not in MONTHS:
+        return None
+    month = MONTHS[tokens[second[1]].lemma]
+    year, _ = _year_after(sentence, second[1] + 1)
+    try:
+        date(year or 2000, month, first)
+    except ValueError:
+        return None
+    return DayMention(**sentence.located(i, i), day=first, month=month, year=year)
 
 
 def years_in(analysed: Analysed) -> list[YearMention]:

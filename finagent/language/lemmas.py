@@ -116,6 +116,17 @@ def genitive(word: str) -> bool:
     return any("а" <= ch <= "я" for ch in folded) and "gent" in _analyzer().parse(folded)[0].tag
 
 
+@lru_cache(maxsize=50_000)
+def grammatical_case(word: str) -> str | None:
+    """The case of the most probable reading (pymorphy3: nomn, gent, datv, accs, ablt,
+    loct …), None for a word without one."""
+    folded = fold(word)
+    if not any("а" <= ch <= "я" for ch in folded):
+        return None
+    case = _analyzer().parse(folded)[0].tag.case
+    return str(case) if case else None
+
+
 @lru_cache(maxsize=200_000)
 def normal_forms(word: str) -> frozenset[str]:
     """Every normal form pymorphy3 offers, folded, and the word itself: a proper name the

@@ -34,19 +34,24 @@ CURRENCIES = {
 _KOPECKS = {"копейка", "коп"}
 
 
-def _money_at(sentence: AnalysedSentence, i: int) -> tuple[Money, int] | None:
+def _money_at(
+    sentence: AnalysedSentence, i: int, scale_alone: bool = False
+) -> tuple[Money, int] | None:
     number = read_number(sentence, i)
     if number is None:
         return None
     amount, j = number
     tokens = sentence.tokens
     j = skip_parenthetical(sentence, j)
-    if j < len(tokens) and tokens[j].lemma in MULTIPLIERS:
+    scaled = j < len(tokens) and tokens[j].lemma in MULTIPLIERS
+    if scaled:
         amount *= MULTIPLIERS[tokens[j].lemma]
         j += 1
         if j < len(tokens) and tokens[j].text == ".":
             j += 1
     if j >= len(tokens) or tokens[j].lemma not in CURRENCIES:
+        if scaled and scale_alone:  # «недоимка 1,2 млн»: roubles understood
+            return Money(**sentence.located(i, j - 1), amount=amount, currency="RUB"), j
         return None
     currency = CURRENCIES[tokens[j].lemma]
     j += 1
@@ -59,12 +64,14 @@ def _money_at(sentence: AnalysedSentence, i: int) -> tuple[Money, int] | None:
     return Money(**sentence.located(i, j - 1), amount=amount, currency=currency), j
 
 
-def money_in(analysed: Analysed) -> list[Money]:
+def money_in(analysed: Analysed, scale_alone: bool = False) -> list[Money]:
+    """Amounts with a currency; with ``scale_alone``, also a number with «тыс.» or «млн»
+    and no currency («недоимка 1,2 млн»), read as roubles."""
     found: list[Money] = []
     for sentence in analysed.sentences:
         i = 0
         while i < len(sentence.tokens):
-            hit = _money_at(sentence, i)
+            hit = _money_at(sentence, i, scale_alone)
             if hit is None:
                 i += 1
                 continue

@@ -40,6 +40,14 @@ class DayOfMonth(Span):
     day: int
 
 
+class DayMention(Span):
+    """A calendar day as a question writes it, the year possibly left out («3 февраля»)."""
+
+    day: int
+    month: int
+    year: int | None  # None: not written (the reader decides which year is meant)
+
+
 class YearMention(Span):
     year: int
 

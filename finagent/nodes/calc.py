@@ -1,7 +1,11 @@
 """S2 ``calc`` branch: deadlines (art. 6.1) and пени (art. 75) computed by the calculators.
 
-When the question gives nothing to compute from (the LLM orchestrator may route such a
-question here), the branch searches the knowledge base instead, as the ``kb`` branch does.
+The question is read once, here, into a :class:`CalcRequest`; the node writes the answer
+itself (the computed result, the variants of an ambiguous question, a clarifying question
+naming what is missing, or the refusal of another country's rules) and the turn ends.
+When there is nothing to compute (a situation the calculators do not guess at, or an LLM
+orchestrator routed a question without a calculation here), it searches the knowledge base
+instead, as the ``kb`` branch does, and the answer node answers from it.
 """
 
 from __future__ import annotations
@@ -10,29 +14,34 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from finagent.answering.calc import CALC_TOOL, calculate
+from finagent.answering.calc import answer_request
+from finagent.answering.final import finalise
+from finagent.legal.calc_extract import extract_calc_request
 from finagent.moscow_time import moscow_today
 from finagent.nodes.context import AgentContext, caller, deps_of
 from finagent.nodes.intents import kb_passages
-from finagent.state import AgentState, ExternalData
+from finagent.state import AgentState
 
-SOURCE_NOTE = "расчёт по НК РФ (ст. 6.1, ст. 75; ключевая ставка — cbr.ru)"
+_ANSWER_MODES = {"answer": "calc", "variants": "calc", "clarify": "clarified", "decline": "calc"}
 
 
 async def calculate_node(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     deps = deps_of(runtime)
-    outcome = await calculate(
-        state["query"], deps.registry, caller(runtime), moscow_today(), deps.catalog
+    request = extract_calc_request(state["query"], moscow_today())
+    outcome = await answer_request(
+        request, state["query"], deps.registry, caller(runtime), deps.catalog
     )
-    if outcome.parsed is False:  # nothing to compute: answer from the knowledge base
+    debug = {"calc": outcome.debug, "calc_request": request.model_dump(mode="json")}
+    if not outcome.parsed:  # nothing to compute: answer from the knowledge base
         found = await kb_passages(deps, state)
-        return {**found, "debug": {**found.get("debug", {}), "calc": "not parsed"}}
-    item = ExternalData(
-        tool=CALC_TOOL, source_note=SOURCE_NOTE, content=outcome.markdown, ok=outcome.ok
-    )
-    return {"external": [item], "debug": {"calc": outcome.debug}}
+        return {**found, "debug": {**found.get("debug", {}), **debug, "calc": "not parsed"}}
+    text, numbering = finalise(outcome.markdown, [], [])
+    return {
+        "answer": text,
+        "debug": {**debug, "answer_mode": _ANSWER_MODES[outcome.mode], **numbering},
+    }
 
 
-def calc_answer(external: list[ExternalData]) -> str | None:
-    """The calculators' Markdown answer of this turn, if the ``calc`` branch ran."""
-    return next((e.content for e in external if e.tool == CALC_TOOL), None)
+def after_calculate(state: AgentState) -> str:
+    """The calc node answered (save the turn), or left it to the answer node."""
+    return "save_turn" if state.get("answer") else "answer"

@@ -38,7 +38,11 @@ async def route_intent(state: AgentState) -> dict[str, Any]:
 
 
 def fan_out(state: AgentState) -> list[Send]:
+    """One branch per intent; a calculation alone (the calc node answers the turn itself, or
+    searches the knowledge base when there is nothing to compute)."""
     intents = decision_of(state).intents or ["kb"]
+    if "calc" in intents:
+        intents = ["calc"]
     return [Send(INTENT_NODES[i], {**state, "intent": i}) for i in dict.fromkeys(intents)]
 
 

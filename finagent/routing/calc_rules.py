@@ -1,37 +1,21 @@
 """The ``calc`` intent: questions with a deadline or an amount of пени to compute.
 
 Kept apart from the keyword rules (``rules.py``): the router calls :func:`calc_decision`
-first, and a question it claims goes to the calculators (``nodes/calc.py``).
-A question is ``calc`` when it asks for a date or an amount («до какого числа», «когда
-истекает», «сколько пеней») and the rule path can compute it: a deadline question names
-an event date and a period (or an action whose period the table of procedural periods
-knows), a пени question an amount and dates (or days of delay). Anything else («до какого
-числа подать уведомление о переходе на УСН») stays with the knowledge base.
+first, and a question it claims goes to the calc node (``nodes/calc.py``), which reads it
+once into a typed request. The router only checks, cheaply, that the question asks for a
+day or for пени with a calculation's cue (a period the table knows or one it states, an
+amount or a date); it does not read the dates' roles or compute anything. Anything else
+(«до какого числа подать уведомление о переходе на УСН») stays with the knowledge base.
 """
 
 from __future__ import annotations
 
-import re
-
-from finagent.legal.calc_asks import DEADLINE_ASKS, PENALTY_ASKS, asks_for_penalty
-from finagent.legal.calc_query import parse_deadline, parse_penalty
-from finagent.legal.calc_wording import canonical
-from finagent.moscow_time import moscow_today
+from finagent.legal.calc_extract import looks_like_calc
 from finagent.state import Decision, Scenario
-
-_DATE = re.compile(
-    r"\b\d{1,2}(?:-?го)?\s+(январ|феврал|март|апрел|ма[яйе]|июн|июл|август|сентябр|октябр|ноябр|декабр)"
-    r"|\b\d{1,2}\.\d{1,2}\.\d{2,4}\b|\b\d{4}-\d{2}-\d{2}\b"
-)
 
 
 def is_calc_question(query: str) -> bool:
-    text = canonical(query)
-    if any(re.search(p, text) for p in PENALTY_ASKS) and asks_for_penalty(query):
-        return parse_penalty(query, moscow_today()) is not None
-    if any(re.search(p, text) for p in DEADLINE_ASKS) and _DATE.search(text):
-        return parse_deadline(query, moscow_today()) is not None
-    return False
+    return looks_like_calc(query)
 
 
 def calc_decision(query: str) -> Decision | None:

@@ -52,7 +52,14 @@ CASES: list[tuple[str, dict[str, Any], str | None, set[str]]] = [
         {"search_user_documents", "load_documents_full"},
     ),
     ("Какие ставки НДС действуют?", decision(2, "kb"), None, set(INTENT_TOOLS["kb"])),
-    ("Сколько пеней набежит?", decision(2, "calc"), None, set(CALC_TOOLS)),
+    # a calc question the calculators do not compute goes to the knowledge base, and the
+    # answer LLM gets the calculators (one missing its data is asked back instead)
+    (
+        "До какого числа рассмотрят жалобу на решение инспекции?",
+        decision(2, "calc"),
+        None,
+        set(CALC_TOOLS),
+    ),
     ("Какая ключевая ставка на 28.10.2024?", decision(2, "rates"), None, set(RATES_TOOLS)),
     ("Какие новости о налогах?", decision(2, "news"), None, {"fetch_finance_news"}),
     (

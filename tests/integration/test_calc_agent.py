@@ -139,3 +139,30 @@ async def test_calc_without_data_falls_back_to_the_knowledge_base(make_loaded, c
     assert result.debug["calc"] == "not parsed"
     assert result.debug["answer_mode"] != "calc"
     assert "Не удалось извлечь" not in result.answer
+
+
+async def test_a_calc_question_missing_its_date_is_asked_back(make_loaded, cbr) -> None:
+    """Not passages from elsewhere: a short question naming what is missing, and the
+    knowledge base is not searched."""
+    services = (await make_loaded(**live(cbr)))["services"]
+    result = await Agent(services).run(
+        user_id="alice", query="До какого числа подать возражения на акт выездной проверки?"
+    )
+    assert result.debug["decision"]["intents"] == ["calc"]
+    assert result.debug["answer_mode"] == "clarified"
+    assert result.answer.startswith("Чтобы ответить точно, уточните, пожалуйста:")
+    assert "получения акта" in result.answer and "Ответ:" not in result.answer
+    assert "search_kb" not in result.debug and not result.used_chunks
+    assert result.debug["calc_request"]["missing"] == ["event_date"]
+
+
+async def test_another_countrys_deadline_is_declined_in_the_calc_route(make_loaded, cbr) -> None:
+    services = (await make_loaded(**live(cbr)))["services"]
+    result = await Agent(services).run(
+        user_id="alice",
+        query="Акт проверки получен 10.03.2025. До какого числа подать возражения по законам "
+        "Казахстана?",
+    )
+    assert result.debug["decision"]["intents"] == ["calc"]
+    assert "Ответ:" not in result.answer and "нет оснований для ответа" in result.answer
+    assert "Казахстан" in result.answer

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from evals.answers.calc import (
     CALC_DATASETS,
+    CALC_DEV_ASKS,
     CALC_DEV_BLIND,
     CALC_DEV_BLIND_ROUNDS,
     CALC_DEV_SEEN,
@@ -16,9 +17,13 @@ from evals.answers.calc import (
     CALC_HOLDOUT_V4,
     CALC_HOLDOUT_V5,
     CALC_HOLDOUT_V6,
+    CalcItem,
     answer_value,
+    asked_right,
+    load_calc_dataset,
     summarise,
 )
+from finagent.answering.calc_common import CalcOutcome
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -56,6 +61,38 @@ def test_default_datasets() -> None:
     assert CALC_HOLDOUT_V5.exists() and CALC_HOLDOUT_V5 in CALC_DATASETS
     assert CALC_HOLDOUT_V6.exists() and CALC_HOLDOUT_V6 in CALC_DATASETS
     assert not (REPO / "evals" / "datasets" / "calc_holdout.jsonl").exists()
+    assert CALC_DEV_ASKS in CALC_DATASETS
+    kinds = {item.kind for item in load_calc_dataset(CALC_DEV_ASKS)}
+    assert kinds == {"decline", "clarify"}
+
+
+def _item(kind: str, **raw: object) -> CalcItem:
+    return CalcItem("x", kind, "?", "", "d", {"kind": kind, **raw})
+
+
+def test_a_decline_is_right_without_a_value_and_with_its_reason() -> None:
+    foreign = _item("decline", reason="jurisdiction")
+    refused = CalcOutcome("В загруженных источниках нет оснований для ответа …", True, {})
+    assert asked_right(foreign, True, refused)
+    assert not asked_right(foreign, True, CalcOutcome("Чтобы ответить …", True, {}, "clarify"))
+    row = _item("decline", reason="appeals_not_in_text")
+    declined = CalcOutcome("", False, {"request": {"decline": "appeals_not_in_text"}}, "not_calc")
+    assert asked_right(row, True, declined) and asked_right(row, False, declined)
+
+
+def test_a_clarification_is_right_when_it_names_what_is_missing() -> None:
+    item = _item("clarify", missing=["amount"])
+    asked = CalcOutcome(
+        "Чтобы ответить точно, уточните, пожалуйста:\n- Какова сумма недоимки?",
+        True,
+        {"request": {"missing": ["amount", "payer"]}},
+        "clarify",
+    )
+    assert asked_right(item, True, asked)
+    assert not asked_right(_item("clarify", missing=["event_date"]), True, asked)
+    assert not asked_right(item, False, asked)  # the calc route must claim it
+    # a value on the «Ответ:» line is never a clarification
+    assert answer_value("clarify", "**Ответ: 10.02.2025**") == "2025-02-10"
 
 
 def test_wrong_and_declined_are_counted_apart() -> None:

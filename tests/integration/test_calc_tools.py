@@ -235,7 +235,7 @@ def test_calculators_are_exported_over_mcp(registry: ToolRegistry) -> None:
     assert {DEADLINE, PENALTY} <= names
 
 
-async def test_penalty_question_without_a_payer_shows_both_results(registry: ToolRegistry) -> None:
+async def test_penalty_question_without_a_payer_asks_who_pays(registry: ToolRegistry) -> None:
     from finagent.answering.calc import calculate
 
     long = await calculate(
@@ -246,9 +246,11 @@ async def test_penalty_question_without_a_payer_shows_both_results(registry: Too
     )
     # 50 days from Mon 26.05 (Sun 25.05 moves, п. 7 ст. 6.1): the 1/150 of days 31-50
     # applies to organizations only (п. 5.1 ст. 75)
-    assert "Ответ:" not in long.markdown and "Уточните, кто плательщик" in long.markdown
-    assert "организация: **47 100,00 руб.**" in long.markdown
-    assert "физическое лицо / ИП: **" in long.markdown
+    # the answer is a question back naming what is missing, with both sums
+    assert long.mode == "clarify" and "Ответ:" not in long.markdown
+    assert "Кто плательщик: организация или физическое лицо (ИП)?" in long.markdown
+    assert "организация: 47 100,00 руб." in long.markdown
+    assert "физическое лицо / ИП: " in long.markdown
     short = await calculate(
         "Сколько пеней на 1 000 000 руб.: срок уплаты 25.05.2025, уплачено 10.06.2025?",
         registry,

@@ -47,7 +47,11 @@ async def test_single_reading_cites_the_norm_and_the_extension() -> None:
 
 
 def test_a_pensioner_is_not_a_penalty_question() -> None:
-    from finagent.legal.calc_asks import asks_for_penalty as is_penalty_question
+    from finagent.legal.calc_extract import asks_penalty
+    from finagent.legal.calc_text import read_question
+
+    def is_penalty_question(text: str) -> bool:
+        return asks_penalty(read_question(text))
 
     assert is_penalty_question("Сколько пеней на 100 000 руб.?")
     assert is_penalty_question("Какая пеня за день?")

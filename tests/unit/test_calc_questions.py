@@ -1,4 +1,4 @@
-"""The calc intent: which questions it claims and what the rule path extracts."""
+"""The calc intent: which questions it claims and what the rule extractor reads."""
 
 from __future__ import annotations
 
@@ -7,13 +7,12 @@ from decimal import Decimal
 
 import pytest
 
-from finagent.legal.calc_query import parse_deadline, parse_penalty
-from finagent.legal.question_dates import find_dates
+from finagent.language.dates import days_in
+from finagent.language.text import analyse
 from finagent.routing.calc_rules import calc_decision
 from finagent.routing.llm_router import OrchestratorOutput
 from finagent.state import Scenario
-
-TODAY = date(2026, 11, 23)
+from tests.unit.calc_reading import TODAY, deadline, penalty
 
 
 @pytest.mark.parametrize(
@@ -55,34 +54,42 @@ def test_llm_orchestrator_schema_accepts_calc() -> None:
 
 
 def test_dates_in_three_forms() -> None:
-    found = find_dates("с 3 февраля 2025 года по 10.03.2025 и 2025-04-01", TODAY)
-    assert [f.day for f in found] == [date(2025, 2, 3), date(2025, 3, 10), date(2025, 4, 1)]
+    found = days_in(analyse("с 3 февраля 2025 года по 10.03.2025 и 2025-04-01"))
+    assert [(f.year, f.month, f.day) for f in found] == [(2025, 2, 3), (2025, 3, 10), (2025, 4, 1)]
 
 
 def test_deadline_norm_and_explicit_period() -> None:
-    q = parse_deadline("до какого числа подать возражения на акт, полученный 31.01.2025?", TODAY)
-    assert q is not None and q.norm is not None
-    assert (q.event_date, q.period, q.unit, q.norm.unit_id) == (
+    q = deadline("до какого числа подать возражения на акт, полученный 31.01.2025?")
+    assert q is not None
+    assert (q.event_date, q.period, q.unit, q.row_id) == (
         date(2025, 1, 31),
         1,
         "months",
-        "nk1.ch14.art100.p6",
+        "objections_100",
     )
-    q = parse_deadline("когда истекает срок 30 календарных дней с 1 декабря 2025 г.?", TODAY)
-    assert q is not None and (q.period, q.unit, q.norm) == (30, "days", None)
-    q = parse_deadline("когда истекает срок 10 дней с 1 декабря 2025 г.?", TODAY)
+    q = deadline("когда истекает срок 30 календарных дней с 1 декабря 2025 г.?")
+    assert q is not None and (q.period, q.unit, q.row_id) == (30, "days", None)
+    q = deadline("когда истекает срок 10 дней с 1 декабря 2025 г.?")
     assert q is not None and q.unit == "working_days" and "п. 6 ст. 6.1" in q.assumptions[0]
 
 
 def test_deadline_without_a_year_takes_this_year() -> None:
-    q = parse_deadline("когда заканчивается выездная проверка, начатая 15 мая?", TODAY)
+    q = deadline("когда заканчивается выездная проверка, начатая 15 мая?")
     assert q is not None and q.event_date == date(2026, 5, 15) and q.assumptions
 
 
-def test_penalty_dates_amount_and_payer() -> None:
-    q = parse_penalty(
-        "ИП не уплатил в срок 28.04.2025 налог 100 000 руб., уплатил 15.05.2025", TODAY
+def test_a_missing_year_is_taken_from_the_other_dates_of_the_question() -> None:
+    """Not today's year: the year that puts the day nearest the question's dated days."""
+    q = deadline(
+        "Декларацию по налогу на прибыль подали 20 декабря 2024 г., требование о пояснениях "
+        "получили 14 января. До какого числа ответить?"
     )
+    assert q is not None and q.event_date == date(2025, 1, 14)
+    assert "принят 2025 год (по другим датам вопроса)" in q.assumptions[0]
+
+
+def test_penalty_dates_amount_and_payer() -> None:
+    q = penalty("ИП не уплатил в срок 28.04.2025 налог 100 000 руб., уплатил 15.05.2025. Пени?")
     assert q is not None
     assert (q.amount, q.due_date, q.paid_date, q.payer) == (
         Decimal(100000),
@@ -90,7 +97,7 @@ def test_penalty_dates_amount_and_payer() -> None:
         date(2025, 5, 15),
         "individual",
     )
-    q = parse_penalty("ООО заплатило 1,5 млн руб. на 10 дней позже срока 28.07.2025", TODAY)
+    q = penalty("ООО заплатило 1,5 млн руб. на 10 дней позже срока 28.07.2025. Пени?")
     assert q is not None and q.amount == Decimal("1500000")
     assert (q.due_date, q.paid_date, q.payer) == (
         date(2025, 7, 28),
@@ -100,26 +107,23 @@ def test_penalty_dates_amount_and_payer() -> None:
 
 
 def test_penalty_without_dates_assumes_payment_today() -> None:
-    q = parse_penalty("сколько пеней на 250 000 руб., уплаченных на 70 дней позже срока?", TODAY)
+    q = penalty("сколько пеней на 250 000 руб., уплаченных на 70 дней позже срока?")
     assert q is not None and q.paid_date == TODAY and (TODAY - q.due_date).days == 70
     assert len(q.assumptions) == 1  # the dates were assumed, and said so
     assert not q.payer_given  # the answer shows both payer types when they differ
 
 
 def test_penalty_without_an_amount_is_not_parsed() -> None:
-    assert parse_penalty("сколько пеней за просрочку с 01.02.2025 по 10.02.2025?", TODAY) is None
+    assert penalty("сколько пеней за просрочку с 01.02.2025 по 10.02.2025?") is None
 
 
 def test_a_year_is_not_a_period() -> None:
-    q = parse_deadline(
-        "Декларацию по УСН за 2024 год подали 25.04.2025. Когда конец камеральной?", TODAY
-    )
+    q = deadline("Декларацию по УСН за 2024 год подали 25.04.2025. Когда конец камеральной?")
     assert q is not None and (q.period, q.unit) == (3, "months")
-    q = parse_deadline(
-        "Декларацию по НДС за I квартал 2025 года подали 24.04.2025. Когда конец камеральной?",
-        TODAY,
+    q = deadline(
+        "Декларацию по НДС за I квартал 2025 года подали 24.04.2025. Когда конец камеральной?"
     )
-    assert q is not None and q.norm is not None and q.norm.id == "desk_audit_vat_88"
+    assert q is not None and q.row_id == "desk_audit_vat_88"
     assert (q.period, q.unit) == (2, "months")
 
 
@@ -194,27 +198,28 @@ def test_penalty_phrasings(
     question: str, amount: Decimal, due: date, paid: date, payer: str
 ) -> None:
     assert calc_decision(question) is not None
-    q = parse_penalty(question, TODAY)
+    q = penalty(question)
     assert q is not None and q.payer_given
     assert (q.amount, q.due_date, q.paid_date, q.payer) == (amount, due, paid, payer)
 
 
 def test_date_forms_of_a_deadline_question() -> None:
     for text in ("3 февраля 2025 г.", "03.02.2025", "3-го февраля 2025 года", "2025-02-03"):
-        q = parse_deadline(
-            f"Требование о пояснениях получено {text}. До какого дня ответить?", TODAY
-        )
+        q = deadline(f"Требование о пояснениях получено {text}. До какого дня ответить?")
         assert q is not None and q.event_date == date(2025, 2, 3), text
 
 
 def test_a_story_that_mentions_penalties_does_not_make_a_date_question_a_penalty_one() -> None:
-    from finagent.legal.calc_asks import asks_for_penalty
+    from finagent.legal.calc_extract import asks_penalty
+    from finagent.legal.calc_text import read_question
 
     question = (
         "Пени 1 200 руб. закрыли 05.06.2025. 10.06.2025 получили требование дать "
         "пояснения. Какой последний день для ответа?"
     )
-    assert not asks_for_penalty(question)
-    query = parse_deadline(question, TODAY)
-    assert query is not None and query.norm is not None and query.norm.id == "explanations_88"
-    assert asks_for_penalty("Недоимка 10 000 руб., срок 28.04.2025, уплачено 05.05.2025. Пени?")
+    assert not asks_penalty(read_question(question))
+    query = deadline(question)
+    assert query is not None and query.row_id == "explanations_88"
+    assert asks_penalty(
+        read_question("Недоимка 10 000 руб., срок 28.04.2025, уплачено 05.05.2025. Пени?")
+    )

@@ -1,5 +1,6 @@
-"""Question understanding over accountants' wording: abbreviations, other verbs for the
-same event, qualifiers and events the question rules out, a cited article alone."""
+"""Question understanding over accountants' wording: abbreviations and other verbs for the
+same event (the lexicon, on lemmas), qualifiers and events the question denies, a cited
+article alone."""
 
 from __future__ import annotations
 
@@ -7,17 +8,23 @@ from datetime import date
 
 import pytest
 
-from finagent.legal.calc_query import parse_deadline, parse_penalty
-from finagent.legal.calc_wording import canonical
-from finagent.legal.periods import find_norms
-from finagent.legal.question_dates import find_dates
+from finagent.language.dates import days_in
+from finagent.language.text import analyse
+from finagent.legal.calc_text import read_question
 from finagent.routing.calc_rules import is_calc_question
+from tests.unit.calc_reading import deadline, penalty, row_ids
 
-TODAY = date(2026, 11, 23)
+_ids = row_ids
 
 
-def _ids(question: str) -> list[str]:
-    return [row.id for row in find_norms(question)]
+def _denied(text: str) -> set[str]:
+    """The lemmas the question denies (as the lexicon reads them)."""
+    return {w.lemma for w in read_question(text).words if w.negated}
+
+
+def _read(text: str) -> list[str]:
+    """The lemmas not denied."""
+    return [w.lemma for w in read_question(text).words if w.content and not w.negated]
 
 
 @pytest.mark.parametrize(
@@ -89,20 +96,18 @@ def test_accountants_wording_finds_the_governing_row(question: str, row: str) ->
 
 
 def test_negated_qualifier_is_dropped_but_the_rest_is_kept() -> None:
-    text = canonical("Организация (не КГН, не иностранная) получила требование")
-    assert "кгн" not in text and "иностранн" not in text
-    assert "организация" in text and "требование" in text
-    # «не ИП» is not a qualifier to drop: it selects the individual's collection rows
-    assert "не ип" in canonical("физлицо не ИП")
+    read = _read("Организация (не КГН, не иностранная) получила требование")
+    assert "консолидированный" not in read and "иностранный" not in read
+    assert "организация" in read and "требование" in read
+    # «не ИП» is a person: it selects the collection rows for individuals
+    assert "физлицо" in _read("гражданин не ИП")
 
 
 def test_a_cited_article_alone_gives_its_periods_as_variants() -> None:
-    query = parse_deadline(
-        "Требование по ст. 93.1 НК РФ получено 24.12.2025. Последний день?", TODAY
-    )
-    assert query is not None
-    periods = {(query.period, query.unit)} | {(r.period, r.unit) for r in query.alternatives}
-    assert periods == {(5, "working_days"), (10, "working_days")}
+    assert sorted(_ids("Требование по ст. 93.1 НК РФ получено 24.12.2025. Последний день?")) == [
+        "documents_93_1_audit",
+        "documents_93_1_deal",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -221,23 +226,21 @@ def test_a_question_without_a_question_mark_is_not_a_terse_ask() -> None:
     ],
 )
 def test_the_event_date_is_the_one_next_to_the_rows_event_words(question: str, event: date) -> None:
-    query = parse_deadline(question, TODAY)
+    query = deadline(question)
     assert query is not None and query.event_date == event
 
 
-def test_default_event_cue_follows_the_event_kind() -> None:
-    from finagent.legal.periods import default_event_cue
+def test_event_words_follow_the_event_kind() -> None:
+    from finagent.legal.period_cues import event_words
 
-    assert default_event_cue("день получения требования") is not None
-    assert default_event_cue("день создания обособленного подразделения") is not None
-    assert default_event_cue("день, следующий за окончанием квартала") is None
+    assert ("получить",) in event_words("explanations_88")  # «день получения требования»
+    assert ("создать",) in event_words("division_created_23")
 
 
 def test_penalty_delay_given_as_through_n_days() -> None:
-    query = parse_penalty(
+    query = penalty(
         "Организация 28.07.2025 должна была уплатить 1 000 000 руб., а уплатила через 60 "
-        "дней. Пени?",
-        TODAY,
+        "дней. Пени?"
     )
     assert query is not None
     assert (query.due_date, query.paid_date) == (date(2025, 7, 28), date(2025, 9, 26))
@@ -245,7 +248,7 @@ def test_penalty_delay_given_as_through_n_days() -> None:
 
 def test_penalty_overdue_range_with_one_month_name() -> None:
     question = "Пени на 100 тыс. руб. за период с 1 по 31 июля 2025 для организации?"
-    query = parse_penalty(question, TODAY)
+    query = penalty(question)
     assert query is not None
     assert (query.due_date, query.paid_date) == (date(2025, 6, 30), date(2025, 7, 31))
     assert query.payer == "organization"
@@ -253,17 +256,17 @@ def test_penalty_overdue_range_with_one_month_name() -> None:
 
 
 def test_a_day_range_date_takes_the_month_of_the_second_day() -> None:
-    days = [d.day for d in find_dates("просрочка с 3 по 20 марта 2025 года", TODAY)]
-    assert days == [date(2025, 3, 3), date(2025, 3, 20)]
+    days = [
+        (d.year, d.month, d.day) for d in days_in(analyse("просрочка с 3 по 20 марта 2025 года"))
+    ]
+    assert days == [(2025, 3, 3), (2025, 3, 20)]
 
 
 def test_participant_of_an_ooo_is_declined() -> None:
     assert _ids("Стали участником ООО 03.03.2025. До какого числа сообщить?") == [
         "participation_llc"
     ]
-    assert (
-        parse_deadline("Стали участником ООО 03.03.2025. До какого числа сообщить?", TODAY) is None
-    )
+    assert deadline("Стали участником ООО 03.03.2025. До какого числа сообщить?") is None
 
 
 def test_asking_for_more_time_is_the_notice_of_impossibility() -> None:
@@ -279,7 +282,7 @@ def test_a_tax_notice_that_states_its_own_due_date_is_not_guessed() -> None:
         "Налоговое уведомление получено 20.11.2025, срок уплаты в нем 01.12.2025. До "
         "какого числа платить?"
     )
-    assert parse_deadline(stated, TODAY) is None
+    assert deadline(stated) is None
     unstated = (
         "Налоговое уведомление получено 31.08.2025. До какого числа уплатить, если иной "
         "срок в уведомлении не указан?"
@@ -293,7 +296,7 @@ def test_a_dated_and_handed_over_decision_is_not_the_delivery_of_an_act() -> Non
         "03.04.2025. Когда истекает срок проверки?"
     )
     assert _ids(question) == ["field_audit_89"]
-    query = parse_deadline(question, TODAY)
+    query = deadline(question)
     assert query is not None and query.event_date == date(2025, 4, 1)
 
 
@@ -311,14 +314,12 @@ def test_a_field_audit_neither_suspended_nor_extended_gets_the_plain_period() ->
         "Решение о проведении выездной проверки вынесено 01.04.2025, проверка не "
         "приостанавливалась и не продлевалась. Когда последний день?"
     )
-    query = parse_deadline(question, TODAY)
+    query = deadline(question)
     assert query is not None and (query.period, query.unit) == (2, "months")
     assert is_calc_question(question)
     # a suspended one is not computed: the question does not say for how long
     assert (
-        parse_deadline(
-            "Выездная проверка назначена 01.04.2025, ее приостанавливали. Когда закончится?", TODAY
-        )
+        deadline("Выездная проверка назначена 01.04.2025, ее приостанавливали. Когда закончится?")
         is None
     )
 
@@ -358,9 +359,8 @@ def test_a_branchs_own_audit_against_an_audit_of_a_company_with_branches(
     ],
 )
 def test_payer_words(who: str, payer: str) -> None:
-    query = parse_penalty(
-        f"{who} не уплатил 40 000 руб. в срок 28.04.2025, уплатил 30.06.2025. Сколько пени?",
-        TODAY,
+    query = penalty(
+        f"{who} не уплатил 40 000 руб. в срок 28.04.2025, уплатил 30.06.2025. Сколько пени?"
     )
     assert query is not None and query.payer_given and query.payer == payer
 
@@ -394,37 +394,46 @@ def test_cited_point_in_words_or_without_spaces(question: str) -> None:
 )
 def test_a_denied_event_is_dropped(text: str) -> None:
     """An extension, suspension or notice the question says did not happen selects no row."""
-    out = canonical(text)
-    assert "продл" not in out and "приостан" not in out and "невозможност" not in out, out
+    read = _read(text)
+    assert not {"продлить", "приостановить", "невозможность"} & set(read), read
 
 
 def test_lasts_is_not_extended_and_without_court_is_not_court() -> None:
-    assert "продл" not in canonical("До какой даты продлится камеральная проверка?")
-    assert "суд" not in canonical("решение о взыскании (без суда)").replace("внесудебн", "")
-    assert "кгн" not in canonical("Проверка не в отношении КГН")
+    assert "продлить" not in _read("До какой даты продлится камеральная проверка?")
+    assert "суд" not in _read("решение о взыскании (без суда)")
+    assert "консолидированный" not in _read("Проверка не в отношении КГН")
+    # a denied extension keeps the audit it would have extended
+    assert "проверка" in _read("Продления камеральной проверки не было.")
 
 
 def test_a_threshold_is_not_the_debt() -> None:
-    query = parse_penalty(
+    query = penalty(
         "ИП на УСН, взносы 1 % с доходов свыше 300 тыс. — 85 тыс. руб., срок уплаты "
-        "01.07.2024, заплатил 20.09.2024. Какая сумма пеней?",
-        TODAY,
+        "01.07.2024, заплатил 20.09.2024. Какая сумма пеней?"
     )
     assert query is not None and query.amount == 85000
 
 
 def test_sent_is_received_except_by_registered_mail() -> None:
-    """«прислали» is receipt by ТКС or in person; sent by registered mail it is not."""
-    assert "получено" in canonical("Инспекция прислала акт 10.03.2025")
-    assert "прислали" in canonical("Акт прислали заказным письмом 10.03.2025")
+    """«прислали» is receipt by ТКС or in person; sent by registered mail it is not, and the
+    question is asked back for the day of receipt."""
+    from finagent.answering.calc import clarification
+    from finagent.legal.calc_extract import extract_calc_request
+    from tests.unit.calc_reading import TODAY
+
+    assert "получить" in _read("Инспекция прислала акт 10.03.2025")
+    req = extract_calc_request(
+        "Акт прислали заказным письмом 10.03.2025. До какого числа подать возражения?", TODAY
+    )
+    asked = clarification(req)
+    assert req.decline == "registered_mail" and asked is not None and "получен" in asked
 
 
 def test_an_extension_in_months_does_not_lengthen_a_period_in_days() -> None:
-    query = parse_deadline(
+    query = deadline(
         "Подал 20.05.2024 заявление на вычет в упрощённом порядке; инспекция продлила проверку "
         "до трех месяцев — решение о продлении принято 10.06.2024. До какого числа это решение "
-        "должны направить мне через личный кабинет?",
-        TODAY,
+        "должны направить мне через личный кабинет?"
     )
     assert query is not None and (query.period, query.unit) == (3, "working_days")
     assert query.event_date == date(2024, 6, 10)
@@ -518,10 +527,9 @@ def test_the_asked_step_and_whose_deadline_decide_the_row(question: str, row_id:
 
 
 def test_a_limited_liability_company_is_an_organization() -> None:
-    query = parse_penalty(
+    query = penalty(
         "Оплата 20.02.2025, сумма 1 800 000 ₽, срок уплаты 20.12.2024. Плательщик — общество "
-        "с ограниченной ответственностью. Пени?",
-        TODAY,
+        "с ограниченной ответственностью. Пени?"
     )
     assert query is not None and query.payer == "organization" and query.payer_given
 
@@ -539,7 +547,7 @@ def test_a_limited_liability_company_is_an_organization() -> None:
 )  # fmt: skip
 def test_a_payer_the_question_rules_out_is_not_the_payer(question: str, payer: str) -> None:
     assert is_calc_question(question)
-    query = parse_penalty(question, TODAY)
+    query = penalty(question)
     assert query is not None and query.payer == payer and query.payer_given
 
 
@@ -558,22 +566,20 @@ def test_a_payer_the_question_rules_out_is_not_the_payer(question: str, payer: s
 )
 def test_terse_and_negated_wordings_are_computed(question: str) -> None:
     assert is_calc_question(question)
-    query = parse_deadline(question, TODAY)
-    assert query is not None and query.norm is not None and not query.alternatives
+    query = deadline(question)
+    assert query is not None and query.row_id is not None and not query.variants
 
 
 def test_dev9_wordings() -> None:
-    dated = parse_penalty(
+    dated = penalty(
         "Продала квартиру, НДФЛ к уплате 1,05 млн рублей, срок уплаты 15 июля 2025 года, а "
-        "оплатила 1 октября сего года (2025). Какие будут пени?",
-        TODAY,
+        "оплатила 1 октября сего года (2025). Какие будут пени?"
     )
     assert dated is not None and dated.paid_date == date(2025, 10, 1)
     assert dated.payer == "individual" and dated.payer_given
-    rest = parse_penalty(
+    rest = penalty(
         "ООО должно было уплатить 320 000 руб. до 28.04.2025. В срок внесли только 120 000 "
-        "руб., оставшиеся 200 000 руб. перечислили 19.05.2025. Посчитайте пени.",
-        TODAY,
+        "руб., оставшиеся 200 000 руб. перечислили 19.05.2025. Посчитайте пени."
     )
     assert rest is not None and rest.amount == 200000
     assert is_calc_question(
@@ -593,4 +599,5 @@ def test_dev9_wordings() -> None:
     ],
 )
 def test_a_day_written_as_an_ordinal_word(text: str, day: date) -> None:
-    assert [d.day for d in find_dates(text, TODAY)] == [day]
+    found = days_in(analyse(text))
+    assert [date(d.year or 0, d.month, d.day) for d in found] == [day]

@@ -1,0 +1,130 @@
+"""The пени answer: the calculator's day-by-day breakdown (art. 75 НК РФ) for a request.
+
+When the question does not say who pays and the fractions of the key rate for
+organisations and for persons differ at this delay, the answer is a clarifying question
+with both amounts: it never picks a payer silently.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from finagent.answering import messages
+from finagent.answering.calc_common import (
+    PENALTY_TOOL,
+    CalcOutcome,
+    assumption_lines,
+    money,
+    ru_day,
+)
+from finagent.answering.penalty_text import (
+    PAYER_RU,
+    PENALTY_RULE,
+    history_note,
+    partial_penalty,
+    penalty_table,
+)
+from finagent.error_report import report_text
+from finagent.legal.calc_request import CalcRequest
+from finagent.tools.base import ToolContext
+from finagent.tools.registry import ToolRegistry
+
+KEY_RATE_UNAVAILABLE = (
+    "Пени рассчитать не удалось: ключевая ставка Банка России сейчас недоступна, а "
+    "сохранённых значений за этот период нет. Повторите запрос позже."
+)
+NO_KEY_RATE_SOURCE = "Пени рассчитать нельзя: источник ключевой ставки Банка России не подключён."
+
+
+def _ask_payer(req: CalcRequest, rows: list[dict[str, Any]]) -> str:
+    """The payer is not stated and the fractions differ: a question back, with both sums."""
+    first = rows[0]
+    lines = [
+        messages.CLARIFY_HEADER,
+        "- Кто плательщик: организация или физическое лицо (ИП)? Доля ключевой ставки для "
+        "них при этой просрочке разная.",
+        "",
+        f"Пени на недоимку {money(first['amount'])} за {first['days']} дн. просрочки (с "
+        f"{ru_day(first['periods'][0]['date_from'])} по {ru_day(first['paid_date'])} "
+        "включительно):",
+    ]
+    lines += [f"- {PAYER_RU[r['payer']]}: {money(r['total'])}" for r in rows]
+    if req.assumptions:
+        lines.append(assumption_lines(req.assumptions))
+    return "\n".join(lines)
+
+
+async def answer_penalty(req: CalcRequest, registry: ToolRegistry, ctx: ToolContext) -> CalcOutcome:
+    """The пени of a complete request (amount, due and payment dates)."""
+    due, paid, amount = req.dated("due")[0].day, req.dated("payment")[0].day, req.arrears
+    payers = [req.payer] if req.payer else ["individual", "organization"]
+    args = {
+        "payments": [
+            {
+                "amount": str(amount),
+                "due_date": due.isoformat(),
+                "paid_date": paid.isoformat(),
+                "payer": payer,
+            }
+            for payer in payers
+        ]
+    }
+    debug: dict[str, Any] = {"tool": PENALTY_TOOL, "args": args}
+    if PENALTY_TOOL not in registry:
+        return CalcOutcome(NO_KEY_RATE_SOURCE, False, debug, "decline")
+    out = await registry.call(PENALTY_TOOL, args, ctx)
+    data: dict[str, Any] = json.loads(out) if out.ok else {"fatal_error": out.text}
+    results: list[dict[str, Any]] = data.get("results") or []
+    if len(results) != len(payers):
+        if data.get("fatal_error"):
+            # the tool's text is for the LLM (English); the reader gets Russian, the log the cause
+            debug["error"] = report_text(
+                "key_rate_unavailable", str(data["fatal_error"]), "calc_penalty_failed"
+            )
+            return CalcOutcome(KEY_RATE_UNAVAILABLE, False, debug, "decline")
+        error = "; ".join(e["error_text"] for e in data.get("errors", []))
+        return CalcOutcome(f"Пени рассчитать не удалось: {error}.", False, debug, "decline")
+    assumptions = list(req.assumptions)
+    if any(r.get("complete") is False for r in results):  # some days have no key rate
+        debug.update(missing_rates=results[0]["missing_rates"])
+        text = "\n".join(partial_penalty(results, req.payer is not None, assumptions, data))
+        return CalcOutcome(text, True, debug)
+    note = history_note(data.get("key_rates") or {})
+    if req.payer is None:
+        if len({r["total"] for r in results}) > 1:
+            debug.update(totals=[r["total"] for r in results], ambiguous="payer")
+            asked = _ask_payer(req, results)
+            return CalcOutcome(f"{asked}\n\n{note}" if note else asked, True, debug, "clarify")
+        assumptions.append(
+            "плательщик не указан: при этой просрочке доля ставки для организаций и для "
+            "физических лиц одинакова, пени тоже"
+        )
+    row = results[0]
+    lines = [
+        "## Краткий вывод",
+        f"**Ответ: {money(row['total'])}** — пени на недоимку {money(row['amount'])} "
+        f"({PAYER_RU[row['payer']] if req.payer else 'любой плательщик'}) за "
+        f"{row['days']} дн. просрочки: с "
+        f"{ru_day(row['periods'][0]['date_from'])} по {ru_day(row['paid_date'])} включительно.",
+    ]
+    if note:
+        lines.append(note)
+    if assumptions:
+        lines.append(assumption_lines(assumptions))
+    lines += [
+        "",
+        "## Расчёт",
+        f"Срок уплаты — {ru_day(row['due_date'])}, недоимка погашена {ru_day(row['paid_date'])}. "
+        + PENALTY_RULE,
+        "",
+        *penalty_table(row),
+        f"\n**Итого: {money(row['total'])}** (сумма по периодам без промежуточного "
+        "округления, округлена до копеек).",
+        "",
+        "## Нормы",
+        "- " + "; ".join(row["citations"]) + ".",
+        f"\n_{data.get('edition', '')}_",
+    ]
+    debug.update(total=row["total"], periods=len(row["periods"]))
+    return CalcOutcome("\n".join(lines), True, debug)

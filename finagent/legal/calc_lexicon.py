@@ -1,0 +1,101 @@
+"""The words calculators read questions with (data/calc_lexicon.yaml), as lemma tuples.
+
+One concept is one lemma: «пришло», «поступило», «получение» are all «получить», «КНП» is
+«камеральный налоговый проверка». :func:`canonical` applies that to a lemma sequence, and
+the cue tables (period_cues.yaml) go through the same function, so a cue names each
+concept once and never spells endings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from importlib.resources import files
+from typing import Any
+
+import yaml
+
+from finagent.language.cues import cue_lemmas
+from finagent.language.lemmas import normal_forms
+
+
+@dataclass(frozen=True)
+class Replacement:
+    variant: tuple[str, ...]  # lemmas as a question writes them
+    canonical: tuple[str, ...]  # the lemmas they are read as
+
+
+@cache
+def lexicon() -> dict[str, Any]:
+    text = files("finagent.legal").joinpath("data/calc_lexicon.yaml").read_text("utf-8")
+    data: dict[str, Any] = yaml.safe_load(text)
+    return data
+
+
+@cache
+def replacements() -> tuple[Replacement, ...]:
+    """Every variant of ``same``, longest first (a phrase wins over its first word)."""
+    out = [
+        Replacement(cue_lemmas(str(variant)), cue_lemmas(str(canonical)))
+        for canonical, variants in lexicon()["same"].items()
+        for variant in variants
+    ]
+    return tuple(sorted(out, key=lambda r: -len(r.variant)))
+
+
+def canonical_spans(lemmas: Sequence[str]) -> list[tuple[int, int, tuple[str, ...]]]:
+    """Where ``lemmas`` hold a variant: (first index, index after, canonical lemmas); the
+    positions not covered keep their own lemma."""
+    by_first: dict[str, list[Replacement]] = {}
+    for r in replacements():
+        by_first.setdefault(r.variant[0], []).append(r)
+    out: list[tuple[int, int, tuple[str, ...]]] = []
+    i = 0
+    while i < len(lemmas):
+        for r in by_first.get(lemmas[i], ()):
+            size = len(r.variant)
+            if tuple(lemmas[i : i + size]) == r.variant:
+                out.append((i, i + size, r.canonical))
+                i += size
+                break
+        else:
+            out.append((i, i + 1, (lemmas[i],)))
+            i += 1
+    return out
+
+
+@cache
+def _single() -> dict[str, str]:
+    """Variants of one word read as one word («прийти» → «получить»)."""
+    return {
+        r.variant[0]: r.canonical[0]
+        for r in replacements()
+        if len(r.variant) == 1 and len(r.canonical) == 1
+    }
+
+
+@lru_cache(maxsize=50_000)
+def readings(word: str) -> frozenset[str]:
+    """The lemma of every reading pymorphy3 offers for ``word``, each read through the
+    lexicon: «наличными» is both «наличные» and «наличный», «пришло» is «получить»."""
+    single = _single()
+    return frozenset(single.get(form, form) for form in normal_forms(word))
+
+
+@cache
+def canonical(phrase: str) -> tuple[str, ...]:
+    """The canonical lemmas of a phrase written in a table («требование о пояснениях»)."""
+    return tuple(lemma for _, _, lemmas in canonical_spans(cue_lemmas(phrase)) for lemma in lemmas)
+
+
+@cache
+def word_set(key: str) -> frozenset[str]:
+    """A list of single words of the lexicon (``negators``, ``auxiliaries``), as lemmas."""
+    return frozenset(lemma for word in lexicon()[key] for lemma in canonical(str(word)))
+
+
+@cache
+def phrases(key: str) -> tuple[tuple[str, ...], ...]:
+    """A list of phrases of the lexicon, each as canonical lemmas, longest first."""
+    return tuple(sorted({canonical(str(p)) for p in lexicon()[key]}, key=lambda p: -len(p)))

@@ -1,0 +1,574 @@
+"""A deadline or пени question read once: its words as canonical lemmas, which of them the
+question denies, which part asks, and the days it names.
+
+Tokens and sentences come from razdel, lemmas and parts of speech from pymorphy3
+(:mod:`finagent.language`); the words are then read through the lexicon
+(data/calc_lexicon.yaml). Cue phrases are matched on these words, unordered within a short
+window of one sentence: «требование о представлении документов» and «документы по
+требованию представить» both hold «требование представить документ».
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+from finagent.language.dates import days_in
+from finagent.language.lemmas import grammatical_case, part_of_speech
+from finagent.language.spans import DayMention
+from finagent.language.text import Analysed, analyse
+from finagent.legal.calc_lexicon import canonical_spans, phrases, readings, word_set
+
+# parts of speech that carry no meaning of a situation (prepositions, conjunctions, particles)
+_FUNCTION = frozenset({"PREP", "CONJ", "PRCL", "INTJ"})
+_VERBS = frozenset({"VERB", "INFN", "PRTS", "PRTF", "GRND"})
+_NOUN_GROUP = frozenset({"NOUN", "ADJF", "PRTF", "NUMR", "ADJS"})
+_QUOTES = frozenset({"«", "»", '"', "'", "„", "“", "”"})
+_NOT_NAMING = frozenset({"NPRO", "ADVB", "PRED", "NUMR", "COMP"})
+_CONTRAST = frozenset({"а", "но", "однако"})
+_JOIN = frozenset({"и", "или", "либо"})
+# how far a cue's words may lie apart (content words) beyond the cue's own length
+_WINDOW = 3
+_TERM_WINDOW = 0
+_HEADS = frozenset({"NOUN", "VERB", "INFN", "PRTS"})
+_BACK_GROUP = 6
+
+
+def content_lemma(lemma: str, pos: str | None) -> bool:
+    """Whether a lemma can name a situation: a word or a number, not punctuation or a
+    function word (negators count: cues may hold them)."""
+    if not any(ch.isalnum() for ch in lemma):
+        return False
+    return pos not in _FUNCTION or lemma in word_set("negators")
+
+
+def content_phrase(lemmas: Sequence[str], prepositions: bool = False) -> tuple[str, ...]:
+    """The lemmas of a cue that are matched: its content words («дополнение к акту» is
+    «дополнение акт»); with ``prepositions``, a word a preposition governs keeps it as
+    «к:акт» (a term: «документы о контрагенте» is not «договоры с контрагентами»)."""
+    out: list[str] = []
+    before: str | None = None
+    for lemma in lemmas:
+        pos = part_of_speech(lemma)
+        if content_lemma(lemma, pos):
+            out.append(f"{before}:{lemma}" if prepositions and before else lemma)
+            before = None
+        elif pos == "PREP":
+            before = lemma
+    return tuple(out)
+
+
+@dataclass
+class Word:
+    """One token of the question after the lexicon (a phrase read as one concept keeps
+    the offsets of the tokens it replaced)."""
+
+    lemma: str
+    text: str
+    raw: str  # the lemma before the lexicon («прислать», read as «получить»)
+    start: int
+    end: int
+    sentence: int
+    pos: str | None
+    case: str | None = None  # pymorphy3's most probable case of the written word
+    forms: frozenset[str] = frozenset()  # every reading's lemma, read through the lexicon
+    day: int | None = None  # the index of the day mention the token belongs to
+    negated: bool = False
+    asked: bool = False
+    frame: bool = False  # in the frame of the question («в рамках камеральной проверки»)
+    event: bool = False  # the verb of a dated event («вручено 7 апреля»): story, not asked
+
+    @property
+    def content(self) -> bool:
+        """A word that can name a situation: not punctuation, a number, a date or a
+        function word (negators count: cues may hold them)."""
+        if self.day is not None:
+            return False
+        return content_lemma(self.lemma, self.pos)
+
+
+@dataclass
+class CalcText:
+    """The question, its words and days, and where the asking part is."""
+
+    text: str
+    words: list[Word]
+    days: list[DayMention]
+    analysed: Analysed
+    asked_from: int = 0  # index of the first word of the asking part
+    asks: bool = False  # whether an asking phrase was found at all
+    asking_phrases: tuple[tuple[int, int], ...] = ()  # (first word, size) of each one
+    head: int | None = None  # the asked action: the first naming verb (or noun) asked
+
+    @cached_property
+    def content(self) -> list[int]:
+        """Indices of the content words."""
+        return [i for i, w in enumerate(self.words) if w.content]
+
+    def lemmas(self, indices: Iterable[int] | None = None) -> list[str]:
+        chosen = range(len(self.words)) if indices is None else indices
+        return [self.words[i].lemma for i in chosen]
+
+    def find(self, phrase: Sequence[str], *, ordered: bool = False) -> set[int] | None:
+        """The words that hold ``phrase``: its lemmas within a short window of one sentence
+        (in its order when ``ordered``). A phrase without a negator sees only words the
+        question does not deny; one with a negator («без суда», «вне проверки») sees all."""
+        found = self.match(phrase, ordered=ordered, loose=False)
+        return found[0] if found else None
+
+    def match(
+        self, phrase: Sequence[str], *, ordered: bool = False, loose: bool = True
+    ) -> tuple[set[int], bool] | None:
+        """Like :meth:`find`, and, when ``loose``, also the phrase's words anywhere in the
+        question when the asking part holds its first word (a cue whose object is a
+        pronoun: «Акт получен 10.03. Когда его вручат?» holds «вручить акт»): the match
+        with most words in the asking part wins, then a tight one.
+        Returns the words and whether they lie within one window."""
+        if not phrase:
+            return None
+        negators = word_set("negators")
+        sees_denied = any(lemma.split(":")[-1] in negators for lemma in phrase)
+        visible = [i for i in self.content if sees_denied or not self.words[i].negated]
+        by_sentence: dict[int, list[int]] = {}
+        for i in visible:
+            by_sentence.setdefault(self.words[i].sentence, []).append(i)
+        # a term («решение о взыскании») allows only adjectives between its words, a cue
+        # three words
+        window = _TERM_WINDOW if ordered else _WINDOW
+        strict = _closest(self.words, by_sentence.values(), phrase, ordered, window)
+        spread = (
+            _closest(self.words, [visible], phrase, ordered, window=None)
+            if loose and len(phrase) > 1
+            else None
+        )
+        if spread is not None and not self._asks_for(spread, phrase):
+            spread = None
+        if spread is not None and (strict is None or self._asked(spread) > self._asked(strict)):
+            return spread, False
+        return (strict, True) if strict is not None else None
+
+    def _asks_for(self, spread: set[int], phrase: Sequence[str]) -> bool:
+        """Whether a phrase spread over the question is what it asks: its first word is in
+        the asking part, and the object that word governs there is a pronoun («его
+        вручить») or the phrase's own noun, not another noun («подать уведомление» is
+        not «представить документ» told in the story)."""
+        for i in spread:
+            if not (self.words[i].asked and self.words[i].lemma == phrase[0]):
+                continue
+            around = self.words[max(0, i - 3) : i + 3]
+            if any(w.pos == "NPRO" and w.asked for w in around):
+                return True  # «до какого числа его должны вручить»
+            j = i + 1
+            while j < len(self.words) and self.words[j].pos in ("PREP", "ADJF", "PRTF"):
+                j += 1
+            following = self.words[j] if j < len(self.words) else None
+            if (
+                following is None
+                or following.pos != "NOUN"
+                or following.lemma in phrase
+                or following.case not in ("accs", "nomn", "gent")
+            ):
+                return True
+        return False
+
+    def _asked(self, indices: set[int]) -> int:
+        return sum(self.words[i].asked for i in indices)
+
+    def has(self, phrase: Sequence[str]) -> bool:
+        return self.find(phrase) is not None
+
+    def before(self, offset: int, count: int) -> list[Word]:
+        """The ``count`` words (not punctuation) that end before character ``offset`` in its
+        sentence, nearest last."""
+        ahead = [w for w in self.words if w.end <= offset and any(ch.isalnum() for ch in w.text)]
+        if not ahead:
+            return []
+        sentence = ahead[-1].sentence
+        return [w for w in ahead if w.sentence == sentence][-count:]
+
+    def day_words(self, day: int) -> tuple[int, int]:
+        """The first and last word index of day mention ``day``."""
+        indices = [i for i, w in enumerate(self.words) if w.day == day]
+        return indices[0], indices[-1]
+
+
+def _is(words: list[Word], i: int, wanted: str) -> bool:
+    """Whether word ``i`` is ``wanted``: a lemma of one of its readings («наличными» is
+    «наличные» and «наличный»), or «о:контрагент» (that lemma right after that
+    preposition)."""
+    preposition, _, lemma = wanted.rpartition(":")
+    if words[i].lemma != lemma and lemma not in words[i].forms:
+        return False
+    if not preposition:
+        return True
+    # «о нашем контрагенте», «в другом ООО», «(информации) о контрагенте»: the preposition
+    # within two words before, no other preposition between
+    j, seen = i - 1, 0
+    while j >= 0 and seen <= 2:
+        if words[j].lemma == preposition:
+            return True
+        if words[j].pos == "PREP" or (_breaks(words[j]) and words[j].text not in "()"):
+            return False
+        seen += words[j].text not in "()"
+        j -= 1
+    return False
+
+
+def _closest(
+    words: list[Word],
+    groups: Iterable[list[int]],
+    phrase: Sequence[str],
+    ordered: bool,
+    window: int | None = _WINDOW,
+) -> set[int] | None:
+    """The best set of word indices, within one of ``groups``, holding every lemma of
+    ``phrase`` (within ``len(phrase) - 1 + window`` content words unless ``window`` is
+    None): the one with most words in the asking part, then the tightest."""
+    best: set[int] | None = None
+    best_key = (0, 0)
+    for indices in groups:
+        order = {i: n for n, i in enumerate(indices)}
+        spots = [[i for i in indices if _is(words, i, lemma)] for lemma in phrase]
+        if not all(spots):
+            continue
+        for anchor in spots[0]:
+            chosen = [anchor]
+            for options in spots[1:]:
+                if ordered:
+                    options = [i for i in options if order[i] > order[chosen[-1]]]
+                free = [i for i in options if i not in chosen]
+                if not free:
+                    break
+                near = min(abs(order[i] - order[anchor]) for i in free)
+                nearest = [i for i in free if abs(order[i] - order[anchor]) == near]
+                chosen.append(max(nearest, key=lambda i: words[i].asked))
+            else:
+                span = max(order[i] for i in chosen) - min(order[i] for i in chosen)
+                if ordered:  # a term: adjectives may stand between its words, nouns not
+                    inside = range(min(order[i] for i in chosen), max(order[i] for i in chosen))
+                    span = (
+                        len(phrase)
+                        - 1
+                        + sum(
+                            1
+                            for n in inside
+                            if indices[n] not in chosen and words[indices[n]].pos in _HEADS
+                        )
+                    )
+                if window is not None and span > len(phrase) - 1 + window:
+                    continue
+                key = (-sum(words[i].asked for i in chosen), span)
+                if best is None or key < best_key:
+                    best, best_key = set(chosen), key
+    return best
+
+
+def read_question(text: str) -> CalcText:
+    """The question read once: words, denials, the asking part and the days."""
+    folded = text.replace("ё", "е").replace("Ё", "Е")
+    analysed = analyse(folded)
+    days = days_in(analysed)
+    words: list[Word] = []
+    for n, sentence in enumerate(analysed.sentences):
+        raw = sentence.tokens
+        lemmas = [t.lemma for t in raw]
+        for first, after, canonical in canonical_spans(lemmas):
+            start, end = raw[first].start, raw[after - 1].end
+            written = folded[start:end]
+            for lemma in canonical:
+                single = after - first == 1 and len(canonical) == 1
+                # «О продлении»: a capital letter alone is no abbreviation
+                pos = part_of_speech(written if len(written) > 1 else written.lower())
+                raw_lemma = " ".join(lemmas[first:after])
+                words.append(
+                    Word(
+                        lemma,
+                        written,
+                        raw_lemma,
+                        start,
+                        end,
+                        n,
+                        pos if single else part_of_speech(lemma),
+                        grammatical_case(written) if single else None,
+                        readings(written) if single else frozenset({lemma}),
+                    )
+                )
+    for index, day in enumerate(days):
+        for w in words:
+            if day.start <= w.start and w.end <= day.end:
+                w.day = index
+    _split_after_abbreviations(words)
+    out = CalcText(folded, words, days, analysed)
+    _mark_denied(out)
+    _mark_asked(out)
+    _mark_frames(out)
+    _mark_events(out)
+    return out
+
+
+def _mark_events(text: CalcText) -> None:
+    """The verb right next to a date tells what happened that day («дополнение вручено
+    7 апреля», «акт, полученный 10.03»): the story's event, even inside the asking part."""
+    words = text.words
+    for k in range(len(text.days)):
+        first, last = text.day_words(k)
+        for j in (first - 1, last + 1):
+            if 0 <= j < len(words) and words[j].pos in _VERBS:
+                words[j].event = True
+
+
+def _mark_frames(text: CalcText) -> None:
+    """The noun group after «в рамках», «в ходе», «при», «по итогам»: the frame a question
+    sets («в рамках выездной проверки»), not what it asks; and a genitive that qualifies
+    the noun before it («акт выездной проверки»: the act, of a field audit)."""
+    words = text.words
+    for k in range(1, len(words)):
+        w, before = words[k], words[k - 1]
+        if w.case == "gent" and w.pos in _NOUN_GROUP and before.pos in _NOUN_GROUP:
+            if before.pos == "NOUN" or before.frame:
+                w.frame = True
+    lemmas = [w.lemma for w in words]
+    for frame in phrases("frames"):
+        size = len(frame)
+        for i in range(len(lemmas) - size + 1):
+            if tuple(lemmas[i : i + size]) != frame:
+                continue
+            j = i + size
+            while j < len(words) and not _breaks(words[j]):
+                w = words[j]
+                if w.pos not in _NOUN_GROUP and w.pos != "PREP":
+                    break
+                w.frame = True
+                j += 1
+                if w.pos == "NOUN" and (j >= len(words) or words[j].case != "gent"):
+                    break
+
+
+def _split_after_abbreviations(words: list[Word]) -> None:
+    """razdel keeps «... 2025 г. До какого числа ...» in one sentence (an abbreviation's
+    dot); a dot followed by a capital letter ends a sentence here."""
+    shift = 0
+    for k, w in enumerate(words):
+        w.sentence += shift
+        following = words[k + 1] if k + 1 < len(words) else None
+        if (
+            w.text == "."
+            and following is not None
+            and following.sentence + shift == w.sentence
+            and following.text[:1].isupper()
+        ):
+            shift += 1
+
+
+def _verb_like(w: Word) -> bool:
+    return w.pos in _VERBS or w.lemma in word_set("auxiliaries") or w.pos == "PRED"
+
+
+def _breaks(w: Word) -> bool:
+    """Punctuation (not quotes), «а», «но», or a date: where a clause ends."""
+    punctuation = not any(ch.isalnum() for ch in w.text) and w.text not in _QUOTES
+    return punctuation or w.lemma in _CONTRAST or w.day is not None
+
+
+def _mark_denied(text: CalcText) -> None:
+    """Words a negator denies: the verb or noun group after it («не КГН», «без
+    дополнения», «не подали возражения»), and, when a clause ends with the denied verb, the
+    noun group before it («дополнение к акту не составлялось», «продлений не было»)."""
+    words = text.words
+    negators = word_set("negators")
+    auxiliaries = word_set("auxiliaries")
+    for i, w in enumerate(words):
+        if w.lemma not in negators:
+            continue
+        j = i + 1
+        if j < len(words) and words[j].lemma in word_set("not_denied"):
+            continue  # «не позднее», «не более»: a limit, not a denial
+        while (
+            j < len(words)
+            and (words[j].lemma in auxiliaries or words[j].pos in ("NPRO", "PREP"))
+            and not _breaks(words[j])
+        ):
+            j += 1
+        verb_end = j
+        if j < len(words) and words[j].pos in _VERBS and not _breaks(words[j]):
+            # a denied action: «не будет продлевать камералку» denies the extension, not
+            # the audit, so the verb's object stays
+            words[j].negated = True
+            verb_end = j + 1
+        else:
+            _deny_group_after(words, j)
+        keeps = verb_end > i + 1 and words[verb_end - 1].lemma in word_set("keeps_object")
+        if w.lemma == "нет" or (_clause_ends(words, verb_end) and not keeps):
+            _deny_group_before(words, i)
+
+
+def _deny_group_after(words: list[Word], j: int) -> None:
+    """The noun group from ``j``: adjectives, prepositions and coordinated words up to and
+    including its first noun («камеральной или выездной проверки»)."""
+    while j < len(words) and not _breaks(words[j]):
+        w = words[j]
+        if w.pos in ("VERB", "INFN", "GRND") or w.pos == "PRED":
+            return
+        if w.pos in _NOUN_GROUP or w.pos in ("PREP", "NPRO") or w.lemma in _JOIN:
+            w.negated = w.pos not in ("PREP",) and w.lemma not in _JOIN
+            if w.pos == "NOUN":
+                return
+        else:
+            return
+        j += 1
+
+
+def _clause_ends(words: list[Word], j: int) -> bool:
+    """Whether nothing but function words follow ``j`` up to the clause's end."""
+    while j < len(words) and not _breaks(words[j]):
+        if words[j].content:
+            return False
+        j += 1
+    return True
+
+
+def _deny_group_before(words: list[Word], i: int) -> None:
+    """The noun group ending before ``i``: nouns, adjectives, infinitives («жалобу подавать
+    не будем») back to a finite verb, a date or a clause break. A genitive that depends on
+    the noun before it stays («продления камеральной проверки не было» denies the
+    extension, not the audit)."""
+    j = i - 1
+    group: list[Word] = []
+    while j >= 0 and len(group) < _BACK_GROUP and not _breaks(words[j]):
+        w = words[j]
+        if w.pos in ("VERB", "PRTS", "GRND") and w.lemma not in word_set("auxiliaries"):
+            break
+        group.append(w)
+        j -= 1
+    group.reverse()
+    previous: Word | None = None
+    for w in group:
+        if w.pos == "PREP":
+            previous = w
+            continue
+        if w.lemma in _JOIN:
+            previous = None  # «продлений и приостановлений»: both are heads
+            continue
+        if not w.content:
+            continue
+        dependent = (
+            previous is not None
+            and previous.pos in _NOUN_GROUP
+            and w.pos in _NOUN_GROUP
+            and w.case == "gent"
+        )
+        if not dependent:
+            w.negated = True
+        previous = w
+
+
+def _names(w: Word) -> bool:
+    """A word that names what is asked: not an asking word («срок», «последний день»), a
+    pronoun or an adverb."""
+    return w.content and w.pos not in _NOT_NAMING and w.lemma not in word_set("asking_words")
+
+
+def _mark_asked(text: CalcText) -> None:
+    """The asking part: in the last sentence that asks (an asking phrase, or a question
+    mark) and names something, the clause from the asking phrase to the next clause break
+    («До какого числа подать возражения, если акт вручен 10.03?» asks about objections),
+    else that whole sentence. When no asking sentence names anything («... Подскажите
+    точную дату.»), the whole question."""
+    words = text.words
+    hits = _asking_hits([w.lemma for w in words], words)
+    text.asking_phrases = tuple(h for h in hits if h[1])
+    if not hits:
+        for w in words:
+            w.asked = True
+        return
+    text.asks = True
+    sentences = sorted({words[start].sentence for start, _ in hits}, reverse=True)
+    for sentence in sentences:
+        own = [h for h in hits if words[h[0]].sentence == sentence]
+        # an asking phrase, else the question mark (a hit of no words at the start)
+        first, size = min([h for h in own if h[1]] or own)
+        in_sentence = [i for i, w in enumerate(words) if w.sentence == sentence]
+        end = next(
+            (
+                i
+                for i in in_sentence
+                if i >= first + size and _clause_break(words[i]) and not _relative(words, i)
+            ),
+            in_sentence[-1] + 1,
+        )
+        for start, stop in ((first, end), (in_sentence[0], in_sentence[-1] + 1)):
+            named = [i for i in range(start, stop) if i not in range(first, first + size)]
+            if any(_names(words[i]) for i in named):
+                text.asked_from = start
+                for i, w in enumerate(words):
+                    w.asked = start <= i < stop
+                text.head = _head(words, [i for i in named if _names(words[i])])
+                return
+    for w in words:
+        w.asked = True
+
+
+def _head(words: list[Word], named: list[int]) -> int | None:
+    """The asked action: the first naming verb of the asking part, or noun that the
+    lexicon reads as a verb («подать возражения», «срок подачи заявления», «для сообщения в
+    налоговый орган»), else its first naming noun («срок камеральной проверки»)."""
+    auxiliaries = word_set("auxiliaries")
+    actions = [
+        i
+        for i in named
+        if words[i].lemma not in auxiliaries
+        and (words[i].pos in _VERBS or part_of_speech(words[i].lemma) == "INFN")
+    ]
+    nouns = [
+        i for i in named if words[i].pos == "NOUN" and words[i].lemma not in word_set("actors")
+    ]
+    found = actions or nouns
+    return found[0] if found else None
+
+
+def _relative(words: list[Word], i: int) -> bool:
+    """Whether the clause after the break at ``i`` describes what is asked («срок, по
+    истечении которого решение вступит в силу»), not the story («если акт вручен …»)."""
+    return any(w.lemma == "который" for w in words[i + 1 : i + 4])
+
+
+def _clause_break(w: Word) -> bool:
+    """A comma, semicolon, dash or bracket: where a subordinate clause or an aside begins."""
+    return w.text in (",", ";", "(", "—", "–", ":")
+
+
+def _asking_hits(lemmas: list[str], words: list[Word]) -> list[tuple[int, int]]:
+    """Where an asking phrase starts and how many words it has (contiguous lemmas), and
+    terse question sentences: «Срок подачи возражений?», «Когда камеральная?»."""
+    hits: list[tuple[int, int]] = []
+    for i in range(len(lemmas)):
+        for phrase in phrases("asks_date"):
+            if tuple(lemmas[i : i + len(phrase)]) == phrase:
+                hits.append((i, len(phrase)))
+                break
+    intent = word_set("asks_intent")
+    terse = word_set("asks_terse")
+    for sentence in {w.sentence for w in words}:
+        indices = [i for i, w in enumerate(words) if w.sentence == sentence]
+        question = "?" in words[indices[-1]].text
+        if question:  # a question sentence asks as a whole
+            hits.append((indices[0], 0))
+        for k, i in enumerate(indices):
+            # «Когда решение вступит в силу?», «когда у инспекции заканчивается срок»
+            ahead = [words[j] for j in indices[k + 1 : k + 5]]
+            if words[i].lemma == "когда" and (question or any(w.pos in _VERBS for w in ahead)):
+                hits.append((i, 1))
+        first = next((i for i in indices if words[i].content), None)
+        if question and first is not None and words[first].lemma in terse:
+            hits.append((first, 1))  # «Срок исполнения?», «Срок подачи возражений?»
+        if question and any(words[i].lemma == "или" for i in indices):
+            hits += [  # «это до 28 февраля или до 3 марта?»
+                (i, 1)
+                for i in indices[:-1]
+                if words[i].lemma == "до" and words[i + 1].day is not None
+            ]
+        # «Хотим подать возражения.»: what the asker means to do, when the question
+        # itself names nothing («Последний день?»)
+        hits += [(i, 0) for i in indices if words[i].lemma in intent]
+    return sorted(set(hits))

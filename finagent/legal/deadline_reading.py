@@ -1,0 +1,195 @@
+"""A deadline question read for the calculator: the row, the period, the event's date
+(and whether it starts a chain), and what was assumed or is missing.
+
+«Акт проверки получен 10.03.2025. Когда вынесут решение?» asks for the review (п. 1
+ст. 101), whose period runs from the end of the month for objections: the date given is the
+act's receipt, so the request chains the objections row before it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from finagent.legal.calc_lexicon import canonical
+from finagent.legal.calc_request import RoledDate, StatedPeriod
+from finagent.legal.calc_text import CalcText
+from finagent.legal.deadlines import Unit, plural
+from finagent.legal.period_cues import event_objects, event_words, find_rows
+from finagent.legal.periods import ProceduralPeriod, period_by_id
+from finagent.legal.question_days import QuestionDay, marked_day, told_of_updated
+from finagent.legal.question_periods import PeriodMention, stated_periods
+
+_MONTHS_LIKE = ("months", "years")
+# words next to a date that say a document was really received, not sent
+_RECEIVED = frozenset({"получить", "вручить", "получать", "получение", "вручение", "вручать"})
+_MAIL = (canonical("заказное письмо"), canonical("почта"))
+REGISTERED_MAIL = "registered_mail"
+SENT_NOT_RECEIVED = "sent_not_received"
+_SENT = frozenset({"направить", "отправить", "выслать", "послать", "направлять", "отправлять"})
+PERIOD_CONFLICT = "period_conflict"
+
+
+@dataclass
+class DeadlineReading:
+    row: ProceduralPeriod | None = None
+    variants: list[ProceduralPeriod] = field(default_factory=list)
+    chain_from: str | None = None
+    period: StatedPeriod | None = None
+    dates: list[RoledDate] = field(default_factory=list)
+    assumptions: list[str] = field(default_factory=list)
+    decline: str | None = None
+    confidence: float = 0.0
+
+
+def _extends(row: ProceduralPeriod, unit: Unit) -> bool:
+    """An extension in months («продлили до трех месяцев») is of a period in months: it
+    says nothing of a period in days the question asks about (sending the decision)."""
+    return (row.unit in _MONTHS_LIKE) == (unit in _MONTHS_LIKE)
+
+
+def _same_period(row: ProceduralPeriod, stated: PeriodMention) -> bool:
+    """Whether a period the question names is the row's («пяти дней» is five working or
+    calendar days unless it says which)."""
+    if stated.count != row.period:
+        return False
+    if stated.unit == row.unit:
+        return True
+    days = ("days", "working_days")
+    return not stated.day_kind_given and stated.unit in days and row.unit in days
+
+
+def _receipt_undated(text: CalcText, days: list[QuestionDay], row: ProceduralPeriod) -> str | None:
+    """A period that runs from receipt when the question dates only the sending: by
+    registered mail (when it counts as received the Code words two ways, the
+    ``registered_mail`` row), or sent otherwise (``sent_not_received``). None when a date is
+    marked as received, or nothing is marked as sent."""
+    words = event_words(row.id)
+    receipt = any(phrase[0] in ("получить", "вручить") for phrase in words)
+    if not receipt or any(phrase[0] in _SENT for phrase in words):
+        return None  # not from receipt, or the row counts from the sending too
+    received = sent = False
+    for d in days:
+        first, last = text.day_words(d.mention)
+        near = [w for w in text.words[max(0, first - 4) : last + 4] if not w.negated]
+        received = received or any(w.raw in _RECEIVED for w in near)
+        sent = sent or any(w.raw in _SENT for w in near)
+    if received:
+        return None
+    if any(text.has(p) for p in _MAIL):
+        return REGISTERED_MAIL
+    return SENT_NOT_RECEIVED if sent else None
+
+
+def _event_day(
+    text: CalcText, days: list[QuestionDay], row: ProceduralPeriod | None
+) -> tuple[QuestionDay, bool, bool]:
+    """The day the period runs from, whether it is the event of the row before it in a
+    chain (``row.after``), and whether words of the event marked it."""
+    distinct = {d.day for d in days}
+    if row is None:
+        return days[0], False, False
+    own = event_words(row.id)
+    if "декларация" in canonical(row.event) and text.has(("уточнить",)):
+        updated = [d for d in days if told_of_updated(text, d)]
+        if len({d.day for d in updated}) == 1:
+            return updated[-1], False, True
+    objects = event_objects(row.id)
+    found = marked_day(text, days, objects) if objects else None
+    if found is None or len(distinct) < 2:
+        found = marked_day(text, days, own) if own else None
+    chained = marked_day(text, days, event_words(row.after)) if row.after else None
+    if found is not None and (chained is None or found[1] <= chained[1]):
+        return found[0], False, True
+    if chained is not None:
+        return chained[0], True, True
+    if len(distinct) == 1:
+        return days[0], False, False
+    return days[0], False, False
+
+
+def read_deadline(text: CalcText, days: list[QuestionDay]) -> DeadlineReading:
+    """The row (or a stated period), the event's date and the assumptions of a deadline
+    question; ``decline`` when the calculator must not answer it."""
+    out = DeadlineReading()
+    rows = find_rows(text, days)
+    if rows and rows[0].decline:
+        out.decline = rows[0].id
+        out.dates = [roled(text, d, "other_event") for d in days]
+        return out
+    periods = stated_periods(text)
+    extension = next((p for p in periods if p.extension), None)
+    stated = next((p for p in periods if not p.extension), None)
+    row = rows[0] if rows else None
+    out.row, out.variants = row, rows[1:]
+    if row is not None and extension is not None and _extends(row, extension.unit):
+        count = extension.count
+        if extension.extension == "на":  # «продлили на два месяца»: added to the row's
+            if extension.unit != row.unit:
+                out.decline = PERIOD_CONFLICT
+                return out
+            count += row.period
+        out.period = StatedPeriod(
+            count=count,
+            unit=extension.unit,
+            how="extended_to" if extension.extension == "до" else "extended_by",
+        )
+        out.variants = []
+        out.assumptions.append(
+            f"срок принят с учетом продления, указанного в вопросе: {plural(count, extension.unit)}"
+        )
+    elif row is not None:
+        asked = [p for p in periods if not p.extension and text.words[p.first].asked]
+        if asked and not _same_period(row, asked[0]):
+            # «последний день семидневного срока»: the question asks about another period
+            out.decline = PERIOD_CONFLICT
+            return out
+    elif stated is not None:
+        out.period = StatedPeriod(count=stated.count, unit=stated.unit)
+        if stated.unit == "working_days" and not stated.day_kind_given:
+            out.assumptions.append(
+                "срок указан в днях: по п. 6 ст. 6.1 НК РФ дни считаются рабочими, "
+                "если срок не установлен в календарных днях"
+            )
+    if not days:
+        return out
+    undated = _receipt_undated(text, days, row) if row is not None else None
+    if undated is not None:
+        out.decline = undated
+        out.dates = [roled(text, d, "other_event") for d in days]
+        return out
+    event, chained, marked = _event_day(text, days, row)
+    if chained and row is not None:
+        out.chain_from = row.after
+    out.dates = [roled(text, d, "asked_event" if d is event else "other_event") for d in days]
+    if not event.year_given:
+        source = " (по другим датам вопроса)" if event.year_from_question else ""
+        out.assumptions.insert(0, f"год не указан: принят {event.day.year} год{source}")
+    out.confidence = _confidence(out, marked, len({d.day for d in days}))
+    return out
+
+
+def _confidence(out: DeadlineReading, marked: bool, distinct: int) -> float:
+    if out.row is None and out.period is None:
+        return 0.0
+    score = 0.9 if out.row is not None else 0.8
+    if out.variants:
+        score -= 0.3
+    if distinct > 1 and not marked:
+        score -= 0.2
+    return round(score, 2)
+
+
+def roled(text: CalcText, day: QuestionDay, role: str) -> RoledDate:
+    """A day of the question as a date of the request, with its role."""
+    return RoledDate.model_validate(
+        {
+            "day": day.day,
+            "role": role,
+            "text": text.days[day.mention].text,
+            "year_assumed": not day.year_given,
+        }
+    )
+
+
+def row_of(row_id: str | None) -> ProceduralPeriod | None:
+    return period_by_id().get(row_id) if row_id else None

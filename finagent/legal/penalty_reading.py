@@ -1,0 +1,206 @@
+"""A пени question read for the calculator: the arrears, the due and payment dates, the
+days of delay and who pays.
+
+Two dates: the earlier is the due date («просрочка с 29 июля по 15 октября» is the overdue
+range itself: the due date is the day before). Three or more: only a date the words mark
+as due («срок уплаты», «до», «вместо») and one they mark as paid («уплачено», «погасили»).
+One date and days of delay give the other; no date at all is paid today.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from functools import cache
+
+from finagent.language.money import money_in
+from finagent.legal.calc_lexicon import canonical, lexicon, phrases, word_set
+from finagent.legal.calc_request import Payer, RoledAmount, RoledDate
+from finagent.legal.calc_text import CalcText, Word
+from finagent.legal.calendar import CalendarYearError, next_working_day
+from finagent.legal.question_days import QuestionDay
+from finagent.legal.question_periods import stated_periods
+
+_CUE_REACH = 8  # words before a date that may say what it is
+_AMOUNT_REACH = 2  # words before an amount that may make it a threshold or the rest
+_LATE_REACH = 3
+
+
+@dataclass
+class PenaltyReading:
+    amounts: list[RoledAmount] = field(default_factory=list)
+    dates: list[RoledDate] = field(default_factory=list)
+    late_days: int | None = None
+    payer: Payer | None = None
+    assumptions: list[str] = field(default_factory=list)
+
+
+def _has_word(words: Sequence[Word], key: str) -> bool:
+    wanted = phrases(key)
+    lemmas = [w.lemma for w in words]
+    return any(tuple(lemmas[i : i + len(p)]) == p for p in wanted for i in range(len(lemmas)))
+
+
+def _amounts(text: CalcText) -> list[RoledAmount]:
+    """Every amount; the arrears is the first that is not a threshold («свыше 300 тыс.»),
+    or the one the words call the rest still unpaid («оставшиеся 200 000 руб.»)."""
+    found = [m for m in money_in(text.analysed, scale_alone=True) if m.amount > 0]
+    before = [_words_before(text, m.start) for m in found]
+    rest = [i for i, words in enumerate(before) if _has_word(words, "rest_words")]
+    debts = [i for i, words in enumerate(before) if not _has_word(words, "threshold_words")]
+    candidates = debts or list(range(len(found)))
+    chosen = rest[0] if len(rest) == 1 else (candidates[0] if candidates else None)
+    return [
+        RoledAmount(value=m.amount, role="arrears" if i == chosen else "other", text=m.text)
+        for i, m in enumerate(found)
+    ]
+
+
+def _words_before(text: CalcText, offset: int) -> list[Word]:
+    """The words right before an amount, back to a number («свыше 300 тыс. — 85 тыс.»:
+    «свыше» is before 300 тыс. only)."""
+    words = text.before(offset, _AMOUNT_REACH)
+    numbers = [k for k, w in enumerate(words) if any(ch.isdigit() for ch in w.text)]
+    return words[numbers[-1] + 1 :] if numbers else words
+
+
+def _late_days(text: CalcText) -> int | None:
+    """Days of delay: «на 40 дней позже срока», «просрочка 60 дней», «через 60 дней»."""
+    late = word_set("late_words")
+    for p in stated_periods(text):
+        if p.unit not in ("days", "working_days"):
+            continue
+        around = text.words[max(0, p.first - _LATE_REACH) : p.last + 1 + _LATE_REACH]
+        # «задержало уплату на 60 дней»: «на N дней» in a пени question is the delay
+        by = p.first > 0 and text.words[p.first - 1].lemma == "на"
+        if by or any(w.lemma in late for w in around):
+            return p.count
+    return None
+
+
+def _cue_before(text: CalcText, day: QuestionDay, previous_end: int) -> str | None:
+    """«due» or «paid»: what the nearest cue before a day says it is («срок уплаты» is due
+    though it holds «уплата»: the longer phrase wins)."""
+    first, _ = text.day_words(day.mention)
+    window = [w for w in text.words[max(previous_end, first - _CUE_REACH) : first]]
+    lemmas = [w.lemma if not w.negated or w.lemma == "не" else "" for w in window]
+    due, paid = phrases("due_words"), phrases("paid_words")
+    for end in range(len(lemmas), 0, -1):
+        best: tuple[int, str] | None = None
+        for kind, options in (("due", due), ("paid", paid)):
+            for p in options:
+                if len(p) <= end and tuple(lemmas[end - len(p) : end]) == p:
+                    if best is None or len(p) > best[0]:
+                        best = (len(p), kind)
+        if best is not None:
+            return best[1]
+    return None
+
+
+def _marked(text: CalcText, days: list[QuestionDay]) -> tuple[date | None, date | None]:
+    """With three or more dates: the one the words call due and the one they call paid,
+    each only when exactly one date is so marked."""
+    due: set[date] = set()
+    paid: set[date] = set()
+    previous_end = 0
+    for d in days:
+        cue = _cue_before(text, d, previous_end)
+        if cue == "paid":
+            paid.add(d.day)
+        elif cue == "due":  # «срок 28.09 (вс), перенесен на 29.09» is one due date
+            due.add(due_on_working_day(d.day))
+        previous_end = text.day_words(d.mention)[1] + 1
+    return (
+        next(iter(due)) if len(due) == 1 else None,
+        next(iter(paid)) if len(paid) == 1 else None,
+    )
+
+
+def due_on_working_day(stated: date) -> date:
+    """A due date the question states that falls on a day off moves to the next working
+    day (п. 7 ст. 6.1 НК РФ); a year the calendar does not cover keeps the stated date."""
+    try:
+        return next_working_day(stated)
+    except CalendarYearError:
+        return stated
+
+
+def payer_of(text: CalcText) -> Payer | None:
+    """Organisation words («ООО», «компания», «ТСЖ»), else person words («ИП», «физлицо»,
+    «я», «пенсионер»), else НДФЛ the payer pays himself; words the question denies («Я
+    ИП, не организация») do not count."""
+    payers = _payer_words()
+    for payer in ("organization", "individual"):
+        if any(text.has(p) for p in payers[payer]):
+            return payer  # type: ignore[return-value]
+    if text.has(("ндфл",)) and not (text.has(("агент",)) or text.has(("удержать",))):
+        return "individual"
+    return None
+
+
+@cache
+def _payer_words() -> dict[str, tuple[tuple[str, ...], ...]]:
+    return {
+        key: tuple(canonical(str(word)) for word in words)
+        for key, words in lexicon()["payers"].items()
+    }
+
+
+def _range_start(text: CalcText, day: QuestionDay) -> bool:
+    """«просрочка с 29 июля по 15 октября»: the first day of an overdue range."""
+    first, _ = text.day_words(day.mention)
+    before = text.words[max(0, first - 2) : first]
+    return bool(before) and _has_word(before[-1:], "range_words")
+
+
+def read_penalty(text: CalcText, days: list[QuestionDay], today: date) -> PenaltyReading:
+    out = PenaltyReading(amounts=_amounts(text), late_days=_late_days(text), payer=payer_of(text))
+    due: date | None = None
+    paid: date | None = None
+    stated = True  # the due date is one the question gives, not derived from others
+    distinct = sorted({d.day for d in days})
+    if len(distinct) == 2:  # пени accrue only after the due date: the earlier one is due
+        due, paid = distinct
+        first = min((d for d in days if d.day == due), key=lambda d: d.mention)
+        if _range_start(text, first):
+            stated = False
+            due = first.day - timedelta(days=1)
+            out.assumptions.append(
+                f"{first.day:%d.%m.%Y} принят первым днём просрочки, срок уплаты — {due:%d.%m.%Y}"
+            )
+    elif len(distinct) > 2:
+        due, paid = _marked(text, days)
+    elif distinct:
+        if _cue_before(text, days[0], 0) == "paid":
+            paid = distinct[0]
+        else:
+            due = distinct[0]
+    if due is not None and stated:
+        moved = due_on_working_day(due)
+        if moved != due:
+            out.assumptions.append(
+                f"срок уплаты {due:%d.%m.%Y} приходится на нерабочий день: по п. 7 ст. 6.1 "
+                f"НК РФ последний день уплаты — {moved:%d.%m.%Y}"
+            )
+            due = moved
+    late = out.late_days
+    if due is None and paid is not None and late:
+        due = paid - timedelta(days=late)
+    if paid is None and due is not None and late:
+        paid = due + timedelta(days=late)
+    if due is None and paid is None and late:
+        paid, due = today, today - timedelta(days=late)
+        out.assumptions.append(
+            f"даты не указаны: принято, что недоимка погашена сегодня ({today:%d.%m.%Y}), "
+            f"срок уплаты — {due:%d.%m.%Y}"
+        )
+    if any(not d.year_given for d in days):
+        years = sorted({d.day.year for d in days if not d.year_given})
+        source = " (по другим датам вопроса)" if any(d.year_from_question for d in days) else ""
+        out.assumptions.append(f"год не указан: принят {', '.join(map(str, years))} год{source}")
+    if due is not None:
+        out.dates.append(RoledDate(day=due, role="due"))
+    if paid is not None:
+        out.dates.append(RoledDate(day=paid, role="payment"))
+    return out

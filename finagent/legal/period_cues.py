@@ -1,0 +1,242 @@
+"""Which row of the period table a question asks about: lemma cues (data/period_cues.yaml)
+ranked by how much of the question they cover, the asking part three times the story.
+
+A row is a candidate when one of its cues is found and every one of its ``when`` groups is;
+its score is the question's words its phrases cover, each word of the asking part counting
+three, a word of the story before it one. A row that narrows another (``extends``) carries
+the other's cues too, so it wins exactly when its own qualifier is there. Rows tied at the
+top with different periods are variants; a question that cites a point or article prefers
+the rows of that norm.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
+from typing import Any
+
+import yaml
+
+from finagent.language.lemmas import part_of_speech
+from finagent.legal.calc_lexicon import canonical, lexicon, word_set
+from finagent.legal.calc_text import CalcText, Word, content_phrase
+from finagent.legal.periods import ProceduralPeriod, period_by_id, procedural_periods
+from finagent.legal.question_days import QuestionDay, marked_day
+from finagent.legal.references import find_references
+
+Phrase = tuple[str, ...]
+ASKED_WEIGHT = 3
+STORY_WEIGHT = 1
+EVENT_WEIGHT = 1.0  # the event told next to a date counts as one asked word of this weight
+_TIE = 1e-6
+# nouns of an event's wording that name no document: «день», «срок», «дата»
+_GENERIC = frozenset({"день", "срок", "дата", "налоговый", "орган", "инспекция"})
+
+
+@dataclass(frozen=True)
+class RowCues:
+    id: str  # the reading's name
+    row: str  # the row of the period table it reads
+    cues: tuple[Phrase, ...]
+    when: tuple[tuple[Phrase, ...], ...]
+    event: tuple[Phrase, ...]
+    heads: frozenset[str] = frozenset()  # the asked actions it answers, when it says
+    event_row: str = ""  # the row whose `event` gives the words next to its date
+
+
+@dataclass(frozen=True)
+class Candidate:
+    row: ProceduralPeriod
+    score: float
+    covered: frozenset[int]
+    asks: bool  # one of its cues names a word of the asking part
+    names_head: bool  # one of its cues names the asked action itself
+
+
+def _phrases(items: list[Any], terms: bool = False) -> tuple[Phrase, ...]:
+    """Cue phrases as canonical lemmas; ``terms`` keep their prepositions («о:контрагент»)."""
+    return tuple(p for p in (content_phrase(canonical(str(item)), terms) for item in items) if p)
+
+
+@cache
+def row_cues() -> dict[str, RowCues]:
+    """The cues of every row, a narrowing row's with those of the row it extends."""
+    raw: dict[str, dict[str, Any]] = yaml.safe_load(
+        files("finagent.legal").joinpath("data/period_cues.yaml").read_text("utf-8")
+    )
+
+    def resolve(row_id: str, seen: tuple[str, ...] = ()) -> RowCues:
+        if row_id in seen:
+            raise ValueError(f"period_cues.yaml: {row_id} extends itself")
+        data = raw[row_id]
+        borrowed = resolve(data["cues_of"], (*seen, row_id)).cues if "cues_of" in data else ()
+        own = RowCues(
+            row_id,
+            data.get("row", row_id),
+            tuple(dict.fromkeys((*borrowed, *_phrases(data.get("cues", []))))),
+            tuple(_phrases(group, terms=True) for group in data.get("when", [])),
+            _phrases(data.get("event", [])),
+            frozenset(lemma for p in _phrases(data.get("heads", [])) for lemma in p),
+            data.get("row", row_id),
+        )
+        parent_id = data.get("extends")
+        if parent_id is None:
+            return own
+        parent = resolve(parent_id, (*seen, row_id))
+        return RowCues(
+            row_id,
+            own.row,
+            tuple(dict.fromkeys((*parent.cues, *own.cues))),
+            (*parent.when, *own.when),
+            own.event or parent.event,
+            own.heads or parent.heads,
+            own.event_row if period_by_id()[own.event_row].event else parent.event_row,
+        )
+
+    return {row_id: resolve(row_id) for row_id in raw}
+
+
+@cache
+def _event_kinds() -> tuple[tuple[str, tuple[Phrase, ...]], ...]:
+    kinds: dict[str, list[str]] = lexicon()["event_kinds"]
+    return tuple((canonical(k)[0], _phrases(v)) for k, v in kinds.items())
+
+
+def event_words(row_id: str) -> tuple[Phrase, ...]:
+    """The words that stand next to the date of a row's event: its own ``event`` cues, else
+    those of the kind its event is («день получения …» → «получили», «вручено»)."""
+    own = [c.event for c in row_cues().values() if c.row == row_id and c.event]
+    if own:
+        return own[0]
+    event = canonical(period_by_id()[row_id].event)
+    for lemma in event:
+        for kind, words in _event_kinds():
+            if lemma == kind:
+                return words
+    return ()
+
+
+def event_objects(row_id: str) -> tuple[Phrase, ...]:
+    """The row's event words with what the event is of («день получения дополнения к акту»
+    → «получили дополнение», «дополнение вручено»), tried before the bare words: a date next
+    to «вручили акт» is not the one next to «вручили дополнение»."""
+    event = content_phrase(canonical(period_by_id()[row_id].event))
+    nouns = [lemma for lemma in event if part_of_speech(lemma) == "NOUN" and lemma not in _GENERIC]
+    if not nouns:
+        return ()
+    return tuple((*phrase, nouns[0]) for phrase in event_words(row_id) if nouns[0] not in phrase)
+
+
+def _score(
+    text: CalcText, cues: RowCues, days: list[QuestionDay]
+) -> tuple[float, frozenset[int], bool, bool] | None:
+    if cues.heads and text.head is not None and text.words[text.head].lemma not in cues.heads:
+        return None  # it asks for another action («подать заявление», not «поставить на учет»)
+    covered: set[int] = set()
+    for group in cues.when:
+        hits = [hit for hit in (text.find(p, ordered=True) for p in group) if hit is not None]
+        if not hits:
+            return None
+        covered |= max(hits, key=len)
+    asks = False
+    found = False
+    cue_hits: list[set[int]] = []
+    asking = word_set("asking_words")
+    for phrase in cues.cues:
+        matched = text.match(phrase)
+        if matched is None:
+            continue
+        hit, strict = matched
+        found = True
+        cue_hits.append(hit)
+        covered |= hit
+        # a phrase whose words lie in different sentences asks when its head does
+        # («Акт датирован 9 июня. Когда его вручат?»: «вручить акт»)
+        heads = hit if strict else {i for i in hit if text.words[i].lemma == phrase[0]}
+        asks = asks or any(
+            _weight(text.words[i]) == ASKED_WEIGHT
+            for i in heads
+            if text.words[i].lemma not in asking
+        )
+    if cues.cues and not found:
+        return None
+    score = float(sum(_weight(text.words[i]) for i in covered))
+    names_head = text.head is not None and any(text.head in hit for hit in cue_hits)
+    if names_head:
+        score += ASKED_WEIGHT  # it names the asked action itself
+    row = period_by_id()[cues.row]
+    told = [cues.event or event_words(cues.event_row), event_words(row.after) if row.after else ()]
+    if any(phrases and marked_day(text, days, phrases) for phrases in told):
+        score += ASKED_WEIGHT * EVENT_WEIGHT  # the question gives the event the period runs from
+    return score, frozenset(covered), asks, names_head
+
+
+def _weight(w: Word) -> int:
+    """A word of the asking part counts three, of the story one; so does the question's
+    frame («в рамках камеральной проверки») and a dated event's verb («вручено 7 апреля»)
+    inside the asking part."""
+    return ASKED_WEIGHT if w.asked and not w.frame and not w.event else STORY_WEIGHT
+
+
+def rank_rows(text: CalcText, days: list[QuestionDay]) -> list[Candidate]:
+    """Every candidate row, the best first. When some row's cues name what the asking part
+    asks, rows that name only the story are not candidates."""
+    table = period_by_id()
+    out = []
+    for cues in row_cues().values():
+        scored = _score(text, cues, days)
+        if scored is not None:
+            out.append(Candidate(table[cues.row], *scored))
+    if any(c.asks for c in out):
+        out = [c for c in out if c.asks]
+    return sorted(out, key=lambda c: -c.score)
+
+
+def _article_point(norm: str) -> tuple[str | None, str | None]:
+    refs = find_references(norm)
+    return (refs[0].article, refs[0].point) if refs else (None, None)
+
+
+def _cites(row: ProceduralPeriod, points: set[tuple[str, str | None]], articles: set[str]) -> bool:
+    article, point = _article_point(row.norm)
+    return (article, point) in points or article in articles
+
+
+def _citations(text: CalcText) -> tuple[set[tuple[str, str | None]], set[str]]:
+    refs = [r for r in find_references(text.text) if r.code in (None, "nk")]
+    return {(r.article, r.point) for r in refs if r.point}, {r.article for r in refs}
+
+
+def find_rows(text: CalcText, days: list[QuestionDay]) -> list[ProceduralPeriod]:
+    """The rows of the situation the question asks about: one row, or several with
+    different periods (variants), or a ``decline`` row; none when nothing matches.
+
+    Among rows tied at the top, those of a norm the question cites win; a question whose
+    words name no row but that cites an article («требование по ст. 93.1 получено ...»)
+    takes that article's rows as its variants.
+    """
+    ranked = rank_rows(text, days)
+    points, articles = _citations(text)
+    if not ranked:
+        rows = [r for r in procedural_periods() if not r.decline]
+        named = [r for r in rows if _cites(r, points, set())] or [
+            r for r in rows if _cites(r, set(), articles)
+        ]
+        return _distinct(named)
+    top = ranked[0].score
+    best = [c.row for c in ranked if c.score >= top - _TIE]
+    # among rows tied at the top, those of a norm the question cites
+    best = [r for r in best if _cites(r, points, articles)] or best
+    declined = [row for row in best if row.decline]
+    if declined:
+        return declined[:1]
+    return _distinct(best)
+
+
+def _distinct(rows: list[ProceduralPeriod]) -> list[ProceduralPeriod]:
+    """One row per period (rows with the same period and unit give the same date)."""
+    unique: dict[tuple[int, str], ProceduralPeriod] = {}
+    for row in rows:
+        unique.setdefault((row.period, row.unit), row)
+    return list(unique.values())

@@ -1,0 +1,195 @@
+"""The days a question names: each one's year (stated, shared with the other dates of the
+question, or this year), and which day the words of an event stand next to.
+
+«Акт от 3 марта получили 10.03.2025»: «получили» stands right before 10.03.2025, so that is
+the day of receipt; «от» before 3 марта marks the act's own date.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from finagent.legal.calc_text import CalcText, Word
+
+# how many words on each side of a day may name its event
+_LEFT = 8
+_RIGHT = 3
+# a word after the day counts as far as this many words more before it
+_RIGHT_PENALTY = 3
+_VERBS = frozenset({"VERB", "INFN", "PRTS", "PRTF", "GRND"})
+_FINITE = frozenset({"VERB", "PRTS"})
+_YEAR_WORDS = frozenset({"год", "г"})
+
+
+@dataclass(frozen=True)
+class QuestionDay:
+    """A day of the question with its year resolved."""
+
+    mention: int  # index into CalcText.days
+    day: date
+    year_given: bool
+    year_from_question: bool = False  # the year was taken from another date of the question
+
+
+def _resolved(text: CalcText, today: date) -> list[QuestionDay]:
+    out: list[QuestionDay | None] = []
+    for n, m in enumerate(text.days):
+        if m.year is None:
+            out.append(None)
+            continue
+        out.append(QuestionDay(n, date(m.year, m.month, m.day), True))
+    dated = [d for d in out if d is not None]
+    for n in range(len(text.days)):
+        if out[n] is None:
+            out[n] = _with_year(text, n, dated, today)
+    return [d for d in out if d is not None]
+
+
+def _with_year(text: CalcText, n: int, dated: list[QuestionDay], today: date) -> QuestionDay | None:
+    """A day written without a year: the year of the dated day right after it («с 29 июля по
+    15 октября 2024 года»), else the year that puts it nearest in time to the closest dated
+    day of the question, else this year."""
+    m = text.days[n]
+    following = [d for d in dated if d.mention == n + 1]
+    if following and _adjacent(text, n, n + 1):
+        nxt = following[0].day
+        year = nxt.year if (m.month, m.day) <= (nxt.month, nxt.day) else nxt.year - 1
+        return _day(n, year, m.month, m.day, True)
+    if dated:
+        ref = min(dated, key=lambda d: abs(d.mention - n)).day
+        options = [
+            option
+            for year in (ref.year - 1, ref.year, ref.year + 1)
+            if (option := _day(n, year, m.month, m.day, True)) is not None
+        ]
+        if options:
+            return min(options, key=lambda d: abs((d.day - ref).days))
+    return _day(n, today.year, m.month, m.day, False)
+
+
+def _day(n: int, year: int, month: int, day: int, from_question: bool) -> QuestionDay | None:
+    try:
+        return QuestionDay(n, date(year, month, day), False, from_question)
+    except ValueError:  # 29 February of a common year
+        return None
+
+
+def _adjacent(text: CalcText, a: int, b: int) -> bool:
+    """Whether days ``a`` and ``b`` are a pair («с 29 июля по 15 октября 2024», «28 декабря
+    или 15 января 2025»): one sentence, nothing but short function words between them
+    («14 марта, декларацию подали 20 февраля 2025» tells two events, not a pair)."""
+    _, last_a = text.day_words(a)
+    first_b, _ = text.day_words(b)
+    between = text.words[last_a + 1 : first_b]
+    same = text.words[last_a].sentence == text.words[first_b].sentence
+    return same and len(between) <= 4 and not any(w.content for w in between)
+
+
+def question_days(text: CalcText, today: date) -> list[QuestionDay]:
+    """Every day of the question in order, its year resolved."""
+    return sorted(_resolved(text, today), key=lambda d: d.mention)
+
+
+def _left(text: CalcText, day: int) -> list[Word]:
+    """The words before a day, back to the previous day or the sentence's start, past a
+    bracketed aside («создано подразделение (рабочие места оборудованы) 30 января»)."""
+    first, _ = text.day_words(day)
+    sentence = text.words[first].sentence
+    out: list[Word] = []
+    j = first - 1
+    depth = 0
+    while j >= 0 and text.words[j].sentence == sentence and text.words[j].day is None:
+        w = text.words[j]
+        depth += (w.text == ")") - (w.text == "(")
+        if depth <= 0 and w.text != "(" and any(ch.isalnum() for ch in w.text):
+            out.append(w)
+        if len(out) == _LEFT:
+            break
+        j -= 1
+    return out  # nearest first
+
+
+def _right(text: CalcText, day: int) -> list[Word]:
+    """The words after a day, past its year and a bracketed aside («26 декабря 2024 года
+    (четверг) получили»), up to a clause break."""
+    _, last = text.day_words(day)
+    words = text.words
+    j = last + 1
+    while j < len(words) and words[j].lemma in _YEAR_WORDS:
+        j += 1
+    if j < len(words) and words[j].text == "(":
+        close = next((k for k in range(j, min(len(words), j + 12)) if words[k].text == ")"), None)
+        j = close + 1 if close is not None else j
+    out: list[Word] = []
+    while j < len(words) and len(out) < _RIGHT and words[j].day is None:
+        w = words[j]
+        # «датирован 27.01.2025 и вручён 31.01»: a conjunction starts the next clause
+        if not any(ch.isalnum() for ch in w.text) or w.lemma in ("а", "но", "и"):
+            break
+        out.append(w)
+        j += 1
+    return out
+
+
+def _distance(side: Sequence[Word], phrase: Sequence[str], before: bool) -> int | None:
+    """How far from the day the phrase's nearest word stands (0: next to it), when all its
+    lemmas are on that side (nearest first) and not denied. Another verb standing between
+    claims the day for its own event («акт датирован 27.01, получен 31.01»: 27.01 is the
+    act's date), unless joined by «и» («составлена и вручена 30 июня»); a participle does
+    so only right next to the day («акт, датированный 3 марта»). «срок представления
+    25.04» is the deadline of a filing, not a filing."""
+    seen = [w.lemma if not w.negated else "" for w in side]
+    if not all(lemma in seen for lemma in phrase):
+        return None
+    wanted = set(phrase)
+    for n, w in enumerate(side):
+        if w.lemma in wanted and not w.negated:
+            if before:
+                governing = side[n + 1] if n + 1 < len(side) else None
+            else:
+                governing = side[n - 1] if n else None
+            if governing is not None and governing.lemma == "срок" and "срок" not in wanted:
+                return None
+            return n
+        blocks = w.pos in _FINITE or (w.pos in _VERBS and n == 0)
+        joined = before and n + 1 < len(side) and side[n + 1].lemma in ("и", "или")
+        if blocks and not w.negated and not joined:
+            return None
+    return None
+
+
+def marked_day(
+    text: CalcText, days: Sequence[QuestionDay], phrases: Sequence[Sequence[str]]
+) -> tuple[QuestionDay, int] | None:
+    """The day the words of ``phrases`` stand nearest to, and how near (lower is nearer):
+    words before a day count as they are, words after it five further."""
+    best: tuple[QuestionDay, int] | None = None
+    for d in days:
+        left, right = _left(text, d.mention), _right(text, d.mention)
+        for phrase in phrases:
+            scores = []
+            before = _distance(left, phrase, True)
+            if before is not None:
+                scores.append(before)
+            after = _distance(right, phrase, False)
+            if after is not None:
+                scores.append(_RIGHT_PENALTY + after)
+            if scores and (best is None or min(scores) < best[1]):
+                best = (d, min(scores))
+    return best
+
+
+def told_of_updated(text: CalcText, day: QuestionDay) -> bool:
+    """Whether the clause before a day is about an updated declaration («а уточненную —
+    29.11.2024»), not the first one («первичную подавали 20.03.2025»)."""
+    first, _ = text.day_words(day.mention)
+    sentence = text.words[first].sentence
+    before = [w for w in text.words[:first] if w.sentence == sentence]
+    cut = max((i for i, w in enumerate(before) if w.text == ";"), default=-1)
+    clause = [w.lemma for w in before[cut + 1 :] if not w.negated]
+    if "уточнить" not in clause:
+        return False
+    at = len(clause) - 1 - clause[::-1].index("уточнить")
+    return "первичный" not in clause[at:]

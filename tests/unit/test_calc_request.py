@@ -1,0 +1,145 @@
+"""The typed request a calc question is read into, and the classes of reading it gets right:
+a cue word in the story, a distractor event, a year from the other dates, a chain of two
+periods, another country, and what is missing asked back."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from finagent.answering.calc import answer_request, clarification
+from finagent.answering.calc_common import CalcOutcome
+from finagent.legal.calc_extract import extract_calc_request
+from finagent.legal.calc_request import CalcRequest
+from finagent.routing.calc_rules import calc_decision
+from finagent.tools.base import ToolContext
+from finagent.tools.calc import Req_Calculate_Deadline_For_Events
+from finagent.tools.registry import ToolRegistry
+from tests.unit.calc_reading import TODAY, deadline
+
+
+def test_every_field_of_the_request_is_described_for_an_llm() -> None:
+    """An LLM with structured output fills the same model: every field says what it is."""
+    schema = CalcRequest.model_json_schema()
+    missing = [name for name, spec in schema["properties"].items() if not spec.get("description")]
+    assert missing == []
+    for nested in ("RoledDate", "RoledAmount", "StatedPeriod"):
+        props = schema["$defs"][nested]["properties"]
+        assert all(spec.get("description") for spec in props.values()), nested
+
+
+def test_the_request_is_read_once_with_roles_and_round_trips() -> None:
+    req = extract_calc_request(
+        "Акт проверки от 3 марта 2025 г. получили 10.03.2025. До какого числа подать возражения?",
+        TODAY,
+    )
+    assert req.kind == "deadline" and req.row_id == "objections_100"
+    assert [(d.day, d.role) for d in req.dates] == [
+        (date(2025, 3, 3), "other_event"),
+        (date(2025, 3, 10), "asked_event"),
+    ]
+    assert CalcRequest.model_validate_json(req.model_dump_json()) == req
+
+
+def test_a_cue_word_in_the_story_does_not_pick_another_procedure() -> None:
+    """«через оператора ЭДО» tells how the declaration went, not what is asked."""
+    q = deadline(
+        "Декларацию по НДС за 3 квартал 2025 года отправили через оператора ЭДО "
+        "24.10.2025. Когда заканчивается камеральная проверка?"
+    )
+    assert q is not None and q.row_id == "desk_audit_vat_88"
+
+
+def test_a_distractor_event_does_not_win_over_the_asked_one() -> None:
+    """The answer sent on 18 April is another event: the period runs from the receipt."""
+    q = deadline(
+        "Требование о пояснениях получили 2 апреля 2025 г., ответили на требование 18 апреля. "
+        "До какого числа нужно было представить пояснения?"
+    )
+    assert q is not None and q.row_id == "explanations_88"
+    assert q.event_date == date(2025, 4, 2)
+
+
+def test_a_missing_year_is_near_the_other_dates_not_today() -> None:
+    """And the date is the one next to the receipt of what the period is for (the addendum,
+    not the act)."""
+    q = deadline(
+        "Акт выездной проверки вручили 25 декабря 2024 г., а 14 января нам вручили "
+        "дополнение к акту. До какого числа подать возражения на дополнение?"
+    )
+    assert q is not None and q.event_date == date(2025, 1, 14)
+    assert any("по другим датам вопроса" in a for a in q.assumptions)
+
+
+def test_the_decision_after_an_act_chains_the_objection_period() -> None:
+    """Ten working days from the end of the month for objections, filed or not."""
+    q = deadline(
+        "Акт камеральной проверки получили 5 февраля 2025 г., возражения подавать не стали. "
+        "До какого числа инспекция должна рассмотреть материалы и вынести решение?"
+    )
+    assert q is not None and q.row_id == "review_101"
+    assert q.request.chain_from == "objections_100" and q.event_date == date(2025, 2, 5)
+
+
+async def test_the_chain_is_computed_step_by_step() -> None:
+    req = extract_calc_request(
+        "Акт камеральной проверки получили 5 февраля 2025 г. Когда вынесут решение?", TODAY
+    )
+    outcome = await _answer(req, "")
+    # one month from 05.02.2025: 05.03.2025 (Wed); ten working days from it: 06-07, 10-14,
+    # 17-19.03 -> 19.03.2025
+    assert "**Ответ: 19.03.2025**" in outcome.markdown
+    assert "05.03.2025" in outcome.markdown and "п. 6 ст. 100 НК РФ" in outcome.markdown
+
+
+async def _answer(req: CalcRequest, question: str) -> CalcOutcome:
+    registry = ToolRegistry([Req_Calculate_Deadline_For_Events()])
+    return await answer_request(req, question, registry, ToolContext(user_id="u"))
+
+
+async def test_another_countrys_deadline_is_declined() -> None:
+    question = "Акт проверки получен 10.03.2025. До какого числа возражения по законам Казахстана?"
+    req = extract_calc_request(question, TODAY)
+    assert req.decline == "jurisdiction:Казахстан"
+    outcome = await _answer(req, question)
+    assert outcome.mode == "decline" and "Ответ:" not in outcome.markdown
+    assert "нет оснований для ответа" in outcome.markdown and "Казахстан" in outcome.markdown
+
+
+@pytest.mark.parametrize(
+    ("question", "named"),
+    [
+        # the procedure is known, its event's date is not
+        ("До какого числа подать возражения на акт выездной проверки?", "получения акта"),
+        # a date, but nothing says which period runs from it
+        ("Документ получили 10 марта 2025 г. До какого числа ответить?", "О каком сроке речь"),
+        # пени without the arrears
+        ("Сколько пеней, если срок уплаты 28.04.2025, а заплатили 10.06.2025?", "сумма недоимки"),
+        # пени without the dates
+        ("Сколько пеней на 80 000 руб., организация?", "срок уплаты"),
+    ],
+)
+async def test_a_missing_piece_is_asked_back(question: str, named: str) -> None:
+    req = extract_calc_request(question, TODAY)
+    asked = clarification(req)
+    assert asked is not None and asked.startswith("Чтобы ответить точно, уточните")
+    assert named in asked
+    outcome = await _answer(req, question)
+    assert outcome.mode == "clarify" and "Ответ:" not in outcome.markdown
+
+
+@pytest.mark.parametrize(
+    ("question", "claimed"),
+    [
+        ("До какого числа подать возражения на акт проверки?", True),  # then asked back
+        ("Сколько пеней?", True),
+        ("Акт получен 10.03.2025, когда истекает срок на возражения?", True),
+        # a length of a rule, without a date: the knowledge base answers
+        ("Какой срок камеральной проверки?", False),
+        ("что такое пени и как они считаются", False),
+        ("Хочу перейти на УСН с 1 января. До какого числа подать уведомление?", False),
+    ],
+)
+def test_routing_only_checks_for_a_calc_cue(question: str, claimed: bool) -> None:
+    assert (calc_decision(question) is not None) is claimed
