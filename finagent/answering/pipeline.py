@@ -48,6 +48,7 @@ from finagent.answering.final import (
     tool_sources,
     verified,
 )
+from finagent.answering.general_rule import prefer_general_rule
 from finagent.answering.list_items import prefer_matching_item
 from finagent.answering.question_prompt import question_brief
 from finagent.answering.ranker import rank_learned
@@ -143,6 +144,7 @@ async def _rank(turn: TurnInput) -> tuple[list[Candidate], float | None]:
     if _direct(turn):
         ranked = rank_learned(turn.question, ranked, tax_focus(turn.query))
         ranked = prefer_matching_item(turn.question, ranked)
+        ranked = prefer_general_rule(turn.question, ranked)
         whole = whole_document_candidates(turn.question, turn.texts, turn.ctx)
         ranked = with_whole_documents(ranked, whole)
         sims = {}
