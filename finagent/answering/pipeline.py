@@ -24,6 +24,7 @@ from finagent.answering.calc import CALC_TOOL
 from finagent.answering.card_evidence import CardAnswer, card_answers
 from finagent.answering.context import AnswerContext
 from finagent.answering.coverage import coverage_abstention
+from finagent.answering.dated_items import prefer_asked_year
 from finagent.answering.direct import compose_direct
 from finagent.answering.document_sentences import (
     FULL,
@@ -145,6 +146,7 @@ async def _rank(turn: TurnInput) -> tuple[list[Candidate], float | None]:
         ranked = rank_learned(turn.question, ranked, tax_focus(turn.query))
         ranked = prefer_matching_item(turn.question, ranked)
         ranked = prefer_general_rule(turn.question, ranked)
+        ranked = prefer_asked_year(turn.question, ranked)
         whole = whole_document_candidates(turn.question, turn.texts, turn.ctx)
         ranked = with_whole_documents(ranked, whole)
         sims = {}
