@@ -20,12 +20,12 @@ def _ranked(*sentences: str, gap: float = 0.5) -> list[Candidate]:
 
 
 def test_the_limit_named_by_the_questions_phrase_comes_first() -> None:
-    question = build_question("Какой лимит образцового вычета за обучение собаки?")
+    question = build_question("Какой лимит вычета за обучение собаки?")
     assert prefer_asked_subject(question, _ranked(OWN, PET))[0].sentence == PET
 
 
 def test_a_far_weaker_sentence_or_another_answer_type_is_left_alone() -> None:
-    question = build_question("Какой лимит образцового вычета за обучение собаки?")
+    question = build_question("Какой лимит вычета за обучение собаки?")
     assert prefer_asked_subject(question, _ranked(OWN, PET, gap=5.0))[0].sentence == OWN
     rate = build_question("Какая ставка образцового вычета за обучение собаки?")
     assert prefer_asked_subject(rate, _ranked(OWN, PET))[0].sentence == OWN
