@@ -254,10 +254,7 @@ def candidates(ctx: AnswerContext, max_chunks: int = 5, per_chunk: int = 40) -> 
 
     A knowledge-base article's sections share its source number; the section that states
     the value («## Необлагаемый лимит») is often not the one retrieved first, and which
-    one comes first may vary between runs of the same search. An enumerated item of the
-    Code indexed on its own («28) доходы, не превышающие 4000 рублей, …») has the
-    article's introduction («Не подлежат налогообложению … следующие виды доходов:») as
-    the lead-in of its sentences that have none of their own."""
+    one comes first may vary between runs of the same search."""
     out: list[Candidate] = []
     seen_numbers: set[int] = set()
     unit_ranks: dict[str, int] = {}
@@ -286,7 +283,6 @@ def _candidates_of(
     text = chunk.text
     if chunk.source != "law":  # the chunker's «Title / Section» breadcrumb line
         text = text.split("\n", 1)[1] if "\n" in text else text
-    item_lead = str(chunk.metadata.get("lead") or "")
     return [
         Candidate(
             chunk,
@@ -294,7 +290,7 @@ def _candidates_of(
             unit.sentence,
             rank,
             first_position + position,
-            context=unit.lead or item_lead,
+            context=unit.lead,
             example=unit.example,
         )
         for position, unit in enumerate(units_of(text)[:per_chunk])

@@ -133,7 +133,7 @@ class LawCatalog:
                 point=first.get("point"),
                 article_title=str(first.get("article_title") or ""),
                 citation=str(first.get("unit_citation") or first.get("citation") or unit_id),
-                text=_join([str(p.get("text") or "") for _, p in parts]),
+                text=_join([_own_text(p) for _, p in parts]),
                 edition=first.get("edition"),
             )
             by_unit[unit_id] = unit
@@ -198,6 +198,13 @@ class LawCatalog:
         if excerpt is None:
             return Resolution(ref, problem="subpoint", nearest=(point[0].citation,))
         return Resolution(ref, units=tuple(point), excerpt=excerpt)
+
+
+def _own_text(payload: dict[str, Any]) -> str:
+    """A chunk's text without the introduction an enumerated item's chunk opens with."""
+    text = str(payload.get("text") or "")
+    lead = str(payload.get("lead") or "")
+    return text[len(lead) :].lstrip("\n") if lead and text.startswith(lead) else text
 
 
 def _article_items(units: list[CatalogUnit], number: str) -> tuple[CatalogUnit, str] | None:

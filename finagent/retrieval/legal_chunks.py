@@ -4,8 +4,10 @@ BM25, clean text for display).
 A unit that fits is one chunk. A longer one that enumerates items («1) …», «28) …») is
 split at its items (:mod:`~finagent.retrieval.legal_items`): its opening, then each item
 with its own citation («п. 28 ст. 217 НК РФ» for an article without points, «подп. 2 п. 3
-ст. 425 НК РФ» for a point's sub-point) and the introduction it continues («… следующие
-виды доходов:») as its lead-in; an item still too long is cut in pieces. Other long units
+ст. 425 НК РФ» for a point's sub-point), its text opening with the introduction it
+continues («… следующие виды доходов:»): an item alone does not say what it is an item of
+(«28) доходы, не превышающие 4000 рублей…» is exempt only by the introduction). An item
+still too long is cut in pieces, each after the introduction. Other long units
 are cut in pieces of ``max_chars``.
 """
 
@@ -102,15 +104,15 @@ def chunk_units(
         i = 0
         for text, subpoint, lead in _sections(unit.text, max_chars):
             pieces = [text] if len(text) <= max_chars else splitter.split_text(text)
-            prefix = "\n".join(x for x in (head, lead) if x)
             for k, piece in enumerate(p.strip() for p in pieces if p.strip()):
+                shown = f"{lead}\n{piece}" if lead else piece
                 chunks.append(
                     LegalChunk(
                         chunk_id=f"{unit.unit_id}#{i}",
                         unit=unit,
                         index=i,
-                        text=piece,
-                        index_text=f"{prefix}\n{piece}" if prefix else piece,
+                        text=shown,
+                        index_text=f"{head}\n{shown}" if head else shown,
                         subpoint=subpoint,
                         lead=lead,
                         continues=k > 0,

@@ -47,8 +47,10 @@ def test_items_of_an_article_without_points_are_its_points() -> None:
     chunks = [c for c in _chunks() if c.unit.article == "901"]
     assert [c.subpoint for c in chunks][:3] == [None, "1", "2"]
     item = next(c for c in chunks if c.subpoint == "2")
-    assert item.citation == "п. 2 ст. 901 НК РФ" and item.text.startswith("2) премии")
-    assert "Освобождаются от образцового налога" in item.index_text
+    assert item.citation == "п. 2 ст. 901 НК РФ"
+    lead, own = item.text.split("\n", 1)
+    assert lead == "Освобождаются от образцового налога следующие доходы:" == item.lead
+    assert own.startswith("2) премии") and item.index_text.startswith("Статья 901.")
     assert item.payload()["unit_citation"] == "ст. 901 НК РФ"
     # the long third item is cut in pieces: only its later pieces continue a text
     third = [c for c in chunks if c.subpoint == "3"]
@@ -90,6 +92,7 @@ async def test_the_catalog_resolves_an_articles_item_as_its_point() -> None:
     resolved = await catalog.resolve(ref)
     assert resolved.ok and resolved.excerpt is not None and "9000 рублей" in resolved.excerpt
     assert resolved.units[0].citation == "ст. 901 НК РФ"
+    assert resolved.units[0].text.count("Освобождаются от образцового налога") == 1
     [missing] = find_references("п. 7 ст. 901 НК РФ")
     assert not (await catalog.resolve(missing)).ok
     # an article with points: a point must exist
