@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from finagent.answering.evidence import Candidate
 from finagent.answering.extractive import clean_sentence
-from finagent.answering.sentence_profile import profile
+from finagent.answering.sentence_profile import profile, states_type
 from finagent.language.dates import MONTHS, dates_in, years_in
 from finagent.language.numbers import is_digits
 from finagent.language.text import analyse
@@ -94,3 +94,59 @@ def matching_items(question: Question, found: list[Candidate]) -> set[int]:
             if asked_percents & _numbers(profile(c.sentence).percents):
                 out.add(id(c))
     return out
+
+
+# the year a value applies from: «с 2026 года», «с 1 января 2026 года», «начиная с …»
+_FROM = frozenset({"с", "со"})
+YEAR_MARGIN = 4.0  # logit units of the learned ranker: a far weaker sentence is not promoted
+
+
+@lru_cache(maxsize=20_000)
+def _dated_years(sentence: str) -> tuple[frozenset[int], frozenset[int]]:
+    """The years a sentence dates its value to, and those it states a value from."""
+    analysed = analyse(clean_sentence(sentence))
+    tokens = [t for s in analysed.sentences for t in s.tokens]
+    before = {t.start: tokens[i - 1].lemma if i else "" for i, t in enumerate(tokens)}
+    dated: set[int] = set()
+    since: set[int] = set()
+    mentions = [(m.start, m.value.year) for m in dates_in(analysed)]
+    mentions += [(m.start, m.year) for m in years_in(analysed)]
+    for start, year in mentions:
+        (since if before.get(start) in _FROM else dated).add(year)
+    return frozenset(dated), frozenset(since)
+
+
+def dated_to_asked_year(sentence: str, years: set[int]) -> bool | None:
+    """Whether the sentence's value is dated to an asked year (a year named, or one it
+    applies from on or before it); False when it is dated to other years only; None when
+    it names no year (a general rule)."""
+    dated, since = _dated_years(sentence)
+    if not dated and not since:
+        return None
+    return bool(dated & years) or any(s <= y for s in since for y in years)
+
+
+def prefer_asked_year(question: Question, ranked: list[Candidate]) -> list[Candidate]:
+    """A question about a year («базовая ставка с 2026 года»): when the best sentence dates
+    its value to another year («Базовая ставка в 2025 году — 20 %»), the best sentence
+    near it that states a value of the asked type dated to the asked year comes first,
+    else the best one that names no year (the general rule)."""
+    years = {y.year for y in question.years}
+    if not years or not ranked or ranked[0].chunk.source == "user_docs":
+        return ranked
+    top = ranked[0]
+    if dated_to_asked_year(top.sentence, years) is not False:
+        return ranked
+    near = [
+        c
+        for c in ranked[1:]
+        if c.score >= top.score - YEAR_MARGIN
+        and states_type(profile(c.sentence), question.answer_type)
+    ]
+    verdicts = [(c, dated_to_asked_year(c.sentence, years)) for c in near]
+    best = next((c for c, v in verdicts if v), None)
+    best = best or next((c for c, v in verdicts if v is None), None)
+    if best is None:
+        return ranked
+    best.score = max(best.score, top.score)
+    return [best, *(c for c in ranked if c is not best)]

@@ -58,6 +58,7 @@ class Candidate:
     score: float = 0.0
     context: str = ""  # a list item's lead-in («… исчисляется следующим образом:»)
     example: bool = False  # a sentence of a worked example («Пример: …»), not a rule
+    learned: bool = False  # ``score`` is the learned ranker's (logit units), not a similarity
 
     @property
     def ranked_text(self) -> str:
@@ -246,37 +247,54 @@ def _windows(sentence: str) -> list[str]:
 
 def candidates(ctx: AnswerContext, max_chunks: int = 5, per_chunk: int = 40) -> list[Candidate]:
     """Sentences of the best ``max_chunks`` passages: every retrieved passage of the Code
-    and the knowledge base, one per document (source number) of the user's.
+    and the knowledge base, one per document (source number) of the user's. A point of the
+    Code is one text though it is indexed in pieces: every retrieved piece of a point
+    among them is a candidate too, wherever the search placed it (the rule of the point
+    is often in another piece than the exception retrieved first).
 
     A knowledge-base article's sections share its source number; the section that states
     the value («## Необлагаемый лимит») is often not the one retrieved first, and which
     one comes first may vary between runs of the same search."""
     out: list[Candidate] = []
     seen_numbers: set[int] = set()
+    unit_ranks: dict[str, int] = {}
     rank = 0
     for chunk, number in zip(ctx.chunks, ctx.chunk_numbers, strict=True):
+        unit = str(chunk.metadata.get("unit_id") or "") if chunk.source == "law" else ""
+        if unit in unit_ranks:  # another retrieved piece of a point already in: its text too
+            position_base = sum(1 for c in out if c.chunk.metadata.get("unit_id") == unit)
+            out.extend(_candidates_of(chunk, number, unit_ranks[unit], per_chunk, position_base))
+            continue
         if rank >= max_chunks:
-            break
+            continue
         if number in seen_numbers and chunk.source == "user_docs":
             continue
         seen_numbers.add(number)
-        text = chunk.text
-        if chunk.source != "law":  # the chunker's «Title / Section» breadcrumb line
-            text = text.split("\n", 1)[1] if "\n" in text else text
-        for position, unit in enumerate(units_of(text)[:per_chunk]):
-            out.append(
-                Candidate(
-                    chunk,
-                    number,
-                    unit.sentence,
-                    rank,
-                    position,
-                    context=unit.lead,
-                    example=unit.example,
-                )
-            )
+        if unit:
+            unit_ranks[unit] = rank
+        out.extend(_candidates_of(chunk, number, rank, per_chunk))
         rank += 1
     return out
+
+
+def _candidates_of(
+    chunk: Chunk, number: int, rank: int, per_chunk: int, first_position: int = 0
+) -> list[Candidate]:
+    text = chunk.text
+    if chunk.source != "law":  # the chunker's «Title / Section» breadcrumb line
+        text = text.split("\n", 1)[1] if "\n" in text else text
+    return [
+        Candidate(
+            chunk,
+            number,
+            unit.sentence,
+            rank,
+            first_position + position,
+            context=unit.lead,
+            example=unit.example,
+        )
+        for position, unit in enumerate(units_of(text)[:per_chunk])
+    ]
 
 
 async def rank(

@@ -159,6 +159,9 @@ def compose_extractive(query: str, ctx: AnswerContext, note: str | None = None) 
 MAX_SOURCES = 3
 SENTENCES_PER_SOURCE = 3
 SOURCE_MARGIN = 0.02  # calibrated on the team's answer set (docs/answers.md)
+# the same for the learned ranker's scores (logit units): a source whose best sentence
+# scores this close to the best one is quoted in the details too
+LEARNED_SOURCE_MARGIN = 3.0
 
 
 def _distinct(ranked: list[Candidate]) -> list[Candidate]:
@@ -170,6 +173,17 @@ def _distinct(ranked: list[Candidate]) -> list[Candidate]:
         if not any(text in other or other in text for _, other in kept):
             kept.append((c, text))
     return [c for c, _ in kept]
+
+
+def quoted(candidate: Candidate) -> str:
+    """The candidate in quotation marks; a list item after its introduction, each quoted
+    as written («К региональным налогам относятся:» … «транспортный налог.»): the item
+    alone does not say what it is an item of."""
+    sentence = f"«{clean_sentence(candidate.sentence)}»"
+    lead = clean_sentence(candidate.context)
+    if not lead or lead in candidate.sentence:
+        return sentence
+    return f"«{lead}» … {sentence}"
 
 
 def quote_lead(candidate: Candidate) -> str:
@@ -213,13 +227,14 @@ def compose_key_facts(
     for c in ranked:
         by_number.setdefault(c.number, []).append(c)
     top_score = ranked[0].score if ranked else 0.0
+    margin = LEARNED_SOURCE_MARGIN if ranked and ranked[0].learned else SOURCE_MARGIN
     # only sources nearly as close to the question as the best one: fewer, surer citations
-    chosen = [n for n, group in by_number.items() if group[0].score >= top_score - SOURCE_MARGIN]
+    chosen = [n for n, group in by_number.items() if group[0].score >= top_score - margin]
     items: list[tuple[str, str, int]] = []
     for number in chosen[:MAX_SOURCES]:
         best = sorted(_distinct(by_number[number])[:SENTENCES_PER_SOURCE], key=lambda c: c.position)
         label = best[0].chunk.metadata.get("citation") or best[0].chunk.title
-        items.extend((label, f"«{clean_sentence(c.sentence)}»", number) for c in best)
+        items.extend((label, quoted(c), number) for c in best)
     details.extend(render_details(items))
     answer = "## Краткий вывод\n" + "\n\n".join(summary)
     answer += "\n\n## Подробный анализ\n" + "\n".join(details)

@@ -20,9 +20,11 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 
 from finagent.answering import messages
 from finagent.answering.abstention import evidence_abstention, scope_abstention
+from finagent.answering.asked_subject import prefer_asked_subject
 from finagent.answering.card_evidence import CardAnswer, card_answers
 from finagent.answering.context import AnswerContext
 from finagent.answering.coverage import coverage_abstention
+from finagent.answering.dated_items import prefer_asked_year
 from finagent.answering.direct import compose_direct
 from finagent.answering.document_sentences import (
     FULL,
@@ -47,6 +49,7 @@ from finagent.answering.final import (
     tool_sources,
     verified,
 )
+from finagent.answering.general_rule import prefer_general_rule
 from finagent.answering.list_items import prefer_matching_item
 from finagent.answering.question_prompt import question_brief
 from finagent.answering.ranker import rank_learned
@@ -142,6 +145,9 @@ async def _rank(turn: TurnInput) -> tuple[list[Candidate], float | None]:
     if _direct(turn):
         ranked = rank_learned(turn.question, ranked, tax_focus(turn.query))
         ranked = prefer_matching_item(turn.question, ranked)
+        ranked = prefer_general_rule(turn.question, ranked)
+        ranked = prefer_asked_subject(turn.question, ranked)
+        ranked = prefer_asked_year(turn.question, ranked)
         whole = whole_document_candidates(turn.question, turn.texts, turn.ctx)
         ranked = with_whole_documents(ranked, whole)
         sims = {}

@@ -300,6 +300,7 @@ def rank_learned(
     excluded = excluded_conditions(question.lemmas)
     for c, score in zip(found, scores, strict=True):
         c.score = float(score)
+        c.learned = True
         if excluded and _exceptions(profile(c.sentence).lemmas) & excluded:
             c.score -= EXCLUDED_PENALTY
     return sorted(found, key=lambda c: -c.score)

@@ -132,8 +132,8 @@ class LawCatalog:
                 article=str(first.get("article")),
                 point=first.get("point"),
                 article_title=str(first.get("article_title") or ""),
-                citation=str(first.get("citation") or unit_id),
-                text=_join([str(p.get("text") or "") for _, p in parts]),
+                citation=str(first.get("unit_citation") or first.get("citation") or unit_id),
+                text=_join([_own_text(p) for _, p in parts]),
                 edition=first.get("edition"),
             )
             by_unit[unit_id] = unit
@@ -185,6 +185,10 @@ class LawCatalog:
         if ref.point is None:
             return Resolution(ref, units=tuple(units))
         point = [u for u in units if u.point == ref.point]
+        if not point and ref.subpoint is None:
+            whole = _article_items(units, ref.point)
+            if whole is not None:
+                return Resolution(ref, units=(whole[0],), excerpt=whole[1])
         if not point:
             nearest = tuple(u.citation for u in units if u.point is not None)[:12]
             return Resolution(ref, problem="point", nearest=nearest)
@@ -194,6 +198,23 @@ class LawCatalog:
         if excerpt is None:
             return Resolution(ref, problem="subpoint", nearest=(point[0].citation,))
         return Resolution(ref, units=tuple(point), excerpt=excerpt)
+
+
+def _own_text(payload: dict[str, Any]) -> str:
+    """A chunk's text without the introduction an enumerated item's chunk opens with."""
+    text = str(payload.get("text") or "")
+    lead = str(payload.get("lead") or "")
+    return text[len(lead) :].lstrip("\n") if lead and text.startswith(lead) else text
+
+
+def _article_items(units: list[CatalogUnit], number: str) -> tuple[CatalogUnit, str] | None:
+    """An article without numbered points whose text enumerates items («28) …»): its
+    items are its points (п. 28 ст. 217). The article's unit and the item's text, or None."""
+    if any(u.point is not None for u in units):
+        return None
+    article = units[0]
+    text = article.subpoint_text(number)
+    return (article, text) if text is not None else None
 
 
 def _join(pieces: list[str]) -> str:

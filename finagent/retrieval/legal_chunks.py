@@ -1,12 +1,23 @@
 """Legal units split into chunks for the index (heading-prefixed text for embedding and
-BM25, clean text for display)."""
+BM25, clean text for display).
+
+A unit that fits is one chunk. A longer one that enumerates items («1) …», «28) …») is
+split at its items (:mod:`~finagent.retrieval.legal_items`): its opening, then each item
+with its own citation («п. 28 ст. 217 НК РФ» for an article without points, «подп. 2 п. 3
+ст. 425 НК РФ» for a point's sub-point), its text opening with the introduction it
+continues («… следующие виды доходов:»): an item alone does not say what it is an item of
+(«28) доходы, не превышающие 4000 рублей…» is exempt only by the introduction). An item
+still too long is cut in pieces, each after the introduction. Other long units
+are cut in pieces of ``max_chars``.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from finagent.retrieval.legal_units import LegalUnit
+from finagent.retrieval.legal_items import enumeration
+from finagent.retrieval.legal_units import LegalUnit, code_name
 
 
 @dataclass
@@ -18,6 +29,19 @@ class LegalChunk:
     index: int
     text: str
     index_text: str
+    subpoint: str | None = None  # the enumerated item the chunk holds
+    lead: str = ""  # the sentence introducing the item («… следующие виды доходов:»)
+    continues: bool = True  # a later piece of the same text as the chunk before it
+
+    @property
+    def citation(self) -> str:
+        """The unit's citation, narrowed to the item: an article's items are its points,
+        a point's items its sub-points."""
+        u = self.unit
+        if self.subpoint is None:
+            return u.citation
+        where = f"п. {self.subpoint}" if u.point is None else f"подп. {self.subpoint} п. {u.point}"
+        return f"{where} ст. {u.article} {code_name(u.code)}"
 
     @property
     def sparse_text(self) -> str:
@@ -35,10 +59,14 @@ class LegalChunk:
             "chapter": u.chapter,
             "chapter_title": u.chapter_title,
             "point": u.point,
-            "citation": u.citation,
+            "citation": self.citation,
+            "unit_citation": u.citation,
+            "subpoint": self.subpoint,
+            "lead": self.lead,
+            "continues": self.continues,
             "code": u.code,
             "part": u.part,
-            "title": f"{u.citation}: {u.article_title}",
+            "title": f"{self.citation}: {u.article_title}",
             "text": self.text,
             "chunk_index": self.index,
             "amendments": u.amendments,
@@ -72,16 +100,33 @@ def chunk_units(
             continue
         if not unit.text.strip():
             continue
-        pieces = [unit.text] if len(unit.text) <= max_chars else splitter.split_text(unit.text)
-        for i, piece in enumerate(p.strip() for p in pieces if p.strip()):
-            index_text = f"{unit.heading}\n{piece}" if title_prefix else piece
-            chunks.append(
-                LegalChunk(
-                    chunk_id=f"{unit.unit_id}#{i}",
-                    unit=unit,
-                    index=i,
-                    text=piece,
-                    index_text=index_text,
+        head = unit.heading if title_prefix else ""
+        i = 0
+        for text, subpoint, lead in _sections(unit.text, max_chars):
+            pieces = [text] if len(text) <= max_chars else splitter.split_text(text)
+            for k, piece in enumerate(p.strip() for p in pieces if p.strip()):
+                shown = f"{lead}\n{piece}" if lead else piece
+                chunks.append(
+                    LegalChunk(
+                        chunk_id=f"{unit.unit_id}#{i}",
+                        unit=unit,
+                        index=i,
+                        text=shown,
+                        index_text=f"{head}\n{shown}" if head else shown,
+                        subpoint=subpoint,
+                        lead=lead,
+                        continues=k > 0,
+                    )
                 )
-            )
+                i += 1
     return chunks
+
+
+def _sections(text: str, max_chars: int) -> list[tuple[str, str | None, str]]:
+    """``(text, item number, lead-in)`` of a unit: the whole text when it fits or
+    enumerates nothing, else its opening and each item."""
+    found = enumeration(text) if len(text) > max_chars else None
+    if found is None:
+        return [(text, None, "")]
+    opening = [(found.opening, None, "")] if found.opening else []
+    return opening + [(item.text, item.number, found.lead) for item in found.items]

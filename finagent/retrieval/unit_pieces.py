@@ -4,7 +4,8 @@ A long point of the Code is indexed in pieces (``unit#0``, ``unit#1``, …) only
 embedder; its text is one. A later piece often states what qualifies the rule of the piece
 before it («Срок … может быть продлен до трех месяцев», «В случае, если …»), and a search
 for the rule finds the qualification: the preceding piece, which states the rule, joins the
-results right after the piece retrieved, with its score.
+results right after the piece retrieved, with its score. The first piece of an
+enumerated item («28) …») continues no text: the piece before it is another item.
 """
 
 from __future__ import annotations
@@ -18,10 +19,13 @@ MAX_COMPLETED = 3
 
 
 def _previous_id(chunk: Chunk) -> tuple[str, str] | None:
-    """The unit id and the id of the piece before ``chunk``, or None (a first piece, not law)."""
+    """The unit id and the id of the piece before ``chunk``, or None (a first piece, an
+    item's first piece, not law)."""
     unit = chunk.metadata.get("unit_id")
     index = chunk.metadata.get("chunk_index")
     if chunk.source != "law" or not unit or not isinstance(index, int) or index < 1:
+        return None
+    if chunk.metadata.get("continues") is False:
         return None
     return str(unit), f"{unit}#{index - 1}"
 

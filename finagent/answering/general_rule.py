@@ -1,0 +1,97 @@
+"""The general rule of a legal point before its exceptions and special cases.
+
+A point of the Code states a rule and, beside it, its extensions, exceptions and special
+cases: «…проводится в течение двух месяцев…», «Срок … может быть продлен до трех
+месяцев…», «Камеральная налоговая проверка на основе заявления, указанного в пункте 2
+статьи 221.1…, проводится в течение 30 календарных дней…». A plain question asks the rule
+of its own subject. So when the best candidate is a sentence of the Code, the candidates of
+the same point that state a value of the asked type are ordered by structure before the
+learned score:
+
+1. a sentence that states no condition the question leaves unasked comes first — an
+   extension, suspension, exception, repeat or intent (:data:`ranker.EXCEPTIONS`), or,
+   when the question states no condition of its own, a sentence that opens with one
+   («В случае, если …», «Если …», «При условии …», «За исключением …»);
+2. then the sentence naming more of the question's subject (its words beyond the
+   article's title, which every sentence of the point shares, and the asked tax by name):
+   «декларации по налогу на добавленную стоимость» for a question on the VAT return;
+3. then the learned score.
+
+Only candidates within :data:`MARGIN` of the best are reordered: a sentence the ranker
+finds far weaker is not the rule asked about.
+"""
+
+from __future__ import annotations
+
+from finagent.answering.evidence import Candidate
+from finagent.answering.ranker import EXCEPTIONS, asked_conditions
+from finagent.answering.sentence_profile import SentenceProfile, profile, states_type
+from finagent.language.cues import cue_lemmas, has_any
+from finagent.language.glossary import glossary_terms
+from finagent.question.model import Question
+from finagent.question.tables import STOP_LEMMAS, TAXES
+
+MARGIN = 4.0  # logit units of the learned ranker
+# a sentence that opens with its condition states a special case («В случае, если …»)
+CONDITION_OPENERS = ("в случае", "если", "при условии", "за исключением")
+# the question states a condition of its own: conditional sentences may be its answer
+QUESTION_CONDITIONS = ("если", "в случае", "при условии")
+
+
+def _opens_with_condition(p: SentenceProfile) -> bool:
+    head = p.sequence[:3]
+    return any(head[: len(c)] == c for c in (cue_lemmas(o) for o in CONDITION_OPENERS))
+
+
+def _unasked_exception(p: SentenceProfile, asked: set[str], plain: bool) -> bool:
+    if {EXCEPTIONS[lm] for lm in p.lemmas if lm in EXCEPTIONS} - asked:
+        return True
+    return plain and _opens_with_condition(p)
+
+
+def _tax_named(p: SentenceProfile, question: Question) -> bool:
+    cues = [cue for t in TAXES if t.key in question.taxes for cue in t.cues]
+    return has_any(p.sequence, cues)
+
+
+def _subject(question: Question, title: str) -> frozenset[str]:
+    """The question's content lemmas (with the official terms of its slang) that the
+    article's title does not already name."""
+    official = {lm for term in glossary_terms(question.text) for lm in cue_lemmas(term)}
+    topic = set(question.topic) | official
+    return frozenset(topic - STOP_LEMMAS - profile(title).lemmas)
+
+
+def prefer_general_rule(question: Question, ranked: list[Candidate]) -> list[Candidate]:
+    """``ranked`` with the general rule of the best candidate's point first (see above)."""
+    if not ranked or ranked[0].chunk.source != "law":
+        return ranked
+    top = ranked[0]
+    unit = top.chunk.metadata.get("unit_id")
+    if not unit:
+        return ranked
+    peers = [
+        c
+        for c in ranked
+        if c.chunk.metadata.get("unit_id") == unit
+        and c.score >= top.score - MARGIN
+        and states_type(profile(c.sentence), question.answer_type)
+    ]
+    if len(peers) < 2 or top not in peers:
+        return ranked
+    lemmas = list(question.lemmas)
+    asked = asked_conditions(lemmas)  # one the question sets aside is unasked too
+    plain = not has_any(lemmas, QUESTION_CONDITIONS)
+    subject = _subject(question, str(top.chunk.metadata.get("article_title") or ""))
+
+    def key(c: Candidate) -> tuple[bool, int, float]:
+        p = profile(c.sentence)
+        words = p.lemmas | profile(c.context).lemmas if c.context else p.lemmas
+        named = len(words & subject) + int(_tax_named(p, question))
+        return (_unasked_exception(p, asked, plain), -named, -c.score)
+
+    best = min(peers, key=key)
+    if best is top:
+        return ranked
+    best.score = max(best.score, top.score)
+    return [best, *(c for c in ranked if c is not best)]

@@ -1,0 +1,39 @@
+"""A question about a year: a value dated to another year yields to the asked year's."""
+
+from __future__ import annotations
+
+from finagent.answering.dated_items import dated_to_asked_year, prefer_asked_year
+from finagent.answering.evidence import Candidate
+from finagent.question.build import build_question
+from finagent.state import Chunk
+
+KB = Chunk(id="kb-1:0", text="", source="kb", title="Образцовый сбор")
+
+
+def _ranked(*sentences: str) -> list[Candidate]:
+    return [Candidate(KB, 1, s, 0, i, score=3.0 - i, learned=True) for i, s in enumerate(sentences)]
+
+
+OLD = "Ставка образцового сбора в 2027 году — 9 %."
+NEW = "С 1 января 2028 года ставка образцового сбора — 11 %."
+RULE = "Ставка образцового сбора составляет 9 %."
+
+
+def test_a_value_of_another_year_yields_to_the_asked_years() -> None:
+    question = build_question("Какая ставка образцового сбора в 2028 году?")
+    assert prefer_asked_year(question, _ranked(OLD, RULE, NEW))[0].sentence == NEW
+    # no sentence of the asked year: the general rule
+    assert prefer_asked_year(question, _ranked(OLD, RULE))[0].sentence == RULE
+
+
+def test_a_question_without_a_year_or_a_top_of_the_asked_year_is_left_alone() -> None:
+    plain = build_question("Какая ставка образцового сбора?")
+    assert prefer_asked_year(plain, _ranked(OLD, NEW))[0].sentence == OLD
+    asked = build_question("Какая ставка образцового сбора в 2027 году?")
+    assert prefer_asked_year(asked, _ranked(OLD, NEW))[0].sentence == OLD
+
+
+def test_a_value_applies_from_its_year_on() -> None:
+    assert dated_to_asked_year("С 2025 года доходы облагаются налогом.", {2028}) is True
+    assert dated_to_asked_year("До 31 декабря 2027 года лимит — 5 млн руб.", {2028}) is False
+    assert dated_to_asked_year(RULE, {2028}) is None
