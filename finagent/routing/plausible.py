@@ -60,6 +60,7 @@ def plausible(prediction: Prediction, text: str, answer_type: str | None) -> Pre
     total = sum(kept.values())
     if total <= 0:
         return prediction
-    scores = {k: v / total for k, v in kept.items()}
+    # a ruled-out label stays in the scores at 0, so the debug still lists every label
+    scores = {k: (kept[k] / total if k in kept else 0.0) for k in prediction.scores}
     label = max(scores, key=lambda k: scores[k])
     return replace(prediction, label=label, probability=scores[label], scores=scores)

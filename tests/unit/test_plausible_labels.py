@@ -30,4 +30,4 @@ def test_a_ruled_out_label_gives_its_share_to_the_others() -> None:
     )
     assert found.label == "kb"
     assert abs(found.probability - 0.44 / 0.68) < 1e-6
-    assert "rates" not in found.scores
+    assert found.scores["rates"] == 0.0 and abs(sum(found.scores.values()) - 1.0) < 1e-6
