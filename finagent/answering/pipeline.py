@@ -25,6 +25,7 @@ from finagent.answering.card_evidence import CardAnswer, card_answers
 from finagent.answering.context import AnswerContext
 from finagent.answering.coverage import coverage_abstention
 from finagent.answering.direct import compose_direct
+from finagent.answering.document_choice import retrieved_ids
 from finagent.answering.document_sentences import (
     FULL,
     rerank_document_sentences,
@@ -143,12 +144,15 @@ async def _rank(turn: TurnInput) -> tuple[list[Candidate], float | None]:
     if _direct(turn):
         ranked = rank_learned(turn.question, ranked, tax_focus(turn.query))
         ranked = prefer_matching_item(turn.question, ranked)
-        whole = whole_document_candidates(turn.question, turn.texts, turn.ctx)
+        whole = whole_document_candidates(turn.question, turn.texts, turn.ctx, turn.cards)
         ranked = with_whole_documents(ranked, whole)
         sims = {}
         if vector is not None and turn.sentence_vectors:
             sims = similarities(turn.sentence_vectors, vector, embedder.model_id)
-        ranked = rerank_document_sentences(turn.question, ranked, turn.cards, sims)
+        # a rival document the question's words fit is sought only in a document scenario
+        documents = turn.decision.scenario in DOCUMENT_SCENARIOS
+        retrieved = retrieved_ids(turn.ctx.chunks) if documents else []
+        ranked = rerank_document_sentences(turn.question, ranked, turn.cards, sims, retrieved)
     return ranked, best
 
 
