@@ -8,7 +8,7 @@ other content words decide: each is weighed by how few of the user's documents u
 vocabulary holds the most weight is the one asked about.
 
 - named by a number, a counterparty or a person: of those named by the most reasons, the
-  ones fitting the words best (a tie keeps all);
+  ones no other fits clearly better (by ``MARGIN``: a word used by it alone);
 - named by its kind («в счёте», «по договору аренды»): those;
 - named only by a role word («поставщика»), which many documents hold: those, unless
   another document fits the words better by at least ``MARGIN`` (a word used only by it);
@@ -30,7 +30,6 @@ PRECISE = frozenset({"номер", "контрагент", "лицо"})
 # a word used by one document of the user's, against one used by all of them, is worth
 # about this much more than a tie
 MARGIN = 1.0
-_TIE = 1e-9
 
 
 def _weights(question: Question, cards: Sequence[DocumentCard]) -> dict[str, float]:
@@ -65,8 +64,9 @@ def retrieved_ids(chunks: Sequence[Chunk]) -> list[str]:
 
 
 def _best(ids: Sequence[str], fit: dict[str, float]) -> list[str]:
+    """Those no other fits clearly better (by ``MARGIN``)."""
     top = max((fit.get(i, 0.0) for i in ids), default=0.0)
-    return [i for i in ids if fit.get(i, 0.0) >= top - _TIE]
+    return [i for i in ids if fit.get(i, 0.0) > top - MARGIN]
 
 
 def first_tier(question: Question, retrieved: Sequence[str] = ()) -> list[str]:

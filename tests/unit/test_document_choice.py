@@ -73,3 +73,9 @@ def test_a_document_named_by_its_kind_is_kept() -> None:
     cards = _cards()
     question = build_question("что сказано в акте про претензии?", cards=cards)
     assert "act" in chosen_documents(question, cards, ["claim"])
+
+
+def test_documents_one_name_names_are_all_kept_when_the_words_fit_them_alike() -> None:
+    cards = _cards()
+    question = build_question("сколько стоит договор с Кварц-Снаб?", cards=cards)
+    assert set(chosen_documents(question, cards)) >= {"claim", "upd"}
