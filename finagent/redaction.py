@@ -18,6 +18,7 @@ import dataclasses
 import re
 import string
 import threading
+from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urlsplit
@@ -44,6 +45,8 @@ PREFIXES = (
 )
 _LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 _MIN_LEN = 4
+_MEMO_SIZE = 4096  # texts remembered redacted, per set of secrets
+_MEMO_CHARS = 20_000  # a longer text (a whole document) is redacted each time
 _MIN_BARE = 6  # a shorter remainder after a prefix would match ordinary words
 
 # What providers echo back in error messages, whether or not we know the value: OpenAI and
@@ -118,6 +121,10 @@ class Redactor:
         for src in self._sources:
             for i in range(len(src) - _WINDOW + 1):
                 self._windows.setdefault(src[i : i + _WINDOW], []).append((src, i))
+        # the same texts (a turn's passages, its messages) are written at every checkpoint
+        # of the turn: each is redacted once (the secrets of an instance never change)
+        self._done: OrderedDict[str, str] = OrderedDict()
+        self._memo_lock = threading.Lock()
 
     def _run_spans(self, low: str) -> list[tuple[int, int]]:
         spans: list[tuple[int, int]] = []
@@ -147,6 +154,18 @@ class Redactor:
     def redact(self, text: str) -> str:
         if not text:
             return text
+        if len(text) > _MEMO_CHARS:
+            return self._redact(text)
+        done = self._done.get(text)
+        if done is None:
+            done = self._redact(text)
+            with self._memo_lock:
+                self._done[text] = done
+                if len(self._done) > _MEMO_SIZE:
+                    self._done.popitem(last=False)
+        return done
+
+    def _redact(self, text: str) -> str:
         low = lower(text)
         spans = self._run_spans(low) if self._windows and len(text) >= RUN else []
         if self._whole is not None:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from finagent.answering.companions import companion_facts
 from finagent.answering.context import AnswerContext
+from finagent.answering.document_choice import chosen_documents, first_tier, retrieved_ids
 from finagent.answering.figures import known_numbers
 from finagent.answering.qualifiers import asked as asked_qualifiers
 from finagent.answering.qualifiers import best_facts
@@ -207,13 +208,16 @@ def _ordered_cards(
     question: Question, cards: list[DocumentCard], ctx: AnswerContext
 ) -> list[DocumentCard]:
     """The cards of the documents the question names, else of the retrieved documents in
-    their order (a card of a document neither named nor retrieved is not read)."""
+    their order (a card of a document neither named nor retrieved is not read); the
+    document the question's words decide on (:mod:`finagent.answering.document_choice`)
+    first, those it was chosen over left out."""
     by_id = {c.document_id: c for c in cards}
-    named = [by_id[d.document_id] for d in question.documents if d.document_id in by_id]
-    if named:
-        return named
-    retrieved = dict.fromkeys(c.document_id for c in ctx.chunks if c.document_id)
-    return [by_id[d] for d in retrieved if d in by_id]
+    retrieved = retrieved_ids(ctx.chunks)
+    order = [d.document_id for d in question.documents] or retrieved
+    chosen = chosen_documents(question, cards, retrieved)
+    passed_over = set(first_tier(question, retrieved)) - set(chosen)
+    ids = dict.fromkeys([*chosen, *(i for i in order if i not in passed_over)])
+    return [by_id[i] for i in ids if i in by_id]
 
 
 def asked_fields(question: Question) -> list[str]:

@@ -38,6 +38,7 @@ from finagent.answering.date_bounds import (
     event_dates,
     states_span,
 )
+from finagent.answering.document_choice import chosen_documents, decided_documents, retrieved_ids
 from finagent.answering.evidence import Candidate, sentences_of
 from finagent.answering.sentence_profile import SentenceProfile, profile, states_type
 from finagent.cards.model import DocumentCard
@@ -82,21 +83,22 @@ def requisites(p: SentenceProfile, sentence: str) -> bool:
     return bool(p.lemmas & _REQUISITE_LEMMAS) or "@" in sentence
 
 
-def named_ids(question: Question) -> list[str]:
+def named_ids(question: Question, cards: Sequence[DocumentCard] = ()) -> list[str]:
     """The documents the question names by the most reasons («доверенность на Зуева»: the
-    power of attorney, by type and person, not an act naming him)."""
-    most = max((len(d.reasons) for d in question.documents), default=0)
-    return [d.document_id for d in question.documents if len(d.reasons) == most]
+    power of attorney, by type and person, not an act naming him), told apart by the
+    question's other words (:mod:`finagent.answering.document_choice`)."""
+    if not question.documents:
+        return []
+    return chosen_documents(question, cards)
 
 
-def answer_documents(question: Question, chunks: Sequence[Chunk]) -> list[str]:
+def answer_documents(
+    question: Question, chunks: Sequence[Chunk], cards: Sequence[DocumentCard] = ()
+) -> list[str]:
     """The documents whose every sentence is a candidate: those the question names, else
-    the user document retrieval found first (its clause may be in no retrieved passage)."""
-    named = named_ids(question)
-    if named:
-        return named
-    first = next((c.document_id for c in chunks if c.source == "user_docs" and c.document_id), None)
-    return [first] if first else []
+    the user document retrieval found first (its clause may be in no retrieved passage) or
+    one the question's words fit clearly better."""
+    return chosen_documents(question, cards, retrieved_ids(chunks))
 
 
 def _core(name: str) -> str:
@@ -171,7 +173,10 @@ def document_sentences(text: str) -> list[str]:
 
 
 def whole_document_candidates(
-    question: Question, texts: Mapping[str, str], ctx: AnswerContext
+    question: Question,
+    texts: Mapping[str, str],
+    ctx: AnswerContext,
+    cards: Sequence[DocumentCard] = (),
 ) -> list[Candidate]:
     """Every sentence of the named documents (:func:`answer_documents`) the answer has a
     source number for; the document's full text is their passage (a quoted sentence is
@@ -180,7 +185,7 @@ def whole_document_candidates(
     numbers = dict(zip((c.document_id for c in ctx.chunks), ctx.chunk_numbers, strict=True))
     titles = {c.document_id: c.title for c in ctx.chunks}
     titles |= {d.document_id: d.title for d in question.documents if d.document_id not in titles}
-    for document_id in answer_documents(question, ctx.chunks):
+    for document_id in answer_documents(question, ctx.chunks, cards):
         text = texts.get(document_id)
         if not text:
             continue
@@ -257,11 +262,13 @@ def rerank_document_sentences(
     ranked: list[Candidate],
     cards: Sequence[DocumentCard] = (),
     sims: Mapping[tuple[str, str], float] | None = None,
+    retrieved: Sequence[str] = (),
 ) -> list[Candidate]:
     """``ranked`` with the user's document sentences that answer the question first, when the
     question names a document or only documents were found; else unchanged. ``sims``: the
-    e5 similarity of document sentences to the question, by (document id, sentence key)."""
-    named = set(named_ids(question))
+    e5 similarity of document sentences to the question, by (document id, sentence key);
+    ``retrieved``: the user's documents in retrieval order."""
+    named = set(decided_documents(question, cards, retrieved))
     own = [c for c in ranked if c.chunk.source == "user_docs"]
     if not own or (not named and len(own) < len(ranked)):
         return ranked

@@ -26,6 +26,7 @@ from finagent.answering.context import AnswerContext
 from finagent.answering.coverage import coverage_abstention
 from finagent.answering.dated_items import prefer_asked_year
 from finagent.answering.direct import compose_direct
+from finagent.answering.document_choice import retrieved_ids
 from finagent.answering.document_sentences import (
     FULL,
     rerank_document_sentences,
@@ -148,12 +149,15 @@ async def _rank(turn: TurnInput) -> tuple[list[Candidate], float | None]:
         ranked = prefer_general_rule(turn.question, ranked)
         ranked = prefer_asked_subject(turn.question, ranked)
         ranked = prefer_asked_year(turn.question, ranked)
-        whole = whole_document_candidates(turn.question, turn.texts, turn.ctx)
+        whole = whole_document_candidates(turn.question, turn.texts, turn.ctx, turn.cards)
         ranked = with_whole_documents(ranked, whole)
         sims = {}
         if vector is not None and turn.sentence_vectors:
             sims = similarities(turn.sentence_vectors, vector, embedder.model_id)
-        ranked = rerank_document_sentences(turn.question, ranked, turn.cards, sims)
+        # a rival document the question's words fit is sought only in a document scenario
+        documents = turn.decision.scenario in DOCUMENT_SCENARIOS
+        retrieved = retrieved_ids(turn.ctx.chunks) if documents else []
+        ranked = rerank_document_sentences(turn.question, ranked, turn.cards, sims, retrieved)
     return ranked, best
 
 

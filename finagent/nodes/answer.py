@@ -39,7 +39,8 @@ async def answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str,
     texts: dict[str, str] = {}
     ctx = context_of(deps, state)
     vectors = []
-    whole = answer_documents(question, ctx.chunks) if documents and who.user_id else []
+    cards = await user_cards(deps, who.user_id) if documents else []
+    whole = answer_documents(question, ctx.chunks, cards) if documents and who.user_id else []
     if whole and who.user_id:
         found, _missing = await deps.documents.get_many(who.user_id, whole)
         texts = {doc.id: doc.text for doc in found}
@@ -53,7 +54,7 @@ async def answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str,
         question=question,
         decision=decision,
         ctx=ctx,
-        cards=await user_cards(deps, who.user_id) if documents else [],
+        cards=cards,
         texts=texts,
         sentence_vectors=vectors,
         history=history,
