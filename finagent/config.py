@@ -204,6 +204,10 @@ class Settings(BaseSettings):
         default=None, gt=0, description="Research reasoning step (default: FINAGENT_LLM_TIMEOUT_S)"
     )
     llm_research_max_tokens: int = Field(default=4000, ge=16, le=100_000)
+    llm_calc_timeout_s: float | None = Field(
+        default=None, gt=0, description="Calc question reading (default: FINAGENT_LLM_TIMEOUT_S)"
+    )
+    llm_calc_max_tokens: int = Field(default=1500, ge=16, le=100_000)
 
     # --- Bank of Russia ----------------------------------------------------------------
     cbr_enabled: bool = Field(

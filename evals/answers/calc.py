@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from evals import DATASETS_DIR
+from evals.answers.calc_reader import ReaderMode
 from evals.answers.cbr_loopback import KeyRateResponder, published_key_rates
 from finagent.answering.messages import CLARIFY_HEADER
 
@@ -123,9 +124,14 @@ def _key_rate_server() -> KeyRateResponder:
     return KeyRateResponder(published_key_rates(EVAL_TODAY)).start()
 
 
-async def run_calc_eval(items: list[CalcItem]) -> dict[str, Any]:
-    """Answer every item offline and score exact matches, per dataset."""
-    from finagent.answering.calc import calculate
+async def run_calc_eval(
+    items: list[CalcItem], reader_mode: ReaderMode | None = None
+) -> dict[str, Any]:
+    """Answer every item offline and score exact matches, per dataset. With
+    ``reader_mode`` a scripted LLM extractor (:mod:`evals.answers.calc_reader`) reads each
+    question too and the rule extractor referees it, as with a configured LLM."""
+    from evals.answers.calc_reader import ScriptedCalcReader
+    from finagent.answering.calc import LlmReader, calculate
     from finagent.clients.cbr import CentralBankClient
     from finagent.config import Settings
     from finagent.routing.calc_rules import calc_decision
@@ -141,11 +147,14 @@ async def run_calc_eval(items: list[CalcItem]) -> dict[str, Any]:
         [Req_Calculate_Deadline_For_Events(), *build_cbr_tools(settings, client)]
     )
     ctx = ToolContext(user_id="eval")
+    reader = None
+    if reader_mode is not None:
+        reader = LlmReader(ScriptedCalcReader(mode=reader_mode, today=EVAL_TODAY))
     rows = []
     try:
         for item in items:
             routed = calc_decision(item.question) is not None
-            outcome = await calculate(item.question, registry, ctx, EVAL_TODAY)
+            outcome = await calculate(item.question, registry, ctx, EVAL_TODAY, None, reader)
             got = answer_value(item.kind, outcome.markdown) if routed else None
             if item.kind in ASK_KINDS:
                 correct = got is None and asked_right(item, routed, outcome)
@@ -234,6 +243,10 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
             # rule, a question the calculator declines, or an ambiguous one it asks about)
             "wrong": sum(r["got"] is not None and not r["correct"] for r in part),
             "declined": sum(r["got"] is None and not r["correct"] for r in part),
+            # of those, the ones asked back (a clarifying question)
+            "asked": sum(
+                r["got"] is None and not r["correct"] and r.get("mode") == "clarify" for r in part
+            ),
             "routed": sum(r["routed"] for r in part) / len(part),
             **_calculator_exact(part),
             **{f"{k}_exact": right[k] / n for k, n in by_kind.items()},
@@ -258,6 +271,7 @@ def format_calc_report(result: dict[str, Any]) -> str:
         "exact",
         "wrong",
         "declined",
+        "asked",
         "deadline_exact",
         "penalty_exact",
         "decline_exact",

@@ -6,18 +6,25 @@ gives one of: the calculators' result with every step and norm (deadlines in
 short clarifying question naming what is missing (the date, the amount, the payer, the
 procedure); a refusal for another country's rules; or nothing to compute (the knowledge
 base answers: a situation the calculators do not guess at, or no calculation at all).
+
+:func:`calculate` reads the question with the rule extractor and, with an LLM, with the
+LLM extractor too; the rules referee the LLM's reading (``calc_referee``).
 """
 
 from __future__ import annotations
 
 from datetime import date
+from typing import Any
 
 from finagent.answering import messages
 from finagent.answering.abstention import jurisdiction_abstention, render_abstention
 from finagent.answering.calc_common import CALC_TOOL, DEADLINE_TOOL, PENALTY_TOOL, CalcOutcome
 from finagent.answering.calc_deadline import answer_deadline
 from finagent.answering.calc_penalty import answer_penalty
+from finagent.answering.calc_referee import Verdict, disagreement_question, referee
+from finagent.error_report import report
 from finagent.legal.calc_extract import JURISDICTION, extract_calc_request
+from finagent.legal.calc_llm import LlmReader, llm_calc_request
 from finagent.legal.calc_request import CalcRequest, Missing
 from finagent.legal.catalog import LawCatalog
 from finagent.legal.deadline_reading import REGISTERED_MAIL, SENT_NOT_RECEIVED
@@ -30,6 +37,7 @@ __all__ = [
     "DEADLINE_TOOL",
     "PENALTY_TOOL",
     "CalcOutcome",
+    "LlmReader",
     "answer_request",
     "calculate",
     "clarification",
@@ -118,15 +126,52 @@ async def answer_request(
     return await answer_deadline(req, registry, ctx, catalog)
 
 
+def computable(req: CalcRequest) -> bool:
+    """Whether the rules would compute ``req`` as it is (not declined, nothing missing)."""
+    if req.decline is not None or req.kind is None:
+        return False
+    return clarification(req) is None
+
+
+async def _llm_verdict(
+    req: CalcRequest, query: str, today: date, reader: LlmReader, debug: dict[str, Any]
+) -> Verdict:
+    """The rules' verdict on the LLM's reading; the rule reading alone when the LLM fails
+    (logged, redacted; the user sees the rule reading's answer, not an error)."""
+    try:
+        read = await llm_calc_request(reader.llm, query, today, reader.method)
+    except Exception as exc:  # error, timeout, invalid output: the rules serve alone
+        debug["llm_reading"] = {"failed": report(exc, "calc_llm_failed")}
+        return Verdict("agree", req)
+    verdict = referee(req, read)
+    debug["llm_reading"] = {
+        "verdict": verdict.outcome,
+        "differences": [d.what for d in verdict.differences],
+        "request": read.model_dump(mode="json"),
+    }
+    return verdict
+
+
 async def calculate(
     query: str,
     registry: ToolRegistry,
     ctx: ToolContext,
     today: date,
     catalog: LawCatalog | None = None,
+    reader: LlmReader | None = None,
 ) -> CalcOutcome:
-    """Read ``query`` with the rule extractor and answer it (the offline path)."""
+    """Read ``query`` and answer it: the rule extractor alone offline; with ``reader``,
+    the LLM's reading refereed by the rules (only when the rules would compute)."""
     req = extract_calc_request(query, today)
-    outcome = await answer_request(req, query, registry, ctx, catalog)
-    outcome.debug.setdefault("request", req.model_dump(mode="json"))
+    debug: dict[str, Any] = {}
+    verdict = Verdict("agree", req)
+    if reader is not None and computable(req):
+        verdict = await _llm_verdict(req, query, today, reader, debug)
+    if verdict.outcome == "ask":
+        question = disagreement_question(verdict.differences)
+        outcome = CalcOutcome(question, True, {"ambiguous": "readings"}, "clarify")
+    else:
+        outcome = await answer_request(verdict.request, query, registry, ctx, catalog)
+    outcome.debug.setdefault("request", verdict.request.model_dump(mode="json"))
+    outcome.debug.update(debug)
     return outcome

@@ -1,8 +1,8 @@
 """The chat models: any OpenAI-compatible endpoint, OpenRouter by default; None offline.
 
 Each LLM call of finagent has a role with its own limits (``FINAGENT_LLM_<ROLE>_TIMEOUT_S``
-and ``_MAX_TOKENS``): the orchestrator's routing decision, the answer, the research step.
-The models of the roles are built here and nowhere else.
+and ``_MAX_TOKENS``): the orchestrator's routing decision, the answer, the research step,
+the reading of a calc question. The models of the roles are built here and nowhere else.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from finagent.config import OPENROUTER_BASE_URL, Settings
 if TYPE_CHECKING:  # slow to import; annotations only
     from langchain_core.language_models import BaseChatModel
 
-LLMRole = Literal["orchestrator", "answer", "research"]
-ROLES: tuple[LLMRole, ...] = ("orchestrator", "answer", "research")
+LLMRole = Literal["orchestrator", "answer", "research", "calc"]
+ROLES: tuple[LLMRole, ...] = ("orchestrator", "answer", "research", "calc")
 
 
 def role_limits(settings: Settings, role: LLMRole | None) -> tuple[float, int | None]:

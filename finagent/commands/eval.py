@@ -150,10 +150,18 @@ def answers(
         bool,
         typer.Option("--calc", help="Deadline and пени items: exact date/amount, offline"),
     ] = False,
+    calc_llm: Annotated[
+        str | None,
+        typer.Option(
+            "--calc-llm",
+            help="With --calc: a scripted LLM extractor refereed by the rules, 'agree' (the "
+            "rules' own reading) or 'perturb' (a changed reading)",
+        ),
+    ] = None,
 ) -> None:
     """Answer every item with the agent over the Tax Code and score the answers."""
     if calc:
-        _calc_answers(dataset, as_json)
+        _calc_answers(dataset, as_json, calc_llm)
         return
     from evals.answers import (
         DEFAULT_DATASETS,
@@ -194,8 +202,10 @@ def answers(
         typer.echo(format_report(result))
 
 
-def _calc_answers(dataset: list[Path] | None, as_json: bool) -> None:
+def _calc_answers(dataset: list[Path] | None, as_json: bool, reader: str | None) -> None:
     """``finagent eval answers --calc``: the calculators' items (see evals.answers.calc)."""
+    if reader not in (None, "agree", "perturb"):
+        raise typer.BadParameter("agree or perturb", param_hint="--calc-llm")
     from evals.answers.calc import (
         CALC_DATASETS,
         format_calc_report,
@@ -210,7 +220,7 @@ def _calc_answers(dataset: list[Path] | None, as_json: bool) -> None:
         raise typer.BadParameter(str(exc), param_hint="--dataset") from exc
     if not items:
         raise typer.BadParameter("no calc items found", param_hint="--dataset")
-    result = run_command(run_calc_eval(items))
+    result = run_command(run_calc_eval(items, reader))  # type: ignore[arg-type]
     typer.echo(
         json.dumps(result, ensure_ascii=False, indent=2) if as_json else format_calc_report(result)
     )

@@ -1,6 +1,7 @@
 """S2 ``calc`` branch: deadlines (art. 6.1) and пени (art. 75) computed by the calculators.
 
-The question is read once, here, into a :class:`CalcRequest`; the node writes the answer
+The question is read once, here, into a :class:`CalcRequest` (by the rule extractor, and
+with an LLM by the LLM extractor too, refereed by the rules); the node writes the answer
 itself (the computed result, the variants of an ambiguous question, a clarifying question
 naming what is missing, or the refusal of another country's rules) and the turn ends.
 When there is nothing to compute (a situation the calculators do not guess at, or an LLM
@@ -14,9 +15,8 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from finagent.answering.calc import answer_request
+from finagent.answering.calc import LlmReader, calculate
 from finagent.answering.final import finalise
-from finagent.legal.calc_extract import extract_calc_request
 from finagent.moscow_time import moscow_today
 from finagent.nodes.context import AgentContext, caller, deps_of
 from finagent.nodes.intents import kb_passages
@@ -27,11 +27,13 @@ _ANSWER_MODES = {"answer": "calc", "variants": "calc", "clarify": "clarified", "
 
 async def calculate_node(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     deps = deps_of(runtime)
-    request = extract_calc_request(state["query"], moscow_today())
-    outcome = await answer_request(
-        request, state["query"], deps.registry, caller(runtime), deps.catalog
+    reader = None
+    if deps.llm is not None:
+        reader = LlmReader(deps.llm_for("calc"), deps.settings.llm_structured_method)
+    outcome = await calculate(
+        state["query"], deps.registry, caller(runtime), moscow_today(), deps.catalog, reader
     )
-    debug = {"calc": outcome.debug, "calc_request": request.model_dump(mode="json")}
+    debug = {"calc": outcome.debug, "calc_request": outcome.debug.pop("request", None)}
     if not outcome.parsed:  # nothing to compute: answer from the knowledge base
         found = await kb_passages(deps, state)
         return {**found, "debug": {**found.get("debug", {}), **debug, "calc": "not parsed"}}

@@ -83,22 +83,51 @@ async def test_penalty_without_the_bank_of_russia_uses_the_shipped_history(make_
     assert "источник Банка России не подключён" in later.answer
 
 
+def calc_reading(row: str, day: str) -> AIMessage:
+    """The LLM extractor's scripted reading of a deadline question."""
+    dated = {"day": day, "role": "asked_event", "text": "", "year_assumed": False}
+    return tool_call_message("CalcReading", {"kind": "deadline", "row_id": row, "dates": [dated]})
+
+
+ROUTED_TO_CALC = tool_call_message(
+    "OrchestratorOutput",
+    {"scenario": 2, "intents": ["calc"], "confidence": 0.95, "reason": "срок"},
+)
+
+
 async def test_llm_orchestrator_routes_to_calc(make_services, cbr) -> None:
-    llm = ScriptedChatModel(
-        [
-            tool_call_message(
-                "OrchestratorOutput",
-                {"scenario": 2, "intents": ["calc"], "confidence": 0.95, "reason": "срок"},
-            )
-        ]
-    )
+    llm = ScriptedChatModel([ROUTED_TO_CALC, calc_reading("explanations_88", "2025-02-03")])
     services = await make_services(llm, **live(cbr))
     result = await Agent(services).run(
         user_id="alice", query="Пояснения по требованию от 3 февраля 2025: последний день?"
     )
     assert result.debug["decision"]["source"] == "llm"
-    assert "**Ответ: 10.02.2025**" in result.answer  # computed, no second LLM call
+    assert "**Ответ: 10.02.2025**" in result.answer  # the LLM's reading agrees: computed
     assert "п. 3 ст. 88 НК РФ" in result.answer
+    assert llm.calls == 2  # the routing and the reading, no answer LLM
+    assert result.debug["calc"]["llm_reading"]["verdict"] == "agree"
+
+
+async def test_a_disagreeing_llm_reading_is_asked_back_through_the_graph(
+    make_services, cbr
+) -> None:
+    llm = ScriptedChatModel([ROUTED_TO_CALC, calc_reading("explanations_88", "2025-02-04")])
+    services = await make_services(llm, **live(cbr))
+    result = await Agent(services).run(
+        user_id="alice", query="Пояснения по требованию от 3 февраля 2025: последний день?"
+    )
+    assert result.debug["answer_mode"] == "clarified" and "Ответ:" not in result.answer
+    assert "03.02.2025 или 04.02.2025" in result.answer
+
+
+async def test_a_failing_llm_reading_leaves_the_rules_answer(make_services, cbr) -> None:
+    llm = ScriptedChatModel([ROUTED_TO_CALC, ConnectionError("connection refused")])
+    services = await make_services(llm, **live(cbr))
+    result = await Agent(services).run(
+        user_id="alice", query="Пояснения по требованию от 3 февраля 2025: последний день?"
+    )
+    assert "**Ответ: 10.02.2025**" in result.answer and "refused" not in result.answer
+    assert "failed" in result.debug["calc"]["llm_reading"]
 
 
 async def test_llm_answer_calls_the_deadline_tool(make_loaded, cbr) -> None:

@@ -34,7 +34,8 @@ sys.modules["tests"] = None  # any `import tests...` now raises ImportError
 from evals.answers.calc import CALC_DEV, load_calc_dataset, run_calc_eval
 ids = ("cd01", "cd03", "cp01", "cp05", "cp11")
 items = [i for i in load_calc_dataset(CALC_DEV) if i.id in ids]
-print(json.dumps(asyncio.run(run_calc_eval(items))))
+runs = {str(mode): asyncio.run(run_calc_eval(items, mode)) for mode in (None, "agree", "perturb")}
+print(json.dumps(runs))
 """
 
 
@@ -43,13 +44,19 @@ def test_calc_eval_runs_without_the_tests_package() -> None:
         [sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=300, cwd=REPO
     )
     assert done.returncode == 0, done.stderr
-    result = json.loads(done.stdout.strip().splitlines()[-1])
+    runs = json.loads(done.stdout.strip().splitlines()[-1])
+    result = runs["None"]
     kinds = {r["kind"] for r in result["items"]}
     assert kinds == {"deadline", "penalty"}
     # cp01 and cp05 fall in the shipped history; cp11 runs past its as_of, so its key
     # rates came through the loopback key-rate responder
     assert len(result["items"]) == 5
     assert all(r["correct"] for r in result["items"]), result["items"]
+    # a scripted LLM extractor: agreeing, the same answers; disagreeing, never a wrong one
+    assert all(r["correct"] for r in runs["agree"]["items"]), runs["agree"]["items"]
+    perturbed = runs["perturb"]["items"]
+    assert all(r["got"] is None for r in perturbed), perturbed
+    assert {r["mode"] for r in perturbed} <= {"variants", "clarify"}
 
 
 def test_default_datasets() -> None:
@@ -121,8 +128,18 @@ def test_wrong_and_declined_are_counted_apart() -> None:
             "got": None,
             "calculator_correct": True,
         },
+        {
+            "dataset": "d",
+            "kind": "deadline",
+            "routed": True,
+            "correct": False,
+            "got": None,
+            "mode": "clarify",
+            "calculator_correct": True,
+        },
     ]
     summary = summarise(rows)["d"]
-    assert (summary["wrong"], summary["declined"]) == (1, 1)
+    # asked back is a kind of declined: no value claimed
+    assert (summary["wrong"], summary["declined"], summary["asked"]) == (1, 2, 1)
     ambiguous = "Вопрос подходит под несколько норм ... **26.06.2025**"
     assert answer_value("deadline", ambiguous) is None
