@@ -55,6 +55,8 @@ CALC_HOLDOUT = DATASETS_DIR / "calc_holdout_v3.jsonl"
 CALC_HOLDOUT_V4 = DATASETS_DIR / "calc_holdout_v4.jsonl"
 CALC_HOLDOUT_V5 = DATASETS_DIR / "calc_holdout_v5.jsonl"
 CALC_HOLDOUT_V6 = DATASETS_DIR / "calc_holdout_v6.jsonl"
+# written blind for the CalcRequest redesign (#26): the Code, the key-rate list, the format
+CALC_HOLDOUT_V7 = DATASETS_DIR / "calc_holdout_v7.jsonl"
 CALC_DATASETS = [
     CALC_DEV,
     CALC_DEV_EXTRA,
@@ -66,6 +68,7 @@ CALC_DATASETS = [
     CALC_HOLDOUT_V4,
     CALC_HOLDOUT_V5,
     CALC_HOLDOUT_V6,
+    CALC_HOLDOUT_V7,
 ]
 # the evaluation's "today": questions without a year take this year; the responder serves
 # key rates up to this day (the last shipped step holding after its as_of)
