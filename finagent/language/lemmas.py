@@ -187,6 +187,12 @@ def name_like(word: str) -> bool:
 
 
 @lru_cache(maxsize=50_000)
+def animate(word: str) -> bool:
+    """A noun naming a person or a party in its most likely reading: «покупатель»,
+    «работнику», «перевозчик»."""
+    return "anim" in _analyzer().parse(fold(word))[0].tag
+
+
 def content_word(word: str) -> bool:
     """A noun or an adjective: what a text is about (not a verb, pronoun or particle)."""
     folded = fold(word)

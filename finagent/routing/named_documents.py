@@ -28,6 +28,7 @@ from finagent.question.documents import number_key
 from finagent.question.model import Question
 from finagent.routing.corpus_lemmas import corpus_lemmas
 from finagent.routing.distinctive import distinctive_terms
+from finagent.routing.subject import subject_words
 
 _WORD = re.compile(r"[А-Яа-яЁё]+")
 PRECISE = frozenset({"номер", "контрагент", "лицо"})
@@ -67,6 +68,9 @@ class NamedDocuments:
     # address or town): no document in particular, but the user's affairs
     own_names: list[str] = field(default_factory=list)
     own: bool = False  # the question speaks of the user's own affairs («мы», «наш», «платим»)
+    # subject words of a held document's title in a question asking a value of a deal
+    # (``finagent.routing.subject``): «аванс по лизингу», «открытие кредитной линии»
+    subject: list[str] = field(default_factory=list)
     # the kind of document named is a word the law uses everywhere («требование», «акт»)
     common_kind: bool = False
     missing: str | None = None  # Russian: «договор займа», «документ № 90»
@@ -275,6 +279,16 @@ def _common_in_law(words: Sequence[str]) -> bool:
     return bool(words) and min(corpus.df(w) for w in words) >= COMMON_IN_LAW * corpus.units
 
 
+# what a deal's document states: an amount, a date, a term, a rate, a party, a limit
+DEAL_VALUES = frozenset({"amount", "rate", "date", "period", "party", "limit"})
+# a question that names the law as its source asks a rule, whatever its words
+_LAW_LEMMAS = frozenset({"кодекс", "закон", "нк", "законодательство"})
+
+
+def _asks_deal_value(question: Question) -> bool:
+    return question.answer_type in DEAL_VALUES and not (_LAW_LEMMAS & set(question.lemmas))
+
+
 def _speaks_of_own(question: Question) -> bool:
     return any(first_person(word) for word in _WORD.findall(question.text))
 
@@ -304,6 +318,7 @@ def named_documents(question: Question, cards: Sequence[DocumentCard]) -> NamedD
         rare=terms.rare,
         own_names=terms.everywhere,
         own=own,
+        subject=subject_words(question.text, cards) if _asks_deal_value(question) else [],
         common_kind=start >= 0 and _common_in_law(question.lemmas[start:end]),
         missing=_missing(question, cards),
         ambiguous=[] if precise else _ambiguous(question, cards),

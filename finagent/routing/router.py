@@ -225,6 +225,11 @@ def cards_decision(
             return _documents(
                 text, "cards_vocabulary", f"names what the user's documents do: {terms}"
             )
+    # the subject of a held document's title («аванс по лизингу»): the classifier's
+    # confidence outweighs it only in an impersonal question
+    if named.subject and not about_rules(text) and (named.own or not sure_otherwise):
+        terms = ", ".join(named.subject[:3])
+        return _documents(text, "cards_subject", f"names a held document's subject: {terms}")
     if named.typed and not about_rules(text) and not sure_otherwise:
         kind = named.titles[0] if named.titles else "a kind they hold"
         return _documents(text, "cards", f"names a type of the user's documents: {kind}")
