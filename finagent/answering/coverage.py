@@ -8,7 +8,8 @@ Four checks, each an abstention when it fails:
   clause on warranty terms belongs to the contract with the company in its heading;
 - numbers: a document number («счёт № 15») occurs after «№» in the user's documents;
 - date: in the user's documents, a calendar date the question names («остаток на 30
-  апреля 2025») occurs in some passage: a value stated for another date is not it;
+  апреля 2025») occurs in some passage: a value stated for another date is not it; a
+  month with its year («по акту за апрель 2025») occurs as such or as a date in it;
 - attributes: each specific attribute asked («ОГРН», «франшиза», «численность») — not a
   word for a kind of value such as «сумма» or «срок» (``GENERIC_HEADS``) — occurs by lemma,
   its abbreviation or full form, or a synonym the card fields list, in the passages that
@@ -19,7 +20,9 @@ Four checks, each an abstention when it fails:
   X's ИНН under a heading with another company's КПП. A word for a kind of value
   qualified by a relative adjective («кадастровая стоимость») is asked as such when the
   evidence uses the adjective: then the adjective must stand before that word or another
-  word for a value («кадастровый номер» does not state a cadastral value).
+  word for a value («кадастровый номер» does not state a cadastral value). A unit of
+  measure the question counts in («сколько квадратных метров»: ``MEASURE_UNITS``) is not
+  an attribute.
 """
 
 from __future__ import annotations
@@ -34,12 +37,18 @@ from finagent.answering.abstention import Abstention
 from finagent.cards.fields import ALL as ALL_FIELDS
 from finagent.cards.model import DocumentCard
 from finagent.language.cues import cue_lemmas, find_cue
-from finagent.language.dates import dates_in
+from finagent.language.dates import dates_in, months_in
 from finagent.language.lemmas import normal_forms, person_or_organisation
 from finagent.language.text import analyse
 from finagent.question.asked import AskedAttribute
 from finagent.question.model import Question
-from finagent.question.tables import ATTRIBUTE_ABBREVIATIONS, GENERIC_HEADS, REQUISITES, TAXES
+from finagent.question.tables import (
+    ATTRIBUTE_ABBREVIATIONS,
+    GENERIC_HEADS,
+    MEASURE_UNITS,
+    REQUISITES,
+    TAXES,
+)
 from finagent.state import Chunk
 
 _MAX_TITLES = 3
@@ -63,6 +72,7 @@ class _Text:
     lemmas: list[str] = field(default_factory=list)
     names: set[str] = field(default_factory=set)
     dates: set[date] = field(default_factory=set)
+    months: set[tuple[int, int]] = field(default_factory=set)  # (year, month) it names
     sentences: list[_Sentence] = field(default_factory=list)
     owners: set[str] = field(default_factory=set)  # names of its document's title and parties
 
@@ -84,6 +94,8 @@ class _Text:
             out.lemmas.extend(lemmas)
             out.names |= names
         out.dates = {mention.value for mention in dates_in(analysed)}
+        out.months = {(m.year, m.month) for m in months_in(analysed)}
+        out.months |= {(day.year, day.month) for day in out.dates}
         return out
 
 
@@ -146,6 +158,12 @@ def _synonyms(attribute: AskedAttribute) -> list[tuple[str, ...]]:
 def _generic(head: str) -> bool:
     taxes = {lemma for tax in TAXES for cue in tax.cues for lemma in cue_lemmas(cue)}
     return head in GENERIC_HEADS or head in taxes
+
+
+def _unit(attribute: AskedAttribute) -> bool:
+    """«сколько квадратных метров», «сколько дней»: a unit of measure counts the value
+    asked, it is not an attribute of the entities."""
+    return attribute.head in MEASURE_UNITS
 
 
 def _covered(attribute: AskedAttribute, scopes: Sequence[Sequence[str]]) -> bool:
@@ -227,14 +245,16 @@ def coverage_abstention(
     """An abstention when the evidence does not name what the question names or asks;
     ``sentences`` are the card sentences, ``documents`` whether the evidence is the user's
     documents, ``cards`` the user's document cards."""
-    specific = [a for a in question.attributes if not _generic(a.head)]
-    qualified = [a for a in question.attributes if _generic(a.head) and a.qualifiers]
+    attributes = [a for a in question.attributes if not _unit(a)]
+    specific = [a for a in attributes if not _generic(a.head)]
+    qualified = [a for a in attributes if _generic(a.head) and a.qualifiers]
     numbers = (
         [i.value.rstrip("?.,;:!") for i in question.identifiers if i.label == "number"]
         if documents
         else []
     )
     dates = list(question.dates) if documents else []
+    months = list(question.months) if documents else []
     if not chunks or question.answer_type in _NOT_VALUES:
         return None
     # only in the user's documents, and only a person or a company: a street, a product or
@@ -242,7 +262,7 @@ def coverage_abstention(
     # a name in a question answered from the Code or the knowledge base is most often a
     # document question the router sent there, which the routing must fix, not a decline
     names = [n for n in question.names if _party_name(n, question)] if documents else []
-    if not (specific or qualified or names or numbers or dates):
+    if not (specific or qualified or names or numbers or dates or months):
         return None
     headers = {card.document_id: _header(card) for card in cards}
     owners = {card.document_id: _owners(card) for card in cards}
@@ -279,6 +299,13 @@ def coverage_abstention(
                     "date",
                     messages.ABSTAIN_DATE.format(date=shown),
                     messages.ABSTAIN_DATE_MISSING.format(date=shown, titles=searched),
+                )
+        for month in months:
+            if not any((month.year, month.month) in t.months for t in texts):
+                return Abstention(
+                    "date",
+                    messages.ABSTAIN_MONTH.format(month=month.text),
+                    messages.ABSTAIN_MONTH_MISSING.format(month=month.text, titles=searched),
                 )
     named = [t for t in texts if all(_mentions(t, name) for name in names)]
     passages = [t.lemmas for t in named or texts]

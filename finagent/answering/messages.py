@@ -91,6 +91,11 @@ ABSTAIN_NAME_MISSING = (
 ABSTAIN_NUMBER = "документа № {number} среди ваших документов нет"
 ABSTAIN_NUMBER_MISSING = "Номер «№ {number}» не встречается в найденных документах ({titles})."
 ABSTAIN_DATE = "сведений на {date} в них нет"
+ABSTAIN_MONTH = "сведений за {month} в них нет"
+ABSTAIN_MONTH_MISSING = (
+    "Найденные документы ({titles}) не относятся к периоду «{month}»; значение за другой "
+    "период ответом не является."
+)
 ABSTAIN_DATE_MISSING = (
     "Найденные документы ({titles}) не называют дату {date}; значение на другую дату "
     "ответом не является."

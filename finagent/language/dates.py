@@ -10,7 +10,13 @@ from pydantic import BaseModel
 
 from finagent.language.cues import has_any
 from finagent.language.numbers import is_digits
-from finagent.language.spans import DateMention, DayMention, DayOfMonth, YearMention
+from finagent.language.spans import (
+    DateMention,
+    DayMention,
+    DayOfMonth,
+    MonthMention,
+    YearMention,
+)
 from finagent.language.text import Analysed, AnalysedSentence, Token
 
 MONTHS = {
@@ -325,6 +331,32 @@ def years_in(analysed: Analysed) -> list[YearMention]:
             text, start, end = _span_text(sentence, i, i + 1)
             found.append(
                 YearMention(text=text, start=start, end=end, sentence=sentence.sentence, year=year)
+            )
+    return found
+
+
+def months_in(analysed: Analysed) -> list[MonthMention]:
+    """Months named with their year: «за апрель 2025», «в марте 2025 г.» (not the month
+    of a day: «1 апреля 2025» is a date)."""
+    found: list[MonthMention] = []
+    for sentence in analysed.sentences:
+        tokens = sentence.tokens
+        for i, token in enumerate(tokens[:-1]):
+            year = _year(tokens[i + 1].text)
+            if token.lemma not in MONTHS or year is None:
+                continue
+            if i > 0 and _day(tokens[i - 1].text) is not None:
+                continue
+            text, start, end = _span_text(sentence, i, i + 1)
+            found.append(
+                MonthMention(
+                    text=text,
+                    start=start,
+                    end=end,
+                    sentence=sentence.sentence,
+                    year=year,
+                    month=MONTHS[token.lemma],
+                )
             )
     return found
 

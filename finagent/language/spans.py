@@ -52,6 +52,13 @@ class YearMention(Span):
     year: int
 
 
+class MonthMention(Span):
+    """«за апрель 2025 г.»: a calendar month with its year, not a day of it."""
+
+    year: int
+    month: int
+
+
 PeriodUnit = Literal["hour", "day", "week", "month", "quarter", "year"]
 DayKind = Literal["working", "calendar", "banking"]
 

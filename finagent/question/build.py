@@ -8,7 +8,7 @@ from datetime import date
 from finagent.cards.fields import ALL as ALL_FIELDS
 from finagent.cards.model import DocumentCard
 from finagent.language.cues import cue_lemmas, find_cue
-from finagent.language.dates import as_of, dates_in, years_in
+from finagent.language.dates import as_of, dates_in, months_in, years_in
 from finagent.language.identifiers import identifiers_in
 from finagent.language.lemmas import genitive, nominative, plural_interrogative, predicate
 from finagent.language.money import money_in
@@ -182,6 +182,7 @@ def build_question(
         percents=percents_in(analysed),
         periods=periods_in(analysed),
         dates=dates_in(analysed),
+        months=months_in(analysed),
         years=years_in(analysed),
         identifiers=identifiers,
         organisations=organisations_in(analysed),

@@ -12,6 +12,7 @@ from finagent.language.spans import (
     DateMention,
     Identifier,
     Money,
+    MonthMention,
     Organisation,
     Percent,
     Period,
@@ -44,6 +45,7 @@ class Question(BaseModel):
     periods: list[Period] = Field(default_factory=list)
     dates: list[DateMention] = Field(default_factory=list)
     years: list[YearMention] = Field(default_factory=list)
+    months: list[MonthMention] = Field(default_factory=list)
     identifiers: list[Identifier] = Field(default_factory=list)
     organisations: list[Organisation] = Field(default_factory=list)
     documents: list[DocumentMatch] = Field(default_factory=list)

@@ -151,6 +151,13 @@ GENERIC_HEADS = frozenset(
     "правило требование случай вариант основание ответственность раз человек уровень доля часть "
     "объем показатель время потолок предел максимум минимум".split()
 )
+# units a value is counted in («на сколько квадратных метров», «сколько тонн»): what they
+# measure is asked, and a source states the number with the unit or its symbol («20 м²»)
+MEASURE_UNITS = frozenset(
+    "метр сантиметр миллиметр километр гектар сотка литр килограмм грамм тонна центнер "
+    "штука единица час минута секунда сутки неделя рубль копейка доллар евро юань "
+    "киловатт мегаватт гигакалория кубометр".split()
+)
 # an organisation's or a person's own identifiers and contacts: stated beside its name (a
 # statement's row, a requisites line), not anywhere in a document that mentions it
 REQUISITES = frozenset(

@@ -123,3 +123,19 @@ def test_an_attribute_of_a_company_a_row_names_is_read_in_that_row() -> None:
     )
     assert _abstains("Подскажите КПП ООО «Сосна»", [statement]) == "attribute"
     assert _abstains("Подскажите КПП ООО «Клён»", [statement]) is None
+
+
+def test_a_month_no_document_covers_is_declined() -> None:
+    invoice = _doc("Услуги по уборке офиса за май 2025 г. — 48 000 руб.", "Акт № 7")
+    assert _abstains("Сколько стоила уборка за июнь 2025?", [invoice]) == "date"
+    assert _abstains("Сколько стоила уборка за май 2025?", [invoice]) is None
+
+
+def test_a_month_is_covered_by_a_date_in_it() -> None:
+    assert _abstains("Какой был остаток в апреле 2025?", [STATEMENT]) is None
+
+
+def test_a_unit_of_measure_is_not_an_asked_attribute() -> None:
+    rule = _doc("Площадь уменьшается на 10 м² при расчёте налога на дачу.", "Статья")
+    assert _abstains("На сколько квадратных метров уменьшают площадь дачи?", [rule], False) is None
+    assert _abstains("Сколько тонн груза принято?", [ACT]) is None

@@ -9,7 +9,7 @@ from decimal import Decimal
 
 import pytest
 
-from finagent.language.dates import as_of, dates_in, years_in
+from finagent.language.dates import as_of, dates_in, months_in, years_in
 from finagent.language.identifiers import identifiers_in
 from finagent.language.lemmas import lemma
 from finagent.language.money import money_in
@@ -163,3 +163,8 @@ def test_the_question_path_loads_no_ner_and_no_pymorphy2() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
     )
     assert out.stdout.strip() == "[]"
+
+
+def test_months_with_their_year_are_read_but_not_days() -> None:
+    found = months_in(analyse("Акт за апрель 2025 г. подписан 1 мая 2025 года."))
+    assert [(m.year, m.month) for m in found] == [(2025, 4)]
