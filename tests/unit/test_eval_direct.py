@@ -122,7 +122,7 @@ def test_dataset_naming_rules() -> None:
     path = Path("/x/direct_dev_blind1.jsonl")
     assert docs_folder(path) == Path("/x/direct_docs/dev_blind1")
     assert fresh_user("direct_dev_blind1") == "fresh-dev_blind1"
-    assert is_blind("direct_holdout_v3") and not is_blind("direct_dev_blind1")
+    assert is_blind("direct_holdout_v4") and not is_blind("direct_dev_blind1")
 
 
 def _result(category: str, expected: str = "answer", **kw: object) -> ItemResult:
