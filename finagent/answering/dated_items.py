@@ -10,18 +10,22 @@ by the item that opens with that year («за 2025 год — 210 000 руб.»)
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from datetime import date
 from functools import lru_cache
+from typing import TypeVar
 
 from finagent.answering.evidence import Candidate
 from finagent.answering.extractive import clean_sentence
 from finagent.answering.sentence_profile import profile, states_type
 from finagent.language.dates import MONTHS, dates_in, years_in
 from finagent.language.numbers import is_digits
-from finagent.language.text import analyse
+from finagent.language.spans import Span
+from finagent.language.text import Analysed, analyse
 from finagent.question.model import Question
 
 OPENING_TOKENS = 2  # a dated item opens with its date, perhaps after «с»
+_M = TypeVar("_M", bound=Span)
 
 
 def asked_moment(question: Question) -> date | None:
@@ -37,32 +41,31 @@ def asked_moment(question: Question) -> date | None:
     return None
 
 
-@lru_cache(maxsize=20_000)
-def item_date(sentence: str) -> date | None:
-    """The date a sentence opens with, as a dated item does («28 июля 2025 года — 18 %»)."""
+def _opening_mention(sentence: str, finder: Callable[[Analysed], Sequence[_M]]) -> _M | None:
+    """The first mention ``finder`` reads in ``sentence``, if the sentence opens with it."""
     analysed = analyse(clean_sentence(sentence))
     if not analysed.sentences:
         return None
     first = analysed.sentences[0]
     opening = first.tokens[OPENING_TOKENS].start if len(first.tokens) > OPENING_TOKENS else 0
-    mentions = dates_in(analysed)
+    mentions = finder(analysed)
     if mentions and mentions[0].start <= opening:
-        return mentions[0].value
+        return mentions[0]
     return None
+
+
+@lru_cache(maxsize=20_000)
+def item_date(sentence: str) -> date | None:
+    """The date a sentence opens with, as a dated item does («28 июля 2025 года — 18 %»)."""
+    mention = _opening_mention(sentence, dates_in)
+    return mention.value if mention else None
 
 
 @lru_cache(maxsize=20_000)
 def item_year(sentence: str) -> int | None:
     """The year a sentence opens with («за 2025 год — …», «В 2026 году — …»)."""
-    analysed = analyse(clean_sentence(sentence))
-    if not analysed.sentences:
-        return None
-    first = analysed.sentences[0]
-    opening = first.tokens[OPENING_TOKENS].start if len(first.tokens) > OPENING_TOKENS else 0
-    mentions = years_in(analysed)
-    if mentions and mentions[0].start <= opening:
-        return mentions[0].year
-    return None
+    mention = _opening_mention(sentence, years_in)
+    return mention.year if mention else None
 
 
 def _numbers(texts: tuple[str, ...]) -> set[str]:

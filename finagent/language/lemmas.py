@@ -39,17 +39,20 @@ def lemmas_of(words: list[str]) -> tuple[str, ...]:
 _FIRST_PERSON_LEMMAS = frozenset({"я", "мы", "мой", "наш"})
 
 
-@lru_cache(maxsize=50_000)
-def first_person(word: str) -> bool:
-    """«мы», «нам», «наш», «платим», «должна ли я»: the speaker's own word (a first-person
-    pronoun or verb): a question in it is about the speaker's affairs."""
-    if lemma(word) in _FIRST_PERSON_LEMMAS:
-        return True
+def _verb_with(word: str, *grammemes: str) -> bool:
+    """Whether the most probable reading of a Cyrillic word is a verb with ``grammemes``."""
     folded = fold(word)
     if not any("а" <= ch <= "я" for ch in folded):
         return False
     tag = _analyzer().parse(folded)[0].tag
-    return "VERB" in tag and "1per" in tag
+    return "VERB" in tag and all(g in tag for g in grammemes)
+
+
+@lru_cache(maxsize=50_000)
+def first_person(word: str) -> bool:
+    """«мы», «нам», «наш», «платим», «должна ли я»: the speaker's own word (a first-person
+    pronoun or verb): a question in it is about the speaker's affairs."""
+    return lemma(word) in _FIRST_PERSON_LEMMAS or _verb_with(word, "1per")
 
 
 _SECOND_PERSON_LEMMAS = frozenset({"ты", "твой"})
@@ -58,13 +61,7 @@ _SECOND_PERSON_LEMMAS = frozenset({"ты", "твой"})
 def second_person(word: str) -> bool:
     """«ты», «тебе», «твой», «умеешь»: a word addressed to the listener (in a question to
     the assistant, the assistant itself; the polite «вы» is not counted)."""
-    if lemma(word) in _SECOND_PERSON_LEMMAS:
-        return True
-    folded = fold(word)
-    if not any("а" <= ch <= "я" for ch in folded):
-        return False
-    tag = _analyzer().parse(folded)[0].tag
-    return "VERB" in tag and "2per" in tag and "sing" in tag
+    return lemma(word) in _SECOND_PERSON_LEMMAS or _verb_with(word, "2per", "sing")
 
 
 _PREDICATES = frozenset({"VERB", "INFN", "PRTS", "ADJS"})  # «дал», «перечислить», «обязан»
