@@ -14,10 +14,12 @@ norm_unit, expected_date, steps}``; penalty ``{id, kind: "penalty", question, am
 due_date, paid_date, payer, expected_amount, steps}``; a question the calculators must
 decline ``{id, kind: "decline", question, reason}`` (correct when no «Ответ:» is given and,
 for ``reason: "jurisdiction"``, the refusal says there is no basis to answer; for a row of
-the period table, the request names it); a question they must ask back
+the period table, the request names it; a reason written as a Russian sentence: any
+refusal or hand-over to the knowledge base); a question they must ask back
 ``{id, kind: "clarify", question, missing}`` (correct when the answer is the clarification
 and names each missing piece: ``event_date``, ``procedure``, ``amount``, ``due_date``,
-``payment_date``, ``payer``, ``receipt``).
+``payment_date``, ``payer``, ``receipt``, or a Russian phrase read into those codes by
+:mod:`evals.answers.calc_missing`).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from evals import DATASETS_DIR
+from evals.answers.calc_missing import missing_codes
 from evals.answers.calc_reader import ReaderMode
 from evals.answers.cbr_loopback import KeyRateResponder, published_key_rates
 from finagent.answering.messages import CLARIFY_HEADER
@@ -103,7 +106,7 @@ def load_calc_dataset(path: Path) -> list[CalcItem]:
         elif kind == "decline":
             expected = f"decline:{data['reason']}"
         elif kind == "clarify":
-            expected = "clarify:" + ",".join(data["missing"])
+            expected = "clarify:" + ",".join(sorted(missing_codes(data["missing"])))
         else:
             raise ValueError(f"{path.name} line {line_no}: unknown kind {kind!r}")
         items.append(CalcItem(data["id"], kind, data["question"], expected, path.stem, data))
@@ -197,7 +200,9 @@ def asked_right(item: CalcItem, routed: bool, outcome: Any) -> bool:
         reason = str(item.raw["reason"])
         if reason == "jurisdiction":
             return routed and ABSTAINED in outcome.markdown
-        declined = request.get("decline") == reason or outcome.mode == "not_calc"
+        # a reason in words (not a code): any refusal or hand-over to the knowledge base
+        refused = outcome.mode in ("decline", "not_calc") and " " in reason
+        declined = request.get("decline") == reason or outcome.mode == "not_calc" or refused
         return declined or not routed
     missing = set(request.get("missing") or [])
     if request.get("decline") in ("registered_mail", "sent_not_received"):
@@ -205,7 +210,8 @@ def asked_right(item: CalcItem, routed: bool, outcome: Any) -> bool:
     if outcome.debug.get("ambiguous") == "payer":
         missing.add("payer")
     asked = routed and outcome.mode == "clarify" and outcome.markdown.startswith(CLARIFY_HEADER)
-    return asked and set(item.raw["missing"]) <= missing
+    wanted = missing_codes(item.raw["missing"])
+    return asked and bool(wanted) and wanted <= missing
 
 
 async def _from_inputs(item: CalcItem, registry: Any, ctx: Any) -> str | None:

@@ -23,6 +23,7 @@ from evals.answers.calc import (
     load_calc_dataset,
     summarise,
 )
+from evals.answers.calc_missing import missing_codes
 from finagent.answering.calc_common import CalcOutcome
 
 REPO = Path(__file__).resolve().parents[2]
@@ -100,6 +101,34 @@ def test_a_clarification_is_right_when_it_names_what_is_missing() -> None:
     assert not asked_right(item, False, asked)  # the calc route must claim it
     # a value on the «Ответ:» line is never a clarification
     assert answer_value("clarify", "**Ответ: 10.02.2025**") == "2025-02-10"
+
+
+def test_what_is_missing_may_be_written_as_a_phrase() -> None:
+    assert missing_codes("дата, когда пришло уведомление") == {"event_date"}
+    assert missing_codes("размер неуплаченного взноса") == {"amount"}
+    assert missing_codes("день погашения долга") == {"payment_date"}
+    assert missing_codes("срок уплаты налога") == {"due_date"}
+    assert missing_codes("о каком документе речь") == {"procedure"}
+    assert missing_codes(["payer"]) == {"payer"}
+    asked = CalcOutcome(
+        "Чтобы ответить точно, уточните, пожалуйста:\n- Когда недоимка погашена?",
+        True,
+        {"request": {"missing": ["payment_date"]}},
+        "clarify",
+    )
+    assert asked_right(_item("clarify", missing="день погашения долга"), True, asked)
+    assert not asked_right(_item("clarify", missing="размер взноса"), True, asked)
+    # nothing recognisable in the phrase: never counted as asked right
+    assert not asked_right(_item("clarify", missing="???"), True, asked)
+
+
+def test_a_decline_reason_in_words_takes_any_refusal() -> None:
+    item = _item("decline", reason="Срок по закону другой страны, не по НК РФ.")
+    refused = CalcOutcome("… нет оснований для ответа …", True, {}, "decline")
+    assert asked_right(item, True, refused)
+    assert asked_right(item, True, CalcOutcome("", False, {}, "not_calc"))
+    asking = CalcOutcome("Чтобы ответить точно …", True, {"request": {}}, "clarify")
+    assert not asked_right(item, True, asking)
 
 
 def test_wrong_and_declined_are_counted_apart() -> None:
