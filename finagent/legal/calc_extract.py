@@ -13,6 +13,7 @@ from finagent.legal.calc_request import CalcRequest, Missing
 from finagent.legal.calc_text import CalcText, read_question
 from finagent.legal.deadline_reading import read_deadline
 from finagent.legal.jurisdiction import foreign_country
+from finagent.legal.law_scope import OTHER_LAW, other_law
 from finagent.legal.penalty_reading import read_penalty
 from finagent.legal.period_cues import rank_rows
 from finagent.legal.question_days import QuestionDay, question_days
@@ -102,7 +103,7 @@ def _penalty(
         assumptions=reading.assumptions,
         confidence=confidence,
         missing=missing,
-        decline=_decline_of(foreign),
+        decline=_decline_of(foreign) or (OTHER_LAW if other_law(text, row_found=False) else None),
     )
 
 
@@ -114,6 +115,8 @@ def _deadline(text: CalcText, days: list[QuestionDay], foreign: str | None) -> C
     if not days and reading.decline is None:
         missing.append("event_date")
     asks = bool(text.asking_phrases) or reading.row is not None
+    found = reading.row is not None or reading.period is not None
+    scope = OTHER_LAW if other_law(text, row_found=found) else None
     return CalcRequest(
         kind="deadline" if asks else None,
         row_id=reading.row.id if reading.row else None,
@@ -124,5 +127,5 @@ def _deadline(text: CalcText, days: list[QuestionDay], foreign: str | None) -> C
         assumptions=reading.assumptions,
         confidence=reading.confidence,
         missing=missing,
-        decline=_decline_of(foreign) or reading.decline,
+        decline=_decline_of(foreign) or scope or reading.decline,
     )

@@ -113,8 +113,9 @@ class CalcRequest(BaseModel):
     decline: str | None = Field(
         default=None,
         description="Why the calculators must not answer: a declined row's id, "
-        "«jurisdiction:<country>» for another country's rules, «period_conflict» when the "
-        "question names another period than the row's.",
+        "«jurisdiction:<country>» for another country's rules, «other_law» for a debt or "
+        "deadline of another branch of law (a contract, housing, a fine under КоАП, "
+        "labour), «period_conflict» when the question names another period than the row's.",
     )
 
     def dated(self, role: DateRole) -> list[RoledDate]:

@@ -1,0 +1,36 @@
+"""Whether a calc question is under another branch of law than the Tax Code.
+
+The пени of art. 75 НК РФ are charged on taxes, levies and insurance contributions, and
+the period table holds the Code's periods. A question that cites another code («ст. 395
+ГК РФ», «КоАП») or whose debt is a civil, housing, procurement, credit, labour or
+administrative one («пени за коммунальные услуги», «неустойка по контракту», «штраф
+ГИБДД») and names no tax is not the calculators' (data/calc_lexicon.yaml: ``other_codes``,
+``other_law_debts``, ``tax_words``).
+"""
+
+from __future__ import annotations
+
+from finagent.legal.calc_lexicon import phrases
+from finagent.legal.calc_text import CalcText
+
+OTHER_LAW = "other_law"
+
+
+def cites_other_code(text: CalcText) -> bool:
+    """The question cites another code than the Tax Code (not denied: «не по ГК РФ»)."""
+    return any(text.has(p) for p in phrases("other_codes"))
+
+
+def names_tax(text: CalcText) -> bool:
+    return any(text.has(p) for p in phrases("tax_words"))
+
+
+def other_law_debt(text: CalcText) -> bool:
+    """The question's debt or duty is another branch's and no tax is named."""
+    return any(text.has(p) for p in phrases("other_law_debts")) and not names_tax(text)
+
+
+def other_law(text: CalcText, *, row_found: bool) -> bool:
+    """Whether the question is another branch's: it cites another code, or, when no row
+    of the table names it, its debt or duty is another branch's."""
+    return cites_other_code(text) or (not row_found and other_law_debt(text))
