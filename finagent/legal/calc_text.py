@@ -299,12 +299,29 @@ def read_question(text: str) -> CalcText:
             if day.start <= w.start and w.end <= day.end:
                 w.day = index
     _split_after_abbreviations(words)
+    _mark_grants(words)
     out = CalcText(folded, words, days, analysed)
     _mark_denied(out)
     _mark_asked(out)
     _mark_frames(out)
     _mark_events(out)
     return out
+
+
+_PERIOD_NOUNS = frozenset({"срок", "время", "день", "неделя", "месяц", "год"})
+
+
+def _mark_grants(words: list[Word]) -> None:
+    """«дают 10 дней», «дали месяц»: a verb that grants a period is not a filing («дать
+    пояснения» still is «представить»)."""
+    grants = word_set("grants")
+    for i, w in enumerate(words):
+        if w.raw not in grants:
+            continue
+        following = [x for x in words[i + 1 : i + 4] if x.content]
+        if following and any(x.lemma in _PERIOD_NOUNS for x in following[:2]):
+            w.lemma = w.raw
+            w.forms = frozenset({w.raw})
 
 
 def _mark_events(text: CalcText) -> None:

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from finagent.legal.calc_lexicon import canonical
+from finagent.legal.calc_lexicon import canonical, word_set
 from finagent.legal.calc_request import RoledDate, StatedPeriod
 from finagent.legal.calc_text import CalcText
 from finagent.legal.deadlines import Unit, plural
-from finagent.legal.period_cues import event_objects, event_words, find_rows
+from finagent.legal.period_cues import event_objects, event_words, find_rows, narrowest_row
 from finagent.legal.periods import ProceduralPeriod, period_by_id
 from finagent.legal.question_days import QuestionDay, marked_day, told_of_updated
 from finagent.legal.question_periods import PeriodMention, stated_periods
@@ -138,7 +138,11 @@ def read_deadline(text: CalcText, days: list[QuestionDay]) -> DeadlineReading:
             f"срок принят с учетом продления, указанного в вопросе: {plural(count, extension.unit)}"
         )
     elif row is not None:
-        asked = [p for p in periods if not p.extension and text.words[p.first].asked]
+        asked = [
+            p
+            for p in periods
+            if not p.extension and text.words[p.first].asked and not _contrasted(text, p)
+        ]
         if asked and not _same_period(row, asked[0]):
             # «последний день семидневного срока»: the question asks about another period
             out.decline = PERIOD_CONFLICT
@@ -159,13 +163,27 @@ def read_deadline(text: CalcText, days: list[QuestionDay]) -> DeadlineReading:
         return out
     event, chained, marked = _event_day(text, days, row)
     if chained and row is not None:
-        out.chain_from = row.after
+        out.chain_from = narrowest_row(text, days, row.after)
     out.dates = [roled(text, d, "asked_event" if d is event else "other_event") for d in days]
     if not event.year_given:
         source = " (по другим датам вопроса)" if event.year_from_question else ""
         out.assumptions.insert(0, f"год не указан: принят {event.day.year} год{source}")
     out.confidence = _confidence(out, marked, len({d.day for d in days}))
     return out
+
+
+def _contrasted(text: CalcText, mention: PeriodMention) -> bool:
+    """A period told of another case before the sentence turns to the asked one
+    («обычным компаниям дают 10 дней, а нам сколько?»): a contrast word stands between it
+    and the sentence's asking phrase."""
+    words = text.words
+    sentence = words[mention.first].sentence
+    asking = [i for i, _ in text.asking_phrases if words[i].sentence == sentence]
+    after = [i for i in asking if i > mention.last]
+    if not after:
+        return False
+    contrasts = word_set("contrasts")
+    return any(words[k].lemma in contrasts for k in range(mention.last + 1, after[0]))
 
 
 def _confidence(out: DeadlineReading, marked: bool, distinct: int) -> float:

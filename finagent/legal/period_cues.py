@@ -43,6 +43,7 @@ class RowCues:
     event: tuple[Phrase, ...]
     heads: frozenset[str] = frozenset()  # the asked actions it answers, when it says
     event_row: str = ""  # the row whose `event` gives the words next to its date
+    extends: str | None = None  # the wider reading this one narrows
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,7 @@ def row_cues() -> dict[str, RowCues]:
             own.event or parent.event,
             own.heads or parent.heads,
             own.event_row if period_by_id()[own.event_row].event else parent.event_row,
+            parent_id,
         )
 
     return {row_id: resolve(row_id) for row_id in raw}
@@ -177,6 +179,33 @@ def _weight(w: Word) -> int:
     frame («в рамках камеральной проверки») and a dated event's verb («вручено 7 апреля»)
     inside the asking part."""
     return ASKED_WEIGHT if w.asked and not w.frame and not w.event else STORY_WEIGHT
+
+
+def _narrows(reading: str, wider: str) -> bool:
+    cues = row_cues()
+    current: str | None = reading
+    while current is not None:
+        if current == wider:
+            return True
+        current = cues[current].extends
+    return False
+
+
+def narrowest_row(text: CalcText, days: list[QuestionDay], row_id: str) -> str:
+    """The narrowest reading of ``row_id`` whose conditions the question meets (a chain
+    from a desk audit of a VAT declaration runs two months, not three); ``row_id`` when
+    none narrower holds or two narrower ones tie."""
+    cues = row_cues()
+    met = [
+        c
+        for c in cues.values()
+        if c.id != row_id and _narrows(c.id, row_id) and _score(text, c, days) is not None
+    ]
+    if not met:
+        return row_id
+    deepest = max(len(c.when) for c in met)
+    best = {c.row for c in met if len(c.when) == deepest}
+    return best.pop() if len(best) == 1 else row_id
 
 
 def rank_rows(text: CalcText, days: list[QuestionDay]) -> list[Candidate]:

@@ -93,6 +93,34 @@ async def test_the_chain_is_computed_step_by_step() -> None:
     assert "05.03.2025" in outcome.markdown and "п. 6 ст. 100 НК РФ" in outcome.markdown
 
 
+async def test_the_act_after_a_desk_audit_chains_the_audits_own_period() -> None:
+    req = extract_calc_request(
+        "Декларацию по НДС за 3 квартал подали 24.10.2025. Если камеральная проверка "
+        "найдёт нарушения, до какого числа составят акт?",
+        TODAY,
+    )
+    assert (req.row_id, req.chain_from) == ("act_desk_100", "desk_audit_vat_88")
+    outcome = await _answer(req, "")
+    # two months: 24.12.2025; ten working days after it skip 31.12 and 01-11.01.2026
+    assert "**Ответ: 19.01.2026**" in outcome.markdown
+    profit = extract_calc_request(
+        "Декларацию по налогу на имущество подали 14.04.2025. Когда должны составить акт "
+        "камеральной проверки, если найдут нарушения?",
+        TODAY,
+    )
+    assert (profit.row_id, profit.chain_from) == ("act_desk_100", "desk_audit_88")
+
+
+def test_a_period_granted_to_another_case_is_not_the_asked_one() -> None:
+    req = extract_calc_request(
+        "Мы участник консолидированной группы налогоплательщиков, требование о документах "
+        "получили 03.03.2025. Другим дают 10 дней, а нам до какого числа?",
+        TODAY,
+    )
+    assert req.decline is None and req.row_id == "documents_93_kgn"
+    assert req.event_date == date(2025, 3, 3)
+
+
 async def _answer(req: CalcRequest, question: str) -> CalcOutcome:
     registry = ToolRegistry([Req_Calculate_Deadline_For_Events()])
     return await answer_request(req, question, registry, ToolContext(user_id="u"))
