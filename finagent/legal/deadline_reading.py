@@ -162,7 +162,7 @@ def read_deadline(text: CalcText, days: list[QuestionDay]) -> DeadlineReading:
         out.dates = [roled(text, d, "other_event") for d in days]
         return out
     event, chained, marked = _event_day(text, days, row)
-    if chained and row is not None:
+    if chained and row is not None and row.after is not None:
         out.chain_from = narrowest_row(text, days, row.after)
     out.dates = [roled(text, d, "asked_event" if d is event else "other_event") for d in days]
     if not event.year_given:
