@@ -121,6 +121,15 @@ def test_a_period_granted_to_another_case_is_not_the_asked_one() -> None:
     assert req.event_date == date(2025, 3, 3)
 
 
+def test_a_foreign_persons_period_is_read_from_its_cited_registration() -> None:
+    req = extract_calc_request(
+        "Мы стоим на учёте по п. 4.6 ст. 83 НК РФ. Требование о представлении документов "
+        "получили 02.06.2025. До какого числа ответить?",
+        TODAY,
+    )
+    assert req.row_id == "documents_93_foreign"
+
+
 async def _answer(req: CalcRequest, question: str) -> CalcOutcome:
     registry = ToolRegistry([Req_Calculate_Deadline_For_Events()])
     return await answer_request(req, question, registry, ToolContext(user_id="u"))
