@@ -55,6 +55,7 @@ from finagent.answering.list_items import prefer_matching_item
 from finagent.answering.question_prompt import question_brief
 from finagent.answering.ranker import rank_learned
 from finagent.answering.vague import clarification
+from finagent.answering.worked_examples import prefer_rule
 from finagent.answering.year_coverage import uncovered_year
 from finagent.bootstrap import Deps
 from finagent.cards.model import DocumentCard
@@ -143,12 +144,15 @@ async def _rank(turn: TurnInput) -> tuple[list[Candidate], float | None]:
     found = candidates(turn.ctx)
     vector = await question_vector(turn.query, embedder) if embedder is not None else None
     ranked, best = await rank(turn.query, found, embedder, vector)
-    if _direct(turn):
+    if not _direct(turn):
+        ranked = prefer_rule(turn.question, ranked)
+    else:
         ranked = rank_learned(turn.question, ranked, tax_focus(turn.query))
         ranked = prefer_matching_item(turn.question, ranked)
         ranked = prefer_general_rule(turn.question, ranked)
         ranked = prefer_asked_subject(turn.question, ranked)
         ranked = prefer_asked_year(turn.question, ranked)
+        ranked = prefer_rule(turn.question, ranked)
         whole = whole_document_candidates(turn.question, turn.texts, turn.ctx, turn.cards)
         ranked = with_whole_documents(ranked, whole)
         sims = {}
