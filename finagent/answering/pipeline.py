@@ -50,6 +50,7 @@ from finagent.answering.final import (
     tool_sources,
     verified,
 )
+from finagent.answering.further_parts import further_parts
 from finagent.answering.general_rule import prefer_general_rule
 from finagent.answering.list_items import prefer_matching_item
 from finagent.answering.question_prompt import question_brief
@@ -254,7 +255,8 @@ async def _offline(turn: TurnInput, evidence: Evidence, only_smalltalk: bool) ->
             )
             debug["card_fields"] = [a.key for a in evidence.cards]
         else:
-            body = compose_key_facts(ctx, evidence.ranked, _live_offline(ctx))
+            more = further_parts(turn.question, evidence.ranked)
+            body = compose_key_facts(ctx, evidence.ranked, _live_offline(ctx), more=more)
         known = [turn.query, *_card_sentences(evidence)]
         text, checked = await verified(
             deps, body, ctx, turn.decision, ctx.sources, turn.question.as_of, known
