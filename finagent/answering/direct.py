@@ -14,6 +14,7 @@ from finagent.answering.context import AnswerContext
 from finagent.answering.date_bounds import asked_bound, bounded_dates, deadline_dates, event_dates
 from finagent.answering.evidence import Candidate
 from finagent.answering.extractive import clean_sentence, compose_key_facts, quote_lead
+from finagent.answering.further_parts import further_parts
 from finagent.answering.sentence_profile import profile, values_of
 from finagent.question.model import Question
 from finagent.question.tables import TAXES
@@ -122,4 +123,5 @@ def compose_direct(
             if len(lead) == 1 and runner_up and runner_up.score >= top.score - RUNNER_UP_MARGIN:
                 quote = clean_sentence(runner_up.sentence)
                 lead.append(f"{quote_lead(runner_up)} «{quote}» [{runner_up.number}]")
-    return compose_key_facts(ctx, ranked, warning, note, lead=lead or None)
+    more = further_parts(question, ranked) if lead and not cards else []
+    return compose_key_facts(ctx, ranked, warning, note, lead=lead or None, more=more)

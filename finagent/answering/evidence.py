@@ -163,7 +163,52 @@ def _opens_example(line: str) -> bool:
     return bool(words) and lemma(words[0]) == "пример"
 
 
-def units_of(text: str) -> list[Unit]:
+_BOLD_LINE = re.compile(r"^\*\*[^*]{1,80}\*\*[.:]?$")
+
+
+def example_heading(heading: str) -> bool:
+    """A heading of a worked example alone: «Пример для ИП», «Примеры»; not «Пример и
+    изменения последних лет», a section of an example and another topic."""
+    words = _WORD.findall(normalize(heading))
+    return _opens_example(heading) and "и" not in words
+
+
+def _example_heading(line: str) -> bool | None:
+    """Whether a heading line («## Пример для ИП», a bold line «**Пример расчёта**») opens
+    a worked example; None when the line is no heading."""
+    if line.startswith("#"):
+        return example_heading(line.lstrip("#").strip())
+    if _BOLD_LINE.match(line):
+        return example_heading(line.strip("*:. "))
+    return None
+
+
+_SENTENCE_END = (".", "!", "?", ";", ":", "…")
+
+
+def _joined_lines(lines: list[str]) -> list[str]:
+    """Lines with a sentence's continuation joined: a line that ends no sentence, followed
+    by one that opens in lower case and is no list item. The Code sets a sanction's
+    consequence on a line of its own («…в качестве свидетеля,» / «влечет взыскание штрафа
+    в размере тысячи рублей.»): apart, neither line states the rule."""
+    out: list[str] = []
+    for line in lines:
+        previous = out[-1] if out else ""
+        if (
+            previous
+            and not previous.endswith(_SENTENCE_END)
+            and not previous.startswith(("#", "|"))
+            and not _BOLD_LINE.match(previous)
+            and line[:1].islower()
+            and not _NUMBERED.match(line)
+        ):
+            out[-1] = f"{previous} {line}"
+        else:
+            out.append(line)
+    return out
+
+
+def units_of(text: str, example_section: bool = False, law: bool = False) -> list[Unit]:
     """Candidate units of a passage (:class:`Unit`).
 
     A sentence that introduces a list («Ставка 10 % применяется, в частности, к:») comes
@@ -171,13 +216,25 @@ def units_of(text: str) -> list[Unit]:
     says nothing by itself. Each item is a unit of its own too, with the introduction as
     its lead-in, whether on lines of their own or inline («…следующим образом: 1) …;
     2) …»): the Code states a value per condition in its items, and the item is the
-    sentence that answers a question about one condition."""
+    sentence that answers a question about one condition.
+
+    A worked example is marked (``Unit.example``): the sentences under a heading that opens
+    with «Пример» («## Пример для ИП», «**Пример расчёта**»; ``example_section`` when the
+    passage's own section is one) up to the next heading, and those of a paragraph from
+    the sentence that opens with «Пример» on. A heading of an example and another topic
+    («Пример и изменения последних лет») is not an example's. ``law``: a passage of the
+    Code, whose sentences may go on over lines (:func:`_joined_lines`)."""
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    lines = _joined_lines(lines) if law else lines
     rows = _table_rows(lines)
     out: list[Unit] = []
     lead = ""  # the introduction of the list the current lines belong to
     open_item = False
+    in_example = example_section
     for i, line in enumerate(lines):
+        heading = _example_heading(line)
+        if heading is not None:
+            in_example = heading
         if line.startswith("#") or set(line) <= set("|-: "):
             lead = ""
             continue
@@ -195,9 +252,10 @@ def units_of(text: str) -> list[Unit]:
             if items and not context:
                 lead = introduction
         inline = {} if i in rows else dict(reversed(inline_items(line)))
-        example = _opens_example(line)
+        example = in_example
         for s in pieces:
             s = s.strip()
+            example = example or _opens_example(s)
             if len(s) > 12:
                 head = inline.pop(s, "") if s != with_list else ""
                 out.extend(Unit(w, context or head, example) for w in _fitted(s))
@@ -281,8 +339,10 @@ def _candidates_of(
     chunk: Chunk, number: int, rank: int, per_chunk: int, first_position: int = 0
 ) -> list[Candidate]:
     text = chunk.text
-    if chunk.source != "law":  # the chunker's «Title / Section» breadcrumb line
-        text = text.split("\n", 1)[1] if "\n" in text else text
+    example_section = False
+    if chunk.source != "law" and "\n" in text:  # the chunker's «Title / Section» line
+        breadcrumb, text = text.split("\n", 1)
+        example_section = " / " in breadcrumb and example_heading(breadcrumb.rsplit(" / ", 1)[1])
     return [
         Candidate(
             chunk,
@@ -293,7 +353,9 @@ def _candidates_of(
             context=unit.lead,
             example=unit.example,
         )
-        for position, unit in enumerate(units_of(text)[:per_chunk])
+        for position, unit in enumerate(
+            units_of(text, example_section, law=chunk.source == "law")[:per_chunk]
+        )
     ]
 
 

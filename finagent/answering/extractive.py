@@ -201,12 +201,14 @@ def compose_key_facts(
     warning: str | None = None,
     note: str | None = None,
     lead: list[str] | None = None,
+    more: list[Candidate] | None = None,
 ) -> str:
     """Offline answer whose Краткий вывод quotes the key fact verbatim, each with its [n].
 
     ``ranked`` are the candidate sentences best first (:mod:`finagent.answering.evidence`);
     ``lead``, when given, is the Краткий вывод instead of the quoted best sentences (the
-    direct composer's value line and quotes, :mod:`finagent.answering.direct`).
+    direct composer's value line and quotes, :mod:`finagent.answering.direct`); ``more``
+    are quoted after it (the answers to a question's further parts).
     """
     if not ctx.chunks and not ctx.external:
         return f"## Краткий вывод\n{NOTHING_FOUND}\n\n## Подробный анализ\n{NOTHING_FOUND}"
@@ -223,6 +225,10 @@ def compose_key_facts(
         if runner_up is not None and runner_up.score >= top.score - 0.01:
             quote = clean_sentence(runner_up.sentence)
             summary.append(f"{quote_lead(runner_up)} «{quote}» [{runner_up.number}]")
+    for c in more or []:
+        quote = clean_sentence(c.sentence)
+        if quote and not any(quote in line for line in summary):
+            summary.append(f"{quote_lead(c)} «{quote}» [{c.number}]")
     by_number: dict[int, list[Candidate]] = {}
     for c in ranked:
         by_number.setdefault(c.number, []).append(c)

@@ -50,11 +50,13 @@ from finagent.answering.final import (
     tool_sources,
     verified,
 )
+from finagent.answering.further_parts import further_parts
 from finagent.answering.general_rule import prefer_general_rule
 from finagent.answering.list_items import prefer_matching_item
 from finagent.answering.question_prompt import question_brief
 from finagent.answering.ranker import rank_learned
 from finagent.answering.vague import clarification
+from finagent.answering.worked_examples import prefer_rule
 from finagent.answering.year_coverage import uncovered_year
 from finagent.bootstrap import Deps
 from finagent.cards.model import DocumentCard
@@ -143,12 +145,15 @@ async def _rank(turn: TurnInput) -> tuple[list[Candidate], float | None]:
     found = candidates(turn.ctx)
     vector = await question_vector(turn.query, embedder) if embedder is not None else None
     ranked, best = await rank(turn.query, found, embedder, vector)
-    if _direct(turn):
+    if not _direct(turn):
+        ranked = prefer_rule(turn.question, ranked)
+    else:
         ranked = rank_learned(turn.question, ranked, tax_focus(turn.query))
         ranked = prefer_matching_item(turn.question, ranked)
         ranked = prefer_general_rule(turn.question, ranked)
         ranked = prefer_asked_subject(turn.question, ranked)
         ranked = prefer_asked_year(turn.question, ranked)
+        ranked = prefer_rule(turn.question, ranked)
         whole = whole_document_candidates(turn.question, turn.texts, turn.ctx, turn.cards)
         ranked = with_whole_documents(ranked, whole)
         sims = {}
@@ -250,7 +255,8 @@ async def _offline(turn: TurnInput, evidence: Evidence, only_smalltalk: bool) ->
             )
             debug["card_fields"] = [a.key for a in evidence.cards]
         else:
-            body = compose_key_facts(ctx, evidence.ranked, _live_offline(ctx))
+            more = further_parts(turn.question, evidence.ranked)
+            body = compose_key_facts(ctx, evidence.ranked, _live_offline(ctx), more=more)
         known = [turn.query, *_card_sentences(evidence)]
         text, checked = await verified(
             deps, body, ctx, turn.decision, ctx.sources, turn.question.as_of, known

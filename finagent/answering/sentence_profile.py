@@ -24,6 +24,8 @@ MONEY = re.compile(
     rf"(?<![\d.,]){_NUMBER}\s*{_SPELLED}(?:(?:тыс\w*|млн\w*|млрд\w*)\.?\s*)?(?:руб\w*|₽|коп\w*|евро|долл\w*)",
     re.I,
 )
+# a share written as a fraction: «1/300 ставки рефинансирования», «2/3 стоимости патента»
+SHARE = re.compile(r"(?<![\d/.])\d{1,2}/\d{1,4}(?![\d/.])")
 _MONTH_WORDS = "|".join(sorted({re.escape(m) for m in MONTHS}, key=len, reverse=True))
 DATE = re.compile(
     rf"\b\d{{1,2}}\.\d{{1,2}}\.\d{{2,4}}\b|\b\d{{1,2}}\s+(?:{_MONTH_WORDS})[а-я]{{0,3}}\b"
@@ -52,6 +54,7 @@ class SentenceProfile:
     lemmas: frozenset[str]
     sequence: tuple[str, ...]  # the lemmas in order, for phrases («налог на прибыль»)
     percents: tuple[str, ...]
+    shares: tuple[str, ...]  # fractions: «1/150»
     money: tuple[str, ...]
     dates: tuple[str, ...]
     periods: tuple[str, ...]
@@ -98,6 +101,7 @@ def profile(text: str) -> SentenceProfile:
         lemmas=frozenset(sequence),
         sequence=sequence,
         percents=tuple(m.group(0) for m in PERCENT.finditer(text)),
+        shares=tuple(m.group(0) for m in SHARE.finditer(text)),
         money=tuple(m.group(0) for m in MONEY.finditer(text)),
         dates=tuple(m.group(0) for m in DATE.finditer(text)),
         periods=_periods(text, analysed),
@@ -116,7 +120,7 @@ def values_of(p: SentenceProfile, answer_type: str, days: bool = True) -> tuple[
     """The values of the asked type a sentence states (in order, repeats kept once); a
     date question's include the days of the month unless ``days`` is false."""
     if answer_type == "rate":
-        found = p.percents
+        found = p.percents + p.shares
     elif answer_type == "amount":
         found = _sums(p.money)
     elif answer_type == "limit":

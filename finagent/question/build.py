@@ -15,11 +15,12 @@ from finagent.language.money import money_in
 from finagent.language.organisations import organisations_in
 from finagent.language.percents import percents_in
 from finagent.language.periods import periods_in
-from finagent.language.text import analyse
+from finagent.language.text import Analysed, analyse
 from finagent.moscow_time import moscow_today
 from finagent.question.asked import asked_attributes, proper_names
 from finagent.question.documents import named_documents
 from finagent.question.model import Question
+from finagent.question.parts import AskedPart, asked_parts
 from finagent.question.revision import asked_revision, with_revisions
 from finagent.question.tables import (
     ANSWER_CUES,
@@ -146,6 +147,17 @@ def _inside(lemmas: Sequence[str], cues: Sequence[str]) -> set[int]:
     return inside
 
 
+def _typed_parts(analysed: Analysed) -> list[AskedPart]:
+    """The asked parts, each with the answer type its own words ask (an elliptic part
+    («А за отказ…?») asks what the part before it asked)."""
+    parts = asked_parts(analysed)
+    for i, part in enumerate(parts):
+        kind = _answer_types(part.own, [])[0]
+        elliptic = kind == "unknown" and i > 0 and part.own[:1] == ["а"]
+        part.answer_type = parts[i - 1].answer_type if elliptic else kind
+    return parts
+
+
 def build_question(
     text: str, today: date | None = None, cards: Sequence[DocumentCard] = ()
 ) -> Question:
@@ -191,4 +203,5 @@ def build_question(
         attributes=asked_attributes(words, lemmas) if len(words) == len(lemmas) else [],
         names=proper_names([[t.text for t in sentence.tokens] for sentence in analysed.sentences]),
         several=any(plural_interrogative(word) for word in words),
+        parts=_typed_parts(analysed),
     )

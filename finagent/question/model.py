@@ -19,6 +19,7 @@ from finagent.language.spans import (
     YearMention,
 )
 from finagent.question.asked import AskedAttribute
+from finagent.question.parts import AskedPart
 from finagent.question.tables import AnswerType
 
 
@@ -52,6 +53,8 @@ class Question(BaseModel):
     attributes: list[AskedAttribute] = Field(default_factory=list)  # «какой ОГРН» → ОГРН
     names: list[str] = Field(default_factory=list)  # capitalised names, as written
     several: bool = False  # «какие ставки», «каковы сроки»: several values are asked
+    # «сколько длится … и до скольких месяцев продлевают?»: each asked part, when several
+    parts: list[AskedPart] = Field(default_factory=list)
     # the edition of a contract asked: «теперь» — as amended, «до допсоглашения» — original
     revision: Literal["amended", "original"] | None = None
 

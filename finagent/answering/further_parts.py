@@ -1,0 +1,76 @@
+"""A sentence for each further part of a question that asks several things.
+
+«Сколько обычно длится выездная проверка и до скольких месяцев её могут продлить?»: the
+best sentence answers the first part («не может продолжаться более двух месяцев»); the
+second part is answered by another sentence («может быть продлен до четырех месяцев, а в
+исключительных случаях - до шести месяцев»). For each part after the first
+(``Question.parts``), among the candidates ranked close to the best, the one sharing most
+of the part's own words (those no other part has; a shared six-letter start counts half)
+that states a value of the part's type not stated yet comes next (for a part asking no
+value, a sentence sharing none of its words is not its answer); ties go to the best
+sentence's source (the same point or article), then to the score.
+"""
+
+from __future__ import annotations
+
+from finagent.answering.evidence import Candidate
+from finagent.answering.sentence_profile import profile, values_of
+from finagent.question.model import Question
+from finagent.question.tables import STOP_LEMMAS
+
+LEARNED_MARGIN = 4.0  # logit units below the best sentence
+SIMILARITY_MARGIN = 0.05
+VALUE_TYPES = frozenset({"rate", "amount", "limit", "date", "period"})
+_PREFIX = 6
+
+
+def _values(candidate: Candidate, answer_type: str) -> set[str]:
+    p = profile(candidate.sentence)
+    found = set(values_of(p, answer_type, days=True))
+    if answer_type == "amount":  # a sanction may be a share of the amount it is charged on
+        found |= set(values_of(p, "rate"))
+    return found
+
+
+def _overlap(words: set[str], lemmas: frozenset[str]) -> float:
+    prefixes = {lm[:_PREFIX] for lm in lemmas if len(lm) >= _PREFIX}
+    exact = words & lemmas
+    near = {w for w in words - exact if len(w) >= _PREFIX and w[:_PREFIX] in prefixes}
+    return len(exact) + 0.5 * len(near)
+
+
+def further_parts(question: Question, ranked: list[Candidate]) -> list[Candidate]:
+    """The sentences answering the question's parts after the first, in the parts' order;
+    none when the question asks one thing."""
+    if len(question.parts) < 2 or not ranked:
+        return []
+    top = ranked[0]
+    margin = LEARNED_MARGIN if top.learned else SIMILARITY_MARGIN
+    near = [c for c in ranked if c.score >= top.score - margin]
+    chosen = [top]
+    stated = {v for t in VALUE_TYPES for v in _values(top, t)}
+    out: list[Candidate] = []
+    for i, part in enumerate(question.parts[1:], start=1):
+        others = {lm for j, p in enumerate(question.parts) if j != i for lm in p.own}
+        words = {lm for lm in part.own if lm.isalpha() and lm not in STOP_LEMMAS} - others
+        if not words:
+            continue
+        best: tuple[float, bool, float] | None = None
+        pick: Candidate | None = None
+        for c in near:
+            if any(c.sentence in s.sentence or s.sentence in c.sentence for s in chosen):
+                continue
+            new = _values(c, part.answer_type) - stated
+            if part.answer_type in VALUE_TYPES and not new:
+                continue
+            overlap = _overlap(words, profile(c.ranked_text).lemmas)
+            if overlap <= 0 and part.answer_type not in VALUE_TYPES:
+                continue
+            key = (overlap, c.number == top.number, c.score)
+            if best is None or key > best:
+                best, pick = key, c
+        if pick is not None:
+            chosen.append(pick)
+            out.append(pick)
+            stated |= {v for t in VALUE_TYPES for v in _values(pick, t)}
+    return out

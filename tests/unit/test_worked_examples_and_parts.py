@@ -1,0 +1,106 @@
+"""A worked example yields to the rule it illustrates; a question asking two things gets a
+sentence for each; the Code's sentences that go on over lines are one candidate."""
+
+from __future__ import annotations
+
+from finagent.answering.evidence import Candidate, units_of
+from finagent.answering.further_parts import further_parts
+from finagent.answering.sentence_profile import profile, values_of
+from finagent.answering.worked_examples import prefer_rule
+from finagent.question.build import build_question
+from finagent.state import Chunk
+
+ARTICLE = """Сбор за образцовую регистрацию: 3 % — с физических лиц; 5 % — с организаций.
+
+**Пример расчёта**
+
+Фирма «Альфа» заплатила 40 000 руб. Сбор 5 % — 2 000 руб.
+
+## Пример и изменения последних лет
+
+С 2027 года сбор для организаций повысят до 6 %. Пример: ИП заплатил 10 000 руб.
+"""
+
+
+def _kb() -> Chunk:
+    return Chunk(id="kb-1:1", text="Сбор\n" + ARTICLE, source="kb", title="Сбор")
+
+
+def _example(units: list, start: str) -> bool:
+    return next(u.example for u in units if u.sentence.startswith(start))
+
+
+def test_worked_examples_are_marked_by_heading_and_by_their_opening_word() -> None:
+    units = units_of(ARTICLE)
+    assert _example(units, "Сбор за образцовую регистрацию") is False
+    assert _example(units, "Фирма «Альфа» заплатила") is True
+    # a section of an example and another topic is no example; a paragraph's «Пример:» is
+    assert _example(units, "С 2027 года сбор") is False
+    assert _example(units, "Пример: ИП заплатил") is True
+    # a passage whose own section is an example
+    assert all(u.example for u in units_of("Фирма заплатила 1 000 руб.", example_section=True))
+
+
+def test_the_rule_comes_before_the_example_that_illustrates_it() -> None:
+    chunk = _kb()
+    example = Candidate(chunk, 1, "Фирма «Альфа» заплатила 40 000 руб. Сбор 5 % — 2 000 руб.", 0, 2)
+    example.example, example.score, example.learned = True, 3.0, True
+    rule = Candidate(chunk, 1, "Сбор: 3 % — с физических лиц; 5 % — с организаций.", 0, 0)
+    rule.score, rule.learned = 2.0, True
+    question = build_question("Какой сбор за образцовую регистрацию платит фирма?")
+    assert prefer_rule(question, [example, rule])[0] is rule
+    # a rule of another source is not the one the example illustrates
+    other = Candidate(Chunk(id="kb-2:1", text="x", source="kb"), 2, rule.sentence, 1, 0)
+    other.score, other.learned = 2.0, True
+    assert prefer_rule(question, [example, other])[0] is example
+    # far below the example: not close enough to be its rule
+    rule.score = -1.0
+    assert prefer_rule(question, [example, rule])[0] is example
+
+
+def test_a_code_sentence_going_on_over_lines_is_one_candidate() -> None:
+    text = (
+        "Неподача образцового отчета без уважительных причин,\n"
+        "влечет взыскание штрафа в размере 700 рублей.\n"
+        "Отчет включает:\n"
+        "а) первый раздел отчета;"
+    )
+    law = [u.sentence for u in units_of(text, law=True)]
+    assert law[0] == (
+        "Неподача образцового отчета без уважительных причин, "
+        "влечет взыскание штрафа в размере 700 рублей."
+    )
+    assert units_of(text)[0].sentence == "Неподача образцового отчета без уважительных причин,"
+
+
+def test_a_question_asking_two_things_has_two_typed_parts() -> None:
+    question = build_question(
+        "Сколько длится образцовая проверка и до скольких месяцев её продлевают?"
+    )
+    assert [p.answer_type for p in question.parts] == ["period", "period"]
+    assert question.parts[1].own[:2] == ["до", "сколько"]
+    elliptic = build_question("Какой штраф за неподачу отчета? А за опоздание с отчетом?")
+    assert [p.answer_type for p in elliptic.parts] == ["amount", "amount"]
+    assert build_question("Сколько длится образцовая проверка?").parts == []
+
+
+def test_each_further_part_gets_a_sentence_of_its_own() -> None:
+    chunk = Chunk(id="l#0", text="", source="law", metadata={"citation": "п. 1 ст. 901"})
+    texts = [
+        "Образцовая проверка длится не более трех месяцев.",
+        "Сбор за проверку составляет 5 процентов.",
+        "Срок проверки может быть продлен до семи месяцев.",
+    ]
+    ranked = [
+        Candidate(chunk, 1, t, 0, i, score=3.0 - i, learned=True) for i, t in enumerate(texts)
+    ]
+    question = build_question(
+        "Сколько длится образцовая проверка и до скольких месяцев её продлевают?"
+    )
+    assert [c.sentence for c in further_parts(question, ranked)] == [texts[2]]
+    assert further_parts(build_question("Сколько длится образцовая проверка?"), ranked) == []
+
+
+def test_a_fraction_is_a_rate() -> None:
+    assert values_of(profile("с 31-го дня — 1/150 ставки рефинансирования"), "rate") == ("1/150",)
+    assert values_of(profile("дата 01.02.2025"), "rate") == ()
