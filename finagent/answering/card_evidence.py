@@ -20,6 +20,7 @@ from finagent.answering.qualifiers import best_facts
 from finagent.cards.fields import BY_KEY as FIELD_BY_KEY
 from finagent.cards.model import DocumentCard, Fact
 from finagent.language.cues import cue_lemmas
+from finagent.question.documents import PRECISE
 from finagent.question.model import Question
 from finagent.question.tables import STOP_LEMMAS
 from finagent.state import Chunk, Source
@@ -48,6 +49,8 @@ _PREFERRED: dict[str, tuple[str, ...]] = {
 }
 QUALIFIED = "amount"  # the pseudo-field of an amount read by the question's qualifiers
 _QUALIFIED_MAX = 2  # more tied figures: the qualifiers chose none
+# reasons that name one document: its card alone answers, another's never stands in
+ONE_DOCUMENT = PRECISE | {"заголовок"}
 
 
 @dataclass
@@ -210,11 +213,15 @@ def _ordered_cards(
     """The cards of the documents the question names, else of the retrieved documents in
     their order (a card of a document neither named nor retrieved is not read); the
     document the question's words decide on (:mod:`finagent.answering.document_choice`)
-    first, those it was chosen over left out."""
+    first, those it was chosen over left out. A document named by its number, party, person
+    or a subject word of its heading is read alone."""
     by_id = {c.document_id: c for c in cards}
     retrieved = retrieved_ids(ctx.chunks)
     order = [d.document_id for d in question.documents] or retrieved
     chosen = chosen_documents(question, cards, retrieved)
+    reasons = {r for d in question.documents if d.document_id in chosen for r in d.reasons}
+    if reasons & ONE_DOCUMENT:  # another document's card never answers for it
+        return [by_id[i] for i in chosen if i in by_id]
     passed_over = set(first_tier(question, retrieved)) - set(chosen)
     ids = dict.fromkeys([*chosen, *(i for i in order if i not in passed_over)])
     return [by_id[i] for i in ids if i in by_id]

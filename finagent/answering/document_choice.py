@@ -9,7 +9,8 @@ vocabulary holds the most weight is the one asked about.
 
 - named by a number, a counterparty or a person: of those named by the most reasons, the
   ones no other fits clearly better (by ``MARGIN``: a word used by it alone);
-- named by its kind («в счёте», «по договору аренды»): those;
+- named by its kind («в счёте», «по договору аренды») or a subject word of its heading
+  («по кредитному договору»): those;
 - named only by a role word («поставщика»), which many documents hold: those, unless
   another document fits the words better by at least ``MARGIN`` (a word used only by it);
 - named by nothing: the first retrieved document, unless another fits better by
@@ -22,11 +23,11 @@ import math
 from collections.abc import Sequence
 
 from finagent.cards.model import DocumentCard
+from finagent.question.documents import PRECISE, strength
 from finagent.question.model import Question
 from finagent.question.tables import STOP_LEMMAS
 from finagent.state import Chunk
 
-PRECISE = frozenset({"номер", "контрагент", "лицо"})
 # a word used by one document of the user's, against one used by all of them, is worth
 # about this much more than a tie
 MARGIN = 1.0
@@ -70,9 +71,10 @@ def _best(ids: Sequence[str], fit: dict[str, float]) -> list[str]:
 
 
 def first_tier(question: Question, retrieved: Sequence[str] = ()) -> list[str]:
-    """The documents named by the most reasons, else the first retrieved one."""
-    most = max((len(d.reasons) for d in question.documents), default=0)
-    named = [d.document_id for d in question.documents if len(d.reasons) == most]
+    """The documents named most precisely, by the most reasons, else the first retrieved
+    one."""
+    most = max((strength(d.reasons) for d in question.documents), default=(0, 0, 0))
+    named = [d.document_id for d in question.documents if strength(d.reasons) == most]
     return named or list(retrieved[:1])
 
 
@@ -96,7 +98,7 @@ def decided_documents(
     reasons = {r for d in question.documents for r in d.reasons}
     if reasons & PRECISE:
         return _best(base, fit)
-    if "тип" in reasons:
+    if reasons & {"тип", "заголовок"}:
         return base
     held = {card.document_id for card in cards}
     rival = max(held - set(base), key=lambda i: (fit[i], i), default=None)

@@ -176,7 +176,9 @@ def build_question(
     numbers += [token for token in lemmas if any(ch.isdigit() for ch in token)]
     answer_types = _answer_types(lemmas, fields)
     revision = asked_revision(lemmas)
-    documents = named_documents(lemmas, text, numbers, cards)
+    attributes = asked_attributes(words, lemmas) if len(words) == len(lemmas) else []
+    asked = frozenset(lm for a in attributes for lm in (a.head, *a.lemmas))
+    documents = named_documents(lemmas, text, numbers, cards, asked)
     # the date it was signed, its number are a document's own, whatever amends it
     if not {key for _, key in fields} & _OWN_FIELDS:
         documents = with_revisions(documents, cards, revision)
@@ -200,7 +202,7 @@ def build_question(
         organisations=organisations_in(analysed),
         documents=documents,
         revision=revision,
-        attributes=asked_attributes(words, lemmas) if len(words) == len(lemmas) else [],
+        attributes=attributes,
         names=proper_names([[t.text for t in sentence.tokens] for sentence in analysed.sentences]),
         several=any(plural_interrogative(word) for word in words),
         parts=_typed_parts(analysed),

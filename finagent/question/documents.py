@@ -1,17 +1,26 @@
-"""Which of the user's documents a question names: by type, number, counterparty, person
-or a party role the card holds."""
+"""Which of the user's documents a question names: by type, number, counterparty, person,
+a subject word of its heading, or a party role the card holds."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from finagent.cards.doc_types import BY_KEY as DOC_TYPES
+from finagent.cards.doc_types import DOC_TYPES as ALL_KINDS
 from finagent.cards.fields import ROLES
 from finagent.cards.model import DocumentCard
-from finagent.language.cues import find_cue
-from finagent.language.lemmas import fold
+from finagent.language.cues import cue_lemmas, find_cue
+from finagent.language.dates import MONTHS
+from finagent.language.lemmas import animate, content_word, fold
+from finagent.language.text import analyse
 from finagent.question.model import DocumentMatch
 
+# reasons that name one document, not a kind or a role many documents share
+PRECISE = frozenset({"номер", "контрагент", "лицо"})
+# the words of every kind of document: a kind names its documents by the «тип» reason
+_KIND_WORDS = frozenset(word for kind in ALL_KINDS for cue in kind.cues for word in cue_lemmas(cue))
+_MIN_SUBJECT = 4  # letters of a heading's subject word
 _MIN_NUMBER = 2  # «№ 5» alone is too common to name a document by
 # Latin letters that look like Cyrillic ones: «A-17/2025» typed for «А-17/2025»
 _LOOK_ALIKES = str.maketrans("abcehkmoptxy", "авсенкмортху")
@@ -38,13 +47,36 @@ def _name_core(name: str) -> str:
     return fold(name.rsplit("«", 1)[-1].strip('»" '))
 
 
+@lru_cache(maxsize=4096)
+def _title_words(title: str) -> frozenset[str]:
+    """The words of a heading that name its subject beyond its kind: «кредитный» of
+    «Кредитный договор», «лизинг» of «Договор финансовой аренды (лизинга)»; not a kind of
+    document, a party («покупатель») or a function word."""
+    return frozenset(
+        token.lemma
+        for sentence in analyse(title).sentences
+        for token in sentence.tokens
+        if token.text.isalpha()
+        and len(token.lemma) >= _MIN_SUBJECT
+        and content_word(token.text)
+        and not animate(token.text)
+        and token.lemma not in _KIND_WORDS
+        and token.lemma not in MONTHS
+    )
+
+
 def _named_by_phrase(lemmas: Sequence[str], folded: str, phrase: str) -> bool:
     core = fold(phrase)
     return bool(core) and (core in folded or find_cue(lemmas, phrase) >= 0)
 
 
 def _reasons(
-    card: DocumentCard, lemmas: Sequence[str], folded: str, numbers: set[str], keyed: str
+    card: DocumentCard,
+    lemmas: Sequence[str],
+    folded: str,
+    numbers: set[str],
+    keyed: str,
+    asked: frozenset[str] = frozenset(),
 ) -> list[str]:
     reasons: list[str] = []
     doc_type = DOC_TYPES.get(card.doc_type or "")
@@ -67,6 +99,9 @@ def _reasons(
         if words and len(words[0]) > 3 and find_cue(lemmas, words[0]) >= 0:
             reasons.append("лицо")
             break
+    # «по кредитному договору», «по договору лизинга»: a subject word of its own heading
+    if (_title_words(card.title) - asked) & set(lemmas):
+        reasons.append("заголовок")
     held = {party.role for party in card.parties}
     for role in ROLES:
         if role.key in held and any(find_cue(lemmas, cue) >= 0 for cue in role.cues):
@@ -75,18 +110,31 @@ def _reasons(
     return reasons
 
 
+def strength(reasons: Sequence[str]) -> tuple[int, int, int]:
+    """How precisely reasons name a document: a number, counterparty or person names one
+    document, a subject word of its heading («кредитный», «лизинг») one kind of deal, and a
+    kind word («договор») or a role every document of that kind."""
+    return len(PRECISE & set(reasons)), int("заголовок" in reasons), len(reasons)
+
+
 def named_documents(
-    lemmas: Sequence[str], text: str, numbers: Sequence[str], cards: Sequence[DocumentCard]
+    lemmas: Sequence[str],
+    text: str,
+    numbers: Sequence[str],
+    cards: Sequence[DocumentCard],
+    asked: frozenset[str] = frozenset(),
 ) -> list[DocumentMatch]:
-    """Cards the question names, those named by more reasons first."""
+    """Cards the question names, those named more precisely (``strength``) first;
+    ``asked``: the lemmas of what the question asks («неустойка», «срок»), which name no
+    document even in its heading («Претензия об уплате неустойки»)."""
     folded = fold(text)
     wanted = {number_key(number) for number in numbers}
     keyed = _unified(text)
     matches = []
     for card in cards:
-        reasons = _reasons(card, lemmas, folded, wanted, keyed)
+        reasons = _reasons(card, lemmas, folded, wanted, keyed, asked)
         if reasons:
             matches.append(
                 DocumentMatch(document_id=card.document_id, title=card.title, reasons=reasons)
             )
-    return sorted(matches, key=lambda m: -len(m.reasons))
+    return sorted(matches, key=lambda m: tuple(-n for n in strength(m.reasons)))

@@ -44,6 +44,15 @@ from finagent.storage.card_refresh import current_cards
 log = get_logger("finagent.orchestrate")  # the event names predate this module
 
 
+def held_document_states_it(named: NamedDocuments, question: Question | None) -> bool:
+    """«До какого числа ответить на требование 18-07/4412?»: a held document named by its
+    number, party or person, and no date, sum or period of the question's own to compute
+    from: the document states the term (and the calculators would ask for the dates)."""
+    if question is None or not named.precise_ids:
+        return False
+    return not (question.dates or question.money or question.periods)
+
+
 async def offline_decision(
     deps: Deps,
     query: str,
@@ -52,13 +61,16 @@ async def offline_decision(
     debug: dict[str, Any],
     named: NamedDocuments | None = None,
     answer_type: str | None = None,
+    question: Question | None = None,
 ) -> Decision:
     """Rules and the user's cards, then the semantic classifier on the turn's query vector
     (rules and cards alone if the embedder fails); ``answer_type``: the typed question's."""
-    calc = calc_decision(query)  # deadlines and пени go to the calculators first
+    named = named or NamedDocuments()
+    # deadlines and пени go to the calculators first, unless a held document the question
+    # names precisely states its own terms and the question gives nothing to count from
+    calc = None if held_document_states_it(named, question) else calc_decision(query)
     if calc is not None:
         return calc
-    named = named or NamedDocuments()
     text, follow_up = prepare(query, history)
     try:
         vector: np.ndarray = (await deps.embedder.embed_queries([text]))[0]
@@ -98,10 +110,13 @@ async def checked_decision(
     debug: dict[str, Any],
     named: NamedDocuments,
     answer_type: str | None = None,
+    question: Question | None = None,
 ) -> Decision:
     """The LLM's decision cross-checked against facts and the offline router; a documents
     decision keeps what the cards found (the documents named, the one not held)."""
-    offline = await offline_decision(deps, query, history, inventory, debug, named, answer_type)
+    offline = await offline_decision(
+        deps, query, history, inventory, debug, named, answer_type, question
+    )
     text, _ = prepare(query, history)
     facts = facts_for(text, inventory, selected=False)
     facts = replace(facts, names_documents=facts.names_documents or named.any)
@@ -146,7 +161,15 @@ async def decide(
                 decision = None
             elif not selected:  # with a selection the documents decide (S3/S4)
                 decision = await checked_decision(
-                    deps, decision, query, history, inventory, debug, named, question.answer_type
+                    deps,
+                    decision,
+                    query,
+                    history,
+                    inventory,
+                    debug,
+                    named,
+                    question.answer_type,
+                    question,
                 )
         except Exception as exc:  # any failure or invalid output -> rules
             debug["orchestrator_fallback"] = report(exc, "orchestrator_llm_failed")
@@ -156,7 +179,7 @@ async def decide(
             decision = selected_documents_decision(query)
         else:
             decision = await offline_decision(
-                deps, query, history, inventory, debug, named, question.answer_type
+                deps, query, history, inventory, debug, named, question.answer_type, question
             )
     decision.user_documents = len(inventory)
     if selected and decision.scenario != Scenario.CLARIFY:

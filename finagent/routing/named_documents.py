@@ -24,14 +24,13 @@ from finagent.cards.model import DocumentCard
 from finagent.cards.title import doc_type_of
 from finagent.language.cues import cue_lemmas, find_cue
 from finagent.language.lemmas import first_person, fold, lemma
-from finagent.question.documents import number_key
+from finagent.question.documents import PRECISE, number_key
 from finagent.question.model import Question
 from finagent.routing.corpus_lemmas import corpus_lemmas
 from finagent.routing.distinctive import distinctive_terms
 from finagent.routing.subject import subject_words
 
 _WORD = re.compile(r"[А-Яа-яЁё]+")
-PRECISE = frozenset({"номер", "контрагент", "лицо"})
 # a generic kind is held when any card is of its family («договор»: a lease is one)
 _FAMILIES: dict[str, frozenset[str]] = {
     "contract": frozenset(
@@ -71,6 +70,8 @@ class NamedDocuments:
     # subject words of a held document's title in a question asking a value of a deal
     # (``finagent.routing.subject``): «аванс по лизингу», «открытие кредитной линии»
     subject: list[str] = field(default_factory=list)
+    # the question asks a value a deal's document states (``DEAL_VALUES``), not the law's
+    asks_value: bool = False
     # the kind of document named is a word the law uses everywhere («требование», «акт»)
     common_kind: bool = False
     missing: str | None = None  # Russian: «договор займа», «документ № 90»
@@ -318,6 +319,7 @@ def named_documents(question: Question, cards: Sequence[DocumentCard]) -> NamedD
         rare=terms.rare,
         own_names=terms.everywhere,
         own=own,
+        asks_value=_asks_deal_value(question),
         subject=subject_words(question.text, cards) if _asks_deal_value(question) else [],
         common_kind=start >= 0 and _common_in_law(question.lemmas[start:end]),
         missing=_missing(question, cards),

@@ -26,7 +26,13 @@ from finagent.routing.inventory import Inventory, doc_types_in
 from finagent.routing.multi_intent import with_all_intents
 from finagent.routing.named_documents import NamedDocuments
 from finagent.routing.plausible import plausible
-from finagent.routing.rules import PRONOUN_ONLY, about_rules, routing_text, rule_decision
+from finagent.routing.rules import (
+    PRONOUN_ONLY,
+    about_rules,
+    asks_the_law,
+    routing_text,
+    rule_decision,
+)
 from finagent.routing.training_vectors import bundled_model, training_vectors
 from finagent.state import Decision, Intent, Scenario, Turn
 from finagent.text_normalize import normalize
@@ -219,15 +225,18 @@ def cards_decision(
     # theirs or a party role in a question about the user's own affairs
     own_terms = (named.rare or named.roles) and named.own
     names = named.names or named.own_names
-    if (names or own_terms) and not about_rules(text):
-        if (names and named.own) or not sure_otherwise:
+    # a value of the user's own deal asked with a party role of theirs («мы как арендатор
+    # … за сколько дней предупредить арендодателя?») is read in the deal's document
+    own_deal = named.roles and named.own and named.asks_value
+    if (names or own_terms) and not asks_the_law(text):
+        if (names and named.own) or own_deal or not sure_otherwise:
             terms = ", ".join([*named.names, *named.own_names, *named.rare][:3]) or "a party role"
             return _documents(
                 text, "cards_vocabulary", f"names what the user's documents do: {terms}"
             )
     # the subject of a held document's title («аванс по лизингу»): the classifier's
     # confidence outweighs it only in an impersonal question
-    if named.subject and not about_rules(text) and (named.own or not sure_otherwise):
+    if named.subject and not asks_the_law(text) and (named.own or not sure_otherwise):
         terms = ", ".join(named.subject[:3])
         return _documents(text, "cards_subject", f"names a held document's subject: {terms}")
     if named.typed and not about_rules(text) and not sure_otherwise:

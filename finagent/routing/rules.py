@@ -38,7 +38,9 @@ VAGUE_HELP = _DATA.fragments["VAGUE_HELP"]
 FIND_DOCUMENT = _DATA.patterns["FIND_DOCUMENT"]
 DEFINITION = _DATA.fragments["DEFINITION"]
 NAMED_PARTY = _DATA.fragments["NAMED_PARTY"]
-ABOUT_RULES = _DATA.patterns["ABOUT_RULES"]
+# the rules' own questions, and the forms a deal's terms are asked in too
+ABOUT_RULES = _DATA.patterns["ABOUT_RULES"] + _DATA.patterns["DEAL_TERMS"]
+LAW_ONLY = _DATA.patterns["ABOUT_RULES"]
 FIND_INFORMATION = _DATA.fragments["FIND_INFORMATION"]
 FOLLOW_UP = _DATA.patterns["FOLLOW_UP"]
 
@@ -113,6 +115,13 @@ def about_rules(query: str) -> bool:
     """A question about rules or an explanation («как заполнить …», «что такое …»)."""
     text = normalize(query)
     return _any(ABOUT_RULES, text) or _any(EXPLAIN, text) or bool(re.search(DEFINITION, text))
+
+
+def asks_the_law(query: str) -> bool:
+    """About rules in a way no deal's document answers: an explanation, a definition, the
+    law, a form or a procedure (``about_rules`` without «в какой срок», «что грозит»)."""
+    text = normalize(query)
+    return _any(LAW_ONLY, text) or _any(EXPLAIN, text) or bool(re.search(DEFINITION, text))
 
 
 def routing_text(query: str, history: Sequence[Turn] = ()) -> tuple[str, bool]:

@@ -146,3 +146,17 @@ async def test_a_card_of_an_older_builder_is_rebuilt_when_read() -> None:
     assert card.version == CARD_VERSION and card.facts
     stored = await documents.cards.get("u1", doc.id)
     assert stored is not None and stored.version == CARD_VERSION
+
+
+def test_a_document_named_by_its_number_is_answered_by_its_own_card_alone() -> None:
+    # both are contracts; only the one not asked about states a price
+    other = "# Договор № Р-1/2026\n\n2.1. Стоимость работ составляет 50 000 рублей.\n"
+    named = "# Договор № К-5/2026 возмездного оказания услуг\n\n1.1. Исполнитель консультирует.\n"
+    cards = [build_card("d1", "a.md", other), build_card("d2", "b.md", named)]
+    chunks = [
+        Chunk(id=f"c{i}", text=t, source="user_docs", title=c.title, document_id=c.document_id)
+        for i, (t, c) in enumerate(zip((other, named), cards, strict=True))
+    ]
+    asked = build_question("какая стоимость по договору К-5/2026?", cards=cards)
+    found = card_answers(asked, cards, build_context(chunks, [], 10_000))
+    assert found == [], found

@@ -79,3 +79,52 @@ def test_documents_one_name_names_are_all_kept_when_the_words_fit_them_alike() -
     cards = _cards()
     question = build_question("сколько стоит договор с Кварц-Снаб?", cards=cards)
     assert set(chosen_documents(question, cards)) >= {"claim", "upd"}
+
+
+FREIGHT = """# Договор перевозки грузов № Г-3/2026
+г. Самара — 12 января 2026 г.
+ООО «Рассвет», именуемое «Грузоотправитель», и ООО «Трасса», именуемое «Перевозчик»,
+заключили настоящий договор.
+5.1. За просрочку доставки груза Перевозчик уплачивает штраф 5 % провозной платы.
+"""
+CREDIT = """# Кредитный договор № 77-К/2026 об открытии кредитной линии
+г. Самара — 20 января 2026 г.
+АО «Волга-Банк», именуемое «Банк», и ООО «Рассвет», именуемое «Заёмщик», заключили
+настоящий договор.
+2.1. Проценты начисляются по ставке 17 % годовых.
+"""
+TRAINING = """# Договор № ОБ-8/2026 возмездного оказания образовательных услуг
+г. Самара — 1 февраля 2026 г.
+ООО «Знание», именуемое «Исполнитель», и ООО «Рассвет», именуемое «Заказчик», заключили
+настоящий договор.
+3.1. Стоимость обучения составляет 90 000 рублей.
+"""
+
+
+def _contracts() -> list:
+    return [
+        build_card("freight", "freight", FREIGHT),
+        build_card("credit", "credit", CREDIT),
+        build_card("training", "training", TRAINING),
+    ]
+
+
+def test_a_number_names_its_document_over_every_document_of_the_kind() -> None:
+    cards = _contracts()
+    question = build_question("какая стоимость по договору ОБ-8/2026?", cards=cards)
+    assert question.documents[0].document_id == "training"
+    assert chosen_documents(question, cards, ["freight", "credit"]) == ["training"]
+
+
+def test_a_subject_word_of_a_heading_names_that_document_over_a_bare_kind() -> None:
+    cards = _contracts()
+    question = build_question("какая ставка по кредитному договору?", cards=cards)
+    assert "заголовок" in question.documents[0].reasons
+    assert chosen_documents(question, cards, ["freight"]) == ["credit"]
+
+
+def test_what_the_question_asks_names_no_document_by_its_heading() -> None:
+    claim = "# Претензия об уплате неустойки\nООО «Рассвет» — ООО «Трасса».\nТребуем уплатить.\n"
+    cards = [*_contracts(), build_card("claim", "claim", claim)]
+    question = build_question("какая неустойка по кредитному договору?", cards=cards)
+    assert "claim" not in {d.document_id for d in question.documents}

