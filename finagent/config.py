@@ -185,6 +185,13 @@ class Settings(BaseSettings):
         validation_alias=AliasChoices("FINAGENT_LLM_API_KEY", "OPENROUTER_API_KEY"),
     )
     llm_structured_method: Literal["json_schema", "function_calling"] = "json_schema"
+    llm_schema_limits: Literal["auto", "keep", "strip"] = Field(
+        default="auto",
+        description="Send the schema's length limits (maxItems, maxLength) with structured "
+        "output: keep, strip, or auto = strip for api.openai.com and openrouter.ai (strict "
+        "mode rejects them), keep for every other server (llama.cpp, vLLM, Ollama enforce "
+        "them in their grammar)",
+    )
     llm_temperature: float = 0.1
     llm_timeout_s: float = Field(
         default=60.0, gt=0, description="Timeout of every LLM call whose role sets none"

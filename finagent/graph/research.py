@@ -31,6 +31,7 @@ from finagent.agents_config import (
     agents_path,
     load_agents,
 )
+from finagent.clients.llm import keeps_schema_limits
 from finagent.clients.structured import StructuredCallError, StructuredOutputError, invoke_json
 from finagent.config import Settings
 from finagent.legal.catalog import LawCatalog
@@ -88,6 +89,7 @@ def build_research_graph(
     mcp_tools: list[Tool[Any]] | None = None,
     structured_method: str | None = None,
     catalog: LawCatalog | None = None,
+    keep_limits: bool = False,
 ) -> CompiledStateGraph[Any, Any, Any, Any]:
     """Compile the SGR research graph for ``agent``.
 
@@ -128,7 +130,9 @@ def build_research_graph(
         error: str | None = None
         try:
             # tool calls, fenced or plain JSON are all accepted: servers differ
-            reply = await invoke_json(llm, schema, prompt, structured_method or "json_schema")
+            reply = await invoke_json(
+                llm, schema, prompt, structured_method or "json_schema", keep_limits=keep_limits
+            )
             payload = reply.data
         except StructuredCallError as exc:
             cause = type(exc.__cause__ or exc).__name__
@@ -278,4 +282,5 @@ def research_graph_over(
         checkpointer=checkpointer,
         structured_method=settings.llm_structured_method,
         catalog=deps.catalog,
+        keep_limits=keeps_schema_limits(settings),
     )

@@ -20,6 +20,7 @@ import numpy as np
 from finagent.answering import messages
 from finagent.bootstrap import Deps
 from finagent.cards.model import DocumentCard
+from finagent.clients.llm import keeps_schema_limits
 from finagent.error_report import report
 from finagent.observability import get_logger
 from finagent.question.build import build_question
@@ -139,6 +140,7 @@ async def decide(
                 bool(selected),
                 settings.llm_structured_method,
                 inventory.summary(max_chars=settings.routing_inventory_prompt_chars),
+                keeps_schema_limits(settings),
             )
             if decision.confidence < settings.orchestrator_confidence_threshold:
                 debug["orchestrator_fallback"] = f"low confidence {decision.confidence:.2f}"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
@@ -17,6 +17,11 @@ if TYPE_CHECKING:  # slow to import; annotations only
     from langchain_core.language_models import BaseChatModel
 
 MAX_SUB_QUERY_CHARS = 500  # a search query, not a document: bounds the embedding cost
+MAX_QUESTION_CHARS = 300  # one clarifying question
+# every list and string of the decision is bounded in the schema: a server that enforces
+# the schema (llama.cpp's grammar) stops a repeating small model at the bound
+SubQuery = Annotated[str, Field(max_length=MAX_SUB_QUERY_CHARS)]
+AskedQuestion = Annotated[str, Field(max_length=MAX_QUESTION_CHARS)]
 
 
 class OrchestratorOutput(BaseModel):
@@ -24,12 +29,12 @@ class OrchestratorOutput(BaseModel):
 
     scenario: Literal[1, 2, 3, 4, 5] = Field(description="1..5 as described in the instructions")
     intents: list[Literal["kb", "rates", "news", "smalltalk", "calc"]] = Field(
-        default_factory=list, description="For scenario 2: one or more intents"
+        default_factory=list, max_length=5, description="For scenario 2: one or more intents"
     )
     confidence: float = Field(ge=0.0, le=1.0, description="Confidence from 0 to 1")
     reason: str = Field(default="", max_length=500, description="Short justification")
-    clarifying_questions: list[str] = Field(default_factory=list, max_length=3)
-    sub_queries: list[str] = Field(default_factory=list, max_length=4)
+    clarifying_questions: list[AskedQuestion] = Field(default_factory=list, max_length=3)
+    sub_queries: list[SubQuery] = Field(default_factory=list, max_length=4)
 
 
 class InvalidDecisionError(ValueError):
@@ -49,10 +54,12 @@ async def llm_decide(
     has_selection: bool,
     method: str,
     documents: str = "(неизвестно)",
+    keep_limits: bool = False,
 ) -> Decision:
     """Ask the LLM; raises on failure or invalid output (the caller falls back to rules).
 
-    ``documents`` is the bounded summary of the user's document inventory."""
+    ``documents`` is the bounded summary of the user's document inventory; ``keep_limits``:
+    the provider accepts the schema's length limits."""
     system = load_prompt("orchestrator").format(
         has_selection="да" if has_selection else "нет",
         history=_history_text(history),
@@ -61,7 +68,11 @@ async def llm_decide(
     # tool calls, fenced or plain JSON are all accepted (servers differ); a failed call or
     # a reply without a valid decision raises StructuredOutputError with the reason
     out, _ = await invoke_structured(
-        llm, OrchestratorOutput, [SystemMessage(system), HumanMessage(query)], method
+        llm,
+        OrchestratorOutput,
+        [SystemMessage(system), HumanMessage(query)],
+        method,
+        keep_limits=keep_limits,
     )
     scenario = Scenario(out.scenario)
     if scenario == Scenario.ROUTED and not out.intents:
