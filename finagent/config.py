@@ -142,6 +142,14 @@ class Settings(BaseSettings):
         description="The classifier is confident enough to contest the LLM's route from "
         "this calibrated probability (finagent/routing/cross_check.py)",
     )
+    routing_over_clarification_confidence: float = Field(
+        default=0.95,
+        ge=0.0,
+        le=1.0,
+        description="A route of the offline router at this calibrated probability (or a "
+        "rule) overrules an LLM clarification: out of fold, 0 of 907 such routes should "
+        "have asked, accuracy 0.995 (`finagent eval routing`, docs/routing.md)",
+    )
     routing_inventory_max_documents: int = Field(
         default=1000, ge=0, le=10_000, description="Documents the router reads per user"
     )

@@ -106,7 +106,14 @@ async def checked_decision(
     text, _ = prepare(query, history)
     facts = facts_for(text, inventory, selected=False)
     facts = replace(facts, names_documents=facts.names_documents or named.any)
-    checked = cross_check(llm, offline, facts, text, deps.settings.routing_cross_check_confidence)
+    checked = cross_check(
+        llm,
+        offline,
+        facts,
+        text,
+        deps.settings.routing_cross_check_confidence,
+        deps.settings.routing_over_clarification_confidence,
+    )
     debug["routing_cross_check"] = checked.report
     log.info("routing_cross_check", decided_by=checked.decided_by, outcome=checked.outcome)
     decision = checked.decision

@@ -9,6 +9,8 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
 from finagent.clients.structured import invoke_structured
+from finagent.language.overlap import ngrams
+from finagent.observability import LLM_OUTPUT_CHECKS
 from finagent.prompts import load_prompt
 from finagent.state import Decision, Scenario, Turn
 from finagent.text_safety import utf8_safe
@@ -37,8 +39,22 @@ class OrchestratorOutput(BaseModel):
     sub_queries: list[SubQuery] = Field(default_factory=list, max_length=4)
 
 
+#: A clarifying question with this share of its word 3-grams (not the user's own words)
+#: in the system prompt repeats the prompt's examples instead of asking about the question.
+COPIED_QUESTION_SHARE = 0.5
+
+
 class InvalidDecisionError(ValueError):
     """The LLM's output is well-formed JSON but not a usable decision."""
+
+
+def copies_prompt(question: str, prompt: str, query: str) -> bool:
+    """``question`` repeats ``prompt`` (its examples) rather than asking about ``query``."""
+    own = [g for g in ngrams(question, 3) if g not in set(ngrams(query, 3))]
+    if len(own) < 2:
+        return False
+    theirs = set(ngrams(prompt, 3))
+    return sum(g in theirs for g in own) / len(own) >= COPIED_QUESTION_SHARE
 
 
 def _history_text(history: Sequence[Turn]) -> str:
@@ -81,6 +97,11 @@ async def llm_decide(
         raise InvalidDecisionError("documents scenario without selected documents")
     if scenario == Scenario.CLARIFY and not any(q.strip() for q in out.clarifying_questions):
         raise InvalidDecisionError("clarification without questions")
+    if scenario == Scenario.CLARIFY and any(
+        copies_prompt(q, system, query) for q in out.clarifying_questions
+    ):
+        LLM_OUTPUT_CHECKS.labels(role="orchestrator", check="copied_clarification").inc()
+        raise InvalidDecisionError("clarification copied from the prompt's examples")
     # LLM text goes to the embedder and the store: UTF-8 safe and bounded
     asked = [utf8_safe(q).strip()[:MAX_SUB_QUERY_CHARS] for q in out.clarifying_questions]
     sub_queries = [utf8_safe(q).strip()[:MAX_SUB_QUERY_CHARS] for q in out.sub_queries]
