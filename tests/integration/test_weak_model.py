@@ -158,3 +158,39 @@ async def test_a_reply_cut_twice_is_replaced_with_a_note(
     assert "оборвался на ограничении длины" in result.answer
     assert "применяется при\n" not in result.answer
     assert checks("cut") == before + 1
+
+
+async def test_research_steps_written_as_text_on_a_server_that_ignores_tool_choice(
+    tmp_path: Path,
+) -> None:
+    import uuid
+
+    from finagent.agents_config import AgentDefinition
+    from finagent.graph.research import build_research_graph
+    from finagent.tools.catalog import build_research_registry
+    from finagent.tools.registry import ToolRegistry
+
+    reasoning = {
+        "reasoning_steps": ["Понять вопрос", "Ответить"],
+        "current_situation": "Данных достаточно",
+        "plan_status": "Готово",
+        "enough_data": True,
+        "remaining_steps": ["Ответить"],
+        "task_completed": True,
+    }
+    final = {
+        "tool_name": "final_answer",
+        "reasoning": "Ответ известен",
+        "completed_steps": ["Ответил"],
+        "answer": "Основная ставка НДС 20 %.",
+        "status": "completed",
+    }
+    registry = build_research_registry(ToolRegistry([]), None, tmp_path / "reports")
+    agent = AgentDefinition(name="weak", tools=["generate_plan", "final_answer"])
+    with run_fake_chat([{"json": {**reasoning, "tool": final}}], mode="llamacpp_weak") as chat:
+        llm = build_chat_model(settings(chat, tmp_path), "research")
+        graph = build_research_graph(llm, registry, agent, structured_method="function_calling")
+        config = {"configurable": {"thread_id": uuid.uuid4().hex, "user_id": "alice"}}
+        result = await graph.ainvoke({"query": "Какая основная ставка НДС?"}, config)
+    assert chat.ignored == ['tool_choice "required"']
+    assert result["status"] == "completed" and result["answer"] == "Основная ставка НДС 20 %."
