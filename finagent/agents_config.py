@@ -49,6 +49,10 @@ class ExecutionLimits(_Strict):
         default=None, description="Where create_report writes (default: settings.reports_path)"
     )
     mcp_context_limit: int = Field(default=15_000, ge=500, le=200_000)
+    # tool outputs in the prompt: per step and for the whole run (about 4 characters a
+    # token: 24 000 characters keep a run's outputs near 6k tokens)
+    max_step_output_chars: int = Field(default=6_000, ge=200, le=200_000)
+    max_total_output_chars: int = Field(default=24_000, ge=200, le=1_000_000)
 
 
 class SearchLimits(_Strict):

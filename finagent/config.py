@@ -142,6 +142,14 @@ class Settings(BaseSettings):
         description="The classifier is confident enough to contest the LLM's route from "
         "this calibrated probability (finagent/routing/cross_check.py)",
     )
+    routing_over_clarification_confidence: float = Field(
+        default=0.95,
+        ge=0.0,
+        le=1.0,
+        description="A route of the offline router at this calibrated probability (or a "
+        "rule) overrules an LLM clarification: out of fold, 0 of 907 such routes should "
+        "have asked, accuracy 0.995 (`finagent eval routing`, docs/routing.md)",
+    )
     routing_inventory_max_documents: int = Field(
         default=1000, ge=0, le=10_000, description="Documents the router reads per user"
     )
@@ -185,6 +193,13 @@ class Settings(BaseSettings):
         validation_alias=AliasChoices("FINAGENT_LLM_API_KEY", "OPENROUTER_API_KEY"),
     )
     llm_structured_method: Literal["json_schema", "function_calling"] = "json_schema"
+    llm_schema_limits: Literal["auto", "keep", "strip"] = Field(
+        default="auto",
+        description="Send the schema's length limits (maxItems, maxLength) with structured "
+        "output: keep, strip, or auto = strip for api.openai.com and openrouter.ai (strict "
+        "mode rejects them), keep for every other server (llama.cpp, vLLM, Ollama enforce "
+        "them in their grammar)",
+    )
     llm_temperature: float = 0.1
     llm_timeout_s: float = Field(
         default=60.0, gt=0, description="Timeout of every LLM call whose role sets none"

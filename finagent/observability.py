@@ -33,6 +33,12 @@ EXTERNAL_CALLS = Counter(
 TOOL_CALLS = Counter(
     "finagent_tool_calls_total", "Tool calls by outcome", ["tool", "outcome"], registry=METRICS
 )
+LLM_OUTPUT_CHECKS = Counter(
+    "finagent_llm_output_checks_total",
+    "LLM replies a check refused (answer, routing, research), by check",
+    ["role", "check"],
+    registry=METRICS,
+)
 
 
 def register_secrets(values: Iterable[str]) -> None:

@@ -42,7 +42,9 @@ def serve(gguf: Path, port: int, threads: int, ctx: int) -> None:
 
     params = xllamacpp.CommonParams()
     params.model.path = str(gguf)
-    params.model_alias = gguf.stem
+    # recent xllamacpp takes a set of aliases: a plain string became one alias per character
+    aliases = params.model_alias
+    params.model_alias = {gguf.stem} if isinstance(aliases, (set, frozenset)) else gguf.stem
     params.n_ctx = ctx
     params.n_parallel = 1
     params.cpuparams.n_threads = threads
@@ -77,6 +79,10 @@ def lane_env(base_url: str, model: str, args: argparse.Namespace) -> dict[str, s
             "FINAGENT_LLM_API_KEY": env.get("FINAGENT_LLM_API_KEY", "local-no-key"),
             "FINAGENT_LLM_STRUCTURED_METHOD": args.method,
             "FINAGENT_LLM_TIMEOUT_S": str(args.timeout),
+            # one request (streamed body included) and one answer's external calls in all:
+            # the 120 s and 90 s defaults turn every CPU answer into a fallback
+            "FINAGENT_LLM_DEADLINE_S": str(args.timeout),
+            "FINAGENT_ANSWER_BUDGET_S": str(args.timeout * 4),
             "FINAGENT_LLM_MAX_RETRIES": "0",
             "FINAGENT_LLM_ORCHESTRATOR_MAX_TOKENS": str(args.orchestrator_max_tokens),
             "FINAGENT_LLM_ANSWER_MAX_TOKENS": str(args.answer_max_tokens),

@@ -63,4 +63,11 @@ def format_cross_validation(cv: dict[str, Any]) -> str:
             f"recall S1 {v['recall_S1']:.3f}  asked {v['asked']:.3f}"
             for t, v in cv["thresholds"].items()
         ]
+    if cv.get("confident_routes"):
+        lines += ["", "routes at or above the confidence (out-of-fold; should ask = true S5):"]
+        lines += [
+            f"  confidence {t}: share {v['share']:.3f}  accuracy {v['accuracy']:.3f}  "
+            f"should ask {v['should_ask']:.4f}  (n={v['n']})"
+            for t, v in cv["confident_routes"].items()
+        ]
     return "\n".join(lines)

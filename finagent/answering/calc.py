@@ -139,7 +139,7 @@ async def _llm_verdict(
     """The rules' verdict on the LLM's reading; the rule reading alone when the LLM fails
     (logged, redacted; the user sees the rule reading's answer, not an error)."""
     try:
-        read = await llm_calc_request(reader.llm, query, today, reader.method)
+        read = await llm_calc_request(reader.llm, query, today, reader.method, reader.keep_limits)
     except Exception as exc:  # error, timeout, invalid output: the rules serve alone
         debug["llm_reading"] = {"failed": report(exc, "calc_llm_failed")}
         return Verdict("agree", req)

@@ -90,14 +90,16 @@ async def fallback(
     decision: Decision,
     check: bool,
     as_of: date | None,
+    note: str = messages.LLM_UNAVAILABLE_NOTE,
 ) -> tuple[str, dict[str, Any]]:
-    """The extractive answer when the LLM fails, with the same checks (``as_of``: the
-    question's date, given whenever ``check`` is)."""
+    """The extractive answer when the LLM fails or its reply fails a check, with the same
+    checks (``as_of``: the question's date, given whenever ``check`` is); ``note`` says why
+    the model's answer is not shown."""
     if not check or as_of is None:
-        body = compose_extractive(query, ctx, messages.LLM_UNAVAILABLE_NOTE)
+        body = compose_extractive(query, ctx, note)
         return finalise(body, ctx.sources, ctx.notices)
     ranked, _ = await rank(query, candidates(ctx), deps.embedder)
-    body = compose_key_facts(ctx, ranked, note=messages.LLM_UNAVAILABLE_NOTE)
+    body = compose_key_facts(ctx, ranked, note=note)
     return await verified(deps, body, ctx, decision, ctx.sources, as_of, known=[query])
 
 

@@ -25,6 +25,9 @@ SMALLTALK = (
     "Задайте вопрос."
 )
 LLM_UNAVAILABLE_NOTE = "_Языковая модель недоступна: ответ составлен из найденных фрагментов._"
+OUTPUT_CHECK_NOTE = (
+    "_Ответ языковой модели не показан ({reason}): ответ составлен из найденных фрагментов._"
+)
 
 # Abstention: the sources have no basis for an answer (the marker phrase is stable: evals
 # and clients look for «нет оснований для ответа»).

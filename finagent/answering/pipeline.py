@@ -12,11 +12,12 @@ The pipeline returns the state update; the turn is saved once, by the graph's
 from __future__ import annotations
 
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from pydantic import BaseModel
 
 from finagent.answering import messages
 from finagent.answering.abstention import evidence_abstention, scope_abstention
@@ -53,6 +54,14 @@ from finagent.answering.final import (
 from finagent.answering.further_parts import further_parts
 from finagent.answering.general_rule import prefer_general_rule
 from finagent.answering.list_items import prefer_matching_item
+from finagent.answering.output_checks import (
+    Problem,
+    count,
+    note_for,
+    prompt_scaffold,
+    reply_problem,
+    was_cut,
+)
 from finagent.answering.question_prompt import question_brief
 from finagent.answering.ranker import rank_learned
 from finagent.answering.vague import clarification
@@ -61,6 +70,7 @@ from finagent.answering.year_coverage import uncovered_year
 from finagent.bootstrap import Deps
 from finagent.cards.model import DocumentCard
 from finagent.cards.sentence_vectors import SentenceVectors, similarities
+from finagent.clients.text_tool_calls import bound_calls, text_tool_calls
 from finagent.error_report import report
 from finagent.observability import get_logger
 from finagent.prompts import load_prompt
@@ -94,6 +104,9 @@ class TurnInput:
     instructions: str = ""
     tool_results: list[ExternalData] = field(default_factory=list)
     with_tools: bool = False  # tools are offered to the LLM in this round
+    # the offered tools' input models by name: a tool call the model writes as text runs
+    # when it names one of them with valid arguments
+    tool_models: Mapping[str, type[BaseModel]] = field(default_factory=dict)
 
     @property
     def query(self) -> str:
@@ -270,9 +283,13 @@ async def _offline(turn: TurnInput, evidence: Evidence, only_smalltalk: bool) ->
     return {**update, "chunks": update_chunks} if update_chunks else update
 
 
-def _prompt(turn: TurnInput, evidence: Evidence) -> list[BaseMessage]:
+def _system(turn: TurnInput) -> str:
     parts = ["answer_system", *(["answer_tools"] if turn.with_tools else []), "answer_format"]
-    system = "\n\n".join(load_prompt(name) for name in parts)
+    return "\n\n".join(load_prompt(name) for name in parts)
+
+
+def _prompt(turn: TurnInput, evidence: Evidence) -> list[BaseMessage]:
+    system = _system(turn)
     user = load_prompt("answer_user").format(
         context=turn.ctx.text,
         question=turn.query,
@@ -283,16 +300,54 @@ def _prompt(turn: TurnInput, evidence: Evidence) -> list[BaseMessage]:
 
 
 async def _fallback(
-    turn: TurnInput, check: bool, error: dict[str, str] | str, extra: dict[str, Any]
+    turn: TurnInput,
+    check: bool,
+    error: dict[str, str] | str,
+    extra: dict[str, Any],
+    problem: Problem | None = None,
 ) -> dict[str, Any]:
+    """The extractive answer instead of the LLM's: it failed (``error``), or its reply
+    failed the output check ``problem`` (named in the note and counted)."""
+    note = note_for(problem) if problem else messages.LLM_UNAVAILABLE_NOTE
     text, checked = await fallback(
-        turn.deps, turn.query, turn.ctx, turn.decision, check, turn.question.as_of
+        turn.deps, turn.query, turn.ctx, turn.decision, check, turn.question.as_of, note
     )
-    return {
-        "answer": text,
-        **extra,
-        "debug": {**checked, "answer_mode": "extractive_fallback", "llm_error": error},
-    }
+    debug = {**checked, "answer_mode": "extractive_fallback", "llm_error": error}
+    if problem:
+        count("answer", problem)
+        log.warning("answer_output_check", check=problem)
+        debug["output_check"] = problem
+    return {"answer": text, **extra, "debug": debug}
+
+
+def _as_tool_round(turn: TurnInput, reply: AIMessage) -> AIMessage | None:
+    """The reply as a real tool call when its text is a call of an offered tool with
+    valid arguments (servers that ignore ``tool_choice``; small models)."""
+    if not turn.with_tools or not turn.tool_models:
+        return None
+    calls = bound_calls(text_tool_calls(reply.text), turn.tool_models)
+    if not calls:
+        return None
+    log.info("answer_text_tool_calls", tools=[c["name"] for c in calls])
+    return AIMessage(content="", tool_calls=calls, id=reply.id, usage_metadata=reply.usage_metadata)
+
+
+async def _continued(
+    generate: Generate, prompt: list[BaseMessage], reply: AIMessage
+) -> tuple[AIMessage, bool]:
+    """A reply cut at ``max_tokens`` continued once: the joined text, and whether the
+    continuation was cut too (a failed continuation counts as cut)."""
+    try:
+        more = await generate([*prompt, reply, HumanMessage(load_prompt("answer_continue"))])
+    except Exception as exc:
+        report(exc, "answer_continuation_failed")
+        return reply, True
+    joined = AIMessage(
+        content=reply.text + storable_reply(more).text,
+        id=reply.id,
+        usage_metadata=reply.usage_metadata,
+    )
+    return joined, was_cut(more)
 
 
 async def answer_turn(turn: TurnInput, generate: Generate | None = None) -> dict[str, Any]:
@@ -333,16 +388,25 @@ async def answer_turn(turn: TurnInput, generate: Generate | None = None) -> dict
         return await _offline(turn, evidence, only_smalltalk)
 
     new = [] if turn.history else _prompt(turn, evidence)
+    prompt = [*turn.history, *new]
     try:
-        reply = await generate([*turn.history, *new])
+        raw = await generate(prompt)
     except Exception as exc:
         return await _fallback(turn, check, report(exc, "answer_llm_failed"), {})
-    reply = storable_reply(reply)
+    reply = storable_reply(raw)
     if reply.tool_calls and turn.with_tools:
         return {"messages": [*new, reply]}
-    if not reply.text.strip():  # an empty completion: answer from the sources instead
-        log.warning("answer_llm_empty")
-        return await _fallback(turn, check, "empty reply", {"messages": [*new, reply]})
+    written = _as_tool_round(turn, reply)
+    if written is not None:
+        return {"messages": [*new, written], "debug": {"text_tool_calls": len(written.tool_calls)}}
+    cut = was_cut(raw)
+    if cut and reply.text.strip():
+        reply, cut = await _continued(generate, prompt, reply)
+    scaffold = prompt_scaffold(_system(turn), load_prompt("answer_user"), ctx.text)
+    problem = reply_problem(reply.text, cut, scaffold, ctx.text)
+    if problem is not None:
+        extra = {"messages": [*new, reply]}
+        return await _fallback(turn, check, f"output check: {problem}", extra, problem)
     sources = ctx.sources + tool_sources(ctx, turn.tool_results)
     if check:
         known = [turn.query, *_card_sentences(evidence)]

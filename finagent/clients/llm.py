@@ -28,6 +28,17 @@ def role_limits(settings: Settings, role: LLMRole | None) -> tuple[float, int | 
     return (timeout if timeout is not None else settings.llm_timeout_s), max_tokens
 
 
+#: Hosts whose strict structured output rejects length limits (maxItems, maxLength, ...).
+STRICT_LIMIT_HOSTS = frozenset({"api.openai.com", "openrouter.ai"})
+
+
+def keeps_schema_limits(settings: Settings) -> bool:
+    """Whether structured output sends the schema's length limits to this provider."""
+    if settings.llm_schema_limits != "auto":
+        return settings.llm_schema_limits == "keep"
+    return urlparse(settings.llm_base_url).hostname not in STRICT_LIMIT_HOSTS
+
+
 def build_chat_model(settings: Settings, role: LLMRole | None = None) -> BaseChatModel | None:
     """A ChatOpenAI client when an LLM is configured, else None (rules + extractive answers).
 

@@ -10,8 +10,16 @@ Both methods of ``FINAGENT_LLM_STRUCTURED_METHOD`` go through ``invoke_json``:
   ``tool_choice="required"`` (a string). langchain-openai would name the function in an
   object, which llama.cpp, vLLM and others reject or ignore.
 
-Whatever the server does, the JSON object is looked for in the tool calls, then in
+Whatever the server does, the JSON object is looked for in the tool calls, then in a
+tool call written as text that names the schema (``<tool_call>`` tags, a fence or a bare
+``{"name": …, "arguments": …}``: servers that ignore ``tool_choice`` get these), then in
 ```json fences, then in the plain text of the reply (``extract_json``).
+
+The schema's limits (``maxItems``, ``maxLength``, ``minItems``, ``minLength``) are sent
+when the provider accepts them (``keep_limits``, ``FINAGENT_LLM_SCHEMA_LIMITS``): a local
+server's grammar then stops a list at its bound instead of repeating items until
+``max_tokens``. OpenAI's strict mode rejects them, so they are stripped there; pydantic
+checks them on our side either way. Enums and constants are always sent.
 """
 
 from __future__ import annotations
@@ -27,16 +35,19 @@ from langchain_core.messages import BaseMessage
 from langchain_core.runnables import RunnableConfig
 from pydantic import BaseModel, ValidationError
 
+from finagent.clients.text_tool_calls import text_tool_calls
 from finagent.observability import redact
 
 if TYPE_CHECKING:  # slow to import; annotations only
     from langchain_core.language_models import BaseChatModel
 
 M = TypeVar("M", bound=BaseModel)
-Found = Literal["tool_call", "fence", "text"]
+Found = Literal["tool_call", "text_tool_call", "fence", "text"]
 
-#: Keywords OpenAI's strict mode rejects; pydantic still checks them on our side.
-_UNSUPPORTED = ("default", "minLength", "maxLength", "minItems", "maxItems")
+#: Keywords no strict schema carries (the reply is validated by pydantic, defaults included).
+_UNSUPPORTED = ("default",)
+#: Length limits: sent where the provider accepts them (``keep_limits``), else stripped.
+LIMITS = ("minLength", "maxLength", "minItems", "maxItems")
 _FENCE = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\r?\n(.*?)```", re.DOTALL)
 _NAME = re.compile(r"[^A-Za-z0-9_-]+")
 
@@ -100,8 +111,11 @@ def parse_json_text(text: str) -> tuple[dict[str, Any], Found] | None:
     return (embedded, "text") if embedded is not None else None
 
 
-def extract_json(message: BaseMessage) -> tuple[dict[str, Any], Found] | None:
-    """The JSON object of a reply: first tool call, a malformed tool call, fence or text."""
+def extract_json(
+    message: BaseMessage, schema_name: str | None = None
+) -> tuple[dict[str, Any], Found] | None:
+    """The JSON object of a reply: first tool call, a malformed tool call, a tool call
+    written as text naming ``schema_name`` (its arguments), fence or text."""
     for call in getattr(message, "tool_calls", None) or []:
         if isinstance(call.get("args"), dict) and call["args"]:
             return dict(call["args"]), "tool_call"
@@ -111,21 +125,29 @@ def extract_json(message: BaseMessage) -> tuple[dict[str, Any], Found] | None:
         if parsed is not None:
             return parsed[0], "tool_call"
     text = message.text if isinstance(message.text, str) else str(message.content)
+    if schema_name is not None:
+        for written in text_tool_calls(text):
+            if written.name == schema_name and written.args:
+                return written.args, "text_tool_call"
     return parse_json_text(text)
 
 
 # --- the schema sent --------------------------------------------------------------------------
 
 
-def _strict(node: Any, defs: dict[str, Any]) -> Any:
+def _strict(node: Any, defs: dict[str, Any], dropped: tuple[str, ...]) -> Any:
     if isinstance(node, list):
-        return [_strict(item, defs) for item in node]
+        return [_strict(item, defs, dropped) for item in node]
     if not isinstance(node, dict):
         return node
     if "$ref" in node and len(node) > 1:  # OpenAI rejects siblings of $ref: inline it
         target = defs.get(str(node["$ref"]).rsplit("/", 1)[-1], {})
         node = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
-    out = {k: _strict(v, defs) for k, v in node.items() if k not in _UNSUPPORTED}
+    out = {
+        k: v if k in ("enum", "const") else _strict(v, defs, dropped)
+        for k, v in node.items()
+        if k not in dropped
+    }
     if "properties" in out or out.get("type") == "object":
         out.setdefault("properties", {})
         out["required"] = list(out["properties"])
@@ -133,20 +155,26 @@ def _strict(node: Any, defs: dict[str, Any]) -> Any:
     return out
 
 
-def strict_json_schema(schema: type[BaseModel]) -> dict[str, Any]:
-    """``schema`` as an OpenAI strict JSON schema: objects closed, every property required."""
+def strict_json_schema(schema: type[BaseModel], keep_limits: bool = False) -> dict[str, Any]:
+    """``schema`` as an OpenAI strict JSON schema: objects closed, every property required;
+    its length limits kept when ``keep_limits`` (the provider accepts them)."""
     raw = copy.deepcopy(schema.model_json_schema())
     defs = raw.get("$defs", {})
-    strict = _strict(raw, defs)
+    dropped = _UNSUPPORTED if keep_limits else (*_UNSUPPORTED, *LIMITS)
+    strict = _strict(raw, defs, dropped)
     if "$defs" in strict:
-        strict["$defs"] = {k: _strict(v, defs) for k, v in defs.items()}
+        strict["$defs"] = {k: _strict(v, defs, dropped) for k, v in defs.items()}
     return dict(strict)
 
 
-def response_format(schema: type[BaseModel]) -> dict[str, Any]:
+def response_format(schema: type[BaseModel], keep_limits: bool = False) -> dict[str, Any]:
     """The ``json_schema`` response format for ``schema`` (name, description, strict)."""
     name = _NAME.sub("_", schema.__name__)[:64] or "Output"
-    body: dict[str, Any] = {"name": name, "schema": strict_json_schema(schema), "strict": True}
+    body: dict[str, Any] = {
+        "name": name,
+        "schema": strict_json_schema(schema, keep_limits),
+        "strict": True,
+    }
     if schema.__doc__:
         body["description"] = schema.__doc__.strip()[:500]
     return {"type": "json_schema", "json_schema": body}
@@ -163,7 +191,7 @@ def _speaks_openai(llm: BaseChatModel) -> bool:
     return isinstance(llm, BaseChatOpenAI)
 
 
-def _runnable(llm: BaseChatModel, schema: type[BaseModel], method: str) -> Any:
+def _runnable(llm: BaseChatModel, schema: type[BaseModel], method: str, keep_limits: bool) -> Any:
     if method == "function_calling":
         # a string tool_choice: servers that only accept strings honour it
         return llm.with_structured_output(
@@ -172,7 +200,7 @@ def _runnable(llm: BaseChatModel, schema: type[BaseModel], method: str) -> Any:
     if _speaks_openai(llm):
         # our own strict response format, and the raw message back: our parser validates,
         # not the SDK's (which raises on a fenced or slightly invalid reply)
-        return llm.bind(response_format=response_format(schema))
+        return llm.bind(response_format=response_format(schema, keep_limits))
     return llm.with_structured_output(schema, method="json_schema", include_raw=True)
 
 
@@ -187,14 +215,17 @@ async def invoke_json(
     messages: Sequence[BaseMessage],
     method: str,
     config: RunnableConfig | None = None,
+    keep_limits: bool = False,
 ) -> JsonReply:
     """Ask for ``schema`` with ``method``; the JSON object found in the reply, unvalidated.
 
-    Raises ``StructuredOutputError`` (redacted reason) when the call fails or the reply
-    holds no JSON object.
+    ``keep_limits``: the provider accepts the schema's length limits (see the module
+    docstring). Raises ``StructuredOutputError`` (redacted reason) when the call fails or
+    the reply holds no JSON object.
     """
     try:
-        result = await _runnable(llm, schema, method).ainvoke(list(messages), config)
+        runnable = _runnable(llm, schema, method, keep_limits)
+        result = await runnable.ainvoke(list(messages), config)
     except Exception as exc:
         from openai import LengthFinishReasonError  # slow to import; only failures need it
 
@@ -209,7 +240,7 @@ async def invoke_json(
         return JsonReply(parsed.model_dump(mode="json"), "tool_call", raw)
     if not isinstance(raw, BaseMessage):
         raise StructuredOutputError("the model returned no message")
-    found = extract_json(raw)
+    found = extract_json(raw, schema.__name__)
     if found is None:
         text = raw.text if isinstance(raw.text, str) else ""
         raise StructuredOutputError(
@@ -224,9 +255,10 @@ async def invoke_structured(
     messages: Sequence[BaseMessage],
     method: str,
     config: RunnableConfig | None = None,
+    keep_limits: bool = False,
 ) -> tuple[M, JsonReply]:
     """Like ``invoke_json``, validated against ``schema`` (``StructuredOutputError`` if not)."""
-    reply = await invoke_json(llm, schema, messages, method, config)
+    reply = await invoke_json(llm, schema, messages, method, config, keep_limits)
     try:
         return schema.model_validate(reply.data), reply
     except ValidationError as exc:

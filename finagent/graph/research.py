@@ -31,10 +31,11 @@ from finagent.agents_config import (
     agents_path,
     load_agents,
 )
+from finagent.clients.llm import keeps_schema_limits
 from finagent.clients.structured import StructuredCallError, StructuredOutputError, invoke_json
 from finagent.config import Settings
 from finagent.legal.catalog import LawCatalog
-from finagent.observability import get_logger
+from finagent.observability import LLM_OUTPUT_CHECKS, get_logger
 from finagent.prompts import load_prompt, research_messages
 from finagent.tools.base import Tool, ToolContext, ToolError, ToolResult
 from finagent.tools.sgr import (
@@ -50,6 +51,12 @@ if TYPE_CHECKING:
 
     from finagent.bootstrap import Deps
 
+from finagent.graph.research_budget import (
+    best_report,
+    budgeted,
+    call_digest,
+    repeated_call_error,
+)
 from finagent.graph.research_schema import (  # noqa: F401  (CATALOGUE, ToolNames: re-exported)
     ANONYMOUS_USER,
     CATALOGUE,
@@ -60,6 +67,7 @@ from finagent.graph.research_schema import (  # noqa: F401  (CATALOGUE, ToolName
     ToolNames,
     _render_tools,
     _resume_text,
+    at_limit,
     available_tool_names,
     next_step_model,
     tool_call_model,
@@ -88,6 +96,7 @@ def build_research_graph(
     mcp_tools: list[Tool[Any]] | None = None,
     structured_method: str | None = None,
     catalog: LawCatalog | None = None,
+    keep_limits: bool = False,
 ) -> CompiledStateGraph[Any, Any, Any, Any]:
     """Compile the SGR research graph for ``agent``.
 
@@ -105,11 +114,15 @@ def build_research_graph(
                 "status": "failed",
                 "answer": research_messages.NEEDS_LLM,
             }
-        if iteration >= agent.execution.max_iterations + FINAL_GRACE_STEPS:
-            return {
-                "status": "failed",
-                "answer": research_messages.STEP_LIMIT,
-            }
+        # a limit (steps or tool-output budget) leaves the final tools for a few grace steps
+        since = state.get("final_since")
+        if since is None and at_limit(agent, state):
+            since = iteration
+        if since is not None and iteration >= since + FINAL_GRACE_STEPS:
+            spent = state.get("output_chars", 0) >= agent.execution.max_total_output_chars
+            reason = research_messages.BUDGET_LIMIT if spent else research_messages.STEP_LIMIT
+            log.warning("research_limit", iteration=iteration, budget_spent=spent)
+            return {"status": "failed", "answer": best_report(dict(state), reason)}
         await toolkit.ready()
         errors = toolkit.mcp_errors
         tools = toolkit.tools()
@@ -122,13 +135,15 @@ def build_research_graph(
             .replace("{available_tools}", _render_tools(chosen))
         )
         prompt: list[AnyMessage] = [SystemMessage(content=system), *state.get("messages", [])]
-        if iteration >= agent.execution.max_iterations:
+        if at_limit(agent, state):
             prompt.append(HumanMessage(content=load_prompt("research_limit")))
         payload: dict[str, Any] | None = None
         error: str | None = None
         try:
             # tool calls, fenced or plain JSON are all accepted: servers differ
-            reply = await invoke_json(llm, schema, prompt, structured_method or "json_schema")
+            reply = await invoke_json(
+                llm, schema, prompt, structured_method or "json_schema", keep_limits=keep_limits
+            )
             payload = reply.data
         except StructuredCallError as exc:
             cause = type(exc.__cause__ or exc).__name__
@@ -136,7 +151,7 @@ def build_research_graph(
             return {
                 "iteration": iteration + 1,
                 "status": "failed",
-                "answer": research_messages.LLM_UNAVAILABLE,
+                "answer": best_report(dict(state), research_messages.LLM_UNAVAILABLE),
             }
         except StructuredOutputError as exc:
             log.warning("research_step_unparsed", reason=str(exc), iteration=iteration)
@@ -164,6 +179,7 @@ def build_research_graph(
             "iteration": iteration + 1,
             "pending": pending,
             "messages": [message],
+            "final_since": since,
         }
         if errors and iteration == 0:
             update["mcp_errors"] = errors
@@ -184,16 +200,33 @@ def build_research_graph(
             pending["args"], update["references"] = await checked_final_args(
                 catalog, name, pending.get("args") or {}, state
             )
+        args = pending.get("args") or {}
+        digests = dict(state.get("call_digests") or {})
+        key = call_digest(name, args)
         if pending.get("error"):
             output = ToolResult(str(pending["error"]), tool=name, error_kind="invalid_arguments")
+        elif key in digests and name not in FINAL_TOOLS:
+            # the same call again: its output is in the prompt already; a loop otherwise
+            log.warning("research_repeated_call", tool=name, step=digests[key])
+            LLM_OUTPUT_CHECKS.labels(role="research", check="repeated_call").inc()
+            output = ToolResult(repeated_call_error(digests[key]), tool=name, error_kind="error")
         else:
-            output = await _call_tool(name, pending.get("args") or {}, run, config)
+            output = await _call_tool(name, args, run, config)
+            digests[key] = state.get("iteration", 0)
             if name == WEB_SEARCH:
                 update["searches_used"] = state.get("searches_used", 0) + 1
+        update["call_digests"] = digests
+        limits = agent.execution
+        content, used = str(output), state.get("output_chars", 0)
+        if output.ok:  # errors are short and the model must read them
+            content, used = budgeted(
+                content, used, limits.max_step_output_chars, limits.max_total_output_chars
+            )
+        update["output_chars"] = used
         update["sources"] = run.sources_as_dicts()
         messages: list[AnyMessage] = [
             ToolMessage(
-                content=output,
+                content=content,
                 tool_call_id=pending.get("id", "?"),
                 name=pending.get("call_name", INVALID_STEP),
             )
@@ -278,4 +311,5 @@ def research_graph_over(
         checkpointer=checkpointer,
         structured_method=settings.llm_structured_method,
         catalog=deps.catalog,
+        keep_limits=keeps_schema_limits(settings),
     )

@@ -65,6 +65,9 @@ class ResearchState(TypedDict, total=False):
     report: dict[str, Any] | None
     mcp_errors: list[str]
     references: dict[str, Any]  # the reference check of the final answer or report
+    call_digests: dict[str, int]  # digest of each call made (tool + arguments) -> its step
+    output_chars: int  # characters of tool output put in the prompt so far
+    final_since: int | None  # the step from which only the final tools are offered
 
 
 # --- the NextStep schema -------------------------------------------------------------------
@@ -109,13 +112,22 @@ def available_tool_names(
 ) -> list[str]:
     """Tools the LLM may choose now, after the agent's limits are applied."""
     names = [n for n in toolset if n != REASONING]
-    if state.get("iteration", 0) >= agent.execution.max_iterations:
+    if at_limit(agent, state):
         return [n for n in names if n in FINAL_TOOLS]
     if state.get("clarifications_used", 0) >= agent.execution.max_clarifications:
         names = [n for n in names if n != CLARIFICATION]
     if state.get("searches_used", 0) >= agent.search.max_searches:
         names = [n for n in names if n != WEB_SEARCH]
     return names
+
+
+def at_limit(agent: AgentDefinition, state: ResearchState) -> bool:
+    """The run's steps or its tool-output budget are spent: only final tools remain."""
+    limits = agent.execution
+    return (
+        state.get("iteration", 0) >= limits.max_iterations
+        or state.get("output_chars", 0) >= limits.max_total_output_chars
+    )
 
 
 def _render_tools(tools: list[Tool[Any]]) -> str:

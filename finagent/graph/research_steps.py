@@ -12,6 +12,7 @@ from langgraph.types import interrupt
 from pydantic import ValidationError
 
 from finagent.answering.reference_check import check_references, sources_from_tool_outputs
+from finagent.clients.text_tool_calls import as_call
 from finagent.graph.research_schema import INVALID_STEP, ResearchState, _resume_text
 from finagent.legal.catalog import LawCatalog
 from finagent.prompts import load_prompt, research_messages
@@ -35,6 +36,9 @@ async def start(state: ResearchState) -> dict[str, Any]:
         "answer": "",
         "report": None,
         "mcp_errors": [],
+        "call_digests": {},
+        "output_chars": 0,
+        "final_since": None,
     }
     if not query:
         update.update(status="failed", answer=research_messages.EMPTY_QUERY)
@@ -80,6 +84,11 @@ def parse_step(
         "args": {},
     }
     reasoning: dict[str, Any] = {}
+    if payload is not None and "tool" not in payload:
+        # a tool call written as text ({"name": …, "arguments": …}) naming a tool offered
+        written = as_call(payload)
+        if written is not None and written.name in names:
+            payload = {"tool": {"tool_name": written.name, **written.args}}
     if payload is not None:
         reasoning = {k: payload.get(k) for k in ReasoningInput.model_fields if k in payload}
         tool = payload.get("tool")

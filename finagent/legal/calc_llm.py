@@ -149,13 +149,16 @@ class LlmReader:
 
     llm: BaseChatModel
     method: str = "json_schema"
+    keep_limits: bool = False  # the provider accepts the schema's length limits
 
 
 async def llm_calc_request(
-    llm: BaseChatModel, question: str, today: date, method: str
+    llm: BaseChatModel, question: str, today: date, method: str, keep_limits: bool = False
 ) -> CalcRequest:
     """The LLM's reading of ``question``; raises ``StructuredOutputError`` (redacted) when
     the call fails or the reply is not a valid reading."""
     messages = [SystemMessage(extraction_prompt(today)), HumanMessage(question)]
-    reading, _ = await invoke_structured(llm, reading_schema(), messages, method)
+    reading, _ = await invoke_structured(
+        llm, reading_schema(), messages, method, keep_limits=keep_limits
+    )
     return request_of(reading)

@@ -69,6 +69,7 @@ async def answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str,
     llm: Any = deps.llm_for("answer")
     if turn.with_tools:
         llm = llm.bind_tools(tools.as_langchain(), tool_choice="auto")
+        turn.tool_models = {tool.name: tool.input_model for tool in tools}
 
     async def generate(prompt: list[BaseMessage]) -> BaseMessage:
         return await _streamed(llm, prompt)

@@ -17,6 +17,7 @@ from langgraph.runtime import Runtime
 
 from finagent.answering.calc import LlmReader, calculate
 from finagent.answering.final import finalise
+from finagent.clients.llm import keeps_schema_limits
 from finagent.moscow_time import moscow_today
 from finagent.nodes.context import AgentContext, caller, deps_of
 from finagent.nodes.intents import kb_passages
@@ -29,7 +30,11 @@ async def calculate_node(state: AgentState, runtime: Runtime[AgentContext]) -> d
     deps = deps_of(runtime)
     reader = None
     if deps.llm is not None:
-        reader = LlmReader(deps.llm_for("calc"), deps.settings.llm_structured_method)
+        reader = LlmReader(
+            deps.llm_for("calc"),
+            deps.settings.llm_structured_method,
+            keeps_schema_limits(deps.settings),
+        )
     outcome = await calculate(
         state["query"], deps.registry, caller(runtime), moscow_today(), deps.catalog, reader
     )

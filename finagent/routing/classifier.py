@@ -36,6 +36,8 @@ FOLDS = 5
 NEIGHBOURS = 3
 TEMPERATURES = np.round(np.arange(0.3, 5.01, 0.05), 2)
 THRESHOLDS = (0.3, 0.4, 0.5, 0.6, 0.7)
+#: confidences at which a route may overrule an LLM clarification (``confident_routes``)
+ROUTE_THRESHOLDS = (0.8, 0.9, 0.95, 0.98, 0.99)
 
 
 @dataclass(frozen=True)
@@ -152,6 +154,7 @@ class CrossValidation:
     temperature: float
     predicted: list[str]
     thresholds: dict[str, dict[str, float]] = field(default_factory=dict)
+    confident_routes: dict[str, dict[str, float]] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -161,6 +164,7 @@ class CrossValidation:
             "temperature": self.temperature,
             "per_label": self.per_label,
             "thresholds": self.thresholds,
+            "confident_routes": self.confident_routes,
         }
 
 
@@ -176,6 +180,25 @@ def threshold_sweep(probs: np.ndarray, y: np.ndarray) -> dict[str, dict[str, flo
             "recall_S5": round(float((final[y == s5] == s5).mean()), 4) if (y == s5).any() else 0.0,
             "recall_S1": round(float((final[y == s1] == s1).mean()), 4) if (y == s1).any() else 0.0,
             "asked": round(float((final == s5).mean()), 4),
+        }
+    return out
+
+
+def confident_route_sweep(probs: np.ndarray, y: np.ndarray) -> dict[str, dict[str, float]]:
+    """Out-of-fold routes (not S5) at or above each confidence: their share of the
+    examples, their accuracy and the share of them that should have asked (true S5): the
+    evidence for ``FINAGENT_ROUTING_OVER_CLARIFICATION_CONFIDENCE``."""
+    s5 = LABELS.index("S5")
+    predicted, top = probs.argmax(axis=1), probs.max(axis=1)
+    out = {}
+    for threshold in ROUTE_THRESHOLDS:
+        chosen = (predicted != s5) & (top >= threshold)
+        n = int(chosen.sum())
+        out[f"{threshold:.2f}"] = {
+            "n": n,
+            "share": round(n / max(len(y), 1), 4),
+            "accuracy": round(float((predicted[chosen] == y[chosen]).mean()), 4) if n else 0.0,
+            "should_ask": round(float((y[chosen] == s5).mean()), 4) if n else 0.0,
         }
     return out
 
@@ -206,6 +229,7 @@ def cross_validate(
         temperature=temperature,
         predicted=[LABELS[i] for i in predicted],
         thresholds=threshold_sweep(_softmax(oof / temperature), y),
+        confident_routes=confident_route_sweep(_softmax(oof / temperature), y),
     )
     return result, oof
 

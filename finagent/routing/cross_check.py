@@ -12,7 +12,12 @@ with confidence 0.9. Facts come from the question and the user's documents only:
 
 How the decision is taken (``decided_by`` in debug):
 
-1. ``llm_asks``: the LLM asks (S5): asking is always safe.
+1. An LLM clarification (S5) is a decision like the others: ``check:offline_confident``
+   when the offline router routes with a rule or at ``clarify_confidence`` or above
+   (calibrated; the rate of routes that should have asked is measured by
+   ``finagent eval routing``): the offline route stands; else ``llm_asks``. (A
+   clarification copied from the prompt's examples never gets here: ``llm_decide``
+   rejects it.)
 2. ``agree``: the LLM and the offline router (rules + classifier) agree: the LLM's
    decision (its sub-queries) stands.
 3. ``check:<fact>``: the LLM's decision fails a fact: the offline decision, which passes
@@ -148,11 +153,18 @@ def _ask(llm: Decision, offline: Decision, text: str) -> Decision:
 
 
 def _resolve(
-    llm: Decision, offline: Decision, facts: Facts, text: str, min_confidence: float
+    llm: Decision,
+    offline: Decision,
+    facts: Facts,
+    text: str,
+    min_confidence: float,
+    clarify_confidence: float,
 ) -> tuple[Decision, str, str]:
     llm_failed = failed_checks(llm, facts)
     offline_failed = failed_checks(offline, facts)
     if llm.scenario == Scenario.CLARIFY:
+        if confident(offline, clarify_confidence) and not offline_failed:
+            return offline, "check:offline_confident", "offline"
         return llm, "llm_asks", "llm"
     if agree(llm, offline):
         return llm, "agree", "llm"
@@ -171,11 +183,19 @@ def _resolve(
 
 
 def cross_check(
-    llm: Decision, offline: Decision, facts: Facts, text: str, min_confidence: float
+    llm: Decision,
+    offline: Decision,
+    facts: Facts,
+    text: str,
+    min_confidence: float,
+    clarify_confidence: float = 0.95,
 ) -> CrossCheck:
     """The decision to follow for the LLM's ``llm`` and the offline router's ``offline``
-    (see the module docstring for the order of the checks)."""
-    decision, decided_by, outcome = _resolve(llm, offline, facts, text, min_confidence)
+    (see the module docstring for the order of the checks); ``clarify_confidence``: the
+    offline confidence that overrules an LLM clarification."""
+    decision, decided_by, outcome = _resolve(
+        llm, offline, facts, text, min_confidence, clarify_confidence
+    )
     if decision is not llm and decision.classifier is None:
         decision.classifier = offline.classifier
     report = {

@@ -20,6 +20,7 @@ import numpy as np
 from finagent.answering import messages
 from finagent.bootstrap import Deps
 from finagent.cards.model import DocumentCard
+from finagent.clients.llm import keeps_schema_limits
 from finagent.error_report import report
 from finagent.observability import get_logger
 from finagent.question.build import build_question
@@ -120,7 +121,14 @@ async def checked_decision(
     text, _ = prepare(query, history)
     facts = facts_for(text, inventory, selected=False)
     facts = replace(facts, names_documents=facts.names_documents or named.any)
-    checked = cross_check(llm, offline, facts, text, deps.settings.routing_cross_check_confidence)
+    checked = cross_check(
+        llm,
+        offline,
+        facts,
+        text,
+        deps.settings.routing_cross_check_confidence,
+        deps.settings.routing_over_clarification_confidence,
+    )
     debug["routing_cross_check"] = checked.report
     log.info("routing_cross_check", decided_by=checked.decided_by, outcome=checked.outcome)
     decision = checked.decision
@@ -154,6 +162,7 @@ async def decide(
                 bool(selected),
                 settings.llm_structured_method,
                 inventory.summary(max_chars=settings.routing_inventory_prompt_chars),
+                keeps_schema_limits(settings),
             )
             if decision.confidence < settings.orchestrator_confidence_threshold:
                 debug["orchestrator_fallback"] = f"low confidence {decision.confidence:.2f}"

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -46,7 +46,7 @@ SYSTEM_TOOLS = frozenset(
 class ReasoningInput(BaseModel):
     """The reasoning part of every research step."""
 
-    reasoning_steps: list[str] = Field(
+    reasoning_steps: list[Annotated[str, Field(max_length=300)]] = Field(
         description="Пошаговое рассуждение: 2-3 коротких пункта, по одному предложению",
         min_length=2,
         max_length=3,
@@ -58,7 +58,7 @@ class ReasoningInput(BaseModel):
     enough_data: bool = Field(
         default=False, description="Достаточно ли собрано данных для ответа или отчёта"
     )
-    remaining_steps: list[str] = Field(
+    remaining_steps: list[Annotated[str, Field(max_length=200)]] = Field(
         description="1-3 оставшихся шага, кратко и по делу", min_length=1, max_length=3
     )
     task_completed: bool = Field(description="Завершена ли задача исследования")

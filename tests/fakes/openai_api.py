@@ -79,6 +79,7 @@ MODES = (
     "openai",
     "openai_strict",
     "llamacpp",
+    "llamacpp_weak",
     "fenced_json",
     "text_instead_of_tool",
     "echo_key_401",
@@ -136,6 +137,33 @@ def key_forms_text(key: str) -> str:
     )
 
 
+#: The shapes in which ``llamacpp_weak`` writes a tool call as text, in turn.
+TEXT_CALL_SHAPES = ("tagged", "bare", "fenced", "echo_tools", "prose_string_args")
+
+
+def text_call(shape: str, call: dict[str, Any], body: dict[str, Any]) -> str:
+    """``call`` written as text the way a small model on llama.cpp writes it."""
+    envelope = {"name": call["name"], "arguments": call["arguments"]}
+    data = json.dumps(envelope, ensure_ascii=False)
+    if shape == "tagged":
+        return f"<tool_call>\n{data}\n</tool_call>"
+    if shape == "fenced":
+        return f"```json\n{data}\n```"
+    if shape == "echo_tools":
+        tools = json.dumps(body.get("tools") or [], ensure_ascii=False)
+        return f"<tools>\n{tools}\n</tools>\n<tool_call>\n{data}\n</tool_call>"
+    if shape == "prose_string_args":
+        as_string = {"name": call["name"], "arguments": json.dumps(call["arguments"])}
+        return f"Я вызову функцию. {json.dumps(as_string, ensure_ascii=False)} Готово."
+    return data
+
+
+def finish_reason(message: dict[str, Any]) -> str:
+    if message.get("finish_reason"):
+        return str(message.pop("finish_reason"))
+    return "tool_calls" if message.get("tool_calls") else "stop"
+
+
 @dataclass
 class FakeChat:
     """OpenAI ``/v1/chat/completions`` replaying a script of replies, recording requests.
@@ -152,9 +180,17 @@ class FakeChat:
       ``ignored``, the server falls back to ``auto``) and the model writes the JSON as text
       in a ```json fence; ``"required"`` forces a call of the first tool; a json_schema
       response format is honoured.
+    - ``llamacpp_weak``: llama.cpp serving a small model: ``tool_choice`` is never
+      enforced (neither ``"required"`` nor an object; recorded in ``ignored``), so the JSON
+      and every scripted tool call come back as text, in the shapes small models write in
+      turn (``TEXT_CALL_SHAPES``): Hermes/Qwen ``<tool_call>`` tags, a bare ``{"name",
+      "arguments"}`` object, a fenced one, an echo of the ``<tools>`` block before the
+      call, prose around a call with string arguments. A json_schema response format is
+      honoured.
     - ``fenced_json``: the model always writes the JSON in a ```json fence, never a call.
-    - ``text_instead_of_tool``: the model writes the JSON (and any scripted tool call) as
-      plain text in a sentence instead of calling a tool.
+    - ``text_instead_of_tool``: the model writes the JSON as plain text in a sentence
+      instead of calling a tool, and a scripted tool call as a bare ``{"name",
+      "arguments"}`` object in a sentence.
     - ``echo_key_401``: every request gets HTTP 401 whose message repeats the API key,
       whole and as a masked prefix, as real providers do.
     - ``echo_key_forms_401``: HTTP 401 whose message repeats the key in every form a
@@ -163,8 +199,10 @@ class FakeChat:
     - ``slow_stream``: streamed replies come in small chunks with ``chunk_delay_s`` awaited
       on the server between them.
 
-    Streaming (``"stream": true``) is served as server-sent events in every mode. Past the
-    end of the script it answers HTTP 500, so an unexpected call is visible.
+    A reply may also set ``finish_reason`` (``"length"``: the reply was cut at
+    ``max_tokens``). Streaming (``"stream": true``) is served as server-sent events in
+    every mode. Past the end of the script it answers HTTP 500, so an unexpected call is
+    visible.
     """
 
     script: list[dict[str, Any]] = field(default_factory=list)
@@ -181,6 +219,7 @@ class FakeChat:
     rejected: list[str] = field(default_factory=list)
     #: number of SSE chunks sent per streamed request
     streamed_chunks: list[int] = field(default_factory=list)
+    _text_calls: int = 0
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -220,6 +259,9 @@ class FakeChat:
         choice = body.get("tool_choice")
         if not tools:
             return None
+        if self.mode == "llamacpp_weak" and choice not in (None, "auto"):
+            self.ignored.append(f"tool_choice {json.dumps(choice)}")  # never enforced
+            return None
         if isinstance(choice, dict):
             if self.mode == "llamacpp":
                 self.ignored.append("tool_choice object")  # llama.cpp: type error -> auto
@@ -237,7 +279,9 @@ class FakeChat:
             fmt = (body.get("response_format") or {}).get("type")
             forced = self._forced_tool(body)
             tools = [t["function"]["name"] for t in body.get("tools") or []]
-            if self.mode == "fenced_json":
+            if self.mode == "llamacpp_weak" and tools and fmt != "json_schema":
+                calls = [{"name": forced or tools[0], "arguments": reply["json"]}]
+            elif self.mode == "fenced_json":
                 message["content"] = f"Вот результат:\n```json\n{data}\n```"
             elif self.mode == "text_instead_of_tool":
                 message["content"] = f"Мой ответ: {data}"
@@ -253,9 +297,15 @@ class FakeChat:
                 message["content"] = data
         if calls and self.mode == "text_instead_of_tool":
             message["content"] = " ".join(
-                f"Вызываю {c['name']} с {json.dumps(c['arguments'], ensure_ascii=False)}"
+                "Вызываю инструмент: "
+                + json.dumps({"name": c["name"], "arguments": c["arguments"]}, ensure_ascii=False)
                 for c in calls
             )
+            calls = []
+        if calls and self.mode == "llamacpp_weak":
+            shape = TEXT_CALL_SHAPES[self._text_calls % len(TEXT_CALL_SHAPES)]
+            self._text_calls += 1
+            message["content"] = "\n".join(text_call(shape, c, body) for c in calls)
             calls = []
         if calls:
             message["tool_calls"] = [
@@ -296,7 +346,7 @@ class FakeChat:
             for j in range(0, len(args), size):
                 part = {"index": i, "function": {"arguments": args[j : j + size]}}
                 pieces.append(event({"tool_calls": [part]}))
-        finish = "tool_calls" if message.get("tool_calls") else "stop"
+        finish = finish_reason(message)
         pieces.append(event({}, finish))
         if (body.get("stream_options") or {}).get("include_usage"):
             usage = {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20}
@@ -340,12 +390,15 @@ class FakeChat:
                 return JSONResponse(
                     {"error": {"code": 500, "message": "script exhausted"}}, status_code=500
                 )
-            message = self._message(self.script[len(self.requests) - 1], body)
+            reply = self.script[len(self.requests) - 1]
+            message = self._message(reply, body)
+            if reply.get("finish_reason"):
+                message["finish_reason"] = reply["finish_reason"]
             if body.get("stream"):
                 return StreamingResponse(
                     self._events(message, body), media_type="text/event-stream"
                 )
-            finish = "tool_calls" if message.get("tool_calls") else "stop"
+            finish = finish_reason(message)
             return JSONResponse(
                 {
                     "id": f"chatcmpl-{len(self.requests)}",

@@ -240,10 +240,9 @@ async def test_answer_loop_in_every_mode(
     assert all(r["tool_choice"] == "auto" for r in answers)
     assert chat.rejected == [] and chat.ignored == []
     if mode == "text_instead_of_tool":
-        # the model wrote its tool call as text: that text is the answer, no tool round
-        assert len(answers) == 1 and "tool_calls" not in debug
-        assert result.answer.startswith("Вызываю search_general_kb")
-        return
+        # the model wrote its tool call as text: it names an offered tool with valid
+        # arguments, so it ran as a real tool call
+        assert debug["text_tool_calls"] == 1
     assert debug["tool_calls"] == ["search_general_kb"] and len(answers) == 2
     assert result.answer.startswith(ANSWER.split("\n\n")[0])
     assert "## Источники\n[1] Ставки НДС" in result.answer

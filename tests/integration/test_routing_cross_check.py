@@ -98,10 +98,10 @@ async def test_two_plausible_routes_ask_in_the_answer(make_loaded: Any) -> None:
     [
         # the classifier is unsure (news 0.56): the LLM's knowledge route stands
         ("Как изменится налоговая нагрузка в следующем году?", said(2, "kb"), "llm"),
-        # the LLM asks: asking is always safe
+        # the LLM asks and the classifier is unsure (news 0.56): the clarification stands
         (
-            "Какая ставка НДС при экспорте?",
-            said(5, clarifying_questions=["О каком товаре речь?"]),
+            "Как изменится налоговая нагрузка в следующем году?",
+            said(5, clarifying_questions=["О каком налоге речь?"]),
             "llm_asks",
         ),
     ],
@@ -121,3 +121,32 @@ async def test_selected_documents_are_not_cross_checked(make_loaded: Any) -> Non
         loaded["services"], "alice", "Какая сумма НДС?", [loaded["doc_ids"]["invoice"]]
     )
     assert out["scenario"] == 3 and "routing_cross_check" not in out["debug"]
+
+
+async def test_a_confident_offline_route_overrules_an_llm_clarification(
+    make_loaded: Any,
+) -> None:
+    asked = said(5, clarifying_questions=["Уточните, о каком периоде идёт речь?"])
+    out = await route(make_loaded, "alice", "Какая ставка НДС при экспорте?", asked)
+    check = out["debug"]["routing_cross_check"]
+    assert out["scenario"] == 2 and out["intents"] == ["kb"] and out["source"] == "classifier"
+    assert check["decided_by"] == "check:offline_confident" and check["outcome"] == "offline"
+    assert check["offline"]["confidence"] >= 0.95
+
+
+async def test_a_clarification_copied_from_the_prompt_is_rejected(make_loaded: Any) -> None:
+    """The model asks with the orchestrator prompt's own example instead of a question
+    about what the user asked."""
+    from finagent.prompts import load_prompt
+
+    prompt = load_prompt("orchestrator")
+    example = prompt[prompt.index("«до какого") + 1 : prompt.index("»", prompt.index("«до какого"))]
+    from finagent.observability import LLM_OUTPUT_CHECKS
+
+    counted = LLM_OUTPUT_CHECKS.labels(role="orchestrator", check="copied_clarification")
+    before = counted._value.get()
+    asked = said(5, confidence=0.95, clarifying_questions=[example])
+    out = await route(make_loaded, "alice", "Как изменится налоговая нагрузка?", asked)
+    assert out["source"] != "llm"
+    assert out["debug"]["orchestrator_fallback"]["error_kind"] == "InvalidDecisionError"
+    assert counted._value.get() == before + 1

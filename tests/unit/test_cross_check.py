@@ -129,10 +129,17 @@ def test_two_plausible_routes_make_the_agent_ask() -> None:
     assert "news" in checked.decision.reason and "kb" in checked.decision.reason
 
 
-def test_the_llm_asking_is_kept() -> None:
+def test_the_llm_asking_is_kept_unless_the_offline_route_is_confident() -> None:
     mine = llm(5)
     mine.clarifying_questions = ["За какой год?"]
-    assert cross_check(mine, rule(2, "kb", name="about_rules"), facts(), "q", MIN).decision is mine
+    unsure = classifier(2, "kb", p=0.9)
+    assert cross_check(mine, unsure, facts(), "q", MIN, 0.95).decision is mine
+    for offline in (classifier(2, "kb", p=0.97), rule(2, "kb", name="about_rules")):
+        checked = cross_check(mine, offline, facts(), "q", MIN, 0.95)
+        assert checked.decision is offline and checked.decided_by == "check:offline_confident"
+    # a confident route that fails a fact does not overrule the clarification
+    no_documents = cross_check(mine, classifier(1, p=0.99), facts(documents=0), "q", MIN, 0.95)
+    assert no_documents.decision is mine
 
 
 def test_a_calc_intent_agrees_with_the_offline_kb_route() -> None:
