@@ -22,6 +22,7 @@ from finagent.answering.calc_common import CALC_TOOL, DEADLINE_TOOL, PENALTY_TOO
 from finagent.answering.calc_deadline import answer_deadline
 from finagent.answering.calc_penalty import answer_penalty
 from finagent.answering.calc_referee import Verdict, disagreement_question, referee
+from finagent.answering.calc_verify import consultable, verify
 from finagent.error_report import report
 from finagent.legal.calc_extract import JURISDICTION, extract_calc_request
 from finagent.legal.calc_llm import LlmReader, llm_calc_request
@@ -152,6 +153,26 @@ async def _llm_verdict(
     return verdict
 
 
+async def _llm_checked(
+    req: CalcRequest, query: str, today: date, reader: LlmReader, debug: dict[str, Any]
+) -> CalcRequest:
+    """The LLM's reading of a question the rules declined or asked back, when it checks out
+    against the question's own words and dates and leaves nothing to ask; else ``req``."""
+    try:
+        read = await llm_calc_request(reader.llm, query, today, reader.method)
+    except Exception as exc:  # error, timeout, invalid output: the rules' answer stands
+        debug["llm_reading"] = {"failed": report(exc, "calc_llm_failed")}
+        return req
+    check = verify(query, today, req, read)
+    accepted = check.request is not None and clarification(check.request) is None
+    debug["llm_reading"] = {
+        "verdict": "verified" if accepted else "unverified",
+        "differences": check.reasons,
+        "request": read.model_dump(mode="json"),
+    }
+    return check.request if accepted and check.request is not None else req
+
+
 async def calculate(
     query: str,
     registry: ToolRegistry,
@@ -161,12 +182,15 @@ async def calculate(
     reader: LlmReader | None = None,
 ) -> CalcOutcome:
     """Read ``query`` and answer it: the rule extractor alone offline; with ``reader``,
-    the LLM's reading refereed by the rules (only when the rules would compute)."""
+    the LLM's reading refereed by the rules when they would compute, and checked against
+    the question when they decline or ask back (``calc_verify``)."""
     req = extract_calc_request(query, today)
     debug: dict[str, Any] = {}
     verdict = Verdict("agree", req)
     if reader is not None and computable(req):
         verdict = await _llm_verdict(req, query, today, reader, debug)
+    elif reader is not None and consultable(req):
+        verdict = Verdict("agree", await _llm_checked(req, query, today, reader, debug))
     if verdict.outcome == "ask":
         question = disagreement_question(verdict.differences)
         outcome = CalcOutcome(question, True, {"ambiguous": "readings"}, "clarify")

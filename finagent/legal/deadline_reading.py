@@ -47,7 +47,7 @@ def _extends(row: ProceduralPeriod, unit: Unit) -> bool:
     return (row.unit in _MONTHS_LIKE) == (unit in _MONTHS_LIKE)
 
 
-def _same_period(row: ProceduralPeriod, stated: PeriodMention) -> bool:
+def same_period(row: ProceduralPeriod, stated: PeriodMention) -> bool:
     """Whether a period the question names is the row's («пяти дней» is five working or
     calendar days unless it says which)."""
     if stated.count != row.period:
@@ -138,12 +138,8 @@ def read_deadline(text: CalcText, days: list[QuestionDay]) -> DeadlineReading:
             f"срок принят с учетом продления, указанного в вопросе: {plural(count, extension.unit)}"
         )
     elif row is not None:
-        asked = [
-            p
-            for p in periods
-            if not p.extension and text.words[p.first].asked and not _contrasted(text, p)
-        ]
-        if asked and not _same_period(row, asked[0]):
+        asked = asked_periods(text, periods)
+        if asked and not same_period(row, asked[0]):
             # «последний день семидневного срока»: the question asks about another period
             out.decline = PERIOD_CONFLICT
             return out
@@ -170,6 +166,19 @@ def read_deadline(text: CalcText, days: list[QuestionDay]) -> DeadlineReading:
         out.assumptions.insert(0, f"год не указан: принят {event.day.year} год{source}")
     out.confidence = _confidence(out, marked, len({d.day for d in days}))
     return out
+
+
+def asked_periods(
+    text: CalcText, periods: list[PeriodMention] | None = None
+) -> list[PeriodMention]:
+    """The periods the asking part names itself («последний день семидневного срока»),
+    not an extension and not one told of another case before «а»/«но»."""
+    periods = stated_periods(text) if periods is None else periods
+    return [
+        p
+        for p in periods
+        if not p.extension and text.words[p.first].asked and not _contrasted(text, p)
+    ]
 
 
 def _contrasted(text: CalcText, mention: PeriodMention) -> bool:

@@ -98,19 +98,27 @@ def _cue_before(text: CalcText, day: QuestionDay, previous_end: int) -> str | No
     return None
 
 
+def date_cues(text: CalcText, days: list[QuestionDay]) -> list[str | None]:
+    """«due», «paid» or None for each day: what the words between it and the day before
+    call it."""
+    out: list[str | None] = []
+    previous_end = 0
+    for d in days:
+        out.append(_cue_before(text, d, previous_end))
+        previous_end = text.day_words(d.mention)[1] + 1
+    return out
+
+
 def _marked(text: CalcText, days: list[QuestionDay]) -> tuple[date | None, date | None]:
     """With three or more dates: the one the words call due and the one they call paid,
     each only when exactly one date is so marked."""
     due: set[date] = set()
     paid: set[date] = set()
-    previous_end = 0
-    for d in days:
-        cue = _cue_before(text, d, previous_end)
+    for d, cue in zip(days, date_cues(text, days), strict=True):
         if cue == "paid":
             paid.add(d.day)
         elif cue == "due":  # «срок 28.09 (вс), перенесен на 29.09» is one due date
             due.add(due_on_working_day(d.day))
-        previous_end = text.day_words(d.mention)[1] + 1
     return (
         next(iter(due)) if len(due) == 1 else None,
         next(iter(paid)) if len(paid) == 1 else None,

@@ -126,10 +126,20 @@ async def test_an_unknown_row_id_is_an_invalid_reading() -> None:
     assert outcome.mode == "answer" and "failed" in outcome.debug["llm_reading"]
 
 
-async def test_the_model_is_not_asked_when_the_rules_would_not_compute() -> None:
-    llm = scripted()  # any call would fail the script
+async def test_a_date_the_question_does_not_name_leaves_the_rules_question_back() -> None:
+    # the rules ask for the act's date; the model invents one
+    llm = scripted(tool_call_message(SCHEMA_NAME, deadline_reading()))
     outcome = await ask("Когда последний день для возражений на акт выездной проверки?", llm)
-    assert outcome.mode == "clarify" and llm.calls == 0
+    assert outcome.mode == "clarify" and llm.calls == 1
+    assert outcome.debug["llm_reading"]["verdict"] == "unverified"
+    assert "event date not in the question" in outcome.debug["llm_reading"]["differences"]
+
+
+async def test_another_country_is_declined_without_asking_the_model() -> None:
+    llm = scripted()  # any call would fail the script
+    question = "Акт проверки в Эстонии вручили 13 марта 2026 года. Когда последний день возражений?"
+    outcome = await ask(question, llm)
+    assert outcome.mode == "decline" and len(llm.received) == 0
 
 
 def test_the_prompt_and_the_schema_list_every_row_of_the_table() -> None:
