@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from finagent.cards import facts as F
-from finagent.cards.doc_types import DocType
+from finagent.cards.doc_types import BY_KEY, GENERIC, DocType
 from finagent.cards.model import DocumentCard
 from finagent.cards.parties import parties_in
 from finagent.cards.table_facts import bare_amounts, label_table_facts
@@ -86,6 +86,15 @@ def _own_number_and_date(
     return number, date
 
 
+def _kind_name(heading: Heading, doc_type: DocType | None) -> str | None:
+    """A contract's kind as its heading says it («кредитный договор», «договор перевозки»)."""
+    if doc_type is None:
+        return None
+    if doc_type.key == GENERIC and heading.phrase is not None:
+        return heading.phrase.name
+    return doc_type.name
+
+
 def build_card(document_id: str, title: str, text: str) -> DocumentCard:
     text = text[:MAX_CARD_CHARS]
     analysed = analyse(joined(text))
@@ -130,7 +139,8 @@ def build_card(document_id: str, title: str, text: str) -> DocumentCard:
         document_id=document_id,
         title=_title(heading.title, title, doc_type),
         doc_type=doc_type.key if doc_type else None,
-        doc_type_name=doc_type.name if doc_type else None,
+        doc_type_name=_kind_name(heading, doc_type),
+        kind_cues=list(doc_type.cues) if doc_type and doc_type.key not in BY_KEY else [],
         number=number.value if number else None,
         references=list(
             dict.fromkeys(

@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field
 
 from finagent.language.text import Sentence
 
-CARD_VERSION = 4  # 4: table cells' labels and amounts, wrapped lines joined
+CARD_VERSION = 5  # 5: kinds from the heading's own noun phrase, label lines skipped
 
 FactKind = Literal["amount", "rate", "date", "term", "number", "identifier"]
 
@@ -42,8 +42,10 @@ class DocumentCard(BaseModel):
     document_id: str
     version: int = CARD_VERSION
     title: str
-    doc_type: str | None  # a key of finagent.cards.doc_types
+    doc_type: str | None  # a key of finagent.cards.doc_types, else its heading's lemmas
     doc_type_name: str | None
+    # phrases that name its kind when no listed kind does: «платёжное поручение», «поручение»
+    kind_cues: list[str] = Field(default_factory=list)
     number: str | None = None
     # numbers its heading gives of other documents: «к договору поставки № 118/П-2025»
     references: list[str] = Field(default_factory=list)

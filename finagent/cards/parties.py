@@ -8,7 +8,7 @@ from functools import cache
 from finagent.cards.fields import ROLES
 from finagent.cards.model import Party
 from finagent.language.cues import cue_lemmas, find_cue
-from finagent.language.lemmas import lemma
+from finagent.language.lemmas import animate, lemma
 from finagent.language.spans import Identifier, Organisation, Person
 from finagent.language.text import Analysed, AnalysedSentence
 
@@ -25,10 +25,22 @@ _HEREINAFTER = ("в дальнейшем", "далее")
 _LABEL_PUNCT = set("*|#-—_")
 _FOLLOWING_LINES = 2  # lines after a labelled party line that may hold its codes
 _MAX_LABEL_GAP = 3  # tokens between a role label and its colon («ИНН/КПП продавца:» is not one)
+_MIN_ROLE = 4  # letters of a role word no list names
 
 
 def _role_word(text: str) -> str | None:
     return _role_by_lemma().get(lemma(text))
+
+
+def _own_role(text: str) -> str | None:
+    """A listed role's key, else the lemma of a word naming a party (pymorphy3: animate
+    noun) in the document's own wording: «Страховщик», «Лизингодатель», «Перевозчик»."""
+    known = _role_word(text)
+    if known is not None:
+        return known
+    if len(text) > _MIN_ROLE and text[:1].isupper() and animate(text):
+        return lemma(text)
+    return None
 
 
 def _hereinafter_roles(sentence: AnalysedSentence) -> list[tuple[str, int]]:
@@ -41,7 +53,7 @@ def _hereinafter_roles(sentence: AnalysedSentence) -> list[tuple[str, int]]:
         at = find_cue(lemmas, cue)
         while at >= 0:
             for token in sentence.tokens[at + size : at + size + 4]:
-                role = _role_word(token.text)
+                role = _own_role(token.text)
                 if role is not None:
                     found.setdefault(sentence.tokens[at].start, role)
                     break
@@ -54,7 +66,7 @@ def _label_role(sentence: AnalysedSentence) -> str | None:
     tokens = [t for t in sentence.tokens if not set(t.text) <= _LABEL_PUNCT]
     if not tokens:
         return None
-    role = _role_word(tokens[0].text) or _LABEL_ONLY.get(tokens[0].lemma)
+    role = _own_role(tokens[0].text) or _LABEL_ONLY.get(tokens[0].lemma)
     if role is None:
         return None
     follow = [t.text for t in tokens[1 : 1 + _MAX_LABEL_GAP]]
@@ -117,10 +129,14 @@ def parties_in(
                 end = following.sentence.end
             regions.append((role, (s_start, end), (s_start, s_end)))
         for role, (a, b), (c, d) in regions:
+            orgs = [o for o in organisations if a <= o.start < min(b, s_end)]
+            # «Руководитель: Кравцов О. Д.» under a signature is a signatory, not a party:
+            # a label no list names makes a party of an organisation only
+            labelled = not roles and role not in _role_by_lemma().values()
             party = _party(
                 role,
-                [o for o in organisations if a <= o.start < min(b, s_end)],
-                [p for p in persons if a <= p.start < min(b, s_end)],
+                orgs,
+                [] if labelled else [p for p in persons if a <= p.start < min(b, s_end)],
                 [p for p in persons if c <= p.start < d and p.start > a],
                 [i for i in identifiers if a <= i.start < b],
                 sentence,

@@ -6,15 +6,20 @@ import re
 from dataclasses import dataclass
 
 from finagent.cards.doc_types import ABOUT_ANOTHER, DOC_TYPES, GENERIC, DocType
+from finagent.cards.kind_phrase import KindPhrase, in_capitals, is_label_line, kind_phrase
 from finagent.language.cues import find_cue
 from finagent.language.lemmas import fold, lemma
 from finagent.language.organisations import ABBREVIATIONS, organisations_in
 from finagent.language.text import analyse
 
-_HEAD_LINES = 15
+_HEAD_LINES = 15  # a heading that names a listed kind stands this high
+# a form's own heading («ТОВАРНАЯ НАКЛАДНАЯ № 214») may stand under its parties' blocks
+_FORM_HEAD_LINES = 30
 _MARKUP = re.compile(r"[*_`#>|]+")
 _FORM_MARKERS = re.compile(r"\s*\(\d+[а-я]?\)\s*$")  # «(1)», «(2а)» of statutory forms
 _SPACES = re.compile(r"\s+")
+# a plain-text form sets its fields in columns: «ТОВАРНАЯ НАКЛАДНАЯ  № 214   Дата составления: …»
+_COLUMN_GAP = re.compile(r"\s{3,}")
 _ABBREVIATIONS = ABBREVIATIONS | {"ндс", "ндфл", "упд", "инн", "кпп", "фнс", "ифнс", "рф", "усн"}
 _MAX_TITLE = 160
 # a type named this far into a line is its heading, not a mention inside a sentence
@@ -69,6 +74,8 @@ class Heading:
     start: int = -1  # where the heading line starts in the text (-1: no heading)
     line_end: int = -1  # where its first line ends: a number or date there is the document's
     end: int = -1  # where the heading ends, its continuation lines («к договору № …») included
+    # the heading's own noun phrase («кредитный договор», «платёжное поручение»)
+    phrase: KindPhrase | None = None
 
 
 def _is_letterhead(line: str) -> bool:
@@ -77,20 +84,23 @@ def _is_letterhead(line: str) -> bool:
     return bool(organisations) and organisations[0].start <= 2
 
 
-def _lines(text: str) -> list[tuple[int, int, str]]:
-    """The first non-empty lines as (start, end, text without Markdown); the case of a
-    line's first letter is kept (it tells a heading's continuation)."""
-    out: list[tuple[int, int, str]] = []
+def _lines(text: str) -> list[tuple[int, int, str, bool]]:
+    """The first non-empty lines as (start, end, text without Markdown, set as a heading:
+    Markdown «#» or capitals); the case of a line's first letter is kept (it tells a
+    heading's continuation)."""
+    out: list[tuple[int, int, str, bool]] = []
     at = 0
-    for raw in text.splitlines(keepends=True):
+    for line in text.splitlines(keepends=True):
+        raw = _COLUMN_GAP.split(line.strip())[0]
         clean = strip_markdown(raw) if raw.strip() else ""
         bare = _MARKUP.sub(" ", raw).strip(" -—:=+\t")
         if clean and bare[:1].islower():
             clean = clean[:1].lower() + clean[1:]
         if clean:
-            out.append((at, at + len(raw.rstrip("\r\n")), clean))
-        at += len(raw)
-        if len(out) >= _HEAD_LINES:
+            marked = raw.lstrip().startswith("#") or in_capitals(bare)
+            out.append((at, at + len(line.rstrip("\r\n")), clean, marked))
+        at += len(line)
+        if len(out) >= _FORM_HEAD_LINES:
             break
     return out
 
@@ -102,16 +112,27 @@ def _continues(line: str) -> bool:
     return first[:1] in "№(" or (first.islower() and first not in ("г.", "город"))
 
 
+def _phrase_kind(phrase: KindPhrase) -> DocType:
+    """A kind no list names, known by its heading's own words."""
+    return DocType(" ".join(phrase.lemmas), phrase.name, (phrase.name, phrase.head))
+
+
 def heading_of(text: str) -> Heading:
+    """The document's heading: the first line (not a letterhead, a label line or a form's
+    metadata) that names a listed kind near its start, or names itself by a noun phrase
+    and its number («ПЛАТЁЖНОЕ ПОРУЧЕНИЕ № 318»)."""
     lines = _lines(text)
-    for index, (start, end, line) in enumerate(lines):
-        if _is_letterhead(line):
+    for index, (start, end, line, marked) in enumerate(lines):
+        if _is_letterhead(line) or is_label_line(line):
             continue
         lemmas = tuple(lemma(t.text) for s in analyse(line).sentences for t in s.tokens)
-        doc_type = doc_type_of(lemmas, _TYPE_WITHIN_TOKENS)
+        doc_type = doc_type_of(lemmas, _TYPE_WITHIN_TOKENS) if index < _HEAD_LINES else None
+        phrase = kind_phrase(line, marked, numbered=doc_type is None)
+        if doc_type is None and phrase is not None:
+            doc_type = _phrase_kind(phrase)
         if doc_type is not None:
             block, block_end = [line], end
-            for _, next_end, following in lines[index + 1 : index + 3]:
+            for _, next_end, following, _marked in lines[index + 1 : index + 3]:
                 if not _continues(following):
                     break
                 block.append(following)
@@ -126,5 +147,5 @@ def heading_of(text: str) -> Heading:
             # «Договор № ДЦ-03 уступки права требования (цессии)»: the kind follows the number
             elif doc_type.key == GENERIC:
                 doc_type = _longest_kind(whole) or doc_type
-            return Heading(title[:_MAX_TITLE], doc_type, start, end, block_end)
+            return Heading(title[:_MAX_TITLE], doc_type, start, end, block_end, phrase)
     return Heading(None, None)

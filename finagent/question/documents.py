@@ -20,6 +20,7 @@ from finagent.question.model import DocumentMatch
 PRECISE = frozenset({"номер", "контрагент", "лицо"})
 # the words of every kind of document: a kind names its documents by the «тип» reason
 _KIND_WORDS = frozenset(word for kind in ALL_KINDS for cue in kind.cues for word in cue_lemmas(cue))
+_ROLE_KEYS = frozenset(role.key for role in ROLES) | {"party"}
 _MIN_SUBJECT = 4  # letters of a heading's subject word
 _MIN_NUMBER = 2  # «№ 5» alone is too common to name a document by
 # Latin letters that look like Cyrillic ones: «A-17/2025» typed for «А-17/2025»
@@ -80,7 +81,9 @@ def _reasons(
 ) -> list[str]:
     reasons: list[str] = []
     doc_type = DOC_TYPES.get(card.doc_type or "")
-    if doc_type is not None and any(find_cue(lemmas, cue) >= 0 for cue in doc_type.cues):
+    # a kind no list names is named by its heading's own words («по платёжному поручению»)
+    kind_cues = doc_type.cues if doc_type is not None else tuple(card.kind_cues)
+    if any(find_cue(lemmas, cue) >= 0 for cue in kind_cues):
         reasons.append("тип")
     if any(
         number_key(held) in numbers or (len(held) > _MIN_NUMBER and number_key(held) in keyed)
@@ -103,10 +106,12 @@ def _reasons(
     if (_title_words(card.title) - asked) & set(lemmas):
         reasons.append("заголовок")
     held = {party.role for party in card.parties}
-    for role in ROLES:
-        if role.key in held and any(find_cue(lemmas, cue) >= 0 for cue in role.cues):
-            reasons.append("роль")
-            break
+    listed = any(
+        role.key in held and any(find_cue(lemmas, cue) >= 0 for cue in role.cues) for role in ROLES
+    )
+    # a role the document names in its own words («именуемое в дальнейшем «Страховщик»»)
+    if listed or (held - _ROLE_KEYS) & set(lemmas):
+        reasons.append("роль")
     return reasons
 
 

@@ -29,6 +29,7 @@ from finagent.question.model import Question
 from finagent.routing.corpus_lemmas import corpus_lemmas
 from finagent.routing.distinctive import distinctive_terms
 from finagent.routing.subject import subject_words
+from finagent.routing.unheld import unheld_detail
 
 _WORD = re.compile(r"[А-Яа-яЁё]+")
 # a generic kind is held when any card is of its family («договор»: a lease is one)
@@ -210,6 +211,12 @@ def _missing(question: Question, cards: Sequence[DocumentCard]) -> str | None:
         return _stranger(question, cards, "документ")
     if _as_source(question.lemmas, start, end) and not _held(kind, cards):
         return kind.name
+    # a counterparty with its legal form is checked against every card (``_stranger``)
+    if _as_source(question.lemmas, start, end) and not written and not question.organisations:
+        family = _FAMILIES.get(kind.key, frozenset({kind.key}))
+        unheld = unheld_detail(question.text, kind, end, [c for c in cards if c.doc_type in family])
+        if unheld is not None:
+            return unheld
     if _numbered(question.lemmas, end) and numbers:
         if not any(number_key(n) in held_numbers for n in numbers):
             return f"{kind.name} № {numbers[0]}"

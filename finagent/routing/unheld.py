@@ -1,0 +1,64 @@
+"""What a question says of the document it names that none of the user's documents of that
+kind is: «по договору лизинга» when the user's contracts never speak of «лизинг», «в
+нашем договоре с ЛогистикПро» when no contract of theirs has that party (the name may
+still occur in a bank statement's payment line: a payment is no contract)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from finagent.cards.doc_types import GENERIC, DocType
+from finagent.cards.model import DocumentCard
+from finagent.language.lemmas import fold, genitive, normal_forms, part_of_speech
+from finagent.language.text import analyse
+
+_WITH = frozenset({"с", "со"})
+_NAME_WITHIN = 4  # tokens after «с» where the counterparty's name stands
+_MIN_WORD = 4
+_STEM = 6  # letters of a name compared: «ЛогистикПро» and «ЛогистикПром» differ later
+
+
+def _known_text(cards: Sequence[DocumentCard]) -> str:
+    names = [p.name for card in cards for p in card.parties]
+    names += [o for card in cards for o in card.organisations]
+    names += [card.title for card in cards]
+    return fold(" ".join(names))
+
+
+def _spoken_of(term: str, held: Sequence[DocumentCard]) -> bool:
+    """Some held document uses the word, or one of its stem («консалтинг» — «Консалт»)."""
+    stem = term[:_STEM]
+    return stem in _known_text(held) or any(
+        word.startswith(stem) for card in held for word in card.vocabulary
+    )
+
+
+def unheld_detail(text: str, kind: DocType, end: int, held: Sequence[DocumentCard]) -> str | None:
+    """«договор лизинга» or «договор с ЛогистикПро» (Russian) when the words right after the
+    kind word (token ``end``) name a subject or a counterparty none of the ``held``
+    documents of that kind has; None when they do, or say nothing more."""
+    tokens = [t for s in analyse(text).sentences for t in s.tokens]
+    if not held or end >= len(tokens):
+        return None
+    after = tokens[end]
+    # «договор лизинга»: a generic kind made specific by a genitive noun
+    if (
+        kind.key == GENERIC
+        and len(after.text) >= _MIN_WORD
+        and after.text.isalpha()
+        and part_of_speech(after.text) == "NOUN"
+        and genitive(after.text)
+        and not _spoken_of(after.lemma, held)
+    ):
+        return f"{kind.name} {after.text.lower()}"
+    if after.lemma not in _WITH:
+        return None
+    known = _known_text(held)
+    for token in tokens[end + 1 : end + 1 + _NAME_WITHIN]:
+        word = token.text
+        if len(word) >= _MIN_WORD and word[:1].isupper() and word.replace("-", "").isalpha():
+            # «с Чистым Домом», «с Глянцем»: any normal form pymorphy3 offers («глянец»)
+            forms = {fold(word), *normal_forms(word)}
+            held_name = any(form[:_STEM] in known for form in forms)
+            return None if held_name else f"{kind.name} с {word}"
+    return None
