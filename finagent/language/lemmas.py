@@ -17,6 +17,11 @@ def _analyzer() -> pymorphy3.MorphAnalyzer:
     return pymorphy3.MorphAnalyzer()
 
 
+def best_parse(word: str) -> pymorphy3.analyzer.Parse:
+    """The most probable pymorphy3 reading of ``word`` (folded)."""
+    return _analyzer().parse(fold(word))[0]
+
+
 def fold(word: str) -> str:
     """Lower case with «ё» as «е»: texts and questions spell it either way."""
     return word.lower().replace("ё", "е")
@@ -81,6 +86,12 @@ def nominative(word: str) -> bool:
     """Whether the word can be in the nominative: «покупатель», not «с исполнителем»."""
     folded = fold(word)
     return any("nomn" in parse.tag for parse in _analyzer().parse(folded))
+
+
+@lru_cache(maxsize=50_000)
+def can_be(word: str, grammeme: str) -> bool:
+    """Whether some reading of the word has ``grammeme`` («Германии» can be ``loct``)."""
+    return any(grammeme in parse.tag for parse in _analyzer().parse(fold(word)))
 
 
 _INTERROGATIVES = frozenset({"какой", "каков", "каковой"})

@@ -130,6 +130,28 @@ def test_a_foreign_persons_period_is_read_from_its_cited_registration() -> None:
     assert req.row_id == "documents_93_foreign"
 
 
+def test_a_company_named_by_its_countrys_adjective_is_a_foreign_organisation() -> None:
+    """«сербская фирма ... в РФ»: Russian law for a foreign organisation, not another
+    country's rules."""
+    req = extract_calc_request(
+        "Сербская фирма начала работать в РФ через обособленное подразделение (не филиал) "
+        "14 июля 2025 г. До какого числа подать заявление о постановке на учёт?",
+        TODAY,
+    )
+    assert req.decline is None and req.row_id == "foreign_registration_83"
+
+
+def test_a_foreign_organisation_outside_point_4_6_gets_the_general_desk_audit() -> None:
+    """Six months (п. 2 ст. 88) are for a foreign person registered under п. 4.6 ст. 83;
+    a foreign organisation acting through a division has the general three months."""
+    req = extract_calc_request(
+        "Словенская компания через обособленное подразделение в РФ подала декларацию по "
+        "налогу на имущество 11.03.2025. Когда закончится камеральная проверка?",
+        TODAY,
+    )
+    assert req.row_id == "desk_audit_88"
+
+
 async def _answer(req: CalcRequest, question: str) -> CalcOutcome:
     registry = ToolRegistry([Req_Calculate_Deadline_For_Events()])
     return await answer_request(req, question, registry, ToolContext(user_id="u"))
