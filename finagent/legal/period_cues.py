@@ -19,7 +19,7 @@ from typing import Any
 import yaml
 
 from finagent.language.lemmas import part_of_speech
-from finagent.legal.calc_lexicon import canonical, lexicon, word_set
+from finagent.legal.calc_lexicon import canonical, lexicon, phrases, word_set
 from finagent.legal.calc_text import CalcText, Word, content_phrase
 from finagent.legal.periods import ProceduralPeriod, period_by_id, procedural_periods
 from finagent.legal.question_days import QuestionDay, marked_day
@@ -136,8 +136,13 @@ def _score(
     if cues.heads and text.head is not None and text.words[text.head].lemma not in cues.heads:
         return None  # it asks for another action («подать заявление», not «поставить на учет»)
     covered: set[int] = set()
+    own = _own_taxes(text)
     for group in cues.when:
-        hits = [hit for hit in (text.find(p, ordered=True) for p in group) if hit is not None]
+        hits = [
+            hit
+            for hit in (text.find(p, ordered=True) for p in group if not _other_tax(p, own))
+            if hit is not None
+        ]
         if not hits:
             return None
         covered |= max(hits, key=len)
@@ -172,6 +177,66 @@ def _score(
     if any(phrases and marked_day(text, days, phrases) for phrases in told):
         score += ASKED_WEIGHT * EVENT_WEIGHT  # the question gives the event the period runs from
     return score, frozenset(covered), asks, names_head
+
+
+def _tax_at(text: CalcText, i: int) -> Phrase | None:
+    """The tax named from word ``i`` on («налогу на прибыль», «НДС»), longest first."""
+    lemmas = [w.lemma for w in text.words[i:]]
+    for name in phrases("tax_names"):
+        if tuple(lemmas[: len(name)]) == name:
+            return name
+    return None
+
+
+def _own_taxes(text: CalcText) -> frozenset[Phrase]:
+    """The taxes named in the sentences that date an event: the user's own filing («подали
+    декларацию по налогу на прибыль 12.03»), not a rule of another tax told in passing."""
+    dated = {w.sentence for w in text.words if w.day is not None}
+    found = (
+        _tax_at(text, i) for i, w in enumerate(text.words) if w.sentence in dated and not w.negated
+    )
+    return frozenset(name for name in found if name)
+
+
+def _other_tax(phrase: Phrase, own: frozenset[Phrase]) -> bool:
+    """A qualifier naming a tax other than the one of the user's dated filing."""
+    return bool(own) and phrase in phrases("tax_names") and phrase not in own
+
+
+def excluded_case(
+    text: CalcText, days: list[QuestionDay], row_id: str
+) -> tuple[str, frozenset[int]] | None:
+    """A declined row that narrows a computable one («участие в ООО» of the duty to report
+    participation), told in sentences of its own: (the wider row, those sentences). The
+    question may date another event of the wider row elsewhere («купили акции АО
+    29 марта ..., а 2 апреля вошли в ООО»); only the excluded event is dropped."""
+    cues = row_cues()
+    for reading in cues.values():
+        if reading.row != row_id or reading.extends is None:
+            continue
+        wider = cues[reading.extends]
+        if period_by_id()[wider.row].decline or _score(text, wider, days) is None:
+            continue
+        told: set[int] = set()
+        for group in reading.when[len(wider.when) :]:
+            for phrase in group:
+                hit = text.find(phrase, ordered=True)
+                told |= {text.words[i].sentence for i in hit or ()}
+        if told:
+            return wider.row, frozenset(told)
+    return None
+
+
+def names_row_in(text: CalcText, row_id: str, sentences: frozenset[int]) -> bool:
+    """Whether a cue of the row is found wholly inside ``sentences``."""
+    for reading in row_cues().values():
+        if reading.row != row_id:
+            continue
+        for phrase in reading.cues:
+            hit = text.find(phrase)
+            if hit and all(text.words[i].sentence in sentences for i in hit):
+                return True
+    return False
 
 
 def _weight(w: Word) -> int:

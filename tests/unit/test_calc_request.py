@@ -152,6 +152,42 @@ def test_a_foreign_organisation_outside_point_4_6_gets_the_general_desk_audit() 
     assert req.row_id == "desk_audit_88"
 
 
+@pytest.mark.parametrize(
+    ("question", "row"),
+    [
+        (
+            "Декларацию по налогу на имущество сдали 18.03.2025. Коллега говорит, что по НДС "
+            "камеральная идёт два месяца, но у нас другой налог. Когда закончится проверка?",
+            "desk_audit_88",
+        ),
+        (
+            "Слышал, что по прибыли камералка длится три месяца, а мы подали декларацию по НДС "
+            "21.07.2025. Когда закончится камеральная проверка?",
+            "desk_audit_vat_88",
+        ),
+    ],
+)
+def test_the_tax_of_the_users_dated_filing_decides(question: str, row: str) -> None:
+    """Another tax's rule told in passing does not narrow the row of the user's filing."""
+    assert extract_calc_request(question, TODAY).row_id == row
+
+
+def test_an_excluded_participation_drops_only_its_own_event() -> None:
+    req = extract_calc_request(
+        "10 февраля 2025 г. мы приобрели 25% акций АО «Заря». Кроме того, 14 февраля 2025 г. "
+        "стали участником ООО «Маяк». До какого числа сообщить в инспекцию об участии?",
+        TODAY,
+    )
+    assert req.decline is None and req.row_id == "participation_23"
+    assert req.event_date == date(2025, 2, 10)
+    assert any("14 февраля 2025" in a and "не учтено" in a for a in req.assumptions)
+    alone = extract_calc_request(
+        "14 февраля 2025 г. стали участником ООО «Маяк». До какого числа сообщить об участии?",
+        TODAY,
+    )
+    assert alone.decline == "participation_llc"
+
+
 async def _answer(req: CalcRequest, question: str) -> CalcOutcome:
     registry = ToolRegistry([Req_Calculate_Deadline_For_Events()])
     return await answer_request(req, question, registry, ToolContext(user_id="u"))
