@@ -54,6 +54,16 @@ def _verb_with(word: str, *grammemes: str) -> bool:
 
 
 @lru_cache(maxsize=50_000)
+def done(word: str) -> bool:
+    """A past-tense verb or participle («вручили», «врученное»): an act already done."""
+    folded = fold(word)
+    if not any("а" <= ch <= "я" for ch in folded):
+        return False
+    tag = _analyzer().parse(folded)[0].tag
+    return tag.POS in ("VERB", "PRTF", "PRTS") and "past" in tag
+
+
+@lru_cache(maxsize=50_000)
 def first_person(word: str) -> bool:
     """«мы», «нам», «наш», «платим», «должна ли я»: the speaker's own word (a first-person
     pronoun or verb): a question in it is about the speaker's affairs."""

@@ -188,6 +188,41 @@ def test_an_excluded_participation_drops_only_its_own_event() -> None:
     assert alone.decline == "participation_llc"
 
 
+@pytest.mark.parametrize(
+    ("question", "row"),
+    [
+        # the act told as done and dated: the recipient's next act is asked
+        (
+            "Нам вручили дополнение к акту проверки 04.08.2025. Когда крайний срок?",
+            "objections_addendum_101",
+        ),
+        ("Акт выездной проверки нам вручили 19.09.2025. Когда последний день?", "objections_100"),
+        (
+            "Дополнение к акту получили 04.08.2025. Можно не соглашаться письменно, до какого "
+            "числа?",
+            "objections_addendum_101",
+        ),
+        # the act still to be done stays the inspection's
+        (
+            "Дополнение к акту датировано 04.08.2025. До какого числа его должны вручить?",
+            "addendum_delivery_101",
+        ),
+    ],
+)
+def test_the_asked_event_is_the_users_next_act(question: str, row: str) -> None:
+    assert extract_calc_request(question, TODAY).row_id == row
+
+
+def test_a_modal_past_payment_marks_the_due_date() -> None:
+    req = extract_calc_request(
+        "Земельный налог я должна была уплатить 01.12.2025, а заплатила 09.12.2025. "
+        "Недоимка 8 000 руб. Сколько пени?",
+        TODAY,
+    )
+    roles = {d.role: d.day for d in req.dates}
+    assert roles == {"due": date(2025, 12, 1), "payment": date(2025, 12, 9)}
+
+
 async def _answer(req: CalcRequest, question: str) -> CalcOutcome:
     registry = ToolRegistry([Req_Calculate_Deadline_For_Events()])
     return await answer_request(req, question, registry, ToolContext(user_id="u"))
