@@ -17,6 +17,11 @@ def _analyzer() -> pymorphy3.MorphAnalyzer:
     return pymorphy3.MorphAnalyzer()
 
 
+def best_parse(word: str) -> pymorphy3.analyzer.Parse:
+    """The most probable pymorphy3 reading of ``word`` (folded)."""
+    return _analyzer().parse(fold(word))[0]
+
+
 def fold(word: str) -> str:
     """Lower case with «ё» as «е»: texts and questions spell it either way."""
     return word.lower().replace("ё", "е")
@@ -46,6 +51,16 @@ def _verb_with(word: str, *grammemes: str) -> bool:
         return False
     tag = _analyzer().parse(folded)[0].tag
     return "VERB" in tag and all(g in tag for g in grammemes)
+
+
+@lru_cache(maxsize=50_000)
+def done(word: str) -> bool:
+    """A past-tense verb or participle («вручили», «врученное»): an act already done."""
+    folded = fold(word)
+    if not any("а" <= ch <= "я" for ch in folded):
+        return False
+    tag = _analyzer().parse(folded)[0].tag
+    return tag.POS in ("VERB", "PRTF", "PRTS") and "past" in tag
 
 
 @lru_cache(maxsize=50_000)
@@ -81,6 +96,12 @@ def nominative(word: str) -> bool:
     """Whether the word can be in the nominative: «покупатель», not «с исполнителем»."""
     folded = fold(word)
     return any("nomn" in parse.tag for parse in _analyzer().parse(folded))
+
+
+@lru_cache(maxsize=50_000)
+def can_be(word: str, grammeme: str) -> bool:
+    """Whether some reading of the word has ``grammeme`` («Германии» can be ``loct``)."""
+    return any(grammeme in parse.tag for parse in _analyzer().parse(fold(word)))
 
 
 _INTERROGATIVES = frozenset({"какой", "каков", "каковой"})

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
+from finagent.language.countries import country_of_adjective
 from finagent.language.dates import days_in
 from finagent.language.lemmas import grammatical_case, part_of_speech
 from finagent.language.spans import DayMention
@@ -272,7 +273,7 @@ def read_question(text: str) -> CalcText:
     words: list[Word] = []
     for n, sentence in enumerate(analysed.sentences):
         raw = sentence.tokens
-        lemmas = [t.lemma for t in raw]
+        lemmas = [_FOREIGN if country_of_adjective(t.text) else t.lemma for t in raw]
         for first, after, canonical in canonical_spans(lemmas):
             start, end = raw[first].start, raw[after - 1].end
             written = folded[start:end]
@@ -291,7 +292,7 @@ def read_question(text: str) -> CalcText:
                         n,
                         pos if single else part_of_speech(lemma),
                         grammatical_case(written) if single else None,
-                        readings(written) if single else frozenset({lemma}),
+                        readings(written) | {lemma} if single else frozenset({lemma}),
                     )
                 )
     for index, day in enumerate(days):
@@ -306,6 +307,9 @@ def read_question(text: str) -> CalcText:
     _mark_frames(out)
     _mark_events(out)
     return out
+
+
+_FOREIGN = "иностранный"  # «кипрская компания» is a foreign organisation to the Code
 
 
 _PERIOD_NOUNS = frozenset({"срок", "время", "день", "неделя", "месяц", "год"})

@@ -14,7 +14,14 @@ from finagent.legal.calc_lexicon import canonical, word_set
 from finagent.legal.calc_request import RoledDate, StatedPeriod
 from finagent.legal.calc_text import CalcText
 from finagent.legal.deadlines import Unit, plural
-from finagent.legal.period_cues import event_objects, event_words, find_rows, narrowest_row
+from finagent.legal.period_cues import (
+    event_objects,
+    event_words,
+    excluded_case,
+    find_rows,
+    names_row_in,
+    narrowest_row,
+)
 from finagent.legal.periods import ProceduralPeriod, period_by_id
 from finagent.legal.question_days import QuestionDay, marked_day, told_of_updated
 from finagent.legal.question_periods import PeriodMention, stated_periods
@@ -80,6 +87,24 @@ def _receipt_undated(text: CalcText, days: list[QuestionDay], row: ProceduralPer
     return SENT_NOT_RECEIVED if sent else None
 
 
+def _without_excluded(
+    text: CalcText, days: list[QuestionDay], declined: ProceduralPeriod
+) -> tuple[ProceduralPeriod, list[QuestionDay]] | None:
+    """The wider row and the days of the excluded case, when the question dates both an
+    excluded event (participation in an ООО) and another event of the wider row in other
+    sentences; None when the whole question is the excluded case."""
+    found = excluded_case(text, days, declined.id)
+    if found is None:
+        return None
+    wider, told = found
+    sentence = {d.mention: text.words[text.day_words(d.mention)[0]].sentence for d in days}
+    dropped = [d for d in days if sentence[d.mention] in told]
+    kept = frozenset(sentence[d.mention] for d in days if d not in dropped)
+    if not dropped or not kept or not names_row_in(text, wider, kept):
+        return None
+    return period_by_id()[wider], dropped
+
+
 def _event_day(
     text: CalcText, days: list[QuestionDay], row: ProceduralPeriod | None
 ) -> tuple[QuestionDay, bool, bool]:
@@ -113,9 +138,18 @@ def read_deadline(text: CalcText, days: list[QuestionDay]) -> DeadlineReading:
     out = DeadlineReading()
     rows = find_rows(text, days)
     if rows and rows[0].decline:
-        out.decline = rows[0].id
-        out.dates = [roled(text, d, "other_event") for d in days]
-        return out
+        kept = _without_excluded(text, days, rows[0])
+        if kept is None:
+            out.decline = rows[0].id
+            out.dates = [roled(text, d, "other_event") for d in days]
+            return out
+        rows, dropped = [kept[0]], kept[1]
+        days = [d for d in days if d not in dropped]
+        told = ", ".join(text.days[d.mention].text for d in dropped)
+        out.assumptions.append(
+            f"событие от {told} не учтено: это случай, исключенный нормой ({rows[0].norm}), "
+            "срок для него не исчисляется"
+        )
     periods = stated_periods(text)
     extension = next((p for p in periods if p.extension), None)
     stated = next((p for p in periods if not p.extension), None)

@@ -1,94 +1,88 @@
 """Questions about another country's taxes: the agent knows Russian law only.
 
-Locative and adjective forms name the country («НДС в Казахстане», «немецкий налог»); a
-direction («экспорт в Казахстан») or a Russian angle («резидент РФ», «НДФЛ») keeps the
-question Russian.
+A country is named by a place («НДС в Казахстане», «на Кипре»), by an adjective derived
+from its name («кипрская компания», «казахстанское ТОО») or as the source of a law («по
+законам Казахстана», «по кодексу Республики Беларусь»); countries come from ISO 3166
+through `finagent.language.countries`, so Russian places never count. A direction («экспорт
+в Казахстан»), a language («на английском языке») or a Russian angle («резидент РФ»,
+«НДФЛ») keeps the question Russian.
 """
 
 from __future__ import annotations
 
-import re
-
-from finagent.language.lemmas import lemma
-
-_COUNTRIES: dict[str, str] = {
-    "Казахстан": r"в\s+казахстане|казахстанск\w*|республик\w\s+казахстан|\b(?-i:РК)\b",
-    "Беларусь": r"в\s+беларуси|в\s+белоруссии|белорусск\w*|\b(?-i:РБ)\b",
-    "Германия": r"в\s+германии|германск\w*|немецк\w*|\b(?-i:ФРГ)\b",
-    "США": r"в\s+сша|в\s+америке|американск\w*|\b(?-i:IRS)\b",
-    "Китай": r"в\s+китае|китайск\w*|\b(?-i:КНР)\b",
-    "Узбекистан": r"в\s+узбекистане|узбекск\w*",
-    "Армения": r"в\s+армении|армянск\w*",
-    "Грузия": r"в\s+грузии|грузинск\w*",
-    "Киргизия": r"в\s+киргизии|в\s+кыргызстане|киргизск\w*|кыргызск\w*",
-    "Таджикистан": r"в\s+таджикистане|таджикск\w*",
-    "Азербайджан": r"в\s+азербайджане|азербайджанск\w*",
-    "Турция": r"в\s+турции|турецк\w*",
-    "ОАЭ": r"в\s+оаэ|в\s+дубае|эмиратск\w*",
-    "Кипр": r"на\s+кипре|кипрск\w*",
-    "Франция": r"во\s+франции|французск\w*",
-    "Великобритания": r"в\s+великобритании|в\s+англии|британск\w*",
-    "Италия": r"в\s+италии|итальянск\w*",
-    "Испания": r"в\s+испании|испанск\w*",
-    "Польша": r"в\s+польше|польск\w*",
-    "Сербия": r"в\s+сербии|сербск\w*",
-    "Израиль": r"в\s+израиле|израильск\w*",
-    "Таиланд": r"в\s+таиланде|тайск\w*",
-    "Индия": r"в\s+индии|индийск\w*",
-    "Япония": r"в\s+японии|японск\w*",
-    "Украина": r"в\s+украине|на\s+украине|украинск\w*",
-    "Канада": r"в\s+канаде|канадск\w*",
-    "Швейцария": r"в\s+швейцарии|швейцарск\w*",
-    "Нидерланды": r"в\s+нидерландах|в\s+голландии|нидерландск\w*",
-    "Чехия": r"в\s+чехии|чешск\w*",
-    "Латвия, Литва или Эстония": r"в\s+латвии|в\s+литве|в\s+эстонии|латвийск\w*|литовск\w*"
-    r"|эстонск\w*",
-    "Финляндия": r"в\s+финляндии|финск\w*",
-    "Молдова": r"в\s+молдове|в\s+молдавии|молдавск\w*",
-}
-_COUNTRY_RE = {name: re.compile(rf"(?:{p})", re.IGNORECASE) for name, p in _COUNTRIES.items()}
-# a Russian taxpayer's foreign income or trade is a Tax Code question
-_RUSSIAN_ANGLE = re.compile(
-    r"\bрф\b|в\s+росси|российск\w*|резидент\w*|россиян\w*|ндфл|ндс\s+при\s+(?:экспорте|импорте)",
-    re.IGNORECASE,
+from finagent.language.countries import (
+    country_of_adjective,
+    country_of_noun,
+    display_name,
+    name_phrases,
 )
+from finagent.language.cues import find_cue, has_any
+from finagent.language.lemmas import can_be
+from finagent.language.text import AnalysedSentence, analyse
 
-
-# «по законам Казахстана», «по законодательству Германии»: the law of a country, by lemma
+# a Russian taxpayer's foreign income or trade is a Tax Code question
+_RUSSIAN_ANGLE = frozenset(
+    {"рф", "россия", "российский", "резидент", "нерезидент", "россиянин", "ндфл"}
+)
+_RUSSIAN_TRADE = ("НДС при экспорте", "НДС при импорте")
+_PLACE_PREPOSITIONS = frozenset({"в", "во", "на"})
 _LAW_WORDS = frozenset({"закон", "законодательство", "право", "кодекс", "норма", "правило"})
-_ALIASES = {
-    "белоруссия": "Беларусь",
-    "америка": "США",
-    "англия": "Великобритания",
-    "голландия": "Нидерланды",
-    "кыргызстан": "Киргизия",
-    "молдавия": "Молдова",
-    "латвия": "Латвия, Литва или Эстония",
-    "литва": "Латвия, Литва или Эстония",
-    "эстония": "Латвия, Литва или Эстония",
-}
+_LANGUAGE = "язык"
 
 
-def _law_of_country(query: str) -> str | None:
-    from finagent.language.text import analyse
+def _located(sentence: AnalysedSentence, i: int) -> bool:
+    """«в Казахстане», «на Кипре»: the word after «в»/«на» in the locative, not a direction
+    («в Казахстан»)."""
+    if i == 0 or sentence.lemmas[i - 1] not in _PLACE_PREPOSITIONS:
+        return False
+    word = sentence.tokens[i].text
+    return can_be(word, "loct") or word.isupper()
 
-    names = {lemma(name): name for name in _COUNTRIES if " " not in name} | _ALIASES
-    for sentence in analyse(query).sentences:
-        lemmas = sentence.lemmas
-        for i, word in enumerate(lemmas[:-1]):
-            if word not in _LAW_WORDS:
-                continue
-            following = lemmas[i + 2] if lemmas[i + 1] == "республика" else lemmas[i + 1]
-            if following in names:
-                return names[following]
+
+def _of_law(sentence: AnalysedSentence, i: int) -> bool:
+    """«по законам Казахстана», «кодексу Республики Беларусь»: a law word before the name."""
+    before = sentence.lemmas[max(0, i - 2) : i]
+    return bool(before) and (
+        before[-1] in _LAW_WORDS or (before[-1] == "республика" and before[0] in _LAW_WORDS)
+    )
+
+
+def _phrase_country(sentence: AnalysedSentence) -> str | None:
+    for phrase, code in name_phrases().items():
+        i = find_cue(sentence.lemmas, phrase)
+        if i >= 0 and sentence.tokens[i].text[:1].isupper():
+            if _located(sentence, i) or _of_law(sentence, i):
+                return code
+    return None
+
+
+def _sentence_country(sentence: AnalysedSentence) -> str | None:
+    found = _phrase_country(sentence)
+    if found:
+        return found
+    for i, token in enumerate(sentence.tokens):
+        word = token.text
+        if not any("а" <= ch <= "я" for ch in word.lower()):
+            continue
+        adjective = country_of_adjective(word)
+        following = sentence.lemmas[i + 1] if i + 1 < len(sentence.lemmas) else ""
+        if adjective and following != _LANGUAGE:
+            return adjective
+        if word[:1].isupper():
+            code = country_of_noun(word)
+            if code and (_located(sentence, i) or _of_law(sentence, i)):
+                return code
     return None
 
 
 def foreign_country(query: str) -> str | None:
     """The other country a question is about, or None (also when it has a Russian angle)."""
-    if _RUSSIAN_ANGLE.search(query):
+    analysed = analyse(query)
+    lemmas = [lemma for sentence in analysed.sentences for lemma in sentence.lemmas]
+    if _RUSSIAN_ANGLE.intersection(lemmas) or has_any(lemmas, _RUSSIAN_TRADE):
         return None
-    for country, pattern in _COUNTRY_RE.items():
-        if pattern.search(query):
-            return country
-    return _law_of_country(query)
+    for sentence in analysed.sentences:
+        code = _sentence_country(sentence)
+        if code:
+            return display_name(code)
+    return None

@@ -11,15 +11,15 @@ the rows of that norm.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib.resources import files
 from typing import Any
 
 import yaml
 
-from finagent.language.lemmas import part_of_speech
-from finagent.legal.calc_lexicon import canonical, lexicon, word_set
+from finagent.language.lemmas import done, part_of_speech
+from finagent.legal.calc_lexicon import canonical, lexicon, phrases, word_set
 from finagent.legal.calc_text import CalcText, Word, content_phrase
 from finagent.legal.periods import ProceduralPeriod, period_by_id, procedural_periods
 from finagent.legal.question_days import QuestionDay, marked_day
@@ -53,6 +53,7 @@ class Candidate:
     covered: frozenset[int]
     asks: bool  # one of its cues names a word of the asking part
     names_head: bool  # one of its cues names the asked action itself
+    done: bool = False  # its action is told as done in the story («нам вручили дополнение»)
 
 
 def _phrases(items: list[Any], terms: bool = False) -> tuple[Phrase, ...]:
@@ -130,19 +131,37 @@ def event_objects(row_id: str) -> tuple[Phrase, ...]:
     return tuple((*phrase, nouns[0]) for phrase in event_words(row_id) if nouns[0] not in phrase)
 
 
+def _told_done(text: CalcText, phrase: Phrase, hit: set[int]) -> bool:
+    """The phrase's action verb is a past form in a sentence that dates it («нам вручили
+    дополнение к акту 12.05»): an act already done, not the one asked about."""
+    dated = {w.sentence for w in text.words if w.day is not None}
+    return any(
+        text.words[i].lemma == phrase[0]
+        and text.words[i].sentence in dated
+        and done(text.words[i].text)
+        for i in hit
+    )
+
+
 def _score(
     text: CalcText, cues: RowCues, days: list[QuestionDay]
-) -> tuple[float, frozenset[int], bool, bool] | None:
+) -> tuple[float, frozenset[int], bool, bool, bool] | None:
     if cues.heads and text.head is not None and text.words[text.head].lemma not in cues.heads:
         return None  # it asks for another action («подать заявление», not «поставить на учет»)
     covered: set[int] = set()
+    own = _own_taxes(text)
     for group in cues.when:
-        hits = [hit for hit in (text.find(p, ordered=True) for p in group) if hit is not None]
+        hits = [
+            hit
+            for hit in (text.find(p, ordered=True) for p in group if not _other_tax(p, own))
+            if hit is not None
+        ]
         if not hits:
             return None
         covered |= max(hits, key=len)
     asks = False
     found = False
+    told_done = False
     cue_hits: list[set[int]] = []
     asking = word_set("asking_words")
     for phrase in cues.cues:
@@ -151,6 +170,7 @@ def _score(
             continue
         hit, strict = matched
         found = True
+        told_done = told_done or _told_done(text, phrase, hit)
         cue_hits.append(hit)
         covered |= hit
         # a phrase whose words lie in different sentences asks when its head does
@@ -171,7 +191,67 @@ def _score(
     told = [cues.event or event_words(cues.event_row), event_words(row.after) if row.after else ()]
     if any(phrases and marked_day(text, days, phrases) for phrases in told):
         score += ASKED_WEIGHT * EVENT_WEIGHT  # the question gives the event the period runs from
-    return score, frozenset(covered), asks, names_head
+    return score, frozenset(covered), asks, names_head, told_done
+
+
+def _tax_at(text: CalcText, i: int) -> Phrase | None:
+    """The tax named from word ``i`` on («налогу на прибыль», «НДС»), longest first."""
+    lemmas = [w.lemma for w in text.words[i:]]
+    for name in phrases("tax_names"):
+        if tuple(lemmas[: len(name)]) == name:
+            return name
+    return None
+
+
+def _own_taxes(text: CalcText) -> frozenset[Phrase]:
+    """The taxes named in the sentences that date an event: the user's own filing («подали
+    декларацию по налогу на прибыль 12.03»), not a rule of another tax told in passing."""
+    dated = {w.sentence for w in text.words if w.day is not None}
+    found = (
+        _tax_at(text, i) for i, w in enumerate(text.words) if w.sentence in dated and not w.negated
+    )
+    return frozenset(name for name in found if name)
+
+
+def _other_tax(phrase: Phrase, own: frozenset[Phrase]) -> bool:
+    """A qualifier naming a tax other than the one of the user's dated filing."""
+    return bool(own) and phrase in phrases("tax_names") and phrase not in own
+
+
+def excluded_case(
+    text: CalcText, days: list[QuestionDay], row_id: str
+) -> tuple[str, frozenset[int]] | None:
+    """A declined row that narrows a computable one («участие в ООО» of the duty to report
+    participation), told in sentences of its own: (the wider row, those sentences). The
+    question may date another event of the wider row elsewhere («купили акции АО
+    29 марта ..., а 2 апреля вошли в ООО»); only the excluded event is dropped."""
+    cues = row_cues()
+    for reading in cues.values():
+        if reading.row != row_id or reading.extends is None:
+            continue
+        wider = cues[reading.extends]
+        if period_by_id()[wider.row].decline or _score(text, wider, days) is None:
+            continue
+        told: set[int] = set()
+        for group in reading.when[len(wider.when) :]:
+            for phrase in group:
+                hit = text.find(phrase, ordered=True)
+                told |= {text.words[i].sentence for i in hit or ()}
+        if told:
+            return wider.row, frozenset(told)
+    return None
+
+
+def names_row_in(text: CalcText, row_id: str, sentences: frozenset[int]) -> bool:
+    """Whether a cue of the row is found wholly inside ``sentences``."""
+    for reading in row_cues().values():
+        if reading.row != row_id:
+            continue
+        for phrase in reading.cues:
+            hit = text.find(phrase)
+            if hit and all(text.words[i].sentence in sentences for i in hit):
+                return True
+    return False
 
 
 def _weight(w: Word) -> int:
@@ -219,7 +299,30 @@ def rank_rows(text: CalcText, days: list[QuestionDay]) -> list[Candidate]:
             out.append(Candidate(table[cues.row], *scored))
     if any(c.asks for c in out):
         out = [c for c in out if c.asks]
+    if out and all(c.done for c in out):
+        # the asked event is the user's next act, not the inspection's act already done:
+        # the rows whose event that act is («вручили дополнение» -> objections to it)
+        out = _next_acts(text, days) or out
     return sorted(out, key=lambda c: -c.score)
+
+
+def _next_acts(text: CalcText, days: list[QuestionDay]) -> list[Candidate]:
+    """Rows whose event's words with their document mark a day of the question and whose
+    conditions hold; only when they all give one period (else nothing is guessed)."""
+    table = period_by_id()
+    out = []
+    for cues in row_cues().values():
+        row = table[cues.row]
+        objects = event_objects(cues.row)
+        if row.decline or not objects or marked_day(text, days, objects) is None:
+            continue
+        if _score(text, replace(cues, cues=(), heads=frozenset()), days) is None:
+            continue
+        out.append(Candidate(row, 0.0, frozenset(), False, False))
+    narrowest = [
+        c for c in out if not any(_narrows(o.row.id, c.row.id) and o is not c for o in out)
+    ]
+    return narrowest if len({(c.row.period, c.row.unit) for c in narrowest}) == 1 else []
 
 
 def _article_point(norm: str) -> tuple[str | None, str | None]:

@@ -130,6 +130,99 @@ def test_a_foreign_persons_period_is_read_from_its_cited_registration() -> None:
     assert req.row_id == "documents_93_foreign"
 
 
+def test_a_company_named_by_its_countrys_adjective_is_a_foreign_organisation() -> None:
+    """«сербская фирма ... в РФ»: Russian law for a foreign organisation, not another
+    country's rules."""
+    req = extract_calc_request(
+        "Сербская фирма начала работать в РФ через обособленное подразделение (не филиал) "
+        "14 июля 2025 г. До какого числа подать заявление о постановке на учёт?",
+        TODAY,
+    )
+    assert req.decline is None and req.row_id == "foreign_registration_83"
+
+
+def test_a_foreign_organisation_outside_point_4_6_gets_the_general_desk_audit() -> None:
+    """Six months (п. 2 ст. 88) are for a foreign person registered under п. 4.6 ст. 83;
+    a foreign organisation acting through a division has the general three months."""
+    req = extract_calc_request(
+        "Словенская компания через обособленное подразделение в РФ подала декларацию по "
+        "налогу на имущество 11.03.2025. Когда закончится камеральная проверка?",
+        TODAY,
+    )
+    assert req.row_id == "desk_audit_88"
+
+
+@pytest.mark.parametrize(
+    ("question", "row"),
+    [
+        (
+            "Декларацию по налогу на имущество сдали 18.03.2025. Коллега говорит, что по НДС "
+            "камеральная идёт два месяца, но у нас другой налог. Когда закончится проверка?",
+            "desk_audit_88",
+        ),
+        (
+            "Слышал, что по прибыли камералка длится три месяца, а мы подали декларацию по НДС "
+            "21.07.2025. Когда закончится камеральная проверка?",
+            "desk_audit_vat_88",
+        ),
+    ],
+)
+def test_the_tax_of_the_users_dated_filing_decides(question: str, row: str) -> None:
+    """Another tax's rule told in passing does not narrow the row of the user's filing."""
+    assert extract_calc_request(question, TODAY).row_id == row
+
+
+def test_an_excluded_participation_drops_only_its_own_event() -> None:
+    req = extract_calc_request(
+        "10 февраля 2025 г. мы приобрели 25% акций АО «Заря». Кроме того, 14 февраля 2025 г. "
+        "стали участником ООО «Маяк». До какого числа сообщить в инспекцию об участии?",
+        TODAY,
+    )
+    assert req.decline is None and req.row_id == "participation_23"
+    assert req.event_date == date(2025, 2, 10)
+    assert any("14 февраля 2025" in a and "не учтено" in a for a in req.assumptions)
+    alone = extract_calc_request(
+        "14 февраля 2025 г. стали участником ООО «Маяк». До какого числа сообщить об участии?",
+        TODAY,
+    )
+    assert alone.decline == "participation_llc"
+
+
+@pytest.mark.parametrize(
+    ("question", "row"),
+    [
+        # the act told as done and dated: the recipient's next act is asked
+        (
+            "Нам вручили дополнение к акту проверки 04.08.2025. Когда крайний срок?",
+            "objections_addendum_101",
+        ),
+        ("Акт выездной проверки нам вручили 19.09.2025. Когда последний день?", "objections_100"),
+        (
+            "Дополнение к акту получили 04.08.2025. Можно не соглашаться письменно, до какого "
+            "числа?",
+            "objections_addendum_101",
+        ),
+        # the act still to be done stays the inspection's
+        (
+            "Дополнение к акту датировано 04.08.2025. До какого числа его должны вручить?",
+            "addendum_delivery_101",
+        ),
+    ],
+)
+def test_the_asked_event_is_the_users_next_act(question: str, row: str) -> None:
+    assert extract_calc_request(question, TODAY).row_id == row
+
+
+def test_a_modal_past_payment_marks_the_due_date() -> None:
+    req = extract_calc_request(
+        "Земельный налог я должна была уплатить 01.12.2025, а заплатила 09.12.2025. "
+        "Недоимка 8 000 руб. Сколько пени?",
+        TODAY,
+    )
+    roles = {d.role: d.day for d in req.dates}
+    assert roles == {"due": date(2025, 12, 1), "payment": date(2025, 12, 9)}
+
+
 async def _answer(req: CalcRequest, question: str) -> CalcOutcome:
     registry = ToolRegistry([Req_Calculate_Deadline_For_Events()])
     return await answer_request(req, question, registry, ToolContext(user_id="u"))
