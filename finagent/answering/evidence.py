@@ -79,7 +79,8 @@ _ABBREVIATIONS = frozenset(
 def _split_sentences(line: str) -> list[str]:
     pieces: list[str] = []
     for piece in _SENTENCE.split(line):
-        last = pieces[-1].rstrip(".").rsplit(" ", 1)[-1].lower() if pieces else ""
+        # «штраф 5 000 руб. (п. 1 ст. 129.1 НК РФ)»: an abbreviation after a bracket
+        last = pieces[-1].rstrip(".").rsplit(" ", 1)[-1].lstrip('(«"').lower() if pieces else ""
         if pieces and (last in _ABBREVIATIONS or (len(last) == 1 and last.isalpha())):
             pieces[-1] = f"{pieces[-1]} {piece}"
         else:

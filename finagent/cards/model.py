@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field
 
 from finagent.language.text import Sentence
 
-CARD_VERSION = 5  # 5: kinds from the heading's own noun phrase, label lines skipped
+CARD_VERSION = 7  # 7: form amounts «2546000-00» (6: a trial rebuilt in dev data dirs)
 
 FactKind = Literal["amount", "rate", "date", "term", "number", "identifier"]
 

@@ -1,7 +1,9 @@
-"""Amounts of money: «297 200 рублей 00 копеек», «1,5 млн рублей», «150 000 ₽»."""
+"""Amounts of money: «297 200 рублей 00 копеек», «1,5 млн рублей», «150 000 ₽», a payment
+form's «Сумма 2546000-00»."""
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 from finagent.language.numbers import read_number, skip_parenthetical
@@ -64,6 +66,25 @@ def _money_at(
     return Money(**sentence.located(i, j - 1), amount=amount, currency=currency), j
 
 
+# a payment form writes roubles and kopecks with a hyphen («2546000-00»), under a label
+_FORM_AMOUNT = re.compile(r"^(\d{3,})-(\d{2})$")
+FORM_LABELS = frozenset({"сумма", "ндс", "итого", "всего"})
+_LABEL_REACH = 4  # tokens before the figure where its label may stand («НДС 22 % 459114-75»)
+
+
+def _form_amount(sentence: AnalysedSentence, i: int) -> Money | None:
+    """«Сумма 2546000-00», «в т. ч. НДС 22 % 459114-75»: a figure in the form's notation
+    with a money label just before it."""
+    found = _FORM_AMOUNT.match(sentence.tokens[i].text)
+    if found is None:
+        return None
+    before = {t.lemma for t in sentence.tokens[max(0, i - _LABEL_REACH) : i]}
+    if not before & FORM_LABELS:
+        return None
+    amount = Decimal(f"{found.group(1)}.{found.group(2)}")
+    return Money(**sentence.located(i, i), amount=amount, currency="RUB")
+
+
 def money_in(analysed: Analysed, scale_alone: bool = False) -> list[Money]:
     """Amounts with a currency; with ``scale_alone``, also a number with «тыс.» or «млн»
     and no currency («недоимка 1,2 млн»), read as roubles."""
@@ -73,6 +94,9 @@ def money_in(analysed: Analysed, scale_alone: bool = False) -> list[Money]:
         while i < len(sentence.tokens):
             hit = _money_at(sentence, i, scale_alone)
             if hit is None:
+                form = _form_amount(sentence, i)
+                if form is not None:
+                    found.append(form)
                 i += 1
                 continue
             found.append(hit[0])

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from datetime import date
 
 from finagent.cards.fields import ALL as ALL_FIELDS
+from finagent.cards.fields import BY_KEY as FIELDS_BY_KEY
 from finagent.cards.model import DocumentCard
 from finagent.language.cues import cue_lemmas, find_cue
 from finagent.language.dates import as_of, dates_in, months_in, years_in
@@ -147,12 +148,50 @@ def _inside(lemmas: Sequence[str], cues: Sequence[str]) -> set[int]:
     return inside
 
 
+# the answer type a document field of each kind states
+_FIELD_ANSWER: dict[str, AnswerType] = {
+    "amount": "amount",
+    "rate": "rate",
+    "date": "date",
+    "term": "period",
+}
+_WEAK = 1  # «какие» alone: a cue that only says some value is asked
+
+
+def _strongest(lemmas: Sequence[str]) -> int:
+    return max((c.strength for c in ANSWER_CUES if find_cue(lemmas, c.phrase) >= 0), default=0)
+
+
+def _field_type(lemmas: Sequence[str]) -> AnswerType | None:
+    """The type a part asks by its document field alone: «какой аванс», «какой НДС в ней
+    указан» ask only «какой» (a cue that some value is asked) and name a field."""
+    if _strongest(lemmas) > _WEAK:
+        return None
+    for _, key in _fields(lemmas, []):
+        kind = FIELDS_BY_KEY[key].kind if key in FIELDS_BY_KEY else None
+        if kind in _FIELD_ANSWER:
+            return _FIELD_ANSWER[kind]
+    return None
+
+
+def _with_parts(answer_types: list[AnswerType], parts: Sequence[AskedPart]) -> list[AnswerType]:
+    """The types asked, with those parts ask by their field alone: «какой аванс и в какой
+    срок его внести?» asks the amount first, though only «срок» is a cue of a type."""
+    by_field = [t for p in parts if (t := _field_type(p.own)) is not None]
+    first = _field_type(parts[0].own) if parts else None
+    if first is None or first in answer_types:
+        extra = [t for t in dict.fromkeys(by_field) if t not in answer_types]
+        return [*answer_types, *extra]
+    known = [t for t in answer_types if t != "unknown"]
+    return list(dict.fromkeys([first, *known, *by_field]))
+
+
 def _typed_parts(analysed: Analysed) -> list[AskedPart]:
     """The asked parts, each with the answer type its own words ask (an elliptic part
     («А за отказ…?») asks what the part before it asked)."""
     parts = asked_parts(analysed)
     for i, part in enumerate(parts):
-        kind = _answer_types(part.own, [])[0]
+        kind = _field_type(part.own) or _answer_types(part.own, [])[0]
         elliptic = kind == "unknown" and i > 0 and part.own[:1] == ["а"]
         part.answer_type = parts[i - 1].answer_type if elliptic else kind
     return parts
@@ -174,7 +213,8 @@ def build_question(
     identifiers = identifiers_in(analysed)
     numbers = [i.value for i in identifiers if i.label == "number"]
     numbers += [token for token in lemmas if any(ch.isdigit() for ch in token)]
-    answer_types = _answer_types(lemmas, fields)
+    parts = _typed_parts(analysed)
+    answer_types = _with_parts(_answer_types(lemmas, fields), parts)
     revision = asked_revision(lemmas)
     attributes = asked_attributes(words, lemmas) if len(words) == len(lemmas) else []
     asked = frozenset(lm for a in attributes for lm in (a.head, *a.lemmas))
@@ -205,5 +245,5 @@ def build_question(
         attributes=attributes,
         names=proper_names([[t.text for t in sentence.tokens] for sentence in analysed.sentences]),
         several=any(plural_interrogative(word) for word in words),
-        parts=_typed_parts(analysed),
+        parts=parts,
     )

@@ -26,6 +26,7 @@ from finagent.language.cues import cue_lemmas, find_cue
 from finagent.language.lemmas import first_person, fold, lemma
 from finagent.question.documents import PRECISE, number_key
 from finagent.question.model import Question
+from finagent.question.parts import QUESTION_WORDS
 from finagent.routing.corpus_lemmas import corpus_lemmas
 from finagent.routing.distinctive import distinctive_terms
 from finagent.routing.subject import subject_words
@@ -113,8 +114,9 @@ def _kind_named(question: Question) -> tuple[DocType | None, int, int]:
 
 
 def _as_source(lemmas: Sequence[str], start: int, end: int) -> bool:
-    """The kind word at ``start:end`` names the question's source document, not its topic."""
-    if start < 0:
+    """The kind word at ``start:end`` names the question's source document, not its topic
+    nor what it asks: «по какой доверенности» asks which document a held one refers to."""
+    if start < 0 or (start > 0 and lemmas[start - 1] in QUESTION_WORDS | {"который"}):
         return False
     return (
         start == 0
@@ -126,6 +128,28 @@ def _as_source(lemmas: Sequence[str], start: int, end: int) -> bool:
 def _numbered(lemmas: Sequence[str], end: int) -> bool:
     """A number sign right after the kind word: «счёт-фактура № 87», «договор N 5»."""
     return bool(set(lemmas[end : end + 2]) & _NUMBER_SIGNS)
+
+
+_ABBREVIATION = re.compile(r"^[А-ЯЁ]{2,}$")
+
+
+def _institution_numbers(question: Question) -> set[str]:
+    """Numbers that an abbreviation right before their sign owns, not a document: «ИФНС
+    № 16», «ОСП № 2» (a body's number; «УПД № 318» names a kind and stays a document's)."""
+    out = set()
+    for ident in question.identifiers:
+        if ident.label != "number":
+            continue
+        before = question.text[max(0, ident.start - 60) : ident.start]
+        sign = _SIGN_BEFORE.search(before)
+        if sign is not None:
+            before = before[: sign.start()]
+        elif not _SIGN_FIRST.match(question.text[ident.start : ident.end]):
+            continue
+        words = re.findall(r"[А-Яа-яЁё]+", before)
+        if words and _ABBREVIATION.match(words[-1]) and lemma(words[-1]) not in _KIND_WORDS:
+            out.add(ident.value.strip(_PUNCTUATION))
+    return out
 
 
 def _held(kind: DocType, cards: Sequence[DocumentCard]) -> bool:
@@ -194,7 +218,9 @@ def _numbers_of(card: DocumentCard) -> list[str]:
 
 
 def _missing(question: Question, cards: Sequence[DocumentCard]) -> str | None:
+    owned = _institution_numbers(question)
     numbers = [i.value.strip(_PUNCTUATION) for i in question.identifiers if i.label == "number"]
+    numbers = [n for n in numbers if n not in owned]
     held_numbers = _held_numbers(cards)
     # each numbered document the question names must be held: «допсоглашение № 2 к договору
     # № А-17/2025» names an amendment the user may lack, whatever the contract

@@ -393,3 +393,22 @@ def test_a_held_document_named_precisely_states_its_own_deadline(
 ) -> None:
     asked = build_question(question, cards=fresh_cards)
     assert held_document_states_it(named_documents(asked, fresh_cards), asked) is states
+
+
+def test_a_number_an_institution_owns_names_no_document(
+    demo_cards: list[DocumentCard], fresh_cards: list[DocumentCard]
+) -> None:
+    # «ИФНС № 5» is the inspection's number, not the notice's; «УПД № 900» is a document's
+    question = "что будет, если не ответим на требование ИФНС № 5?"
+    assert named(question, demo_cards).missing is None
+    assert named("что в требовании № 5?", demo_cards).missing is not None
+    assert named("что в УПД № 900?", fresh_cards).missing == "упд № 900"
+
+
+def test_a_kind_a_question_word_governs_is_asked_not_named(
+    fresh_cards: list[DocumentCard],
+) -> None:
+    # «по какой доверенности» asks what a held document refers to
+    question = "Кто от покупателя получил плёнку по УПД и по какой доверенности?"
+    assert named(question, fresh_cards).missing is None
+    assert named("что написано в доверенности на Орлову?", fresh_cards).missing is not None
