@@ -11,6 +11,7 @@ from razdel import tokenize
 
 from finagent.language.dates import days_of_month_in
 from finagent.language.lemmas import lemma
+from finagent.language.money import money_in
 from finagent.language.periods import periods_in
 from finagent.language.text import Analysed, analyse
 from finagent.russian_months import MONTHS
@@ -93,6 +94,14 @@ def _periods(text: str, analysed: Analysed) -> tuple[str, ...]:
     return tuple(figures + worded)
 
 
+def _worded_money(analysed: Analysed) -> tuple[str, ...]:
+    """Sums written in words, as the Code writes its fines («в размере трех тысяч
+    рублей»), as the language layer reads them."""
+    return tuple(
+        m.text for m in money_in(analysed, words=True) if not any(ch.isdigit() for ch in m.text)
+    )
+
+
 @lru_cache(maxsize=50_000)
 def profile(text: str) -> SentenceProfile:
     sequence = tuple(lemma(t.text) for t in tokenize(text) if _WORD.search(t.text))
@@ -102,7 +111,7 @@ def profile(text: str) -> SentenceProfile:
         sequence=sequence,
         percents=tuple(m.group(0) for m in PERCENT.finditer(text)),
         shares=tuple(m.group(0) for m in SHARE.finditer(text)),
-        money=tuple(m.group(0) for m in MONEY.finditer(text)),
+        money=tuple(m.group(0) for m in MONEY.finditer(text)) + _worded_money(analysed),
         dates=tuple(m.group(0) for m in DATE.finditer(text)),
         periods=_periods(text, analysed),
         days=tuple(d.text for d in days_of_month_in(analysed)),
