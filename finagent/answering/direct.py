@@ -9,13 +9,14 @@ asked type the best sentence is quoted as the extractive composer quotes it.
 
 from __future__ import annotations
 
+from finagent.answering.asked_values import asked_values
 from finagent.answering.card_evidence import CardAnswer
 from finagent.answering.context import AnswerContext
 from finagent.answering.date_bounds import asked_bound, bounded_dates, deadline_dates, event_dates
 from finagent.answering.evidence import Candidate
 from finagent.answering.extractive import clean_sentence, compose_key_facts, quote_lead
 from finagent.answering.further_parts import further_parts
-from finagent.answering.sentence_profile import profile, values_of
+from finagent.answering.sentence_profile import profile
 from finagent.question.model import Question
 from finagent.question.tables import TAXES
 
@@ -52,7 +53,7 @@ def stated_values(question: Question, quote: str) -> tuple[str, ...]:
     the asked end of the term («до какого числа»: «по 31 мая», not «с 1 марта») and never
     the date of a document it mentions («№ 3 от …»); a period question's clause may set a
     deadline date instead («не позднее 15 июля»)."""
-    values = values_of(profile(quote), question.answer_type)
+    values = asked_values(profile(quote), question)
     if question.answer_type == "date":
         bound = asked_bound(question)
         chosen = bounded_dates(quote, bound) if bound is not None else []

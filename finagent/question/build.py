@@ -69,13 +69,56 @@ def _field_positions(
     return found
 
 
-def _answer_types(lemmas: Sequence[str], fields: list[tuple[int, str]]) -> list[AnswerType]:
-    """Every answer type asked, strongest first (ties: earliest), then the others by position."""
-    found: list[tuple[int, int, AnswerType]] = []  # (-strength, position, type)
+# tokens after a cue a figure it names may stand: «по ставке 5 %», «тариф взносов 15 %»
+STATED_REACH = 3
+CLEAR_CUE = 3  # a cue this strong asks its type by itself («сколько», «сумма», «срок»)
+
+
+def _stated(analysed: Analysed) -> dict[AnswerType, set[int]]:
+    """Positions (in the question's lemmas) of the percentages and sums it states."""
+    tokens = [token for sentence in analysed.sentences for token in sentence.tokens]
+    spans: dict[AnswerType, list[tuple[int, int]]] = {
+        "rate": [(p.start, p.end) for p in percents_in(analysed)],
+        "amount": [(m.start, m.end) for m in money_in(analysed, words=True)],
+    }
+    return {
+        kind: {i for i, t in enumerate(tokens) if any(a <= t.start < b for a, b in found)}
+        for kind, found in spans.items()
+    }
+
+
+def _given(cue_at: int, length: int, stated: set[int]) -> bool:
+    """Whether a figure of the cue's kind stands in or right after the cue: the question
+    states that value («перешёл на НДС по ставке 5 %»), it does not ask it."""
+    return any(i in stated for i in range(cue_at, cue_at + length + STATED_REACH))
+
+
+def _cues(
+    lemmas: Sequence[str], stated: dict[AnswerType, set[int]]
+) -> list[tuple[int, int, AnswerType]]:
+    """(-strength, position, type) of each cue, but those whose value is ``stated``."""
+    found: list[tuple[int, int, AnswerType]] = []
     for cue in ANSWER_CUES:
         at = find_cue(lemmas, cue.phrase)
+        given = stated.get(cue.answer_type, set())
+        while at >= 0 and _given(at, len(cue_lemmas(cue.phrase)), given):
+            at = find_cue(lemmas, cue.phrase, at + 1)
         if at >= 0:
             found.append((-cue.strength, at, cue.answer_type))
+    return found
+
+
+def _answer_types(
+    lemmas: Sequence[str],
+    fields: list[tuple[int, str]],
+    stated: dict[AnswerType, set[int]] | None = None,
+) -> list[AnswerType]:
+    """Every answer type asked, strongest first (ties: earliest), then the others by
+    position; a cue whose value the question states itself (``stated``) asks nothing,
+    unless nothing else is clearly asked («ставка 20 % или 10 %?» asks which)."""
+    found = _cues(lemmas, stated or {})
+    if not any(-strength >= CLEAR_CUE for strength, _, _ in found):
+        found = _cues(lemmas, {})
     roles = {field.key for field in ALL_FIELDS if field.kind == "party"}
     found.extend((-ROLE_STRENGTH, at, "party") for at, key in fields if key in roles)
     if not found:
@@ -174,7 +217,7 @@ def build_question(
     identifiers = identifiers_in(analysed)
     numbers = [i.value for i in identifiers if i.label == "number"]
     numbers += [token for token in lemmas if any(ch.isdigit() for ch in token)]
-    answer_types = _answer_types(lemmas, fields)
+    answer_types = _answer_types(lemmas, fields, _stated(analysed))
     revision = asked_revision(lemmas)
     documents = named_documents(lemmas, text, numbers, cards)
     # the date it was signed, its number are a document's own, whatever amends it
