@@ -12,6 +12,7 @@ from __future__ import annotations
 from finagent.answering.asked_values import asked_values
 from finagent.answering.card_evidence import CardAnswer
 from finagent.answering.context import AnswerContext
+from finagent.answering.cut_sentences import values_of_year
 from finagent.answering.date_bounds import asked_bound, bounded_dates, deadline_dates, event_dates
 from finagent.answering.evidence import Candidate
 from finagent.answering.extractive import clean_sentence, compose_key_facts, quote_lead
@@ -61,7 +62,7 @@ def stated_values(question: Question, quote: str) -> tuple[str, ...]:
         values = tuple(dict.fromkeys(" ".join(d.split()) for d in chosen)) or values
     elif question.answer_type == "period" and not values:
         values = tuple(dict.fromkeys(" ".join(d.split()) for d in deadline_dates(quote)))
-    return values
+    return values_of_year(quote, values, {y.year for y in question.years})
 
 
 def sentence_lead(question: Question, top: Candidate) -> list[str]:

@@ -12,6 +12,7 @@ from razdel import tokenize
 from finagent.language.dates import days_of_month_in
 from finagent.language.lemmas import lemma
 from finagent.language.money import money_in
+from finagent.language.numbers import read_number
 from finagent.language.periods import periods_in
 from finagent.language.text import Analysed, analyse
 from finagent.russian_months import MONTHS
@@ -55,7 +56,7 @@ class SentenceProfile:
     lemmas: frozenset[str]
     sequence: tuple[str, ...]  # the lemmas in order, for phrases («налог на прибыль»)
     percents: tuple[str, ...]
-    shares: tuple[str, ...]  # fractions: «1/150»
+    shares: tuple[str, ...]  # fractions («1/150») and multipliers («коэффициента 2»)
     money: tuple[str, ...]
     dates: tuple[str, ...]
     periods: tuple[str, ...]
@@ -102,6 +103,22 @@ def _worded_money(analysed: Analysed) -> tuple[str, ...]:
     )
 
 
+# a multiplier a value is taken with: «с применением коэффициента 2», «коэффициент 1,5»
+_MULTIPLIER = "коэффициент"
+
+
+def _coefficients(analysed: Analysed) -> tuple[str, ...]:
+    """«коэффициента 2»: a multiplier with its figure, a rate of a kind."""
+    out = []
+    for sentence in analysed.sentences:
+        tokens = sentence.tokens
+        for i, token in enumerate(tokens[:-1]):
+            number = read_number(sentence, i + 1) if token.lemma == _MULTIPLIER else None
+            if number is not None:
+                out.append(sentence.words(i, number[1] - 1))
+    return tuple(out)
+
+
 @lru_cache(maxsize=50_000)
 def profile(text: str) -> SentenceProfile:
     sequence = tuple(lemma(t.text) for t in tokenize(text) if _WORD.search(t.text))
@@ -110,7 +127,7 @@ def profile(text: str) -> SentenceProfile:
         lemmas=frozenset(sequence),
         sequence=sequence,
         percents=tuple(m.group(0) for m in PERCENT.finditer(text)),
-        shares=tuple(m.group(0) for m in SHARE.finditer(text)),
+        shares=tuple(m.group(0) for m in SHARE.finditer(text)) + _coefficients(analysed),
         money=tuple(m.group(0) for m in MONEY.finditer(text)) + _worded_money(analysed),
         dates=tuple(m.group(0) for m in DATE.finditer(text)),
         periods=_periods(text, analysed),

@@ -56,6 +56,7 @@ ANSWER_CUES = (
     Cue("процент", "rate", 4),
     Cue("%", "rate", 4),
     Cue("тариф", "rate", 4),
+    Cue("коэффициент", "rate", 4),
     Cue("какая часть", "rate", 4),
     Cue("какая доля", "rate", 4),
     Cue("когда", "date", 4),
