@@ -7,6 +7,8 @@ Two things the answer type alone does not say:
   a percentage of its own («максимум у взноса 1 %»): it asks the sum the percentage is
   bounded by. Else either kind answers («лимит вычета по процентам по ипотеке»: the
   «процент» there is interest, not the rate asked).
+- *A count in a unit.* «На сколько квадратных метров уменьшают…» asks a quantity in
+  that unit («20 кв. м»), whatever else its words ask.
 - *A figure the question states is given, not asked.* «Упрощенец перешёл на НДС по ставке
   5 %. Сколько он обязан её применять?» is not answered by «5 %»: a sentence's value whose
   number the question itself states is no value of the asked type.
@@ -51,7 +53,10 @@ def asked_values(
     """The values of the asked type (``answer_type``, else :func:`value_type`) a sentence
     states, without those the question states itself (``days``: as in ``values_of``)."""
     own = own_numbers(question)
-    found = values_of(p, answer_type or value_type(question), days)
+    if question.unit and answer_type is None:
+        found = tuple(text for unit, text in p.measures if unit == question.unit)
+    else:
+        found = values_of(p, answer_type or value_type(question), days)
     return tuple(v for v in found if number_of(v) not in own) if own else found
 
 
@@ -60,7 +65,6 @@ def states_asked(
 ) -> bool:
     """Whether the sentence states a value the question asks (party: a named party); a day
     of the month counts as a date only with ``days``, as in ``states_type``."""
-    kind = answer_type or value_type(question)
-    if kind == "party":
+    if (answer_type or value_type(question)) == "party":
         return p.party
-    return bool(asked_values(p, question, kind, days))
+    return bool(asked_values(p, question, answer_type, days))

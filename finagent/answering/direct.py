@@ -36,6 +36,8 @@ _TAX_NAMES = {t.key: t.name for t in TAXES}
 
 def subject_of(question: Question) -> str | None:
     """«Ставка НДФЛ», «Срок», «Предельный размер»; None for types with no single value."""
+    if question.unit:
+        return "Величина"
     base = _SUBJECTS.get(question.answer_type)
     if base is None:
         return None

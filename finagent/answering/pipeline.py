@@ -56,6 +56,7 @@ from finagent.answering.general_rule import prefer_general_rule
 from finagent.answering.list_items import prefer_matching_item
 from finagent.answering.question_prompt import question_brief
 from finagent.answering.ranker import rank_learned
+from finagent.answering.stated_value import prefer_stated_value
 from finagent.answering.vague import clarification
 from finagent.answering.worked_examples import prefer_rule
 from finagent.answering.year_coverage import uncovered_year
@@ -150,6 +151,7 @@ async def _rank(turn: TurnInput) -> tuple[list[Candidate], float | None]:
         ranked = prefer_rule(turn.question, ranked)
     else:
         ranked = rank_learned(turn.question, ranked, tax_focus(turn.query))
+        ranked = prefer_stated_value(turn.question, ranked)
         ranked = prefer_matching_item(turn.question, ranked)
         ranked = prefer_general_rule(turn.question, ranked)
         ranked = prefer_asked_subject(turn.question, ranked)

@@ -11,6 +11,7 @@ from razdel import tokenize
 
 from finagent.language.dates import days_of_month_in
 from finagent.language.lemmas import lemma
+from finagent.language.measures import quantities_in
 from finagent.language.money import money_in
 from finagent.language.numbers import read_number
 from finagent.language.periods import periods_in
@@ -63,6 +64,8 @@ class SentenceProfile:
     days: tuple[str, ...]  # terms by a day of the month: «не позднее 10-го числа месяца»
     party: bool
     digits: bool
+    # quantities in units of measure, (unit lemma, text): («метр», «20 кв. м»)
+    measures: tuple[tuple[str, str], ...] = ()
 
 
 _LEADING_NUMBER = re.compile(r"\d+")
@@ -134,6 +137,7 @@ def profile(text: str) -> SentenceProfile:
         days=tuple(d.text for d in days_of_month_in(analysed)),
         party=bool(PARTY.search(text)),
         digits=any(ch.isdigit() for ch in text),
+        measures=tuple((q.unit, q.text) for q in quantities_in(analysed)),
     )
 
 

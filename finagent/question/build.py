@@ -11,6 +11,7 @@ from finagent.language.cues import cue_lemmas, find_cue
 from finagent.language.dates import as_of, dates_in, months_in, years_in
 from finagent.language.identifiers import identifiers_in
 from finagent.language.lemmas import genitive, nominative, plural_interrogative, predicate
+from finagent.language.measures import DIMENSIONS, SYMBOLS
 from finagent.language.money import money_in
 from finagent.language.organisations import organisations_in
 from finagent.language.percents import percents_in
@@ -190,6 +191,20 @@ def _inside(lemmas: Sequence[str], cues: Sequence[str]) -> set[int]:
     return inside
 
 
+def _asked_unit(lemmas: Sequence[str]) -> str | None:
+    """The unit of measure right after «сколько» («сколько квадратных метров», «на
+    сколько тонн»): a count in that unit is asked."""
+    at = find_cue(lemmas, "сколько")
+    while at >= 0:
+        j = at + 1
+        if j < len(lemmas) and lemmas[j] in DIMENSIONS:
+            j += 1
+        if j < len(lemmas) and lemmas[j] in SYMBOLS:
+            return lemmas[j]
+        at = find_cue(lemmas, "сколько", at + 1)
+    return None
+
+
 def _typed_parts(analysed: Analysed) -> list[AskedPart]:
     """The asked parts, each with the answer type its own words ask (an elliptic part
     («А за отказ…?») asks what the part before it asked)."""
@@ -247,4 +262,5 @@ def build_question(
         names=proper_names([[t.text for t in sentence.tokens] for sentence in analysed.sentences]),
         several=any(plural_interrogative(word) for word in words),
         parts=_typed_parts(analysed),
+        unit=_asked_unit(lemmas),
     )
