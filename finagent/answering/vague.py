@@ -26,10 +26,11 @@ _DOCUMENT_WORDS = frozenset({"договор", "документ", "контра
 _MAX_TITLES = 5
 
 
-def _names_something(question: Question) -> bool:
-    """Whether the question names a subject. A tax alone is no subject of a sum: «Сколько
-    там НДС?» asks the tax of some base it does not name (its rate would be a subject)."""
-    sum_of_tax = question.answer_type == "amount"
+def _names_something(question: Question, documents: bool) -> bool:
+    """Whether the question names a subject. Outside the documents' scenarios a tax alone
+    is no subject of a sum: «Сколько там НДС?» asks the tax of some base it does not name
+    (its rate would be a subject); in them, the document's own VAT is one."""
+    sum_of_tax = question.answer_type == "amount" and not documents
     # a field that is the tax itself («НДС» of a document) names no more than the tax
     fields = [f for f in question.fields if not (sum_of_tax and f in question.taxes)]
     return bool(
@@ -54,7 +55,7 @@ def clarification(
 
     In the documents' scenarios only when several of the user's documents could be meant
     (those the question names by type, else all)."""
-    if question.answer_type not in _VALUE_TYPES or _names_something(question):
+    if question.answer_type not in _VALUE_TYPES or _names_something(question, documents):
         return None
     taxes = {lm for t in TAXES if t.key in question.taxes for c in t.cues for lm in cue_lemmas(c)}
     vocabulary = GENERIC_HEADS | _REQUESTS | _DOCUMENT_WORDS | taxes

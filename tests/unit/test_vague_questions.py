@@ -48,3 +48,5 @@ def test_a_sum_of_a_tax_with_no_base_is_asked_back() -> None:
     assert _asks("Сколько НДС нам платить?")
     assert not _asks("Сколько НДС с выручки 1 млн руб.?")
     assert not _asks("Сколько НДС в счёте-фактуре № 87?")
+    # in the documents' scenarios the document's own VAT is the subject
+    assert not _asks("Какая сумма НДС?", documents=True, cards=CARDS)
