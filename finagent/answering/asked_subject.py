@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from itertools import pairwise
 
+from finagent.answering.asked_values import states_asked
 from finagent.answering.evidence import Candidate
-from finagent.answering.sentence_profile import profile, states_type
+from finagent.answering.sentence_profile import profile
 from finagent.question.model import Question
 from finagent.question.tables import STOP_LEMMAS
 
@@ -40,7 +41,7 @@ def prefer_asked_subject(question: Question, ranked: list[Candidate]) -> list[Ca
     near = [
         c
         for c in ranked
-        if c.score >= top.score - MARGIN and states_type(profile(c.sentence), question.answer_type)
+        if c.score >= top.score - MARGIN and states_asked(profile(c.sentence), question)
     ]
     if len(near) < 2 or top not in near:
         return ranked

@@ -15,9 +15,10 @@ from datetime import date
 from functools import lru_cache
 from typing import TypeVar
 
+from finagent.answering.asked_values import states_asked
 from finagent.answering.evidence import Candidate
 from finagent.answering.extractive import clean_sentence
-from finagent.answering.sentence_profile import profile, states_type
+from finagent.answering.sentence_profile import profile
 from finagent.language.dates import MONTHS, dates_in, years_in
 from finagent.language.numbers import is_digits
 from finagent.language.spans import Span
@@ -143,8 +144,7 @@ def prefer_asked_year(question: Question, ranked: list[Candidate]) -> list[Candi
     near = [
         c
         for c in ranked[1:]
-        if c.score >= top.score - YEAR_MARGIN
-        and states_type(profile(c.sentence), question.answer_type)
+        if c.score >= top.score - YEAR_MARGIN and states_asked(profile(c.sentence), question)
     ]
     verdicts = [(c, dated_to_asked_year(c.sentence, years)) for c in near]
     best = next((c for c, v in verdicts if v), None)

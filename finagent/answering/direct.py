@@ -9,13 +9,15 @@ asked type the best sentence is quoted as the extractive composer quotes it.
 
 from __future__ import annotations
 
+from finagent.answering.asked_values import asked_values
 from finagent.answering.card_evidence import CardAnswer
 from finagent.answering.context import AnswerContext
+from finagent.answering.cut_sentences import values_of_year
 from finagent.answering.date_bounds import asked_bound, bounded_dates, deadline_dates, event_dates
 from finagent.answering.evidence import Candidate
 from finagent.answering.extractive import clean_sentence, compose_key_facts, quote_lead
 from finagent.answering.further_parts import further_parts
-from finagent.answering.sentence_profile import profile, values_of
+from finagent.answering.sentence_profile import profile
 from finagent.question.model import Question
 from finagent.question.tables import TAXES
 
@@ -34,6 +36,8 @@ _TAX_NAMES = {t.key: t.name for t in TAXES}
 
 def subject_of(question: Question) -> str | None:
     """«Ставка НДФЛ», «Срок», «Предельный размер»; None for types with no single value."""
+    if question.unit:
+        return "Величина"
     base = _SUBJECTS.get(question.answer_type)
     if base is None:
         return None
@@ -52,7 +56,7 @@ def stated_values(question: Question, quote: str) -> tuple[str, ...]:
     the asked end of the term («до какого числа»: «по 31 мая», not «с 1 марта») and never
     the date of a document it mentions («№ 3 от …»); a period question's clause may set a
     deadline date instead («не позднее 15 июля»)."""
-    values = values_of(profile(quote), question.answer_type)
+    values = asked_values(profile(quote), question)
     if question.answer_type == "date":
         bound = asked_bound(question)
         chosen = bounded_dates(quote, bound) if bound is not None else []
@@ -60,7 +64,7 @@ def stated_values(question: Question, quote: str) -> tuple[str, ...]:
         values = tuple(dict.fromkeys(" ".join(d.split()) for d in chosen)) or values
     elif question.answer_type == "period" and not values:
         values = tuple(dict.fromkeys(" ".join(d.split()) for d in deadline_dates(quote)))
-    return values
+    return values_of_year(quote, values, {y.year for y in question.years})
 
 
 def sentence_lead(question: Question, top: Candidate) -> list[str]:

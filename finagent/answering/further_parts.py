@@ -13,6 +13,7 @@ sentence's source (the same point or article), then to the score.
 
 from __future__ import annotations
 
+from finagent.answering.asked_values import number_of, own_numbers
 from finagent.answering.evidence import Candidate
 from finagent.answering.sentence_profile import profile, values_of
 from finagent.question.model import Question
@@ -24,12 +25,14 @@ VALUE_TYPES = frozenset({"rate", "amount", "limit", "date", "period"})
 _PREFIX = 6
 
 
-def _values(candidate: Candidate, answer_type: str) -> set[str]:
+def _values(candidate: Candidate, answer_type: str, own: frozenset[str] = frozenset()) -> set[str]:
+    """The values of ``answer_type`` the candidate states, but those whose number ``own``
+    holds (the question's own figures)."""
     p = profile(candidate.sentence)
     found = set(values_of(p, answer_type, days=True))
     if answer_type == "amount":  # a sanction may be a share of the amount it is charged on
         found |= set(values_of(p, "rate"))
-    return found
+    return {v for v in found if number_of(v) not in own}
 
 
 def _overlap(words: set[str], lemmas: frozenset[str]) -> float:
@@ -49,6 +52,7 @@ def further_parts(question: Question, ranked: list[Candidate]) -> list[Candidate
     near = [c for c in ranked if c.score >= top.score - margin]
     chosen = [top]
     stated = {v for t in VALUE_TYPES for v in _values(top, t)}
+    own = own_numbers(question)
     out: list[Candidate] = []
     for i, part in enumerate(question.parts[1:], start=1):
         others = {lm for j, p in enumerate(question.parts) if j != i for lm in p.own}
@@ -60,7 +64,7 @@ def further_parts(question: Question, ranked: list[Candidate]) -> list[Candidate
         for c in near:
             if any(c.sentence in s.sentence or s.sentence in c.sentence for s in chosen):
                 continue
-            new = _values(c, part.answer_type) - stated
+            new = _values(c, part.answer_type, own) - stated
             if part.answer_type in VALUE_TYPES and not new:
                 continue
             overlap = _overlap(words, profile(c.ranked_text).lemmas)

@@ -23,9 +23,10 @@ finds far weaker is not the rule asked about.
 
 from __future__ import annotations
 
+from finagent.answering.asked_values import states_asked
 from finagent.answering.evidence import Candidate
 from finagent.answering.ranker import EXCEPTIONS, asked_conditions
-from finagent.answering.sentence_profile import SentenceProfile, profile, states_type
+from finagent.answering.sentence_profile import SentenceProfile, profile
 from finagent.language.cues import cue_lemmas, has_any
 from finagent.language.glossary import glossary_terms
 from finagent.question.model import Question
@@ -75,7 +76,7 @@ def prefer_general_rule(question: Question, ranked: list[Candidate]) -> list[Can
         for c in ranked
         if c.chunk.metadata.get("unit_id") == unit
         and c.score >= top.score - MARGIN
-        and states_type(profile(c.sentence), question.answer_type)
+        and states_asked(profile(c.sentence), question)
     ]
     if len(peers) < 2 or top not in peers:
         return ranked

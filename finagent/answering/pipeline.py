@@ -25,6 +25,7 @@ from finagent.answering.asked_subject import prefer_asked_subject
 from finagent.answering.card_evidence import CardAnswer, card_answers
 from finagent.answering.context import AnswerContext
 from finagent.answering.coverage import coverage_abstention
+from finagent.answering.cut_sentences import prefer_window
 from finagent.answering.dated_items import prefer_asked_year
 from finagent.answering.direct import compose_direct
 from finagent.answering.document_choice import retrieved_ids
@@ -64,6 +65,7 @@ from finagent.answering.output_checks import (
 )
 from finagent.answering.question_prompt import question_brief
 from finagent.answering.ranker import rank_learned
+from finagent.answering.stated_value import prefer_stated_value
 from finagent.answering.vague import clarification
 from finagent.answering.worked_examples import prefer_rule
 from finagent.answering.year_coverage import uncovered_year
@@ -162,10 +164,12 @@ async def _rank(turn: TurnInput) -> tuple[list[Candidate], float | None]:
         ranked = prefer_rule(turn.question, ranked)
     else:
         ranked = rank_learned(turn.question, ranked, tax_focus(turn.query))
+        ranked = prefer_stated_value(turn.question, ranked)
         ranked = prefer_matching_item(turn.question, ranked)
         ranked = prefer_general_rule(turn.question, ranked)
         ranked = prefer_asked_subject(turn.question, ranked)
         ranked = prefer_asked_year(turn.question, ranked)
+        ranked = prefer_window(turn.question, ranked)
         ranked = prefer_rule(turn.question, ranked)
         whole = whole_document_candidates(turn.question, turn.texts, turn.ctx, turn.cards)
         ranked = with_whole_documents(ranked, whole)

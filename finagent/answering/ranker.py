@@ -22,9 +22,10 @@ from typing import Any
 
 import numpy as np
 
+from finagent.answering.asked_values import asked_values, states_asked, value_type
 from finagent.answering.dated_items import matching_items
 from finagent.answering.evidence import MAX_SENTENCE_CHARS, Candidate
-from finagent.answering.sentence_profile import SentenceProfile, profile, states_type
+from finagent.answering.sentence_profile import SentenceProfile, profile
 from finagent.cards.fields import BY_KEY as FIELD_BY_KEY
 from finagent.language.cues import cue_lemmas, has_any
 from finagent.language.glossary import glossary_terms
@@ -220,10 +221,10 @@ _SANCTIONS = frozenset({"штраф", "пеня", "пени", "неустойк�
 
 
 def _type_match(p: SentenceProfile, question: Question) -> bool:
-    if states_type(p, question.answer_type):
+    if states_asked(p, question):
         return True
-    sanction = question.answer_type == "amount" and bool(_SANCTIONS & set(question.lemmas))
-    return sanction and bool(p.percents)
+    sanction = value_type(question) == "amount" and bool(_SANCTIONS & set(question.lemmas))
+    return sanction and bool(asked_values(p, question, "rate"))
 
 
 @cache

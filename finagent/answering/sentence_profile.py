@@ -11,6 +11,9 @@ from razdel import tokenize
 
 from finagent.language.dates import days_of_month_in
 from finagent.language.lemmas import lemma
+from finagent.language.measures import quantities_in
+from finagent.language.money import money_in
+from finagent.language.numbers import read_number
 from finagent.language.periods import periods_in
 from finagent.language.text import Analysed, analyse
 from finagent.russian_months import MONTHS
@@ -54,13 +57,15 @@ class SentenceProfile:
     lemmas: frozenset[str]
     sequence: tuple[str, ...]  # the lemmas in order, for phrases («налог на прибыль»)
     percents: tuple[str, ...]
-    shares: tuple[str, ...]  # fractions: «1/150»
+    shares: tuple[str, ...]  # fractions («1/150») and multipliers («коэффициента 2»)
     money: tuple[str, ...]
     dates: tuple[str, ...]
     periods: tuple[str, ...]
     days: tuple[str, ...]  # terms by a day of the month: «не позднее 10-го числа месяца»
     party: bool
     digits: bool
+    # quantities in units of measure, (unit lemma, text): («метр», «20 кв. м»)
+    measures: tuple[tuple[str, str], ...] = ()
 
 
 _LEADING_NUMBER = re.compile(r"\d+")
@@ -93,6 +98,30 @@ def _periods(text: str, analysed: Analysed) -> tuple[str, ...]:
     return tuple(figures + worded)
 
 
+def _worded_money(analysed: Analysed) -> tuple[str, ...]:
+    """Sums written in words, as the Code writes its fines («в размере трех тысяч
+    рублей»), as the language layer reads them."""
+    return tuple(
+        m.text for m in money_in(analysed, words=True) if not any(ch.isdigit() for ch in m.text)
+    )
+
+
+# a multiplier a value is taken with: «с применением коэффициента 2», «коэффициент 1,5»
+_MULTIPLIER = "коэффициент"
+
+
+def _coefficients(analysed: Analysed) -> tuple[str, ...]:
+    """«коэффициента 2»: a multiplier with its figure, a rate of a kind."""
+    out = []
+    for sentence in analysed.sentences:
+        tokens = sentence.tokens
+        for i, token in enumerate(tokens[:-1]):
+            number = read_number(sentence, i + 1) if token.lemma == _MULTIPLIER else None
+            if number is not None:
+                out.append(sentence.words(i, number[1] - 1))
+    return tuple(out)
+
+
 @lru_cache(maxsize=50_000)
 def profile(text: str) -> SentenceProfile:
     sequence = tuple(lemma(t.text) for t in tokenize(text) if _WORD.search(t.text))
@@ -101,13 +130,14 @@ def profile(text: str) -> SentenceProfile:
         lemmas=frozenset(sequence),
         sequence=sequence,
         percents=tuple(m.group(0) for m in PERCENT.finditer(text)),
-        shares=tuple(m.group(0) for m in SHARE.finditer(text)),
-        money=tuple(m.group(0) for m in MONEY.finditer(text)),
+        shares=tuple(m.group(0) for m in SHARE.finditer(text)) + _coefficients(analysed),
+        money=tuple(m.group(0) for m in MONEY.finditer(text)) + _worded_money(analysed),
         dates=tuple(m.group(0) for m in DATE.finditer(text)),
         periods=_periods(text, analysed),
         days=tuple(d.text for d in days_of_month_in(analysed)),
         party=bool(PARTY.search(text)),
         digits=any(ch.isdigit() for ch in text),
+        measures=tuple((q.unit, q.text) for q in quantities_in(analysed)),
     )
 
 

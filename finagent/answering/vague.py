@@ -1,7 +1,8 @@
 """A question too vague to answer: it asks for a value («сколько», «какой срок») but names
-no subject — no tax, field, document, party, figure or date; every content word is a word
-for a kind of value, a request, a payment or a document («Сколько налога нам платить?»,
-«посмотри договор и скажи срок»). Its answer is the S5 clarification, not a guess among
+no subject — no tax (for a sum, not even one: «Сколько там НДС?» names no base), field,
+document, party, figure or date; every content word is a word for a kind of value, a
+request, a payment or a document («Сколько налога нам платить?», «посмотри договор и
+скажи срок»). Its answer is the S5 clarification, not a guess among
 the many values the sources hold."""
 
 from __future__ import annotations
@@ -10,9 +11,10 @@ from collections.abc import Sequence
 
 from finagent.answering.coverage import undated
 from finagent.cards.model import DocumentCard
+from finagent.language.cues import cue_lemmas
 from finagent.prompts import routing_messages
 from finagent.question.model import Question
-from finagent.question.tables import GENERIC_HEADS
+from finagent.question.tables import GENERIC_HEADS, TAXES
 
 _VALUE_TYPES = frozenset({"amount", "rate", "period", "date", "limit"})
 # words that say how the question is asked, not what about
@@ -24,10 +26,16 @@ _DOCUMENT_WORDS = frozenset({"договор", "документ", "контра
 _MAX_TITLES = 5
 
 
-def _names_something(question: Question) -> bool:
+def _names_something(question: Question, documents: bool) -> bool:
+    """Whether the question names a subject. Outside the documents' scenarios a tax alone
+    is no subject of a sum: «Сколько там НДС?» asks the tax of some base it does not name
+    (its rate would be a subject); in them, the document's own VAT is one."""
+    sum_of_tax = question.answer_type == "amount" and not documents
+    # a field that is the tax itself («НДС» of a document) names no more than the tax
+    fields = [f for f in question.fields if not (sum_of_tax and f in question.taxes)]
     return bool(
-        question.taxes
-        or question.fields
+        (question.taxes and not sum_of_tax)
+        or fields
         or question.names
         or question.identifiers
         or question.organisations
@@ -47,9 +55,10 @@ def clarification(
 
     In the documents' scenarios only when several of the user's documents could be meant
     (those the question names by type, else all)."""
-    if question.answer_type not in _VALUE_TYPES or _names_something(question):
+    if question.answer_type not in _VALUE_TYPES or _names_something(question, documents):
         return None
-    vocabulary = GENERIC_HEADS | _REQUESTS | _DOCUMENT_WORDS
+    taxes = {lm for t in TAXES if t.key in question.taxes for c in t.cues for lm in cue_lemmas(c)}
+    vocabulary = GENERIC_HEADS | _REQUESTS | _DOCUMENT_WORDS | taxes
     if not all(lemma in vocabulary for lemma in question.topic):
         return None
     if not documents:

@@ -1,12 +1,13 @@
 """Amounts of money: «297 200 рублей 00 копеек», «1,5 млн рублей», «150 000 ₽», a payment
-form's «Сумма 2546000-00»."""
+form's «Сумма 2546000-00», and with ``words`` sums written in words, as the Tax Code writes
+its fines: «трех тысяч рублей»."""
 
 from __future__ import annotations
 
 import re
 from decimal import Decimal
 
-from finagent.language.numbers import read_number, skip_parenthetical
+from finagent.language.numbers import read_number, read_quantity, skip_parenthetical
 from finagent.language.spans import Money
 from finagent.language.text import Analysed, AnalysedSentence
 
@@ -37,9 +38,9 @@ _KOPECKS = {"копейка", "коп"}
 
 
 def _money_at(
-    sentence: AnalysedSentence, i: int, scale_alone: bool = False
+    sentence: AnalysedSentence, i: int, scale_alone: bool = False, words: bool = False
 ) -> tuple[Money, int] | None:
-    number = read_number(sentence, i)
+    number = read_quantity(sentence, i, words)
     if number is None:
         return None
     amount, j = number
@@ -57,7 +58,8 @@ def _money_at(
         return None
     currency = CURRENCIES[tokens[j].lemma]
     j += 1
-    if j < len(tokens) and tokens[j].text == ".":
+    # the point of «руб.» is the abbreviation's; that after «рублей» ends the sentence
+    if j < len(tokens) and tokens[j].text == "." and len(tokens[j - 1].text) <= 3:
         j += 1
     kopecks = read_number(sentence, j) if j < len(tokens) else None
     if kopecks is not None and kopecks[1] < len(tokens) and tokens[kopecks[1]].lemma in _KOPECKS:
@@ -85,14 +87,15 @@ def _form_amount(sentence: AnalysedSentence, i: int) -> Money | None:
     return Money(**sentence.located(i, i), amount=amount, currency="RUB")
 
 
-def money_in(analysed: Analysed, scale_alone: bool = False) -> list[Money]:
+def money_in(analysed: Analysed, scale_alone: bool = False, words: bool = False) -> list[Money]:
     """Amounts with a currency; with ``scale_alone``, also a number with «тыс.» or «млн»
-    and no currency («недоимка 1,2 млн»), read as roubles."""
+    and no currency («недоимка 1,2 млн»), read as roubles; with ``words``, also a sum
+    written in words («в размере трех тысяч рублей»)."""
     found: list[Money] = []
     for sentence in analysed.sentences:
         i = 0
         while i < len(sentence.tokens):
-            hit = _money_at(sentence, i, scale_alone)
+            hit = _money_at(sentence, i, scale_alone, words)
             if hit is None:
                 form = _form_amount(sentence, i)
                 if form is not None:

@@ -60,23 +60,66 @@ def skip_parenthetical(sentence: AnalysedSentence, i: int, limit: int = 16) -> i
     return i
 
 
-# small number words for periods («трёх месяцев», «одного года»): lemma -> value
-NUMBER_WORDS = {
-    "один": 1,
-    "два": 2,
-    "три": 3,
-    "четыре": 4,
-    "пять": 5,
-    "шесть": 6,
-    "семь": 7,
-    "восемь": 8,
-    "девять": 9,
-    "десять": 10,
-    "пятнадцать": 15,
-    "двадцать": 20,
-    "тридцать": 30,
-    "сорок": 40,
-    "шестьдесят": 60,
-    "девяносто": 90,
-    "сто": 100,
+# the Russian cardinal numerals by lemma (a closed class: every case form reads through
+# pymorphy3's lemma, «трех» -> «три», «двухсот» -> «двести»)
+NUMERALS: dict[str, Decimal] = {
+    word: Decimal(value)
+    for value, word in enumerate(
+        (
+            "ноль один два три четыре пять шесть семь восемь девять десять одиннадцать "
+            "двенадцать тринадцать четырнадцать пятнадцать шестнадцать семнадцать "
+            "восемнадцать девятнадцать"
+        ).split()
+    )
 }
+NUMERALS |= {
+    word: Decimal(10 * (i + 2))
+    for i, word in enumerate(
+        "двадцать тридцать сорок пятьдесят шестьдесят семьдесят восемьдесят девяносто".split()
+    )
+}
+NUMERALS |= {
+    word: Decimal(100 * (i + 1))
+    for i, word in enumerate(
+        "сто двести триста четыреста пятьсот шестьсот семьсот восемьсот девятьсот".split()
+    )
+}
+NUMERALS["полтора"] = Decimal("1.5")
+SCALES = {
+    "тысяча": Decimal(1000),
+    "миллион": Decimal(1_000_000),
+    "миллиард": Decimal(1_000_000_000),
+}
+
+# number words for periods («трёх месяцев», «двенадцати месяцев»): lemma -> value
+NUMBER_WORDS = {word: int(value) for word, value in NUMERALS.items() if value == int(value)}
+
+
+def read_number_words(sentence: AnalysedSentence, i: int) -> tuple[Decimal, int] | None:
+    """A number written in words from token ``i`` («трех тысяч», «двухсот», «одного
+    миллиона»; a scale alone is one of it: «тысячи рублей») and the index after it."""
+    tokens = sentence.tokens
+    total = Decimal(0)
+    current: Decimal | None = None
+    j = i
+    while j < len(tokens) and (tokens[j].lemma in NUMERALS or tokens[j].lemma in SCALES):
+        word = tokens[j].lemma
+        if word in SCALES:
+            total += (current if current is not None else Decimal(1)) * SCALES[word]
+            current = None
+        else:
+            current = (current or Decimal(0)) + NUMERALS[word]
+        j += 1
+    if j == i:
+        return None
+    return total + (current or Decimal(0)), j
+
+
+def read_quantity(
+    sentence: AnalysedSentence, i: int, words: bool = False
+) -> tuple[Decimal, int] | None:
+    """A number in digits at token ``i``; with ``words``, also one written in words."""
+    number = read_number(sentence, i)
+    if number is None and words:
+        return read_number_words(sentence, i)
+    return number

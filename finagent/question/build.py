@@ -12,6 +12,7 @@ from finagent.language.cues import cue_lemmas, find_cue
 from finagent.language.dates import as_of, dates_in, months_in, years_in
 from finagent.language.identifiers import identifiers_in
 from finagent.language.lemmas import genitive, nominative, plural_interrogative, predicate
+from finagent.language.measures import DIMENSIONS, SYMBOLS
 from finagent.language.money import money_in
 from finagent.language.organisations import organisations_in
 from finagent.language.percents import percents_in
@@ -70,13 +71,56 @@ def _field_positions(
     return found
 
 
-def _answer_types(lemmas: Sequence[str], fields: list[tuple[int, str]]) -> list[AnswerType]:
-    """Every answer type asked, strongest first (ties: earliest), then the others by position."""
-    found: list[tuple[int, int, AnswerType]] = []  # (-strength, position, type)
+# tokens after a cue a figure it names may stand: «по ставке 5 %», «тариф взносов 15 %»
+STATED_REACH = 3
+CLEAR_CUE = 3  # a cue this strong asks its type by itself («сколько», «сумма», «срок»)
+
+
+def _stated(analysed: Analysed) -> dict[AnswerType, set[int]]:
+    """Positions (in the question's lemmas) of the percentages and sums it states."""
+    tokens = [token for sentence in analysed.sentences for token in sentence.tokens]
+    spans: dict[AnswerType, list[tuple[int, int]]] = {
+        "rate": [(p.start, p.end) for p in percents_in(analysed)],
+        "amount": [(m.start, m.end) for m in money_in(analysed, words=True)],
+    }
+    return {
+        kind: {i for i, t in enumerate(tokens) if any(a <= t.start < b for a, b in found)}
+        for kind, found in spans.items()
+    }
+
+
+def _given(cue_at: int, length: int, stated: set[int]) -> bool:
+    """Whether a figure of the cue's kind stands in or right after the cue: the question
+    states that value («перешёл на НДС по ставке 5 %»), it does not ask it."""
+    return any(i in stated for i in range(cue_at, cue_at + length + STATED_REACH))
+
+
+def _cues(
+    lemmas: Sequence[str], stated: dict[AnswerType, set[int]]
+) -> list[tuple[int, int, AnswerType]]:
+    """(-strength, position, type) of each cue, but those whose value is ``stated``."""
+    found: list[tuple[int, int, AnswerType]] = []
     for cue in ANSWER_CUES:
         at = find_cue(lemmas, cue.phrase)
+        given = stated.get(cue.answer_type, set())
+        while at >= 0 and _given(at, len(cue_lemmas(cue.phrase)), given):
+            at = find_cue(lemmas, cue.phrase, at + 1)
         if at >= 0:
             found.append((-cue.strength, at, cue.answer_type))
+    return found
+
+
+def _answer_types(
+    lemmas: Sequence[str],
+    fields: list[tuple[int, str]],
+    stated: dict[AnswerType, set[int]] | None = None,
+) -> list[AnswerType]:
+    """Every answer type asked, strongest first (ties: earliest), then the others by
+    position; a cue whose value the question states itself (``stated``) asks nothing,
+    unless nothing else is clearly asked («ставка 20 % или 10 %?» asks which)."""
+    found = _cues(lemmas, stated or {})
+    if not any(-strength >= CLEAR_CUE for strength, _, _ in found):
+        found = _cues(lemmas, {})
     roles = {field.key for field in ALL_FIELDS if field.kind == "party"}
     found.extend((-ROLE_STRENGTH, at, "party") for at, key in fields if key in roles)
     if not found:
@@ -186,6 +230,20 @@ def _with_parts(answer_types: list[AnswerType], parts: Sequence[AskedPart]) -> l
     return list(dict.fromkeys([first, *known, *by_field]))
 
 
+def _asked_unit(lemmas: Sequence[str]) -> str | None:
+    """The unit of measure right after «сколько» («сколько квадратных метров», «на
+    сколько тонн»): a count in that unit is asked."""
+    at = find_cue(lemmas, "сколько")
+    while at >= 0:
+        j = at + 1
+        if j < len(lemmas) and lemmas[j] in DIMENSIONS:
+            j += 1
+        if j < len(lemmas) and lemmas[j] in SYMBOLS:
+            return lemmas[j]
+        at = find_cue(lemmas, "сколько", at + 1)
+    return None
+
+
 def _typed_parts(analysed: Analysed) -> list[AskedPart]:
     """The asked parts, each with the answer type its own words ask (an elliptic part
     («А за отказ…?») asks what the part before it asked)."""
@@ -214,7 +272,7 @@ def build_question(
     numbers = [i.value for i in identifiers if i.label == "number"]
     numbers += [token for token in lemmas if any(ch.isdigit() for ch in token)]
     parts = _typed_parts(analysed)
-    answer_types = _with_parts(_answer_types(lemmas, fields), parts)
+    answer_types = _with_parts(_answer_types(lemmas, fields, _stated(analysed)), parts)
     revision = asked_revision(lemmas)
     attributes = asked_attributes(words, lemmas) if len(words) == len(lemmas) else []
     asked = frozenset(lm for a in attributes for lm in (a.head, *a.lemmas))
@@ -246,4 +304,5 @@ def build_question(
         names=proper_names([[t.text for t in sentence.tokens] for sentence in analysed.sentences]),
         several=any(plural_interrogative(word) for word in words),
         parts=parts,
+        unit=_asked_unit(lemmas),
     )

@@ -57,6 +57,8 @@ class Question(BaseModel):
     parts: list[AskedPart] = Field(default_factory=list)
     # the edition of a contract asked: «теперь» — as amended, «до допсоглашения» — original
     revision: Literal["amended", "original"] | None = None
+    # «сколько квадратных метров»: the unit of measure a count is asked in (its lemma)
+    unit: str | None = None
 
     @property
     def tax(self) -> str | None:

@@ -47,6 +47,7 @@ ANSWER_CUES = (
     Cue("лимит", "limit", 5),
     Cue("порог", "limit", 5),
     Cue("потолок", "limit", 5),
+    Cue("ограничение", "limit", 4),
     Cue("предел", "limit", 5),
     Cue("максимум", "limit", 5),
     Cue("минимум", "limit", 5),
@@ -55,6 +56,7 @@ ANSWER_CUES = (
     Cue("процент", "rate", 4),
     Cue("%", "rate", 4),
     Cue("тариф", "rate", 4),
+    Cue("коэффициент", "rate", 4),
     Cue("какая часть", "rate", 4),
     Cue("какая доля", "rate", 4),
     Cue("когда", "date", 4),
@@ -85,6 +87,7 @@ ANSWER_CUES = (
     Cue("сумма", "amount", 3),
     Cue("размер", "amount", 3),
     Cue("стоимость", "amount", 3),
+    Cue("база", "amount", 2),  # a tax base or a contributions base is a sum
     Cue("цена", "amount", 3),
     Cue("почём", "amount", 4),  # the price of one unit
     Cue("платить", "amount", 1),

@@ -27,7 +27,7 @@ def test_a_tax_question_without_the_tax_is_asked_back() -> None:
 
 
 def test_a_named_tax_is_answered() -> None:
-    assert not _asks("Сколько НДС нам платить?")
+    assert not _asks("Какая ставка НДС нам положена?")
     assert not _asks("Какой срок уплаты налога на имущество?")
 
 
@@ -40,3 +40,13 @@ def test_a_single_document_or_a_named_subject_is_answered() -> None:
     assert not _asks("посмотри договор и скажи срок", True, CARDS[:1])
     assert not _asks("Какой срок хранения по договору?", True, CARDS)
     assert not _asks("Какой гарантийный срок по договору?", True, CARDS)
+
+
+def test_a_sum_of_a_tax_with_no_base_is_asked_back() -> None:
+    # the tax alone names no base (nor does «там»): which document or operation is meant?
+    assert _asks("Сколько там НДС?")
+    assert _asks("Сколько НДС нам платить?")
+    assert not _asks("Сколько НДС с выручки 1 млн руб.?")
+    assert not _asks("Сколько НДС в счёте-фактуре № 87?")
+    # in the documents' scenarios the document's own VAT is the subject
+    assert not _asks("Какая сумма НДС?", documents=True, cards=CARDS)
