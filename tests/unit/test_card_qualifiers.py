@@ -112,6 +112,26 @@ def test_the_sub_object_the_question_names_chooses_the_value() -> None:
     assert found == [("сумма договора", ["240 000,00 руб."])]
 
 
+WORKS = (
+    "ДОГОВОР ПОДРЯДА № ПД-7\n\n"
+    "Подрядчик: ООО «Северный Мост Инжиниринг», ИНН 7701234500\n\n"
+    "3.1. Аванс — 30 % стоимости этапов 1 и 2, что составляет 150 000 рублей, в том числе "
+    "НДС.\n\n"
+    "Этап | Стоимость без НДС, руб. | Стоимость с НДС, руб.\n"
+    "Этап 1 «Проект» | 200 000,00 | 240 000,00\n"
+    "Этап 2 «Монтаж» | 300 000,00 | 360 000,00\n"
+    "Этап 3 «Наладка» | 100 000,00 | 120 000,00\n"
+)
+
+
+def test_an_ordinal_names_the_row_that_numbers_the_same_object() -> None:
+    """«третий этап» is the row «Этап 3»; «этапов 1 и 2» of another clause is no stage 2."""
+    asked = "Сколько стоит третий этап у «Северного Моста» с НДС?"
+    assert _answers(WORKS, asked) == [("сумма", ["120 000,00 руб."])]
+    asked = "Сколько стоит второй этап у «Северного Моста» с НДС?"
+    assert _answers(WORKS, asked) == [("сумма", ["360 000,00 руб."])]
+
+
 def test_wrapped_lines_are_joined_with_their_offsets_kept() -> None:
     assert len(joined(WRAPPED)) == len(WRAPPED)
     assert "(девяносто тысяч)    рублей 00 копеек." in joined(WRAPPED)
