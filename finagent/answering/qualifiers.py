@@ -13,6 +13,7 @@ amounts), else of its clause, and a table cell with its row and column labels.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 from dataclasses import dataclass
 
 from finagent.cards.model import Fact
@@ -152,7 +153,7 @@ def _ordinals_named(asked: Sequence[str], lemmas: Sequence[str]) -> set[str]:
     """The objects the question names by an ordinal («второй этап», «третий транш») that
     the context names by the same noun and that number («Этап 2», «транш № 3»)."""
     out = set()
-    for ordinal, noun in zip(asked, asked[1:], strict=False):
+    for ordinal, noun in pairwise(asked):
         if ordinal not in ORDINALS:
             continue
         number = str(ORDINALS[ordinal])
