@@ -13,8 +13,8 @@ amounts), else of its clause, and a table cell with its row and column labels.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import pairwise
 from dataclasses import dataclass
+from itertools import pairwise
 
 from finagent.cards.model import Fact
 from finagent.language.cues import cue_lemmas, find_cue
