@@ -180,3 +180,22 @@ def test_a_document_named_by_its_number_is_answered_by_its_own_card_alone() -> N
     asked = build_question("какая стоимость по договору К-5/2026?", cards=cards)
     found = card_answers(asked, cards, build_context(chunks, [], 10_000))
     assert found == [], found
+
+
+def test_a_question_naming_no_document_is_answered_by_the_card_of_the_one_retrieved_first() -> None:
+    """The policy retrieved first states its total in words no field names; the travel
+    report retrieved after it has an «итого», which must not answer for the policy."""
+    policy = (
+        "ДОГОВОР СТРАХОВАНИЯ ИМУЩЕСТВА № С-3\n\n"
+        "1.2. Совокупная страховая сумма составляет 9 200 000 рублей.\n"
+    )
+    report = "# Авансовый отчёт № 4\n\nИтого израсходовано: 41 300,00 руб.\n"
+    cards = [build_card("p", "a.pdf", policy), build_card("r", "b.md", report)]
+    chunks = [
+        Chunk(id=f"c{i}", text=t, source="user_docs", title=c.title, document_id=c.document_id)
+        for i, (t, c) in enumerate(zip((policy, report), cards, strict=True))
+    ]
+    asked = build_question("на какую сумму всего застрахован склад?", cards=cards)
+    assert not asked.documents
+    found = card_answers(asked, cards, build_context(chunks, [], 10_000))
+    assert all(a.document_id == "p" for a in found), found
