@@ -31,6 +31,7 @@ FIGURE = re.compile(
     re.IGNORECASE,
 )
 _DIGITS = re.compile(_NUMBER)
+_WRAPPED = re.compile(r"\d+(?:\s\d{3})*(?:[.,]\d+)?")
 
 
 def _core(figure: str) -> str:
@@ -44,6 +45,8 @@ def _core(figure: str) -> str:
 def _numbers(text: str) -> set[str]:
     spaced = text.replace("\u00a0", " ").replace("\u202f", " ").replace("\u2009", " ")
     found = {re.sub(r"\s", "", n).replace(",", ".") for n in _DIGITS.findall(spaced)}
+    # a number the source wraps over a line («528» / «000 рублей») is one number
+    found |= {re.sub(r"\s", "", n).replace(",", ".") for n in _WRAPPED.findall(spaced)}
     found |= {m.group(0) for m in re.finditer(r"\b\d{1,2}\.\d{1,2}\.\d{2,4}\b", text)}
     # an ISO date of the source's metadata (edition, review) as the answer writes it
     found |= {f"{d}.{m}.{y}" for y, m, d in re.findall(r"\b(\d{4})-(\d{2})-(\d{2})\b", text)}

@@ -214,13 +214,16 @@ def _ordered_cards(
     their order (a card of a document neither named nor retrieved is not read); the
     document the question's words decide on (:mod:`finagent.answering.document_choice`)
     first, those it was chosen over left out. A document named by its number, party, person
-    or a subject word of its heading is read alone."""
+    or a subject word of its heading is read alone; so is the one chosen for a question
+    naming none (another retrieved document's field would answer for it)."""
     by_id = {c.document_id: c for c in cards}
     retrieved = retrieved_ids(ctx.chunks)
     order = [d.document_id for d in question.documents] or retrieved
     chosen = chosen_documents(question, cards, retrieved)
     reasons = {r for d in question.documents if d.document_id in chosen for r in d.reasons}
     if reasons & ONE_DOCUMENT:  # another document's card never answers for it
+        return [by_id[i] for i in chosen if i in by_id]
+    if not question.documents:  # the document the words chose answers, or its sentences do
         return [by_id[i] for i in chosen if i in by_id]
     passed_over = set(first_tier(question, retrieved)) - set(chosen)
     ids = dict.fromkeys([*chosen, *(i for i in order if i not in passed_over)])

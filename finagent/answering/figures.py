@@ -32,6 +32,9 @@ FIGURE = re.compile(
     re.IGNORECASE,
 )
 _DIGITS = re.compile(_NUMBER)
+# a source's number wrapped over a line («… НДС 22 % — 528» / «000 рублей»): any whitespace
+# between digit groups, the line break included
+_WRAPPED_NUMBER = re.compile(r"\d+(?:\s\d{3})*(?:[.,]\d+)?")
 _CITATION = re.compile(r"\[\d{1,3}\]")
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 
@@ -50,6 +53,7 @@ def known_numbers(texts: Iterable[str]) -> set[str]:
     for text in texts:
         spaced = re.sub(r"[\u00a0\u202f\u2009]", " ", text)
         found |= {re.sub(r"\s", "", n).replace(",", ".") for n in _DIGITS.findall(spaced)}
+        found |= {re.sub(r"\s", "", n).replace(",", ".") for n in _WRAPPED_NUMBER.findall(spaced)}
         found |= set(re.findall(_NUMERIC_DATE, text))
         # a source's ISO date (a card's value, an edition) as an answer writes it
         found |= {f"{d}.{m}.{y}" for y, m, d in _ISO_DATE.findall(text)}

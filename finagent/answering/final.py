@@ -3,6 +3,7 @@ the final text with its source list."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
@@ -24,19 +25,31 @@ from finagent.answering.figures import check_figures
 from finagent.answering.reference_check import check_references
 from finagent.bootstrap import Deps
 from finagent.observability import get_logger, redact
-from finagent.state import AgentState, Decision, ExternalData, Scenario, Source
+from finagent.state import AgentState, Chunk, Decision, ExternalData, Scenario, Source
 
 log = get_logger("finagent.answer")
 
 
-def context_of(deps: Deps, state: AgentState) -> AnswerContext:
+def context_of(
+    deps: Deps, state: AgentState, titles: Mapping[str, str] | None = None
+) -> AnswerContext:
+    """The answer's context; ``titles`` (document id -> its card's title) name the user's
+    documents by their own heading, whatever title their passages were indexed under."""
+    chunks = list(state.get("chunks") or [])
+    if titles:
+        chunks = [_titled(c, titles) for c in chunks]
     ctx = build_context(
-        list(state.get("chunks") or []),
+        chunks,
         list(state.get("external") or []),
         deps.settings.max_context_chars,
     )
     ctx.notices = [*list(state.get("notices") or []), *ctx.notices]
     return ctx
+
+
+def _titled(chunk: Chunk, titles: Mapping[str, str]) -> Chunk:
+    title = titles.get(chunk.document_id or "") if chunk.source == "user_docs" else None
+    return chunk.model_copy(update={"title": title}) if title and title != chunk.title else chunk
 
 
 def tool_sources(ctx: AnswerContext, tool_results: list[ExternalData]) -> list[Source]:

@@ -270,6 +270,14 @@ async def _offline(turn: TurnInput, evidence: Evidence, only_smalltalk: bool) ->
             body = compose_direct(
                 turn.question, ctx, evidence.ranked, evidence.cards, _live_offline(ctx)
             )
+            # the details quote sentences of whole documents further down the ranking too
+            for candidate in evidence.ranked:
+                chunk = candidate.chunk
+                quoted = candidate.sentence.strip("…") in body
+                if chunk.metadata.get(FULL) and quoted and all(c.id != chunk.id for c in used):
+                    used.append(chunk)
+                    ctx.chunks.append(chunk)
+                    ctx.chunk_numbers.append(candidate.number)
             debug["card_fields"] = [a.key for a in evidence.cards]
         else:
             more = further_parts(turn.question, evidence.ranked)

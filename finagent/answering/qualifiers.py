@@ -14,9 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from finagent.cards.model import Fact
 from finagent.language.cues import cue_lemmas, find_cue
+from finagent.language.numbers import ORDINALS
 from finagent.language.text import analyse
 from finagent.question.model import Question
 from finagent.question.tables import STOP_LEMMAS
@@ -147,6 +149,21 @@ class Fit:
     conflict: bool  # the value's own words contradict a qualifier the question states
 
 
+def _ordinals_named(asked: Sequence[str], lemmas: Sequence[str]) -> set[str]:
+    """The objects the question names by an ordinal («второй этап», «третий транш») that
+    the context names by the same noun and that number («Этап 2», «транш № 3»)."""
+    out = set()
+    for ordinal, noun in pairwise(asked):
+        if ordinal not in ORDINALS:
+            continue
+        number = str(ORDINALS[ordinal])
+        for i, word in enumerate(lemmas[:-1]):
+            following = lemmas[i + 2] if lemmas[i + 1] == "№" and i + 2 < len(lemmas) else None
+            if word == noun and number in (lemmas[i + 1], following):
+                out.add(number)
+    return out
+
+
 def fit(question: Question, wanted: Qualifiers, context: Context, ignore: set[str]) -> Fit:
     """How well a value's context fits the question's qualifiers and words."""
     own, clause = qualifiers_of(context.own), qualifiers_of(context.clause)
@@ -157,8 +174,9 @@ def fit(question: Question, wanted: Qualifiers, context: Context, ignore: set[st
     ]
     words = {lm for lm in question.lemmas if lm not in STOP_LEMMAS and lm not in ignore}
     shared = {w for w in words if w.isalnum()} & set(context.clause)
-    # a number the question names («спецификация № 3») identifies the object itself
-    numbers = {w for w in shared if w.isdigit()}
+    # a number the question names («спецификация № 3», «второй этап» — «Этап 2») identifies
+    # the object itself
+    numbers = {w for w in shared if w.isdigit()} | _ordinals_named(question.lemmas, context.own)
     score = sum(parts) + _SHARED * len(shared - numbers) + DECISIVE * len(numbers)
     return Fit(score, any(p < 0 for p in parts))
 

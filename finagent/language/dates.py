@@ -9,7 +9,7 @@ from typing import Literal
 from pydantic import BaseModel
 
 from finagent.language.cues import has_any
-from finagent.language.numbers import is_digits
+from finagent.language.numbers import ORDINALS, is_digits
 from finagent.language.spans import (
     DateMention,
     DayMention,
@@ -180,29 +180,7 @@ def days_of_month_in(analysed: Analysed) -> list[DayOfMonth]:
 
 
 # the day as an ordinal word: «восьмого апреля», «двадцать девятого октября»
-ORDINAL_DAYS = {
-    "первый": 1,
-    "второй": 2,
-    "третий": 3,
-    "четвертый": 4,
-    "пятый": 5,
-    "шестой": 6,
-    "седьмой": 7,
-    "восьмой": 8,
-    "девятый": 9,
-    "десятый": 10,
-    "одиннадцатый": 11,
-    "двенадцатый": 12,
-    "тринадцатый": 13,
-    "четырнадцатый": 14,
-    "пятнадцатый": 15,
-    "шестнадцатый": 16,
-    "семнадцатый": 17,
-    "восемнадцатый": 18,
-    "девятнадцатый": 19,
-    "двадцатый": 20,
-    "тридцатый": 30,
-}
+ORDINAL_DAYS = ORDINALS
 _TENS = {"двадцать": 20, "тридцать": 30}
 # «2 июня сего года (2025)»: the year stated in brackets after «сего года»
 _THIS = {"сие", "это", "этот", "текущий", "нынешний"}

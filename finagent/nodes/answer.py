@@ -37,9 +37,9 @@ async def answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str,
     question = await turn_question(dict(state), deps, who.user_id)
     documents = decision.scenario in DOCUMENT_SCENARIOS
     texts: dict[str, str] = {}
-    ctx = context_of(deps, state)
     vectors = []
     cards = await user_cards(deps, who.user_id) if documents else []
+    ctx = context_of(deps, state, {card.document_id: card.title for card in cards})
     whole = answer_documents(question, ctx.chunks, cards) if documents and who.user_id else []
     if whole and who.user_id:
         found, _missing = await deps.documents.get_many(who.user_id, whole)

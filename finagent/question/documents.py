@@ -3,6 +3,7 @@ a subject word of its heading, or a party role the card holds."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -22,6 +23,7 @@ PRECISE = frozenset({"номер", "контрагент", "лицо"})
 _KIND_WORDS = frozenset(word for kind in ALL_KINDS for cue in kind.cues for word in cue_lemmas(cue))
 _ROLE_KEYS = frozenset(role.key for role in ROLES) | {"party"}
 _MIN_SUBJECT = 4  # letters of a heading's subject word
+_MIN_QUOTED = 5  # letters of a quoted shortened name («Альфа» of «Альфа Трейд»)
 _MIN_NUMBER = 2  # «№ 5» alone is too common to name a document by
 # Latin letters that look like Cyrillic ones: «A-17/2025» typed for «А-17/2025»
 _LOOK_ALIKES = str.maketrans("abcehkmoptxy", "авсенкмортху")
@@ -68,7 +70,23 @@ def _title_words(title: str) -> frozenset[str]:
 
 def _named_by_phrase(lemmas: Sequence[str], folded: str, phrase: str) -> bool:
     core = fold(phrase)
-    return bool(core) and (core in folded or find_cue(lemmas, phrase) >= 0)
+    return bool(core) and (
+        core in folded or find_cue(lemmas, phrase) >= 0 or _named_by_quote(folded, core)
+    )
+
+
+_QUOTED = re.compile(r"«([^«»]+)»")
+
+
+def _named_by_quote(folded: str, core: str) -> bool:
+    """A name the question quotes («у «Стратегии Роста»») that is the leading words of a
+    party's name («Стратегия Роста Консалт»), in any case: users shorten names."""
+    name = cue_lemmas(core)
+    for quoted in _QUOTED.findall(folded):
+        words = cue_lemmas(quoted)
+        if words and sum(len(w) for w in words) >= _MIN_QUOTED and name[: len(words)] == words:
+            return True
+    return False
 
 
 def _reasons(

@@ -1,4 +1,5 @@
-"""Cards built by an older card builder are rebuilt from their stored text when read."""
+"""Cards built by an older card builder are rebuilt from their stored text when read, and
+their documents retitled by the card's title (the document's own heading)."""
 
 from __future__ import annotations
 
@@ -21,5 +22,7 @@ async def current_cards(
             if doc is not None:
                 card = await asyncio.to_thread(build_card, doc.id, doc.title, doc.text)
                 await documents.cards.put(user_id, card)
+                # the document is listed by its own heading, as a new upload would be
+                await documents.retitle(user_id, doc.id, card.title)
         out.append(card)
     return out

@@ -112,6 +112,26 @@ def test_the_sub_object_the_question_names_chooses_the_value() -> None:
     assert found == [("сумма договора", ["240 000,00 руб."])]
 
 
+WORKS = (
+    "ДОГОВОР ПОДРЯДА № ПД-7\n\n"
+    "Подрядчик: ООО «Северный Мост Инжиниринг», ИНН 7701234500\n\n"
+    "3.1. Аванс — 30 % стоимости этапов 1 и 2, что составляет 150 000 рублей, в том числе "
+    "НДС.\n\n"
+    "Этап | Стоимость без НДС, руб. | Стоимость с НДС, руб.\n"
+    "Этап 1 «Проект» | 200 000,00 | 240 000,00\n"
+    "Этап 2 «Монтаж» | 300 000,00 | 360 000,00\n"
+    "Этап 3 «Наладка» | 100 000,00 | 120 000,00\n"
+)
+
+
+def test_an_ordinal_names_the_row_that_numbers_the_same_object() -> None:
+    """«третий этап» is the row «Этап 3»; «этапов 1 и 2» of another clause is no stage 2."""
+    asked = "Сколько стоит третий этап у «Северного Моста» с НДС?"
+    assert _answers(WORKS, asked) == [("сумма", ["120 000,00 руб."])]
+    asked = "Сколько стоит второй этап у «Северного Моста» с НДС?"
+    assert _answers(WORKS, asked) == [("сумма", ["360 000,00 руб."])]
+
+
 def test_wrapped_lines_are_joined_with_their_offsets_kept() -> None:
     assert len(joined(WRAPPED)) == len(WRAPPED)
     assert "(девяносто тысяч)    рублей 00 копеек." in joined(WRAPPED)
@@ -160,3 +180,22 @@ def test_a_document_named_by_its_number_is_answered_by_its_own_card_alone() -> N
     asked = build_question("какая стоимость по договору К-5/2026?", cards=cards)
     found = card_answers(asked, cards, build_context(chunks, [], 10_000))
     assert found == [], found
+
+
+def test_a_question_naming_no_document_is_answered_by_the_card_of_the_one_retrieved_first() -> None:
+    """The policy retrieved first states its total in words no field names; the travel
+    report retrieved after it has an «итого», which must not answer for the policy."""
+    policy = (
+        "ДОГОВОР СТРАХОВАНИЯ ИМУЩЕСТВА № С-3\n\n"
+        "1.2. Совокупная страховая сумма составляет 9 200 000 рублей.\n"
+    )
+    report = "# Авансовый отчёт № 4\n\nИтого израсходовано: 41 300,00 руб.\n"
+    cards = [build_card("p", "a.pdf", policy), build_card("r", "b.md", report)]
+    chunks = [
+        Chunk(id=f"c{i}", text=t, source="user_docs", title=c.title, document_id=c.document_id)
+        for i, (t, c) in enumerate(zip((policy, report), cards, strict=True))
+    ]
+    asked = build_question("на какую сумму всего застрахован склад?", cards=cards)
+    assert not asked.documents
+    found = card_answers(asked, cards, build_context(chunks, [], 10_000))
+    assert all(a.document_id == "p" for a in found), found

@@ -178,6 +178,15 @@ def test_a_figure_in_the_question_or_a_numeric_date_of_a_source_is_supported() -
     assert report.removed == []
 
 
+def test_a_number_a_source_wraps_over_a_line_supports_the_joined_quote() -> None:
+    """A PDF wraps «… в том числе НДС — 71» / «400 рублей»; the quote joins the line."""
+    source = "Цена — 428 400 рублей, в том числе НДС — 71\n400 рублей 00 копеек."
+    checked, report = check_figures("«… в том числе НДС — 71 400 рублей» [1]", [source])
+    assert report.removed == [] and "71 400 рублей" in checked
+    _, other = check_figures("«… НДС — 71 500 рублей» [1]", [source])
+    assert other.removed == ["71 500 рублей"]
+
+
 async def test_an_llm_figure_no_source_states_is_removed_and_counted() -> None:
     reply = AIMessage(
         "## Краткий вывод\nАрендная плата — 120 000 рублей в месяц [1], пени 7 % в день [1]."

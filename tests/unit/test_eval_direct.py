@@ -75,6 +75,14 @@ def test_unsupported_figure_is_one_in_no_source_nor_question() -> None:
     assert unsupported_figures(answer, sources, "что будет?") == ["30 дней"]
 
 
+def test_a_number_its_source_wraps_over_a_line_is_supported() -> None:
+    answer = "## Краткий вывод\nНДС — 71 400 рублей [1]."
+    assert unsupported_figures(answer, ["в том числе НДС — 71\n400 рублей"], "") == []
+    assert unsupported_figures(answer, ["в том числе НДС — 71\n500 рублей"], "") == [
+        "71 400 рублей"
+    ]
+
+
 def test_iso_date_of_a_source_supports_the_written_date() -> None:
     answer = "## Краткий вывод\nТекст НК РФ в редакции от 31.07.2025 [1]."
     assert unsupported_figures(answer, ["edition 2025-07-31"], "") == []

@@ -412,3 +412,17 @@ def test_a_kind_a_question_word_governs_is_asked_not_named(
     question = "Кто от покупателя получил плёнку по УПД и по какой доверенности?"
     assert named(question, fresh_cards).missing is None
     assert named("что написано в доверенности на Орлову?", fresh_cards).missing is not None
+
+
+def test_a_quoted_shortened_name_names_the_party_it_begins() -> None:
+    """«у «Северного Моста»» is ООО «Северный Мост Инжиниринг»; a quoted word that only
+    occurs inside another name, or too short a quote, names nothing."""
+    text = (
+        "ДОГОВОР ПОДРЯДА № ПД-7\n\n"
+        "ООО «Северный Мост Инжиниринг», именуемое «Подрядчик», и ООО «Берёзка», именуемое "
+        "«Заказчик», заключили договор.\n"
+    )
+    card = build_card("d7", "podryad.md", text)
+    named = build_question("Сколько стоит монтаж у «Северного Моста»?", cards=[card]).documents
+    assert [(d.document_id, d.reasons) for d in named] == [("d7", ["контрагент"])]
+    assert not build_question("Сколько стоит монтаж у «Моста»?", cards=[card]).documents
