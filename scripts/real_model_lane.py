@@ -130,20 +130,27 @@ def route_decisions(
         except ValueError:
             rows.append({"item": n, "error": "unreadable", "s": seconds})
             continue
-        fallback = routed["debug"].get("orchestrator_fallback")
-        rows.append(
-            {
-                "item": n,
-                "valid": not isinstance(fallback, dict),
-                "fallback": fallback.get("error_kind") if isinstance(fallback, dict) else fallback,
-                "route": f"S{routed['scenario']}",
-                "source": routed["source"],
-                "decided_by": routed["debug"].get("routing_cross_check", {}).get("decided_by"),
-                "s": round(seconds),
-            }
-        )
+        rows.append(decision_row(n, routed, seconds))
     (out / f"decisions-{method}.json").write_text(json.dumps(rows, ensure_ascii=False, indent=1))
     return rows
+
+
+def decision_row(n: int, routed: dict[str, Any], seconds: float) -> dict[str, Any]:
+    """One ``finagent route --json`` result as a row: valid LLM decision or the failure,
+    the LLM's route, the route taken and who decided it."""
+    fallback = routed["debug"].get("orchestrator_fallback")
+    cross = routed["debug"].get("routing_cross_check") or {}
+    llm_route = (cross.get("llm") or {}).get("scenario")
+    return {
+        "item": n,
+        "valid": not isinstance(fallback, dict),
+        "fallback": fallback.get("error_kind") if isinstance(fallback, dict) else fallback,
+        "llm_route": f"S{llm_route}" if llm_route is not None else None,
+        "route": f"S{routed['scenario']}",
+        "source": routed["source"],
+        "decided_by": cross.get("decided_by"),
+        "s": round(seconds),
+    }
 
 
 def summarise_decisions(method: str, rows: list[dict[str, Any]]) -> list[str]:
@@ -151,12 +158,13 @@ def summarise_decisions(method: str, rows: list[dict[str, Any]]) -> list[str]:
     lines = [
         f"### orchestrator decisions, {method}: {valid} of {len(rows)} valid",
         "",
-        "| item | valid | fallback | route | source | decided by | s |",
-        "|---|---|---|---|---|---|---|",
+        "| item | valid | fallback | LLM route | route | source | decided by | s |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         lines.append(
             f"| {r['item']} | {r.get('valid')} | {r.get('fallback') or '-'} | "
+            f"{r.get('llm_route') or '-'} | "
             f"{r.get('route')} | {r.get('source')} | {r.get('decided_by') or '-'} | {r['s']} |"
         )
     return lines
@@ -174,16 +182,17 @@ def sections(answer: str) -> list[str]:
 
 def summarise_eval(result: dict[str, Any]) -> list[str]:
     lines = [
-        "| item | decision | route | decided by | mode | check | text calls | sections | "
-        "cited units | refs ok/removed | tool calls | s | prompt tok | completion tok |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| item | decision | LLM route | route | decided by | mode | check | text calls | "
+        "sections | cited units | refs ok/removed | tool calls | s | prompt tok | completion tok |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for part in result["by_dataset"].values():
         for item in part["items"]["verified"]:
             path = item.get("llm_path") or {}
             decision = path.get("orchestrator_fallback") or path.get("decision_source")
             lines.append(
-                f"| {item['id']} | {decision} | S{item.get('scenario')} | "
+                f"| {item['id']} | {decision} | {path.get('llm_route') or '-'} | "
+                f"S{item.get('scenario')} | "
                 f"{path.get('decided_by') or '-'} | {item.get('answer_mode')} | "
                 f"{path.get('output_check') or '-'} | {path.get('text_tool_calls') or '-'} | "
                 f"{'; '.join(sections(item['answer'])) or '-'} | "

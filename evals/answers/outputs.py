@@ -83,8 +83,10 @@ def llm_path(debug: dict[str, Any]) -> dict[str, Any]:
     if isinstance(fallback, dict):
         fallback = fallback.get("error_kind")
     cross = debug.get("routing_cross_check") or {}
+    llm_route = (cross.get("llm") or {}).get("scenario")
     return {
         "decision_source": decision.get("source"),
+        "llm_route": f"S{llm_route}" if llm_route is not None else None,
         "orchestrator_fallback": fallback,
         "decided_by": cross.get("decided_by"),
         "output_check": debug.get("output_check"),
