@@ -7,8 +7,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from finagent.bootstrap import Root
 from finagent.clients.llm import build_chat_model
+from finagent.clients.structured import StructuredOutputError
 from finagent.config import Settings
 from finagent.graph.agent import Agent
 from finagent.observability import LLM_OUTPUT_CHECKS
@@ -56,6 +59,34 @@ async def test_function_calling_on_a_server_that_ignores_tool_choice(tmp_path: P
     assert all(r["tool_choice"] == "required" for r in chat.requests)
     assert len(chat.ignored) == 8  # the server never forced a call
     assert chat._text_calls == 8 > len(TEXT_CALL_SHAPES)  # every shape was written
+
+
+async def test_prose_instead_of_the_forced_tool_is_asked_again_under_the_schema(
+    tmp_path: Path,
+) -> None:
+    """The server ignores tool_choice and the model writes key: value prose, not a call;
+    asked again with the schema as response format (enforced there), it decides."""
+    prose = {"content": "confidence: 0.9\nreason: вопрос о ставке\nscenario: база знаний"}
+    with run_fake_chat([prose, {"json": DECISION}], mode="llamacpp_weak") as chat:
+        llm = build_chat_model(settings(chat, tmp_path), "orchestrator")
+        assert llm is not None
+        decision = await llm_decide(llm, QUESTION, [], False, "function_calling")
+    assert decision.intents == ["kb"] and decision.source == "llm"
+    first, second = chat.requests
+    assert first["tool_choice"] == "required" and "response_format" not in first
+    assert second["response_format"]["type"] == "json_schema" and "tools" not in second
+
+
+async def test_a_called_tool_with_bad_arguments_is_not_asked_again(tmp_path: Path) -> None:
+    """The server made the model call the tool: a bad call is the model's, not the
+    server's, and falls back without a second request."""
+    bad = {"tool_calls": [{"name": "OrchestratorOutput", "arguments": {"confidence": 2}}]}
+    with run_fake_chat([bad], mode="openai") as chat:
+        llm = build_chat_model(settings(chat, tmp_path), "orchestrator")
+        assert llm is not None
+        with pytest.raises(StructuredOutputError, match="does not match"):
+            await llm_decide(llm, QUESTION, [], False, "function_calling")
+    assert len(chat.requests) == 1
 
 
 async def test_limits_reach_a_local_server_and_not_openai(tmp_path: Path) -> None:
