@@ -211,7 +211,9 @@ def main() -> None:
     parser.add_argument("--server", help="an OpenAI-compatible base URL ending in /v1")
     parser.add_argument("--model", help="model name for --server (default: the first listed)")
     parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--ctx", type=int, default=8192, help="context window (tokens)")
+    # research offers every tool's schema (about 8k tokens with function_calling) and adds
+    # up to 24 000 characters of tool output: an 8k window overflows at its third step
+    parser.add_argument("--ctx", type=int, default=16384, help="context window (tokens)")
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--limit", type=int, default=10, help="answer-eval items")
     parser.add_argument("--question", default=QUESTION, help="the research question")
