@@ -130,7 +130,10 @@ def route_decisions(
         except ValueError:
             rows.append({"item": n, "error": "unreadable", "s": seconds})
             continue
-        rows.append(decision_row(n, routed, seconds))
+        row = decision_row(n, routed, seconds)
+        # asked again under the response format: the server ignored tool_choice
+        row["reasked"] = "structured_reask" in (out / f"route-{method}-{n}.log").read_text()
+        rows.append(row)
     (out / f"decisions-{method}.json").write_text(json.dumps(rows, ensure_ascii=False, indent=1))
     return rows
 
@@ -155,15 +158,18 @@ def decision_row(n: int, routed: dict[str, Any], seconds: float) -> dict[str, An
 
 def summarise_decisions(method: str, rows: list[dict[str, Any]]) -> list[str]:
     valid = sum(1 for r in rows if r.get("valid"))
+    reasked = sum(1 for r in rows if r.get("valid") and r.get("reasked"))
     lines = [
-        f"### orchestrator decisions, {method}: {valid} of {len(rows)} valid",
+        f"### orchestrator decisions, {method}: {valid} of {len(rows)} valid "
+        f"({reasked} after a re-ask under the response format)",
         "",
-        "| item | valid | fallback | LLM route | route | source | decided by | s |",
-        "|---|---|---|---|---|---|---|---|",
+        "| item | valid | re-asked | fallback | LLM route | route | source | decided by | s |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         lines.append(
-            f"| {r['item']} | {r.get('valid')} | {r.get('fallback') or '-'} | "
+            f"| {r['item']} | {r.get('valid')} | {r.get('reasked', '-')} | "
+            f"{r.get('fallback') or '-'} | "
             f"{r.get('llm_route') or '-'} | "
             f"{r.get('route')} | {r.get('source')} | {r.get('decided_by') or '-'} | {r['s']} |"
         )

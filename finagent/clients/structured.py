@@ -293,7 +293,8 @@ async def invoke_json(
     """
     raw, reply = await _reply(llm, schema, messages, method, config, keep_limits)
     if _ignored_tool_choice(llm, schema, method, raw, reply):
-        log.info("structured_reask", schema=schema.__name__, had_json=reply is not None)
+        # the server does not enforce tool_choice: worth an operator's look (use json_schema)
+        log.warning("structured_reask", schema=schema.__name__, had_json=reply is not None)
         method = "json_schema"
         raw, reply = await _reply(llm, schema, messages, method, config, keep_limits)
         if reply is not None:
