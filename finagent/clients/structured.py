@@ -247,16 +247,24 @@ async def _reply(
 
 
 def _ignored_tool_choice(
-    llm: BaseChatModel, schema: type[BaseModel], method: str, raw: BaseMessage, reply: Any
+    llm: BaseChatModel,
+    schema: type[BaseModel],
+    method: str,
+    raw: BaseMessage,
+    reply: JsonReply | None,
+    validate: bool,
 ) -> bool:
     """``function_calling`` on a server that let the model answer without calling the tool
-    (llama.cpp does not enforce ``tool_choice``), and its text holds no valid object."""
+    (llama.cpp does not enforce ``tool_choice``), and its text holds no object (no object
+    valid for ``schema`` when ``validate``: the caller validates it strictly)."""
     if method != "function_calling" or not _speaks_openai(llm):
         return False
     if getattr(raw, "tool_calls", None) or getattr(raw, "invalid_tool_calls", None):
         return False
     if reply is None:
         return True
+    if not validate:
+        return False
     try:
         schema.model_validate(reply.data)
     except ValidationError:
@@ -274,25 +282,17 @@ def _no_json(raw: BaseMessage, method: str) -> StructuredOutputError:
     )
 
 
-async def invoke_json(
+async def _invoke(
     llm: BaseChatModel,
     schema: type[BaseModel],
     messages: Sequence[BaseMessage],
     method: str,
-    config: RunnableConfig | None = None,
-    keep_limits: bool = False,
+    config: RunnableConfig | None,
+    keep_limits: bool,
+    validate: bool,
 ) -> JsonReply:
-    """Ask for ``schema`` with ``method``; the JSON object found in the reply, unvalidated.
-
-    ``keep_limits``: the provider accepts the schema's length limits (see the module
-    docstring). With ``function_calling``, a reply that calls no tool and holds no valid
-    object (the server ignored ``tool_choice``) is asked once more with the schema as the
-    response format, which such servers enforce (``JsonReply.reasked``). Raises
-    ``StructuredOutputError`` (redacted reason) when the call fails or the reply holds no
-    JSON object.
-    """
     raw, reply = await _reply(llm, schema, messages, method, config, keep_limits)
-    if _ignored_tool_choice(llm, schema, method, raw, reply):
+    if _ignored_tool_choice(llm, schema, method, raw, reply, validate):
         # the server does not enforce tool_choice: worth an operator's look (use json_schema)
         log.warning("structured_reask", schema=schema.__name__, had_json=reply is not None)
         method = "json_schema"
@@ -304,6 +304,26 @@ async def invoke_json(
     return reply
 
 
+async def invoke_json(
+    llm: BaseChatModel,
+    schema: type[BaseModel],
+    messages: Sequence[BaseMessage],
+    method: str,
+    config: RunnableConfig | None = None,
+    keep_limits: bool = False,
+) -> JsonReply:
+    """Ask for ``schema`` with ``method``; the JSON object found in the reply, unvalidated.
+
+    ``keep_limits``: the provider accepts the schema's length limits (see the module
+    docstring). With ``function_calling``, a reply that calls no tool and holds no JSON
+    object (the server ignored ``tool_choice``) is asked once more with the schema as the
+    response format, which such servers enforce (``JsonReply.reasked``). Raises
+    ``StructuredOutputError`` (redacted reason) when the call fails or the reply holds no
+    JSON object.
+    """
+    return await _invoke(llm, schema, messages, method, config, keep_limits, validate=False)
+
+
 async def invoke_structured(
     llm: BaseChatModel,
     schema: type[M],
@@ -312,8 +332,10 @@ async def invoke_structured(
     config: RunnableConfig | None = None,
     keep_limits: bool = False,
 ) -> tuple[M, JsonReply]:
-    """Like ``invoke_json``, validated against ``schema`` (``StructuredOutputError`` if not)."""
-    reply = await invoke_json(llm, schema, messages, method, config, keep_limits)
+    """Like ``invoke_json``, validated against ``schema`` (``StructuredOutputError`` if not);
+    a ``function_calling`` reply without a tool call is asked again when its object does
+    not validate either."""
+    reply = await _invoke(llm, schema, messages, method, config, keep_limits, validate=True)
     try:
         return schema.model_validate(reply.data), reply
     except ValidationError as exc:
