@@ -8,6 +8,7 @@ provider's ``x-request-id`` when it sent one, else a new one) and returns only
 
 from __future__ import annotations
 
+import re
 import uuid
 from typing import Any
 
@@ -53,6 +54,27 @@ def error_kind(exc: BaseException) -> str:
     while type(exc).__name__ in _WRAPPERS and exc.__cause__ is not None:
         exc = exc.__cause__
     return type(exc).__name__
+
+
+# a prompt longer than the model's window, as servers langchain-openai does not classify
+# word it (llama.cpp, vLLM, Ollama)
+_OVERFLOW = re.compile(
+    r"exceeds the available context size|maximum context length|context length|context window",
+    re.IGNORECASE,
+)
+
+
+def exceeds_context(exc: BaseException) -> bool:
+    """``exc`` (or a cause) is a provider's refusal of a prompt longer than the model's
+    context window: a limit of the request, not an outage (retrying cannot help)."""
+    from langchain_core.exceptions import ContextOverflowError
+
+    for e in _chain(exc):
+        if isinstance(e, ContextOverflowError):
+            return True
+        if _is_upstream(e) and getattr(e, "status_code", None) == 400 and _OVERFLOW.search(str(e)):
+            return True
+    return False
 
 
 def request_id_of(exc: BaseException) -> str | None:

@@ -1,7 +1,8 @@
 """The real-model lane: finagent against a local OpenAI-compatible server (not run in CI).
 
 Runs ``finagent eval answers --llm`` on the first N items and one ``finagent research``
-question against either
+question (and, with ``--decision-methods``, the orchestrator's decision alone for the same
+questions with the other structured-output methods) against either
 
 - a GGUF file, served here by llama.cpp through ``xllamacpp`` (``pip install -e
   ".[real-model]"``) on 127.0.0.1 with few threads, or
@@ -108,20 +109,98 @@ def run(cmd: list[str], env: dict[str, str], out: Path, name: str) -> tuple[str,
     return stdout, seconds
 
 
+def questions(limit: int) -> list[str]:
+    """The first ``limit`` questions of the answer dataset (the eval's items)."""
+    lines = DATASET.read_text(encoding="utf-8").splitlines()
+    return [json.loads(line)["question"] for line in lines if line.strip()][:limit]
+
+
+def route_decisions(
+    method: str, limit: int, env: dict[str, str], out: Path
+) -> list[dict[str, Any]]:
+    """``finagent route --json`` for every eval question with ``method``: whether the
+    orchestrator's structured decision was valid, and its time."""
+    finagent = [sys.executable, "-m", "finagent.cli", "route", "--json", "--user", "lane"]
+    env = {**env, "FINAGENT_LLM_STRUCTURED_METHOD": method}
+    rows = []
+    for n, question in enumerate(questions(limit), 1):
+        stdout, seconds = run([*finagent, question], env, out, f"route-{method}-{n}")
+        try:
+            routed = json.loads(stdout)
+        except ValueError:
+            rows.append({"item": n, "error": "unreadable", "s": seconds})
+            continue
+        row = decision_row(n, routed, seconds)
+        # asked again under the response format: the server ignored tool_choice
+        row["reasked"] = "structured_reask" in (out / f"route-{method}-{n}.log").read_text()
+        rows.append(row)
+    (out / f"decisions-{method}.json").write_text(json.dumps(rows, ensure_ascii=False, indent=1))
+    return rows
+
+
+def decision_row(n: int, routed: dict[str, Any], seconds: float) -> dict[str, Any]:
+    """One ``finagent route --json`` result as a row: valid LLM decision or the failure,
+    the LLM's route, the route taken and who decided it."""
+    fallback = routed["debug"].get("orchestrator_fallback")
+    cross = routed["debug"].get("routing_cross_check") or {}
+    llm_route = (cross.get("llm") or {}).get("scenario")
+    return {
+        "item": n,
+        "valid": not isinstance(fallback, dict),
+        "fallback": fallback.get("error_kind") if isinstance(fallback, dict) else fallback,
+        "llm_route": f"S{llm_route}" if llm_route is not None else None,
+        "route": f"S{routed['scenario']}",
+        "source": routed["source"],
+        "decided_by": cross.get("decided_by"),
+        "s": round(seconds),
+    }
+
+
+def summarise_decisions(method: str, rows: list[dict[str, Any]]) -> list[str]:
+    valid = sum(1 for r in rows if r.get("valid"))
+    reasked = sum(1 for r in rows if r.get("valid") and r.get("reasked"))
+    lines = [
+        f"### orchestrator decisions, {method}: {valid} of {len(rows)} valid "
+        f"({reasked} after a re-ask under the response format)",
+        "",
+        "| item | valid | re-asked | fallback | LLM route | route | source | decided by | s |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r['item']} | {r.get('valid')} | {r.get('reasked', '-')} | "
+            f"{r.get('fallback') or '-'} | "
+            f"{r.get('llm_route') or '-'} | "
+            f"{r.get('route')} | {r.get('source')} | {r.get('decided_by') or '-'} | {r['s']} |"
+        )
+    return lines
+
+
+def research_steps(log: str) -> list[str]:
+    """The research run's step, refusal and limit events, in order, from its log."""
+    events = r"research_(?:step|step_unparsed|repeated_call|limit|llm_failure)\b.*"
+    return [re.sub(r"\x1b\[[0-9;]*m", "", m) for m in re.findall(events, log)]
+
+
 def sections(answer: str) -> list[str]:
     return re.findall(r"(?m)^##\s+(.+?)\s*$", answer)
 
 
 def summarise_eval(result: dict[str, Any]) -> list[str]:
     lines = [
-        "| item | mode | sections | cited units | refs ok/removed | tool calls | s | "
-        "prompt tok | completion tok |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| item | decision | LLM route | route | decided by | mode | check | text calls | "
+        "sections | cited units | refs ok/removed | tool calls | s | prompt tok | completion tok |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for part in result["by_dataset"].values():
         for item in part["items"]["verified"]:
+            path = item.get("llm_path") or {}
+            decision = path.get("orchestrator_fallback") or path.get("decision_source")
             lines.append(
-                f"| {item['id']} | {item.get('answer_mode')} | "
+                f"| {item['id']} | {decision} | {path.get('llm_route') or '-'} | "
+                f"S{item.get('scenario')} | "
+                f"{path.get('decided_by') or '-'} | {item.get('answer_mode')} | "
+                f"{path.get('output_check') or '-'} | {path.get('text_tool_calls') or '-'} | "
                 f"{'; '.join(sections(item['answer'])) or '-'} | "
                 f"{', '.join(item['cited_units']) or '-'} | "
                 f"{item['supported_refs']}/{item['unsupported_refs']} | "
@@ -138,12 +217,20 @@ def main() -> None:
     parser.add_argument("--server", help="an OpenAI-compatible base URL ending in /v1")
     parser.add_argument("--model", help="model name for --server (default: the first listed)")
     parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--ctx", type=int, default=8192, help="context window (tokens)")
+    # research offers every tool's schema (about 8k tokens with function_calling) and adds
+    # up to 24 000 characters of tool output: an 8k window overflows at its third step
+    parser.add_argument("--ctx", type=int, default=16384, help="context window (tokens)")
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--limit", type=int, default=10, help="answer-eval items")
     parser.add_argument("--question", default=QUESTION, help="the research question")
     parser.add_argument(
         "--method", default="json_schema", choices=["json_schema", "function_calling"]
+    )
+    parser.add_argument(
+        "--decision-methods",
+        default="",
+        help="comma-separated structured-output methods whose orchestrator decisions are "
+        "also measured alone on the same questions (finagent route)",
     )
     parser.add_argument("--timeout", type=float, default=3600.0, help="per LLM call, seconds")
     # small limits keep a CPU run short (a small model rarely stops on its own)
@@ -183,6 +270,10 @@ def main() -> None:
         finagent = [sys.executable, "-m", "finagent.cli"]
         eval_cmd = [*finagent, "eval", "answers", "--llm", "--no-baseline", "--json"]
         eval_cmd += ["--dataset", str(DATASET), "--limit", str(args.limit)]
+        decisions = {
+            method: route_decisions(method, args.limit, env, args.out)
+            for method in filter(None, args.decision_methods.split(","))
+        }
         eval_out, eval_s = ("", 0.0) if args.skip_eval else run(eval_cmd, env, args.out, "eval")
         research_out, research_s = "", 0.0
         if not args.skip_research:
@@ -193,7 +284,9 @@ def main() -> None:
             child.terminate()
             child.wait(timeout=30)
     name = args.gguf.name if args.gguf else model
-    report = [f"# Real-model lane: {name}", "", f"server: {base_url}", ""]
+    report = [f"# Real-model lane: {name}", "", f"server: {base_url}, method: {args.method}", ""]
+    for method, rows in decisions.items():
+        report += [*summarise_decisions(method, rows), ""]
     try:
         if args.skip_eval:
             raise ValueError("skipped")
@@ -220,6 +313,10 @@ def main() -> None:
         report += [
             f"status: {research.get('status')}, iterations: {research.get('iterations')}",
             f"tool calls: {', '.join(tools) or '-'}",
+            "",
+            "steps:",
+            "",
+            *(f"- {step}" for step in research_steps(research_log)),
             "",
             "answer:",
             "",

@@ -71,4 +71,24 @@ def outputs_from_result(
         "llm_calls": llm_calls,
         "answer_mode": debug.get("answer_mode"),
         "scenario": getattr(result, "scenario", None),
+        "llm_path": llm_path(debug),
+    }
+
+
+def llm_path(debug: dict[str, Any]) -> dict[str, Any]:
+    """What the LLM did in one run (the real-model lane's columns): whose decision routed,
+    why the LLM's was not taken, which output check replaced its answer, text tool calls."""
+    decision = debug.get("decision") or {}
+    fallback = debug.get("orchestrator_fallback")
+    if isinstance(fallback, dict):
+        fallback = fallback.get("error_kind")
+    cross = debug.get("routing_cross_check") or {}
+    llm_route = (cross.get("llm") or {}).get("scenario")
+    return {
+        "decision_source": decision.get("source"),
+        "llm_route": f"S{llm_route}" if llm_route is not None else None,
+        "orchestrator_fallback": fallback,
+        "decided_by": cross.get("decided_by"),
+        "output_check": debug.get("output_check"),
+        "text_tool_calls": debug.get("text_tool_calls"),
     }

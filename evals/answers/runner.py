@@ -176,7 +176,8 @@ async def _evaluate_mode(
         entry = asdict(scores)
         entry["question"] = by_id[scores.id].question if scores.id in by_id else ""
         entry["answer"] = (outputs or {}).get("answer", "")
-        for key in ("answer_mode", "prompt_tokens", "completion_tokens", "tool_calls"):
+        keys = ("answer_mode", "scenario", "prompt_tokens", "completion_tokens", "tool_calls")
+        for key in (*keys, "llm_path"):
             entry[key] = (outputs or {}).get(key)
         entry["retrieved_units"] = list(
             dict.fromkeys(str(r.get("unit_id")) for r in (outputs or {}).get("retrieved") or [])

@@ -13,7 +13,10 @@ Both methods of ``FINAGENT_LLM_STRUCTURED_METHOD`` go through ``invoke_json``:
 Whatever the server does, the JSON object is looked for in the tool calls, then in a
 tool call written as text that names the schema (``<tool_call>`` tags, a fence or a bare
 ``{"name": …, "arguments": …}``: servers that ignore ``tool_choice`` get these), then in
-```json fences, then in the plain text of the reply (``extract_json``).
+```json fences, then in the plain text of the reply (``extract_json``). A
+``function_calling`` reply that calls no tool and holds no valid object (the server did
+not enforce ``tool_choice``, the model wrote prose) is asked once more with the schema as
+``response_format``, which llama.cpp and vLLM enforce with a grammar.
 
 The schema's limits (``maxItems``, ``maxLength``, ``minItems``, ``minLength``) are sent
 when the provider accepts them (``keep_limits``, ``FINAGENT_LLM_SCHEMA_LIMITS``): a local
@@ -36,7 +39,7 @@ from langchain_core.runnables import RunnableConfig
 from pydantic import BaseModel, ValidationError
 
 from finagent.clients.text_tool_calls import text_tool_calls
-from finagent.observability import redact
+from finagent.observability import get_logger, redact
 
 if TYPE_CHECKING:  # slow to import; annotations only
     from langchain_core.language_models import BaseChatModel
@@ -50,6 +53,9 @@ _UNSUPPORTED = ("default",)
 LIMITS = ("minLength", "maxLength", "minItems", "maxItems")
 _FENCE = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\r?\n(.*?)```", re.DOTALL)
 _NAME = re.compile(r"[^A-Za-z0-9_-]+")
+_CUT = "the reply was cut at max_tokens before its JSON ended"
+
+log = get_logger("finagent.clients.structured")
 
 
 class StructuredOutputError(RuntimeError):
@@ -67,6 +73,8 @@ class JsonReply:
     data: dict[str, Any]
     found: Found
     raw: BaseMessage
+    #: asked again with the schema as response format (the server ignored tool_choice)
+    reasked: bool = False
 
 
 # --- parsing ------------------------------------------------------------------------------
@@ -209,6 +217,93 @@ def _reason(exc: BaseException) -> str:
     return redact(f"{type(exc).__name__}: {exc}")[:300]
 
 
+async def _reply(
+    llm: BaseChatModel,
+    schema: type[BaseModel],
+    messages: Sequence[BaseMessage],
+    method: str,
+    config: RunnableConfig | None,
+    keep_limits: bool,
+) -> tuple[BaseMessage, JsonReply | None]:
+    """One call with ``method``: the reply and the JSON object found in it, if any."""
+    try:
+        runnable = _runnable(llm, schema, method, keep_limits)
+        result = await runnable.ainvoke(list(messages), config)
+    except Exception as exc:
+        from openai import LengthFinishReasonError  # slow to import; only failures need it
+
+        if isinstance(exc, LengthFinishReasonError):
+            # the server answered: the reply was cut at max_tokens, a bad reply, not an outage
+            raise StructuredOutputError(_CUT) from exc
+        raise StructuredCallError(_reason(exc)) from exc
+    raw = result.get("raw") if isinstance(result, dict) else result
+    parsed = result.get("parsed") if isinstance(result, dict) else None
+    if not isinstance(raw, BaseMessage):
+        raise StructuredOutputError("the model returned no message")
+    if isinstance(parsed, BaseModel):
+        return raw, JsonReply(parsed.model_dump(mode="json"), "tool_call", raw)
+    found = extract_json(raw, schema.__name__)
+    return raw, JsonReply(found[0], found[1], raw) if found is not None else None
+
+
+def _ignored_tool_choice(
+    llm: BaseChatModel,
+    schema: type[BaseModel],
+    method: str,
+    raw: BaseMessage,
+    reply: JsonReply | None,
+    validate: bool,
+) -> bool:
+    """``function_calling`` on a server that let the model answer without calling the tool
+    (llama.cpp does not enforce ``tool_choice``), and its text holds no object (no object
+    valid for ``schema`` when ``validate``: the caller validates it strictly)."""
+    if method != "function_calling" or not _speaks_openai(llm):
+        return False
+    if getattr(raw, "tool_calls", None) or getattr(raw, "invalid_tool_calls", None):
+        return False
+    if reply is None:
+        return True
+    if not validate:
+        return False
+    try:
+        schema.model_validate(reply.data)
+    except ValidationError:
+        return True
+    return False
+
+
+def _no_json(raw: BaseMessage, method: str) -> StructuredOutputError:
+    meta = getattr(raw, "response_metadata", None) or {}
+    if meta.get("finish_reason") == "length":
+        return StructuredOutputError(_CUT)
+    text = raw.text if isinstance(raw.text, str) else ""
+    return StructuredOutputError(
+        f"no JSON object in the reply ({method}): {redact(text.strip())[:120]!r}"
+    )
+
+
+async def _invoke(
+    llm: BaseChatModel,
+    schema: type[BaseModel],
+    messages: Sequence[BaseMessage],
+    method: str,
+    config: RunnableConfig | None,
+    keep_limits: bool,
+    validate: bool,
+) -> JsonReply:
+    raw, reply = await _reply(llm, schema, messages, method, config, keep_limits)
+    if _ignored_tool_choice(llm, schema, method, raw, reply, validate):
+        # the server does not enforce tool_choice: worth an operator's look (use json_schema)
+        log.warning("structured_reask", schema=schema.__name__, had_json=reply is not None)
+        method = "json_schema"
+        raw, reply = await _reply(llm, schema, messages, method, config, keep_limits)
+        if reply is not None:
+            reply.reasked = True
+    if reply is None:
+        raise _no_json(raw, method)
+    return reply
+
+
 async def invoke_json(
     llm: BaseChatModel,
     schema: type[BaseModel],
@@ -220,33 +315,13 @@ async def invoke_json(
     """Ask for ``schema`` with ``method``; the JSON object found in the reply, unvalidated.
 
     ``keep_limits``: the provider accepts the schema's length limits (see the module
-    docstring). Raises ``StructuredOutputError`` (redacted reason) when the call fails or
-    the reply holds no JSON object.
+    docstring). With ``function_calling``, a reply that calls no tool and holds no JSON
+    object (the server ignored ``tool_choice``) is asked once more with the schema as the
+    response format, which such servers enforce (``JsonReply.reasked``). Raises
+    ``StructuredOutputError`` (redacted reason) when the call fails or the reply holds no
+    JSON object.
     """
-    try:
-        runnable = _runnable(llm, schema, method, keep_limits)
-        result = await runnable.ainvoke(list(messages), config)
-    except Exception as exc:
-        from openai import LengthFinishReasonError  # slow to import; only failures need it
-
-        if isinstance(exc, LengthFinishReasonError):
-            # the server answered: the reply was cut at max_tokens, a bad reply, not an outage
-            cut = "the reply was cut at max_tokens before its JSON ended"
-            raise StructuredOutputError(cut) from exc
-        raise StructuredCallError(_reason(exc)) from exc
-    raw = result.get("raw") if isinstance(result, dict) else result
-    parsed = result.get("parsed") if isinstance(result, dict) else None
-    if isinstance(parsed, BaseModel) and isinstance(raw, BaseMessage):
-        return JsonReply(parsed.model_dump(mode="json"), "tool_call", raw)
-    if not isinstance(raw, BaseMessage):
-        raise StructuredOutputError("the model returned no message")
-    found = extract_json(raw, schema.__name__)
-    if found is None:
-        text = raw.text if isinstance(raw.text, str) else ""
-        raise StructuredOutputError(
-            f"no JSON object in the reply ({method}): {redact(text.strip())[:120]!r}"
-        )
-    return JsonReply(found[0], found[1], raw)
+    return await _invoke(llm, schema, messages, method, config, keep_limits, validate=False)
 
 
 async def invoke_structured(
@@ -257,8 +332,10 @@ async def invoke_structured(
     config: RunnableConfig | None = None,
     keep_limits: bool = False,
 ) -> tuple[M, JsonReply]:
-    """Like ``invoke_json``, validated against ``schema`` (``StructuredOutputError`` if not)."""
-    reply = await invoke_json(llm, schema, messages, method, config, keep_limits)
+    """Like ``invoke_json``, validated against ``schema`` (``StructuredOutputError`` if not);
+    a ``function_calling`` reply without a tool call is asked again when its object does
+    not validate either."""
+    reply = await _invoke(llm, schema, messages, method, config, keep_limits, validate=True)
     try:
         return schema.model_validate(reply.data), reply
     except ValidationError as exc:

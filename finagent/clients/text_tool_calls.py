@@ -11,8 +11,9 @@ templates) write the call into the reply's text, in one of these shapes:
 
 :func:`text_tool_calls` finds them, :func:`bound_calls` keeps the ones that name a bound
 tool with valid arguments (as LangChain tool calls, ready to run), and
-:func:`holds_tool_markup` says whether a text is tool-call or tool-schema markup at all,
-which is never an answer for a reader.
+:func:`holds_tool_markup` says whether a text is tool-call or tool-schema markup at all
+(a call envelope counts even when its JSON does not parse), which is never an answer for
+a reader.
 """
 
 from __future__ import annotations
@@ -35,6 +36,12 @@ _FENCE = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\r?\n(.*?)```", re.DOTALL)
 # template instead of answering
 _MARKUP = re.compile(r"</?tool_call>|</?tools>|<\|?tool_calls?\|?>|\[TOOL_CALLS\]")
 _ARGUMENT_KEYS = ("arguments", "parameters", "args")
+# the opening of a call envelope, which marks a call even when its JSON is broken (a brace
+# left out, a reply cut inside it): {"name": "t", "arguments": … or {"function": {"name": …
+_ENVELOPE = re.compile(
+    r'\{\s*"name"\s*:\s*"[^"\n]{1,100}"\s*,\s*"(?:arguments|parameters|args)"\s*:'
+    r'|\{\s*"function"\s*:\s*\{\s*"name"\s*:'
+)
 
 
 @dataclass(frozen=True)
@@ -111,8 +118,11 @@ def _echoes_tool_schema(text: str) -> bool:
 
 
 def holds_tool_markup(text: str) -> bool:
-    """``text`` holds a tool call, chat-template tool tags or an echoed tool definition."""
-    return bool(_MARKUP.search(text)) or bool(text_tool_calls(text)) or _echoes_tool_schema(text)
+    """``text`` holds a tool call (also one whose JSON is broken), chat-template tool tags
+    or an echoed tool definition."""
+    if _MARKUP.search(text) or _ENVELOPE.search(text):
+        return True
+    return bool(text_tool_calls(text)) or _echoes_tool_schema(text)
 
 
 def bound_calls(calls: list[TextToolCall], tools: Mapping[str, type[BaseModel]]) -> list[ToolCall]:

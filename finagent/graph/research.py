@@ -34,6 +34,7 @@ from finagent.agents_config import (
 from finagent.clients.llm import keeps_schema_limits
 from finagent.clients.structured import StructuredCallError, StructuredOutputError, invoke_json
 from finagent.config import Settings
+from finagent.error_report import exceeds_context
 from finagent.legal.catalog import LawCatalog
 from finagent.observability import LLM_OUTPUT_CHECKS, get_logger
 from finagent.prompts import load_prompt, research_messages
@@ -148,10 +149,16 @@ def build_research_graph(
         except StructuredCallError as exc:
             cause = type(exc.__cause__ or exc).__name__
             log.warning("research_llm_failure", cause=cause, reason=str(exc), iteration=iteration)
+            # a prompt past the model's window is the run's limit: retrying cannot help
+            why = (
+                research_messages.CONTEXT_LIMIT
+                if exceeds_context(exc)
+                else research_messages.LLM_UNAVAILABLE
+            )
             return {
                 "iteration": iteration + 1,
                 "status": "failed",
-                "answer": best_report(dict(state), research_messages.LLM_UNAVAILABLE),
+                "answer": best_report(dict(state), why),
             }
         except StructuredOutputError as exc:
             log.warning("research_step_unparsed", reason=str(exc), iteration=iteration)

@@ -200,9 +200,10 @@ class FakeChat:
       on the server between them.
 
     A reply may also set ``finish_reason`` (``"length"``: the reply was cut at
-    ``max_tokens``). Streaming (``"stream": true``) is served as server-sent events in
-    every mode. Past the end of the script it answers HTTP 500, so an unexpected call is
-    visible.
+    ``max_tokens``), or be ``{"error": {"code": 400, "message": ..., "type": ...}}``: the
+    server refuses the request with that status and body. Streaming (``"stream": true``) is
+    served as server-sent events in every mode. Past the end of the script it answers
+    HTTP 500, so an unexpected call is visible.
     """
 
     script: list[dict[str, Any]] = field(default_factory=list)
@@ -391,6 +392,9 @@ class FakeChat:
                     {"error": {"code": 500, "message": "script exhausted"}}, status_code=500
                 )
             reply = self.script[len(self.requests) - 1]
+            if "error" in reply:  # the server refuses the request, as its error body says
+                status = int(reply["error"].get("code", 400))
+                return JSONResponse({"error": reply["error"]}, status_code=status)
             message = self._message(reply, body)
             if reply.get("finish_reason"):
                 message["finish_reason"] = reply["finish_reason"]

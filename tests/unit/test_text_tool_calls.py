@@ -51,6 +51,20 @@ def test_an_echoed_tool_definition_is_markup_but_not_a_call() -> None:
     assert not holds_tool_markup('Пример JSON: {"ставка": 13}')
 
 
+def test_a_call_whose_json_is_broken_is_markup_but_not_a_call() -> None:
+    # a closing brace left out, a reply cut inside the arguments, a wrapped envelope
+    broken = [
+        CALL[:-1],
+        '{"name": "lookup", "arguments": {"term": "вычет на обу',
+        'Ищу: {"function": {"name": "lookup", "arguments": "{\\"term\\": ',
+        '{\n  "name": "lookup",\n  "parameters": [1, 2',
+    ]
+    for text in broken:
+        assert text_tool_calls(text) == [], text
+        assert holds_tool_markup(text), text
+    assert not holds_tool_markup('Поля ответа: {"name": "ООО Ромашка", "inn": "7700000000"}')
+
+
 def test_only_bound_tools_with_valid_arguments_become_calls() -> None:
     found = text_tool_calls(
         f"<tool_call>{CALL}</tool_call>"
