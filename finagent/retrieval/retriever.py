@@ -154,6 +154,19 @@ class Retriever:
         )
         return lists[0]
 
+    async def nearest_similarity(self, collection: str, vector: np.ndarray) -> float:
+        """The dense similarity of the passage of ``collection`` closest to ``vector`` (a
+        query vector computed this turn), 0 for an empty collection."""
+        request = SearchQuery(
+            dense=np.asarray(vector, dtype=np.float32).tolist(),
+            sparse=None,
+            limit=1,
+            prefetch_limit=1,
+            mode="dense",
+        )
+        hits = await self.index.search(self.collection(collection), request)
+        return max((h.score for h in hits), default=0.0)
+
     async def _search_batch(
         self,
         collection: str,

@@ -12,6 +12,7 @@ the searches.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -25,8 +26,15 @@ from finagent.error_report import report
 from finagent.observability import get_logger
 from finagent.question.build import build_question
 from finagent.question.model import Question
+from finagent.retrieval.retriever import KB
 from finagent.routing.calc_rules import calc_decision
 from finagent.routing.cross_check import cross_check, facts_for
+from finagent.routing.held_sentences import (
+    HeldSentence,
+    best_held_sentence,
+    held_sentence_decision,
+    may_yield,
+)
 from finagent.routing.inventory import Inventory
 from finagent.routing.inventory_loader import load_inventory
 from finagent.routing.llm_router import llm_decide
@@ -63,9 +71,14 @@ async def offline_decision(
     named: NamedDocuments | None = None,
     answer_type: str | None = None,
     question: Question | None = None,
+    user_id: str | None = None,
+    document_ids: Sequence[str] = (),
 ) -> Decision:
     """Rules and the user's cards, then the semantic classifier on the turn's query vector
-    (rules and cards alone if the embedder fails); ``answer_type``: the typed question's."""
+    (rules and cards alone if the embedder fails); ``answer_type``: the typed question's.
+    A law or knowledge-base decision yields to the documents ``document_ids`` of
+    ``user_id`` when one of their sentences is clearly closer to the question
+    (``finagent.routing.held_sentences``)."""
     named = named or NamedDocuments()
     # deadlines and пени go to the calculators first, unless a held document the question
     # names precisely states its own terms and the question gives nothing to count from
@@ -84,7 +97,38 @@ async def offline_decision(
         )
     deps.query_vectors.put(text, vector)
     router = Router(classifier, deps.settings.routing_min_confidence)
-    return router.route(text, vector, inventory, follow_up, named, answer_type)
+    decision = router.route(text, vector, inventory, follow_up, named, answer_type)
+    if user_id is None or not document_ids or not may_yield(text, decision):
+        return decision
+    held = await held_sentence(deps, user_id, document_ids, vector, debug)
+    return held_sentence_decision(text, decision, held)
+
+
+async def held_sentence(
+    deps: Deps,
+    user_id: str,
+    document_ids: Sequence[str],
+    vector: np.ndarray,
+    debug: dict[str, Any],
+) -> HeldSentence | None:
+    """The user's sentence closest to the turn's query vector, compared with the closest
+    law or knowledge-base passage (None when the store or the index fails)."""
+    try:
+        records = await deps.documents.sentence_vectors.get_many(user_id, document_ids)
+        if not records:
+            return None
+        law = await deps.retriever.nearest_similarity(KB, vector)
+    except Exception as exc:  # routing goes on without the signal
+        debug["held_sentence_unavailable"] = report(exc, "routing_held_sentence_unavailable")
+        return None
+    held = best_held_sentence(records, vector, deps.embedder.model_id, law)
+    if held is not None:
+        debug["held_sentence"] = {
+            "document_id": held.document_id,
+            "similarity": round(held.similarity, 4),
+            "law_similarity": round(held.law_similarity, 4),
+        }
+    return held
 
 
 async def question_with_cards(
@@ -112,11 +156,12 @@ async def checked_decision(
     named: NamedDocuments,
     answer_type: str | None = None,
     question: Question | None = None,
+    held_in: tuple[str | None, Sequence[str]] = (None, ()),
 ) -> Decision:
     """The LLM's decision cross-checked against facts and the offline router; a documents
     decision keeps what the cards found (the documents named, the one not held)."""
     offline = await offline_decision(
-        deps, query, history, inventory, debug, named, answer_type, question
+        deps, query, history, inventory, debug, named, answer_type, question, *held_in
     )
     text, _ = prepare(query, history)
     facts = facts_for(text, inventory, selected=False)
@@ -153,6 +198,8 @@ async def decide(
     )
     question, cards = await question_with_cards(deps, user_id, query)
     named = named_documents(question, cards)
+    # whose documents' sentences may take a law question (``held_sentences``)
+    held_in = (user_id, [card.document_id for card in cards])
     if deps.llm is not None:
         try:
             decision = await llm_decide(
@@ -179,6 +226,7 @@ async def decide(
                     named,
                     question.answer_type,
                     question,
+                    held_in,
                 )
         except Exception as exc:  # any failure or invalid output -> rules
             debug["orchestrator_fallback"] = report(exc, "orchestrator_llm_failed")
@@ -188,7 +236,15 @@ async def decide(
             decision = selected_documents_decision(query)
         else:
             decision = await offline_decision(
-                deps, query, history, inventory, debug, named, question.answer_type, question
+                deps,
+                query,
+                history,
+                inventory,
+                debug,
+                named,
+                question.answer_type,
+                question,
+                *held_in,
             )
     decision.user_documents = len(inventory)
     if selected and decision.scenario != Scenario.CLARIFY:

@@ -1,0 +1,103 @@
+"""Does one sentence of the user's documents answer the question better than the law does?
+
+A question may name no document at all («до какого числа по решению участников выплатить
+дивиденды?», «на какую сумму перевозчик обязан застраховать ответственность?») and still
+be about one: its counterparty, object and action stand together in one clause of a held
+document. Whole-document word counts do not show it (a supply contract uses most words of
+any tax question); one sentence does. The sentences' e5 ``passage:`` vectors are stored at
+ingestion (``finagent.cards.sentence_vectors``), so the check costs one matrix product per
+document and one dense search of the law and knowledge-base collection with the turn's
+query vector, which routing has already computed.
+
+The signal is the *margin*: the best held sentence's cosine minus the best law or
+knowledge-base passage's. An impersonal rule question («какая ставка НДС?») matches a
+passage of the law far better than any contract clause; a question about the user's deal
+matches its clause better than any article. Without documents (or vectors of another
+model) there is no signal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from finagent.cards.sentence_vectors import SentenceVectors, similarities
+from finagent.routing.expansion import expand_query
+from finagent.routing.rules import asks_the_law
+from finagent.state import Decision, Scenario
+
+# how much closer the best held sentence must be than the best law or KB passage: e5
+# cosines of one query spread little, so a clear lead is a few hundredths
+SENTENCE_MARGIN = 0.02
+
+
+@dataclass(frozen=True)
+class HeldSentence:
+    """The held sentence closest to the question and how it compares with the law."""
+
+    document_id: str
+    sentence: str
+    similarity: float
+    law_similarity: float
+
+    @property
+    def margin(self) -> float:
+        return self.similarity - self.law_similarity
+
+    @property
+    def leads(self) -> bool:
+        """The held sentence is clearly closer than anything in the law or the KB."""
+        return self.margin >= SENTENCE_MARGIN
+
+
+def best_held_sentence(
+    records: Sequence[SentenceVectors],
+    query: np.ndarray,
+    model_id: str,
+    law_similarity: float,
+) -> HeldSentence | None:
+    """The held sentence closest to ``query`` (None without usable vectors), with the best
+    law or knowledge-base similarity ``law_similarity`` for comparison."""
+    sims = similarities(records, query, model_id)
+    if not sims:
+        return None
+    (document_id, sentence), similarity = max(sims.items(), key=lambda kv: kv[1])
+    return HeldSentence(document_id, sentence, similarity, law_similarity)
+
+
+# routes a held sentence may take a question from: the knowledge base and the law (news
+# rides along with them in a multi-intent decision); never live rates or small talk
+_FROM_INTENTS = frozenset({"kb", "news"})
+
+
+def may_yield(text: str, decision: Decision) -> bool:
+    """The decision sends the question to the law or the knowledge base, and the question
+    does not ask about the law itself (an explanation, a definition, a code's article)."""
+    return (
+        decision.scenario == Scenario.ROUTED
+        and "kb" in decision.intents
+        and set(decision.intents) <= _FROM_INTENTS
+        and not asks_the_law(text)
+    )
+
+
+def held_sentence_decision(text: str, decision: Decision, held: HeldSentence | None) -> Decision:
+    """The documents when a held sentence leads the law for a question that may yield
+    (``may_yield``), else ``decision`` unchanged."""
+    if held is None or not held.leads or not may_yield(text, decision):
+        return decision
+    return Decision(
+        scenario=Scenario.ALL_DOCUMENTS,
+        confidence=decision.confidence,
+        reason=(
+            f"a sentence of the user's documents is closer than the law or the knowledge "
+            f"base ({held.similarity:.3f} vs {held.law_similarity:.3f}) over {decision.reason}"
+        ),
+        source=decision.source,
+        rule="held_sentence",
+        sub_queries=expand_query(text),
+        classifier=decision.classifier,
+        user_documents=decision.user_documents,
+    )
