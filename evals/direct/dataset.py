@@ -35,6 +35,7 @@ ANSWER_TYPES = frozenset(
         "limit",
         "yes_no",
         "list",
+        "procedure",
         "definition",
         "none",
     }
