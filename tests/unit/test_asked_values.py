@@ -93,3 +93,7 @@ def test_the_figure_check_accepts_a_sum_its_source_writes_in_words() -> None:
     assert report.removed == ["30 000 руб"]
     assert "25 000 руб." in text and "30 000" not in text
     assert eval_unsupported("Штраф — 25 000 руб. [1].", [source], "Какой штраф?") == []
+
+
+def test_how_long_by_time_asks_a_period() -> None:
+    assert build_question("Сколько по времени рассматривают жалобу?").answer_type == "period"
