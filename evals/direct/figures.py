@@ -14,6 +14,7 @@ from typing import Any
 
 from evals.answers.text import CITATION, answer_body
 from finagent.answering.edition import without_dating_warning
+from finagent.language.money import worded_amounts
 from finagent.legal.references import find_references
 from finagent.prompts import routing_messages
 from finagent.russian_months import MONTHS
@@ -50,6 +51,8 @@ def _numbers(text: str) -> set[str]:
     found |= {m.group(0) for m in re.finditer(r"\b\d{1,2}\.\d{1,2}\.\d{2,4}\b", text)}
     # an ISO date of the source's metadata (edition, review) as the answer writes it
     found |= {f"{d}.{m}.{y}" for y, m, d in re.findall(r"\b(\d{4})-(\d{2})-(\d{2})\b", text)}
+    # a sum the source writes in words («трех тысяч рублей») supports it in digits
+    found |= {f"{amount:f}" for amount in worded_amounts(text)}
     return found
 
 

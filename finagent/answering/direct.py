@@ -17,7 +17,7 @@ from finagent.answering.date_bounds import asked_bound, bounded_dates, deadline_
 from finagent.answering.evidence import Candidate
 from finagent.answering.extractive import clean_sentence, compose_key_facts, quote_lead
 from finagent.answering.further_parts import further_parts
-from finagent.answering.sentence_profile import profile
+from finagent.answering.sentence_profile import profile, shown
 from finagent.question.model import Question
 from finagent.question.tables import TAXES
 
@@ -76,7 +76,8 @@ def sentence_lead(question: Question, top: Candidate) -> list[str]:
         return [f"{quote_lead(top)} «{quote}» [{top.number}]"]
     reference = _reference(top)
     where = f" ({reference})" if reference else ""
-    line = f"{subject} — {', '.join(values)}{where} [{top.number}]."
+    stated = dict.fromkeys(shown(v) for v in values)
+    line = f"{subject} — {', '.join(stated)}{where} [{top.number}]."
     return [line, f"«{quote}» [{top.number}]"]
 
 

@@ -2,9 +2,11 @@
 
 A figure is a number with a unit, percent or currency («30 %», «297 200 руб.», «3 месяца»)
 or a date («01.03.2025», «1 марта 2025»). Numbers compare normalised: «297 200» = «297200»,
-«30 %» = «30%», «49 533,33» = «49533.33». Legal references («п. 3 ст. 224») and citation
-marks ``[n]`` are not figures. An unsupported figure is replaced by a visible marker, like
-an unsupported reference (:mod:`finagent.answering.reference_check`), and counted.
+«30 %» = «30%», «49 533,33» = «49533.33»; a sum a source writes in words («трех тысяч
+рублей») supports the same sum in digits («3 000 руб.»). Legal references («п. 3 ст.
+224») and citation marks ``[n]`` are not figures. An unsupported figure is replaced by a
+visible marker, like an unsupported reference (:mod:`finagent.answering.reference_check`),
+and counted.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from finagent.answering.messages import FIGURE_REMOVED
+from finagent.language.money import worded_amounts
 from finagent.legal.references import find_references
 from finagent.russian_months import MONTHS
 
@@ -57,6 +60,8 @@ def known_numbers(texts: Iterable[str]) -> set[str]:
         found |= set(re.findall(_NUMERIC_DATE, text))
         # a source's ISO date (a card's value, an edition) as an answer writes it
         found |= {f"{d}.{m}.{y}" for y, m, d in _ISO_DATE.findall(text)}
+        # a sum the source writes in words («трех тысяч рублей»), stated in digits
+        found |= {f"{amount:f}" for amount in worded_amounts(text)}
     return found
 
 

@@ -26,6 +26,7 @@ from finagent.answering.asked_values import asked_values, states_asked, value_ty
 from finagent.answering.dated_items import matching_items
 from finagent.answering.evidence import MAX_SENTENCE_CHARS, Candidate
 from finagent.answering.sentence_profile import SentenceProfile, profile
+from finagent.answering.set_aside import names_set_aside, set_aside
 from finagent.cards.fields import BY_KEY as FIELD_BY_KEY
 from finagent.language.cues import cue_lemmas, has_any
 from finagent.language.glossary import glossary_terms
@@ -299,9 +300,13 @@ def rank_learned(
     model = model or shipped_model()
     scores = model.scores(features(question, found, focus))
     excluded = excluded_conditions(question.lemmas)
+    without = set_aside(question.text)
     for c, score in zip(found, scores, strict=True):
         c.score = float(score)
         c.learned = True
         if excluded and _exceptions(profile(c.sentence).lemmas) & excluded:
             c.score -= EXCLUDED_PENALTY
+        elif without and c.chunk.source != "user_docs":
+            if names_set_aside(profile(c.ranked_text), without):
+                c.score -= EXCLUDED_PENALTY
     return sorted(found, key=lambda c: -c.score)

@@ -12,7 +12,7 @@ from razdel import tokenize
 from finagent.language.dates import days_of_month_in
 from finagent.language.lemmas import lemma
 from finagent.language.measures import quantities_in
-from finagent.language.money import money_in
+from finagent.language.money import in_digits, money_in
 from finagent.language.numbers import read_number
 from finagent.language.periods import periods_in
 from finagent.language.text import Analysed, analyse
@@ -120,6 +120,19 @@ def _coefficients(analysed: Analysed) -> tuple[str, ...]:
             if number is not None:
                 out.append(sentence.words(i, number[1] - 1))
     return tuple(out)
+
+
+def shown(value: str) -> str:
+    """A stated value as the first line states it: a sum written in words in digits
+    («трех тысяч рублей» -> «3 000 руб.»; the quote keeps the words), a multiplier in the
+    nominative («коэффициента 2» -> «коэффициент 2»)."""
+    digits = in_digits(value)
+    if digits is not None:
+        return digits
+    head, _, rest = value.partition(" ")
+    if rest and lemma(head) == _MULTIPLIER:
+        return f"{_MULTIPLIER} {rest}"
+    return value
 
 
 @lru_cache(maxsize=50_000)

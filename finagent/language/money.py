@@ -9,7 +9,7 @@ from decimal import Decimal
 
 from finagent.language.numbers import read_number, read_quantity, skip_parenthetical
 from finagent.language.spans import Money
-from finagent.language.text import Analysed, AnalysedSentence
+from finagent.language.text import Analysed, AnalysedSentence, analyse
 
 MULTIPLIERS = {
     "тысяча": Decimal(1000),
@@ -104,4 +104,45 @@ def money_in(analysed: Analysed, scale_alone: bool = False, words: bool = False)
                 continue
             found.append(hit[0])
             i = hit[1]
+    return found
+
+
+# how a sum in digits names its currency («3 000 руб.»)
+CURRENCY_SIGNS = {"RUB": "руб.", "USD": "долл.", "EUR": "евро", "CNY": "юаней"}
+
+
+def digits_of(amount: Decimal) -> str:
+    """«3 000», «1 500 000», «59 241,60»: grouped by thousands, a decimal comma."""
+    whole, _, fraction = f"{amount:f}".partition(".")
+    grouped = f"{int(whole):,}".replace(",", " ")
+    fraction = fraction.rstrip("0")
+    return f"{grouped},{fraction.ljust(2, '0')}" if fraction else grouped
+
+
+def in_digits(text: str) -> str | None:
+    """A sum written wholly in words («трех тысяч рублей») as digits («3 000 руб.»); None
+    when ``text`` is not one such sum."""
+    found = money_in(analyse(text), words=True)
+    if len(found) != 1 or any(ch.isdigit() for ch in found[0].text):
+        return None
+    money = found[0]
+    return f"{digits_of(money.amount)} {CURRENCY_SIGNS.get(money.currency, money.currency)}"
+
+
+# a currency written as a word after a word, not after digits: where a sum in words ends
+_WORDED_CURRENCY = re.compile(r"(?<=[^\W\d])\s+(?:рубл|доллар|евро|юан)\w*", re.IGNORECASE)
+_WORDED_REACH = 120  # characters before the currency a sum in words may take
+
+
+def worded_amounts(text: str) -> list[Decimal]:
+    """The sums ``text`` writes in words («в размере десяти тысяч рублей» -> 10000); only
+    the stretches before a currency word are analysed, so long passages stay cheap."""
+    found: list[Decimal] = []
+    for match in _WORDED_CURRENCY.finditer(text):
+        window = text[max(0, match.start() - _WORDED_REACH) : match.end()]
+        found += [
+            m.amount
+            for m in money_in(analyse(window), words=True)
+            if not any(ch.isdigit() for ch in m.text)
+        ]
     return found

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from finagent.language.compounds import compounded_in
+
 
 @dataclass(frozen=True)
 class Tax:
@@ -18,10 +20,19 @@ class Tax:
     pattern: re.Pattern[str]
     chapter: str | None  # Tax Code chapter; None when another law governs it
     law: str | None = None
+    # the full name as adjectives and a head noun, whose compound short form also names
+    # the tax («сельхозналог», «турналог»; :mod:`finagent.language.compounds`)
+    phrase: str | None = None
 
 
-def _tax(name: str, pattern: str, chapter: str | None, law: str | None = None) -> Tax:
-    return Tax(name, re.compile(pattern, re.IGNORECASE), chapter, law)
+def _tax(
+    name: str, pattern: str, chapter: str | None, law: str | None = None, phrase: str = ""
+) -> Tax:
+    full = phrase or (name if " " in name and name.split()[1] in _HEADS else None)
+    return Tax(name, re.compile(pattern, re.IGNORECASE), chapter, law, full)
+
+
+_HEADS = frozenset({"налог", "сбор"})  # a name «<adjective> налог» is such a phrase
 
 
 TAXES: tuple[Tax, ...] = (
@@ -35,7 +46,12 @@ TAXES: tuple[Tax, ...] = (
     _tax("государственная пошлина", r"госпошлин\w*|государственн\w+\s+пошлин\w*", "25.3"),
     _tax("налог на дополнительный доход", r"\b(?-i:НДД)\b|дополнительн\w+\s+доход\w*\s+от", "25.4"),
     _tax("НДПИ", r"\b(?-i:НДПИ)\b|добыч\w+\s+полезн\w+\s+ископаем\w*", "26"),
-    _tax("ЕСХН", r"\b(?-i:ЕСХН)\b|сельскохозяйствен\w+\s+налог\w*", "26.1"),
+    _tax(
+        "ЕСХН",
+        r"\b(?-i:ЕСХН)\b|сельскохозяйствен\w+\s+налог\w*",
+        "26.1",
+        phrase="единый сельскохозяйственный налог",
+    ),
     _tax("УСН", r"\b(?-i:УСН)\b|упрощ[её]нк\w*|упрощенн\w+\s+систем\w*", "26.2"),
     _tax("ПСН", r"\b(?-i:ПСН)\b|патент\w*", "26.5"),
     _tax("игорный налог", r"игорн\w+", "29"),
@@ -72,8 +88,21 @@ RATE_ARTICLE_TITLES = ("Налоговые ставки", "Налоговая с
 
 
 def taxes_named(text: str) -> list[Tax]:
-    """The taxes a question names, in the order of :data:`TAXES`."""
-    return [tax for tax in TAXES if tax.pattern.search(text)]
+    """The taxes a question names, in the order of :data:`TAXES`: by a name, or by the
+    compound short form of its full name («турналог»)."""
+    phrases = {tax.phrase for tax in TAXES if tax.phrase}
+    short = set(compounded_in(text, phrases)) if phrases else set()
+    return [tax for tax in TAXES if tax.pattern.search(text) or tax.phrase in short]
+
+
+def compound_tax_names(text: str) -> list[str]:
+    """The full names of the taxes ``text`` names only by a compound short form
+    («сельхозналог» -> «единый сельскохозяйственный налог»): what a search should add."""
+    return [
+        tax.phrase
+        for tax in TAXES
+        if tax.phrase and not tax.pattern.search(text) and compounded_in(text, [tax.phrase])
+    ]
 
 
 def asks_rate(text: str) -> bool:

@@ -8,6 +8,7 @@ from datetime import date
 from finagent.cards.fields import ALL as ALL_FIELDS
 from finagent.cards.fields import BY_KEY as FIELDS_BY_KEY
 from finagent.cards.model import DocumentCard
+from finagent.language.compounds import compounded
 from finagent.language.cues import cue_lemmas, find_cue
 from finagent.language.dates import as_of, dates_in, months_in, years_in
 from finagent.language.identifiers import identifiers_in
@@ -36,6 +37,11 @@ from finagent.question.tables import (
 
 def _positions(lemmas: Sequence[str], phrases: Sequence[str]) -> list[int]:
     return [at for phrase in phrases if (at := find_cue(lemmas, phrase)) >= 0]
+
+
+def _compound_positions(words: Sequence[str], phrases: Sequence[str]) -> list[int]:
+    """Where a word is the compound short form of a phrase («сельхозналога»)."""
+    return [at for at, _ in compounded(words, [p for p in phrases if " " in p])]
 
 
 # «по договору поставки», «в договоре субаренды»: the word after these names the document,
@@ -265,7 +271,9 @@ def build_question(
     words = [token.text for sentence in analysed.sentences for token in sentence.tokens]
     fields = _fields(lemmas, words if len(words) == len(lemmas) else [])
     taxes = sorted(
-        (min(positions), tax.key) for tax in TAXES if (positions := _positions(lemmas, tax.cues))
+        (min(positions), tax.key)
+        for tax in TAXES
+        if (positions := _positions(lemmas, tax.cues) + _compound_positions(words, tax.cues))
     )
     when = as_of(analysed, today)
     identifiers = identifiers_in(analysed)

@@ -52,6 +52,11 @@ class Focus(Protocol):
         """A result that belongs to a competing part (it goes after the others)."""
         ...
 
+    def kept(self, focused: Sequence[Sequence[Chunk]]) -> list[Chunk]:
+        """Results of the focused searches (one list per narrowed filter) that must be
+        among the results whatever the fusion ranks them."""
+        ...
+
 
 def reciprocal_rank_fusion(ranked_lists: Sequence[Sequence[Chunk]], k: int = 60) -> list[Chunk]:
     """Fuse ranked lists: score = sum of 1 / (k + rank); the best copy of a chunk is kept."""
@@ -63,6 +68,14 @@ def reciprocal_rank_fusion(ranked_lists: Sequence[Sequence[Chunk]], k: int = 60)
             best.setdefault(chunk.id, chunk)
     fused = [best[cid].model_copy(update={"score": score}) for cid, score in scores.items()]
     return stable_order(fused, lambda c: c.score, lambda c: c.id)
+
+
+def _with_kept(fused: list[Chunk], kept: Sequence[Chunk], limit: int) -> list[Chunk]:
+    """``fused`` with each kept chunk it lacks in the last places (still ``limit`` long)."""
+    missing = [c for c in kept if all(f.id != c.id for f in fused)][:limit]
+    if not missing:
+        return fused
+    return fused[: max(limit - len(missing), 0)] + missing
 
 
 def chunk_of_hit(chunk_id: str, score: float, payload: dict[str, Any]) -> Chunk:
@@ -248,6 +261,8 @@ class Retriever:
         if focus is not None:  # a stable sort: the order within each group stays
             fused = sorted(fused, key=focus.demoted)
         fused = fused[:limit]
+        if focus is not None:
+            fused = _with_kept(fused, focus.kept(lists[len(unique) :]), limit)
         debug: dict[str, Any] = {
             "queries": unique,
             "per_query": {q: [c.id for c in lst] for q, lst in zip(unique, lists, strict=False)},

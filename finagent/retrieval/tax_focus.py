@@ -6,13 +6,15 @@ and shares the question's words, but it answers for another tax. When the questi
 taxes (:func:`finagent.legal.taxes.taxes_named`), the knowledge-base search
 (:meth:`Retriever.search_many`) searches the question once more inside their chapters,
 and once more inside their rate articles («Налоговые ставки») when it asks for a rate,
-and fuses those lists with the others. Tax Code passages from the chapters of taxes the
-question does not name go after every other result. The general part (chapters 1-20),
+and fuses those lists with the others; the rate articles' best passage keeps a place
+among the results (:meth:`TaxFocus.kept`). Tax Code passages from the chapters of taxes
+the question does not name go after every other result. The general part (chapters 1-20),
 knowledge-base articles and user documents are never pushed back.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from finagent.legal.taxes import (
@@ -63,6 +65,15 @@ class TaxFocus:
             and str(chunk.metadata.get("chapter") or "") in self.chapters
             and bool(RATE_ARTICLE_TITLE.match(str(chunk.metadata.get("article_title") or "")))
         )
+
+    def kept(self, focused: Sequence[Sequence[Chunk]]) -> list[Chunk]:
+        """For a rate question, the best passage of the named chapters' rate articles: the
+        rate article states the rate, though other articles of the chapter share more of
+        the question's words and win the fusion («Какая ставка ЕСХН?» — п. 1 ст. 346.8,
+        not the computation rules of ст. 346.9)."""
+        if not self.rate or len(focused) < 2 or not focused[1]:
+            return []
+        return [focused[1][0]]
 
     def demoted(self, chunk: Chunk) -> bool:
         """A Tax Code passage of another tax's chapter."""

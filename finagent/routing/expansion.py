@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from finagent.language.glossary import glossary_terms
+from finagent.legal.taxes import compound_tax_names
 
 # colloquial / abbreviated wording -> the Code's own terms (stem-like prefixes, lower case)
 _EXPANSIONS: tuple[tuple[str, str], ...] = (
@@ -53,6 +54,7 @@ def expand_query(question: str) -> list[str]:
     lowered = original.lower().replace("ё", "е")
     terms = [term for pattern, term in _EXPANSIONS if re.search(pattern, lowered)]
     terms += glossary_terms(original)
+    terms += compound_tax_names(original)  # «турналог» -> «туристический налог»
     if not terms:
         return [original]
     return [original, f"{original} {' '.join(dict.fromkeys(terms))}"]

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from evals.direct.figures import unsupported_figures as eval_unsupported
 from finagent.answering.asked_values import asked_values, own_numbers, value_type
 from finagent.answering.direct import sentence_lead
 from finagent.answering.evidence import Candidate
-from finagent.answering.sentence_profile import profile, values_of
-from finagent.language.money import money_in
+from finagent.answering.figures import check_figures
+from finagent.answering.sentence_profile import profile, shown, values_of
+from finagent.language.money import digits_of, in_digits, money_in
 from finagent.language.text import analyse
 from finagent.question.build import build_question
 from finagent.state import Chunk
@@ -64,9 +66,34 @@ def test_a_limit_that_asks_a_sum_wants_no_percentage() -> None:
     assert asked_values(profile(sentence), base) == ("1 500 000 руб",)
 
 
-def test_the_lead_states_a_sum_in_words_as_the_source_writes_it() -> None:
+def test_the_lead_states_a_sum_in_words_in_digits_and_quotes_the_words() -> None:
     q = build_question("Какой штраф за отказ эксперта от заключения?")
     top = Candidate(
         LAW, 1, "Отказ эксперта влечет взыскание штрафа в размере пяти тысяч рублей.", 0, 0
     )
-    assert sentence_lead(q, top)[0].startswith("Сумма — пяти тысяч рублей (ст. 999) [1].")
+    line, quote = sentence_lead(q, top)
+    assert line.startswith("Сумма — 5 000 руб. (ст. 999) [1].")
+    assert "в размере пяти тысяч рублей" in quote
+
+
+def test_a_sum_in_words_reads_as_digits() -> None:
+    assert in_digits("двадцати пяти тысяч рублей") == "25 000 руб."
+    assert in_digits("одного миллиона рублей") == "1 000 000 руб."
+    assert in_digits("500 рублей") is None  # already in digits
+    assert in_digits("пяти месяцев") is None  # no sum
+    assert digits_of(Decimal("12345.5")) == "12 345,50"
+    assert shown("коэффициента 1,5") == "коэффициент 1,5"
+    assert shown("20 %") == "20 %"
+
+
+def test_the_figure_check_accepts_a_sum_its_source_writes_in_words() -> None:
+    source = "Неявка свидетеля влечет взыскание штрафа в размере двадцати пяти тысяч рублей."
+    text, report = check_figures("Штраф — 25 000 руб. [1], а не 30 000 руб.", [source])
+    assert report.supported == ["25 000 руб"]
+    assert report.removed == ["30 000 руб"]
+    assert "25 000 руб." in text and "30 000" not in text
+    assert eval_unsupported("Штраф — 25 000 руб. [1].", [source], "Какой штраф?") == []
+
+
+def test_how_long_by_time_asks_a_period() -> None:
+    assert build_question("Сколько по времени рассматривают жалобу?").answer_type == "period"

@@ -36,7 +36,7 @@ def test_the_window_with_the_value_leads_when_the_start_has_none() -> None:
     assert ranked[0].sentence.endswith("…") and not values_of(profile(ranked[0].sentence), "rate")
     first = prefer_window(q, ranked)[0]
     assert first.sentence.startswith("…") and "коэффициента 3" in first.sentence
-    assert sentence_lead(q, first)[0].startswith("Ставка — коэффициента 3")
+    assert sentence_lead(q, first)[0].startswith("Ставка — коэффициент 3")
 
 
 def test_a_start_stating_the_value_or_another_sentence_stays() -> None:

@@ -4,6 +4,7 @@ which passages go last."""
 from __future__ import annotations
 
 from finagent.retrieval.index import SearchFilter
+from finagent.retrieval.retriever import _with_kept
 from finagent.retrieval.tax_focus import TaxFocus, tax_focus
 from finagent.state import Chunk
 
@@ -54,3 +55,27 @@ def test_the_rate_article_of_a_named_chapter() -> None:
     assert not focus.rate_article(law("21", "Порядок подтверждения права на применение ставки"))
     assert not focus.rate_article(law("26.5", "Налоговая ставка"))
     assert not TaxFocus(("21",)).rate_article(law("21", "Налоговые ставки"))
+
+
+def test_a_rate_question_keeps_the_rate_articles_best_passage() -> None:
+    rate_leg = [law("26.1", "Налоговая ставка"), law("26.1", "Налоговая ставка")]
+    chapter_leg = [law("26.1", "Порядок исчисления")]
+    assert TaxFocus(("26.1",), rate=True).kept([chapter_leg, rate_leg]) == rate_leg[:1]
+    assert TaxFocus(("26.1",)).kept([chapter_leg]) == []  # no rate asked
+    assert TaxFocus(("26.1",), rate=True).kept([chapter_leg, []]) == []
+
+
+def test_a_kept_passage_takes_the_last_place_it_lacks() -> None:
+    fused = [Chunk(id=f"c{i}", text="т", source="law") for i in range(3)]
+    rate = Chunk(id="rate", text="т", source="law")
+    assert [c.id for c in _with_kept(fused, [rate], 3)] == ["c0", "c1", "rate"]
+    assert _with_kept(fused, [fused[2]], 3) == fused  # already there: nothing moves
+    # a shorter list: the kept passage still takes one of its places
+    assert [c.id for c in _with_kept(fused[:2], [rate], 3)] == ["c0", "c1", "rate"]
+
+
+def test_a_compound_short_form_names_its_tax() -> None:
+    focus = tax_focus("Какая ставка единого сельхозналога?")
+    assert focus == TaxFocus(("26.1",), rate=True)
+    assert tax_focus("Турналог не может быть меньше какой суммы?") == TaxFocus(("33.1",))
+    assert tax_focus("Какой налог платит сельхозпредприятие?") is None
