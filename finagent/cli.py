@@ -16,10 +16,16 @@ from typing import Annotated
 import typer
 
 
-def _main(verbose: Annotated[bool, typer.Option("--verbose", "-v")] = False) -> None:
+def _main(
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="Log to stderr (INFO) instead of the log file")
+    ] = False,
+) -> None:
+    from finagent.commands.common import VERBOSE
     from finagent.observability import configure_logging
 
-    configure_logging("INFO" if verbose else "WARNING")
+    VERBOSE["on"] = verbose
+    configure_logging("INFO" if verbose else "WARNING")  # until the settings choose the log
 
 
 @cache

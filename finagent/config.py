@@ -37,6 +37,16 @@ class Settings(BaseSettings):
         default=None, description="PostgreSQL DSN for store/checkpointer (default: SQLite)"
     )
 
+    # --- logging -----------------------------------------------------------------------
+    log_level: str = Field(
+        default="WARNING", description="Lowest level logged (DEBUG, INFO, WARNING, ERROR)"
+    )
+    log_file: Path | None = Field(
+        default=None,
+        description="Log file of the CLI commands (default: DATA_DIR/finagent.log; "
+        "with -v, and for finagent serve, the log goes to stderr)",
+    )
+
     # --- vector index ----------------------------------------------------------------
     qdrant_url: str | None = Field(
         default=None, validation_alias=AliasChoices("FINAGENT_QDRANT_URL", "QDRANT_URL")

@@ -13,7 +13,7 @@ from finagent.graph.agent import Agent
 from finagent.retrieval.embedding_cache import CachedEmbedder
 from finagent.retrieval.law_ingest import LawIngestor
 from finagent.retrieval.progress import chunk_progress
-from finagent.retrieval.taxcode_source import try_find_tax_code
+from finagent.retrieval.taxcode_source import HELP_ANCHOR, try_find_tax_code
 
 DEMO_USER = "demo"
 LARGE_DOCUMENT = "dogovor_postavki.md"
@@ -95,7 +95,7 @@ async def run_demo(
             else:
                 typer.echo(
                     "Налоговый кодекс не найден, вопросы по нему пропущены "
-                    "(как его добавить: docs/first-run.md)\n"
+                    f"(как его добавить: {HELP_ANCHOR})\n"
                 )
         answers = []
         questions = QUESTIONS + (TAX_CODE_QUESTIONS if tax_code else [])

@@ -7,7 +7,8 @@ import json
 import logging
 import sys
 from collections.abc import Iterable, MutableMapping
-from typing import Any
+from pathlib import Path
+from typing import Any, TextIO
 
 import structlog
 from prometheus_client import CollectorRegistry, Counter, Histogram
@@ -77,6 +78,48 @@ class _CurrentStderr:
         sys.stderr.flush()
 
 
+class _LogFile:
+    """Appends to a file opened on the first write (a command that logs nothing creates
+    no file); a file that cannot be written drops the event rather than fail the command."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._file: TextIO | None = None
+        self._broken = False
+
+    def write(self, text: str) -> int:
+        if self._file is None and not self._broken:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._file = self.path.open("a", encoding="utf-8")
+            except OSError:
+                self._broken = True
+        if self._file is None:
+            return len(text)
+        return self._file.write(text)
+
+    def flush(self) -> None:
+        if self._file is not None:
+            self._file.flush()
+
+
+class _Sink:
+    """Where every log line goes (structlog and stdlib ``logging`` alike): the current
+    stderr, or a log file chosen by :func:`configure_logging`."""
+
+    def __init__(self) -> None:
+        self.target: _CurrentStderr | _LogFile = _CurrentStderr()
+
+    def write(self, text: str) -> int:
+        return self.target.write(text)
+
+    def flush(self) -> None:
+        self.target.flush()
+
+
+_SINK = _Sink()
+
+
 def _redacting_record_factory(make: Any) -> Any:
     """A ``logging`` record factory whose records carry redacted text only.
 
@@ -112,15 +155,22 @@ def _redact_stdlib_logging() -> None:
         logging.setLogRecordFactory(_redacting_record_factory(make))
     root = logging.getLogger()
     if not root.handlers:  # else Python's last-resort handler would print them unformatted
-        handler = logging.StreamHandler(_CurrentStderr())  # type: ignore[arg-type]
+        handler = logging.StreamHandler(_SINK)  # type: ignore[arg-type]
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
         root.addHandler(handler)
 
 
-def configure_logging(level: str = "INFO", json_logs: bool = False) -> None:
-    """Configure structlog to write redacted events to stderr, and redact every stdlib
-    ``logging`` record."""
+def configure_logging(
+    level: str = "INFO", json_logs: bool = False, file: Path | None = None
+) -> None:
+    """Configure structlog to write redacted events to stderr (or to ``file``, created on
+    the first event), and redact every stdlib ``logging`` record, which goes to the same
+    place; Python warnings (``warnings.warn``) are logged too."""
     _redact_stdlib_logging()
+    _SINK.target = _LogFile(file) if file is not None else _CurrentStderr()
+    numeric = logging.getLevelNamesMapping().get(level.upper(), logging.INFO)
+    logging.getLogger().setLevel(max(numeric, logging.INFO))
+    logging.captureWarnings(True)
     renderer: Any = (
         structlog.processors.JSONRenderer(ensure_ascii=False)
         if json_logs
@@ -143,10 +193,8 @@ def configure_logging(level: str = "INFO", json_logs: bool = False) -> None:
             _redact_processor,
             renderer,
         ],
-        wrapper_class=structlog.make_filtering_bound_logger(
-            logging.getLevelNamesMapping().get(level.upper(), logging.INFO)
-        ),
-        logger_factory=structlog.PrintLoggerFactory(file=_CurrentStderr()),  # type: ignore[arg-type]
+        wrapper_class=structlog.make_filtering_bound_logger(numeric),
+        logger_factory=structlog.PrintLoggerFactory(file=_SINK),  # type: ignore[arg-type]
         cache_logger_on_first_use=False,
     )
 

@@ -7,7 +7,8 @@ from typing import Annotated, Any
 
 import typer
 
-from finagent.commands.common import JsonOpt, UserOpt, load_settings, print_json, run
+from finagent.commands.common import VERBOSE, JsonOpt, UserOpt, load_settings, print_json, run
+from finagent.commands.hints import empty_index_hint
 from finagent.commands.running import fail
 
 
@@ -18,17 +19,26 @@ def ask(
     chat: Annotated[str | None, typer.Option("--chat", help="Chat id for history")] = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Answer a question (streamed: progress on stderr, the answer on stdout)."""
-    from finagent.graph.agent import Agent, InvalidRequestError
+    """Answer a question (streamed: the answer on stdout; progress on stderr on a terminal
+    or with -v)."""
+    from finagent.input_checks import InvalidRequestError, checked_query
+
+    settings = load_settings()
+    try:  # before anything heavy loads: a bad question is refused at once
+        checked_query(query, settings.max_query_chars)
+    except InvalidRequestError as exc:
+        fail(str(exc))
+    from finagent.graph.agent import Agent
 
     if not json_out:
         from finagent.commands.stream_render import TerminalRenderer, stream_answer
 
-        renderer = TerminalRenderer(sys.stdout, sys.stderr)
+        progress = VERBOSE["on"] or sys.stderr.isatty()
+        renderer = TerminalRenderer(sys.stdout, sys.stderr, progress=progress)
         try:
             run(
                 lambda: stream_answer(
-                    load_settings(),
+                    settings,
                     renderer,
                     user=user,
                     query=query,
@@ -41,8 +51,11 @@ def ask(
         return
 
     async def go() -> Any:
-        agent = await Agent.create(load_settings())
+        agent = await Agent.create(settings)
         try:
+            hint = await empty_index_hint(agent.deps, user)
+            if hint:
+                typer.echo(hint, err=True)
             return await agent.run(
                 user_id=user, query=query, chat_id=chat, selected_document_ids=doc or None
             )

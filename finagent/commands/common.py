@@ -22,13 +22,31 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document o
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
-def load_settings() -> Settings:
+VERBOSE = {"on": False}  # set by ``finagent -v``
+
+
+def load_settings(log_to_stderr: bool = False) -> Settings:
+    """The settings; the log then goes to the log file at the configured level, or to stderr
+    (at INFO or lower) with ``-v`` or ``log_to_stderr`` (a service)."""
     from finagent.config import get_settings
+    from finagent.observability import configure_logging
 
     try:
-        return get_settings()
+        settings = get_settings()
     except Exception as exc:  # invalid environment
         fail(f"invalid settings: {exc}")
+    if VERBOSE["on"]:
+        detailed = settings.log_level.upper() in {"DEBUG", "INFO"}
+        configure_logging(settings.log_level if detailed else "INFO")
+    elif log_to_stderr:
+        configure_logging(settings.log_level)
+    else:
+        configure_logging(settings.log_level, file=log_file(settings))
+    return settings
+
+
+def log_file(settings: Settings) -> Path:
+    return settings.log_file or settings.data_dir / "finagent.log"
 
 
 def print_json(value: Any) -> None:

@@ -21,13 +21,21 @@ CHECKED_HEADER = "\n\n--- проверенный ответ ---\n"
 class TerminalRenderer:
     """Writes stream events to two text streams."""
 
-    def __init__(self, out: TextIO, err: TextIO) -> None:
+    def __init__(self, out: TextIO, err: TextIO, progress: bool = True) -> None:
         self.out = out
         self.err = err
+        self.progress = progress
         self.streamed = ""
+
+    def notice(self, text: str) -> None:
+        """A line for the user on the error stream (always shown)."""
+        self.err.write(text + "\n")
+        self.err.flush()
 
     def event(self, name: str, data: dict[str, Any]) -> None:
         if name == "progress":
+            if not self.progress:
+                return
             self.err.write(f"… {data.get('message', '')}\n")
             self.err.flush()
         elif name == "token":
@@ -57,11 +65,15 @@ async def stream_answer(
     document_ids: list[str] | None,
 ) -> None:
     """Answer ``query`` and render its events; InvalidRequestError for bad input."""
+    from finagent.commands.hints import empty_index_hint
     from finagent.server.stream import run_events
 
     agent = await Agent.create(settings)
     try:
         prepared = agent.prepare(user, query, chat_id, document_ids)
+        hint = await empty_index_hint(agent.deps, user)
+        if hint:
+            renderer.notice(hint)
         embedding_user.set(user)
         with answer_budget(agent.settings.answer_budget_s):
             async for name, data in run_events(agent, prepared):

@@ -44,7 +44,8 @@ class Toolkit:
         for name in self.agent.tools:
             tool = registry.get(name)
             if tool is None:
-                log.warning("research_tool_unavailable", agent=self.agent.name, tool=name)
+                # an optional tool left unconfigured (no key or URL): expected, not a fault
+                log.info("research_tool_unavailable", agent=self.agent.name, tool=name)
             else:
                 local[name] = tool
         if not FINAL_TOOLS & set(local):

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ENV_VAR = "FINAGENT_TAXCODE_DIR"
+# where a newcomer reads how to add the text (tests check that the anchor exists)
+HELP_ANCHOR = "README.md#a-five-minute-tour"
 CODE = "nk"
 PARTS = (1, 2)
 
@@ -62,7 +64,8 @@ def find_tax_code(configured: Path | None = None, cwd: Path | None = None) -> li
         f"{where}). Положите файлы nk-part1-<редакция>.txt и nk-part2-<редакция>.txt "
         f"в папку ../shared/data/tax-code рядом с репозиторием или в ./tax-code, "
         f"либо укажите папку в {ENV_VAR}. Файл другого кодекса или редакции можно "
-        "передать путём: finagent ingest law ПУТЬ --code nk --part 1"
+        "передать путём: finagent ingest law ПУТЬ --code nk --part 1. "
+        f"Подробнее: {HELP_ANCHOR}"
     )
 
 

@@ -9,7 +9,14 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.store.base import BaseStore
 
 from finagent.config import Settings
+from finagent.storage.errors import StorageUnavailableError
 from finagent.storage.serde import checkpoint_serde
+
+MISSING_POSTGRES_EXTRA = (
+    "для FINAGENT_POSTGRES_URL нужен дополнительный пакет finagent[postgres] (нет модуля "
+    '{module}): pip install "finagent[postgres]" (из клона: pip install -e ".[postgres]") '
+    "или уберите FINAGENT_POSTGRES_URL, чтобы хранить данные в SQLite"
+)
 
 
 @dataclass
@@ -21,7 +28,10 @@ class Persistence:
 async def open_persistence(settings: Settings, stack: AsyncExitStack) -> Persistence:
     """Open the store and checkpointer; they are closed when ``stack`` closes."""
     if settings.postgres_url is not None:
-        from finagent.storage.postgres import open_postgres
+        try:
+            from finagent.storage.postgres import open_postgres
+        except ImportError as exc:
+            raise StorageUnavailableError(MISSING_POSTGRES_EXTRA.format(module=exc.name)) from exc
 
         pg_store, pg_saver = await open_postgres(settings.postgres_url.get_secret_value(), stack)
         return Persistence(store=pg_store, checkpointer=pg_saver)

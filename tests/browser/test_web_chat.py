@@ -264,3 +264,63 @@ def test_web_chat_flow(browser: Any, tmp_path: Path, embedder: Embedder) -> None
             print(f"\nscreenshots: {ARTIFACTS}")
         service.stop()
     assert len(shots) == 10
+
+
+def test_web_chat_layout_markdown_and_phone_width(
+    browser: Any, tmp_path: Path, embedder: Embedder
+) -> None:
+    """Before sign-in nothing of the signed-in view shows; answers render Markdown with
+    any HTML escaped; «Спросить» waits for uploads; at 390 px the chat is full width and
+    the sidebar opens from a menu button; the page has a favicon."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    settings = Settings(  # type: ignore[call-arg]
+        data_dir=tmp_path / "data", api_tokens=TOKENS, cbr_enabled=False, _env_file=None
+    )
+    service = ServiceThread(settings, StreamingChatModel([]), embedder)
+    service.start()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    wait = WebDriverWait(browser, WAIT)
+    try:
+        for width in (1366, 390):
+            browser.set_window_size(width, 900)
+            browser.get(service.url + "/")
+            token = wait.until(ec.visibility_of_element_located((By.ID, "token")))
+            assert not browser.find_element(By.ID, "sidebar").is_displayed()
+            assert not browser.find_element(By.ID, "app").is_displayed()
+            icon = browser.find_element(By.CSS_SELECTOR, "link[rel=icon]")
+            assert icon.get_attribute("href").startswith("data:image/svg+xml")
+            browser.save_screenshot(str(ARTIFACTS / f"layout-{width}-signin.png"))
+            token.send_keys("alice-token-0001")
+            browser.find_element(By.ID, "signin-button").click()
+            wait.until(ec.visibility_of_element_located((By.ID, "question")))
+            chat = browser.find_element(By.ID, "chat").size["width"]
+            sidebar = browser.find_element(By.ID, "sidebar")
+            if width == 390:
+                assert chat >= 0.9 * browser.execute_script("return window.innerWidth")
+                assert not sidebar.is_displayed()
+                browser.find_element(By.ID, "menu").click()
+                assert sidebar.is_displayed()
+            else:
+                assert sidebar.is_displayed() and chat > 600
+            # an answer with Markdown and HTML in it (rendered by the page's own renderer)
+            html = browser.execute_script(
+                "const d = document.createElement('div');"
+                "renderAnswer(d, arguments[0], []); return d.innerHTML;",
+                "## Краткий вывод\nСрок — _три месяца_ и **10 дней** <script>x()</script>\n"
+                "- первый пункт\n- второй пункт\n\n| вид | ставка |\n|---|---|\n| А | 5 % |",
+            )
+            assert "<em>три месяца</em>" in html and "<strong>10 дней</strong>" in html
+            assert "<ul><li>первый пункт</li><li>второй пункт</li></ul>" in html
+            assert "<td>5 %</td>" in html and "<script>" not in html and "&lt;script&gt;" in html
+            # «Спросить» waits while an upload is in progress
+            browser.execute_script("state.uploads = 1; updateAskButton();")
+            assert not browser.find_element(By.ID, "ask-button").is_enabled()
+            browser.execute_script("state.uploads = 0; updateAskButton();")
+            assert browser.find_element(By.ID, "ask-button").is_enabled()
+            browser.save_screenshot(str(ARTIFACTS / f"layout-{width}-signed-in.png"))
+            browser.find_element(By.ID, "signout").click()
+    finally:
+        service.stop()

@@ -19,7 +19,8 @@ def test_ask_streams_progress_to_stderr_and_the_answer_to_stdout(
     docs = run_finagent(env, "ingest", "docs", "--user", "alice", str(doc_files["lease"]))
     assert docs.returncode == 0, docs.stderr
     question = "какие пени в моём договоре аренды?"
-    streamed = run_finagent(env, "ask", question, "--user", "alice", "--chat", "c1")
+    # progress lines are shown on a terminal or with -v (here stderr is a pipe)
+    streamed = run_finagent(env, "-v", "ask", question, "--user", "alice", "--chat", "c1")
     assert streamed.returncode == 0, streamed.stderr
     assert "… Сценарий S1" in streamed.stderr and "Найдено фрагментов" in streamed.stderr
     assert "Сценарий" not in streamed.stdout

@@ -2,7 +2,7 @@
 "use strict";
 
 const TOKEN_KEY = "finagent.token";
-const state = { token: null, chatId: null, selected: new Set(), busy: false };
+const state = { token: null, chatId: null, selected: new Set(), busy: false, uploads: 0 };
 const $ = (id) => document.getElementById(id);
 
 // --- HTTP ----------------------------------------------------------------------------------
@@ -80,13 +80,61 @@ function addMessage(role, text, extraClass) {
   return div;
 }
 
-// The answer with each [n] that has a passage turned into a link opening it.
+// Inline Markdown on already escaped text: **bold**, *em* / _em_, `code`.
+function inlineMarkdown(html) {
+  return html
+    .replace(/`([^`\n]+)`/g, "<code>$1</code>")
+    .replace(/\*\*([^*\n]+)\*\*/g, "<strong>$1</strong>")
+    .replace(/(^|[\s(«])\*([^*\s][^*\n]*?)\*(?=[\s).,;:!?»]|$)/g, "$1<em>$2</em>")
+    .replace(/(^|[\s(«])_([^_\s][^_\n]*?)_(?=[\s).,;:!?»]|$)/g, "$1<em>$2</em>");
+}
+
+// Markdown to HTML, safely: the text is escaped first, so no HTML of the answer survives.
+// Headings, bullet and numbered lists, tables (| a | b |) and paragraphs.
+function renderMarkdown(text) {
+  const lines = escapeHtml(text).split("\n");
+  const out = [];
+  let list = null;
+  const closeList = () => { if (list) { out.push(`</${list}>`); list = null; } };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const heading = line.match(/^#{1,6} (.*)$/);
+    const bullet = line.match(/^\s*[-*•] (.*)$/);
+    const numbered = line.match(/^\s*\d{1,3}[.)] (.*)$/);
+    if (/^\s*\|.*\|\s*$/.test(line)) {
+      closeList();
+      const rows = [];
+      while (i < lines.length && /^\s*\|.*\|\s*$/.test(lines[i])) rows.push(lines[i++]);
+      i--;
+      const cells = (row) => row.trim().slice(1, -1).split("|").map((c) => inlineMarkdown(c.trim()));
+      const body = rows.filter((row) => !/^\s*\|[\s:|-]+\|\s*$/.test(row));
+      const [head, ...rest] = body;
+      out.push("<table><thead><tr>" + cells(head).map((c) => `<th>${c}</th>`).join("") + "</tr></thead><tbody>"
+        + rest.map((r) => "<tr>" + cells(r).map((c) => `<td>${c}</td>`).join("") + "</tr>").join("")
+        + "</tbody></table>");
+    } else if (heading) {
+      closeList();
+      out.push(`<h3>${inlineMarkdown(heading[1])}</h3>`);
+    } else if (bullet || numbered) {
+      const kind = bullet ? "ul" : "ol";
+      if (list !== kind) { closeList(); out.push(`<${kind}>`); list = kind; }
+      out.push(`<li>${inlineMarkdown((bullet || numbered)[1])}</li>`);
+    } else if (!line.trim()) {
+      closeList();
+    } else {
+      closeList();
+      out.push(`<p>${inlineMarkdown(line)}</p>`);
+    }
+  }
+  closeList();
+  return out.join("");
+}
+
+// The answer as Markdown, with each [n] that has a passage turned into a link opening it.
 function renderAnswer(div, answer, citations) {
   const byNumber = new Map((citations || []).map((c) => [c.number, c]));
-  const html = escapeHtml(answer)
-    .replace(/^#{1,6} (.*)$/gm, "<strong>$1</strong>")
-    .replace(/\*\*([^*\n]+)\*\*/g, "<strong>$1</strong>");
-  div.innerHTML = html.replace(/\[(\d{1,3})\]/g, (match, n) => {
+  div.classList.add("markdown");
+  div.innerHTML = renderMarkdown(answer).replace(/\[(\d{1,3})\]/g, (match, n) => {
     const source = byNumber.get(Number(n));
     if (!source || !source.passages.length) return match;
     return `<a class="cite" href="#" data-n="${n}">[${n}]</a>`;
@@ -111,8 +159,8 @@ function showPassage(source) {
   }
   for (const passage of source.passages) {
     const p = document.createElement("div");
-    p.className = "passage";
-    p.textContent = passage.text;
+    p.className = "passage markdown";
+    p.innerHTML = renderMarkdown(passage.text);
     body.appendChild(p);
   }
   $("passage").hidden = false;
@@ -127,6 +175,8 @@ function addProgress(text) {
   const now = $("progress").textContent;
   $("progress").textContent = now ? `${now} · ${text}` : text;
 }
+
+const WAITING = "Готовлю ответ…";
 
 // --- documents -----------------------------------------------------------------------------
 async function loadDocuments() {
@@ -180,6 +230,8 @@ async function upload(event) {
   const waiting = document.createElement("li");
   waiting.textContent = "Загрузка…";
   status.appendChild(waiting);
+  state.uploads += 1;
+  updateAskButton();
   try {
     const result = await api("/v1/documents", { method: "POST", body: form });
     status.innerHTML = "";
@@ -199,7 +251,17 @@ async function upload(event) {
     li.className = "error";
     li.textContent = err.message;
     status.appendChild(li);
+  } finally {
+    state.uploads -= 1;
+    updateAskButton();
   }
+}
+
+// «Спросить» waits for a question in progress and for uploads (the question may be about them).
+function updateAskButton() {
+  const button = $("ask-button");
+  button.disabled = state.busy || state.uploads > 0;
+  button.title = state.uploads > 0 ? "Дождитесь окончания загрузки документов" : "";
 }
 
 // --- chats ---------------------------------------------------------------------------------
@@ -244,13 +306,17 @@ function startNewChat() {
 async function ask(question) {
   setProgress("");
   addMessage("user", question);
-  const div = addMessage("assistant", "", "streaming");
+  // until the first token the bubble shows the current step, never an empty box
+  const div = addMessage("assistant", WAITING, "streaming waiting");
   let streamed = "";
   let failed = false;
   const body = { query: question, chat_id: state.chatId, document_ids: [...state.selected] };
   await streamEvents("/v1/ask/stream", body, (name, data) => {
-    if (name === "progress") addProgress(data.message);
-    else if (name === "token") {
+    if (name === "progress") {
+      addProgress(data.message);
+      if (!streamed) div.textContent = `${data.message} ${WAITING}`;
+    } else if (name === "token") {
+      div.classList.remove("waiting");
       streamed += data.text;
       div.textContent = streamed;
     } else if (name === "final") {
@@ -323,9 +389,9 @@ async function research(question) {
 async function submitQuestion(event) {
   event.preventDefault();
   const question = $("question").value.trim();
-  if (!question || state.busy) return;
+  if (!question || state.busy || state.uploads > 0) return;
   state.busy = true;
-  $("ask-button").disabled = true;
+  updateAskButton();
   $("question").value = "";
   try {
     if ($("mode-research").checked) await research(question);
@@ -335,7 +401,7 @@ async function submitQuestion(event) {
     setProgress("");
   } finally {
     state.busy = false;
-    $("ask-button").disabled = false;
+    updateAskButton();
   }
 }
 
@@ -385,6 +451,10 @@ window.addEventListener("DOMContentLoaded", () => {
   });
   $("ask-form").addEventListener("submit", submitQuestion);
   $("passage-close").addEventListener("click", () => { $("passage").hidden = true; });
+  $("menu").addEventListener("click", () => {
+    const open = $("app").classList.toggle("menu-open");
+    $("menu").setAttribute("aria-expanded", String(open));
+  });
   const saved = sessionStorage.getItem(TOKEN_KEY);
   if (saved) signIn(saved).catch(() => signOut());
 });
