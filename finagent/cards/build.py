@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from finagent.cards import facts as F
 from finagent.cards.doc_types import BY_KEY, GENERIC, DocType
+from finagent.cards.form_box import boxed_number
 from finagent.cards.model import DocumentCard
 from finagent.cards.parties import parties_in
 from finagent.cards.table_facts import bare_amounts, label_table_facts
@@ -86,6 +87,14 @@ def _own_number_and_date(
     return number, date
 
 
+def _number_value(number: Identifier | None, heading: Heading, text: str) -> str | None:
+    """The number on the heading line, else a form's «Номер документа» box, else the number
+    found in the opening (which may be an approval note's «от … № 7»)."""
+    if number is not None and heading.start <= number.start < heading.line_end:
+        return number.value
+    return boxed_number(text) or (number.value if number else None)
+
+
 def _kind_name(heading: Heading, doc_type: DocType | None) -> str | None:
     """A contract's kind as its heading says it («кредитный договор», «договор перевозки»)."""
     if doc_type is None:
@@ -113,7 +122,9 @@ def build_card(document_id: str, title: str, text: str) -> DocumentCard:
         else 0
     )
     numbers = [i for i in identifiers if i.label == "number"]
-    number, doc_date = _own_number_and_date(heading, numbers, dates, opening_end)
+    # «Унифицированная форма № ОС-1» numbers the form, not the document
+    own_numbers = [i for i in numbers if i.of != "форма"]
+    number, doc_date = _own_number_and_date(heading, own_numbers, dates, opening_end)
     if number is None and heading.start >= 0:
         number = _form_number(text, heading, numbers)
     cells = table_cells(text)
@@ -141,7 +152,7 @@ def build_card(document_id: str, title: str, text: str) -> DocumentCard:
         doc_type=doc_type.key if doc_type else None,
         doc_type_name=_kind_name(heading, doc_type),
         kind_cues=list(doc_type.cues) if doc_type and doc_type.key not in BY_KEY else [],
-        number=number.value if number else None,
+        number=_number_value(number, heading, text),
         references=list(
             dict.fromkeys(
                 i.value

@@ -20,6 +20,9 @@ from finagent.language.text import analyse
 _NOUN_PHRASE = frozenset({"NOUN", "ADJF", "PRTF"})
 _NUMBER_SIGNS = frozenset({"№", "N"})
 _MAX_COMPLEMENTS = 3
+# «за октябрь 2026», «от 05.03.2026»: a heading dated instead of numbered
+_PERIOD_WORDS = frozenset({"за", "от"})
+_PERIOD_WITHIN = 4
 _MIN_HEAD = 4  # letters of a head word («акт» is a known kind; «код», «лист» are no titles)
 # a form's metadata names the form, not the document: «Унифицированная форма № АО-1»
 _FORM_WORDS = frozenset({"форма", "код", "окуд", "окпо", "бланк", "лист", "страница"})
@@ -82,12 +85,24 @@ def kind_phrase(line: str, marked: bool = False, numbered: bool = True) -> KindP
             words.append(tokens[at].text)
         complements += 1
         at += 1
-    if numbered and (at >= len(tokens) or tokens[at].text not in _NUMBER_SIGNS):
+    if numbered and not _names_itself([t.text for t in tokens[at:]]):
         return None
     lemmas = tuple(lemma(word) for word in words)
     if _FORM_WORDS & set(lemmas) or len(max(words, key=len)) < _MIN_HEAD:
         return None
     return KindPhrase(" ".join(word.lower() for word in words), lemmas, head)
+
+
+def _names_itself(rest: list[str]) -> bool:
+    """What follows a heading's noun phrase: its number sign, or the period or date it is
+    for («… ЗА ОКТЯБРЬ 2026 г.», «… от 05.03.2026»)."""
+    if not rest:
+        return False
+    if rest[0] in _NUMBER_SIGNS:
+        return True
+    return rest[0].lower() in _PERIOD_WORDS and any(
+        any(ch.isdigit() for ch in word) for word in rest[1:_PERIOD_WITHIN]
+    )
 
 
 def _in_phrase(word: str, case_check: Callable[[str], bool]) -> bool:

@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field
 
 from finagent.language.text import Sentence
 
-CARD_VERSION = 7  # 7: form amounts «2546000-00» (6: a trial rebuilt in dev data dirs)
+CARD_VERSION = 8  # 8: headings dated or under an approval note, form number boxes
 
 FactKind = Literal["amount", "rate", "date", "term", "number", "identifier"]
 

@@ -117,35 +117,70 @@ def _phrase_kind(phrase: KindPhrase) -> DocType:
     return DocType(" ".join(phrase.lemmas), phrase.name, (phrase.name, phrase.head))
 
 
+_REFERRING = frozenset({"к", "по"})
+
+
+def _own_part(lemmas: tuple[str, ...]) -> tuple[str, ...]:
+    """A heading up to where it names another document («… по договору подряда № …»)."""
+    cut = next((i for i, word in enumerate(lemmas) if i and word in _REFERRING), len(lemmas))
+    return lemmas[:cut]
+
+
+def _refers(lemmas: tuple[str, ...], doc_type: DocType) -> bool:
+    """The kind is named as another document the line refers to: «Приложение № 4 к приказу
+    ФНС России …» over a statutory form is the form's approval note, not its heading."""
+    for cue in doc_type.cues:
+        at = find_cue(lemmas, cue)
+        if at >= 0:
+            return at > 0 and lemmas[at - 1] == "к"
+    return False
+
+
+def _block(lines: list[tuple[int, int, str, bool]], index: int) -> tuple[str, int]:
+    """The heading line at ``index`` with its continuation lines and where they end."""
+    _, end, line, _ = lines[index]
+    block, block_end = [line], end
+    for _, next_end, following, _marked in lines[index + 1 : index + 3]:
+        if not _continues(following):
+            break
+        block.append(following)
+        block_end = next_end
+    title = " ".join(block)
+    return title[:1].upper() + title[1:], block_end
+
+
 def heading_of(text: str) -> Heading:
     """The document's heading: the first line (not a letterhead, a label line or a form's
     metadata) that names a listed kind near its start, or names itself by a noun phrase
-    and its number («ПЛАТЁЖНОЕ ПОРУЧЕНИЕ № 318»)."""
+    and its number or period («ПЛАТЁЖНОЕ ПОРУЧЕНИЕ № 318», «РАСЧЁТНЫЙ ЛИСТОК ЗА ОКТЯБРЬ
+    2026 г.»). A line that names a kind only as the document it refers to («Приложение № 4
+    к приказу …») yields to a later line set as a heading."""
     lines = _lines(text)
+    referring: Heading | None = None
     for index, (start, end, line, marked) in enumerate(lines):
-        if _is_letterhead(line) or is_label_line(line):
+        if _is_letterhead(line) or is_label_line(line) or (referring and not marked):
             continue
         lemmas = tuple(lemma(t.text) for s in analyse(line).sentences for t in s.tokens)
         doc_type = doc_type_of(lemmas, _TYPE_WITHIN_TOKENS) if index < _HEAD_LINES else None
-        phrase = kind_phrase(line, marked, numbered=doc_type is None)
+        # past an approval note the next line set as a heading is the form's own
+        phrase = kind_phrase(line, marked, numbered=doc_type is None and referring is None)
         if doc_type is None and phrase is not None:
             doc_type = _phrase_kind(phrase)
-        if doc_type is not None:
-            block, block_end = [line], end
-            for _, next_end, following, _marked in lines[index + 1 : index + 3]:
-                if not _continues(following):
-                    break
-                block.append(following)
-                block_end = next_end
-            title = " ".join(block)
-            title = title[:1].upper() + title[1:]
-            # «Соглашение № 1 / о расторжении договора …»: the whole heading names the kind
-            whole = tuple(lemma(t.text) for s in analyse(title).sentences for t in s.tokens)
-            whole_type = doc_type_of(whole)
-            if whole_type is not None and whole_type.key in ABOUT_ANOTHER:
-                doc_type = whole_type
-            # «Договор № ДЦ-03 уступки права требования (цессии)»: the kind follows the number
-            elif doc_type.key == GENERIC:
-                doc_type = _longest_kind(whole) or doc_type
-            return Heading(title[:_MAX_TITLE], doc_type, start, end, block_end, phrase)
-    return Heading(None, None)
+        if doc_type is None:
+            continue
+        title, block_end = _block(lines, index)
+        # «Соглашение № 1 / о расторжении договора …»: the whole heading names the kind
+        whole = tuple(lemma(t.text) for s in analyse(title).sentences for t in s.tokens)
+        whole_type = doc_type_of(whole)
+        if whole_type is not None and whole_type.key in ABOUT_ANOTHER:
+            doc_type = whole_type
+        # «Договор № ДЦ-03 уступки права требования (цессии)»: the kind follows the number
+        # («… по договору подряда» after it names the deal it secures, not this one's kind)
+        elif doc_type.key == GENERIC:
+            doc_type = _longest_kind(_own_part(whole)) or doc_type
+        heading = Heading(title[:_MAX_TITLE], doc_type, start, end, block_end, phrase)
+        if referring is None and _refers(lemmas, doc_type):
+            referring = heading
+            continue
+        return heading
+    return referring or Heading(None, None)

@@ -126,8 +126,22 @@ def _as_source(lemmas: Sequence[str], start: int, end: int) -> bool:
 
 
 def _numbered(lemmas: Sequence[str], end: int) -> bool:
-    """A number sign right after the kind word: «счёт-фактура № 87», «договор N 5»."""
-    return bool(set(lemmas[end : end + 2]) & _NUMBER_SIGNS)
+    """A number sign right after the kind word: «счёт-фактура № 87», «договор N 5», «акт
+    КС-2 № 7» (a unified form's code between them is part of the kind)."""
+    return bool(
+        set(lemmas[end : end + 3 if _form_code_at(lemmas, end) else end + 2]) & _NUMBER_SIGNS
+    )
+
+
+def _form_code_at(lemmas: Sequence[str], at: int) -> bool:
+    """The word at ``at`` is a unified form's code, which names a kind of document, not one
+    document: a code right before the number sign («акт КС-2 № 7») or after «форма»
+    («по форме 2-НДФЛ»)."""
+    if not 0 <= at < len(lemmas) or not any(ch.isdigit() for ch in lemmas[at]):
+        return False
+    return (at + 1 < len(lemmas) and lemmas[at + 1] in _NUMBER_SIGNS) or (
+        at > 0 and lemmas[at - 1] == "форма"
+    )
 
 
 _ABBREVIATION = re.compile(r"^[А-ЯЁ]{2,}$")
@@ -177,6 +191,7 @@ _KIND_WORDS = frozenset(
 )
 _SIGN_BEFORE = re.compile(r"(?:№|\bN)\s*$")
 _SIGN_FIRST = re.compile(r"(?:№|N\b)")
+_TRAILING_CODE = re.compile(r"\s(?:[^\W\d_]+-\d+|\d+-[^\W\d_]+)\s*$")
 
 
 def _numbered_documents(question: Question) -> list[tuple[str, str]]:
@@ -194,7 +209,8 @@ def _numbered_documents(question: Question) -> list[tuple[str, str]]:
             before = before[: sign.start()]
         elif not _SIGN_FIRST.match(span):
             continue
-        words = _WORD.findall(before)
+        # «акт КС-2 № 7»: the form's code before the sign is the kind's, the number is «7»
+        words = _WORD.findall(_TRAILING_CODE.sub("", before))
         if words and any(lemma(words[-1]).endswith(k) for k in _KIND_WORDS):
             found.append((lemma(words[-1]), ident.value.strip(_PUNCTUATION)))
     return found
@@ -263,6 +279,8 @@ def _bare_number(question: Question, end: int) -> str | None:
     if end < 0 or end >= len(question.lemmas):
         return None
     token = question.lemmas[end]
+    if _form_code_at(question.lemmas, end):
+        return None
     at = question.text.lower().find(token)
     if at < 0 or not any(ch.isdigit() for ch in token) or "." in token:
         return None

@@ -1,0 +1,32 @@
+"""A unified form's number box: the label row «Номер документа | Дата составления» over a
+row of values («7 30.09.2026 …»), as КС-2, КС-3, ТОРГ-12 and Т-1 state their number."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+from finagent.cards.title import strip_markdown
+from finagent.language.cues import find_cue
+from finagent.language.text import analyse
+
+_LABEL = "номер документ"
+_HEAD_LINES = 30  # the box stands among the form's first lines
+_SEPARATORS = "|"
+
+
+def _lemmas(line: str) -> tuple[str, ...]:
+    return tuple(t.lemma for s in analyse(line).sentences for t in s.tokens)
+
+
+def boxed_number(text: str) -> str | None:
+    """The value under a line that opens with the label «Номер документа»: the first word
+    of the next line when it holds a digit and is no date; None without such a box."""
+    lines = [strip_markdown(line.replace(_SEPARATORS, " ")) for line in text.splitlines()]
+    lines = [line for line in lines if line][:_HEAD_LINES]
+    for label, values in pairwise(lines):
+        if find_cue(_lemmas(label), _LABEL, 0, 2) != 0:
+            continue
+        first = values.split()[0].strip("№")
+        if any(ch.isdigit() for ch in first) and "." not in first:
+            return first
+    return None
