@@ -313,6 +313,11 @@ def years_in(analysed: Analysed) -> list[YearMention]:
     return found
 
 
+def period_years(analysed: Analysed) -> frozenset[int]:
+    """The years of the periods a text names: «за 2025 год», «за октябрь 2026 г.»."""
+    return frozenset([m.year for m in years_in(analysed)] + [m.year for m in months_in(analysed)])
+
+
 def months_in(analysed: Analysed) -> list[MonthMention]:
     """Months named with their year: «за апрель 2025», «в марте 2025 г.» (not the month
     of a day: «1 апреля 2025» is a date)."""

@@ -10,7 +10,7 @@ from finagent.cards.fields import BY_KEY as FIELDS_BY_KEY
 from finagent.cards.model import DocumentCard
 from finagent.language.compounds import compounded
 from finagent.language.cues import cue_lemmas, find_cue
-from finagent.language.dates import as_of, dates_in, months_in, years_in
+from finagent.language.dates import as_of, dates_in, months_in, period_years, years_in
 from finagent.language.identifiers import identifiers_in
 from finagent.language.lemmas import genitive, nominative, plural_interrogative, predicate
 from finagent.language.measures import DIMENSIONS, SYMBOLS
@@ -284,7 +284,8 @@ def build_question(
     revision = asked_revision(lemmas)
     attributes = asked_attributes(words, lemmas) if len(words) == len(lemmas) else []
     asked = frozenset(lm for a in attributes for lm in (a.head, *a.lemmas))
-    documents = named_documents(lemmas, text, numbers, cards, asked)
+    years = period_years(analysed)
+    documents = named_documents(lemmas, text, numbers, cards, asked, years)
     # the date it was signed, its number are a document's own, whatever amends it
     if not {key for _, key in fields} & _OWN_FIELDS:
         documents = with_revisions(documents, cards, revision)

@@ -12,7 +12,7 @@ from finagent.cards.doc_types import DOC_TYPES as ALL_KINDS
 from finagent.cards.fields import ROLES
 from finagent.cards.model import DocumentCard
 from finagent.language.cues import cue_lemmas, find_cue
-from finagent.language.dates import MONTHS
+from finagent.language.dates import MONTHS, period_years
 from finagent.language.lemmas import animate, content_word, fold
 from finagent.language.text import analyse
 from finagent.question.model import DocumentMatch
@@ -96,6 +96,7 @@ def _reasons(
     numbers: set[str],
     keyed: str,
     asked: frozenset[str] = frozenset(),
+    years: frozenset[int] = frozenset(),
 ) -> list[str]:
     reasons: list[str] = []
     doc_type = DOC_TYPES.get(card.doc_type or "")
@@ -130,7 +131,18 @@ def _reasons(
     # a role the document names in its own words («именуемое в дальнейшем «Страховщик»»)
     if listed or (held - _ROLE_KEYS) & set(lemmas):
         reasons.append("роль")
+    # the period its heading names tells apart documents named alike («справка … за 2025
+    # год» and «расчётный листок за октябрь 2026 г.» of one person); it names none alone
+    if reasons and years & title_years(card.title):
+        reasons.append("период")
     return reasons
+
+
+@lru_cache(maxsize=256)
+def title_years(title: str) -> frozenset[int]:
+    """The years a heading's period names: «за 2025 год», «за октябрь 2026 г.» (not a
+    number's «/2025»)."""
+    return period_years(analyse(title))
 
 
 def strength(reasons: Sequence[str]) -> tuple[int, int, int]:
@@ -146,16 +158,18 @@ def named_documents(
     numbers: Sequence[str],
     cards: Sequence[DocumentCard],
     asked: frozenset[str] = frozenset(),
+    years: frozenset[int] = frozenset(),
 ) -> list[DocumentMatch]:
     """Cards the question names, those named more precisely (``strength``) first;
     ``asked``: the lemmas of what the question asks («неустойка», «срок»), which name no
-    document even in its heading («Претензия об уплате неустойки»)."""
+    document even in its heading («Претензия об уплате неустойки»); ``years``: the years of
+    the periods it names («за 2025 год»)."""
     folded = fold(text)
     wanted = {number_key(number) for number in numbers}
     keyed = _unified(text)
     matches = []
     for card in cards:
-        reasons = _reasons(card, lemmas, folded, wanted, keyed, asked)
+        reasons = _reasons(card, lemmas, folded, wanted, keyed, asked, years)
         if reasons:
             matches.append(
                 DocumentMatch(document_id=card.document_id, title=card.title, reasons=reasons)
