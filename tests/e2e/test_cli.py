@@ -102,7 +102,7 @@ def test_bad_input_is_a_clear_error(env: dict[str, str]) -> None:
     huge = finagent(env, "ask", "x" * 100_000)  # ASCII: argv items are capped at 128 KiB
     assert huge.returncode == 2 and "слишком длинный" in huge.stderr
     bad_args = finagent(env, "tools", "call", "search_general_kb", "--args", "{oops")
-    assert bad_args.returncode == 2 and "not valid JSON" in bad_args.stderr
+    assert bad_args.returncode == 2 and "не JSON" in bad_args.stderr
     unknown = finagent(env, "tools", "call", "no_such_tool")
     assert unknown.returncode == 1 and unknown.stdout.startswith("Error: unknown tool")
     missing = finagent(env, "ingest", "docs", "--user", "alice", "/nonexistent/file.pdf")
