@@ -3,6 +3,7 @@ answer questions covering S1-S5 offline."""
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -10,12 +11,15 @@ import typer
 
 from finagent.config import Settings
 from finagent.graph.agent import Agent
+from finagent.language.lemmas import counted
 from finagent.retrieval.embedding_cache import CachedEmbedder
 from finagent.retrieval.law_ingest import LawIngestor
-from finagent.retrieval.progress import chunk_progress
+from finagent.retrieval.progress import ChunkProgress, chunk_progress
 from finagent.retrieval.taxcode_source import HELP_ANCHOR, try_find_tax_code
+from finagent.stage_lines import StageLines
 
 DEMO_USER = "demo"
+LOADING = "Загружаю программу, модели и индекс"
 LARGE_DOCUMENT = "dogovor_postavki.md"
 SMALL_DOCUMENT = "akt_vypolnennyh_rabot.md"
 QUESTIONS: list[tuple[str, str | None]] = [
@@ -52,8 +56,13 @@ async def run_demo(
     echo: bool = True,
     live: bool = False,
     record: dict[str, tuple[str, str]] | None = None,
+    stages: StageLines | None = None,
 ) -> dict[str, Any]:
     """Offline unless ``live``: the Bank of Russia tools are then left unregistered.
+
+    ``stages`` reports each step (models, knowledge base, documents, Tax Code parts) with
+    its counts and time; the chunks within a step show as a bar with an ETA on a terminal,
+    as a line per quarter otherwise.
 
     ``record`` (a dict) collects every text embedded during the run (key -> kind, text):
     ``finagent embeddings rebuild`` ships exactly those vectors.
@@ -66,7 +75,11 @@ async def run_demo(
         raise typer.BadParameter(
             f"{data_root} has no knowledge_base/train_data.csv or sample_docs/"
         )
+    lines = stages or StageLines(enabled=False)
+    if not lines.open:  # the command may have begun it before its imports
+        lines.begin(LOADING)
     agent = await Agent.create(settings)
+    lines.end()
     services = agent.deps
     embedder = services.embedder if isinstance(services.embedder, CachedEmbedder) else None
     if embedder is not None and record is not None:
@@ -74,15 +87,26 @@ async def run_demo(
     try:
         ingestor = services.ingestor()
         law = LawIngestor(services.index, services.embedder, services.bm25, settings)
-        tax_code = []
-        with chunk_progress("demo data", show=None if echo else False):
+
+        def step(name: str) -> AbstractContextManager[ChunkProgress]:
+            lines.begin(name)
+            plain = lines.stream if lines.enabled else None
+            show = None if lines.enabled else False
+            return chunk_progress(name, show=show, plain=plain, unit="фрагм.")
+
+        with step("База знаний") as bar:
             kb = await ingestor.ingest_kb([kb_csv])
+        lines.end(f"{counted(len(kb.ok), 'статья')}, {counted(bar.done, 'фрагмент')}")
+        with step(f"Документы пользователя {DEMO_USER}") as bar:
             docs = await ingestor.ingest_documents(DEMO_USER, sorted(docs_dir.iterdir()))
-            for text in try_find_tax_code(settings.taxcode_dir):
+        files = counted(len(docs.ok), "файл")
+        lines.end(f"{files} (ошибок: {len(docs.errors)}), {counted(bar.done, 'фрагмент')}")
+        tax_code = []
+        for text in try_find_tax_code(settings.taxcode_dir):
+            with step(f"Налоговый кодекс, часть {text.part}"):
                 report = await law.ingest_file(text.path, text.code, text.part)
-                tax_code.append(
-                    {"part": text.part, "file": text.path.name, "chunks": report.chunks}
-                )
+            lines.end(f"{counted(report.articles, 'статья')}, {counted(report.chunks, 'фрагмент')}")
+            tax_code.append({"part": text.part, "file": text.path.name, "chunks": report.chunks})
         ids = {Path(r.path).name: r.document_id or "" for r in docs.ok}
         if echo:
             typer.echo(
@@ -99,6 +123,7 @@ async def run_demo(
                 )
         answers = []
         questions = QUESTIONS + (TAX_CODE_QUESTIONS if tax_code else [])
+        lines.say(f"Данные загружены за {lines.total()}; отвечаю на {len(questions)} вопросов…")
         for question, document in questions:
             selected = [ids[document]] if document and document in ids else None
             result = await agent.run(

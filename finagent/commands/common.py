@@ -34,7 +34,7 @@ def load_settings(log_to_stderr: bool = False) -> Settings:
     try:
         settings = get_settings()
     except Exception as exc:  # invalid environment
-        fail(f"invalid settings: {exc}")
+        fail(f"неверные настройки: {exc}")
     if VERBOSE["on"]:
         detailed = settings.log_level.upper() in {"DEBUG", "INFO"}
         configure_logging(settings.log_level if detailed else "INFO")

@@ -22,8 +22,15 @@ def demo(
     The knowledge base and the sample documents (stored for user demo) ship with the package;
     the Tax Code text is looked up where "finagent ingest law nk" looks for it.
     """
+    from finagent.stage_lines import StageLines
+
+    # the first line before the heavy imports: a silent minute reads as a hang
+    stages = StageLines(enabled=not json_out)
+    stages.say("finagent demo: загружаю данные и отвечаю на примеры вопросов (офлайн).")
+    stages.begin("Загружаю программу, модели и индекс")
     from finagent.demo import run_demo
 
-    result = run(lambda: run_demo(load_settings(), data_root, echo=not json_out, live=live))
+    settings = load_settings()
+    result = run(lambda: run_demo(settings, data_root, echo=not json_out, live=live, stages=stages))
     if json_out:
         print_json(result)

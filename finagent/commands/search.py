@@ -22,9 +22,9 @@ def search(
     from finagent.retrieval.index import SearchFilter
 
     if collection not in ("kb", "docs"):
-        fail("--collection must be kb or docs")
+        fail("--collection: kb (база знаний) или docs (документы пользователя)")
     if not query.strip():
-        fail("empty query")
+        fail("пустой запрос")
 
     async def go() -> Any:
         async with open_root(load_settings()) as services:

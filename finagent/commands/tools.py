@@ -49,10 +49,10 @@ def tools_call(
     try:
         arguments = json.loads(args)
     except json.JSONDecodeError as exc:
-        fail(f"--args is not valid JSON: {exc.msg}")
+        fail(f'--args — не JSON ({exc.msg}); пример: --args \'{{"text": "..."}}\'')
         return
     if not isinstance(arguments, dict):
-        fail("--args must be a JSON object")
+        fail("--args должен быть JSON-объектом, например '{}'")
 
     async def go() -> ToolResult:
         async with open_root(load_settings(), llm=None) as services:

@@ -37,6 +37,12 @@ def lemma(word: str) -> str:
     return fold(_analyzer().parse(folded)[0].normal_form)
 
 
+def counted(n: int, noun: str) -> str:
+    """``n`` and ``noun`` (nominative singular) agreed: «1 статья», «3 статьи», «50 статей»."""
+    form = _analyzer().parse(noun)[0].make_agree_with_number(n)
+    return f"{n} {form.word if form is not None else noun}"
+
+
 def lemmas_of(words: list[str]) -> tuple[str, ...]:
     return tuple(lemma(word) for word in words)
 

@@ -65,7 +65,10 @@ class EdgeIndex:
                 if "WouldBlock" in str(exc):
                     raise IndexUnavailableError(
                         f"the embedded index {collection!r} is open in another finagent process; "
-                        "stop it, or share a Qdrant server (FINAGENT_QDRANT_URL)"
+                        "stop it, or share a Qdrant server (FINAGENT_QDRANT_URL)",
+                        f"встроенный индекс {collection!r} открыт другим процессом finagent: "
+                        "остановите его или используйте общий сервер Qdrant "
+                        "(FINAGENT_QDRANT_URL)",
                     ) from exc
                 raise IndexUnavailableError(f"cannot open index {collection!r}: {exc}") from exc
             self._shards[collection] = shard

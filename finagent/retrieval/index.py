@@ -80,7 +80,15 @@ class SearchQuery:
 
 
 class IndexUnavailableError(RuntimeError):
-    """The vector index cannot be reached or used."""
+    """The vector index cannot be reached or used.
+
+    The message is English (logs); ``user_message`` is what a person is shown, in
+    Russian, when the cause is one they can act on.
+    """
+
+    def __init__(self, message: str, user_message: str | None = None) -> None:
+        super().__init__(message)
+        self.user_message = user_message
 
 
 class VectorIndex(Protocol):

@@ -2,7 +2,8 @@
 
 An ingestion command opens :func:`chunk_progress`; the retriever and the law ingestor
 report every embedded batch to the open bar. The bar is drawn on stderr when it is a
-terminal (tqdm: ``chunk/s`` and the remaining time).
+terminal (tqdm: ``chunk/s`` and the remaining time); otherwise, given a ``plain`` stream,
+a line at each quarter of the work says how many chunks are done and how long is left.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from typing import TextIO
 
 from tqdm import tqdm
 
@@ -21,11 +23,19 @@ _current: ContextVar[ChunkProgress | None] = ContextVar("finagent_chunk_progress
 class ChunkProgress:
     """A tqdm bar counting chunks; the total grows as files are chunked."""
 
-    def __init__(self, desc: str, show: bool | None = None) -> None:
+    def __init__(
+        self,
+        desc: str,
+        show: bool | None = None,
+        plain: TextIO | None = None,
+        unit: str = "chunk",
+    ) -> None:
         visible = sys.stderr.isatty() if show is None else show
         self.bar = tqdm(
-            total=0, desc=desc, unit="chunk", disable=not visible, smoothing=0.05, leave=True
+            total=0, desc=desc, unit=unit, disable=not visible, smoothing=0.05, leave=True
         )
+        self.plain = None if visible else plain
+        self._quarters = 0  # quarters of the work already reported on ``plain``
         self.done = 0
         self.total = 0
         self.stage = "queued"
@@ -42,6 +52,21 @@ class ChunkProgress:
     def advance(self, chunks: int) -> None:
         self.done += chunks
         self.bar.update(chunks)
+        if self.plain is not None and self.total:
+            self._plain_line()
+
+    def _plain_line(self) -> None:
+        """A line when the work crosses a quarter it has not reported; none when all that is
+        known is done (the total may grow with the next file, and the caller reports the end)."""
+        quarters = 4 * self.done // self.total
+        if self.done >= self.total or quarters <= self._quarters:
+            return
+        self._quarters = quarters
+        eta = self.eta_s()
+        left = "" if eta is None else f", осталось ≈ {eta:.0f} с"
+        assert self.plain is not None
+        self.plain.write(f"  … {self.done}/{self.total}{left}\n")
+        self.plain.flush()
 
     def eta_s(self) -> float | None:
         """Seconds left at the rate so far (None before the first batch is done)."""
@@ -55,13 +80,15 @@ class ChunkProgress:
 
 
 @contextmanager
-def chunk_progress(desc: str, show: bool | None = None) -> Iterator[ChunkProgress]:
+def chunk_progress(
+    desc: str, show: bool | None = None, plain: TextIO | None = None, unit: str = "chunk"
+) -> Iterator[ChunkProgress]:
     """Open a bar for the work in this context (nested calls reuse the outer bar)."""
     outer = _current.get()
     if outer is not None:
         yield outer
         return
-    progress = ChunkProgress(desc, show)
+    progress = ChunkProgress(desc, show, plain, unit)
     token = _current.set(progress)
     try:
         yield progress

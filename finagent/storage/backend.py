@@ -31,7 +31,8 @@ async def open_persistence(settings: Settings, stack: AsyncExitStack) -> Persist
         try:
             from finagent.storage.postgres import open_postgres
         except ImportError as exc:
-            raise StorageUnavailableError(MISSING_POSTGRES_EXTRA.format(module=exc.name)) from exc
+            missing = MISSING_POSTGRES_EXTRA.format(module=exc.name)
+            raise StorageUnavailableError(missing, missing) from exc
 
         pg_store, pg_saver = await open_postgres(settings.postgres_url.get_secret_value(), stack)
         return Persistence(store=pg_store, checkpointer=pg_saver)

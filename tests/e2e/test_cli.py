@@ -102,7 +102,7 @@ def test_bad_input_is_a_clear_error(env: dict[str, str]) -> None:
     huge = finagent(env, "ask", "x" * 100_000)  # ASCII: argv items are capped at 128 KiB
     assert huge.returncode == 2 and "слишком длинный" in huge.stderr
     bad_args = finagent(env, "tools", "call", "search_general_kb", "--args", "{oops")
-    assert bad_args.returncode == 2 and "not valid JSON" in bad_args.stderr
+    assert bad_args.returncode == 2 and "не JSON" in bad_args.stderr
     unknown = finagent(env, "tools", "call", "no_such_tool")
     assert unknown.returncode == 1 and unknown.stdout.startswith("Error: unknown tool")
     missing = finagent(env, "ingest", "docs", "--user", "alice", "/nonexistent/file.pdf")
@@ -124,8 +124,8 @@ async def test_index_held_by_another_process_is_a_one_line_error(
         await holder.close()
     assert out.returncode == 3, out.stderr
     assert (
-        out.stderr.startswith("Error: the embedded index")
-        and "another finagent process" in out.stderr
+        out.stderr.startswith("Ошибка: встроенный индекс")
+        and "другим процессом finagent" in out.stderr
     )
     assert "Traceback" not in out.stderr
 
@@ -493,7 +493,7 @@ def test_ingest_law_by_name_says_where_to_put_the_text(env: dict[str, str], tmp_
     out = finagent({**env, "FINAGENT_TAXCODE_DIR": str(empty)}, "ingest", "law", "nk")
     assert out.returncode == 2
     lines = out.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: текст Налогового кодекса не найден")
+    assert len(lines) == 1 and lines[0].startswith("Ошибка: текст Налогового кодекса не найден")
     assert str(empty) in lines[0] and "nk-part1-<редакция>.txt" in lines[0]
     assert "FINAGENT_TAXCODE_DIR" in lines[0]
     missing = finagent(env, "ingest", "law", str(tmp_path / "no-such.txt"))
@@ -510,7 +510,7 @@ def test_newcomer_messages(env: dict[str, str], tmp_path: Path) -> None:
     ]
     research = finagent(env, "research", "Какие ставки НДС?")
     assert research.returncode == 2 and "Invalid value" not in research.stderr
-    assert research.stderr.startswith("Error: для research нужна LLM")
+    assert research.stderr.startswith("Ошибка: для research нужна LLM")
     routed = finagent(env, "route", "новости о ключевой ставке")
     assert routed.returncode == 0 and routed.stdout.startswith("S2 news (rules")
     assert "[" not in routed.stdout.splitlines()[0]

@@ -100,3 +100,36 @@ def test_tax_code_hint_points_at_an_existing_readme_anchor() -> None:
     headings = re.findall(r"^#+ (.+)$", (REPO_ROOT / page).read_text(encoding="utf-8"), re.M)
     slugs = {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in headings}
     assert anchor in slugs
+
+
+def test_demo_reports_each_step_on_stderr_and_answers_on_stdout(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    """Not a terminal: plain lines, the first before anything heavy is loaded."""
+    no_tax_code = tmp_path / "no-tax-code"
+    no_tax_code.mkdir()
+    out = run_finagent({**env, "FINAGENT_TAXCODE_DIR": str(no_tax_code)}, "demo")
+    assert out.returncode == 0, out.stderr
+    steps = out.stderr.splitlines()
+    assert steps[0].startswith("finagent demo: загружаю")
+    assert steps[1] == "Загружаю программу, модели и индекс…"
+    done = [s.strip() for s in steps if s.startswith("  ") and not s.startswith("  …")]
+    assert [d.split(":")[0] for d in done] == [
+        "Загружаю программу, модели и индекс",
+        "База знаний",
+        "Документы пользователя demo",
+    ]
+    assert re.search(r"База знаний: \d+ стат\w+, \d+ фрагмент\w* \(\d+,\d с\)", out.stderr)
+    assert re.search(r"Данные загружены за \d+,\d с; отвечаю на \d+ вопрос", out.stderr)
+    assert "### " in out.stdout and "База знаний…" not in out.stdout
+    quiet = run_finagent({**env, "FINAGENT_TAXCODE_DIR": str(no_tax_code)}, "demo", "--json")
+    assert quiet.returncode == 0 and quiet.stderr == ""
+
+
+def test_input_errors_are_russian_with_the_way_out(env: dict[str, str]) -> None:
+    bad_collection = run_finagent(env, "search", "пени", "--collection", "news")
+    assert bad_collection.returncode == 2
+    assert bad_collection.stderr.startswith("Ошибка: --collection: kb")
+    bad_args = run_finagent(env, "tools", "call", "search_kb", "--args", "{oops")
+    assert bad_args.returncode == 2 and bad_args.stderr.startswith("Ошибка: --args — не JSON")
+    assert "пример: --args" in bad_args.stderr and "Error" not in bad_args.stderr

@@ -221,6 +221,6 @@ def test_cli_on_postgres_keeps_the_password_out_of_its_output(
     env["FINAGENT_POSTGRES_URL"] = postgres_url.replace("postgresql://", "postgres-sql://")
     broken = run_finagent(env, "ask", "какая ставка НДС?", "--user", "alice")
     assert broken.returncode == 3  # one line for the user, no traceback
-    assert broken.stderr.startswith("Error: PostgreSQL is unavailable")
+    assert broken.stderr.startswith("Ошибка: база данных недоступна (PostgreSQL is unavailable")
     assert "Traceback" not in broken.stderr and len(broken.stderr.splitlines()) == 1
     assert_no_secret(broken.stdout + broken.stderr)
