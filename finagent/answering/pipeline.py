@@ -333,10 +333,10 @@ async def answer_turn(turn: TurnInput, generate: Generate | None = None) -> dict
         return await _fallback(turn, check, report(exc, "answer_llm_failed"), {})
     reply = storable_reply(reply)
     if reply.tool_calls and turn.with_tools:
-        return {"messages": [*new, reply]}
+        return {"answer_messages": [*new, reply]}
     if not reply.text.strip():  # an empty completion: answer from the sources instead
         log.warning("answer_llm_empty")
-        return await _fallback(turn, check, "empty reply", {"messages": [*new, reply]})
+        return await _fallback(turn, check, "empty reply", {"answer_messages": [*new, reply]})
     sources = ctx.sources + tool_sources(ctx, turn.tool_results)
     if check:
         known = [turn.query, *_card_sentences(evidence)]
@@ -345,4 +345,8 @@ async def answer_turn(turn: TurnInput, generate: Generate | None = None) -> dict
         )
     else:
         text, checked = finalise(reply.text, sources, ctx.notices)
-    return {"answer": text, "messages": [*new, reply], "debug": {**checked, "answer_mode": "llm"}}
+    return {
+        "answer": text,
+        "answer_messages": [*new, reply],
+        "debug": {**checked, "answer_mode": "llm"},
+    }

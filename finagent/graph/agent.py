@@ -49,6 +49,7 @@ from finagent.nodes.intents import (
 )
 from finagent.nodes.load_history import load_history
 from finagent.nodes.orchestrate import orchestrate
+from finagent.nodes.reply import reply
 from finagent.nodes.save_turn import save_turn
 from finagent.nodes.tools import after_answer, tools
 from finagent.retrieval.fairness import embedding_user
@@ -64,13 +65,13 @@ SCENARIO_NODES = {
 
 
 def stop_on_error(state: AgentState) -> str:
-    """After load_history: stop when the input was refused."""
-    return END if state.get("error") else "orchestrate"
+    """After load_history: reply at once when the input was refused."""
+    return "reply" if state.get("error") else "orchestrate"
 
 
 def by_scenario(state: AgentState) -> str:
     if state.get("error"):
-        return END
+        return "reply"
     decision = decision_of(state)
     if decision.scenario == Scenario.ALL_DOCUMENTS and (
         decision.user_documents == 0 or decision.missing_document
@@ -106,11 +107,12 @@ def compile_agent_graph(
     graph.add_node("answer", answer)
     graph.add_node("tools", tools)
     graph.add_node("save_turn", save_turn)
+    graph.add_node("reply", reply)
 
     graph.add_edge(START, "load_history")
-    graph.add_conditional_edges("load_history", stop_on_error, ["orchestrate", END])
+    graph.add_conditional_edges("load_history", stop_on_error, ["orchestrate", "reply"])
     graph.add_conditional_edges(
-        "orchestrate", by_scenario, [*SCENARIO_NODES.values(), "no_documents", END]
+        "orchestrate", by_scenario, [*SCENARIO_NODES.values(), "no_documents", "reply"]
     )
     graph.add_conditional_edges("route_intent", fan_out, list(INTENT_NODES.values()))
     for node in (
@@ -127,7 +129,8 @@ def compile_agent_graph(
     # every answering path ends in the one node that saves the turn
     graph.add_edge("clarify", "save_turn")
     graph.add_edge("no_documents", "save_turn")
-    graph.add_edge("save_turn", END)
+    graph.add_edge("save_turn", "reply")
+    graph.add_edge("reply", END)  # the answer joins the conversation as an AI message
     return graph.compile(checkpointer=checkpointer, name="finagent")
 
 

@@ -33,7 +33,7 @@ async def answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str,
     deps = deps_of(runtime)
     who = caller(runtime)
     decision = decision_of(state)
-    history: list[BaseMessage] = list(state.get("messages") or [])
+    history: list[BaseMessage] = list(state.get("answer_messages") or [])
     question = await turn_question(dict(state), deps, who.user_id)
     documents = decision.scenario in DOCUMENT_SCENARIOS
     texts: dict[str, str] = {}

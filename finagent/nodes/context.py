@@ -18,6 +18,7 @@ from langgraph.runtime import Runtime
 from pydantic.json_schema import SkipJsonSchema
 
 from finagent.bootstrap import Deps
+from finagent.storage.history import ChatHistory
 from finagent.tools.base import ToolContext, ToolError
 
 AnswerToolsOption = Literal["scenario", "all"]
@@ -99,3 +100,10 @@ def answer_tools_option(runtime: Runtime[AgentContext], deps: Deps) -> str:
     """The run's answer-tools option, else the setting."""
     context = _context(runtime)
     return (context and context.answer_tools) or deps.settings.answer_tools
+
+
+def history_of(runtime: Runtime[AgentContext], deps: Deps) -> ChatHistory:
+    """Where chats are kept: the graph's store when it has one (the LangGraph API injects
+    the platform's), else finagent's own."""
+    store = runtime.store
+    return deps.history if store is None or store is deps.store else ChatHistory(store)

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
-from typing import Any
+from typing import Any, get_type_hints
 
 from fastapi import FastAPI, HTTPException, Request
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Send
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
+from typing_extensions import TypedDict
 
 from finagent.bootstrap import Deps
 from finagent.graph.agent import chat_thread_id, compile_agent_graph
@@ -31,20 +32,6 @@ log = get_logger("finagent.server.langserve")
 
 AGENT_PATH = "/langserve/agent"
 RESEARCH_PATH = "/langserve/research"
-
-
-class AgentInput(BaseModel):
-    """The agent graph's input over LangServe (its state is a TypedDict pydantic cannot
-    take on Python 3.11)."""
-
-    query: str = Field(description="The question, in Russian")
-    chat_id: str | None = Field(default=None, description="Chat id for history")
-    selected_document_ids: list[str] = Field(default_factory=list)
-    answer_instructions: str | None = None
-
-
-class ResearchInput(BaseModel):
-    query: str = Field(description="The research question, in Russian")
 
 
 def graph_objects(obj: Any) -> Any:
@@ -89,6 +76,15 @@ def make_config_modifier(deps: Deps):  # type: ignore[no-untyped-def]
     return modify
 
 
+def research_reply_type() -> Any:
+    """The research graph's output over LangServe: its output schema and ``__interrupt__``
+    (the questions of a clarification; LangServe drops keys its output type lacks)."""
+    from finagent.graph.research_schema import ResearchOutput
+
+    fields = {**get_type_hints(ResearchOutput, include_extras=True), "__interrupt__": list[Any]}
+    return TypedDict("ResearchReply", fields, total=False)  # type: ignore[misc, operator]
+
+
 def research_graph(deps: Deps) -> Any:
     """The research graph over ``deps``."""
     from finagent.graph.research import research_graph_over
@@ -106,12 +102,15 @@ def mount_langserve(app: FastAPI, deps: Deps) -> None:
     # no checkpointer: a LangServe call is one turn; chat history comes from the store
     # the answer budget per run, as Agent.run has (LangServe calls the graph directly)
     agent = (
-        for_langgraph_api(compile_agent_graph(), deps.settings.answer_budget_s)
+        for_langgraph_api(
+            compile_agent_graph(), deps.settings.answer_budget_s, thread_is_chat=False
+        )
         .bind(context=AgentContext(deps=deps))
         .with_config(recursion_limit=40)
-        .with_types(input_type=AgentInput, output_type=dict[str, Any])
     )
-    research = research_graph(deps).with_types(input_type=ResearchInput, output_type=dict[str, Any])
+    # both graphs publish their own typed input, output and config schemas; a research
+    # call that stops on a clarification returns its ``__interrupt__`` as well
+    research = research_graph(deps).with_types(output_type=research_reply_type())
     for path, runnable in ((AGENT_PATH, agent), (RESEARCH_PATH, research)):
         add_routes(
             app,
