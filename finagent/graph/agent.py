@@ -12,6 +12,7 @@ from langchain_core.runnables import Runnable, RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
+from langgraph.store.base import BaseStore
 
 from finagent.bootstrap import Deps, Root
 from finagent.clients.budget import answer_budget
@@ -82,7 +83,7 @@ def by_scenario(state: AgentState) -> str:
 
 
 def compile_agent_graph(
-    checkpointer: BaseCheckpointSaver[Any] | None = None,
+    checkpointer: BaseCheckpointSaver[Any] | None = None, store: BaseStore | None = None
 ) -> CompiledStateGraph[Any, Any, Any, Any]:
     """Compile the agent graph; its nodes reach the dependencies through the run context."""
     graph = StateGraph(
@@ -131,7 +132,7 @@ def compile_agent_graph(
     graph.add_edge("no_documents", "save_turn")
     graph.add_edge("save_turn", "reply")
     graph.add_edge("reply", END)  # the answer joins the conversation as an AI message
-    return graph.compile(checkpointer=checkpointer, name="finagent")
+    return graph.compile(checkpointer=checkpointer, store=store, name="finagent")
 
 
 def build_agent_graph(
@@ -163,6 +164,8 @@ class PreparedRun:
 
 @dataclass
 class AgentResult:
+    """One answer: the Russian Markdown text, the passages it drew on, the scenario."""
+
     answer: str
     used_chunks: list[Chunk] = field(default_factory=list)
     scenario: int | None = None
@@ -207,6 +210,7 @@ class Agent:
         answer_instructions: str | None = None,
         *,
         callbacks: list[BaseCallbackHandler] | None = None,
+        config: RunnableConfig | None = None,
     ) -> PreparedRun:
         """Check the input (InvalidRequestError in Russian) and build the run's graph input
         and configuration; ``run`` and the streaming service both start from here."""
@@ -220,12 +224,16 @@ class Agent:
                 answer_instructions, "указания к ответу", MAX_INSTRUCTIONS_CHARS
             )
         thread = chat_thread_id(user_id, chat_id or uuid.uuid4().hex)
-        config: RunnableConfig = {
-            "configurable": {"user_id": user_id, "chat_id": chat_id, "thread_id": thread},
-            "recursion_limit": 40,
+        run: RunnableConfig = {"recursion_limit": 40, **(config or {})}  # tags, metadata, name
+        # who asks and the thread are the checked ones, whatever the caller's config says
+        run["configurable"] = {
+            **(run.get("configurable") or {}),
+            "user_id": user_id,
+            "chat_id": chat_id,
+            "thread_id": thread,
         }
         if callbacks:
-            config["callbacks"] = list(callbacks)
+            run["callbacks"] = [*(run.get("callbacks") or []), *callbacks]  # type: ignore[misc]
         graph_input = {
             "query": text,
             "chat_id": chat_id,
@@ -233,7 +241,7 @@ class Agent:
             "answer_instructions": answer_instructions,
         }
         context = AgentContext(user_id=user_id, chat_id=chat_id, deps=self._deps)
-        return PreparedRun(user_id=user_id, input=graph_input, config=config, context=context)
+        return PreparedRun(user_id=user_id, input=graph_input, config=run, context=context)
 
     def context_of(self, prepared: PreparedRun) -> AgentContext:
         """The prepared run's context with this agent's (started) dependencies."""
@@ -262,9 +270,11 @@ class Agent:
         answer_instructions: str | None = None,
         *,
         callbacks: list[BaseCallbackHandler] | None = None,
+        config: RunnableConfig | None = None,
     ) -> AgentResult:
         """Answer ``query`` for ``user_id``; ``callbacks`` (LangChain handlers) see every
-        model call of the run, e.g. to count LLM round-trips."""
+        model call of the run, e.g. to count LLM round-trips; ``config`` is the run's
+        LangChain configuration (tags, metadata, run name, callbacks)."""
         prepared = self.prepare(
             user_id,
             query,
@@ -272,6 +282,7 @@ class Agent:
             selected_document_ids,
             answer_instructions,
             callbacks=callbacks,
+            config=config,
         )
         graph = await self.graph()
         token = embedding_user.set(user_id)  # fair query embedding: one queue per user

@@ -32,6 +32,10 @@ from finagent.storage.serde import with_state_types
 
 BUDGET_KEY = "__finagent_answer_budget_s"
 THREAD_CHAT_KEY = "__finagent_thread_is_chat"
+SYNC_CALL = (
+    "finagent's graphs run asynchronously: use `await graph.ainvoke(...)` or "
+    "`graph.astream(...)` (in a script: `asyncio.run(graph.ainvoke(...))`)"
+)
 
 
 class ApiGraph(CompiledStateGraph):  # type: ignore[type-arg]
@@ -51,6 +55,10 @@ class ApiGraph(CompiledStateGraph):  # type: ignore[type-arg]
         config = {**(config or {}), "configurable": configurable}
         async for chunk in super().astream(input, config, **kwargs):
             yield chunk
+
+    def stream(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        """``invoke`` and ``stream`` end here: the nodes are asynchronous."""
+        raise TypeError(SYNC_CALL)
 
     def copy(self, update: dict[str, Any] | None = None) -> Self:
         saver = (update or {}).get("checkpointer")

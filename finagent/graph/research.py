@@ -49,6 +49,7 @@ from finagent.tools.web import WEB_SEARCH, WEB_TOOLS
 
 if TYPE_CHECKING:
     from langgraph.checkpoint.base import BaseCheckpointSaver
+    from langgraph.store.base import BaseStore
 
     from finagent.bootstrap import Deps
 
@@ -283,6 +284,7 @@ def research_graph_over(
     deps: Deps,
     *,
     checkpointer: BaseCheckpointSaver[Any] | None = None,
+    store: BaseStore | None = None,
     agent_name: str = DEFAULT_AGENT,
 ) -> CompiledStateGraph[Any, Any, Any, Any]:
     """The research graph over started dependencies (the agent from ``deps.settings``)."""
@@ -293,6 +295,7 @@ def research_graph_over(
         registry,
         resolve_agent(settings, registry.names(), agent_name),
         checkpointer=checkpointer,
+        store=store,
         structured_method=settings.llm_structured_method,
         catalog=deps.catalog,
     )

@@ -68,7 +68,10 @@ async def answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str,
     turn.with_tools = bool(len(tools)) and tool_rounds(history) < deps.settings.max_tool_calls
     llm: Any = deps.llm_for("answer")
     if turn.with_tools:
-        llm = llm.bind_tools(tools.as_langchain(), tool_choice="auto")
+        try:
+            llm = llm.bind_tools(tools.as_langchain(), tool_choice="auto")
+        except NotImplementedError:  # a model without tool calling answers without tools
+            turn.with_tools = False
 
     async def generate(prompt: list[BaseMessage]) -> BaseMessage:
         return await _streamed(llm, prompt)

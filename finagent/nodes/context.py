@@ -23,6 +23,10 @@ from finagent.tools.base import ToolContext, ToolError
 
 AnswerToolsOption = Literal["scenario", "all"]
 
+#: ``configurable`` key of the dependencies a graph built by a factory carries
+#: (finagent/graph/factories.py); a context set by the caller then needs none.
+DEPS_KEY = "__finagent_deps"
+
 
 @dataclass(kw_only=True)
 class AgentContext:
@@ -48,10 +52,14 @@ def _context(runtime: Runtime[AgentContext]) -> AgentContext | None:
 
 
 def deps_of(runtime: Runtime[AgentContext]) -> Deps:
-    """The run's dependencies: the context's, else the process-wide root's (started)."""
+    """The run's dependencies: the context's, the graph's (``DEPS_KEY``), else the
+    process-wide root's (started)."""
     context = _context(runtime)
     if context is not None and context.deps is not None:
         return context.deps
+    carried = (run_config().get("configurable") or {}).get(DEPS_KEY)
+    if isinstance(carried, Deps):
+        return carried
     from finagent.bootstrap import default_root
 
     return default_root().deps
