@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
-from typing import Any, get_type_hints
+from typing import Any, Required, get_type_hints
 
 from fastapi import FastAPI, HTTPException, Request
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Send
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 from typing_extensions import TypedDict
 
 from finagent.bootstrap import Deps
@@ -27,6 +27,7 @@ from finagent.nodes.context import AgentContext
 from finagent.observability import get_logger
 from finagent.server.identity import Unauthorized, user_for_authorization
 from finagent.server.redacting import redacted_dumps
+from finagent.state import AgentOutput
 
 log = get_logger("finagent.server.langserve")
 
@@ -76,6 +77,28 @@ def make_config_modifier(deps: Deps):  # type: ignore[no-untyped-def]
     return modify
 
 
+class ServedAgentInput(TypedDict, total=False):
+    """The agent's input over LangServe: a ``query`` (required; chat ``messages`` are for
+    the LangGraph API, where a thread holds the conversation)."""
+
+    __pydantic_config__ = ConfigDict(use_attribute_docstrings=True)  # type: ignore[misc]
+
+    query: Required[str]
+    """The question, in Russian."""
+    chat_id: str | None
+    """The chat whose history the turn continues (none: a single turn)."""
+    selected_document_ids: list[str]
+    """Answer from these documents of the user only."""
+    answer_instructions: str | None
+    """How to answer (length, form); never changes what the sources say."""
+
+
+class ServedResearchInput(TypedDict):
+    """The research graph's input over LangServe."""
+
+    query: str
+
+
 def research_reply_type() -> Any:
     """The research graph's output over LangServe: its output schema and ``__interrupt__``
     (the questions of a clarification; LangServe drops keys its output type lacks)."""
@@ -107,10 +130,13 @@ def mount_langserve(app: FastAPI, deps: Deps) -> None:
         )
         .bind(context=AgentContext(deps=deps))
         .with_config(recursion_limit=40)
+        .with_types(input_type=ServedAgentInput, output_type=AgentOutput)
     )
-    # both graphs publish their own typed input, output and config schemas; a research
-    # call that stops on a clarification returns its ``__interrupt__`` as well
-    research = research_graph(deps).with_types(output_type=research_reply_type())
+    # typed input, output and config schemas: a query is required, and a research call
+    # that stops on a clarification returns its ``__interrupt__`` as well
+    research = research_graph(deps).with_types(
+        input_type=ServedResearchInput, output_type=research_reply_type()
+    )
     for path, runnable in ((AGENT_PATH, agent), (RESEARCH_PATH, research)):
         add_routes(
             app,

@@ -110,12 +110,13 @@ async def test_both_routes_publish_typed_input_output_and_config_schemas(make_se
         if "$ref" in schema:
             schemas[key] = schema["$defs"][schema["$ref"].rsplit("/", 1)[1]]
     agent_in = schemas["agent", "input"]["properties"]
-    assert {"query", "messages", "chat_id", "selected_document_ids"} <= set(agent_in)
+    assert {"query", "chat_id", "selected_document_ids"} <= set(agent_in)
     assert agent_in["query"]["type"] == "string" and agent_in["query"]["description"]
+    assert schemas["agent", "input"]["required"] == ["query"]
     agent_out = schemas["agent", "output"]["properties"]
     assert {"answer", "messages", "decision", "chunks"} <= set(agent_out)
     assert "answer_messages" not in agent_out and "history" not in agent_out
-    assert set(schemas["research", "input"]["properties"]) == {"query", "messages"}
+    assert set(schemas["research", "input"]["properties"]) == {"query"}
     assert {"answer", "status", "report"} <= set(schemas["research", "output"]["properties"])
     for path in ("agent", "research"):
         assert schemas[path, "config"]["type"] == "object"
