@@ -19,7 +19,7 @@ from finagent.answering.document_sentences import document_sentences
 from finagent.clients.llm import ROLES, LLMRole, build_chat_model
 from finagent.config import Settings, get_settings
 from finagent.legal.catalog import LawCatalog
-from finagent.observability import configure_logging, register_secrets
+from finagent.observability import register_secrets
 from finagent.prompts import preload_prompts
 from finagent.retrieval.embedding_cache import CachedEmbedder, build_cached_embedder
 from finagent.retrieval.embeddings import Embedder
@@ -255,6 +255,5 @@ def default_root() -> Root:
     """The process-wide root from the environment (LangGraph API / Studio, MCP server)."""
     global _default
     if _default is None:
-        configure_logging()
         _default = Root(get_settings())
     return _default

@@ -2,7 +2,9 @@
 
 Provider error texts can quote keys, prompts or other users' data, and debug is returned
 to clients and checkpointed. ``report`` logs the redacted cause under a request id (the
-provider's ``x-request-id`` when it sent one, else a new one) and returns only
+provider's ``x-request-id`` when it sent one, else a new one; logged as
+``upstream_request_id``, since hosts such as langgraph-api add a ``request_id`` of their
+own to every event) and returns only
 ``{"error_kind": ..., "request_id": ...}`` for debug.
 """
 
@@ -99,12 +101,14 @@ def report(exc: BaseException, event: str, **fields: Any) -> dict[str, str]:
     rid = request_id_of(exc) or f"fa-{uuid.uuid4().hex[:16]}"
     # redact before cutting: a cut could leave half a key that no pattern matches
     cause = redact(f"{type(exc).__name__}: {exc}")[:500]
-    log.warning(event, error_kind=kind, request_id=rid, cause=cause, **fields)
+    log.warning(event, error_kind=kind, upstream_request_id=rid, cause=cause, **fields)
     return {"error_kind": kind, "request_id": rid}
 
 
 def report_text(kind: str, cause: str, event: str, **fields: Any) -> dict[str, str]:
     """``report`` for a failure known only by its text (a tool's error output)."""
     rid = f"fa-{uuid.uuid4().hex[:16]}"
-    log.warning(event, error_kind=kind, request_id=rid, cause=redact(cause)[:500], **fields)
+    log.warning(
+        event, error_kind=kind, upstream_request_id=rid, cause=redact(cause)[:500], **fields
+    )
     return {"error_kind": kind, "request_id": rid}

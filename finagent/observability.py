@@ -104,8 +104,8 @@ class _LogFile:
 
 
 class _Sink:
-    """Where every log line goes (structlog and stdlib ``logging`` alike): the current
-    stderr, or a log file chosen by :func:`configure_logging`."""
+    """Where the entry point's log lines go (finagent's events and other libraries'
+    records alike): the current stderr, or a log file chosen by :func:`configure_logging`."""
 
     def __init__(self) -> None:
         self.target: _CurrentStderr | _LogFile = _CurrentStderr()
@@ -123,18 +123,23 @@ _SINK = _Sink()
 def _redacting_record_factory(make: Any) -> Any:
     """A ``logging`` record factory whose records carry redacted text only.
 
-    The message is formatted and redacted when the record is made, and the traceback, if
-    any, is rendered and redacted into ``exc_text`` (which formatters print instead of
-    formatting ``exc_info`` again): every handler, ours or a library's, sees no secret.
+    The message is formatted and redacted when the record is made (a structlog event dict
+    bound for a ``ProcessorFormatter`` stays a dict, its values redacted), and the
+    traceback, if any, is rendered and redacted into ``exc_text`` (which formatters print
+    instead of formatting ``exc_info`` again): every handler, ours or a library's, sees no
+    secret.
     """
 
     def factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
         record: logging.LogRecord = make(*args, **kwargs)
-        try:
-            record.msg = redaction.redact(record.getMessage())
-        except Exception:  # a malformed %-format: keep the raw template, redacted
-            record.msg = redaction.redact(str(record.msg))
-        record.args = None
+        if isinstance(record.msg, dict):  # structlog's wrap_for_formatter: keep it a dict
+            record.msg = {k: redaction.scrub(v) for k, v in record.msg.items()}
+        else:
+            try:
+                record.msg = redaction.redact(record.getMessage())
+            except Exception:  # a malformed %-format: keep the raw template, redacted
+                record.msg = redaction.redact(str(record.msg))
+            record.args = None
         if record.exc_info and record.exc_info[1] is not None:
             record.exc_text = redaction.redact(_FORMATTER.formatException(record.exc_info))
         if record.stack_info:
@@ -148,25 +153,31 @@ def _redacting_record_factory(make: Any) -> Any:
 _FORMATTER = logging.Formatter()
 
 
-def _redact_stdlib_logging() -> None:
-    """Redact every stdlib ``logging`` record (httpx, openai, uvicorn, langgraph-api)."""
+def redact_stdlib_records() -> None:
+    """Redact every stdlib ``logging`` record (httpx, openai, uvicorn, langgraph-api).
+
+    For entry points only (the CLI, the service, the MCP server, the LangGraph API's graph
+    module): it replaces the process-wide record factory, once.
+    """
     make = logging.getLogRecordFactory()
     if not getattr(make, "redacting", False):
         logging.setLogRecordFactory(_redacting_record_factory(make))
-    root = logging.getLogger()
-    if not root.handlers:  # else Python's last-resort handler would print them unformatted
-        handler = logging.StreamHandler(_SINK)  # type: ignore[arg-type]
-        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
-        root.addHandler(handler)
+
+
+class _EntryPointHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """The root handler ``configure_logging`` installs (one, replaced on reconfiguring)."""
 
 
 def configure_logging(
     level: str = "INFO", json_logs: bool = False, file: Path | None = None
 ) -> None:
-    """Configure structlog to write redacted events to stderr (or to ``file``, created on
-    the first event), and redact every stdlib ``logging`` record, which goes to the same
-    place; Python warnings (``warnings.warn``) are logged too."""
-    _redact_stdlib_logging()
+    """For entry points only: finagent's events at ``level`` and other libraries' records
+    (and Python warnings) go, redacted, to stderr, or to ``file`` (created on the first
+    line), through one root handler; structlog renders both.
+
+    Library code never calls this (it logs through stdlib ``logging``: see ``get_logger``).
+    """
+    redact_stdlib_records()
     _SINK.target = _LogFile(file) if file is not None else _CurrentStderr()
     numeric = logging.getLevelNamesMapping().get(level.upper(), logging.INFO)
     logging.getLogger().setLevel(max(numeric, logging.INFO))
@@ -178,29 +189,92 @@ def configure_logging(
             colors=False, exception_formatter=structlog.dev.plain_traceback
         )
     )
+    # tracebacks become plain text (no frame locals) before redaction, so a secret in an
+    # exception message or a frame is redacted like any other field
+    exceptions: Any = (
+        structlog.processors.ExceptionRenderer(
+            structlog.tracebacks.ExceptionDictTransformer(show_locals=False)
+        )
+        if json_logs
+        else structlog.processors.format_exc_info
+    )
+    shared: list[Any] = [
+        structlog.contextvars.merge_contextvars,
+        structlog.stdlib.add_log_level,
+        structlog.stdlib.add_logger_name,
+        structlog.processors.TimeStamper(fmt="iso"),
+    ]
     structlog.configure(
         processors=[
-            structlog.contextvars.merge_contextvars,
-            structlog.processors.add_log_level,
-            structlog.processors.TimeStamper(fmt="iso"),
-            # tracebacks become plain text (no frame locals) before redaction, so a secret
-            # in an exception message or a frame is redacted like any other field
-            structlog.processors.ExceptionRenderer(
-                structlog.tracebacks.ExceptionDictTransformer(show_locals=False)
-            )
-            if json_logs
-            else structlog.processors.format_exc_info,
+            structlog.stdlib.filter_by_level,
+            *shared,
+            exceptions,
             _redact_processor,
-            renderer,
+            structlog.stdlib.ProcessorFormatter.wrap_for_formatter,
         ],
-        wrapper_class=structlog.make_filtering_bound_logger(numeric),
-        logger_factory=structlog.PrintLoggerFactory(file=_SINK),  # type: ignore[arg-type]
+        logger_factory=structlog.stdlib.LoggerFactory(),
+        wrapper_class=structlog.stdlib.BoundLogger,
         cache_logger_on_first_use=False,
     )
+    handler = _EntryPointHandler(_SINK)  # type: ignore[arg-type]
+    handler.setFormatter(
+        structlog.stdlib.ProcessorFormatter(
+            processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, renderer],
+            foreign_pre_chain=[*shared, exceptions, _redact_processor],
+        )
+    )
+    root = logging.getLogger()
+    for old in [h for h in root.handlers if isinstance(h, _EntryPointHandler)]:
+        root.removeHandler(old)
+    root.addHandler(handler)
+    logging.getLogger("finagent").setLevel(numeric)
+
+
+# --- the library's loggers -----------------------------------------------------------------
+
+
+def _kv(value: Any) -> str:
+    text = str(value)
+    return repr(text) if not text or any(c.isspace() or c in "='\"" for c in text) else text
+
+
+def _for_host(logger: Any, method: str, event_dict: MutableMapping[str, Any]) -> Any:
+    """The last step of every finagent log event.
+
+    When structlog is configured (by finagent's entry points, langgraph-api, a test's
+    ``capture_logs`` or the host), its processors handle the event, so the host's format,
+    logger names and levels apply. Else the event becomes one redacted stdlib message
+    (``event key=value ...``, then the traceback) for whatever handlers the host has: the
+    library neither configures logging nor writes to stdout.
+    """
+    if structlog.is_configured():
+        processors: Iterable[Any] = structlog.get_config()["processors"]
+        result: Any = event_dict
+        for processor in processors:
+            result = processor(logger, method, result)
+        return result
+    if isinstance(logger, logging.Logger) and not logger.isEnabledFor(
+        logging.getLevelNamesMapping().get(method.upper(), logging.ERROR)
+    ):
+        raise structlog.DropEvent
+    event_dict = structlog.processors.format_exc_info(logger, method, event_dict)
+    trace = event_dict.pop("exception", None)
+    event = str(event_dict.pop("event", ""))
+    fields = " ".join(f"{k}={_kv(v)}" for k, v in event_dict.items())
+    text = " ".join(p for p in (event, fields) if p)
+    if trace:
+        text = f"{text}\n{trace}"
+    # the traceback is in the text, redacted: the host's formatter must not add it again
+    return ((redaction.redact(text),), {"exc_info": False})
 
 
 def get_logger(name: str) -> Any:
-    return structlog.get_logger(name)
+    """finagent's logger ``name``: a structlog logger over the stdlib logger ``name``."""
+    return structlog.wrap_logger(
+        logging.getLogger(name),
+        processors=[_for_host],
+        wrapper_class=structlog.stdlib.BoundLogger,
+    )
 
 
 def digest(value: Any) -> str:

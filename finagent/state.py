@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any, Literal
 
 from langchain_core.messages import AnyMessage
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
+from typing_extensions import TypedDict
 
 from finagent.observability import redact_value
 from finagent.question.model import Question
@@ -134,28 +135,60 @@ def typed_decision(left: Decision | None, right: Decision | dict[str, Any] | Non
     return right
 
 
+#: A list of chat messages merged by id (LangGraph's ``add_messages``).
+Messages = Annotated[list[AnyMessage], add_messages]
+
+#: Field docstrings become the field descriptions of the JSON schemas Studio shows.
+_DOCUMENTED = ConfigDict(use_attribute_docstrings=True)
+
+
 class AgentInput(TypedDict, total=False):
-    """What a run of the agent graph takes (who asks lives in the run context)."""
+    """A question to the agent: ``query``, or chat ``messages`` whose last human message
+    is the question (who asks lives in the run context)."""
+
+    __pydantic_config__ = _DOCUMENTED  # type: ignore[misc]
 
     query: str
+    """The question, in Russian (or send it as the last human message of ``messages``)."""
+    messages: Messages
+    """Chat messages: the last human message is the question when ``query`` is not new."""
     chat_id: str | None
+    """The chat the turn belongs to (default: the LangGraph thread, else none)."""
     selected_document_ids: list[str]
+    """Answer from these documents of the user only."""
     answer_instructions: str | None
+    """How to answer (length, form); never changes what the sources say."""
 
 
 class AgentOutput(TypedDict, total=False):
-    """What a run of the agent graph returns."""
+    """The agent's answer: ``answer`` (Russian Markdown with numbered sources), the same
+    text as the last AI message of ``messages`` (its ``response_metadata`` holds the
+    sources and the scenario), and how it was reached."""
+
+    __pydantic_config__ = _DOCUMENTED  # type: ignore[misc]
 
     query: str
+    """The question answered."""
     chat_id: str | None
+    """The chat the turn was saved in."""
+    messages: Messages
+    """The conversation: each question and its answer (an AI message with the sources)."""
     decision: Annotated[Decision, typed_decision]
+    """The scenario chosen and why."""
     chunks: Annotated[list[Chunk], merge_chunks]
+    """The passages retrieved for the answer."""
     external: Annotated[list[ExternalData], extend_list]
+    """Live data fetched for the answer (rates, news)."""
     tool_results: Annotated[list[ExternalData], extend_list]
+    """What the answer model's tool calls returned."""
     notices: Annotated[list[str], extend_list]
+    """Notes shown with the answer (a source that failed)."""
     debug: Annotated[dict[str, Any], merge_debug]
+    """Diagnostics of the turn's checks."""
     answer: str
+    """The answer: Russian Markdown, citations [n] and the source list."""
     error: str | None
+    """Why the input was refused, if it was."""
 
 
 class AgentState(AgentInput, AgentOutput, total=False):
@@ -164,4 +197,5 @@ class AgentState(AgentInput, AgentOutput, total=False):
     history: list[Turn]
     question: Question  # the typed question, built once per turn (finagent.nodes.question)
     intent: Intent  # set on a Send branch of route_intent
-    messages: Annotated[list[AnyMessage], add_messages]
+    # the answer model's prompt, tool calls and tool replies of this turn (not the chat)
+    answer_messages: Messages

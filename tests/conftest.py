@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import subprocess
 import sys
@@ -85,8 +86,13 @@ def restore_logging() -> Iterator[None]:
     """Tests that run the CLI in-process call configure_logging (level, stream): undo it,
     so later tests' capture_logs() still sees every event."""
     saved = structlog.get_config()
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), logging.getLogger("finagent").level
     yield
     structlog.configure(**saved)
+    for handler in [h for h in root.handlers if h not in handlers]:
+        root.removeHandler(handler)
+    logging.getLogger("finagent").setLevel(level)
 
 
 @pytest.fixture(scope="session")

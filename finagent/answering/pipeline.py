@@ -407,17 +407,20 @@ async def answer_turn(turn: TurnInput, generate: Generate | None = None) -> dict
         return await _fallback(turn, check, report(exc, "answer_llm_failed"), {})
     reply = storable_reply(raw)
     if reply.tool_calls and turn.with_tools:
-        return {"messages": [*new, reply]}
+        return {"answer_messages": [*new, reply]}
     written = _as_tool_round(turn, reply)
     if written is not None:
-        return {"messages": [*new, written], "debug": {"text_tool_calls": len(written.tool_calls)}}
+        return {
+            "answer_messages": [*new, written],
+            "debug": {"text_tool_calls": len(written.tool_calls)},
+        }
     cut = was_cut(raw)
     if cut and reply.text.strip():
         reply, cut = await _continued(generate, prompt, reply)
     scaffold = prompt_scaffold(_system(turn), load_prompt("answer_user"), ctx.text)
     problem = reply_problem(reply.text, cut, scaffold, ctx.text)
     if problem is not None:
-        extra = {"messages": [*new, reply]}
+        extra = {"answer_messages": [*new, reply]}
         return await _fallback(turn, check, f"output check: {problem}", extra, problem)
     sources = ctx.sources + tool_sources(ctx, turn.tool_results)
     if check:
@@ -427,4 +430,8 @@ async def answer_turn(turn: TurnInput, generate: Generate | None = None) -> dict
         )
     else:
         text, checked = finalise(reply.text, sources, ctx.notices)
-    return {"answer": text, "messages": [*new, reply], "debug": {**checked, "answer_mode": "llm"}}
+    return {
+        "answer": text,
+        "answer_messages": [*new, reply],
+        "debug": {**checked, "answer_mode": "llm"},
+    }

@@ -12,6 +12,7 @@ from langchain_core.runnables import Runnable, RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
+from langgraph.store.base import BaseStore
 
 from finagent.bootstrap import Deps, Root
 from finagent.clients.budget import answer_budget
@@ -49,6 +50,7 @@ from finagent.nodes.intents import (
 )
 from finagent.nodes.load_history import load_history
 from finagent.nodes.orchestrate import orchestrate
+from finagent.nodes.reply import reply
 from finagent.nodes.save_turn import save_turn
 from finagent.nodes.tools import after_answer, tools
 from finagent.retrieval.fairness import embedding_user
@@ -64,13 +66,13 @@ SCENARIO_NODES = {
 
 
 def stop_on_error(state: AgentState) -> str:
-    """After load_history: stop when the input was refused."""
-    return END if state.get("error") else "orchestrate"
+    """After load_history: reply at once when the input was refused."""
+    return "reply" if state.get("error") else "orchestrate"
 
 
 def by_scenario(state: AgentState) -> str:
     if state.get("error"):
-        return END
+        return "reply"
     decision = decision_of(state)
     if decision.scenario == Scenario.ALL_DOCUMENTS and (
         decision.user_documents == 0 or decision.missing_document
@@ -81,7 +83,7 @@ def by_scenario(state: AgentState) -> str:
 
 
 def compile_agent_graph(
-    checkpointer: BaseCheckpointSaver[Any] | None = None,
+    checkpointer: BaseCheckpointSaver[Any] | None = None, store: BaseStore | None = None
 ) -> CompiledStateGraph[Any, Any, Any, Any]:
     """Compile the agent graph; its nodes reach the dependencies through the run context."""
     graph = StateGraph(
@@ -106,11 +108,12 @@ def compile_agent_graph(
     graph.add_node("answer", answer)
     graph.add_node("tools", tools)
     graph.add_node("save_turn", save_turn)
+    graph.add_node("reply", reply)
 
     graph.add_edge(START, "load_history")
-    graph.add_conditional_edges("load_history", stop_on_error, ["orchestrate", END])
+    graph.add_conditional_edges("load_history", stop_on_error, ["orchestrate", "reply"])
     graph.add_conditional_edges(
-        "orchestrate", by_scenario, [*SCENARIO_NODES.values(), "no_documents", END]
+        "orchestrate", by_scenario, [*SCENARIO_NODES.values(), "no_documents", "reply"]
     )
     graph.add_conditional_edges("route_intent", fan_out, list(INTENT_NODES.values()))
     for node in (
@@ -127,8 +130,9 @@ def compile_agent_graph(
     # every answering path ends in the one node that saves the turn
     graph.add_edge("clarify", "save_turn")
     graph.add_edge("no_documents", "save_turn")
-    graph.add_edge("save_turn", END)
-    return graph.compile(checkpointer=checkpointer, name="finagent")
+    graph.add_edge("save_turn", "reply")
+    graph.add_edge("reply", END)  # the answer joins the conversation as an AI message
+    return graph.compile(checkpointer=checkpointer, store=store, name="finagent")
 
 
 def build_agent_graph(
@@ -160,6 +164,8 @@ class PreparedRun:
 
 @dataclass
 class AgentResult:
+    """One answer: the Russian Markdown text, the passages it drew on, the scenario."""
+
     answer: str
     used_chunks: list[Chunk] = field(default_factory=list)
     scenario: int | None = None
@@ -204,6 +210,7 @@ class Agent:
         answer_instructions: str | None = None,
         *,
         callbacks: list[BaseCallbackHandler] | None = None,
+        config: RunnableConfig | None = None,
     ) -> PreparedRun:
         """Check the input (InvalidRequestError in Russian) and build the run's graph input
         and configuration; ``run`` and the streaming service both start from here."""
@@ -217,12 +224,16 @@ class Agent:
                 answer_instructions, "указания к ответу", MAX_INSTRUCTIONS_CHARS
             )
         thread = chat_thread_id(user_id, chat_id or uuid.uuid4().hex)
-        config: RunnableConfig = {
-            "configurable": {"user_id": user_id, "chat_id": chat_id, "thread_id": thread},
-            "recursion_limit": 40,
+        run: RunnableConfig = {"recursion_limit": 40, **(config or {})}  # tags, metadata, name
+        # who asks and the thread are the checked ones, whatever the caller's config says
+        run["configurable"] = {
+            **(run.get("configurable") or {}),
+            "user_id": user_id,
+            "chat_id": chat_id,
+            "thread_id": thread,
         }
         if callbacks:
-            config["callbacks"] = list(callbacks)
+            run["callbacks"] = [*(run.get("callbacks") or []), *callbacks]  # type: ignore[misc]
         graph_input = {
             "query": text,
             "chat_id": chat_id,
@@ -230,7 +241,7 @@ class Agent:
             "answer_instructions": answer_instructions,
         }
         context = AgentContext(user_id=user_id, chat_id=chat_id, deps=self._deps)
-        return PreparedRun(user_id=user_id, input=graph_input, config=config, context=context)
+        return PreparedRun(user_id=user_id, input=graph_input, config=run, context=context)
 
     def context_of(self, prepared: PreparedRun) -> AgentContext:
         """The prepared run's context with this agent's (started) dependencies."""
@@ -259,9 +270,11 @@ class Agent:
         answer_instructions: str | None = None,
         *,
         callbacks: list[BaseCallbackHandler] | None = None,
+        config: RunnableConfig | None = None,
     ) -> AgentResult:
         """Answer ``query`` for ``user_id``; ``callbacks`` (LangChain handlers) see every
-        model call of the run, e.g. to count LLM round-trips."""
+        model call of the run, e.g. to count LLM round-trips; ``config`` is the run's
+        LangChain configuration (tags, metadata, run name, callbacks)."""
         prepared = self.prepare(
             user_id,
             query,
@@ -269,6 +282,7 @@ class Agent:
             selected_document_ids,
             answer_instructions,
             callbacks=callbacks,
+            config=config,
         )
         graph = await self.graph()
         token = embedding_user.set(user_id)  # fair query embedding: one queue per user

@@ -10,6 +10,8 @@ same graph, with two differences:
   starts a deadline of ``answer_budget_s`` and carries it in the run's configuration,
   where each external call finds it (``finagent.clients.budget.remaining_s``). A run
   inside a run (a subgraph) keeps the deadline it was given;
+- the thread is the conversation: a run without a ``chat_id`` of its own continues the
+  chat named by its thread id (``configurable.chat_id``);
 - the checkpointer the API lends the graph (``copy(update={"checkpointer": ...})``)
   reads and writes with an explicit allowlist of the state's types, so it never logs
   "Deserializing unregistered type" and works under strict msgpack.
@@ -29,6 +31,11 @@ from finagent.clients.budget import RUN_DEADLINE_KEY
 from finagent.storage.serde import with_state_types
 
 BUDGET_KEY = "__finagent_answer_budget_s"
+THREAD_CHAT_KEY = "__finagent_thread_is_chat"
+SYNC_CALL = (
+    "finagent's graphs run asynchronously: use `await graph.ainvoke(...)` or "
+    "`graph.astream(...)` (in a script: `asyncio.run(graph.ainvoke(...))`)"
+)
 
 
 class ApiGraph(CompiledStateGraph):  # type: ignore[type-arg]
@@ -42,9 +49,16 @@ class ApiGraph(CompiledStateGraph):  # type: ignore[type-arg]
         seconds = (self.config or {}).get("configurable", {}).get(BUDGET_KEY)
         if RUN_DEADLINE_KEY not in configurable and isinstance(seconds, int | float):
             configurable[RUN_DEADLINE_KEY] = time.monotonic() + seconds
-            config = {**(config or {}), "configurable": configurable}
+        thread_is_chat = (self.config or {}).get("configurable", {}).get(THREAD_CHAT_KEY)
+        if thread_is_chat and configurable.get("thread_id") and not configurable.get("chat_id"):
+            configurable["chat_id"] = str(configurable["thread_id"])
+        config = {**(config or {}), "configurable": configurable}
         async for chunk in super().astream(input, config, **kwargs):
             yield chunk
+
+    def stream(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        """``invoke`` and ``stream`` end here: the nodes are asynchronous."""
+        raise TypeError(SYNC_CALL)
 
     def copy(self, update: dict[str, Any] | None = None) -> Self:
         saver = (update or {}).get("checkpointer")
@@ -54,13 +68,18 @@ class ApiGraph(CompiledStateGraph):  # type: ignore[type-arg]
 
 
 def for_langgraph_api(
-    graph: CompiledStateGraph[Any, Any, Any, Any], answer_budget_s: float | None
+    graph: CompiledStateGraph[Any, Any, Any, Any],
+    answer_budget_s: float | None,
+    *,
+    thread_is_chat: bool = True,
 ) -> ApiGraph:
-    """``graph`` as an :class:`ApiGraph`, with ``answer_budget_s`` per run (None: none)."""
+    """``graph`` as an :class:`ApiGraph`, with ``answer_budget_s`` per run (None: none);
+    with ``thread_is_chat`` a run's thread names its chat when the run names none."""
     attrs = {k: v for k, v in graph.__dict__.items() if k != "__orig_class__"}
     if isinstance(attrs.get("checkpointer"), BaseCheckpointSaver):
         attrs["checkpointer"] = with_state_types(attrs["checkpointer"])
     api_graph = ApiGraph(**attrs)
-    if answer_budget_s is None:
-        return api_graph
-    return api_graph.with_config({"configurable": {BUDGET_KEY: answer_budget_s}})
+    options: dict[str, Any] = {THREAD_CHAT_KEY: thread_is_chat}
+    if answer_budget_s is not None:
+        options[BUDGET_KEY] = answer_budget_s
+    return api_graph.with_config({"configurable": options})

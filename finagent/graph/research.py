@@ -21,8 +21,10 @@ from typing import TYPE_CHECKING, Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig
+from langgraph.config import get_config
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
+from langgraph.runtime import Runtime
 
 from finagent.agents_config import (
     DEFAULT_AGENT,
@@ -49,6 +51,7 @@ from finagent.tools.web import WEB_SEARCH, WEB_TOOLS
 
 if TYPE_CHECKING:
     from langgraph.checkpoint.base import BaseCheckpointSaver
+    from langgraph.store.base import BaseStore
 
     from finagent.bootstrap import Deps
 
@@ -64,6 +67,9 @@ from finagent.graph.research_schema import (  # noqa: F401  (CATALOGUE, ToolName
     FINAL_GRACE_STEPS,
     INVALID_STEP,
     NEXT_STEP,
+    ResearchContext,
+    ResearchInput,
+    ResearchOutput,
     ResearchState,
     ToolNames,
     _render_tools,
@@ -192,7 +198,8 @@ def build_research_graph(
             update["mcp_errors"] = errors
         return update
 
-    async def act(state: ResearchState, config: RunnableConfig) -> dict[str, Any]:
+    async def act(state: ResearchState, runtime: Runtime[ResearchContext]) -> dict[str, Any]:
+        config = get_config()
         pending = dict(state.get("pending") or {})
         name: str = pending.get("tool_name", "")
         run = ResearchRun.from_dicts(
@@ -218,7 +225,7 @@ def build_research_graph(
             LLM_OUTPUT_CHECKS.labels(role="research", check="repeated_call").inc()
             output = ToolResult(repeated_call_error(digests[key]), tool=name, error_kind="error")
         else:
-            output = await _call_tool(name, args, run, config)
+            output = await _call_tool(name, args, run, config, runtime)
             digests[key] = state.get("iteration", 0)
             if name == WEB_SEARCH:
                 update["searches_used"] = state.get("searches_used", 0) + 1
@@ -253,12 +260,18 @@ def build_research_graph(
         return update
 
     async def _call_tool(
-        name: str, args: dict[str, Any], run: ResearchRun, config: RunnableConfig
+        name: str,
+        args: dict[str, Any],
+        run: ResearchRun,
+        config: RunnableConfig,
+        runtime: Runtime[ResearchContext],
     ) -> ToolResult:
         try:
             ctx: ToolContext | None = ToolContext.from_config(config)
         except ToolError:
-            ctx = None
+            context = runtime.context
+            user = context.user_id if isinstance(context, ResearchContext) else None
+            ctx = ToolContext(user_id=user) if user else None
         run_scoped = name in SYSTEM_TOOLS or name in WEB_TOOLS or name in toolkit.external
         if ctx is None:
             if not run_scoped:
@@ -268,7 +281,12 @@ def build_research_graph(
         ctx = replace(ctx, research=run)
         return await toolkit.call(name, args, ctx)
 
-    graph = StateGraph(ResearchState)
+    graph = StateGraph(
+        ResearchState,
+        context_schema=ResearchContext,
+        input_schema=ResearchInput,
+        output_schema=ResearchOutput,
+    )
     graph.add_node("start", start)
     graph.add_node("reason", reason)
     graph.add_node("act", act)
@@ -306,6 +324,7 @@ def research_graph_over(
     deps: Deps,
     *,
     checkpointer: BaseCheckpointSaver[Any] | None = None,
+    store: BaseStore | None = None,
     agent_name: str = DEFAULT_AGENT,
 ) -> CompiledStateGraph[Any, Any, Any, Any]:
     """The research graph over started dependencies (the agent from ``deps.settings``)."""
@@ -316,6 +335,7 @@ def research_graph_over(
         registry,
         resolve_agent(settings, registry.names(), agent_name),
         checkpointer=checkpointer,
+        store=store,
         structured_method=settings.llm_structured_method,
         catalog=deps.catalog,
         keep_limits=keeps_schema_limits(settings),

@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator
-from typing import Annotated, Any, Literal, TypedDict, Union
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal, Union
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
-from pydantic import BaseModel, Field, create_model
+from pydantic import BaseModel, ConfigDict, Field, create_model
+from typing_extensions import TypedDict
 
 from finagent.agents_config import AgentDefinition
 from finagent.tools.base import Tool
@@ -50,24 +52,66 @@ class ToolNames:
         return len(self._names)
 
 
-class ResearchState(TypedDict, total=False):
-    """State of one research run (one thread)."""
+_DOCUMENTED = ConfigDict(use_attribute_docstrings=True)
+
+
+class ResearchInput(TypedDict, total=False):
+    """A research task: ``query``, or chat messages whose last human message is the task."""
+
+    __pydantic_config__ = _DOCUMENTED  # type: ignore[misc]
 
     query: str
+    """The research question, in Russian."""
     messages: Annotated[list[AnyMessage], add_messages]
-    iteration: int
-    searches_used: int
-    clarifications_used: int
-    sources: list[dict[str, Any]]
-    pending: dict[str, Any] | None
+    """Chat messages (the last human message is the task when there is no query)."""
+
+
+class ResearchOutput(TypedDict, total=False):
+    """The research result: the answer or report, its sources and how the run ended."""
+
+    __pydantic_config__ = _DOCUMENTED  # type: ignore[misc]
+
+    messages: Annotated[list[AnyMessage], add_messages]
+    """The run's steps; the last AI message is the answer."""
     status: Literal["running", "completed", "failed"]
+    """How the run ended."""
     answer: str
+    """The answer (or the report's text), Russian Markdown."""
     report: dict[str, Any] | None
+    """The report written by create_report, if any."""
+    sources: list[dict[str, Any]]
+    """The sources the run's tools returned."""
+    references: dict[str, Any]
+    """The reference check of the final answer or report."""
     mcp_errors: list[str]
-    references: dict[str, Any]  # the reference check of the final answer or report
+    """MCP servers that could not be reached."""
+    query: str
+    """The task researched."""
+    iteration: int
+    """Reasoning steps taken."""
+    searches_used: int
+    """Web searches made."""
+    clarifications_used: int
+    """Clarifying questions asked."""
+
+
+class ResearchState(ResearchInput, ResearchOutput, total=False):
+    """State of one research run (one thread): input, output and the working values."""
+
+    pending: dict[str, Any] | None
     call_digests: dict[str, int]  # digest of each call made (tool + arguments) -> its step
     output_chars: int  # characters of tool output put in the prompt so far
     final_since: int | None  # the step from which only the final tools are offered
+
+
+@dataclass(kw_only=True)
+class ResearchContext:
+    """Who asks, for one research run (the LangGraph API's authenticated user wins)."""
+
+    user_id: str | None = field(
+        default=None,
+        metadata={"description": "The user whose documents the run's tools may search."},
+    )
 
 
 # --- the NextStep schema -------------------------------------------------------------------

@@ -17,12 +17,14 @@ from finagent.bootstrap import Deps, default_root
 from finagent.graph.agent import compile_agent_graph
 from finagent.graph.api_graph import for_langgraph_api
 from finagent.graph.research import research_graph_over
+from finagent.observability import redact_stdlib_records
 
 _agent: list[CompiledStateGraph[Any, Any, Any, Any]] = []
 _research: dict[int, CompiledStateGraph[Any, Any, Any, Any]] = {}
 
 
 async def agent() -> CompiledStateGraph[Any, Any, Any, Any]:
+    redact_stdlib_records()  # langgraph-api formats and writes the records; we redact them
     root = default_root()
     await root.start()
     if not _agent:
@@ -31,6 +33,7 @@ async def agent() -> CompiledStateGraph[Any, Any, Any, Any]:
 
 
 async def research() -> CompiledStateGraph[Any, Any, Any, Any]:
+    redact_stdlib_records()
     deps: Deps = await default_root().start()
     if id(deps) not in _research:
         _research.clear()

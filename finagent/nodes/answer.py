@@ -33,7 +33,7 @@ async def answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str,
     deps = deps_of(runtime)
     who = caller(runtime)
     decision = decision_of(state)
-    history: list[BaseMessage] = list(state.get("messages") or [])
+    history: list[BaseMessage] = list(state.get("answer_messages") or [])
     question = await turn_question(dict(state), deps, who.user_id)
     documents = decision.scenario in DOCUMENT_SCENARIOS
     texts: dict[str, str] = {}
@@ -68,8 +68,11 @@ async def answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str,
     turn.with_tools = bool(len(tools)) and tool_rounds(history) < deps.settings.max_tool_calls
     llm: Any = deps.llm_for("answer")
     if turn.with_tools:
-        llm = llm.bind_tools(tools.as_langchain(), tool_choice="auto")
-        turn.tool_models = {tool.name: tool.input_model for tool in tools}
+        try:
+            llm = llm.bind_tools(tools.as_langchain(), tool_choice="auto")
+            turn.tool_models = {tool.name: tool.input_model for tool in tools}
+        except NotImplementedError:  # a model without tool calling answers without tools
+            turn.with_tools = False
 
     async def generate(prompt: list[BaseMessage]) -> BaseMessage:
         return await _streamed(llm, prompt)

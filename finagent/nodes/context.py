@@ -18,9 +18,14 @@ from langgraph.runtime import Runtime
 from pydantic.json_schema import SkipJsonSchema
 
 from finagent.bootstrap import Deps
+from finagent.storage.history import ChatHistory
 from finagent.tools.base import ToolContext, ToolError
 
 AnswerToolsOption = Literal["scenario", "all"]
+
+#: ``configurable`` key of the dependencies a graph built by a factory carries
+#: (finagent/graph/factories.py); a context set by the caller then needs none.
+DEPS_KEY = "__finagent_deps"
 
 
 @dataclass(kw_only=True)
@@ -47,10 +52,14 @@ def _context(runtime: Runtime[AgentContext]) -> AgentContext | None:
 
 
 def deps_of(runtime: Runtime[AgentContext]) -> Deps:
-    """The run's dependencies: the context's, else the process-wide root's (started)."""
+    """The run's dependencies: the context's, the graph's (``DEPS_KEY``), else the
+    process-wide root's (started)."""
     context = _context(runtime)
     if context is not None and context.deps is not None:
         return context.deps
+    carried = (run_config().get("configurable") or {}).get(DEPS_KEY)
+    if isinstance(carried, Deps):
+        return carried
     from finagent.bootstrap import default_root
 
     return default_root().deps
@@ -99,3 +108,10 @@ def answer_tools_option(runtime: Runtime[AgentContext], deps: Deps) -> str:
     """The run's answer-tools option, else the setting."""
     context = _context(runtime)
     return (context and context.answer_tools) or deps.settings.answer_tools
+
+
+def history_of(runtime: Runtime[AgentContext], deps: Deps) -> ChatHistory:
+    """Where chats are kept: the graph's store when it has one (the LangGraph API injects
+    the platform's), else finagent's own."""
+    store = runtime.store
+    return deps.history if store is None or store is deps.store else ChatHistory(store)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from langchain_core.messages import RemoveMessage
+from langchain_core.messages import HumanMessage, RemoveMessage
 from langgraph.graph.message import REMOVE_ALL_MESSAGES
 from langgraph.runtime import Runtime
 
 from finagent.input_checks import NO_USER, InvalidRequestError, checked_query
-from finagent.nodes.context import AgentContext, caller_or_none, deps_of
+from finagent.nodes.context import AgentContext, caller_or_none, deps_of, history_of
 from finagent.state import AgentState
 
 # a new turn on the same thread starts from empty working values
@@ -19,23 +19,39 @@ TURN_RESET: dict[str, Any] = {
     "tool_results": None,
     "notices": None,
     "debug": None,
-    "messages": [RemoveMessage(id=REMOVE_ALL_MESSAGES)],
+    "answer_messages": [RemoveMessage(id=REMOVE_ALL_MESSAGES)],
     "error": None,
     "answer": "",
 }
 
 
+def asked(state: AgentState) -> tuple[str, list[HumanMessage]]:
+    """The turn's question, and the chat message to record it as.
+
+    A human message after the last answer is the question (a chat client sent it);
+    otherwise ``query`` is, and it joins the conversation as a human message.
+    """
+    messages = state.get("messages") or []
+    if messages and isinstance(messages[-1], HumanMessage):
+        return messages[-1].text, []
+    query = state.get("query") or ""
+    return query, [HumanMessage(content=query)] if query.strip() else []
+
+
 async def load_history(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     deps = deps_of(runtime)
+    text, recorded = asked(state)
+    turn = TURN_RESET | {"query": text, "messages": recorded}
     who = caller_or_none(runtime)
     if who is None:
-        return TURN_RESET | {"error": "no_user", "answer": NO_USER}
+        return turn | {"error": "no_user", "answer": NO_USER}
     try:
-        query = checked_query(state.get("query") or "", deps.settings.max_query_chars)
+        query = checked_query(text, deps.settings.max_query_chars)
     except InvalidRequestError as exc:
-        return TURN_RESET | {"error": exc.code, "answer": str(exc)}
+        return turn | {"error": exc.code, "answer": str(exc)}
     chat_id = state.get("chat_id") or who.chat_id
     history = []
     if chat_id:
-        history = await deps.history.last(who.user_id, chat_id, deps.settings.history_turns * 2)
-    return TURN_RESET | {"query": query, "chat_id": chat_id, "history": history}
+        turns = deps.settings.history_turns * 2
+        history = await history_of(runtime, deps).last(who.user_id, chat_id, turns)
+    return turn | {"query": query, "chat_id": chat_id, "history": history}

@@ -7,7 +7,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from finagent.nodes.common import save_turn as append_turn
-from finagent.nodes.context import AgentContext, caller, deps_of
+from finagent.nodes.context import AgentContext, caller, deps_of, history_of
 from finagent.state import AgentState
 
 
@@ -15,5 +15,6 @@ async def save_turn(state: AgentState, runtime: Runtime[AgentContext]) -> dict[s
     """Every path that answers (answer, clarify, no_documents) ends here."""
     answer = state.get("answer")
     if answer:
-        await append_turn(deps_of(runtime).history, state, caller(runtime), answer)
+        history = history_of(runtime, deps_of(runtime))
+        await append_turn(history, state, caller(runtime), answer)
     return {}

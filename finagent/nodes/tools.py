@@ -19,7 +19,7 @@ from finagent.tools.scopes import answer_tools
 async def tools(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     """The answer's tool calls, run concurrently; source numbers follow the calls' order."""
     deps = deps_of(runtime)
-    last = (state.get("messages") or [])[-1]
+    last = (state.get("answer_messages") or [])[-1]
     assert isinstance(last, AIMessage)
     ctx = context_of(deps, state)
     done = list(state.get("tool_results") or [])
@@ -49,7 +49,7 @@ async def tools(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, 
         )
         number += 1
     return {
-        "messages": replies,
+        "answer_messages": replies,
         "tool_results": results,
         "debug": {"tool_calls": [c["name"] for c in last.tool_calls]},
     }
@@ -60,7 +60,7 @@ def tool_rounds(history: Sequence[BaseMessage]) -> int:
 
 
 def after_answer(state: AgentState) -> str:
-    messages_ = state.get("messages") or []
+    messages_ = state.get("answer_messages") or []
     if (
         not state.get("answer")
         and messages_

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
-from typing import Any
+from typing import Any, Required, get_type_hints
 
 from fastapi import FastAPI, HTTPException, Request
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Send
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict
+from typing_extensions import TypedDict
 
 from finagent.bootstrap import Deps
 from finagent.graph.agent import chat_thread_id, compile_agent_graph
@@ -26,25 +27,12 @@ from finagent.nodes.context import AgentContext
 from finagent.observability import get_logger
 from finagent.server.identity import Unauthorized, user_for_authorization
 from finagent.server.redacting import redacted_dumps
+from finagent.state import AgentOutput
 
 log = get_logger("finagent.server.langserve")
 
 AGENT_PATH = "/langserve/agent"
 RESEARCH_PATH = "/langserve/research"
-
-
-class AgentInput(BaseModel):
-    """The agent graph's input over LangServe (its state is a TypedDict pydantic cannot
-    take on Python 3.11)."""
-
-    query: str = Field(description="The question, in Russian")
-    chat_id: str | None = Field(default=None, description="Chat id for history")
-    selected_document_ids: list[str] = Field(default_factory=list)
-    answer_instructions: str | None = None
-
-
-class ResearchInput(BaseModel):
-    query: str = Field(description="The research question, in Russian")
 
 
 def graph_objects(obj: Any) -> Any:
@@ -89,6 +77,37 @@ def make_config_modifier(deps: Deps):  # type: ignore[no-untyped-def]
     return modify
 
 
+class ServedAgentInput(TypedDict, total=False):
+    """The agent's input over LangServe: a ``query`` (required; chat ``messages`` are for
+    the LangGraph API, where a thread holds the conversation)."""
+
+    __pydantic_config__ = ConfigDict(use_attribute_docstrings=True)  # type: ignore[misc]
+
+    query: Required[str]
+    """The question, in Russian."""
+    chat_id: str | None
+    """The chat whose history the turn continues (none: a single turn)."""
+    selected_document_ids: list[str]
+    """Answer from these documents of the user only."""
+    answer_instructions: str | None
+    """How to answer (length, form); never changes what the sources say."""
+
+
+class ServedResearchInput(TypedDict):
+    """The research graph's input over LangServe."""
+
+    query: str
+
+
+def research_reply_type() -> Any:
+    """The research graph's output over LangServe: its output schema and ``__interrupt__``
+    (the questions of a clarification; LangServe drops keys its output type lacks)."""
+    from finagent.graph.research_schema import ResearchOutput
+
+    fields = {**get_type_hints(ResearchOutput, include_extras=True), "__interrupt__": list[Any]}
+    return TypedDict("ResearchReply", fields, total=False)  # type: ignore[misc, operator]
+
+
 def research_graph(deps: Deps) -> Any:
     """The research graph over ``deps``."""
     from finagent.graph.research import research_graph_over
@@ -106,12 +125,18 @@ def mount_langserve(app: FastAPI, deps: Deps) -> None:
     # no checkpointer: a LangServe call is one turn; chat history comes from the store
     # the answer budget per run, as Agent.run has (LangServe calls the graph directly)
     agent = (
-        for_langgraph_api(compile_agent_graph(), deps.settings.answer_budget_s)
+        for_langgraph_api(
+            compile_agent_graph(), deps.settings.answer_budget_s, thread_is_chat=False
+        )
         .bind(context=AgentContext(deps=deps))
         .with_config(recursion_limit=40)
-        .with_types(input_type=AgentInput, output_type=dict[str, Any])
+        .with_types(input_type=ServedAgentInput, output_type=AgentOutput)
     )
-    research = research_graph(deps).with_types(input_type=ResearchInput, output_type=dict[str, Any])
+    # typed input, output and config schemas: a query is required, and a research call
+    # that stops on a clarification returns its ``__interrupt__`` as well
+    research = research_graph(deps).with_types(
+        input_type=ServedResearchInput, output_type=research_reply_type()
+    )
     for path, runnable in ((AGENT_PATH, agent), (RESEARCH_PATH, research)):
         add_routes(
             app,

@@ -17,11 +17,12 @@ from __future__ import annotations
 import copy
 import types
 from enum import Enum
-from typing import Any, Union, get_args, get_origin, get_type_hints, is_typeddict
+from typing import Any, Union, get_args, get_origin, get_type_hints
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from pydantic import BaseModel
+from typing_extensions import is_typeddict  # typing's misses typing_extensions' TypedDicts on 3.11
 
 from finagent import state
 from finagent.redaction import scrub

@@ -19,7 +19,14 @@ BOB = {"Authorization": "Bearer bob-token-00002"}
 
 
 @pytest.fixture
-def server(tmp_path: Path, kb_csv: Path, doc_files: dict[str, Path]) -> Iterator[str]:
+def server_log(tmp_path: Path) -> Path:
+    return tmp_path / "server.log"
+
+
+@pytest.fixture
+def server(
+    tmp_path: Path, kb_csv: Path, doc_files: dict[str, Path], server_log: Path
+) -> Iterator[str]:
     data_dir = tmp_path / "data"
     env = offline_api_env(data_dir)
     for args in (
@@ -28,7 +35,7 @@ def server(tmp_path: Path, kb_csv: Path, doc_files: dict[str, Path]) -> Iterator
     ):
         done = run_finagent(env, *args)
         assert done.returncode == 0, done.stderr
-    with langgraph_dev(env, tmp_path / "server.log") as url:
+    with langgraph_dev(env, server_log) as url:
         yield url
 
 
@@ -109,3 +116,49 @@ async def test_api_errors_are_russian(server: str) -> None:
             detail = response.json()["detail"]
             assert re.search("[А-Яа-яЁё]", detail) and not re.search("[a-z]{3,}", detail), detail
     assert "PUT" in responses[405][0].json()["detail"]
+
+
+async def test_studio_schemas_chat_messages_and_the_thread_as_the_chat(
+    server: str, server_log: Path
+) -> None:
+    client = get_client(url=server, headers=ALICE)
+    for graph in ("agent", "research"):
+        [assistant] = await client.assistants.search(graph_id=graph)
+        schemas = await client.assistants.get_schemas(assistant["assistant_id"])
+        for kind in ("input_schema", "output_schema", "context_schema"):
+            assert schemas[kind] and schemas[kind]["properties"], (graph, kind)
+        assert "pending" not in schemas["input_schema"]["properties"]  # input is not state
+    agent = await client.assistants.search(graph_id="agent")
+    agent_schemas = await client.assistants.get_schemas(agent[0]["assistant_id"])
+    assert {"query", "messages"} <= set(agent_schemas["input_schema"]["properties"])
+    assert "user_id" in agent_schemas["context_schema"]["properties"]
+
+    thread = (await client.threads.create())["thread_id"]
+    first = await client.runs.wait(
+        thread,
+        "agent",
+        input={"messages": [{"type": "human", "content": "Ставка НДС при экспорте?"}]},
+    )
+    assert isinstance(first, dict)
+    reply = first["messages"][-1]
+    assert reply["type"] == "ai" and reply["content"] == first["answer"]
+    assert "## Краткий вывод" in reply["content"] and reply["response_metadata"]["sources"]
+    assert first["chat_id"] == thread  # the thread is the conversation
+    second = await client.runs.wait(thread, "agent", input={"query": "А какая основная ставка?"})
+    assert isinstance(second, dict)
+    assert [m["type"] for m in second["messages"]] == ["human", "ai", "human", "ai"]
+    state = await client.threads.get_state(thread)
+    history = state["values"]["history"]  # the first turn, read back from the platform's store
+    assert [t["content"] for t in history][:1] == ["Ставка НДС при экспорте?"]
+
+    complaints = langsmith_complaints(server_log)
+    assert not complaints, complaints[:3]
+
+
+def langsmith_complaints(log_path: Path) -> list[str]:
+    """Log lines about LangSmith errors or connections (none without a key and offline)."""
+    log = log_path.read_text(encoding="utf-8", errors="replace").lower()
+    words = ("error", "warn", "fail", "connect")
+    return [
+        line for line in log.splitlines() if "langsmith" in line and any(w in line for w in words)
+    ]

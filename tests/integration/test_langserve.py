@@ -93,3 +93,30 @@ async def test_research_routes_from_remote_runnable(make_services) -> None:  # t
         stopped = await research.ainvoke({"query": "Какая ставка?"})
     [interrupt] = stopped["__interrupt__"]
     assert interrupt["value"]["questions"] == ["За какой год?"]
+
+
+async def test_both_routes_publish_typed_input_output_and_config_schemas(make_services) -> None:  # type: ignore[no-untyped-def]
+    services: Deps = await make_services(None, api_tokens=TOKENS)
+    async with (
+        loopback_service(services) as url,
+        httpx.AsyncClient(base_url=url, timeout=60) as http,
+    ):
+        schemas = {
+            (path, kind): (await http.get(f"/langserve/{path}/{kind}_schema")).json()
+            for path in ("agent", "research")
+            for kind in ("input", "output", "config")
+        }
+    for key, schema in schemas.items():  # a typed root model refers to its definition
+        if "$ref" in schema:
+            schemas[key] = schema["$defs"][schema["$ref"].rsplit("/", 1)[1]]
+    agent_in = schemas["agent", "input"]["properties"]
+    assert {"query", "chat_id", "selected_document_ids"} <= set(agent_in)
+    assert agent_in["query"]["type"] == "string" and agent_in["query"]["description"]
+    assert schemas["agent", "input"]["required"] == ["query"]
+    agent_out = schemas["agent", "output"]["properties"]
+    assert {"answer", "messages", "decision", "chunks"} <= set(agent_out)
+    assert "answer_messages" not in agent_out and "history" not in agent_out
+    assert set(schemas["research", "input"]["properties"]) == {"query"}
+    assert {"answer", "status", "report"} <= set(schemas["research", "output"]["properties"])
+    for path in ("agent", "research"):
+        assert schemas[path, "config"]["type"] == "object"

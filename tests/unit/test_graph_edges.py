@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from langchain_core.messages import AIMessage
-from langgraph.graph import END
+from langchain_core.messages import AIMessage, HumanMessage
 from pydantic import TypeAdapter
 
 from finagent.answering import messages
@@ -61,7 +60,7 @@ def test_a_decision_written_as_json_is_kept_typed() -> None:
 
 
 def test_a_refused_input_stops_the_run() -> None:
-    assert stop_on_error({"error": "empty_query"}) == END
+    assert stop_on_error({"error": "empty_query"}) == "reply"
     assert stop_on_error({"error": None}) == "orchestrate"
 
 
@@ -75,7 +74,7 @@ def test_scenarios_pick_their_node_and_no_documents_short_circuits() -> None:
     assert route(scenario=Scenario.FULL_DOCUMENTS) == "load_full_documents"
     assert route(scenario=Scenario.SELECTED_SEARCH) == "search_selected_documents"
     assert route(scenario=Scenario.CLARIFY) == "clarify"
-    assert by_scenario({"error": "unknown_documents"}) == END
+    assert by_scenario({"error": "unknown_documents"}) == "reply"
 
 
 def test_intents_fan_out_once_each_in_order() -> None:
@@ -89,9 +88,9 @@ def test_intents_fan_out_once_each_in_order() -> None:
 
 def test_tool_calls_loop_to_the_tools_node_until_there_is_an_answer() -> None:
     calling = AIMessage("", tool_calls=[{"name": "t", "args": {}, "id": "1"}])
-    assert after_answer({"messages": [calling]}) == "tools"
-    assert after_answer({"messages": [calling], "answer": "done"}) == "end"
-    assert after_answer({"messages": [AIMessage("text")]}) == "end"
+    assert after_answer({"answer_messages": [calling]}) == "tools"
+    assert after_answer({"answer_messages": [calling], "answer": "done"}) == "end"
+    assert after_answer({"answer_messages": [AIMessage("text")]}) == "end"
 
 
 # --- the graph ------------------------------------------------------------------------------
@@ -115,7 +114,34 @@ async def test_a_whole_turn_over_in_memory_dependencies() -> None:
     )
     assert out["answer"] == messages.SMALLTALK and out["decision"].intents == ["smalltalk"]
     assert "classifier_unavailable" in out["debug"]  # the rules routed it
-    assert "messages" not in out and "history" not in out  # internal state is not output
+    assert "answer_messages" not in out and "history" not in out  # internal state is not output
+    question, reply = out["messages"]  # the turn joins the conversation
+    assert isinstance(question, HumanMessage) and question.text == "Привет! Что ты умеешь?"
+    assert isinstance(reply, AIMessage) and reply.text == messages.SMALLTALK
+    assert reply.response_metadata["scenario"] == 2
     assert [t.role for t in await deps.history.last("alice", "c1", 10)] == ["user", "assistant"]
     refused = await graph.ainvoke({"query": " "}, config, context=context)
     assert refused["error"] == "empty_query"
+
+
+async def test_the_last_human_message_is_the_question_and_the_answer_joins_the_chat() -> None:
+    deps = node_deps()
+    graph = compile_agent_graph(deps.checkpointer)
+    config: Any = {"configurable": {"thread_id": "t2"}}
+    context = AgentContext(user_id="bob", chat_id="c2", deps=deps)
+    await graph.ainvoke({"query": "Добрый день!"}, config, context=context)
+    chat = {"messages": [{"role": "user", "content": "Спасибо, всего хорошего!"}]}
+    second = await graph.ainvoke(chat, config, context=context)
+    assert second["query"] == "Спасибо, всего хорошего!"  # not the first turn's query
+    assert [m.type for m in second["messages"]] == ["human", "ai", "human", "ai"]
+    saved = await deps.history.last("bob", "c2", 10)
+    assert [t.content for t in saved[::2]] == ["Добрый день!", "Спасибо, всего хорошего!"]
+    # after an answer, a new query is the question again; a refusal is an AI message too
+    refused = await graph.ainvoke({"query": "   "}, config, context=context)
+    assert refused["error"] == "empty_query"
+    assert refused["messages"][-1].type == "ai"
+    assert refused["messages"][-1].response_metadata == {
+        "sources": [],
+        "scenario": None,
+        "error": "empty_query",
+    }

@@ -159,9 +159,9 @@ async def test_the_answer_model_may_ask_for_tools_and_then_answers_citing_them()
     external = ExternalData(tool="fetch_cbr_data", source_note="cbr.ru", content="21 %")
     state: dict[str, Any] = {"query": "ключевая ставка?", "decision": rates, "external": [external]}
     first = await answer(state, runtime(deps))  # type: ignore[arg-type]
-    assert "answer" not in first and first["messages"][-1].tool_calls
+    assert "answer" not in first and first["answer_messages"][-1].tool_calls
     assert [t.name for t in llm.bound_tools] == ["fetch_cbr_data"]
-    state["messages"] = first["messages"]
+    state["answer_messages"] = first["answer_messages"]
     final = await answer(state, runtime(deps))  # type: ignore[arg-type]
     assert final["answer"].startswith("Ставка 21 % [1].") and "cbr.ru" in final["answer"]
     assert final["debug"]["answer_mode"] == "llm"

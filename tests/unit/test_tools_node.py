@@ -45,12 +45,12 @@ async def test_tool_calls_run_concurrently_and_keep_call_order_numbers() -> None
         {"name": "second", "args": {"wait_for": "first"}, "id": "c2"},
         {"name": "missing", "args": {}, "id": "c3"},
     ]
-    state: dict[str, Any] = {"messages": [AIMessage(content="", tool_calls=calls)]}
+    state: dict[str, Any] = {"answer_messages": [AIMessage(content="", tool_calls=calls)]}
     runtime = Runtime(context=AgentContext(user_id="alice", deps=deps))  # type: ignore[arg-type]
     # one after another, "first" would wait forever for "second": the timeout only
     # turns that deadlock into a failure, it does not synchronise anything
     update = await asyncio.wait_for(tools(state, runtime), 30)
-    replies = update["messages"]
+    replies = update["answer_messages"]
     assert [m.tool_call_id for m in replies] == ["c1", "c2", "c3"]
     assert replies[0].content == "[1] first met second for alice"
     assert replies[1].content == "[2] second met first for alice"

@@ -1,0 +1,91 @@
+"""The public API: graph factories over a caller's model, checkpointer and store; a model
+without tool calling; ``Agent.run`` with a RunnableConfig; sync calls fail clearly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langchain_core.callbacks import AsyncCallbackHandler
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.store.memory import InMemoryStore
+
+import finagent
+from finagent import Agent, AgentResult, create_agent_graph, create_research_graph
+from finagent.config import Settings
+
+ANSWER = "Экспорт облагается по ставке 0 процентов [1]."
+
+
+def toolless_model(*replies: str) -> GenericFakeChatModel:
+    """A chat model with no ``bind_tools`` (and so no structured output either)."""
+    return GenericFakeChatModel(messages=iter([AIMessage(r) for r in replies]))
+
+
+def offline(tmp_path: Path) -> Settings:
+    return Settings(data_dir=tmp_path / "data", cbr_enabled=False, _env_file=None)  # type: ignore[call-arg]
+
+
+def test_the_package_exports_its_version_and_api() -> None:
+    assert finagent.__version__.count(".") >= 1
+    assert set(finagent.__all__) >= {"Agent", "AgentResult", "create_agent_graph"}
+    with pytest.raises(AttributeError):
+        finagent.nothing_here  # noqa: B018
+
+
+async def test_the_agent_graph_over_a_toolless_model_a_checkpointer_and_a_store(
+    tmp_path: Path, kb_csv: Path
+) -> None:
+    store = InMemoryStore()
+    graph = await create_agent_graph(
+        offline(tmp_path),
+        llm=toolless_model(ANSWER, ANSWER),
+        checkpointer=InMemorySaver(),
+        store=store,
+    )
+    deps = graph.config["configurable"]["__finagent_deps"]  # type: ignore[index]
+    await deps.ingestor().ingest_kb([kb_csv])
+    config: Any = {"configurable": {"thread_id": "th-1"}}
+    question = {"messages": [{"role": "user", "content": "Какая ставка НДС при экспорте?"}]}
+    out = await graph.ainvoke(question, config, context={"user_id": "carol"})
+    reply = out["messages"][-1]
+    assert reply.type == "ai" and reply.text == out["answer"]
+    assert out["answer"].startswith("Экспорт облагается по ставке 0 процентов [1].")
+    assert [s["number"] for s in reply.response_metadata["sources"]][:1] == [1]
+    # the thread is the chat, kept in the caller's store
+    saved = await store.asearch(("chats", "carol", "th-1"))
+    assert saved and "Какая ставка НДС при экспорте?" in str(saved[0].value)
+    with pytest.raises(TypeError, match="ainvoke"):
+        graph.invoke(question, config)
+
+
+async def test_agent_run_takes_a_runnable_config(tmp_path: Path) -> None:
+    seen: list[tuple[str | None, list[str], dict[str, Any]]] = []
+
+    class Recorder(AsyncCallbackHandler):
+        async def on_chain_start(self, serialized: Any, inputs: Any, **kw: Any) -> None:
+            if kw.get("parent_run_id") is None:
+                seen.append((kw.get("name"), kw.get("tags") or [], kw.get("metadata") or {}))
+
+    agent = await Agent.create(offline(tmp_path), llm=None)
+    async with agent:
+        config: Any = {
+            "tags": ["notebook"],
+            "metadata": {"case": "c-7"},
+            "run_name": "ask-vat",
+            "callbacks": [Recorder()],
+        }
+        result = await agent.run(user_id="dave", query="Привет!", config=config)
+    assert isinstance(result, AgentResult) and result.scenario == 2
+    [(name, tags, metadata)] = seen
+    assert name == "ask-vat" and "notebook" in tags and metadata["case"] == "c-7"
+
+
+async def test_the_research_graph_factory_takes_a_checkpointer(tmp_path: Path) -> None:
+    graph = await create_research_graph(offline(tmp_path), llm=None, checkpointer=InMemorySaver())
+    out = await graph.ainvoke({"query": "Ставка НДС?"}, {"configurable": {"thread_id": "r1"}})
+    assert out["status"] == "failed" and out["answer"]  # no model: it says so, in Russian
+    assert "pending" not in out  # working values are not output
