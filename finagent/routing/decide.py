@@ -33,6 +33,7 @@ from finagent.routing.held_sentences import (
     HeldSentence,
     best_held_sentence,
     held_sentence_decision,
+    law_closer_decision,
     may_yield,
 )
 from finagent.routing.inventory import Inventory
@@ -45,6 +46,7 @@ from finagent.routing.router import (
     load_classifier,
     prepare,
     selected_documents_decision,
+    word_only,
 )
 from finagent.routing.rules import classify, rule_decision
 from finagent.state import Decision, Scenario, Turn
@@ -78,7 +80,8 @@ async def offline_decision(
     (rules and cards alone if the embedder fails); ``answer_type``: the typed question's.
     A law or knowledge-base decision yields to the documents ``document_ids`` of
     ``user_id`` when one of their sentences is clearly closer to the question
-    (``finagent.routing.held_sentences``)."""
+    (``finagent.routing.held_sentences``); a documents decision taken on a document word
+    alone yields to the law when a law or knowledge-base passage is clearly closer."""
     named = named or NamedDocuments()
     # deadlines and пени go to the calculators first, unless a held document the question
     # names precisely states its own terms and the question gives nothing to count from
@@ -98,7 +101,12 @@ async def offline_decision(
     deps.query_vectors.put(text, vector)
     router = Router(classifier, deps.settings.routing_min_confidence)
     decision = router.route(text, vector, inventory, follow_up, named, answer_type)
-    if user_id is None or not document_ids or not may_yield(text, decision):
+    if user_id is None or not document_ids:
+        return decision
+    if decision.rule == "inventory" and word_only(decision, text, inventory, named):
+        held = await held_sentence(deps, user_id, document_ids, vector, debug)
+        return law_closer_decision(decision, held)
+    if not may_yield(text, decision):
         return decision
     held = await held_sentence(deps, user_id, document_ids, vector, debug)
     return held_sentence_decision(text, decision, held)

@@ -1,4 +1,5 @@
 """Does one sentence of the user's documents answer the question better than the law does?
+And the other way: does the law answer a question that names a kind of document only?
 
 A question may name no document at all («до какого числа по решению участников выплатить
 дивиденды?», «на какую сумму перевозчик обязан застраховать ответственность?») and still
@@ -13,7 +14,9 @@ The signal is the *margin*: the best held sentence's cosine minus the best law o
 knowledge-base passage's. An impersonal rule question («какая ставка НДС?») matches a
 passage of the law far better than any contract clause; a question about the user's deal
 matches its clause better than any article. Without documents (or vectors of another
-model) there is no signal.
+model) there is no signal. A question that chose the documents by a document word alone
+(«возражения по акту налоговой проверки», «импортный контракт на учёт») yields to the law
+when the law leads by the same margin.
 """
 
 from __future__ import annotations
@@ -50,6 +53,11 @@ class HeldSentence:
     def leads(self) -> bool:
         """The held sentence is clearly closer than anything in the law or the KB."""
         return self.margin >= SENTENCE_MARGIN
+
+    @property
+    def law_leads(self) -> bool:
+        """The best law or knowledge-base passage is clearly closer than any held sentence."""
+        return -self.margin >= SENTENCE_MARGIN
 
 
 def best_held_sentence(
@@ -98,6 +106,30 @@ def held_sentence_decision(text: str, decision: Decision, held: HeldSentence | N
         source=decision.source,
         rule="held_sentence",
         sub_queries=expand_query(text),
+        classifier=decision.classifier,
+        user_documents=decision.user_documents,
+    )
+
+
+def law_closer_decision(decision: Decision, held: HeldSentence | None) -> Decision:
+    """The law and the knowledge base when the documents were chosen on a document word
+    alone (the caller checks that) and a law or knowledge-base passage is clearly closer
+    than every held sentence («возражения по акту налоговой проверки» for a user holding
+    an act of services), else ``decision`` unchanged. The same margin as the other way."""
+    if held is None or not held.law_leads or decision.scenario != Scenario.ALL_DOCUMENTS:
+        return decision
+    return Decision(
+        scenario=Scenario.ROUTED,
+        intents=["kb"],
+        confidence=decision.confidence,
+        reason=(
+            f"the law or the knowledge base is closer than any sentence of the user's "
+            f"documents ({held.law_similarity:.3f} vs {held.similarity:.3f}) over "
+            f"{decision.reason}"
+        ),
+        source=decision.source,
+        rule="law_closer",
+        sub_queries=decision.sub_queries,
         classifier=decision.classifier,
         user_documents=decision.user_documents,
     )

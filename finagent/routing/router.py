@@ -134,7 +134,7 @@ TYPE_ONLY_VETO = 0.9
 IMPERSONAL_TYPE_VETO = 0.75
 
 
-def _word_only(
+def word_only(
     decision: Decision, text: str, inventory: Inventory | None, named: NamedDocuments
 ) -> bool:
     """The inventory rule chose the documents on a document word alone: no counterparty or
@@ -281,7 +281,7 @@ class Router:
             decision = None  # «курс в контракте с Хуавэй»: the contract, not the rate
         if (
             decision is not None
-            and _word_only(decision, text, inventory, named)
+            and word_only(decision, text, inventory, named)
             and _sure_otherwise(prediction, named)
         ):
             decision = None  # «штраф за документ, не представленный по требованию»

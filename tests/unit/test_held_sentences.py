@@ -10,6 +10,7 @@ from finagent.routing.held_sentences import (
     SENTENCE_MARGIN,
     best_held_sentence,
     held_sentence_decision,
+    law_closer_decision,
 )
 from finagent.state import Decision, Scenario
 
@@ -72,3 +73,32 @@ def test_live_rates_and_questions_about_the_law_itself_stay() -> None:
     law = _kb()
     asked = "Что такое арендная плата по Гражданскому кодексу?"
     assert held_sentence_decision(asked, law, held) is law
+
+
+def _documents_by_word() -> Decision:
+    return Decision(
+        scenario=Scenario.ALL_DOCUMENTS,
+        confidence=0.9,
+        reason="names the user's documents: акт",
+        source="rules",
+        rule="inventory",
+        sub_queries=["Сколько дней на возражения по акту выездной проверки?"],
+    )
+
+
+def test_a_closer_law_passage_takes_a_document_word_question_to_the_law() -> None:
+    # the best held sentence is far from the question; an article is much closer
+    held = best_held_sentence(_records(), _unit(0, 0, 1), MODEL, law_similarity=0.5)
+    assert held is not None and held.law_leads
+    decided = law_closer_decision(_documents_by_word(), held)
+    assert decided.scenario == Scenario.ROUTED
+    assert decided.intents == ["kb"]
+    assert decided.rule == "law_closer"
+    assert decided.sub_queries
+
+
+def test_a_held_sentence_as_close_as_the_law_keeps_the_documents() -> None:
+    held = best_held_sentence(_records(), _unit(1, 0, 0), MODEL, 1.0 - SENTENCE_MARGIN / 2)
+    decision = _documents_by_word()
+    assert law_closer_decision(decision, held) is decision
+    assert law_closer_decision(decision, None) is decision
