@@ -111,7 +111,8 @@ def misses(result: dict[str, Any]) -> dict[str, Any]:
                 answered = item["expected"] != "answer" and not (
                     item["declined"] or item["clarified"] or item["live_unavailable"]
                 )
-                if missed or answered:
+                unsupported = item.get("unsupported_refs") or item.get("unsupported_figures")
+                if missed or answered or unsupported:
                     rows.append(
                         {
                             k: item[k]
@@ -132,7 +133,10 @@ def misses(result: dict[str, Any]) -> dict[str, Any]:
                                 "source_kinds",
                                 "cited",
                                 "error",
+                                "unsupported_refs",
+                                "unsupported_figures",
                             )
+                            if k in item
                         }
                     )
             out.setdefault(name, {})[mode] = rows
