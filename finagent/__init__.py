@@ -13,11 +13,19 @@ if TYPE_CHECKING:
     from finagent.graph.agent import Agent, AgentResult
     from finagent.graph.factories import create_agent_graph, create_research_graph
 
-__all__ = ["Agent", "AgentResult", "__version__", "create_agent_graph", "create_research_graph"]
+__all__ = [
+    "Agent",
+    "AgentResult",
+    "__version__",
+    "aclose_graphs",
+    "create_agent_graph",
+    "create_research_graph",
+]
 
 _LAZY = {
     "Agent": "finagent.graph.agent",
     "AgentResult": "finagent.graph.agent",
+    "aclose_graphs": "finagent.graph.factories",
     "create_agent_graph": "finagent.graph.factories",
     "create_research_graph": "finagent.graph.factories",
 }

@@ -2,7 +2,9 @@
 checkpointer and a store of the caller's choosing.
 
 Both start finagent's dependencies (indexes, stores, clients) from ``settings`` in the
-running event loop; they stay open as long as the process (``Agent`` closes its own).
+running event loop; they stay open until :func:`aclose_graphs` (``Agent`` closes its own).
+Call it before the event loop ends: an open store's worker thread keeps the process from
+exiting.
 """
 
 from __future__ import annotations
@@ -22,8 +24,8 @@ if TYPE_CHECKING:
 CONFIGURED: Any = object()
 
 
-#: The roots the factories started: held for the process's lifetime (a root collected
-#: would close its stores under a graph still in use).
+#: The roots the factories started: held until ``aclose_graphs`` (a root collected would
+#: close its stores under a graph still in use).
 _STARTED: list[Root] = []
 
 
@@ -32,6 +34,12 @@ def _root(settings: Settings | None, llm: Any) -> Root:
     root = Root(settings) if llm is CONFIGURED else Root(settings, llm=llm)
     _STARTED.append(root)
     return root
+
+
+async def aclose_graphs() -> None:
+    """Close every dependency the factories started (their graphs stop working)."""
+    while _STARTED:
+        await _STARTED.pop().aclose()
 
 
 async def create_agent_graph(

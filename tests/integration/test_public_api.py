@@ -3,6 +3,9 @@ without tool calling; ``Agent.run`` with a RunnableConfig; sync calls fail clear
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +17,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.store.memory import InMemoryStore
 
 import finagent
-from finagent import Agent, AgentResult, create_agent_graph, create_research_graph
+from finagent import Agent, AgentResult, aclose_graphs, create_agent_graph, create_research_graph
 from finagent.config import Settings
 
 ANSWER = "Экспорт облагается по ставке 0 процентов [1]."
@@ -25,13 +28,46 @@ def toolless_model(*replies: str) -> GenericFakeChatModel:
     return GenericFakeChatModel(messages=iter([AIMessage(r) for r in replies]))
 
 
+@pytest.fixture(autouse=True)
+async def graphs_closed() -> AsyncIterator[None]:
+    """What a test's factories started is closed (an open store would hold the process)."""
+    yield
+    await aclose_graphs()
+
+
+EXITS = """
+import asyncio, sys
+from finagent import aclose_graphs, create_research_graph
+from finagent.config import Settings
+
+async def main() -> None:
+    settings = Settings(data_dir=sys.argv[1], cbr_enabled=False, _env_file=None)
+    await create_research_graph(settings, llm=None)
+    await aclose_graphs()
+
+asyncio.run(main())
+print("done")
+"""
+
+
+def test_a_process_with_factory_graphs_exits_once_they_are_closed(tmp_path: Path) -> None:
+    run = subprocess.run(
+        [sys.executable, "-c", EXITS, str(tmp_path / "data")],
+        capture_output=True,
+        text=True,
+        timeout=120,  # an open store's worker thread would keep the interpreter waiting
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "done"
+
+
 def offline(tmp_path: Path) -> Settings:
     return Settings(data_dir=tmp_path / "data", cbr_enabled=False, _env_file=None)  # type: ignore[call-arg]
 
 
 def test_the_package_exports_its_version_and_api() -> None:
     assert finagent.__version__.count(".") >= 1
-    assert set(finagent.__all__) >= {"Agent", "AgentResult", "create_agent_graph"}
+    assert set(finagent.__all__) >= {"Agent", "AgentResult", "create_agent_graph", "aclose_graphs"}
     with pytest.raises(AttributeError):
         finagent.nothing_here  # noqa: B018
 
