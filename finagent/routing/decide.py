@@ -71,13 +71,12 @@ async def offline_decision(
     inventory: Inventory,
     debug: dict[str, Any],
     named: NamedDocuments | None = None,
-    answer_type: str | None = None,
     question: Question | None = None,
     user_id: str | None = None,
     document_ids: Sequence[str] = (),
 ) -> Decision:
     """Rules and the user's cards, then the semantic classifier on the turn's query vector
-    (rules and cards alone if the embedder fails); ``answer_type``: the typed question's.
+    (rules and cards alone if the embedder fails).
     A law or knowledge-base decision yields to the documents ``document_ids`` of
     ``user_id`` when one of their sentences is clearly closer to the question
     (``finagent.routing.held_sentences``); a documents decision taken on a document word
@@ -100,6 +99,7 @@ async def offline_decision(
         )
     deps.query_vectors.put(text, vector)
     router = Router(classifier, deps.settings.routing_min_confidence)
+    answer_type = question.answer_type if question is not None else None
     decision = router.route(text, vector, inventory, follow_up, named, answer_type)
     if user_id is None or not document_ids:
         return decision
@@ -162,14 +162,13 @@ async def checked_decision(
     inventory: Inventory,
     debug: dict[str, Any],
     named: NamedDocuments,
-    answer_type: str | None = None,
     question: Question | None = None,
     held_in: tuple[str | None, Sequence[str]] = (None, ()),
 ) -> Decision:
     """The LLM's decision cross-checked against facts and the offline router; a documents
     decision keeps what the cards found (the documents named, the one not held)."""
     offline = await offline_decision(
-        deps, query, history, inventory, debug, named, answer_type, question, *held_in
+        deps, query, history, inventory, debug, named, question, *held_in
     )
     text, _ = prepare(query, history)
     facts = facts_for(text, inventory, selected=False)
@@ -232,7 +231,6 @@ async def decide(
                     inventory,
                     debug,
                     named,
-                    question.answer_type,
                     question,
                     held_in,
                 )
@@ -250,7 +248,6 @@ async def decide(
                 inventory,
                 debug,
                 named,
-                question.answer_type,
                 question,
                 *held_in,
             )
