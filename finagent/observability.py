@@ -228,6 +228,9 @@ def configure_logging(
         root.removeHandler(old)
     root.addHandler(handler)
     logging.getLogger("finagent").setLevel(numeric)
+    # pypdf warns in English about each damaged file ("EOF marker not found"); the user
+    # already gets one Russian error per file, so only its errors reach the log
+    logging.getLogger("pypdf").setLevel(max(numeric, logging.ERROR))
 
 
 # --- the library's loggers -----------------------------------------------------------------

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import re
 from pathlib import Path
 
@@ -50,9 +49,6 @@ def _pdf_text(path: Path) -> str:
     from pypdf import PdfReader
     from pypdf.errors import DependencyError, FileNotDecryptedError, WrongPasswordError
 
-    # pypdf logs its own English warnings ("EOF marker not found"): the user gets one
-    # Russian error per file instead
-    logging.getLogger("pypdf").setLevel(logging.CRITICAL)
     try:
         reader = PdfReader(str(path))
         if reader.is_encrypted and not reader.decrypt(""):  # an empty password opens many

@@ -87,3 +87,14 @@ def test_the_checker_finds_english_in_a_russian_message():
         "at",
     ]
     assert latin_words("a.docx: это таблица Excel (XLSX); UTF-8", "a.docx") == []
+
+
+def test_reading_a_damaged_pdf_leaves_the_hosts_logging_alone(tmp_path: Path):
+    import logging
+
+    pypdf_logger = logging.getLogger("pypdf")
+    before = pypdf_logger.level
+    data, _ = refused_zoo()["truncated.pdf"]
+    with pytest.raises(DocumentLoadError):
+        load_text(write(tmp_path, "truncated.pdf", data), MAX_BYTES)
+    assert pypdf_logger.level == before  # the entry points, not the loader, set its level
