@@ -85,6 +85,22 @@ def main() -> None:
         build_app()()
     except KeyboardInterrupt:
         sys.exit(130)
+    except Exception as exc:
+        _exit_if_extra_missing(exc)
+        raise
+
+
+def _exit_if_extra_missing(exc: BaseException) -> None:
+    """A command that needs an optional part whose extra is not installed (the server, MCP,
+    PostgreSQL) ends with one line naming ``pip install 'finagent[...]'``, not a traceback."""
+    from finagent.extras import missing_extra
+
+    missing = missing_extra(exc)
+    if missing is not None:
+        from finagent.commands.running import ERROR_PREFIX
+
+        typer.echo(f"{ERROR_PREFIX} {missing.user_message}", err=True)
+        sys.exit(2)
 
 
 if __name__ == "__main__":

@@ -35,6 +35,12 @@ def load_settings(log_to_stderr: bool = False) -> Settings:
         settings = get_settings()
     except Exception as exc:  # invalid environment
         fail(f"неверные настройки: {exc}")
+    from finagent.extras import MissingExtraError, require_configured
+
+    try:
+        require_configured(settings)  # e.g. FINAGENT_POSTGRES_URL without finagent[postgres]
+    except MissingExtraError as exc:
+        fail(exc.user_message)
     if VERBOSE["on"]:
         detailed = settings.log_level.upper() in {"DEBUG", "INFO"}
         configure_logging(settings.log_level if detailed else "INFO")

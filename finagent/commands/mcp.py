@@ -43,6 +43,9 @@ def mcp(
     stdio and loopback HTTP act as USER. With FINAGENT_API_TOKENS set, HTTP requires
     'Authorization: Bearer <token>' and acts as the token's user.
     """
+    from finagent.extras import require_extra
+
+    require_extra("mcp")  # a missing one is one line (finagent/cli.py)
     from finagent.mcp.server import run
 
     if transport not in ("stdio", "http"):

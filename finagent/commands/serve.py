@@ -80,6 +80,9 @@ def serve(
         fail(f"{exc}\n{NO_TOKENS}")
     if not users:
         fail(NO_TOKENS)
+    from finagent.extras import require_extra
+
+    require_extra("server")  # a missing one is one line (finagent/cli.py)
     from finagent.server.app import create_app  # after the checks: it loads the whole agent
 
     server = _server(create_app(settings), host, port, settings.shutdown_grace_s, len(users))

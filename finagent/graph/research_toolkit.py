@@ -62,6 +62,9 @@ class Toolkit:
             if self.registry is None and not isinstance(self._source, ToolRegistry):
                 self._select(await self._source())
             if not self._mcp_loaded:
+                from finagent.extras import require
+
+                require("langchain_mcp_adapters")  # MCP servers configured: the mcp extra
                 from finagent.mcp.client import load_mcp_tools
 
                 result = await load_mcp_tools(

@@ -14,7 +14,7 @@ from finagent.storage.serde import checkpoint_serde
 
 MISSING_POSTGRES_EXTRA = (
     "для FINAGENT_POSTGRES_URL нужен дополнительный пакет finagent[postgres] (нет модуля "
-    '{module}): pip install "finagent[postgres]" (из клона: pip install -e ".[postgres]") '
+    "{module}): pip install 'finagent[postgres]' (из клона: pip install -e '.[postgres]') "
     "или уберите FINAGENT_POSTGRES_URL, чтобы хранить данные в SQLite"
 )
 

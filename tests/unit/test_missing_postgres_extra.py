@@ -25,5 +25,5 @@ async def test_missing_driver_is_a_russian_error_with_the_install_command(
         with pytest.raises(StorageUnavailableError) as info:
             await open_persistence(settings, stack)
     message = str(info.value)
-    assert 'pip install "finagent[postgres]"' in message and "SQLite" in message
+    assert "pip install 'finagent[postgres]'" in message and "SQLite" in message
     assert "pw" not in message
