@@ -205,7 +205,7 @@ def read_penalty(text: CalcText, days: list[QuestionDay], today: date) -> Penalt
         )
     if any(not d.year_given for d in days):
         years = sorted({d.day.year for d in days if not d.year_given})
-        source = " (по другим датам вопроса)" if any(d.year_from_question for d in days) else ""
+        source = next((d.year_basis for d in days if d.year_basis), "")
         out.assumptions.append(f"год не указан: принят {', '.join(map(str, years))} год{source}")
     if due is not None:
         out.dates.append(RoledDate(day=due, role="due"))
