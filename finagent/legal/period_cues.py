@@ -333,6 +333,13 @@ def _next_acts(text: CalcText, days: list[QuestionDay]) -> list[Candidate]:
         if _score(text, replace(cues, cues=(), heads=frozenset()), days) is None:
             continue
         out.append(Candidate(row, 0.0, frozenset(), False, False))
+    for cues in row_cues().values():
+        # a declined reading narrows one of them and its conditions hold (a foreign
+        # organisation's division is not the Russian one's of подп. 3 п. 2 ст. 23)
+        if not table[cues.row].decline or not any(_narrows(cues.id, c.row.id) for c in out):
+            continue
+        if _score(text, replace(cues, cues=(), heads=frozenset()), days) is not None:
+            return []
     narrowest = [
         c for c in out if not any(_narrows(o.row.id, c.row.id) and o is not c for o in out)
     ]
