@@ -9,11 +9,13 @@ act's receipt, so the request chains the objections row before it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import date, timedelta
 
 from finagent.legal.calc_lexicon import canonical, word_set
 from finagent.legal.calc_request import RoledDate, StatedPeriod
 from finagent.legal.calc_text import CalcText
-from finagent.legal.deadlines import Unit, plural
+from finagent.legal.calendar import CalendarYearError
+from finagent.legal.deadlines import Unit, compute_deadline, plural
 from finagent.legal.period_cues import (
     event_objects,
     event_words,
@@ -85,6 +87,62 @@ def _receipt_undated(text: CalcText, days: list[QuestionDay], row: ProceduralPer
     if any(text.has(p) for p in _MAIL):
         return REGISTERED_MAIL
     return SENT_NOT_RECEIVED if sent else None
+
+
+def _sent_day(text: CalcText, days: list[QuestionDay]) -> QuestionDay | None:
+    """The day the words of sending mark («отправила акт заказным письмом 24 октября»),
+    or the question's only day."""
+    marked = marked_day(text, days, [(verb,) for verb in sorted(_SENT)])
+    if marked is not None:
+        return marked[0]
+    return days[0] if len({d.day for d in days}) == 1 else None
+
+
+def posted_receipts(sent: date) -> list[date]:
+    """The readings of «шестой день считая с даты отправки заказного письма»: the sixth
+    working day after the sending (п. 2 and п. 6 ст. 6.1: days are working days, counted
+    from the next day), the sixth calendar day after it, the sixth counting the sending day."""
+    working = compute_deadline(sent, 6, "working_days").nominal_end
+    return [working, sent + timedelta(days=6), sent + timedelta(days=5)]
+
+
+def _posted(
+    out: DeadlineReading, text: CalcText, days: list[QuestionDay], row: ProceduralPeriod
+) -> bool:
+    """A document sent by registered mail whose receipt the row's own article dates (the
+    sixth day from the sending, ``mail_receipt``): the period runs from that day when every
+    reading of «шестой день» ends it on the same day; else the day of receipt is asked."""
+    sent = _sent_day(text, days) if row.mail_receipt else None
+    if sent is None or row.after is not None:
+        return False
+    try:
+        receipts = posted_receipts(sent.day)
+        ends = {compute_deadline(r, row.period, row.unit).end_date for r in receipts}
+    except CalendarYearError:
+        return False
+    if len(ends) != 1:
+        return False
+    receipt = receipts[0]
+    out.dates = [roled(text, d, "other_event") for d in days]
+    out.dates.append(
+        RoledDate(
+            day=receipt,
+            role="asked_event",
+            text=f"шестой день с даты отправки {sent.day:%d.%m.%Y}",
+            year_assumed=not sent.year_given,
+        )
+    )
+    out.assumptions.insert(
+        0,
+        f"документ направлен заказным письмом {sent.day:%d.%m.%Y}: по {row.mail_receipt} "
+        f"датой его вручения считается шестой день считая с даты отправки — принято "
+        f"{receipt:%d.%m.%Y} (шестой рабочий день, п. 6 ст. 6.1 НК РФ); при счёте в "
+        "календарных днях, в том числе со дня отправки, срок истекает в тот же день",
+    )
+    if not sent.year_given:
+        out.assumptions.insert(0, sent.year_note)
+    out.confidence = 0.8
+    return True
 
 
 def _without_excluded(
@@ -187,6 +245,8 @@ def read_deadline(text: CalcText, days: list[QuestionDay]) -> DeadlineReading:
     if not days:
         return out
     undated = _receipt_undated(text, days, row) if row is not None else None
+    if undated == REGISTERED_MAIL and row is not None and _posted(out, text, days, row):
+        return out
     if undated is not None:
         out.decline = undated
         out.dates = [roled(text, d, "other_event") for d in days]
@@ -196,10 +256,35 @@ def read_deadline(text: CalcText, days: list[QuestionDay]) -> DeadlineReading:
         out.chain_from = narrowest_row(text, days, row.after)
     out.dates = [roled(text, d, "asked_event" if d is event else "other_event") for d in days]
     if not event.year_given:
-        source = " (по другим датам вопроса)" if event.year_from_question else ""
-        out.assumptions.insert(0, f"год не указан: принят {event.day.year} год{source}")
+        out.assumptions.insert(0, event.year_note)
+    if row is not None and not chained and _filed_not_received(text, event, row):
+        out.assumptions.append(
+            f"срок считается со дня получения документа налоговым органом ({row.event}); в "
+            f"вопросе дана дата его представления ({event.day:%d.%m.%Y}) — принято, что "
+            "документ получен в тот же день (передача по ТКС или через личный кабинет)"
+        )
     out.confidence = _confidence(out, marked, len({d.day for d in days}))
     return out
+
+
+def _filed_not_received(text: CalcText, day: QuestionDay, row: ProceduralPeriod) -> bool:
+    """The row counts from the receipt of a document the user files («уведомление не
+    прошло контрольные соотношения»: from its receipt by the inspection), and the question
+    dates its filing («подали уведомление 25.04.2025»), not its receipt."""
+    event = canonical(row.event)
+    if not {"получить", "вручить"} & set(event):
+        return False
+    documents = set(event) - {"день", "получить", "вручить", "налоговый", "орган"}
+    first, last = text.day_words(day.mention)
+    sentence = text.words[first].sentence
+    before = [
+        w for w in text.words[max(0, first - 8) : first] if not w.negated and w.sentence == sentence
+    ]
+    after = [w for w in text.words[last + 1 : last + 4] if not w.negated]
+    lemmas = {w.lemma for w in before}
+    filed = "представить" in lemmas and bool(documents & lemmas)
+    received = any(w.raw in _RECEIVED or w.lemma in _RECEIVED for w in before + after)
+    return filed and not received
 
 
 def asked_periods(
