@@ -195,6 +195,11 @@ def read_deadline(text: CalcText, days: list[QuestionDay]) -> DeadlineReading:
     question; ``decline`` when the calculator must not answer it."""
     out = DeadlineReading()
     rows = find_rows(text, days)
+    if rows and rows[0].id == REGISTERED_MAIL and asked_periods(text):
+        # «когда истекают шесть дней, по истечении которых уведомление считается
+        # полученным?»: the period of the mail rule itself is asked, from the sending
+        rows = []
+        out.assumptions.append("срок отсчитан от даты отправки заказного письма")
     if rows and rows[0].decline:
         kept = _without_excluded(text, days, rows[0])
         if kept is None:
