@@ -6,7 +6,8 @@ the period table holds the Code's periods. A question that cites another code (�
 administrative one («пени за коммунальные услуги», «неустойка по контракту», «штраф
 ГИБДД») and names no tax is not the calculators' (data/calc_lexicon.yaml: ``other_codes``,
 ``other_law_debts``, ``tax_words``). Nor are a payment a tax word names but the Code does
-not govern («взносы на травматизм», 125-ФЗ: ``non_code_payments``) and the appeal of a
+not govern («взносы на травматизм», 125-ФЗ: ``non_code_payments``), a procedure of
+another law («оспорить кадастровую стоимость»: ``non_code_procedures``) and the appeal of a
 court's own act to a higher court («апелляционная жалоба на решение арбитражного суда»:
 ``court_acts`` with ``court_appeals``), whatever tax the dispute was about.
 """
@@ -34,8 +35,11 @@ def other_law_debt(text: CalcText) -> bool:
 
 
 def non_code_payment(text: CalcText) -> bool:
-    """A payment outside the Code though a tax word names it (injury contributions)."""
-    return any(text.has(p) for p in phrases("non_code_payments"))
+    """A payment or a procedure outside the Code though a tax word names it (injury
+    contributions; contesting a cadastral value, 237-ФЗ)."""
+    return any(
+        text.has(p) for key in ("non_code_payments", "non_code_procedures") for p in phrases(key)
+    )
 
 
 def appeals_court_act(text: CalcText) -> bool:
