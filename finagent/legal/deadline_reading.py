@@ -36,6 +36,8 @@ REGISTERED_MAIL = "registered_mail"
 SENT_NOT_RECEIVED = "sent_not_received"
 _SENT = frozenset({"направить", "отправить", "выслать", "послать", "направлять", "отправлять"})
 PERIOD_CONFLICT = "period_conflict"
+# the text of the asked event derived from a posted document's sending
+POSTED_RECEIPT = "шестой день с даты отправки"
 
 
 @dataclass
@@ -128,7 +130,7 @@ def _posted(
         RoledDate(
             day=receipt,
             role="asked_event",
-            text=f"шестой день с даты отправки {sent.day:%d.%m.%Y}",
+            text=f"{POSTED_RECEIPT} {sent.day:%d.%m.%Y}",
             year_assumed=not sent.year_given,
         )
     )
