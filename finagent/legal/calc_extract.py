@@ -21,6 +21,7 @@ from finagent.legal.question_periods import stated_periods
 
 PENALTY = ("пеня",)
 _RECEIPT = frozenset({"получить", "вручить"})
+_AUTHORITY = frozenset({"инспекция", "ифнс", "фнс", "налоговый", "налоговик"})
 JURISDICTION = "jurisdiction:"
 
 
@@ -68,15 +69,23 @@ def looks_like_calc(question: str) -> bool:
 
 
 def _dated_receipt(text: CalcText) -> bool:
-    """A story sentence tells that a document was received on a day («Получили из
-    инспекции документ по ТКС 12 ноября 2025, до какого числа ответить?»): the period
-    asked then runs from it, whichever document it was (the calc node asks which)."""
+    """A story sentence tells that a document from the inspection was received on a day
+    («Получили из инспекции документ по ТКС 12 ноября 2025, до какого числа ответить?»):
+    the period asked then runs from it, whichever document it was (the calc node asks
+    which)."""
     dated = {text.words[text.day_words(k)[0]].sentence for k in range(len(text.days))}
-    return any(
-        w.lemma in _RECEIPT and w.pos == "VERB" and not w.asked and not w.negated
+    told = {
+        w.sentence
         for w in text.words
         if w.sentence in dated
-    )
+        and w.lemma in _RECEIPT
+        and w.pos == "VERB"
+        and not w.asked
+        and not w.negated
+    }
+    # from the inspection («из инспекции», «из налоговой»): not a payment or a document a
+    # counterparty sent («получили аванс 5 марта»: a Part Two question for the knowledge base)
+    return any(w.sentence in told and w.lemma in _AUTHORITY for w in text.words)
 
 
 def extract_calc_request(question: str, today: date) -> CalcRequest:

@@ -107,6 +107,17 @@ def test_a_dated_receipt_of_an_unnamed_document_is_claimed_and_asked_back() -> N
     assert extract_calc_request(question, TODAY).missing == ["procedure"]
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Получили от покупателя аванс 5 марта 2025, в какой срок выставить счет-фактуру?",
+        "Получили зарплату 5 марта 2025, до какого числа нужно перечислить НДФЛ?",
+    ],
+)
+def test_a_receipt_not_from_the_inspection_stays_with_the_knowledge_base(question: str) -> None:
+    assert calc_decision(question) is None
+
+
 def test_a_posted_act_counts_from_the_sixth_day_when_every_reading_agrees() -> None:
     """п. 5 ст. 100: the act sent by registered mail counts as received on the sixth day;
     sent on Thu 03.04.2025 every reading of «шестой день» ends the month on 12.05.2025."""
