@@ -153,7 +153,7 @@ def _deadline(
     missing: list[Missing] = []
     if reading.row is None and reading.period is None and reading.decline is None:
         missing.append("procedure")
-    if not days and reading.decline is None:
+    if (not days or reading.event_missing) and reading.decline is None:
         missing.append("event_date")
     asks = bool(text.asking_phrases) or reading.row is not None
     found = reading.row is not None or reading.period is not None

@@ -50,6 +50,8 @@ class DeadlineReading:
     assumptions: list[str] = field(default_factory=list)
     decline: str | None = None
     confidence: float = 0.0
+    # the only day is told of another event («решение вынесено 10 марта») than the row's
+    event_missing: bool = False
 
 
 def _extends(row: ProceduralPeriod, unit: Unit) -> bool:
@@ -259,6 +261,10 @@ def read_deadline(text: CalcText, days: list[QuestionDay]) -> DeadlineReading:
         out.dates = [roled(text, d, "other_event") for d in days]
         return out
     event, chained, marked = _event_day(text, days, row)
+    if row is not None and row.after and not marked and _told_of_other_event(text, event, row):
+        out.event_missing = True
+        out.dates = [roled(text, d, "other_event") for d in days]
+        return out
     if chained and row is not None and row.after is not None:
         out.chain_from = narrowest_row(text, days, row.after)
     out.dates = [roled(text, d, "asked_event" if d is event else "other_event") for d in days]
@@ -272,6 +278,27 @@ def read_deadline(text: CalcText, days: list[QuestionDay]) -> DeadlineReading:
         )
     out.confidence = _confidence(out, marked, len({d.day for d in days}))
     return out
+
+
+def _told_of_other_event(text: CalcText, day: QuestionDay, row: ProceduralPeriod) -> bool:
+    """For a row that runs from the end of an earlier period (``after``), the verb right
+    next to the day tells another event than either period's: «Решение вынесено
+    10 марта. Когда банк должен исполнить?» dates neither the end of the period for
+    objections nor the receipt of the act."""
+    first, last = text.day_words(day.mention)
+    verbs = [
+        w
+        for j in (first - 1, last + 1)
+        if 0 <= j < len(text.words)
+        for w in (text.words[j],)
+        if w.event and not w.negated
+    ]
+    if not verbs:
+        return False
+    known = {lemma for phrase in event_words(row.id) for lemma in phrase}
+    if row.after:
+        known |= {lemma for phrase in event_words(row.after) for lemma in phrase}
+    return all(w.lemma not in known and w.raw not in known for w in verbs)
 
 
 def _filed_not_received(text: CalcText, day: QuestionDay, row: ProceduralPeriod) -> bool:

@@ -221,3 +221,17 @@ def test_a_procedure_of_another_law_asked_under_the_code_is_declined() -> None:
         TODAY,
     )
     assert req.decline == OTHER_LAW
+
+
+def test_a_day_told_of_another_event_does_not_end_an_earlier_period() -> None:
+    """A row that runs from the end of an earlier period (the review after the month for
+    objections) is not dated by a day the question tells of another event («решение
+    вынесено»): the event's date is asked, naming it."""
+    req = extract_calc_request(
+        "Решение о приостановлении операций по счетам вынесено 12 мая 2025. Когда банк "
+        "должен его исполнить?",
+        TODAY,
+    )
+    assert "event_date" in req.missing and req.event_date is None
+    chained = deadline("Акт выездной проверки получили 12 мая 2025. Когда вынесут решение?")
+    assert chained is not None and chained.request.chain_from == "objections_100"
