@@ -12,7 +12,7 @@ from finagent.legal.calc_lexicon import phrases
 from finagent.legal.calc_request import CalcRequest, Missing
 from finagent.legal.calc_text import CalcText, read_question
 from finagent.legal.deadline_reading import read_deadline
-from finagent.legal.jurisdiction import foreign_country, foreign_party_only
+from finagent.legal.jurisdiction import foreign_authority, foreign_country, foreign_party_only
 from finagent.legal.law_scope import OTHER_LAW, other_law
 from finagent.legal.penalty_reading import read_penalty
 from finagent.legal.period_cues import rank_rows
@@ -94,7 +94,7 @@ def extract_calc_request(question: str, today: date) -> CalcRequest:
     question has no other dated day."""
     text = read_question(question)
     days = question_days(text, today)
-    foreign = foreign_country(question)
+    foreign = foreign_country(question) or foreign_authority(question)
     if asks_penalty(text):
         return _penalty(text, days, today, foreign)
     return _deadline(text, days, foreign, foreign is not None and foreign_party_only(question))

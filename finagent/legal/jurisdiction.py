@@ -100,6 +100,25 @@ def foreign_country(query: str) -> str | None:
     return display_name(found[0]) if found else None
 
 
+_AUTHORITY_WORDS = frozenset(
+    {"налоговый", "налоговая", "инспекция", "служба", "орган", "суд", "министерство", "комитет"}
+)
+
+
+def foreign_authority(query: str) -> str | None:
+    """Another country's authority acts in the question («акт от налоговой Казахстана»,
+    «налоговая служба Германии»): its periods are that country's, whatever Russian angle
+    the question has («мы, российское ООО»)."""
+    for sentence in analyse(query).sentences:
+        for i, token in enumerate(sentence.tokens):
+            if i == 0 or not token.text[:1].isupper():
+                continue
+            code = country_of_noun(token.text)
+            if code and sentence.lemmas[i - 1] in _AUTHORITY_WORDS and can_be(token.text, "gent"):
+                return display_name(code)
+    return None
+
+
 def foreign_party_only(query: str) -> bool:
     """Whether the other country is named only as a party's adjective («эстонская фирма
     открыла у нас подразделение»), not as a place or a source of law: the party may be a

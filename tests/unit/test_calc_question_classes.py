@@ -237,3 +237,17 @@ def test_a_day_told_of_another_event_does_not_end_an_earlier_period() -> None:
     assert "event_date" in req.missing and req.event_date is None
     chained = deadline("Акт выездной проверки получили 12 мая 2025. Когда вынесут решение?")
     assert chained is not None and chained.request.chain_from == "objections_100"
+
+
+def test_another_countrys_authority_is_declined_despite_a_russian_angle() -> None:
+    req = extract_calc_request(
+        "Мы, российское ООО, получили требование от налоговой службы Казахстана 5 марта "
+        "2025. До какого числа ответить?",
+        TODAY,
+    )
+    assert req.decline == "jurisdiction:Казахстан"
+    ours = deadline(
+        "Акт выездной проверки ИФНС России № 5 по г. Москве вручили 5 марта 2025. Когда "
+        "подать возражения?"
+    )
+    assert ours is not None and ours.row_id == "objections_100"
