@@ -16,6 +16,7 @@ from finagent.legal.calc_request import RoledDate, StatedPeriod
 from finagent.legal.calc_text import CalcText
 from finagent.legal.calendar import CalendarYearError
 from finagent.legal.deadlines import Unit, compute_deadline, plural
+from finagent.legal.penalty_reading import date_cues
 from finagent.legal.period_cues import (
     event_objects,
     event_words,
@@ -163,6 +164,10 @@ def _without_excluded(
     dropped = [d for d in days if sentence[d.mention] in told]
     kept = frozenset(sentence[d.mention] for d in days if d not in dropped)
     if not dropped or not kept or not names_row_in(text, wider, kept):
+        return None
+    # each dropped day is another event of the wider row («а 2 апреля вошли в ООО»), not
+    # a fact of the same one («срок в уведомлении 1 декабря»: the notice's own due date)
+    if any(cue == "due" for cue in date_cues(text, dropped)):
         return None
     return period_by_id()[wider], dropped
 

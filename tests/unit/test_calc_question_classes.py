@@ -251,3 +251,15 @@ def test_another_countrys_authority_is_declined_despite_a_russian_angle() -> Non
         "подать возражения?"
     )
     assert ours is not None and ours.row_id == "objections_100"
+
+
+def test_a_due_date_the_document_states_is_not_another_event_to_drop() -> None:
+    """«срок в уведомлении 1 декабря»: the notice names its own due date (п. 6 ст. 58 gives
+    a month only when it names none), so nothing is computed; before, that day was dropped
+    as an excluded event and a month from the receipt was claimed."""
+    req = extract_calc_request(
+        "Налоговое уведомление на земельный налог получила 14 октября. До какого числа "
+        "платить, если срок в уведомлении 1 декабря 2025?",
+        TODAY,
+    )
+    assert req.decline == "tax_notice_own_due_date"
