@@ -109,15 +109,17 @@ def _day(n: int, year: int, month: int, day: int, basis: str) -> QuestionDay | N
 
 def named_years(text: CalcText) -> tuple[date | None, int | None]:
     """The latest end of a reporting period the question names with its year («за 4 кв.
-    2023», «за 2 квартал 2025 года», «за 9 месяцев 2024», «за июнь 2025», «за 2024 год»),
-    and a year it names alone («в 2025 году»), outside its dates."""
+    2023», «за 2 квартал 2025 года», «за 9 месяцев 2024», «за июнь 2025», «за 2024 год»,
+    «за 2021-2023 годы»), and a year it names alone («в 2025 году»), outside its dates."""
     ends: list[date] = []
     alone: set[int] = set()
     words = text.words
     for i, w in enumerate(words):
-        if w.day is not None or not (w.text.isdigit() and len(w.text) == 4):
+        # «2024», and the last year of a range written as one token («2021-2023»)
+        last = w.text.replace("–", "-").split("-")[-1]
+        if w.day is not None or not (last.isdigit() and len(last) == 4):
             continue
-        year = int(w.text)
+        year = int(last)
         if not 1990 <= year <= 2100:
             continue
         back = words[max(0, i - _PERIOD_REACH) : i]

@@ -36,6 +36,11 @@ from tests.unit.calc_reading import TODAY, deadline, row_ids
             "проверка?",
             date(2024, 10, 20),
         ),
+        (
+            "Решение о выездной проверке за 2021-2023 годы вынесли 15 мая. Когда проверка "
+            "должна закончиться?",
+            date(2024, 5, 15),
+        ),
     ],
 )
 def test_a_missing_year_comes_from_the_reporting_period(question: str, event: date) -> None:
