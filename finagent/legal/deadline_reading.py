@@ -266,7 +266,14 @@ def read_deadline(text: CalcText, days: list[QuestionDay]) -> DeadlineReading:
         out.dates = [roled(text, d, "other_event") for d in days]
         return out
     event, chained, marked = _event_day(text, days, row)
-    if row is not None and row.after and not marked and _told_of_other_event(text, event, row):
+    if (
+        row is not None
+        and not marked
+        and (
+            (row.after and _told_of_other_event(text, event, row))
+            or _of_another_document(text, event, row)
+        )
+    ):
         out.event_missing = True
         out.dates = [roled(text, d, "other_event") for d in days]
         return out
@@ -304,6 +311,30 @@ def _told_of_other_event(text: CalcText, day: QuestionDay, row: ProceduralPeriod
     if row.after:
         known |= {lemma for phrase in event_words(row.after) for lemma in phrase}
     return all(w.lemma not in known and w.raw not in known for w in verbs)
+
+
+def _of_another_document(text: CalcText, day: QuestionDay, row: ProceduralPeriod) -> bool:
+    """The row counts from a document's date or receipt (its ``event`` names one), and the
+    verb next to the day tells the event of another document of the procedure («справку
+    вручили 30 мая»: not the act the delivery period counts from)."""
+    documents = word_set("procedure_documents")
+    own = documents & set(canonical(row.event))
+    if not own:
+        return False
+    first, last = text.day_words(day.mention)
+    words = text.words
+    for j in (first - 1, last + 1):
+        if not (0 <= j < len(words)) or not words[j].event or words[j].negated:
+            continue
+        around = [
+            w.lemma
+            for w in words[max(0, j - 2) : j + 3]
+            if w.sentence == words[j].sentence and w.day is None and w.pos == "NOUN"
+        ]
+        named = documents & set(around)
+        if named and not named & own:
+            return True
+    return False
 
 
 def _filed_not_received(text: CalcText, day: QuestionDay, row: ProceduralPeriod) -> bool:

@@ -268,3 +268,19 @@ def test_a_due_date_the_document_states_is_not_another_event_to_drop() -> None:
         TODAY,
     )
     assert req.decline == "tax_notice_own_due_date"
+
+
+def test_a_day_told_only_of_another_document_is_not_the_rows_event() -> None:
+    """«справку вручили 30 мая ... когда вручить акт?»: the delivery of an act runs from
+    the act's date, which the question does not give; the day of the справка is not it."""
+    req = extract_calc_request(
+        "Выездная проверка окончена, справку вручили 16 июня 2025. Акт пока не составлен. "
+        "До какого числа инспекция должна вручить акт?",
+        TODAY,
+    )
+    assert "event_date" in req.missing and req.event_date is None
+    asked = deadline(
+        "Налоговая запросила пояснения по декларации 29.10.2025 в рамках камералки. "
+        "Какой последний день ответа?"
+    )
+    assert asked is not None and asked.event_date == date(2025, 10, 29)
