@@ -75,9 +75,10 @@ class Abstention:
     missing: str
 
 
-def jurisdiction_abstention(query: str) -> Abstention | None:
-    """An abstention for a question about another country's taxes, or None."""
-    country = foreign_country(query)
+def jurisdiction_abstention(query: str, country: str | None = None) -> Abstention | None:
+    """An abstention for a question about another country's taxes (or ``country``, when
+    the caller found it: another country's authority acting), or None."""
+    country = foreign_country(query) or country
     if country is None:
         return None
     reason = messages.ABSTAIN_JURISDICTION.format(country=country)

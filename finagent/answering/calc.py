@@ -96,7 +96,7 @@ def _declined(req: CalcRequest, question: str) -> CalcOutcome | None:
         return None
     debug = {"declined": req.decline}
     if req.decline.startswith(JURISDICTION):
-        abstention = jurisdiction_abstention(question)
+        abstention = jurisdiction_abstention(question, req.decline.removeprefix(JURISDICTION))
         if abstention is not None:
             return CalcOutcome(render_abstention(abstention), True, debug, "decline")
     return CalcOutcome("", False, debug, "not_calc")  # the knowledge base answers

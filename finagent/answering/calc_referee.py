@@ -17,6 +17,7 @@ from typing import Literal
 from finagent.answering import messages
 from finagent.answering.calc_common import money
 from finagent.legal.calc_request import CalcRequest, DateRole
+from finagent.legal.deadline_reading import POSTED_RECEIPT
 from finagent.legal.deadlines import plural
 from finagent.legal.penalty_reading import due_on_working_day
 from finagent.legal.periods import period_by_id
@@ -50,6 +51,16 @@ def _days(req: CalcRequest, role: DateRole) -> str:
     if role == "due":  # a due date on a day off is the next working day for both readings
         days = {due_on_working_day(d) for d in days}
     return ", ".join(f"{d:%d.%m.%Y}" for d in sorted(days))
+
+
+def _posted_sending(req: CalcRequest) -> str:
+    """The sending date of a posted document whose receipt the rules derived (the sixth
+    day of the row's own article), rendered; empty otherwise. A reading that counts from
+    the sending itself names the same event."""
+    asked = req.dated("asked_event")
+    if not asked or not asked[0].text.startswith(POSTED_RECEIPT):
+        return ""
+    return asked[0].text.removeprefix(POSTED_RECEIPT).strip()
 
 
 def _procedure(req: CalcRequest) -> str:
@@ -111,6 +122,8 @@ def referee(rule: CalcRequest, llm: CalcRequest) -> Verdict:
         diff = Difference("kind", kinds[rule.kind or "deadline"], kinds[llm.kind])
         return Verdict("ask", rule, [diff])
     ours, theirs = _compared(rule), _compared(llm)
+    if theirs.get("event_date") and theirs["event_date"] == _posted_sending(rule):
+        theirs["event_date"] = ours["event_date"]  # the sending the rules' receipt counts from
     differences = [
         Difference(what, ours[what], theirs[what])
         for what in ours

@@ -149,8 +149,7 @@ def _deadline(
         return Check(None, reasons)
     assumptions = [a for a in rule.assumptions if not a.startswith("год не указан")]
     if not event.year_given:
-        source = " (по другим датам вопроса)" if event.year_from_question else ""
-        assumptions.insert(0, f"год не указан: принят {event.day.year} год{source}")
+        assumptions.insert(0, event.year_note)
     dates = [roled(text, d, "asked_event" if d is event else "other_event") for d in days]
     request = rule.model_copy(
         update={

@@ -12,7 +12,7 @@ from finagent.legal.calc_lexicon import phrases
 from finagent.legal.calc_request import CalcRequest, Missing
 from finagent.legal.calc_text import CalcText, read_question
 from finagent.legal.deadline_reading import read_deadline
-from finagent.legal.jurisdiction import foreign_country
+from finagent.legal.jurisdiction import foreign_authority, foreign_country, foreign_party_only
 from finagent.legal.law_scope import OTHER_LAW, other_law
 from finagent.legal.penalty_reading import read_penalty
 from finagent.legal.period_cues import rank_rows
@@ -20,6 +20,8 @@ from finagent.legal.question_days import QuestionDay, question_days
 from finagent.legal.question_periods import stated_periods
 
 PENALTY = ("пеня",)
+_RECEIPT = frozenset({"получить", "вручить"})
+_AUTHORITY = frozenset({"инспекция", "ифнс", "фнс", "налоговый", "налоговик"})
 JURISDICTION = "jurisdiction:"
 
 
@@ -60,8 +62,30 @@ def looks_like_calc(question: str) -> bool:
         return False
     # a period the table knows or the question states, or a dated event the period must
     # run from («бумагу из инспекции получили 4 августа»: which period is then asked back)
-    dated_event = asks_day and any(w.event for w in text.words)
+    # (a length asked with the date of a receipt too: «пришло письмо 5 марта, в какой срок
+    # ответить?»)
+    dated_event = (asks_day and any(w.event for w in text.words)) or _dated_receipt(text)
     return bool(rank_rows(text, [])) or bool(stated_periods(text)) or dated_event
+
+
+def _dated_receipt(text: CalcText) -> bool:
+    """A story sentence tells that a document from the inspection was received on a day
+    («Получили из инспекции документ по ТКС 12 ноября 2025, до какого числа ответить?»):
+    the period asked then runs from it, whichever document it was (the calc node asks
+    which)."""
+    dated = {text.words[text.day_words(k)[0]].sentence for k in range(len(text.days))}
+    told = {
+        w.sentence
+        for w in text.words
+        if w.sentence in dated
+        and w.lemma in _RECEIPT
+        and w.pos == "VERB"
+        and not w.asked
+        and not w.negated
+    }
+    # from the inspection («из инспекции», «из налоговой»): not a payment or a document a
+    # counterparty sent («получили аванс 5 марта»: a Part Two question for the knowledge base)
+    return any(w.sentence in told and w.lemma in _AUTHORITY for w in text.words)
 
 
 def extract_calc_request(question: str, today: date) -> CalcRequest:
@@ -70,10 +94,10 @@ def extract_calc_request(question: str, today: date) -> CalcRequest:
     question has no other dated day."""
     text = read_question(question)
     days = question_days(text, today)
-    foreign = foreign_country(question)
+    foreign = foreign_country(question) or foreign_authority(question)
     if asks_penalty(text):
         return _penalty(text, days, today, foreign)
-    return _deadline(text, days, foreign)
+    return _deadline(text, days, foreign, foreign is not None and foreign_party_only(question))
 
 
 def _decline_of(country: str | None) -> str | None:
@@ -107,12 +131,29 @@ def _penalty(
     )
 
 
-def _deadline(text: CalcText, days: list[QuestionDay], foreign: str | None) -> CalcRequest:
+def in_russia(text: CalcText) -> bool:
+    """The story happens here: «у нас» (a place name cannot say it: pymorphy3 tags Russian
+    and foreign cities alike)."""
+    words = text.words
+    return any(
+        words[k - 1].lemma == "у" and words[k].lemma == "мы" and not words[k].negated
+        for k in range(1, len(words))
+    )
+
+
+def _deadline(
+    text: CalcText, days: list[QuestionDay], foreign: str | None, party_only: bool = False
+) -> CalcRequest:
     reading = read_deadline(text, days)
+    if foreign and party_only and (reading.row is not None or reading.decline):
+        # «эстонская фирма открыла у нас подразделение»: a foreign party acting here is
+        # under the Russian Code; the rows read its adjective as «иностранный» and decide
+        if in_russia(text):
+            foreign = None
     missing: list[Missing] = []
     if reading.row is None and reading.period is None and reading.decline is None:
         missing.append("procedure")
-    if not days and reading.decline is None:
+    if (not days or reading.event_missing) and reading.decline is None:
         missing.append("event_date")
     asks = bool(text.asking_phrases) or reading.row is not None
     found = reading.row is not None or reading.period is not None

@@ -131,6 +131,8 @@ class CalcText:
         negators = word_set("negators")
         sees_denied = any(lemma.split(":")[-1] in negators for lemma in phrase)
         visible = [i for i in self.content if sees_denied or not self.words[i].negated]
+        if sees_denied:  # «уточненку не подавали» denies the updated declaration only
+            visible = [i for i in visible if not self._narrowed(i, phrase)]
         by_sentence: dict[int, list[int]] = {}
         for i in visible:
             by_sentence.setdefault(self.words[i].sentence, []).append(i)
@@ -148,6 +150,18 @@ class CalcText:
         if spread is not None and (strict is None or self._asked(spread) > self._asked(strict)):
             return spread, False
         return (strict, True) if strict is not None else None
+
+    def _narrowed(self, i: int, phrase: Sequence[str]) -> bool:
+        """Whether word ``i`` is qualified by a narrowing word the phrase does not hold
+        (lexicon ``narrowing``: «уточненная декларация», «уточненка»): a denial of the
+        narrower thing is not a denial of the wider one the phrase names."""
+        narrowing = word_set("narrowing") - {lemma.split(":")[-1] for lemma in phrase}
+        word = self.words[i]
+        same = [w for w in self.words if w.start == word.start and w is not word]
+        previous = self.words[i - 1] if i else None
+        if previous is not None and previous.pos in ("ADJF", "PRTF"):
+            same.append(previous)
+        return any(w.lemma in narrowing for w in same)
 
     def _asks_for(self, spread: set[int], phrase: Sequence[str]) -> bool:
         """Whether a phrase spread over the question is what it asks: its first word is in

@@ -9,11 +9,14 @@ act's receipt, so the request chains the objections row before it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import date, timedelta
 
 from finagent.legal.calc_lexicon import canonical, word_set
 from finagent.legal.calc_request import RoledDate, StatedPeriod
 from finagent.legal.calc_text import CalcText
-from finagent.legal.deadlines import Unit, plural
+from finagent.legal.calendar import CalendarYearError
+from finagent.legal.deadlines import Unit, compute_deadline, plural
+from finagent.legal.penalty_reading import date_cues
 from finagent.legal.period_cues import (
     event_objects,
     event_words,
@@ -34,6 +37,8 @@ REGISTERED_MAIL = "registered_mail"
 SENT_NOT_RECEIVED = "sent_not_received"
 _SENT = frozenset({"направить", "отправить", "выслать", "послать", "направлять", "отправлять"})
 PERIOD_CONFLICT = "period_conflict"
+# the text of the asked event derived from a posted document's sending
+POSTED_RECEIPT = "шестой день с даты отправки"
 
 
 @dataclass
@@ -46,6 +51,8 @@ class DeadlineReading:
     assumptions: list[str] = field(default_factory=list)
     decline: str | None = None
     confidence: float = 0.0
+    # the only day is told of another event («решение вынесено 10 марта») than the row's
+    event_missing: bool = False
 
 
 def _extends(row: ProceduralPeriod, unit: Unit) -> bool:
@@ -87,6 +94,62 @@ def _receipt_undated(text: CalcText, days: list[QuestionDay], row: ProceduralPer
     return SENT_NOT_RECEIVED if sent else None
 
 
+def _sent_day(text: CalcText, days: list[QuestionDay]) -> QuestionDay | None:
+    """The day the words of sending mark («отправила акт заказным письмом 24 октября»),
+    or the question's only day."""
+    marked = marked_day(text, days, [(verb,) for verb in sorted(_SENT)])
+    if marked is not None:
+        return marked[0]
+    return days[0] if len({d.day for d in days}) == 1 else None
+
+
+def posted_receipts(sent: date) -> list[date]:
+    """The readings of «шестой день считая с даты отправки заказного письма»: the sixth
+    working day after the sending (п. 2 and п. 6 ст. 6.1: days are working days, counted
+    from the next day), the sixth calendar day after it, the sixth counting the sending day."""
+    working = compute_deadline(sent, 6, "working_days").nominal_end
+    return [working, sent + timedelta(days=6), sent + timedelta(days=5)]
+
+
+def _posted(
+    out: DeadlineReading, text: CalcText, days: list[QuestionDay], row: ProceduralPeriod
+) -> bool:
+    """A document sent by registered mail whose receipt the row's own article dates (the
+    sixth day from the sending, ``mail_receipt``): the period runs from that day when every
+    reading of «шестой день» ends it on the same day; else the day of receipt is asked."""
+    sent = _sent_day(text, days) if row.mail_receipt else None
+    if sent is None or row.after is not None:
+        return False
+    try:
+        receipts = posted_receipts(sent.day)
+        ends = {compute_deadline(r, row.period, row.unit).end_date for r in receipts}
+    except CalendarYearError:
+        return False
+    if len(ends) != 1:
+        return False
+    receipt = receipts[0]
+    out.dates = [roled(text, d, "other_event") for d in days]
+    out.dates.append(
+        RoledDate(
+            day=receipt,
+            role="asked_event",
+            text=f"{POSTED_RECEIPT} {sent.day:%d.%m.%Y}",
+            year_assumed=not sent.year_given,
+        )
+    )
+    out.assumptions.insert(
+        0,
+        f"документ направлен заказным письмом {sent.day:%d.%m.%Y}: по {row.mail_receipt} "
+        f"датой его вручения считается шестой день считая с даты отправки — принято "
+        f"{receipt:%d.%m.%Y} (шестой рабочий день, п. 6 ст. 6.1 НК РФ); при счёте в "
+        "календарных днях, в том числе со дня отправки, срок истекает в тот же день",
+    )
+    if not sent.year_given:
+        out.assumptions.insert(0, sent.year_note)
+    out.confidence = 0.8
+    return True
+
+
 def _without_excluded(
     text: CalcText, days: list[QuestionDay], declined: ProceduralPeriod
 ) -> tuple[ProceduralPeriod, list[QuestionDay]] | None:
@@ -101,6 +164,10 @@ def _without_excluded(
     dropped = [d for d in days if sentence[d.mention] in told]
     kept = frozenset(sentence[d.mention] for d in days if d not in dropped)
     if not dropped or not kept or not names_row_in(text, wider, kept):
+        return None
+    # each dropped day is another event of the wider row («а 2 апреля вошли в ООО»), not
+    # a fact of the same one («срок в уведомлении 1 декабря»: the notice's own due date)
+    if any(cue == "due" for cue in date_cues(text, dropped)):
         return None
     return period_by_id()[wider], dropped
 
@@ -137,6 +204,11 @@ def read_deadline(text: CalcText, days: list[QuestionDay]) -> DeadlineReading:
     question; ``decline`` when the calculator must not answer it."""
     out = DeadlineReading()
     rows = find_rows(text, days)
+    if rows and rows[0].id == REGISTERED_MAIL and asked_periods(text):
+        # «когда истекают шесть дней, по истечении которых уведомление считается
+        # полученным?»: the period of the mail rule itself is asked, from the sending
+        rows = []
+        out.assumptions.append("срок отсчитан от даты отправки заказного письма")
     if rows and rows[0].decline:
         kept = _without_excluded(text, days, rows[0])
         if kept is None:
@@ -187,19 +259,102 @@ def read_deadline(text: CalcText, days: list[QuestionDay]) -> DeadlineReading:
     if not days:
         return out
     undated = _receipt_undated(text, days, row) if row is not None else None
+    if undated == REGISTERED_MAIL and row is not None and _posted(out, text, days, row):
+        return out
     if undated is not None:
         out.decline = undated
         out.dates = [roled(text, d, "other_event") for d in days]
         return out
     event, chained, marked = _event_day(text, days, row)
+    if (
+        row is not None
+        and not marked
+        and (
+            (row.after and _told_of_other_event(text, event, row))
+            or _of_another_document(text, event, row)
+        )
+    ):
+        out.event_missing = True
+        out.dates = [roled(text, d, "other_event") for d in days]
+        return out
     if chained and row is not None and row.after is not None:
         out.chain_from = narrowest_row(text, days, row.after)
     out.dates = [roled(text, d, "asked_event" if d is event else "other_event") for d in days]
     if not event.year_given:
-        source = " (по другим датам вопроса)" if event.year_from_question else ""
-        out.assumptions.insert(0, f"год не указан: принят {event.day.year} год{source}")
+        out.assumptions.insert(0, event.year_note)
+    if row is not None and not chained and _filed_not_received(text, event, row):
+        out.assumptions.append(
+            f"срок считается со дня получения документа налоговым органом ({row.event}); в "
+            f"вопросе дана дата его представления ({event.day:%d.%m.%Y}) — принято, что "
+            "документ получен в тот же день (передача по ТКС или через личный кабинет)"
+        )
     out.confidence = _confidence(out, marked, len({d.day for d in days}))
     return out
+
+
+def _told_of_other_event(text: CalcText, day: QuestionDay, row: ProceduralPeriod) -> bool:
+    """For a row that runs from the end of an earlier period (``after``), the verb right
+    next to the day tells another event than either period's: «Решение вынесено
+    10 марта. Когда банк должен исполнить?» dates neither the end of the period for
+    objections nor the receipt of the act."""
+    first, last = text.day_words(day.mention)
+    verbs = [
+        w
+        for j in (first - 1, last + 1)
+        if 0 <= j < len(text.words)
+        for w in (text.words[j],)
+        if w.event and not w.negated
+    ]
+    if not verbs:
+        return False
+    known = {lemma for phrase in event_words(row.id) for lemma in phrase}
+    if row.after:
+        known |= {lemma for phrase in event_words(row.after) for lemma in phrase}
+    return all(w.lemma not in known and w.raw not in known for w in verbs)
+
+
+def _of_another_document(text: CalcText, day: QuestionDay, row: ProceduralPeriod) -> bool:
+    """The row counts from a document's date or receipt (its ``event`` names one), and the
+    verb next to the day tells the event of another document of the procedure («справку
+    вручили 30 мая»: not the act the delivery period counts from)."""
+    documents = word_set("procedure_documents")
+    own = documents & set(canonical(row.event))
+    if not own:
+        return False
+    first, last = text.day_words(day.mention)
+    words = text.words
+    for j in (first - 1, last + 1):
+        if not (0 <= j < len(words)) or not words[j].event or words[j].negated:
+            continue
+        around = [
+            w.lemma
+            for w in words[max(0, j - 2) : j + 3]
+            if w.sentence == words[j].sentence and w.day is None and w.pos == "NOUN"
+        ]
+        named = documents & set(around)
+        if named and not named & own:
+            return True
+    return False
+
+
+def _filed_not_received(text: CalcText, day: QuestionDay, row: ProceduralPeriod) -> bool:
+    """The row counts from the receipt of a document the user files («уведомление не
+    прошло контрольные соотношения»: from its receipt by the inspection), and the question
+    dates its filing («подали уведомление 25.04.2025»), not its receipt."""
+    event = canonical(row.event)
+    if not {"получить", "вручить"} & set(event):
+        return False
+    documents = set(event) - {"день", "получить", "вручить", "налоговый", "орган"}
+    first, last = text.day_words(day.mention)
+    sentence = text.words[first].sentence
+    before = [
+        w for w in text.words[max(0, first - 8) : first] if not w.negated and w.sentence == sentence
+    ]
+    after = [w for w in text.words[last + 1 : last + 4] if not w.negated]
+    lemmas = {w.lemma for w in before}
+    filed = "представить" in lemmas and bool(documents & lemmas)
+    received = any(w.raw in _RECEIVED or w.lemma in _RECEIVED for w in before + after)
+    return filed and not received
 
 
 def asked_periods(

@@ -56,10 +56,13 @@ def _phrase_country(sentence: AnalysedSentence) -> str | None:
     return None
 
 
-def _sentence_country(sentence: AnalysedSentence) -> str | None:
+def _sentence_country(sentence: AnalysedSentence) -> tuple[str, bool] | None:
+    """The country a sentence names and whether only by an adjective of a party
+    («эстонская фирма»), not as a place or a law."""
     found = _phrase_country(sentence)
     if found:
-        return found
+        return found, False
+    by_adjective: str | None = None
     for i, token in enumerate(sentence.tokens):
         word = token.text
         if not any("а" <= ch <= "я" for ch in word.lower()):
@@ -67,22 +70,58 @@ def _sentence_country(sentence: AnalysedSentence) -> str | None:
         adjective = country_of_adjective(word)
         following = sentence.lemmas[i + 1] if i + 1 < len(sentence.lemmas) else ""
         if adjective and following != _LANGUAGE:
-            return adjective
+            by_adjective = by_adjective or adjective
+            continue
         if word[:1].isupper():
             code = country_of_noun(word)
             if code and (_located(sentence, i) or _of_law(sentence, i)):
-                return code
-    return None
+                return code, False
+    return (by_adjective, True) if by_adjective else None
 
 
-def foreign_country(query: str) -> str | None:
-    """The other country a question is about, or None (also when it has a Russian angle)."""
+def _found(query: str) -> tuple[str, bool] | None:
     analysed = analyse(query)
     lemmas = [lemma for sentence in analysed.sentences for lemma in sentence.lemmas]
     if _RUSSIAN_ANGLE.intersection(lemmas) or has_any(lemmas, _RUSSIAN_TRADE):
         return None
+    parties: list[str] = []
     for sentence in analysed.sentences:
-        code = _sentence_country(sentence)
-        if code:
-            return display_name(code)
+        found = _sentence_country(sentence)
+        if found and not found[1]:
+            return found
+        if found:
+            parties.append(found[0])
+    return (parties[0], True) if parties else None
+
+
+def foreign_country(query: str) -> str | None:
+    """The other country a question is about, or None (also when it has a Russian angle)."""
+    found = _found(query)
+    return display_name(found[0]) if found else None
+
+
+_AUTHORITY_WORDS = frozenset(
+    {"налоговый", "налоговая", "инспекция", "служба", "орган", "суд", "министерство", "комитет"}
+)
+
+
+def foreign_authority(query: str) -> str | None:
+    """Another country's authority acts in the question («акт от налоговой Казахстана»,
+    «налоговая служба Германии»): its periods are that country's, whatever Russian angle
+    the question has («мы, российское ООО»)."""
+    for sentence in analyse(query).sentences:
+        for i, token in enumerate(sentence.tokens):
+            if i == 0 or not token.text[:1].isupper():
+                continue
+            code = country_of_noun(token.text)
+            if code and sentence.lemmas[i - 1] in _AUTHORITY_WORDS and can_be(token.text, "gent"):
+                return display_name(code)
     return None
+
+
+def foreign_party_only(query: str) -> bool:
+    """Whether the other country is named only as a party's adjective («эстонская фирма
+    открыла у нас подразделение»), not as a place or a source of law: the party may be a
+    foreign person acting under the Russian Code."""
+    found = _found(query)
+    return found is not None and found[1]

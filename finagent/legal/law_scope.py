@@ -5,7 +5,11 @@ the period table holds the Code's periods. A question that cites another code (�
 ГК РФ», «КоАП») or whose debt is a civil, housing, procurement, credit, labour or
 administrative one («пени за коммунальные услуги», «неустойка по контракту», «штраф
 ГИБДД») and names no tax is not the calculators' (data/calc_lexicon.yaml: ``other_codes``,
-``other_law_debts``, ``tax_words``).
+``other_law_debts``, ``tax_words``). Nor are a payment a tax word names but the Code does
+not govern («взносы на травматизм», 125-ФЗ: ``non_code_payments``), a procedure of
+another law («оспорить кадастровую стоимость»: ``non_code_procedures``) and the appeal of a
+court's own act to a higher court («апелляционная жалоба на решение арбитражного суда»:
+``court_acts`` with ``court_appeals``), whatever tax the dispute was about.
 """
 
 from __future__ import annotations
@@ -30,7 +34,28 @@ def other_law_debt(text: CalcText) -> bool:
     return any(text.has(p) for p in phrases("other_law_debts")) and not names_tax(text)
 
 
+def non_code_payment(text: CalcText) -> bool:
+    """A payment or a procedure outside the Code though a tax word names it (injury
+    contributions; contesting a cadastral value, 237-ФЗ)."""
+    return any(
+        text.has(p) for key in ("non_code_payments", "non_code_procedures") for p in phrases(key)
+    )
+
+
+def appeals_court_act(text: CalcText) -> bool:
+    """The question appeals a court's own act to a higher court."""
+    return any(text.has(p) for p in phrases("court_acts")) and any(
+        text.has(p) for p in phrases("court_appeals")
+    )
+
+
 def other_law(text: CalcText, *, row_found: bool) -> bool:
-    """Whether the question is another branch's: it cites another code, or, when no row
-    of the table names it, its debt or duty is another branch's."""
-    return cites_other_code(text) or (not row_found and other_law_debt(text))
+    """Whether the question is another branch's: it cites another code, names a payment
+    or a court appeal the Code does not govern, or, when no row of the table names it,
+    its debt or duty is another branch's."""
+    return (
+        cites_other_code(text)
+        or non_code_payment(text)
+        or appeals_court_act(text)
+        or (not row_found and other_law_debt(text))
+    )

@@ -81,9 +81,22 @@ def _late_days(text: CalcText) -> int | None:
 
 def _cue_before(text: CalcText, day: QuestionDay, previous_end: int) -> str | None:
     """«due» or «paid»: what the nearest cue before a day says it is («срок уплаты» is due
-    though it holds «уплата»: the longer phrase wins)."""
+    though it holds «уплата»: the longer phrase wins); none near the day, the nearest in
+    its sentence («заплатила НДС за 2 квартал 2025 с опозданием, 3 сентября»)."""
     first, _ = text.day_words(day.mention)
-    window = [w for w in text.words[max(previous_end, first - _CUE_REACH) : first]]
+    near = _cue_in(text, max(previous_end, first - _CUE_REACH), first)
+    if near is not None:
+        return near
+    sentence = text.words[first].sentence
+    start = first
+    while start > previous_end and text.words[start - 1].sentence == sentence:
+        start -= 1
+    return _cue_in(text, start, first)
+
+
+def _cue_in(text: CalcText, start: int, first: int) -> str | None:
+    """The kind of the cue nearest the end of words ``start``..``first``."""
+    window = [w for w in text.words[start:first]]
     lemmas = [w.lemma if not w.negated or w.lemma == "не" else "" for w in window]
     due, paid = phrases("due_words"), phrases("paid_words")
     for end in range(len(lemmas), 0, -1):
@@ -205,7 +218,7 @@ def read_penalty(text: CalcText, days: list[QuestionDay], today: date) -> Penalt
         )
     if any(not d.year_given for d in days):
         years = sorted({d.day.year for d in days if not d.year_given})
-        source = " (по другим датам вопроса)" if any(d.year_from_question for d in days) else ""
+        source = next((d.year_basis for d in days if d.year_basis), "")
         out.assumptions.append(f"год не указан: принят {', '.join(map(str, years))} год{source}")
     if due is not None:
         out.dates.append(RoledDate(day=due, role="due"))

@@ -153,7 +153,11 @@ def _score(
     for group in cues.when:
         hits = [
             hit
-            for hit in (text.find(p, ordered=True) for p in group if not _other_tax(p, own))
+            for hit in (
+                text.find(p, ordered=True)
+                for p in group
+                if not _other_tax(p, own) and not _only_own_form(text, p)
+            )
             if hit is not None
         ]
         if not hits:
@@ -192,6 +196,16 @@ def _score(
     if any(phrases and marked_day(text, days, phrases) for phrases in told):
         score += ASKED_WEIGHT * EVENT_WEIGHT  # the question gives the event the period runs from
     return score, frozenset(covered), asks, names_head, told_done
+
+
+def _only_own_form(text: CalcText, phrase: Phrase) -> bool:
+    """A qualifier that is an organisational form («ООО») named only as the user's own
+    («Наше ООО стало акционером АО»): it says nothing of the other party it qualifies."""
+    if not set(phrase) <= word_set("org_forms"):
+        return False
+    words = text.words
+    named = [k for k, w in enumerate(words) if w.lemma in phrase and not w.negated]
+    return bool(named) and all(k > 0 and words[k - 1].lemma in ("наш", "свой") for k in named)
 
 
 def _tax_at(text: CalcText, i: int) -> Phrase | None:
@@ -319,6 +333,13 @@ def _next_acts(text: CalcText, days: list[QuestionDay]) -> list[Candidate]:
         if _score(text, replace(cues, cues=(), heads=frozenset()), days) is None:
             continue
         out.append(Candidate(row, 0.0, frozenset(), False, False))
+    for cues in row_cues().values():
+        # a declined reading narrows one of them and its conditions hold (a foreign
+        # organisation's division is not the Russian one's of подп. 3 п. 2 ст. 23)
+        if not table[cues.row].decline or not any(_narrows(cues.id, c.row.id) for c in out):
+            continue
+        if _score(text, replace(cues, cues=(), heads=frozenset()), days) is not None:
+            return []
     narrowest = [
         c for c in out if not any(_narrows(o.row.id, c.row.id) and o is not c for o in out)
     ]

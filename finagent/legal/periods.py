@@ -2,7 +2,9 @@
 
 Each row is one period of the Tax Code: the action, the event it runs from, the period and
 its unit, the norm and its unit id, optionally the row whose period ends at this row's
-event (``after``), or, for a situation the calculator does not guess at, ``decline``.
+event (``after``) and the norm by which its document sent by registered mail counts as
+received on the sixth day (``mail_receipt``), or, for a situation the calculator does not
+guess at, ``decline``.
 How a question finds its row is :mod:`finagent.legal.period_cues`.
 """
 
@@ -31,6 +33,10 @@ class ProceduralPeriod:
     unit_id: str
     decline: str | None = None
     after: str | None = None  # the row whose period ends at this row's event
+    # the norm (and its unit id) by which a document of this row's event sent by
+    # registered mail counts as received on the sixth day from its sending
+    mail_receipt: str | None = None
+    mail_receipt_unit: str | None = None
 
 
 @cache
@@ -49,6 +55,8 @@ def procedural_periods() -> tuple[ProceduralPeriod, ...]:
             unit_id=r.get("unit_id", ""),
             decline=r.get("decline"),
             after=r.get("after"),
+            mail_receipt=r.get("mail_receipt"),
+            mail_receipt_unit=r.get("mail_receipt_unit"),
         )
         for r in raw
     )

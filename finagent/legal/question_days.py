@@ -7,10 +7,12 @@ the day of receipt; «от» before 3 марта marks the act's own date.
 
 from __future__ import annotations
 
+from calendar import monthrange
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
+from finagent.language.dates import MONTHS
 from finagent.legal.calc_text import CalcText, Word
 
 # how many words on each side of a day may name its event
@@ -21,6 +23,13 @@ _RIGHT_PENALTY = 3
 _VERBS = frozenset({"VERB", "INFN", "PRTS", "PRTF", "GRND"})
 _FINITE = frozenset({"VERB", "PRTS"})
 _YEAR_WORDS = frozenset({"год", "г"})
+# a reporting period before a year: «за 4 кв. 2023», «за 2 квартал 2025 года», «за 9 месяцев»
+_QUARTER = frozenset({"квартал", "кв"})
+_ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4}
+_PERIOD_REACH = 4  # words between «за» and the year
+FROM_DATES = " (по другим датам вопроса)"
+FROM_PERIOD = " (по отчетному периоду, названному в вопросе: первая такая дата после его окончания)"
+FROM_YEAR = " (по году, названному в вопросе)"
 
 
 @dataclass(frozen=True)
@@ -31,6 +40,12 @@ class QuestionDay:
     day: date
     year_given: bool
     year_from_question: bool = False  # the year was taken from another date of the question
+    year_basis: str = ""  # where an assumed year came from, for the assumption line
+
+    @property
+    def year_note(self) -> str:
+        """The assumption line of a day written without a year."""
+        return f"год не указан: принят {self.day.year} год{self.year_basis}"
 
 
 def _resolved(text: CalcText, today: date) -> list[QuestionDay]:
@@ -41,39 +56,106 @@ def _resolved(text: CalcText, today: date) -> list[QuestionDay]:
             continue
         out.append(QuestionDay(n, date(m.year, m.month, m.day), True))
     dated = [d for d in out if d is not None]
+    named = named_years(text)
     for n in range(len(text.days)):
         if out[n] is None:
-            out[n] = _with_year(text, n, dated, today)
+            out[n] = _with_year(text, n, dated, named, today)
     return [d for d in out if d is not None]
 
 
-def _with_year(text: CalcText, n: int, dated: list[QuestionDay], today: date) -> QuestionDay | None:
+def _with_year(
+    text: CalcText,
+    n: int,
+    dated: list[QuestionDay],
+    named: tuple[date | None, int | None],
+    today: date,
+) -> QuestionDay | None:
     """A day written without a year: the year of the dated day right after it («с 29 июля по
     15 октября 2024 года»), else the year that puts it nearest in time to the closest dated
-    day of the question, else this year."""
+    day of the question, else the first such day after the end of a reporting period the
+    question names («декларация за 4 кв. 2023 ... получили 24 апреля»: 24.04.2024), else a
+    year it names on its own («в 2025 году»), else this year."""
     m = text.days[n]
     following = [d for d in dated if d.mention == n + 1]
     if following and _adjacent(text, n, n + 1):
         nxt = following[0].day
         year = nxt.year if (m.month, m.day) <= (nxt.month, nxt.day) else nxt.year - 1
-        return _day(n, year, m.month, m.day, True)
+        return _day(n, year, m.month, m.day, FROM_DATES)
     if dated:
         ref = min(dated, key=lambda d: abs(d.mention - n)).day
         options = [
             option
             for year in (ref.year - 1, ref.year, ref.year + 1)
-            if (option := _day(n, year, m.month, m.day, True)) is not None
+            if (option := _day(n, year, m.month, m.day, FROM_DATES)) is not None
         ]
         if options:
             return min(options, key=lambda d: abs((d.day - ref).days))
-    return _day(n, today.year, m.month, m.day, False)
+    period_end, year_named = named
+    if period_end is not None:
+        after = (m.month, m.day) > (period_end.month, period_end.day)
+        year = period_end.year if after else period_end.year + 1
+        return _day(n, year, m.month, m.day, FROM_PERIOD)
+    if year_named is not None:
+        return _day(n, year_named, m.month, m.day, FROM_YEAR)
+    return _day(n, today.year, m.month, m.day, "")
 
 
-def _day(n: int, year: int, month: int, day: int, from_question: bool) -> QuestionDay | None:
+def _day(n: int, year: int, month: int, day: int, basis: str) -> QuestionDay | None:
     try:
-        return QuestionDay(n, date(year, month, day), False, from_question)
+        return QuestionDay(n, date(year, month, day), False, bool(basis), basis)
     except ValueError:  # 29 February of a common year
         return None
+
+
+def named_years(text: CalcText) -> tuple[date | None, int | None]:
+    """The latest end of a reporting period the question names with its year («за 4 кв.
+    2023», «за 2 квартал 2025 года», «за 9 месяцев 2024», «за июнь 2025», «за 2024 год»,
+    «за 2021-2023 годы»), and a year it names alone («в 2025 году»), outside its dates."""
+    ends: list[date] = []
+    alone: set[int] = set()
+    words = text.words
+    for i, w in enumerate(words):
+        # «2024», and the last year of a range written as one token («2021-2023»)
+        last = w.text.replace("–", "-").split("-")[-1]
+        if w.day is not None or not (last.isdigit() and len(last) == 4):
+            continue
+        year = int(last)
+        if not 1990 <= year <= 2100:
+            continue
+        back = words[max(0, i - _PERIOD_REACH) : i]
+        za = [k for k, b in enumerate(back) if b.lemma == "за"]
+        if not za:
+            nxt = words[i + 1].lemma if i + 1 < len(words) else ""
+            if back and back[-1].lemma == "в" and nxt in _YEAR_WORDS:
+                alone.add(year)
+            continue
+        ends.append(_period_end(back[za[-1] + 1 :], year))
+    return (max(ends) if ends else None, next(iter(alone)) if len(alone) == 1 else None)
+
+
+def _period_end(words: Sequence[Word], year: int) -> date:
+    """The last day of the period «за ... <year>» names (the year's end when it names none)."""
+    lemmas = {w.lemma for w in words}
+    number = next((_ordinal(w.text) for w in words if _ordinal(w.text)), None)
+    month = 12
+    if lemmas & _QUARTER and number and number <= 4:
+        month = 3 * number
+    elif "полугодие" in lemmas:
+        month = 6 * (number or 1) if (number or 1) <= 2 else 12
+    elif "месяц" in lemmas and number and number <= 12:
+        month = number
+    else:
+        named = [MONTHS[w.lemma] for w in words if w.lemma in MONTHS]
+        month = named[-1] if named else 12
+    return date(year, month, monthrange(year, month)[1])
+
+
+def _ordinal(token: str) -> int | None:
+    """«4», «1-й», «II» as a number."""
+    head = token.lower().split("-")[0]
+    if head.isdigit():
+        return int(head)
+    return _ROMAN.get(head)
 
 
 def _adjacent(text: CalcText, a: int, b: int) -> bool:

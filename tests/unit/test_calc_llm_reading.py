@@ -153,3 +153,27 @@ def test_the_prompt_and_the_schema_list_every_row_of_the_table() -> None:
         if option.get("enum")
     ]
     assert enums == [ids]
+
+
+POSTED = (
+    "Директор уклонился от получения акта выездной проверки, и инспекция 3 апреля 2025 года "
+    "отправила акт заказным письмом. До какого числа подать возражения?"
+)
+
+
+async def test_a_model_counting_a_posted_act_from_its_sending_agrees_with_the_sixth_day() -> None:
+    """The rules count from the sixth day after the sending (п. 5 ст. 100); a model that
+    names the sending day as the event read the same fact: the rules' answer stands."""
+    offline = await ask(POSTED, None)
+    llm = scripted(tool_call_message(SCHEMA_NAME, deadline_reading(day="2025-04-03")))
+    outcome = await ask(POSTED, llm)
+    assert "**Ответ: 12.05.2025**" in offline.markdown
+    assert outcome.markdown == offline.markdown
+    assert outcome.debug["llm_reading"]["verdict"] == "agree"
+
+
+async def test_a_model_with_another_day_for_a_posted_act_is_asked_back() -> None:
+    llm = scripted(tool_call_message(SCHEMA_NAME, deadline_reading(day="2025-04-07")))
+    outcome = await ask(POSTED, llm)
+    assert outcome.mode == "clarify" and "Ответ:" not in outcome.markdown
+    assert "07.04.2025" in outcome.markdown and "11.04.2025" in outcome.markdown

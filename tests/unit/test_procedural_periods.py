@@ -72,6 +72,22 @@ def test_every_period_is_in_the_text_of_its_unit() -> None:
         assert re.search(pattern, text[row.unit_id]), (row.id, pattern)
 
 
+@pytest.mark.taxcode
+def test_every_mail_receipt_rule_is_in_the_text_of_its_unit() -> None:
+    """A row computed from a document sent by registered mail cites a unit whose text says
+    the document counts as received on the sixth day from its sending; the point it cites
+    is that unit's."""
+    text = _part_one()
+    rows = [row for row in procedural_periods() if row.mail_receipt]
+    assert rows
+    for row in rows:
+        assert row.mail_receipt_unit in text, row.id
+        unit = text[str(row.mail_receipt_unit)]
+        assert re.search(r"шест\w+ д(ень|ня)[^.]{0,40}(отправ|направл)", unit), row.id
+        m = re.fullmatch(r"nk1\.ch[\d.-]+\.art([\d.-]+?)\.p([\d.]+)", str(row.mail_receipt_unit))
+        assert m and f"п. {m[2]} ст. {m[1]}" in str(row.mail_receipt), row.id
+
+
 def test_every_norm_cites_the_point_of_its_unit_id() -> None:
     """«п. 13 ст. 105.17» in `norm` and nk1.ch14.5.art105.17.p13 name the same point."""
     for row in procedural_periods():
