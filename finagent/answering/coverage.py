@@ -37,7 +37,7 @@ from finagent.answering.abstention import Abstention
 from finagent.cards.fields import ALL as ALL_FIELDS
 from finagent.cards.model import DocumentCard
 from finagent.language.cues import cue_lemmas, find_cue
-from finagent.language.dates import dates_in, months_in
+from finagent.language.dates import dates_in, months_in, years_in
 from finagent.language.lemmas import normal_forms, person_or_organisation
 from finagent.language.text import analyse
 from finagent.question.asked import AskedAttribute
@@ -52,6 +52,13 @@ from finagent.question.tables import (
 from finagent.state import Chunk
 
 _MAX_TITLES = 3
+MONTH_NAMES = dict(
+    enumerate(
+        "январь февраль март апрель май июнь июль август сентябрь октябрь ноябрь декабрь".split(),
+        start=1,
+    )
+)
+_YEAR = re.compile(r"(?<![\d.,])(?:19|20)\d{2}(?![\d,])")
 # a yes/no question or a definition asks for no value of the entities it names («нужно ли
 # регистрировать договор в Росреестре?»)
 _NOT_VALUES = frozenset({"yes_no", "definition"})
@@ -62,6 +69,8 @@ class _Sentence:
     lemmas: list[str]
     names: set[str]
     text: str
+    months: set[tuple[int, int]] = field(default_factory=set)
+    line: int = 0  # the line of the text it is on (a table's row is one line)
 
 
 @dataclass
@@ -73,6 +82,7 @@ class _Text:
     names: set[str] = field(default_factory=set)
     dates: set[date] = field(default_factory=set)
     months: set[tuple[int, int]] = field(default_factory=set)  # (year, month) it names
+    years: set[int] = field(default_factory=set)  # years it names, alone or in dates
     sentences: list[_Sentence] = field(default_factory=list)
     owners: set[str] = field(default_factory=set)  # names of its document's title and parties
 
@@ -90,12 +100,23 @@ class _Text:
                 if token.text[:1].isupper():
                     names |= _name_forms(token.text)
             lemmas = [token.lemma for token in sentence.tokens]
-            out.sentences.append(_Sentence(lemmas, names, sentence.sentence.text))
+            line = text.count("\n", 0, sentence.sentence.start)
+            out.sentences.append(_Sentence(lemmas, names, sentence.sentence.text, line=line))
             out.lemmas.extend(lemmas)
             out.names |= names
-        out.dates = {mention.value for mention in dates_in(analysed)}
-        out.months = {(m.year, m.month) for m in months_in(analysed)}
+        days = dates_in(analysed)
+        months = months_in(analysed)
+        out.dates = {mention.value for mention in days}
+        out.months = {(m.year, m.month) for m in months}
         out.months |= {(day.year, day.month) for day in out.dates}
+        out.years = {year for year, _ in out.months} | {int(y) for y in _YEAR.findall(text)}
+        by_sentence: dict[int, set[tuple[int, int]]] = {}
+        for m in months:
+            by_sentence.setdefault(m.sentence.start, set()).add((m.year, m.month))
+        for d in days:
+            by_sentence.setdefault(d.sentence.start, set()).add((d.value.year, d.value.month))
+        for kept, read in zip(out.sentences, analysed.sentences, strict=True):
+            kept.months = by_sentence.get(read.sentence.start, set())
         return out
 
 
@@ -214,15 +235,46 @@ def _scopes(texts: Sequence[_Text], names: Sequence[str]) -> list[list[str]]:
     return scopes or [t.lemmas for t in texts]
 
 
+def _periods_beside(
+    texts: Sequence[_Text], names: Sequence[str]
+) -> tuple[set[tuple[int, int]], set[int]]:
+    """The months and years the evidence states of the named entities (of every passage
+    when the question names none). A month dates one operation: anywhere in a passage of
+    a document one of them is a party of, else on a line naming one of them (a
+    statement's row) or the heading line of its passage. A year is a document's period
+    («распределение прибыли за 2025 год» of a protocol naming the participant elsewhere):
+    anywhere in a passage naming one of them."""
+    months: set[tuple[int, int]] = set()
+    years: set[int] = set()
+    for text in texts:
+        if not names or any(normal_forms(name) & text.owners for name in names):
+            months |= text.months
+            years |= text.years
+            continue
+        if any(_mentions(text, name) for name in names):
+            years |= text.years
+        lines = {s.line for s in text.sentences if any(_naming(name, s) for name in names)}
+        # the period its heading names («Справка о доходах … за 2025 год») is that of
+        # every line of the document
+        for sentence in text.sentences if lines else []:
+            if sentence.line in lines or sentence.line == 0:
+                months |= sentence.months
+    return months, years
+
+
 def undated(title: str) -> str:
-    """A title without its date («Счёт № 87 от 13 марта 2025» → «Счёт № 87»): an
-    abstention states no figure that no cited source holds."""
-    mentions = dates_in(analyse(title))
-    if not mentions:
+    """A title without its date or period («Счёт № 87 от 13 марта 2025» → «Счёт № 87»,
+    «Расчётный листок за октябрь 2026 г.» → «Расчётный листок»): an abstention states no
+    figure that no cited source holds."""
+    analysed = analyse(title)
+    # a date, a month or a year of its period («Справка о доходах … за 2025 год»)
+    starts = [m.start for m in [*dates_in(analysed), *months_in(analysed), *years_in(analysed)]]
+    if not starts:
         return title
-    head = title[: mentions[0].start].rstrip()
+    head = title[: min(starts)].rstrip()
     words = head.rsplit(" ", 1)
-    return (words[0] if len(words) == 2 and words[1] == "от" else head).rstrip(" ,") or title
+    cut = len(words) == 2 and words[1].lower() in ("от", "за", "на")
+    return (words[0] if cut else head).rstrip(" ,") or title
 
 
 def _titles(chunks: Sequence[Chunk]) -> str:
@@ -255,6 +307,16 @@ def coverage_abstention(
     )
     dates = list(question.dates) if documents else []
     months = list(question.months) if documents else []
+    # a year asked as a period («оклад в 2024 году»), not the year of a month or a date
+    years = (
+        sorted(
+            {y.year for y in question.years}
+            - {m.year for m in months}
+            - {d.value.year for d in dates}
+        )
+        if documents
+        else []
+    )
     if not chunks or question.answer_type in _NOT_VALUES:
         return None
     # only in the user's documents, and only a person or a company: a street, a product or
@@ -262,7 +324,7 @@ def coverage_abstention(
     # a name in a question answered from the Code or the knowledge base is most often a
     # document question the router sent there, which the routing must fix, not a decline
     names = [n for n in question.names if _party_name(n, question)] if documents else []
-    if not (specific or qualified or names or numbers or dates or months):
+    if not (specific or qualified or names or numbers or dates or months or years):
         return None
     headers = {card.document_id: _header(card) for card in cards}
     owners = {card.document_id: _owners(card) for card in cards}
@@ -291,6 +353,7 @@ def coverage_abstention(
                 messages.ABSTAIN_NUMBER.format(number=number),
                 messages.ABSTAIN_NUMBER_MISSING.format(number=number, titles=searched),
             )
+    named = [t for t in texts if all(_mentions(t, name) for name in names)]
     if question.answer_type not in ("date", "period"):
         for day in dates:
             if not any(day.value in t.dates for t in texts):
@@ -300,14 +363,15 @@ def coverage_abstention(
                     messages.ABSTAIN_DATE.format(date=shown),
                     messages.ABSTAIN_DATE_MISSING.format(date=shown, titles=searched),
                 )
+        # the month is that of what the named company or person did: stated in a passage
+        # that names them («Вектор-Логистик» paid in April), not in any passage at all
+        stated_months, stated_years = _periods_beside(texts, names)
         for month in months:
-            if not any((month.year, month.month) in t.months for t in texts):
-                return Abstention(
-                    "date",
-                    messages.ABSTAIN_MONTH.format(month=month.text),
-                    messages.ABSTAIN_MONTH_MISSING.format(month=month.text, titles=searched),
-                )
-    named = [t for t in texts if all(_mentions(t, name) for name in names)]
+            if (month.year, month.month) not in stated_months:
+                return _other_period(f"{MONTH_NAMES[month.month]} {month.year} г.", searched)
+        for year in years:
+            if year not in stated_years:
+                return _other_period(f"{year} год", searched)
     passages = [t.lemmas for t in named or texts]
     beside = _scopes(named or texts, names)
     for attribute in specific:
@@ -318,6 +382,15 @@ def coverage_abstention(
         if not _qualified_covered(attribute, passages):
             return _uncovered(attribute, searched)
     return None
+
+
+def _other_period(period: str, searched: str) -> Abstention:
+    """The abstention for a month or year of which the evidence says nothing."""
+    return Abstention(
+        "date",
+        messages.ABSTAIN_MONTH.format(month=period),
+        messages.ABSTAIN_MONTH_MISSING.format(month=period, titles=searched),
+    )
 
 
 def _uncovered(attribute: AskedAttribute, searched: str) -> Abstention:

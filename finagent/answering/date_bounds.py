@@ -28,6 +28,11 @@ _REFERENCE = frozenset({"от"})
 # «Окончание работ — 29 августа», «начало работ — 2 июня»: a noun names the end a date states
 _END_NOUNS = frozenset({"окончание", "завершение", "конец", "истечение"})
 _START_NOUNS = frozenset({"начало"})
+# «Поручительство прекращается 31 марта 2028 г.», «истекает 31.12.2026»: a verb of ending
+# right before a date states the end of what lasts
+_END_VERBS = frozenset(
+    {"прекращаться", "прекратиться", "истекать", "истечь", "заканчиваться", "закончиться"}
+)
 _NOUN_REACH = 3
 _WHICH = frozenset({"какой", "который"})
 # verbs and nouns of a state that lasts or of work that is completed: its end closes a span
@@ -103,7 +108,7 @@ def _role(sentence: str, start: int, end: int) -> Bound | Literal["reference"] |
     if last in _START or before[-2:] == ["начиная", "с"]:
         return "start"
     named = {lemma(word) for word in _words(sentence[:start])[-_NOUN_REACH:]}
-    if named & _END_NOUNS:
+    if named & _END_NOUNS or lemma(last) in _END_VERBS:
         return "end"
     if named & _START_NOUNS:
         return "start"

@@ -53,8 +53,10 @@ _MIN_WORDS = 4  # «18-Н · тел. …», «ДОГОВОР № 5»: fragments,
 _REQUISITE_LEMMAS = frozenset(
     {"инн", "кпп", "огрн", "огрнип", "бик", "именовать", "именуемый", "тел", "e-mail", "email"}
 )
-# the words a date question names its kind of value by: «по какое число», «какая дата»
-_DATE_WORDS = frozenset({"число", "дата"})
+# the words a question names its kind of value by («по какое число», «какая дата», «в
+# какой срок»): every clause with a term says «срок» («после установленного срока»), so
+# they tell no clause apart
+_VALUE_WORDS = {"date": frozenset({"число", "дата"}), "period": frozenset({"срок"})}
 _ROOT = 6  # a shared lemma start this long relates «передоверие» and «передоверить»
 # the e5 similarity to the question, in shared content lemmas per SEMANTIC_UNIT of cosine
 # below the best sentence («завершить работы» — «Окончание работ — …» share no lemma)
@@ -276,8 +278,8 @@ def rerank_document_sentences(
         own = [c for c in own if c.chunk.document_id in named]
     naming = naming_lemmas(question, cards)
     asked = {lm for lm in question.topic if lm not in STOP_LEMMAS} - naming
-    if question.answer_type == "date":  # «по какое число»: the kind of value, not the event
-        asked -= _DATE_WORDS
+    # «по какое число», «в какой срок»: the kind of value, not the event
+    asked -= _VALUE_WORDS.get(question.answer_type, frozenset())
     party = question.answer_type == "party" or bool(set(question.lemmas) & _REQUISITE_LEMMAS)
     # the document's own date line («г. Томск 22 апреля 2025 г.») answers only «когда подписан»
     own_dates = {

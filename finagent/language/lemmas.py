@@ -190,6 +190,14 @@ def person_or_organisation(word: str) -> bool:
     return any(_PERSON_OR_ORGANISATION & p.tag.grammemes for p in _analyzer().parse(folded))
 
 
+@lru_cache(maxsize=50_000)
+def surname(word: str) -> bool:
+    """A capitalised word some reading of which is a surname («Лаптевой», «Горелова»)."""
+    if not word[:1].isupper() or word.isupper():
+        return False
+    return any("Surn" in p.tag.grammemes for p in _analyzer().parse(fold(word)))
+
+
 _NAME_TAGS = frozenset({"Name", "Surn", "Patr", "Geox", "Orgn", "Trad"})
 _CONTENT = frozenset({"NOUN", "ADJF", "ADJS"})
 

@@ -13,7 +13,7 @@ from finagent.cards.fields import ROLES
 from finagent.cards.model import DocumentCard
 from finagent.language.cues import cue_lemmas, find_cue
 from finagent.language.dates import MONTHS, period_years
-from finagent.language.lemmas import animate, content_word, fold
+from finagent.language.lemmas import animate, content_word, fold, lemma, surname
 from finagent.language.text import analyse
 from finagent.question.model import DocumentMatch
 
@@ -25,6 +25,14 @@ _ROLE_KEYS = frozenset(role.key for role in ROLES) | {"party"}
 _MIN_SUBJECT = 4  # letters of a heading's subject word
 _MIN_QUOTED = 5  # letters of a quoted shortened name («Альфа» of «Альфа Трейд»)
 _MIN_NUMBER = 2  # «№ 5» alone is too common to name a document by
+_MIN_SURNAME = 3  # letters of a surname found in a document's words only
+# a street or a place named after a person («на Ленина», «ул. Гагарина», «имени Попова»)
+_PLACE_BEFORE = re.compile(
+    r"(?:\bна|\bул\.?|\bулиц[аеуы]|\bпр-т|\bпроспект[аеу]?|\bпл\.|\bплощад[иь]|"
+    r"\bпер\.|\bпереул[оа]к[аеу]?|\bбульвар[аеу]?|\bшоссе|\bим\.|\bимени)\s+$",
+    re.IGNORECASE,
+)
+_NAME_WORD = re.compile(r"(?<!^)(?<![.!?]\s)\b[А-ЯЁ][а-яё]+(?:-[А-ЯЁ][а-яё]+)?")
 # Latin letters that look like Cyrillic ones: «A-17/2025» typed for «А-17/2025»
 _LOOK_ALIKES = str.maketrans("abcehkmoptxy", "авсенкмортху")
 _DASHES = str.maketrans({ch: "-" for ch in "‐‑‒–—―−"})
@@ -97,6 +105,7 @@ def _reasons(
     keyed: str,
     asked: frozenset[str] = frozenset(),
     years: frozenset[int] = frozenset(),
+    surnames: frozenset[str] = frozenset(),
 ) -> list[str]:
     reasons: list[str] = []
     doc_type = DOC_TYPES.get(card.doc_type or "")
@@ -121,6 +130,11 @@ def _reasons(
         if words and len(words[0]) > 3 and find_cue(lemmas, words[0]) >= 0:
             reasons.append("лицо")
             break
+    else:
+        # a person the card's reading missed (a name in a form's grid, «Лаптева И. С.» of an
+        # income certificate) is still in the document's words
+        if surnames & set(card.vocabulary):
+            reasons.append("лицо")
     # «по кредитному договору», «по договору лизинга»: a subject word of its own heading
     if (_title_words(card.title) - asked) & set(lemmas):
         reasons.append("заголовок")
@@ -167,9 +181,17 @@ def named_documents(
     folded = fold(text)
     wanted = {number_key(number) for number in numbers}
     keyed = _unified(text)
+    surnames = frozenset(
+        lemma(found.group())
+        for found in _NAME_WORD.finditer(text)
+        if len(found.group()) > _MIN_SURNAME
+        and surname(found.group())
+        and not _PLACE_BEFORE.search(text[: found.start()])
+    )
+
     matches = []
     for card in cards:
-        reasons = _reasons(card, lemmas, folded, wanted, keyed, asked, years)
+        reasons = _reasons(card, lemmas, folded, wanted, keyed, asked, years, surnames)
         if reasons:
             matches.append(
                 DocumentMatch(document_id=card.document_id, title=card.title, reasons=reasons)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 from pathlib import Path
 from typing import Any
@@ -40,7 +41,7 @@ class EdgeIndex:
         self._shards: dict[str, qe.EdgeShard] = {}
         self._lock = threading.Lock()
 
-    def _open(self, collection: str, dim: int | None) -> qe.EdgeShard:
+    def _open(self, collection: str, dim: int | None, idf: bool = True) -> qe.EdgeShard:
         with self._lock:
             shard = self._shards.get(collection)
             if shard is not None:
@@ -53,7 +54,7 @@ class EdgeIndex:
                     raise IndexUnavailableError(f"collection {collection!r} does not exist")
                 else:
                     path.mkdir(parents=True, exist_ok=True)
-                    shard = qe.EdgeShard.create(str(path), self._config(dim))
+                    shard = qe.EdgeShard.create(str(path), self._config(dim, idf))
                 # idempotent: a collection made before a field was indexed gets it now
                 for name in INDEXED_FIELDS:
                     shard.update(
@@ -75,11 +76,22 @@ class EdgeIndex:
             return shard
 
     @staticmethod
-    def _config(dim: int) -> qe.EdgeConfig:
+    def _config(dim: int, idf: bool) -> qe.EdgeConfig:
+        sparse = qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf) if idf else None
         return qe.EdgeConfig(
             vectors={DENSE: qe.EdgeVectorParams(size=dim, distance=qe.Distance.Cosine)},
-            sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
+            sparse_vectors={SPARSE: sparse or qe.EdgeSparseVectorParams()},
         )
+
+    def _applies_idf(self, collection: str) -> bool:
+        config = self._root / collection / "edge_config.json"
+        if not config.is_file():
+            return False
+        params = json.loads(config.read_text(encoding="utf-8")).get("sparse_vectors", {})
+        return str(params.get(SPARSE, {}).get("modifier", "")).lower() == "idf"
+
+    async def applies_idf(self, collection: str) -> bool:
+        return await asyncio.to_thread(self._applies_idf, collection)
 
     def _exists(self, collection: str) -> bool:
         return collection in self._shards or (self._root / collection).exists()
@@ -92,8 +104,8 @@ class EdgeIndex:
             return None
         return await asyncio.to_thread(self._open, collection, None)
 
-    async def ensure_collection(self, collection: str, dim: int) -> None:
-        await asyncio.to_thread(self._open, collection, dim)
+    async def ensure_collection(self, collection: str, dim: int, *, idf: bool = True) -> None:
+        await asyncio.to_thread(self._open, collection, dim, idf)
 
     async def upsert(self, collection: str, points: list[IndexPoint]) -> None:
         if not points:

@@ -96,7 +96,16 @@ class VectorIndex(Protocol):
 
     backend: str
 
-    async def ensure_collection(self, collection: str, dim: int) -> None: ...
+    async def ensure_collection(self, collection: str, dim: int, *, idf: bool = True) -> None:
+        """Create ``collection`` unless it exists. ``idf``: the index weights sparse terms by
+        their frequency over the whole collection (off where the caller weights the query by
+        statistics of its own, e.g. per user)."""
+        ...
+
+    async def applies_idf(self, collection: str) -> bool:
+        """The existing ``collection`` weights sparse terms by its own IDF (a collection made
+        with ``idf=True``, or before the option existed)."""
+        ...
 
     async def upsert(self, collection: str, points: list[IndexPoint]) -> None: ...
 

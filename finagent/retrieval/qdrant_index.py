@@ -66,7 +66,7 @@ class QdrantServerIndex:
             self._known.add(collection)
         return bool(exists)
 
-    async def ensure_collection(self, collection: str, dim: int) -> None:
+    async def ensure_collection(self, collection: str, dim: int, *, idf: bool = True) -> None:
         async with self._lock:
             if await self._exists(collection):
                 return
@@ -74,7 +74,9 @@ class QdrantServerIndex:
                 await self._client.create_collection(
                     collection,
                     vectors_config={DENSE: qm.VectorParams(size=dim, distance=qm.Distance.COSINE)},
-                    sparse_vectors_config={SPARSE: qm.SparseVectorParams(modifier=qm.Modifier.IDF)},
+                    sparse_vectors_config={
+                        SPARSE: qm.SparseVectorParams(modifier=qm.Modifier.IDF if idf else None)
+                    },
                 )
                 # in-process mode ignores payload indexes (and warns); a server needs them
                 for name in () if self._in_process else INDEXED_FIELDS:
@@ -84,6 +86,16 @@ class QdrantServerIndex:
             except Exception as exc:
                 raise IndexUnavailableError(f"cannot create {collection!r}: {exc}") from exc
             self._known.add(collection)
+
+    async def applies_idf(self, collection: str) -> bool:
+        if not await self._exists(collection):
+            return False
+        try:
+            info = await self._client.get_collection(collection)
+        except Exception as exc:
+            raise IndexUnavailableError(f"Qdrant is unavailable: {exc}") from exc
+        params = (info.config.params.sparse_vectors or {}).get(SPARSE)
+        return params is not None and params.modifier == qm.Modifier.IDF
 
     async def upsert(self, collection: str, points: list[IndexPoint]) -> None:
         if not points:

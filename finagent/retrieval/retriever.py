@@ -23,13 +23,16 @@ from finagent.retrieval.index import (
     VectorIndex,
 )
 from finagent.retrieval.ordering import TIE_MARGIN, stable_order
-from finagent.retrieval.sparse import RussianBm25
+from finagent.retrieval.sparse import RussianBm25, SparseVec
+from finagent.retrieval.user_terms import TermStats, count_terms
 from finagent.state import Chunk, ChunkSource
 
 log = get_logger("finagent.retrieval")
 
 KB = "kb"
 DOCS = "docs"
+# collections of every user's chunks: the sparse IDF is counted per user (user_terms.py)
+PER_USER_IDF = frozenset({DOCS})
 
 
 @dataclass
@@ -106,6 +109,9 @@ class Retriever:
         self.embedder = embedder
         self.bm25 = bm25
         self.settings = settings
+        # (collection, user) -> (the user's point count when counted, its term statistics)
+        self._user_terms: dict[tuple[str, str], tuple[int, TermStats]] = {}
+        self._own_idf: dict[str, bool] = {}
 
     def collection(self, name: str) -> str:
         return f"{self.settings.collection_prefix}_{name}"
@@ -118,7 +124,10 @@ class Retriever:
         if not records:
             return 0
         name = self.collection(collection)
-        await self.index.ensure_collection(name, self.embedder.dim)
+        await self.index.ensure_collection(
+            name, self.embedder.dim, idf=collection not in PER_USER_IDF
+        )
+        self._forget_users(name, {str(r.payload.get("user_id", "")) for r in records})
         batch = max(1, self.settings.ingest_batch_size)
         bar = progress.current()
         if bar is not None:
@@ -150,7 +159,54 @@ class Retriever:
         return len(records)
 
     async def remove(self, collection: str, flt: SearchFilter) -> None:
-        await self.index.delete(self.collection(collection), flt)
+        name = self.collection(collection)
+        await self.index.delete(name, flt)
+        if flt.user_id is None:
+            self._user_terms = {k: v for k, v in self._user_terms.items() if k[0] != name}
+        else:
+            self._forget_users(name, {flt.user_id})
+
+    def _forget_users(self, name: str, users: set[str]) -> None:
+        for user in users:
+            self._user_terms.pop((name, user), None)
+
+    async def _weights_per_user(self, collection: str) -> bool:
+        """Whether searches of ``collection`` weight the query by the asking user's own term
+        statistics: a per-user collection made without the index's collection-wide IDF (one
+        made before that keeps its own IDF, and is searched as before)."""
+        name = self.collection(collection)
+        if collection not in PER_USER_IDF:
+            return False
+        if name not in self._own_idf:
+            applies = await self.index.applies_idf(name)
+            if applies:
+                log.warning("collection_wide_idf", collection=name)
+            self._own_idf[name] = not applies
+        return self._own_idf[name]
+
+    async def user_terms(self, collection: str, user_id: str) -> TermStats:
+        """The term statistics of ``user_id``'s chunks in ``collection``, counted once and
+        again whenever the user's point count changes."""
+        name = self.collection(collection)
+        flt = SearchFilter(user_id=user_id)
+        points = await self.index.count(name, flt)
+        cached = self._user_terms.get((name, user_id))
+        if cached is not None and cached[0] == points:
+            return cached[1]
+        payloads = await self.index.scroll(name, flt)
+        texts = [str(p.get("text", "")) for p in payloads]
+        stats = await asyncio.to_thread(count_terms, texts, self.bm25)
+        self._user_terms[(name, user_id)] = (points, stats)
+        return stats
+
+    async def _query_sparse(
+        self, collection: str, query: str, flt: SearchFilter | None, per_user: bool
+    ) -> SparseVec:
+        """The query's BM25 vector; weighted by the asking user's IDF where that applies."""
+        sparse = self.bm25.embed_query(query)
+        if not per_user or flt is None or flt.user_id is None or sparse.empty:
+            return sparse
+        return (await self.user_terms(collection, flt.user_id)).weighted(sparse)
 
     async def search(
         self,
@@ -209,16 +265,24 @@ class Retriever:
             dense = [np.asarray(known.get(q, fresh.get(q))).tolist() for q in queries]
         threshold = self.settings.score_threshold if score_threshold is None else score_threshold
         limit = top_k or self.settings.top_k
+        query_filters = [(filters[i] if filters is not None else flt) for i in range(len(queries))]
+        sparse: list[SparseVec | None] = [None] * len(queries)
+        if mode != "dense":
+            per_user = await self._weights_per_user(collection)
+            sparse = [
+                await self._query_sparse(collection, q, query_filters[i], per_user)
+                for i, q in enumerate(queries)
+            ]
         requests = [
             SearchQuery(
                 dense=dense[i],
-                sparse=self.bm25.embed_query(q) if mode != "dense" else None,
+                sparse=sparse[i],
                 limit=limit + TIE_MARGIN,
                 prefetch_limit=max(self.settings.prefetch_limit, limit + TIE_MARGIN),
                 mode=mode,
                 rrf_k=self.settings.rrf_k,
                 score_threshold=threshold or None,
-                filter=(filters[i] if filters is not None else flt) or SearchFilter(),
+                filter=query_filters[i] or SearchFilter(),
             )
             for i, q in enumerate(queries)
         ]

@@ -251,7 +251,11 @@ def _missing(question: Question, cards: Sequence[DocumentCard]) -> str | None:
     kind, start, end = _kind_named(question)
     if kind is None:
         return _stranger(question, cards, "документ")
-    if _as_source(question.lemmas, start, end) and not _held(kind, cards):
+    if (
+        _as_source(question.lemmas, start, end)
+        and not _held(kind, cards)
+        and not _said_by_named(question, cards, question.lemmas[start:end])
+    ):
         return kind.name
     # a counterparty with its legal form is checked against every card (``_stranger``)
     if _as_source(question.lemmas, start, end) and not written and not question.organisations:
@@ -266,6 +270,25 @@ def _missing(question: Question, cards: Sequence[DocumentCard]) -> str | None:
     if bare is not None and not _held_number(number_key(bare), held_numbers):
         return f"{kind.name} № {bare}"  # «срок договора ТС-08/2024» held only as mentioned
     return _stranger(question, cards, kind.name)
+
+
+def _said_by_named(question: Question, cards: Sequence[DocumentCard], words: Sequence[str]) -> bool:
+    """A document the question names by more than a kind word has the kind's words in its
+    own heading: then the kind is what that document refers to, not another document the
+    user lacks («поручительство Горелова … по подряду» of «Договор поручительства … по
+    договору строительного подряда»)."""
+    named = {m.document_id for m in question.documents if set(m.reasons) - {"тип"}}
+    kind_words = {word for word in words if word.isalpha()}
+    if not kind_words:
+        return False
+    for card in cards:
+        if card.document_id not in named:
+            continue
+        # as its heading says it: words in its text («кредит» of a statement's column,
+        # «трудовые ресурсы») are not that kind
+        if kind_words <= set(cue_lemmas(card.title)):
+            return True
+    return False
 
 
 def _held_number(key: str, held: set[str]) -> bool:

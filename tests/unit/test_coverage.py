@@ -139,3 +139,48 @@ def test_a_unit_of_measure_is_not_an_asked_attribute() -> None:
     rule = _doc("Площадь уменьшается на 10 м² при расчёте налога на дачу.", "Статья")
     assert _abstains("На сколько квадратных метров уменьшают площадь дачи?", [rule], False) is None
     assert _abstains("Сколько тонн груза принято?", [ACT]) is None
+
+
+# a bank statement for March whose rows name the counterparties, and a line of its
+# footer dated in April (the day it was printed)
+MARCH_STATEMENT = _doc(
+    "Выписка по счёту за период 01.03.2025 – 31.03.2025\n"
+    "№: 4; Дата: 14.03.2025; Контрагент: ООО «Зенит-Опт»; Кредит, руб.: 96 000,00\n"
+    "№: 5; Дата: 21.03.2025; Контрагент: ООО «Глобус-Ресурс»; Дебет, руб.: 12 000,00\n"
+    "Выписка сформирована 01.04.2025.",
+    "Выписка по счёту",
+)
+
+
+def test_a_month_is_that_of_the_named_company_not_of_any_line() -> None:
+    # April occurs in the statement, but in no row of the company asked about
+    asked = "Сколько нам заплатил «Зенит-Опт» в апреле 2025 года?"
+    assert _abstains(asked, [MARCH_STATEMENT]) == "date"
+    assert (
+        _abstains("Сколько нам заплатил «Зенит-Опт» в марте 2025 года?", [MARCH_STATEMENT]) is None
+    )
+
+
+def test_a_year_no_document_speaks_of_is_declined() -> None:
+    payslip = _doc(
+        "Работник: Лаптева Ирина Сергеевна. Оклад: 96 000,00 руб. в месяц (с 01.07.2026).",
+        "Расчётный листок за октябрь 2026 г.",
+    )
+    assert _abstains("Какой оклад был у Лаптевой в 2024 году?", [payslip]) == "date"
+    assert _abstains("Какой оклад у Лаптевой в 2026 году?", [payslip]) is None
+
+
+def test_the_period_of_a_heading_is_that_of_every_line() -> None:
+    # the person is in a line that names no year; the heading names the year
+    certificate = _doc(
+        "Получатель дохода: Лаптева Ирина Сергеевна, дата рождения 14.02.1988\n"
+        "Общая сумма дохода: 1 326 547,29",
+        "Справка о доходах и суммах налога физического лица за 2025 год",
+    )
+    assert _abstains("Какой общий доход Лаптевой за 2025 год?", [certificate]) is None
+
+
+def test_titles_lose_their_periods() -> None:
+    assert undated("Расчётный листок за октябрь 2026 г.") == "Расчётный листок"
+    assert undated("Справка о доходах за 2025 год") == "Справка о доходах"
+    assert undated("Договор поставки № ПСК-45/2025") == "Договор поставки № ПСК-45/2025"

@@ -100,3 +100,12 @@ def test_the_lead_states_the_date_of_the_asked_end(
     question: str, sentence: str, values: tuple[str, ...]
 ) -> None:
     assert stated_values(build_question(question), sentence) == values
+
+
+def test_a_verb_of_ending_before_a_date_names_its_end() -> None:
+    """«До какой даты действует поручительство?»: «прекращается 31 марта 2028 г.» states
+    the end, as much as «по 30 ноября 2026 г.» of another term in the same document."""
+    ending = "Поручительство прекращается 31 марта 2028 г., если Кредитор не предъявит иск."
+    assert bounded_dates(ending, "end") == ["31 марта 2028 г."]
+    assert bounded_dates("Срок действия полиса истекает 31.12.2026.", "end") == ["31.12.2026"]
+    assert bounded_dates("Акт подписан 31.12.2026.", "end") == []

@@ -165,3 +165,25 @@ def test_requisites_are_not_a_clause_for_a_value_question() -> None:
 )
 def test_a_card_field_answers_only_what_is_asked(question: str, fields: list[str]) -> None:
     assert asked_fields(build_question(question)) == fields
+
+
+SALE = """# Договор купли-продажи оборудования № 12/26
+г. Омск — 3 февраля 2026 г.
+ООО «Сибмаш», именуемое в дальнейшем «Продавец», и ООО «Иртыш-Агро», именуемое в
+дальнейшем «Покупатель», заключили настоящий договор.
+3.4. Срок ответа Продавца на претензию — 10 (десять) календарных дней.
+4.2. Продавец передаёт Оборудование в течение 7 (семи) рабочих дней с даты полной оплаты.
+"""
+
+
+def test_the_word_for_a_kind_of_value_tells_no_clause_apart() -> None:
+    """«В какой срок …»: every clause with a term may say «срок»; the clause of the asked
+    action («передать … после оплаты») states it."""
+    card = build_card("d2", "sale", SALE)
+    chunk = Chunk(id="c2", text=SALE, source="user_docs", title=card.title, document_id="d2")
+    lines = [line for line in SALE.splitlines() if line.strip()]
+    question = "В какой срок продавец обязан передать оборудование после того, как мы оплатили?"
+    ranked = rerank_document_sentences(
+        build_question(question, cards=[card]), _candidates(chunk, lines), [card]
+    )
+    assert ranked[0].sentence.startswith("4.2.")

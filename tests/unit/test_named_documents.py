@@ -426,3 +426,64 @@ def test_a_quoted_shortened_name_names_the_party_it_begins() -> None:
     named = build_question("Сколько стоит монтаж у «Северного Моста»?", cards=[card]).documents
     assert [(d.document_id, d.reasons) for d in named] == [("d7", ["контрагент"])]
     assert not build_question("Сколько стоит монтаж у «Моста»?", cards=[card]).documents
+
+
+GUARANTEE = """ДОГОВОР ПОРУЧИТЕЛЬСТВА № П-7/2026
+в обеспечение исполнения обязательств по договору строительного подряда № СП-2/2026
+
+г. Самара, 2 марта 2026 г.
+
+Общество с ограниченной ответственностью «Волга-Строй» (ООО «Волга-Строй»), именуемое в
+дальнейшем «Кредитор», в лице директора Ершова Николая Ивановича, и гражданин Российской
+Федерации Рябинин Олег Петрович, именуемый в дальнейшем «Поручитель», заключили договор.
+
+1.1. Поручитель отвечает перед Кредитором за исполнение Должником договора подряда.
+3.1. Поручитель исполняет обязательство в течение 5 рабочих дней по требованию Кредитора.
+4.1. За просрочку исполнения требования Поручитель уплачивает неустойку 0,05 % в день.
+5.1. Поручительство прекращается 31 марта 2028 года.
+"""
+CERTIFICATE = """Справка о доходах и суммах налога физического лица за 2025 год
+
+Налоговый агент: ООО «Волга-Строй», ИНН 6315000001
+Получатель дохода | Рябинина | Анна | Петровна | ИНН 631500000212
+Общая сумма дохода | 1 100 000,00
+"""
+PAYSLIP = """Расчётный листок за октябрь 2026 г.
+
+Организация: ООО «Волга-Строй»
+Сотрудник: Рябинина Анна Петровна, бухгалтер
+Оклад: 90 000,00 руб.
+"""
+
+
+def test_a_kind_the_named_documents_heading_refers_to_is_not_missing() -> None:
+    cards = _cards({"guarantee": GUARANTEE})
+    # «по подряду»: the heading of the guarantee the question names otherwise
+    assert (
+        named("До какой даты действует поручительство Рябинина по подряду?", cards).missing is None
+    )
+    # named by the kind word alone, a document of another kind is still missing
+    assert named("Какая ставка по договору займа?", cards).missing == "договор займа"
+    # a word of the text only («кредит» of a statement's column) is no heading
+    assert named("Какая ставка по кредиту Рябинина?", cards).missing is not None
+
+
+def test_a_person_only_in_a_documents_words_names_it() -> None:
+    """A person a form's grid holds (its card's reading missed the name) still names the
+    document, and the period its heading names puts it first."""
+    cards = [
+        build_card("certificate", CERTIFICATE.splitlines()[0], CERTIFICATE),
+        build_card("payslip", PAYSLIP.splitlines()[0], PAYSLIP),
+    ]
+    assert all("Рябинина" not in " ".join(card.persons) for card in cards[:1])
+    found = build_question("Сколько дохода получила Рябинина за 2025 год?", cards=cards).documents
+    assert [m.document_id for m in found][:1] == ["certificate"]
+    assert {"лицо", "период"} <= set(found[0].reasons)
+
+
+def test_a_street_named_after_a_person_names_no_person() -> None:
+    """«на Ленина» is a street: a document with that address is not named by a person."""
+    staffing = "Штатное расписание № 4\n\nОбособленное подразделение: кофейня, ул. Ленина, 24.\n"
+    cards = [build_card("staffing", "Штатное расписание № 4", staffing)]
+    found = build_question("Сколько мы платим за охрану кофейни на Ленина?", cards=cards).documents
+    assert all("лицо" not in m.reasons for m in found)

@@ -138,3 +138,16 @@ def test_any_text_is_a_typed_question(text: str) -> None:
 )
 def test_a_plural_question_word_asks_for_several_values(text: str, several: bool) -> None:
     assert build_question(text).several is several
+
+
+@pytest.mark.parametrize(
+    ("text", "answer_type"),
+    [
+        ("За какое время охрана должна приехать по тревоге?", "period"),
+        ("За сколько нужно предупредить арендодателя о выезде?", "period"),
+        ("За сколько купили склад?", "amount"),
+        ("Кого нужно предупредить о расторжении?", "party"),
+    ],
+)
+def test_how_far_ahead_is_a_period_not_a_price(text: str, answer_type: str) -> None:
+    assert build_question(text, TODAY).answer_type == answer_type
