@@ -21,11 +21,10 @@ import contextvars
 import json
 from collections.abc import AsyncGenerator, AsyncIterator, Iterable
 from contextlib import aclosing
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages import AIMessageChunk
 from langgraph.types import StreamMode
-from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from finagent.answering.citations import citations
 from finagent.clients.budget import answer_budget
@@ -33,6 +32,9 @@ from finagent.graph.agent import Agent, InvalidRequestError, PreparedRun
 from finagent.nodes.common import decision_of
 from finagent.observability import get_logger
 from finagent.retrieval.fairness import embedding_user
+
+if TYPE_CHECKING:  # the SSE library loads with the server, not with `finagent ask`
+    from sse_starlette import EventSourceResponse, ServerSentEvent
 
 log = get_logger("finagent.server.stream")
 
@@ -71,6 +73,8 @@ def sse(event: str, data: dict[str, Any]) -> StreamEvent:
 
 
 def to_sse(event: StreamEvent) -> ServerSentEvent:
+    from sse_starlette import ServerSentEvent
+
     return ServerSentEvent(data=json.dumps(event[1], ensure_ascii=False), event=event[0])
 
 
@@ -267,6 +271,8 @@ async def events(agent: Agent, prepared: PreparedRun) -> AsyncIterator[ServerSen
 
 def stream_response(agent: Agent, prepared: PreparedRun) -> EventSourceResponse:
     """The SSE response of a checked request (see the module docstring for the events)."""
+    from sse_starlette import EventSourceResponse
+
     return EventSourceResponse(
         events(agent, prepared),
         ping=PING_SECONDS,
