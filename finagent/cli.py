@@ -81,6 +81,9 @@ def main() -> None:
     # ``pymp-*`` folder from the temp dir. ``finagent serve`` gets the signal after
     # uvicorn's graceful shutdown (uvicorn re-raises it to the handler installed before).
     signal.signal(signal.SIGTERM, _stop)
+    from finagent.commands import gc_policy
+
+    gc_policy.startup()
     try:
         build_app()()
     except KeyboardInterrupt:

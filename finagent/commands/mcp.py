@@ -43,10 +43,12 @@ def mcp(
     stdio and loopback HTTP act as USER. With FINAGENT_API_TOKENS set, HTTP requires
     'Authorization: Bearer <token>' and acts as the token's user.
     """
+    from finagent.commands import gc_policy
     from finagent.mcp.server import run
 
     if transport not in ("stdio", "http"):
         raise typer.BadParameter("must be 'stdio' or 'http'", param_hint="--transport")
+    gc_policy.settled()
     try:
         run(
             transport="http" if transport == "http" else "stdio",

@@ -80,7 +80,9 @@ def serve(
         fail(f"{exc}\n{NO_TOKENS}")
     if not users:
         fail(NO_TOKENS)
+    from finagent.commands import gc_policy
     from finagent.server.app import create_app  # after the checks: it loads the whole agent
 
     server = _server(create_app(settings), host, port, settings.shutdown_grace_s, len(users))
+    gc_policy.settled()
     server.run()
