@@ -8,7 +8,9 @@ import typer
 
 from finagent.mcp import USER_ENV
 
-app = typer.Typer(help="Serve finagent's tools over MCP.", no_args_is_help=False)
+app = typer.Typer(
+    help="Serve finagent's tools over MCP.", no_args_is_help=False, rich_markup_mode=None
+)
 
 
 @app.callback(invoke_without_command=True)
