@@ -16,9 +16,26 @@ from typing import Annotated
 import typer
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from finagent import __version__
+
+        typer.echo(f"finagent {__version__}")
+        raise typer.Exit()
+
+
 def _main(
     verbose: Annotated[
         bool, typer.Option("--verbose", "-v", help="Log to stderr (INFO) instead of the log file")
+    ] = False,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            help="Print the version and exit",
+            callback=_print_version,
+            is_eager=True,
+        ),
     ] = False,
 ) -> None:
     from finagent.commands.common import VERBOSE
@@ -49,6 +66,7 @@ def build_app() -> typer.Typer:
         help="finagent: Russian finance and tax answers with cited sources.",
         no_args_is_help=True,
         add_completion=False,
+        rich_markup_mode=None,
     )
     app.callback()(_main)
     app.add_typer(ingest.app, name="ingest")
@@ -81,6 +99,9 @@ def main() -> None:
     # ``pymp-*`` folder from the temp dir. ``finagent serve`` gets the signal after
     # uvicorn's graceful shutdown (uvicorn re-raises it to the handler installed before).
     signal.signal(signal.SIGTERM, _stop)
+    from finagent.commands import gc_policy
+
+    gc_policy.startup()
     try:
         build_app()()
     except KeyboardInterrupt:

@@ -92,7 +92,8 @@ async def run_demo(
             lines.begin(name)
             plain = lines.stream if lines.enabled else None
             show = None if lines.enabled else False
-            return chunk_progress(name, show=show, plain=plain, unit="фрагм.")
+            # the step's line above names it: the bar under it carries no label of its own
+            return chunk_progress("", show=show, plain=plain, unit="фрагм.")
 
         with step("База знаний") as bar:
             kb = await ingestor.ingest_kb([kb_csv])

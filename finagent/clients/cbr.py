@@ -14,14 +14,9 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from datetime import date, datetime, timedelta
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import httpx
-import zeep
-import zeep.exceptions
-from lxml import etree
-from zeep.proxy import AsyncServiceProxy
-from zeep.transports import AsyncTransport
 
 from finagent.clients.breaker import Breaker
 from finagent.clients.call_log import external_call
@@ -48,15 +43,15 @@ from finagent.clients.cbr_rows import (
     news_from,
     rates_from,
 )
-from finagent.clients.cbr_soap import (
-    CheckingTransport,
-    parse_date,
-)
+from finagent.clients.cbr_soap import parse_date
 from finagent.clients.errors import ExternalServiceError
 from finagent.clients.resilient import CallPolicy, resilient_call
 from finagent.clients.stale_cache import CacheHit, StaleCache
 from finagent.config import Settings
 from finagent.moscow_time import moscow_today
+
+if TYPE_CHECKING:
+    from zeep.transports import AsyncTransport
 
 SERVICE = "cbr"
 SOURCE = "cbr.ru"
@@ -114,6 +109,13 @@ class CentralBankClient:
     # --- SOAP plumbing ------------------------------------------------------------------
 
     def _build(self) -> tuple[AsyncTransport, Any]:
+        # zeep and lxml load here, at the first SOAP call: an answer that needs no Bank of
+        # Russia data does not pay for them
+        import zeep
+        from zeep.proxy import AsyncServiceProxy
+
+        from finagent.clients.cbr_transport import CheckingTransport
+
         s = self._settings
         headers = {"User-Agent": s.cbr_user_agent}
         transport = CheckingTransport(
@@ -131,6 +133,8 @@ class CentralBankClient:
         return transport, AsyncServiceProxy(client, proxy._binding, **proxy._binding_options)
 
     async def _proxy(self) -> Any:
+        import zeep.exceptions
+
         async with self._lock:
             if self._service is None:
                 try:
@@ -143,6 +147,9 @@ class CentralBankClient:
 
     async def _soap(self, operation: str, **params: Any) -> Any:
         """One attempt of a SOAP operation (``resilient_call`` retries the whole fetch)."""
+        import zeep.exceptions
+        from lxml import etree
+
         service = await self._proxy()
         async with external_call(SERVICE, operation) as call:
             try:

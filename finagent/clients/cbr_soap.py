@@ -1,6 +1,7 @@
-"""Bank of Russia SOAP replies: a transport that refuses non-SOAP answers before zeep, and
-row parsing with lxml from either result form (the bare node of ``...XML`` operations or
-the DataSet, ``xs:schema`` + diffgram, that zeep exposes as ``_value_1``)."""
+"""Bank of Russia SOAP replies: row parsing with lxml from either result form (the bare
+node of ``...XML`` operations or the DataSet, ``xs:schema`` + diffgram, that zeep exposes
+as ``_value_1``). The transport that refuses non-SOAP answers is in
+:mod:`~finagent.clients.cbr_transport`."""
 
 from __future__ import annotations
 
@@ -10,15 +11,12 @@ from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-import httpx
-from lxml import etree
-from zeep.helpers import serialize_object
-from zeep.transports import AsyncTransport
-
-from finagent.clients.cbr_models import CbrError, CbrUnavailable
+from finagent.clients.cbr_models import CbrUnavailable
 
 
 def _local(tag: Any) -> str:
+    from lxml import etree
+
     return etree.QName(tag).localname if isinstance(tag, str) else ""
 
 
@@ -34,6 +32,9 @@ def iter_rows(result: Any, row_name: str) -> Iterator[dict[str, str]]:
     Handles an lxml node (``...XML`` operations), zeep objects/dicts holding the
     DataSet diffgram (``_value_1``) and lists of either.
     """
+    from lxml import etree
+    from zeep.helpers import serialize_object
+
     if isinstance(result, etree._Element):
         for el in result.iter():
             if _local(el.tag) == row_name:
@@ -79,28 +80,3 @@ def parse_date(raw: str | date | datetime) -> date:
 def int_or_none(raw: str) -> int | None:
     raw = raw.strip()
     return int(raw) if raw.isdigit() else None
-
-
-class CheckingTransport(AsyncTransport):
-    """Refuses non-SOAP replies (HTML anti-bot pages, plain-text errors) before zeep."""
-
-    async def post(self, address: str, message: Any, headers: dict[str, str]) -> Any:
-        try:
-            response = await self.client.post(address, content=message, headers=headers)
-        except httpx.TimeoutException as exc:
-            raise CbrUnavailable("Bank of Russia service timed out") from exc
-        except httpx.TransportError as exc:
-            raise CbrUnavailable(
-                f"Bank of Russia service is unreachable ({type(exc).__name__})"
-            ) from exc
-        content_type = response.headers.get("Content-Type", "").lower()
-        head = response.content[:200].lstrip().lower()
-        is_html = "html" in content_type or head.startswith((b"<!doctype html", b"<html"))
-        if is_html or "xml" not in content_type:
-            kind = "an HTML page (anti-bot protection?)" if is_html else "a non-SOAP reply"
-            if response.status_code >= 500 or response.status_code < 400:
-                raise CbrUnavailable(
-                    f"Bank of Russia answered {kind} with HTTP {response.status_code}"
-                )
-            raise CbrError(f"Bank of Russia refused the request (HTTP {response.status_code})")
-        return response

@@ -18,9 +18,7 @@ import asyncio
 import itertools
 import weakref
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Literal, TypeVar
-
-from tavily import AsyncTavilyClient
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from finagent.clients.breaker import Breaker
 from finagent.clients.call_log import external_call
@@ -47,6 +45,9 @@ from finagent.clients.tavily_results import (
 )
 from finagent.config import Settings
 from finagent.observability import get_logger, redact, register_secrets
+
+if TYPE_CHECKING:
+    from tavily import AsyncTavilyClient
 
 log = get_logger("finagent.clients.tavily")
 SERVICE = "tavily"
@@ -178,6 +179,8 @@ class TavilyClient:
         """The SDK client of the running loop (its httpx pool is bound to one loop)."""
         loop = asyncio.get_running_loop()
         if self._sdk is None or self._sdk_loop is None or self._sdk_loop() is not loop:
+            from tavily import AsyncTavilyClient  # the SDK (and tiktoken) load on first call
+
             self._sdk = AsyncTavilyClient(api_key=self._api_key, api_base_url=self._base_url)
             self._sdk_loop = weakref.ref(loop)
         return self._sdk

@@ -7,13 +7,6 @@ from collections.abc import Callable
 from typing import Literal
 
 import httpx
-from tavily.errors import (
-    BadRequestError,
-    ForbiddenError,
-    InvalidAPIKeyError,
-    UsageLimitExceededError,
-)
-from tavily.errors import TimeoutError as TavilyTimeoutError
 
 from finagent.clients.errors import ExternalServiceError, is_transient
 from finagent.clients.resilient import (
@@ -68,9 +61,19 @@ def retryable(exc: BaseException) -> bool:
 
 def map_error(exc: Exception, *, timeout_s: float, safe: Callable[[str], str]) -> TavilyError:
     """A failure of the SDK or the transport as a TavilyError that says what to do."""
-    detail = safe(str(exc))
     if isinstance(exc, TavilyError):
         return exc
+    # the SDK (whose package import loads requests and tiktoken) is loaded by now: the
+    # error came from a call through it
+    from tavily.errors import (
+        BadRequestError,
+        ForbiddenError,
+        InvalidAPIKeyError,
+        UsageLimitExceededError,
+    )
+    from tavily.errors import TimeoutError as TavilyTimeoutError
+
+    detail = safe(str(exc))
     if isinstance(exc, InvalidAPIKeyError):
         return TavilyError(
             f"invalid Tavily API key (401): check {KEY_ENV}", kind="auth", status=401

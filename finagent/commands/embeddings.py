@@ -7,7 +7,9 @@ from typing import Annotated
 
 import typer
 
-app = typer.Typer(help="Embeddings shipped with the package.", no_args_is_help=True)
+app = typer.Typer(
+    help="Embeddings shipped with the package.", no_args_is_help=True, rich_markup_mode=None
+)
 
 
 @app.command("rebuild")

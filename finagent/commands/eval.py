@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from evals.retrieval.runner import EvalQuestion
     from evals.routing.runner import RoutingCase
 
-app = typer.Typer(help="Evaluation runs.")
+app = typer.Typer(help="Evaluation runs.", rich_markup_mode=None)
 
 
 def _taxcode_folder(explicit: Path | None) -> Path:

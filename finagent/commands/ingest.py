@@ -11,7 +11,9 @@ from finagent.commands.common import JsonOpt, UserOpt, load_settings, print_json
 from finagent.commands.law import law
 
 app = typer.Typer(
-    help="Ingest the knowledge base, user documents or a legal code.", no_args_is_help=True
+    help="Ingest the knowledge base, user documents or a legal code.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
 )
 
 

@@ -8,7 +8,9 @@ import typer
 
 from finagent.mcp import USER_ENV
 
-app = typer.Typer(help="Serve finagent's tools over MCP.", no_args_is_help=False)
+app = typer.Typer(
+    help="Serve finagent's tools over MCP.", no_args_is_help=False, rich_markup_mode=None
+)
 
 
 @app.callback(invoke_without_command=True)
@@ -46,10 +48,12 @@ def mcp(
     from finagent.extras import require_extra
 
     require_extra("mcp")  # a missing one is one line (finagent/cli.py)
+    from finagent.commands import gc_policy
     from finagent.mcp.server import run
 
     if transport not in ("stdio", "http"):
         raise typer.BadParameter("must be 'stdio' or 'http'", param_hint="--transport")
+    gc_policy.settled()
     try:
         run(
             transport="http" if transport == "http" else "stdio",

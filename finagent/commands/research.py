@@ -12,7 +12,7 @@ import typer
 
 from finagent.commands.running import fail, run_command
 
-app = typer.Typer(help="Research a question with the SGR agent.")
+app = typer.Typer(help="Research a question with the SGR agent.", rich_markup_mode=None)
 
 AskFn = Callable[[dict[str, Any]], str | None]
 NO_LLM = (

@@ -83,7 +83,9 @@ def serve(
     from finagent.extras import require_extra
 
     require_extra("server")  # a missing one is one line (finagent/cli.py)
+    from finagent.commands import gc_policy
     from finagent.server.app import create_app  # after the checks: it loads the whole agent
 
     server = _server(create_app(settings), host, port, settings.shutdown_grace_s, len(users))
+    gc_policy.settled()
     server.run()

@@ -13,7 +13,11 @@ from finagent.commands.running import fail
 if TYPE_CHECKING:
     from finagent.tools.base import ToolResult
 
-app = typer.Typer(help="List and call tools exactly as the LLM sees them.", no_args_is_help=True)
+app = typer.Typer(
+    help="List and call tools exactly as the LLM sees them.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
 
 
 @app.command("list")

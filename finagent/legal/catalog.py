@@ -217,6 +217,25 @@ def _article_items(units: list[CatalogUnit], number: str) -> tuple[CatalogUnit, 
     return (article, text) if text is not None else None
 
 
+_MAX_OVERLAP = 400
+_MIN_OVERLAP = 21
+
+
+def _overlap(text: str, piece: str) -> int:
+    """The longest n in [21, 400] with ``text`` ending in ``piece[:n]``, or 0.
+
+    An overlap of n starts at ``len(text) - n``, where ``piece``'s first 21 characters
+    must occur; only those places are checked, leftmost (longest) first."""
+    tail = text[-min(len(text), len(piece), _MAX_OVERLAP) :]
+    head = piece[:_MIN_OVERLAP]
+    at = tail.find(head)
+    while at != -1 and len(tail) - at >= _MIN_OVERLAP:
+        if piece.startswith(tail[at:]):
+            return len(tail) - at
+        at = tail.find(head, at + 1)
+    return 0
+
+
 def _join(pieces: list[str]) -> str:
     """Chunks of one unit overlap; join them without repeating the overlap."""
     text = ""
@@ -224,9 +243,6 @@ def _join(pieces: list[str]) -> str:
         if not text:
             text = piece
             continue
-        overlap = next(
-            (n for n in range(min(len(text), len(piece), 400), 20, -1) if text.endswith(piece[:n])),
-            0,
-        )
+        overlap = _overlap(text, piece)
         text = text + ("" if overlap else "\n") + piece[overlap:]
     return text

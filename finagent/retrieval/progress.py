@@ -8,6 +8,8 @@ a line at each quarter of the work says how many chunks are done and how long is
 
 from __future__ import annotations
 
+import os
+import shutil
 import sys
 import time
 from collections.abc import Iterator
@@ -16,6 +18,23 @@ from contextvars import ContextVar
 from typing import TextIO
 
 from tqdm import tqdm
+
+
+def bar_size(stream: TextIO) -> tuple[int, int] | None:
+    """(columns, rows) for the bar on ``stream``: None (tqdm asks the terminal) unless the
+    terminal reports a size of 0, as a fresh pseudo-terminal and some CI runners' and
+    containers' terminals do; tqdm would then draw nothing at all (it hides a bar below
+    the last of 0 rows), so ``COLUMNS``/``LINES`` or 80 x 24 are used instead."""
+    try:
+        size = os.get_terminal_size(stream.fileno())
+    except (AttributeError, OSError, ValueError):
+        return None
+    if size.columns > 0 and size.lines > 0:
+        return None
+    # shutil reads COLUMNS/LINES, then stdout, and falls back when they report 0 too
+    fallback = shutil.get_terminal_size((80, 24))
+    return fallback.columns - 1, fallback.lines  # one short, as tqdm does: no wrapped line
+
 
 _current: ContextVar[ChunkProgress | None] = ContextVar("finagent_chunk_progress", default=None)
 
@@ -31,8 +50,16 @@ class ChunkProgress:
         unit: str = "chunk",
     ) -> None:
         visible = sys.stderr.isatty() if show is None else show
+        size = bar_size(sys.stderr) if visible else None
         self.bar = tqdm(
-            total=0, desc=desc, unit=unit, disable=not visible, smoothing=0.05, leave=True
+            total=0,
+            desc=desc,
+            unit=unit,
+            disable=not visible,
+            smoothing=0.05,
+            leave=True,
+            ncols=size[0] if size else None,
+            nrows=size[1] if size else None,
         )
         self.plain = None if visible else plain
         self._quarters = 0  # quarters of the work already reported on ``plain``

@@ -8,9 +8,7 @@ import os
 import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
-
-from wcmatch import glob as wcglob
+from typing import TYPE_CHECKING, Any
 
 from finagent.tools.base import ToolError, to_json
 from finagent.tools.kb_paths import (
@@ -18,6 +16,9 @@ from finagent.tools.kb_paths import (
     open_inside,
     walk,
 )
+
+if TYPE_CHECKING:
+    from wcmatch import glob as wcglob
 
 MAX_LINE_CHARS = 300
 MAX_SCAN_ENTRIES = 50_000
@@ -66,12 +67,12 @@ def scan_entries(
         yield rel, entry.name, is_dir, size
 
 
-_GLOB_FLAGS = wcglob.GLOBSTAR | wcglob.DOTGLOB | wcglob.FORCEUNIX
-
-
 def glob_matcher(pattern: str, *, case_sensitive: bool) -> wcglob.WcMatcher:
     """A matcher for a validated glob (``*``, ``?``, ``[...]``, ``[!...]``, ``**``)."""
-    flags = _GLOB_FLAGS | (wcglob.CASE if case_sensitive else wcglob.IGNORECASE)
+    from wcmatch import glob as wcglob  # loaded by the first glob, not with the tools
+
+    flags = wcglob.GLOBSTAR | wcglob.DOTGLOB | wcglob.FORCEUNIX
+    flags |= wcglob.CASE if case_sensitive else wcglob.IGNORECASE
     return wcglob.compile(pattern, flags=flags)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import shutil
 import socket
 import threading
@@ -134,6 +135,7 @@ def test_web_chat_flow(browser: Any, tmp_path: Path, embedder: Embedder) -> None
     from selenium.webdriver.support.ui import WebDriverWait
 
     release = threading.Event()
+    first_token = threading.Event()
     clarification = step(
         "clarification",
         reasoning="Неясно, о каком договоре речь",
@@ -149,7 +151,10 @@ def test_web_chat_flow(browser: Any, tmp_path: Path, embedder: Embedder) -> None
         status="completed",
     )
     llm = StreamingChatModel(
-        [decision(1), AIMessage(ANSWER), clarification, final], hold_after=3, release=release
+        [decision(1), AIMessage(ANSWER), clarification, final],
+        hold_after=3,
+        release=release,
+        hold_first=first_token,
     )
     settings = Settings(  # type: ignore[call-arg]
         data_dir=tmp_path / "data", api_tokens=TOKENS, cbr_enabled=False, _env_file=None
@@ -193,8 +198,27 @@ def test_web_chat_flow(browser: Any, tmp_path: Path, embedder: Embedder) -> None
         empty = tmp_path / "empty.md"
         empty.write_text("", encoding="utf-8")
         by_id("files").send_keys(f"{lease}\n{empty}")
+        # the upload request is held in the page until released: «Спросить» waits for it
+        browser.execute_script(
+            "window.uploadHeld = new Promise((r) => { window.releaseUpload = r; });"
+            "const send = window.fetch;"
+            "window.fetch = async (url, options) => {"
+            "  if (String(url).endsWith('/v1/documents') && options && options.method === 'POST')"
+            "    await window.uploadHeld;"
+            "  return send(url, options);"
+            "};"
+        )
+        by_id("question").send_keys("какие пени?")
         by_id("upload-button").click()
+        wait.until(ec.text_to_be_present_in_element((By.ID, "upload-status"), "Загрузка"))
+        ask_button = by_id("ask-button")
+        assert not ask_button.is_enabled()
+        assert "Дождитесь окончания загрузки" in (ask_button.get_attribute("title") or "")
+        shot("upload-waits")
+        browser.execute_script("window.releaseUpload();")
         wait.until(ec.text_to_be_present_in_element((By.ID, "upload-status"), "lease.md"))
+        wait.until(lambda _: by_id("ask-button").is_enabled())
+        by_id("question").clear()
         statuses = by_id("upload-status").text
         assert "lease.md: загружен" in statuses and "empty.md: пустой файл" in statuses
         wait.until(ec.text_to_be_present_in_element((By.ID, "documents"), "Договор аренды"))
@@ -205,6 +229,20 @@ def test_web_chat_flow(browser: Any, tmp_path: Path, embedder: Embedder) -> None
         assert by_id("selection").text == "Вопрос по выбранным документам: 1"
         by_id("question").send_keys("какие пени в моём договоре аренды?")
         by_id("ask-button").click()
+        # until the first token the bubble and the progress line show the current step
+        waiting = wait.until(
+            ec.presence_of_element_located((By.CSS_SELECTOR, ".msg.assistant.waiting"))
+        )
+        step_line = "Сценарий S3: выбранные документы целиком"
+        wait.until(
+            lambda _: (
+                waiting.text.strip() != "Готовлю ответ…" and step_line in by_id("progress").text
+            )
+        )
+        current = by_id("progress").text.split(" · ")[-1]  # the latest step
+        assert waiting.text.startswith(current) and "Пени" not in waiting.text
+        shot("before-first-token")
+        first_token.set()
         streaming = wait.until(
             ec.presence_of_element_located((By.CSS_SELECTOR, ".msg.assistant.streaming"))
         )
@@ -217,6 +255,11 @@ def test_web_chat_flow(browser: Any, tmp_path: Path, embedder: Embedder) -> None
             ec.presence_of_element_located((By.CSS_SELECTOR, ".msg.assistant[data-done='1']"))
         )
         assert "за каждый день просрочки" in done.text and "Источники" in done.text
+        # sources show the document's title (and the user's own file name), never a path,
+        # slug or internal id
+        sources = done.text.split("Источники", 1)[1]
+        assert sources.strip().startswith("[1] Договор аренды нежилого помещения № 7")
+        assert not re.search(r"[0-9a-f]{12,}|/|\bdoc[-_]", sources), sources
         shot("answered")
 
         # the citation opens the cited passage
@@ -260,10 +303,11 @@ def test_web_chat_flow(browser: Any, tmp_path: Path, embedder: Embedder) -> None
         shot("second-user")
     finally:
         release.set()
+        first_token.set()
         if shots:
             print(f"\nscreenshots: {ARTIFACTS}")
         service.stop()
-    assert len(shots) == 10
+    assert len(shots) == 12
 
 
 def test_web_chat_layout_markdown_and_phone_width(
@@ -315,6 +359,15 @@ def test_web_chat_layout_markdown_and_phone_width(
             assert "<em>три месяца</em>" in html and "<strong>10 дней</strong>" in html
             assert "<ul><li>первый пункт</li><li>второй пункт</li></ul>" in html
             assert "<td>5 %</td>" in html and "<script>" not in html and "&lt;script&gt;" in html
+            # the passage panel renders Markdown the same way, HTML escaped
+            passage = browser.execute_script(
+                "showPassage({number: 2, title: 'Налоговые ставки', reference: '',"
+                " passages: [{text: '**Ставка 0 %** при экспорте <b>x</b>'}]});"
+                "return document.getElementById('passage-body').innerHTML;"
+            )
+            assert "<strong>Ставка 0 %</strong>" in passage and "&lt;b&gt;" in passage
+            assert browser.find_element(By.ID, "passage-title").text == "[2] Налоговые ставки"
+            browser.execute_script("document.getElementById('passage').hidden = true;")
             # «Спросить» waits while an upload is in progress
             browser.execute_script("state.uploads = 1; updateAskButton();")
             assert not browser.find_element(By.ID, "ask-button").is_enabled()

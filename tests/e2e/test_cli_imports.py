@@ -102,3 +102,17 @@ def test_tools_list_with_live_rates_builds_no_breaker_until_a_call(env: dict[str
     modules = loaded_modules({**env, "FINAGENT_CBR_ENABLED": "true"}, "tools", "list")
     assert "finagent.tools.cbr" in modules  # the Bank of Russia tools are registered
     assert heavy_in(modules, LISTING_SKIPS) == []
+
+
+# what an offline answer needs none of: the Bank of Russia's SOAP stack and the Tavily SDK
+# load at their first call, KB globbing at the first glob, the SSE library and the web
+# server with `serve`
+ASK_SKIPS = ("zeep", "lxml", "tavily", "tiktoken", "wcmatch", "sse_starlette", "uvicorn", "fastapi")
+
+
+def test_offline_ask_loads_no_client_sdk_or_server(env: dict[str, str]) -> None:
+    """The Bank of Russia is on (the default), no Tavily key: an offline answer."""
+    modules = loaded_modules({**env, "FINAGENT_CBR_ENABLED": "true"}, "ask", "Какая ставка НДС?")
+    assert "finagent.graph.agent" in modules and "finagent.tools.cbr" in modules
+    assert heavy_in(modules, ASK_SKIPS) == []
+    assert heavy_in(modules, ("mcp", "langchain_openai", "qdrant_client")) == []

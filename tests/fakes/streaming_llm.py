@@ -24,10 +24,12 @@ class StreamingChatModel(ScriptedChatModel):
 
     With ``hold_after=n`` the stream stops after ``n`` pieces and waits: for ``release``
     (a ``threading.Event`` set by the test) when given, otherwise forever; when its run is
-    cancelled it sets ``cancelled`` (an ``asyncio.Event`` given by the test).
+    cancelled it sets ``cancelled`` (an ``asyncio.Event`` given by the test). With
+    ``hold_first`` (a ``threading.Event``) a text reply waits for it before its first piece.
     """
 
     hold_after: int | None = None
+    hold_first: Any = None
     cancelled: Any = None
     release: Any = None
 
@@ -52,6 +54,8 @@ class StreamingChatModel(ScriptedChatModel):
                 message=AIMessageChunk(content=reply.content, tool_call_chunks=calls)  # type: ignore[arg-type]
             )
             return
+        if self.hold_first is not None:
+            await asyncio.to_thread(self.hold_first.wait, 120)
         for i, piece in enumerate(words(reply.text)):
             chunk = ChatGenerationChunk(message=AIMessageChunk(content=piece))
             if run_manager is not None:

@@ -36,3 +36,22 @@ def test_every_command_and_group_is_mounted() -> None:
 
 def test_app_attribute_is_the_one_built_app() -> None:
     assert finagent.cli.app is build_app()
+
+
+def test_help_of_every_command_shows_flags_without_type_placeholders() -> None:
+    """A flag takes no value: its help line is ``--json  Print …``, never ``--json <bool>``."""
+    from typer.testing import CliRunner
+
+    root = get_command(build_app())
+    assert isinstance(root, TyperGroup)
+    paths: list[list[str]] = [[]]
+    for name, command in root.commands.items():
+        paths.append([name])
+        if isinstance(command, TyperGroup):
+            paths += [[name, sub] for sub in command.commands]
+    runner = CliRunner()
+    for path in paths:
+        result = runner.invoke(build_app(), [*path, "--help"])
+        assert result.exit_code == 0, (path, result.output)
+        assert "<bool>" not in result.output, path
+        assert "--help" in result.output
