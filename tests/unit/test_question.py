@@ -138,3 +138,25 @@ def test_any_text_is_a_typed_question(text: str) -> None:
 )
 def test_a_plural_question_word_asks_for_several_values(text: str, several: bool) -> None:
     assert build_question(text).several is several
+
+
+@pytest.mark.parametrize(
+    ("text", "first"),
+    [
+        # a preposition of a bound, «какой» and a noun of quantity ask the threshold
+        ("От какой стоимости лицензия учитывается как нематериальный актив?", "limit"),
+        ("С какой части дохода начинается повышенная ставка?", "limit"),
+        ("При каком объёме продаж положена скидка?", "limit"),
+        # «доля» asks a share; a date word or a condition asks no threshold
+        ("При какой доле в уставном капитале компания считается дочерней?", "rate"),
+        ("До какого числа сдать отчёт?", "date"),
+        ("При каких условиях дают отсрочку?", "procedure"),
+    ],
+)
+def test_a_bound_asked_by_its_quantity_is_a_limit(text: str, first: str) -> None:
+    assert build_question(text, TODAY).answer_type == first
+
+
+def test_a_bound_a_later_part_asks_does_not_lead() -> None:
+    question = build_question("Какой вычет на обучение и до какой суммы расходов он даётся?", TODAY)
+    assert question.answer_types == ["amount", "limit"]
