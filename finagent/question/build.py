@@ -140,6 +140,25 @@ def _bound_at(lemmas: Sequence[str]) -> int:
     return -1
 
 
+# «сколько нужно владеть», «сколько он обязан её применять», «сколько может идти
+# проверка»: «сколько» before a verb of holding or lasting asks for how long, not a sum
+_DURATION_VERBS = frozenset(
+    "владеть применять идти длиться продолжаться действовать хранить храниться держать "
+    "ждать проводиться использовать".split()
+)
+DURATION_REACH = 3  # lemmas between «сколько» and the verb (modal words, the subject)
+
+
+def _duration_at(lemmas: Sequence[str]) -> int:
+    """Position of a «сколько» that asks a duration, or -1."""
+    for i, lemma in enumerate(lemmas):
+        if lemma == "сколько":
+            window = lemmas[i + 1 : i + 2 + DURATION_REACH]
+            if any(lm in _DURATION_VERBS for lm in window):
+                return i
+    return -1
+
+
 def _answer_types(
     lemmas: Sequence[str],
     fields: list[tuple[int, str]],
@@ -153,6 +172,9 @@ def _answer_types(
         found = _cues(lemmas, {})
     roles = {field.key for field in ALL_FIELDS if field.kind == "party"}
     found.extend((-ROLE_STRENGTH, at, "party") for at, key in fields if key in roles)
+    duration = _duration_at(lemmas)
+    if duration >= 0:
+        found.append((-BOUND_STRENGTH, duration, "period"))
     bound = _bound_at(lemmas)
     later = any(lm in QUESTION_WORDS for lm in lemmas[: max(bound, 0)])
     if bound >= 0 and not later:

@@ -160,3 +160,19 @@ def test_a_bound_asked_by_its_quantity_is_a_limit(text: str, first: str) -> None
 def test_a_bound_a_later_part_asks_does_not_lead() -> None:
     question = build_question("Какой вычет на обучение и до какой суммы расходов он даётся?", TODAY)
     assert question.answer_types == ["amount", "limit"]
+
+
+@pytest.mark.parametrize(
+    ("text", "first"),
+    [
+        # «сколько» before a verb of holding or lasting asks for how long
+        ("Сколько нужно хранить кассовые документы?", "period"),
+        ("Сколько лицензия может действовать без продления?", "period"),
+        ("Сколько ждать возврата НДФЛ?", "period"),
+        # before a verb of paying or costing it asks a sum
+        ("Сколько нужно заплатить за патент?", "amount"),
+        ("Сколько стоит регистрация ИП?", "amount"),
+    ],
+)
+def test_how_long_a_verb_of_lasting_asks(text: str, first: str) -> None:
+    assert build_question(text, TODAY).answer_type == first
