@@ -159,6 +159,26 @@ def _duration_at(lemmas: Sequence[str]) -> int:
     return -1
 
 
+# «какой минимальный срок владения», «на какой максимальный срок»: an asked bound of a
+# duration asks the duration, a period; the bound word asks a limit of a sum or a share
+# («раньше минимального срока» asks nothing: it sets a condition)
+_BOUND_WORDS = frozenset({"максимальный", "минимальный", "предельный"})
+_DURATION_NOUNS = frozenset({"срок", "период"})
+
+
+def _bounded_duration(lemmas: Sequence[str]) -> set[int]:
+    """Positions of the asked bound words that qualify a duration («какой минимальный
+    срок»)."""
+    return {
+        i
+        for i, lemma in enumerate(lemmas[:-1])
+        if i > 0
+        and lemmas[i - 1] == "какой"
+        and lemma in _BOUND_WORDS
+        and lemmas[i + 1] in _DURATION_NOUNS
+    }
+
+
 def _answer_types(
     lemmas: Sequence[str],
     fields: list[tuple[int, str]],
@@ -172,6 +192,11 @@ def _answer_types(
         found = _cues(lemmas, {})
     roles = {field.key for field in ALL_FIELDS if field.kind == "party"}
     found.extend((-ROLE_STRENGTH, at, "party") for at, key in fields if key in roles)
+    durations = _bounded_duration(lemmas)
+    found = [
+        (strength, at, "period" if kind == "limit" and at in durations else kind)
+        for strength, at, kind in found
+    ]
     duration = _duration_at(lemmas)
     if duration >= 0:
         found.append((-BOUND_STRENGTH, duration, "period"))

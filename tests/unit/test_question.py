@@ -176,3 +176,14 @@ def test_a_bound_a_later_part_asks_does_not_lead() -> None:
 )
 def test_how_long_a_verb_of_lasting_asks(text: str, first: str) -> None:
     assert build_question(text, TODAY).answer_type == first
+
+
+def test_an_asked_bound_of_a_duration_asks_the_period() -> None:
+    assert build_question("На какой максимальный срок выдают лицензию?", TODAY).answer_type == (
+        "period"
+    )
+    assert build_question("Какой минимальный срок аренды земли?", TODAY).answer_type == "period"
+    # a bound of a sum is a limit; a duration that sets a condition asks nothing
+    assert build_question("Какой максимальный размер вычета?", TODAY).answer_type == "limit"
+    question = build_question("Если продать раньше минимального срока, есть ли лимит?", TODAY)
+    assert question.answer_type != "period"
