@@ -86,6 +86,9 @@ EXCEPTIONS = {
     "прекратить": "cease",
     "прекращать": "cease",
     "прекращение": "cease",
+    # a special kind of taxpayer the Code sets its own term for («…консолидированной группы
+    # налогоплательщиков представляются ответственным участником…»)
+    "консолидированный": "group",
 }
 # the hand-set ranking of the extractive composer, as weights of the same features
 PRIOR = {

@@ -10,33 +10,24 @@ else is *unsupported* and is replaced by a visible marker without its numbers.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from finagent.answering.messages import REFERENCE_REMOVED
+from finagent.answering.quotation import CITATION_MARK, plain, plain_sources, quoted_span
 from finagent.legal.catalog import LawCatalog
 from finagent.legal.references import LegalReference, find_references
 from finagent.state import Chunk
 
-_CITATION_MARK = re.compile(r"\s*\[\d{1,3}\]")
-_SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+|\n+")
 _QUOTE_CHARS = '«»"“”„>'
-# a quotation shields its reference only when it is more than the reference itself: a
-# fragment such as «3 п. 3 ст. 76 НК РФ).» is not (the answer evaluation's threshold too)
-MIN_QUOTE_CHARS = 25
-# Markdown emphasis sits against the words it marks («**10 рабочих дней**,»): deleted, not
-# spaced, so a quote the composer copied without it still matches the source
-_EMPHASIS = re.compile(r"\*+|(?<!\w)_+|_+(?!\w)")
 
 
 def normalise(text: str) -> str:
     """Lower case, ё as е, citation marks, quotes and emphasis dropped, whitespace collapsed."""
-    text = _CITATION_MARK.sub("", text).replace("…", " ")
-    text = _EMPHASIS.sub("", text)
+    text = CITATION_MARK.sub("", text).replace("…", " ")
     text = text.translate({ord(c): " " for c in _QUOTE_CHARS})
-    return " ".join(text.lower().replace("ё", "е").split())
+    return plain(text)
 
 
 @dataclass
@@ -52,28 +43,6 @@ class ReferenceReport:
             "removed": self.removed,
             "unsupported": len(self.removed),
         }
-
-
-def _sentence_around(text: str, start: int, end: int) -> str:
-    left = max((m.end() for m in _SENTENCE_END.finditer(text, 0, start)), default=0)
-    right_match = _SENTENCE_END.search(text, end)
-    right = right_match.start() if right_match else len(text)
-    sentence = text[left:right]
-    # a list item or a label before the quote is ours, not the source's
-    return re.sub(r"^\s*(?:[-*]\s+)?(?:\*\*[^*]+\*\*:?\s*)?", "", sentence)
-
-
-def is_quoted(text: str, start: int, end: int, sources: list[str]) -> bool:
-    """Whether the quotation (or sentence) holding ``text[start:end]`` is a source's text."""
-    opened = text.rfind("«", 0, start)
-    inside = opened >= 0 and text.rfind("»", 0, start) < opened
-    closed = text.find("»", end)
-    if inside and closed > 0:
-        piece = text[opened + 1 : closed]
-    else:
-        piece = _sentence_around(text, start, end)
-    piece = normalise(piece)
-    return len(piece) >= MIN_QUOTE_CHARS and any(piece in s for s in sources)
 
 
 def retrieved_law_ids(chunks: list[Chunk]) -> set[str]:
@@ -95,32 +64,41 @@ async def check_references(
 ) -> tuple[str, ReferenceReport]:
     """``text`` with unsupported references replaced, and what was found.
 
-    ``retrieved`` (unit and article ids) defaults to the law passages among ``chunks``.
+    Every reference of the whole text is judged, in every section. ``retrieved`` (unit and
+    article ids) defaults to the law passages among ``chunks``. A marker put inside a
+    quotation makes it no longer the source's text, so the check runs again on the text it
+    produced until it removes nothing: what it leaves, the same check on the final text
+    leaves too (:mod:`finagent.answering.quotation` is the evaluations' definition).
     """
-    report = ReferenceReport()
-    refs = find_references(text)
-    if not refs:
-        return text, report
     retrieved = retrieved_law_ids(chunks) if retrieved is None else retrieved
-    sources = [normalise(c.text) for c in chunks]
+    sources = plain_sources(c.text for c in chunks)
     default_code = _default_code(chunks)
-    verdicts: dict[tuple[int, int], bool] = {}
-    for ref in refs:
-        span = (ref.start, ref.end)
-        ok = await _supported(ref, retrieved, catalog, default_code)
-        if ok:
-            report.verified.append(ref.label)
-        elif is_quoted(text, ref.start, ref.end, sources):
-            report.quoted.append(ref.label)
-            ok = True
-        else:
-            report.removed.append(ref.label)
-        # a list reference ("ст. 218, 219") stands or falls as a whole
-        verdicts[span] = verdicts.get(span, True) and ok
-    for (start, end), ok in sorted(verdicts.items(), reverse=True):
-        if not ok:
-            text = text[:start] + REFERENCE_REMOVED + text[end:]
-    return text, report
+    removed: list[str] = []
+    supported: dict[str, bool] = {}  # by label: the catalog's answer does not change
+    while True:
+        report = ReferenceReport()
+        verdicts: dict[tuple[int, int], bool] = {}
+        for ref in find_references(text):
+            span = (ref.start, ref.end)
+            if ref.label not in supported:
+                supported[ref.label] = await _supported(ref, retrieved, catalog, default_code)
+            ok = supported[ref.label]
+            if ok:
+                report.verified.append(ref.label)
+            elif quoted_span(text, ref.start, ref.end, sources):
+                report.quoted.append(ref.label)
+                ok = True
+            else:
+                report.removed.append(ref.label)
+            # a list reference ("ст. 218, 219") stands or falls as a whole
+            verdicts[span] = verdicts.get(span, True) and ok
+        removed += report.removed
+        if all(verdicts.values()):
+            report.removed = removed
+            return text, report
+        for (start, end), ok in sorted(verdicts.items(), reverse=True):
+            if not ok:
+                text = text[:start] + REFERENCE_REMOVED + text[end:]
 
 
 async def _supported(

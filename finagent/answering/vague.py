@@ -26,13 +26,19 @@ _DOCUMENT_WORDS = frozenset({"договор", "документ", "контра
 _MAX_TITLES = 5
 
 
-def _names_something(question: Question, documents: bool) -> bool:
+def _names_something(question: Question, documents: bool, generic: bool = False) -> bool:
     """Whether the question names a subject. Outside the documents' scenarios a tax alone
     is no subject of a sum: «Сколько там НДС?» asks the tax of some base it does not name
-    (its rate would be a subject); in them, the document's own VAT is one."""
+    (its rate would be a subject); in them, the document's own VAT is one. Outside them
+    too, a document field read from ``generic`` words alone (every content word a word
+    for a kind of value, a request or a payment: «до какого числа платить?» reads as a
+    payment term, «сколько штраф?» as a penalty) names no more than the asked type does;
+    in them it is the field of the user's documents the next step chooses among."""
     sum_of_tax = question.answer_type == "amount" and not documents
     # a field that is the tax itself («НДС» of a document) names no more than the tax
     fields = [f for f in question.fields if not (sum_of_tax and f in question.taxes)]
+    if generic and not documents:
+        fields = [f for f in fields if f in question.taxes]
     return bool(
         (question.taxes and not sum_of_tax)
         or fields
@@ -55,11 +61,12 @@ def clarification(
 
     In the documents' scenarios only when several of the user's documents could be meant
     (those the question names by type, else all)."""
-    if question.answer_type not in _VALUE_TYPES or _names_something(question, documents):
+    if question.answer_type not in _VALUE_TYPES:
         return None
     taxes = {lm for t in TAXES if t.key in question.taxes for c in t.cues for lm in cue_lemmas(c)}
     vocabulary = GENERIC_HEADS | _REQUESTS | _DOCUMENT_WORDS | taxes
-    if not all(lemma in vocabulary for lemma in question.topic):
+    generic = all(lemma in vocabulary for lemma in question.topic)
+    if not generic or _names_something(question, documents, generic):
         return None
     if not documents:
         return [routing_messages.ASK_SUBJECT, routing_messages.ASK_PERIOD]

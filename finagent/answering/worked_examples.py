@@ -6,11 +6,14 @@ The example shares the question's words and states figures of the asked kind, so
 ranks first, but its figures are the example's, not the answer. When the best candidate is
 a sentence of a worked example (``Candidate.example``) and a sentence of the same source
 that is not one ranks close to it, that sentence comes first: for a value question, the
-best one stating a value of each asked type the example states; for any other question (a
-list, a procedure), the best one.
+best one stating a value of each asked type the example states, else (the rule and its
+deadline are two sentences) the best one stating the primary asked type; for any other
+question (a list, a procedure), the best one.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from finagent.answering.evidence import Candidate
 from finagent.answering.sentence_profile import profile, states_type
@@ -40,14 +43,12 @@ def _needed(question: Question, example: Candidate) -> list[str]:
     return stated or asked[:1]
 
 
-def prefer_rule(question: Question, ranked: list[Candidate]) -> list[Candidate]:
-    """``ranked`` with the rule a worked example illustrates first (see above)."""
-    if not ranked or not ranked[0].example:
-        return ranked
-    top = ranked[0]
-    margin = LEARNED_MARGIN if top.learned else SIMILARITY_MARGIN
-    needed = _needed(question, top)
-    rule = next(
+def _rule(
+    ranked: list[Candidate], top: Candidate, margin: float, needed: Sequence[str]
+) -> Candidate | None:
+    """The best sentence of the example's source within ``margin`` that is no example and
+    states a value of each ``needed`` type."""
+    return next(
         (
             c
             for c in ranked[1:]
@@ -58,6 +59,19 @@ def prefer_rule(question: Question, ranked: list[Candidate]) -> list[Candidate]:
         ),
         None,
     )
+
+
+def prefer_rule(question: Question, ranked: list[Candidate]) -> list[Candidate]:
+    """``ranked`` with the rule a worked example illustrates first (see above)."""
+    if not ranked or not ranked[0].example:
+        return ranked
+    top = ranked[0]
+    margin = LEARNED_MARGIN if top.learned else SIMILARITY_MARGIN
+    needed = _needed(question, top)
+    primary = [t for t in question.answer_types if t in VALUE_TYPES][:1]
+    # no rule sentence states every value the example does (a rule and its deadline are
+    # often two sentences): the best one stating the primary asked value still comes first
+    rule = _rule(ranked, top, margin, needed) or _rule(ranked, top, margin, primary)
     if rule is None:
         return ranked
     rule.score = max(rule.score, top.score)

@@ -23,7 +23,7 @@ from finagent.moscow_time import moscow_today
 from finagent.question.asked import asked_attributes, proper_names
 from finagent.question.documents import named_documents
 from finagent.question.model import Question
-from finagent.question.parts import AskedPart, asked_parts
+from finagent.question.parts import QUESTION_WORDS, AskedPart, asked_parts
 from finagent.question.revision import asked_revision, with_revisions
 from finagent.question.tables import (
     ANSWER_CUES,
@@ -116,6 +116,69 @@ def _cues(
     return found
 
 
+# «с какой суммы», «до какого размера дохода», «при какой выручке», «с какой части
+# зарплаты»: a preposition of a bound, «какой» and, within two words, a noun of a quantity
+# of money or things ask the threshold (a sum, or a share when the question states its
+# own percentage), whatever «часть» or «сумма» alone would ask. «При какой доле участия»
+# asks a share, as «доля» does by itself; «до какого числа», «с какого момента», «при
+# каких условиях» name no quantity. A bound asked by a later part («какой вычет и до
+# какого дохода он даётся?») does not lead: the first part's type does.
+_BOUND_PREPOSITIONS = frozenset({"с", "со", "от", "до", "при", "свыше"})
+_QUANTITY_NOUNS = frozenset(
+    "сумма стоимость размер доход выручка часть величина объём объем количество цена "
+    "площадь оборот численность выплата зарплата заработок".split()
+)
+BOUND_STRENGTH = 5
+
+
+def _bound_at(lemmas: Sequence[str]) -> int:
+    """Position of a bound asked by quantity («с какой суммы …»), or -1."""
+    for i, lemma in enumerate(lemmas[:-2]):
+        if lemma in _BOUND_PREPOSITIONS and lemmas[i + 1] == "какой":
+            if any(lm in _QUANTITY_NOUNS for lm in lemmas[i + 2 : i + 5]):
+                return i
+    return -1
+
+
+# «сколько нужно владеть», «сколько он обязан её применять», «сколько может идти
+# проверка»: «сколько» before a verb of holding or lasting asks for how long, not a sum
+_DURATION_VERBS = frozenset(
+    "владеть применять идти длиться продолжаться действовать хранить храниться держать "
+    "ждать проводиться использовать".split()
+)
+DURATION_REACH = 3  # lemmas between «сколько» and the verb (modal words, the subject)
+
+
+def _duration_at(lemmas: Sequence[str]) -> int:
+    """Position of a «сколько» that asks a duration, or -1."""
+    for i, lemma in enumerate(lemmas):
+        if lemma == "сколько":
+            window = lemmas[i + 1 : i + 2 + DURATION_REACH]
+            if any(lm in _DURATION_VERBS for lm in window):
+                return i
+    return -1
+
+
+# «какой минимальный срок владения», «на какой максимальный срок»: an asked bound of a
+# duration asks the duration, a period; the bound word asks a limit of a sum or a share
+# («раньше минимального срока» asks nothing: it sets a condition)
+_BOUND_WORDS = frozenset({"максимальный", "минимальный", "предельный"})
+_DURATION_NOUNS = frozenset({"срок", "период"})
+
+
+def _bounded_duration(lemmas: Sequence[str]) -> set[int]:
+    """Positions of the asked bound words that qualify a duration («какой минимальный
+    срок»)."""
+    return {
+        i
+        for i, lemma in enumerate(lemmas[:-1])
+        if i > 0
+        and lemmas[i - 1] == "какой"
+        and lemma in _BOUND_WORDS
+        and lemmas[i + 1] in _DURATION_NOUNS
+    }
+
+
 def _answer_types(
     lemmas: Sequence[str],
     fields: list[tuple[int, str]],
@@ -129,6 +192,18 @@ def _answer_types(
         found = _cues(lemmas, {})
     roles = {field.key for field in ALL_FIELDS if field.kind == "party"}
     found.extend((-ROLE_STRENGTH, at, "party") for at, key in fields if key in roles)
+    durations = _bounded_duration(lemmas)
+    found = [
+        (strength, at, "period" if kind == "limit" and at in durations else kind)
+        for strength, at, kind in found
+    ]
+    duration = _duration_at(lemmas)
+    if duration >= 0:
+        found.append((-BOUND_STRENGTH, duration, "period"))
+    bound = _bound_at(lemmas)
+    later = any(lm in QUESTION_WORDS for lm in lemmas[: max(bound, 0)])
+    if bound >= 0 and not later:
+        found.append((-BOUND_STRENGTH, bound, "limit"))
     if not found:
         return ["unknown"]
     primary = min(found)[2]
@@ -140,6 +215,8 @@ def _answer_types(
     for _, kind in others:
         if kind not in ordered:
             ordered.append(kind)
+    if bound >= 0 and later and "limit" not in ordered:
+        ordered.append("limit")
     return ordered
 
 

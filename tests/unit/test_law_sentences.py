@@ -87,6 +87,22 @@ def test_a_negated_condition_is_not_asked() -> None:
     assert asked("Какой штраф, если нарушение совершено умышленно?") == {"intent"}
 
 
+def test_a_special_kind_of_taxpayer_is_a_condition_of_its_own() -> None:
+    general = Candidate(law("x"), 1, "Возражения представляются в течение одного месяца.", 0, 0)
+    group = Candidate(
+        law("x"),
+        1,
+        "Возражения консолидированной группы налогоплательщиков представляются в течение 30 дней.",
+        0,
+        1,
+    )
+    column = FEATURES.index("unasked_exception")
+    question = build_question("Сколько времени есть на возражения по акту?")
+    assert features(question, [general, group], None)[:, column].tolist() == [0.0, 1.0]
+    question = build_question("Сколько времени на возражения у консолидированной группы?")
+    assert features(question, [general, group], None)[:, column].tolist() == [0.0, 0.0]
+
+
 def test_an_unasked_condition_marks_its_sentence_and_an_asked_one_does_not() -> None:
     plain = Candidate(law("x"), 1, "Неуплата налога влечет штраф 25 процентов.", 0, 0)
     intent = Candidate(law("x"), 1, "Те же деяния, совершенные умышленно, — 45 процентов.", 0, 1)

@@ -151,3 +151,52 @@ def test_a_plural_question_word_asks_for_several_values(text: str, several: bool
 )
 def test_how_far_ahead_is_a_period_not_a_price(text: str, answer_type: str) -> None:
     assert build_question(text, TODAY).answer_type == answer_type
+
+
+@pytest.mark.parametrize(
+    ("text", "first"),
+    [
+        # a preposition of a bound, «какой» and a noun of quantity ask the threshold
+        ("От какой стоимости лицензия учитывается как нематериальный актив?", "limit"),
+        ("С какой части дохода начинается повышенная ставка?", "limit"),
+        ("При каком объёме продаж положена скидка?", "limit"),
+        # «доля» asks a share; a date word or a condition asks no threshold
+        ("При какой доле в уставном капитале компания считается дочерней?", "rate"),
+        ("До какого числа сдать отчёт?", "date"),
+        ("При каких условиях дают отсрочку?", "procedure"),
+    ],
+)
+def test_a_bound_asked_by_its_quantity_is_a_limit(text: str, first: str) -> None:
+    assert build_question(text, TODAY).answer_type == first
+
+
+def test_a_bound_a_later_part_asks_does_not_lead() -> None:
+    question = build_question("Какой вычет на обучение и до какой суммы расходов он даётся?", TODAY)
+    assert question.answer_types == ["amount", "limit"]
+
+
+@pytest.mark.parametrize(
+    ("text", "first"),
+    [
+        # «сколько» before a verb of holding or lasting asks for how long
+        ("Сколько нужно хранить кассовые документы?", "period"),
+        ("Сколько лицензия может действовать без продления?", "period"),
+        ("Сколько ждать возврата НДФЛ?", "period"),
+        # before a verb of paying or costing it asks a sum
+        ("Сколько нужно заплатить за патент?", "amount"),
+        ("Сколько стоит регистрация ИП?", "amount"),
+    ],
+)
+def test_how_long_a_verb_of_lasting_asks(text: str, first: str) -> None:
+    assert build_question(text, TODAY).answer_type == first
+
+
+def test_an_asked_bound_of_a_duration_asks_the_period() -> None:
+    assert build_question("На какой максимальный срок выдают лицензию?", TODAY).answer_type == (
+        "period"
+    )
+    assert build_question("Какой минимальный срок аренды земли?", TODAY).answer_type == "period"
+    # a bound of a sum is a limit; a duration that sets a condition asks nothing
+    assert build_question("Какой максимальный размер вычета?", TODAY).answer_type == "limit"
+    question = build_question("Если продать раньше минимального срока, есть ли лимит?", TODAY)
+    assert question.answer_type != "period"

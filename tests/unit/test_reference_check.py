@@ -58,3 +58,80 @@ async def test_a_fragment_barely_longer_than_its_reference_is_no_quote() -> None
     )
     checked, report = await check_references("«3 п. 3 ст. 76 НК РФ).» [1]", [source], catalog=None)
     assert report.removed == ["п. 3 ст. 76 НК РФ"] and "ст. 76" not in checked
+
+
+# --- one definition of a quotation for the agent's check and the evaluation's count ---
+
+KB_LIST = Chunk(
+    id="kb-2",
+    text=(
+        "Её не нужно сдавать. За отсутствие книги грозит штраф по ст. 120 НК РФ — от "
+        "10 000 руб. Отражаются:\n\n- доходы по кассовому методу — на дату поступления денег;"
+        "\n- при объекте «доходы минус расходы» — оплаченные расходы из перечня ст. 346.16 "
+        "НК РФ;\n- уплаченные страховые взносы (для объекта «доходы»)."
+    ),
+    source="kb",
+)
+LIST_QUOTE = (
+    "«За отсутствие книги грозит штраф по ст. 120 НК РФ — от 10 000 руб. Отражаются: доходы "
+    "по кассовому методу — на дату поступления денег; при объекте «доходы минус расходы» — "
+    "оплаченные расходы из перечня ст. 346.16 НК РФ; уплаченные страховые взносы (для "
+    "объекта «доходы»).» [1]"
+)
+
+
+def _unsupported_in_eval(answer: str, chunks: list[Chunk]) -> list[str]:
+    from evals.answers.code_units import CodeUnits
+    from evals.answers.quotes import reference_report
+
+    outputs = {"answer": answer, "retrieved": [{"text": c.text} for c in chunks]}
+    report = reference_report(outputs, CodeUnits())
+    return [r["label"] for r in report["unsupported"]]
+
+
+async def test_a_list_flattened_into_its_introduction_is_still_a_quotation() -> None:
+    # the composer quotes a Markdown list joined to its introduction, without the bullets
+    answer = f"## Краткий вывод\n{LIST_QUOTE}\n\n## Подробный анализ\n- {LIST_QUOTE}"
+    checked, report = await check_references(answer, [KB_LIST], catalog=None)
+    assert report.removed == [] and checked == answer
+    assert report.quoted == ["ст. 120 НК РФ", "ст. 346.16 НК РФ"] * 2
+    assert _unsupported_in_eval(checked, [KB_LIST]) == []
+
+
+async def test_a_source_with_unbalanced_nested_quotes_shields_no_later_line() -> None:
+    # a statement row «АО «КБ «Вектор-Финанс», …» never closes its outer quote: the next
+    # line's quotation is still found, by the agent and by the evaluation alike
+    notice = Chunk(
+        id="doc-2",
+        text=(
+            "- За непредставление пояснений — штраф **5 000 руб.** (п. 1 ст. 129.1 НК РФ), "
+            "при повторном нарушении в течение года — **20 000 руб.** (п. 2 ст. 129.1 НК РФ)."
+        ),
+        source="user_docs",
+    )
+    row = Chunk(
+        id="doc-1", text="Контрагент: АО «КБ «Вектор-Финанс», ИНН 7705001234", source="user_docs"
+    )
+    answer = (
+        "- «Контрагент: АО «КБ «Вектор-Финанс», ИНН 7705001234» [1]\n"
+        "- «За непредставление пояснений — штраф 5 000 руб. (п. 1 ст. 129.1 НК РФ), при "
+        "повторном нарушении в течение года — 20 000 руб. (п. 2 ст. 129.1 НК РФ).» [2]"
+    )
+    checked, report = await check_references(answer, [row, notice], catalog=None)
+    assert report.removed == [] and checked == answer
+    assert _unsupported_in_eval(checked, [row, notice]) == []
+
+
+async def test_every_occurrence_in_every_section_goes_and_the_evaluation_agrees() -> None:
+    # a reference outside any quotation is removed wherever it stands; a quotation the
+    # source does not hold shields nothing
+    answer = (
+        "## Краткий вывод\nСтавка — 1 % (ст. 346.20 НК РФ) [1].\n\n"
+        "## Подробный анализ\n- По ст. 346.20 НК РФ минимальный налог платят все.\n"
+        "- «Минимальный налог уплачивают по ст. 346.20 НК РФ все упрощенцы.» [1]"
+    )
+    checked, report = await check_references(answer, [KB_LIST], catalog=None)
+    assert report.removed == ["ст. 346.20 НК РФ"] * 3
+    assert "346.20" not in checked and checked.count(REFERENCE_REMOVED) == 3
+    assert _unsupported_in_eval(answer, [KB_LIST]) == ["ст. 346.20 НК РФ"] * 3
+    assert _unsupported_in_eval(checked, [KB_LIST]) == []

@@ -50,3 +50,15 @@ def test_a_sum_of_a_tax_with_no_base_is_asked_back() -> None:
     assert not _asks("Сколько НДС в счёте-фактуре № 87?")
     # in the documents' scenarios the document's own VAT is the subject
     assert not _asks("Какая сумма НДС?", documents=True, cards=CARDS)
+
+
+def test_a_field_read_from_generic_words_alone_names_no_subject() -> None:
+    # «числа» and «платить» read as a payment term, «штраф» as a penalty: words of the
+    # asked type, not a subject, outside the documents
+    assert _asks("До какого числа нужно платить?")
+    assert _asks("А какой штраф?")
+    # a word beyond them names the subject
+    assert not _asks("До какого числа платить транспортный налог?")
+    assert not _asks("Какой штраф за опоздание с декларацией?")
+    # in the documents' scenarios the field is the documents': one of them answers
+    assert not _asks("До какого числа нужно платить?", True, CARDS[:1])

@@ -58,6 +58,21 @@ def test_the_rule_comes_before_the_example_that_illustrates_it() -> None:
     assert prefer_rule(question, [example, rule])[0] is example
 
 
+def test_an_example_stating_two_asked_values_yields_to_the_rule_stating_the_first() -> None:
+    # the example states the threshold and the deadline; the rule states the threshold
+    # and its deadline stands in another sentence: the rule still comes first
+    chunk = _kb()
+    example = Candidate(
+        chunk, 1, "Пример: доход фирмы — 900 000 руб., отчёт она сдала до 15 мая.", 0, 3
+    )
+    example.example, example.score, example.learned = True, 3.0, True
+    rule = Candidate(chunk, 1, "Льгота действует, пока доход не превышает 1 млн руб.", 0, 0)
+    rule.score, rule.learned = 2.0, True
+    question = build_question("До какой суммы дохода действует льгота и когда сдать отчёт?")
+    assert question.answer_type == "limit" and "date" in question.answer_types
+    assert prefer_rule(question, [example, rule])[0] is rule
+
+
 def test_a_code_sentence_going_on_over_lines_is_one_candidate() -> None:
     text = (
         "Неподача образцового отчета без уважительных причин,\n"
