@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import logging
 import multiprocessing
 import os
 import sys
@@ -48,6 +49,11 @@ PARSE_NICENESS = 10
 def _yield_cpu() -> None:
     """Runs first in each worker process."""
     os.nice(PARSE_NICENESS)
+    # the worker is finagent's own process, not the host's, and nothing collects its log
+    # records: without this, pypdf's English warnings about a damaged file ("EOF marker not
+    # found") reach stderr through logging's last-resort handler, beside the one Russian
+    # error the parent reports for that file
+    logging.getLogger("pypdf").setLevel(logging.ERROR)
 
 
 def _kind(path: Path, max_bytes: int) -> Kind:
