@@ -8,7 +8,7 @@ collection, old or new, that the next start-up uses.
 from __future__ import annotations
 
 import math
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -122,7 +122,7 @@ async def fresh_edge(tmp_path: Path) -> AsyncIterator[EdgeIndex]:
 
 
 async def _check_migrated(
-    retriever: Retriever, expected: list[tuple[str, float]], logs: list[dict[str, Any]]
+    retriever: Retriever, expected: list[tuple[str, float]], logs: list[MutableMapping[str, Any]]
 ) -> None:
     assert await _ranking(retriever, "A") == expected  # the first use rebuilds
     migrations = [e for e in logs if e["event"] == "per_user_idf_migration"]
