@@ -28,7 +28,7 @@ from qdrant_client import models as qm
 
 from finagent.retrieval.embeddings import Embedder
 from finagent.retrieval.index import DENSE, SPARSE, SearchFilter, SearchMode
-from finagent.retrieval.retriever import ChunkRecord, Retriever
+from finagent.retrieval.retriever import PER_USER_IDF, ChunkRecord, Retriever
 from finagent.retrieval.sparse import RussianBm25
 from finagent.retrieval.user_terms import TermStats, count_terms
 
@@ -353,6 +353,13 @@ class EdgeVectorStore(VectorStore):
         ids: list[str] | None = None,
         **kwargs: Any,
     ) -> list[str]:
+        if self.search_filter.user_id is not None and self.collection_name not in PER_USER_IDF:
+            # a shared collection (the KB) weights terms over all its points and is searched
+            # by every user: one user's texts there would change, and show in, others' results
+            raise ValueError(
+                f"a store bound to a user adds texts to {sorted(PER_USER_IDF)} only, "
+                f"not to the shared {self.collection_name!r}"
+            )
         items = list(texts)
         metas = metadatas or [{} for _ in items]
         chunk_ids = ids or [

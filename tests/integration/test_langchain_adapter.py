@@ -84,6 +84,17 @@ async def test_edge_store_as_retriever_and_add_texts(retriever: Retriever) -> No
     assert ids[0] not in {d.id for d in await alice.asimilarity_search("автошкола", k=10)}
 
 
+async def test_a_user_bound_store_adds_only_to_the_documents_collection(
+    retriever: Retriever,
+) -> None:
+    """The KB is shared and weighted over all its points: one user's texts there would
+    reorder, and show in, every user's KB results."""
+    kb = EdgeVectorStore(retriever, "kb", SearchFilter(user_id="alice"))
+    with pytest.raises(ValueError, match="shared 'kb'"):
+        await kb.aadd_texts(["Личная заметка."])
+    assert await retriever.index.count(retriever.collection("kb")) == 0
+
+
 def test_edge_store_sync_api(retriever: Retriever) -> None:
     alice = EdgeVectorStore(retriever, DOCS, SearchFilter(user_id="alice"))
     scored = alice.similarity_search_with_score("зарплата за год", k=1)
