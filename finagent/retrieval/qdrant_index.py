@@ -88,11 +88,18 @@ class QdrantServerIndex:
         )
         await self._client.update_collection_aliases(change_aliases_operations=[operation])
 
+    async def _alias_target(self, alias: str) -> str | None:
+        """The collection ``alias`` names, or None when it is not an alias."""
+        response = await self._client.get_aliases()
+        return next((a.collection_name for a in response.aliases if a.alias_name == alias), None)
+
     async def drop_idf(self, collection: str) -> int:
         """Copy the points into ``<name>__per_user`` (made without the IDF modifier), then
         delete the old collection and make ``<name>`` an alias of the new one. A crash
         during the copy leaves the old collection, and the copy is redone; a crash after
-        the delete leaves the complete copy, which :meth:`_recover` names."""
+        the delete leaves the complete copy, which :meth:`_recover` names. Processes
+        sharing the server check the alias before deleting anything, but are not
+        otherwise coordinated: the first start-up after the upgrade should run alone."""
         async with self._lock:
             if not await self.applies_idf(collection):
                 return 0
@@ -102,8 +109,10 @@ class QdrantServerIndex:
                 vectors = info.config.params.vectors
                 if not isinstance(vectors, dict) or DENSE not in vectors:
                     raise IndexUnavailableError(f"{collection!r} has no {DENSE!r} vector")
-                if await self._client.collection_exists(rebuilt):  # an interrupted copy
-                    await self._client.delete_collection(rebuilt)
+                if await self._client.collection_exists(rebuilt):
+                    if await self._alias_target(collection) is not None:
+                        return 0  # another process has just finished the rebuild
+                    await self._client.delete_collection(rebuilt)  # an interrupted copy
                 await self._client.create_collection(
                     rebuilt,
                     vectors_config={DENSE: vectors[DENSE]},
@@ -117,6 +126,8 @@ class QdrantServerIndex:
                 copied = await self._client.count(rebuilt, exact=True)
                 if copied.count != moved:
                     raise IndexUnavailableError(f"rebuilding {collection!r} lost points")
+                if await self._alias_target(collection) is not None:
+                    return 0  # another process finished first (into the same copy)
                 await self._client.delete_collection(collection)
                 self._known.discard(collection)
                 await self._alias(collection, rebuilt)
