@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import shutil
 import threading
 from pathlib import Path
 from typing import Any
@@ -21,6 +23,13 @@ from finagent.retrieval.index import (
     SearchQuery,
     point_uuid,
 )
+
+# a collection without the collection-wide IDF being built beside the one it replaces
+# (complete once it holds _COMPLETE), and the replaced one until it is removed
+_REBUILD = ".rebuild"
+_RETIRED = ".retired"
+_COMPLETE = "rebuild_complete"
+_COPY_PAGE = 512
 
 
 def _edge_filter(flt: SearchFilter) -> qe.Filter | None:
@@ -47,6 +56,7 @@ class EdgeIndex:
             if shard is not None:
                 return shard
             path = self._root / collection
+            self._recover(collection)
             try:
                 if (path / "edge_config.json").exists():
                     shard = qe.EdgeShard.load(str(path))
@@ -83,7 +93,94 @@ class EdgeIndex:
             sparse_vectors={SPARSE: sparse or qe.EdgeSparseVectorParams()},
         )
 
+    def _recover(self, collection: str) -> None:
+        """Finish or undo a rebuild (:meth:`drop_idf`) a crash interrupted; lock held.
+
+        The steps are: build ``<name>.rebuild`` and mark it complete; rename ``<name>``
+        to ``<name>.retired``; rename ``<name>.rebuild`` to ``<name>``; remove the mark and
+        ``<name>.retired``. Whatever step a crash stops at, one complete collection is left
+        and is put under ``<name>`` here."""
+        if collection in self._shards:
+            return
+        path = self._root / collection
+        new = self._root / (collection + _REBUILD)
+        old = self._root / (collection + _RETIRED)
+        if not path.exists():
+            if (new / _COMPLETE).exists():
+                new.rename(path)
+            elif old.exists():
+                old.rename(path)
+        if new.exists():  # an unfinished build, or a finished one the old copy still holds
+            shutil.rmtree(new)
+        if old.exists() and path.exists():
+            shutil.rmtree(old)
+        (path / _COMPLETE).unlink(missing_ok=True)
+
+    def _drop_idf(self, collection: str) -> int:
+        with self._lock:
+            self._recover(collection)
+            if not self._applies_idf_file(collection):
+                return 0
+            path = self._root / collection
+            new = self._root / (collection + _REBUILD)
+            config = json.loads((path / "edge_config.json").read_text(encoding="utf-8"))
+            dim = int(config["vectors"][DENSE]["size"])
+            shard = self._shards.pop(collection, None) or qe.EdgeShard.load(str(path))
+            try:
+                if new.exists():
+                    shutil.rmtree(new)
+                new.mkdir(parents=True)
+                target = qe.EdgeShard.create(str(new), self._config(dim, idf=False))
+                try:
+                    for name in INDEXED_FIELDS:
+                        target.update(
+                            qe.UpdateOperation.create_field_index(
+                                name, qe.PayloadSchemaType.Keyword
+                            )
+                        )
+                    moved = self._copy(shard, target)
+                    target.flush()
+                    if int(target.count(qe.CountRequest())) != moved:
+                        raise IndexUnavailableError(f"rebuilding {collection!r} lost points")
+                finally:
+                    target.close()
+            finally:
+                shard.close()
+            mark = new / _COMPLETE
+            with open(mark, "w", encoding="utf-8") as fh:
+                fh.write(str(moved))
+                fh.flush()
+                os.fsync(fh.fileno())
+            path.rename(self._root / (collection + _RETIRED))
+            new.rename(path)
+            self._recover(collection)
+            return moved
+
+    @staticmethod
+    def _copy(source: qe.EdgeShard, target: qe.EdgeShard) -> int:
+        moved = 0
+        offset = None
+        while True:
+            request = qe.ScrollRequest(
+                offset=offset, limit=_COPY_PAGE, with_payload=True, with_vector=True
+            )
+            records, offset = source.scroll(request)
+            if records:
+                points = [qe.Point(r.id, r.vector or {}, r.payload or {}) for r in records]
+                target.update(qe.UpdateOperation.upsert_points(points))
+                moved += len(points)
+            if offset is None or not records:
+                return moved
+
+    async def drop_idf(self, collection: str) -> int:
+        return await asyncio.to_thread(self._drop_idf, collection)
+
     def _applies_idf(self, collection: str) -> bool:
+        with self._lock:
+            self._recover(collection)
+        return self._applies_idf_file(collection)
+
+    def _applies_idf_file(self, collection: str) -> bool:
         config = self._root / collection / "edge_config.json"
         if not config.is_file():
             return False
@@ -94,7 +191,11 @@ class EdgeIndex:
         return await asyncio.to_thread(self._applies_idf, collection)
 
     def _exists(self, collection: str) -> bool:
-        return collection in self._shards or (self._root / collection).exists()
+        if collection in self._shards:
+            return True
+        with self._lock:
+            self._recover(collection)
+        return (self._root / collection).exists()
 
     async def _shard(self, collection: str) -> qe.EdgeShard | None:
         """The open shard, or None when the collection was never created (off the loop)."""

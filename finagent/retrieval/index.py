@@ -107,6 +107,13 @@ class VectorIndex(Protocol):
         with ``idf=True``, or before the option existed)."""
         ...
 
+    async def drop_idf(self, collection: str) -> int:
+        """Rebuild ``collection`` without the index's collection-wide IDF, keeping every
+        point (id, vectors, payload); the number of points moved (0 when there was nothing
+        to do). Crash-safe: the new collection is built aside and replaces the old one only
+        once complete; an interrupted swap is finished when the collection is next opened."""
+        ...
+
     async def upsert(self, collection: str, points: list[IndexPoint]) -> None: ...
 
     async def search(self, collection: str, query: SearchQuery) -> list[SearchHit]: ...

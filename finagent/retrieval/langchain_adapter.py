@@ -4,7 +4,8 @@
   :class:`RussianBm25` as ``langchain_core`` / ``langchain_qdrant`` embeddings;
 * :func:`qdrant_vector_store` gives a ``langchain_qdrant.QdrantVectorStore`` over a
   collection written by our ingestion (server backend; named vectors ``dense`` and
-  ``bm25``, flat payload with ``text``);
+  ``bm25``, flat payload with ``text``); over the documents collection it is bound to
+  one user, whose chunks alone weight the BM25 query (as :class:`Retriever` does);
 * :class:`EdgeVectorStore` is a ``VectorStore`` over any :class:`VectorIndex` (made
   for the embedded Qdrant Edge backend) with a per-store user filter, so
   ``as_retriever()`` works for the KB and for one user's documents.
@@ -27,8 +28,9 @@ from qdrant_client import models as qm
 
 from finagent.retrieval.embeddings import Embedder
 from finagent.retrieval.index import DENSE, SPARSE, SearchFilter, SearchMode
-from finagent.retrieval.retriever import ChunkRecord, Retriever
+from finagent.retrieval.retriever import PER_USER_IDF, ChunkRecord, Retriever
 from finagent.retrieval.sparse import RussianBm25
+from finagent.retrieval.user_terms import TermStats, count_terms
 
 T = TypeVar("T")
 _CONTENT_KEY = "text"
@@ -100,34 +102,147 @@ class _FlatPayloadQdrantVectorStore(QdrantVectorStore):
         return Document(page_content=str(payload.get(content_payload_key, "")), metadata=metadata)
 
 
+class _UserIdfSparseEmbeddings(LcSparseEmbeddings):
+    """Russian BM25 whose query terms are weighted by the IDF over one user's chunks of a
+    collection made without the collection-wide IDF (:mod:`finagent.retrieval.user_terms`);
+    the statistics are recounted when the user's point count changes."""
+
+    def __init__(
+        self, bm25: RussianBm25, client: QdrantClient, collection: str, user_id: str
+    ) -> None:
+        super().__init__(bm25)
+        self.client = client
+        self.collection = collection
+        self.user_id = user_id
+        self._counted: tuple[int, TermStats] | None = None
+
+    def stats(self) -> TermStats:
+        flt = user_filter(self.user_id)
+        points = self.client.count(self.collection, count_filter=flt, exact=True).count
+        if self._counted is not None and self._counted[0] == points:
+            return self._counted[1]
+        texts: list[str] = []
+        offset: Any = None
+        while True:
+            records, offset = self.client.scroll(
+                self.collection,
+                scroll_filter=flt,
+                limit=1_000,
+                offset=offset,
+                with_payload=[_CONTENT_KEY],
+                with_vectors=False,
+            )
+            texts.extend(str((r.payload or {}).get(_CONTENT_KEY, "")) for r in records)
+            if offset is None or not records:
+                break
+        stats = count_terms(texts, self.bm25)
+        self._counted = (points, stats)
+        return stats
+
+    def embed_query(self, text: str) -> SparseVector:
+        vec = self.bm25.embed_query(text)
+        if not vec.empty:
+            vec = self.stats().weighted(vec)
+        return SparseVector(indices=vec.indices, values=vec.values)
+
+
+class _UserQdrantVectorStore(_FlatPayloadQdrantVectorStore):
+    """Every search is restricted to one user's chunks (a per-call filter narrows it)."""
+
+    bound_user: str = ""
+
+    def _bound(self, flt: qm.Filter | None) -> qm.Filter:
+        own = user_filter(self.bound_user)
+        return own if flt is None else qm.Filter(must=[own, flt])
+
+    def similarity_search_with_score(  # type: ignore[override]
+        self, query: str, k: int = 4, filter: qm.Filter | None = None, **kwargs: Any
+    ) -> list[tuple[Document, float]]:
+        return super().similarity_search_with_score(query, k, self._bound(filter), **kwargs)
+
+    def similarity_search_with_score_by_vector(  # type: ignore[override]
+        self, embedding: list[float], k: int = 4, filter: qm.Filter | None = None, **kwargs: Any
+    ) -> list[tuple[Document, float]]:
+        return super().similarity_search_with_score_by_vector(
+            embedding, k, self._bound(filter), **kwargs
+        )
+
+    def max_marginal_relevance_search_with_score_by_vector(  # type: ignore[override]
+        self,
+        embedding: list[float],
+        k: int = 4,
+        fetch_k: int = 20,
+        lambda_mult: float = 0.5,
+        filter: qm.Filter | None = None,
+        **kwargs: Any,
+    ) -> list[tuple[Document, float]]:
+        return super().max_marginal_relevance_search_with_score_by_vector(
+            embedding, k, fetch_k, lambda_mult, self._bound(filter), **kwargs
+        )
+
+
+def _applies_idf(client: QdrantClient, collection: str) -> bool:
+    params = (client.get_collection(collection).config.params.sparse_vectors or {}).get(SPARSE)
+    return params is not None and params.modifier == qm.Modifier.IDF
+
+
 def qdrant_vector_store(
     client: QdrantClient,
     collection: str,
     embedder: Embedder,
     bm25: RussianBm25 | None = None,
     mode: SearchMode = "hybrid",
+    user_id: str | None = None,
 ) -> QdrantVectorStore:
     """A ``QdrantVectorStore`` over a collection filled by our ingestion.
 
     Filters are ``qdrant_client.models.Filter`` on the flat payload, e.g.
     ``FieldCondition(key="user_id", match=MatchValue(value=...))``.
+
+    ``user_id`` binds the store to one user's chunks of a collection of every user's
+    documents (made without the collection-wide IDF): every search is restricted to them
+    and the BM25 query is weighted by the IDF over them only, so other users' uploads
+    never change the results. Such a collection cannot be searched by BM25 without a
+    user; a collection that still has the collection-wide IDF (made before per-user
+    statistics, rebuilt when finagent first uses it) cannot be bound to a user.
     """
+    sparse_used = mode != "dense"
+    per_user = sparse_used and not _applies_idf(client, collection)
+    if user_id is not None and not per_user and sparse_used:
+        raise ValueError(
+            f"{collection!r} weights BM25 by its collection-wide IDF (made before per-user "
+            "statistics); open it with finagent once to rebuild it"
+        )
+    if per_user and user_id is None:
+        raise ValueError(f"{collection!r} is weighted per user: pass user_id")
+    words = bm25 or RussianBm25()
+    sparse: LcSparseEmbeddings | None = None
+    if sparse_used:
+        sparse = (
+            _UserIdfSparseEmbeddings(words, client, collection, user_id)
+            if user_id is not None
+            else LcSparseEmbeddings(words)
+        )
     retrieval_mode = {
         "hybrid": RetrievalMode.HYBRID,
         "dense": RetrievalMode.DENSE,
         "sparse": RetrievalMode.SPARSE,
     }[mode]
-    return _FlatPayloadQdrantVectorStore(
+    store_class = _UserQdrantVectorStore if user_id is not None else _FlatPayloadQdrantVectorStore
+    store = store_class(
         client=client,
         collection_name=collection,
         embedding=LcEmbeddings(embedder) if mode != "sparse" else None,
         retrieval_mode=retrieval_mode,
         vector_name=DENSE,
-        sparse_embedding=LcSparseEmbeddings(bm25 or RussianBm25()) if mode != "dense" else None,
+        sparse_embedding=sparse,
         sparse_vector_name=SPARSE,
         content_payload_key=_CONTENT_KEY,
         distance=qm.Distance.COSINE,
     )
+    if isinstance(store, _UserQdrantVectorStore) and user_id is not None:
+        store.bound_user = user_id
+    return store
 
 
 def user_filter(user_id: str) -> qm.Filter:
@@ -238,6 +353,13 @@ class EdgeVectorStore(VectorStore):
         ids: list[str] | None = None,
         **kwargs: Any,
     ) -> list[str]:
+        if self.search_filter.user_id is not None and self.collection_name not in PER_USER_IDF:
+            # a shared collection (the KB) weights terms over all its points and is searched
+            # by every user: one user's texts there would change, and show in, others' results
+            raise ValueError(
+                f"a store bound to a user adds texts to {sorted(PER_USER_IDF)} only, "
+                f"not to the shared {self.collection_name!r}"
+            )
         items = list(texts)
         metas = metadatas or [{} for _ in items]
         chunk_ids = ids or [

