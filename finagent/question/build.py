@@ -23,7 +23,7 @@ from finagent.moscow_time import moscow_today
 from finagent.question.asked import asked_attributes, proper_names
 from finagent.question.documents import named_documents
 from finagent.question.model import Question
-from finagent.question.parts import AskedPart, asked_parts
+from finagent.question.parts import QUESTION_WORDS, AskedPart, asked_parts
 from finagent.question.revision import asked_revision, with_revisions
 from finagent.question.tables import (
     ANSWER_CUES,
@@ -101,19 +101,41 @@ def _given(cue_at: int, length: int, stated: set[int]) -> bool:
     return any(i in stated for i in range(cue_at, cue_at + length + STATED_REACH))
 
 
+def _asking_clause(lemmas: Sequence[str]) -> int:
+    """Where the clause of the question's first question word starts: what a question
+    states before it («досудебный порядок обязателен — в какой срок …?») is its context,
+    not what it asks."""
+    first = next((i for i, lm in enumerate(lemmas) if lm in QUESTION_WORDS), None)
+    if first is None:
+        return 0
+    return next((i + 1 for i in range(first - 1, -1, -1) if lemmas[i] in _CLAUSE_ENDS), 0)
+
+
 def _cues(
-    lemmas: Sequence[str], stated: dict[AnswerType, set[int]]
+    lemmas: Sequence[str], stated: dict[AnswerType, set[int]], start: int = 0
 ) -> list[tuple[int, int, AnswerType]]:
-    """(-strength, position, type) of each cue, but those whose value is ``stated``."""
+    """(-strength, position, type) of each cue from ``start``, but those whose value is
+    ``stated``."""
     found: list[tuple[int, int, AnswerType]] = []
     for cue in ANSWER_CUES:
-        at = find_cue(lemmas, cue.phrase)
+        at = find_cue(lemmas, cue.phrase, start)
         given = stated.get(cue.answer_type, set())
         while at >= 0 and _given(at, len(cue_lemmas(cue.phrase)), given):
             at = find_cue(lemmas, cue.phrase, at + 1)
         if at >= 0:
             found.append((-cue.strength, at, cue.answer_type))
     return found
+
+
+def _asked_cues(
+    lemmas: Sequence[str], stated: dict[AnswerType, set[int]], start: int
+) -> list[tuple[int, int, AnswerType]]:
+    """The cues of the asking clause, or of the whole question when that clause names no
+    type beyond «какой» (a cue that some value is asked)."""
+    found = _cues(lemmas, stated, start) if start else []
+    if any(-strength > _WEAK for strength, _, _ in found):
+        return found
+    return _cues(lemmas, stated)
 
 
 def _answer_types(
@@ -124,9 +146,10 @@ def _answer_types(
     """Every answer type asked, strongest first (ties: earliest), then the others by
     position; a cue whose value the question states itself (``stated``) asks nothing,
     unless nothing else is clearly asked («ставка 20 % или 10 %?» asks which)."""
-    found = _cues(lemmas, stated or {})
+    start = _asking_clause(lemmas)
+    found = _asked_cues(lemmas, stated or {}, start)
     if not any(-strength >= CLEAR_CUE for strength, _, _ in found):
-        found = _cues(lemmas, {})
+        found = _asked_cues(lemmas, {}, start)
     roles = {field.key for field in ALL_FIELDS if field.kind == "party"}
     found.extend((-ROLE_STRENGTH, at, "party") for at, key in fields if key in roles)
     if not found:

@@ -1,0 +1,52 @@
+"""The first line's sentence: an asked noun named by its adjective in the clause
+(«залог» — «залоговый платёж»), the value words of every asked part tell no clause apart,
+and what a question states before its question word is context, not the type asked."""
+
+from __future__ import annotations
+
+import pytest
+
+from finagent.answering.document_sentences import rerank_document_sentences
+from finagent.answering.evidence import Candidate
+from finagent.cards.build import build_card
+from finagent.question.build import build_question
+from finagent.state import Chunk
+
+STORAGE = """# Договор хранения № ХР-9/2026
+г. Тверь — 3 марта 2026 г.
+ООО «Ока-Склад», именуемое в дальнейшем «Хранитель», и ООО «Верхневолжский мёд», именуемое
+в дальнейшем «Поклажедатель», заключили настоящий договор.
+3.1. Имущество застраховано на весь срок хранения на сумму не ниже 900 000 рублей.
+3.2. Залоговый платёж составляет 120 000 рублей и перечисляется в течение 3 (трёх) рабочих дней.
+"""
+
+
+def _ranked_first(question: str) -> str:
+    card = build_card("d1", "storage", STORAGE)
+    chunk = Chunk(id="c", text=STORAGE, source="user_docs", title=card.title, document_id="d1")
+    lines = [line for line in STORAGE.splitlines() if line.strip()]
+    found = [Candidate(chunk, 1, s, 0, i, score=float(len(lines) - i)) for i, s in enumerate(lines)]
+    ranked = rerank_document_sentences(build_question(question, cards=[card]), found)
+    return ranked[0].sentence
+
+
+def test_an_asked_noun_named_by_its_adjective_counts_as_named() -> None:
+    first = _ranked_first("Какой залог по договору ХР-9/2026 и в какой срок его внести?")
+    assert first.startswith("3.2.")
+
+
+@pytest.mark.parametrize(
+    ("text", "answer_type"),
+    [
+        (
+            "Досудебный порядок обязателен — в какой срок контрагент рассматривает претензию?",
+            "period",
+        ),
+        ("Штраф уже выставили, какой?", "amount"),  # «какой» alone: the context names it
+        ("Какой порядок уплаты НДС?", "procedure"),
+    ],
+)
+def test_what_a_question_states_before_its_question_word_is_context(
+    text: str, answer_type: str
+) -> None:
+    assert build_question(text).answer_type == answer_type
