@@ -12,7 +12,13 @@ from finagent.language.compounds import compounded
 from finagent.language.cues import cue_lemmas, find_cue
 from finagent.language.dates import as_of, dates_in, months_in, period_years, years_in
 from finagent.language.identifiers import identifiers_in
-from finagent.language.lemmas import genitive, nominative, plural_interrogative, predicate
+from finagent.language.lemmas import (
+    genitive,
+    nominative,
+    part_of_speech,
+    plural_interrogative,
+    predicate,
+)
 from finagent.language.measures import DIMENSIONS, SYMBOLS
 from finagent.language.money import money_in
 from finagent.language.organisations import organisations_in
@@ -27,7 +33,9 @@ from finagent.question.parts import QUESTION_WORDS, AskedPart, asked_parts
 from finagent.question.revision import asked_revision, with_revisions
 from finagent.question.tables import (
     ANSWER_CUES,
+    GENERIC_HEADS,
     QUESTION_FIELD_CUES,
+    REQUISITES,
     ROLE_STRENGTH,
     STOP_LEMMAS,
     TAXES,
@@ -175,6 +183,18 @@ def _actor(words: Sequence[str], at: int) -> bool:
     return not nominative(words[at]) or any(predicate(w) for w in following[:1])
 
 
+def _complement(lemmas: Sequence[str], words: Sequence[str], at: int) -> bool:
+    """A value field's word in the genitive after a noun that names no kind of value is
+    that noun's complement: «фонд оплаты труда» asks the fund, not the payment's term
+    («срок оплаты», «дата оплаты» do ask it)."""
+    if not 0 < at < len(words) or at >= len(lemmas) or not genitive(words[at]):
+        return False
+    head = lemmas[at - 1]
+    if head in GENERIC_HEADS or head in REQUISITES or head in _DOCUMENT_WORDS:
+        return False
+    return part_of_speech(head) == "NOUN"
+
+
 def _fields(lemmas: Sequence[str], words: Sequence[str]) -> list[tuple[int, str]]:
     hits: dict[str, int] = {}
     for field in ALL_FIELDS:
@@ -184,6 +204,8 @@ def _fields(lemmas: Sequence[str], words: Sequence[str]) -> list[tuple[int, str]
         positions = _field_positions(lemmas, cues, not_after, words)
         if field.kind == "party":
             positions = [at for at in positions if not _actor(words, at)]
+        else:
+            positions = [at for at in positions if not _complement(lemmas, words, at)]
         if positions:
             hits[field.key] = min(positions)
     found = sorted((at, key) for key, at in hits.items())
@@ -235,23 +257,29 @@ def _strongest(lemmas: Sequence[str]) -> int:
     return max((c.strength for c in ANSWER_CUES if find_cue(lemmas, c.phrase) >= 0), default=0)
 
 
-def _field_type(lemmas: Sequence[str]) -> AnswerType | None:
+def _field_type(lemmas: Sequence[str], words: Sequence[str] = ()) -> AnswerType | None:
     """The type a part asks by its document field alone: «какой аванс», «какой НДС в ней
     указан» ask only «какой» (a cue that some value is asked) and name a field."""
     if _strongest(lemmas) > _WEAK:
         return None
-    for _, key in _fields(lemmas, []):
+    for _, key in _fields(lemmas, words):
         kind = FIELDS_BY_KEY[key].kind if key in FIELDS_BY_KEY else None
         if kind in _FIELD_ANSWER:
             return _FIELD_ANSWER[kind]
     return None
 
 
-def _with_parts(answer_types: list[AnswerType], parts: Sequence[AskedPart]) -> list[AnswerType]:
+def _with_parts(
+    answer_types: list[AnswerType],
+    parts: Sequence[AskedPart],
+    lemmas: Sequence[str] = (),
+    words: Sequence[str] = (),
+) -> list[AnswerType]:
     """The types asked, with those parts ask by their field alone: «какой аванс и в какой
-    срок его внести?» asks the amount first, though only «срок» is a cue of a type."""
+    срок его внести?» asks the amount first, though only «срок» is a cue of a type; so
+    does a question of one part («какой оклад у бариста?» asks an amount)."""
     by_field = [t for p in parts if (t := _field_type(p.own)) is not None]
-    first = _field_type(parts[0].own) if parts else None
+    first = _field_type(parts[0].own) if parts else _field_type(lemmas, words)
     if first is None or first in answer_types:
         extra = [t for t in dict.fromkeys(by_field) if t not in answer_types]
         return [*answer_types, *extra]
@@ -303,7 +331,12 @@ def build_question(
     numbers = [i.value for i in identifiers if i.label == "number"]
     numbers += [token for token in lemmas if any(ch.isdigit() for ch in token)]
     parts = _typed_parts(analysed)
-    answer_types = _with_parts(_answer_types(lemmas, fields, _stated(analysed)), parts)
+    answer_types = _with_parts(
+        _answer_types(lemmas, fields, _stated(analysed)),
+        parts,
+        lemmas,
+        words if len(words) == len(lemmas) else [],
+    )
     revision = asked_revision(lemmas)
     attributes = asked_attributes(words, lemmas) if len(words) == len(lemmas) else []
     asked = frozenset(lm for a in attributes for lm in (a.head, *a.lemmas))

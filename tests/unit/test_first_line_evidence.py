@@ -50,3 +50,21 @@ def test_what_a_question_states_before_its_question_word_is_context(
     text: str, answer_type: str
 ) -> None:
     assert build_question(text).answer_type == answer_type
+
+
+@pytest.mark.parametrize(
+    ("text", "answer_type", "fields"),
+    [
+        # one part naming a field by «какой» alone asks the field's kind of value
+        ("Какой оклад у кладовщика с 1 марта?", "amount", ["salary"]),
+        # a field's word in the genitive after another noun is that noun's complement
+        ("Какой фонд оплаты труда по штатному расписанию?", "procedure", []),
+        ("Какая дата оплаты по счёту?", "date", ["payment_term"]),
+    ],
+)
+def test_a_field_named_by_the_question_sets_its_type(
+    text: str, answer_type: str, fields: list[str]
+) -> None:
+    question = build_question(text)
+    assert question.answer_type == answer_type
+    assert question.fields == fields
