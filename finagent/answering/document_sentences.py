@@ -277,6 +277,23 @@ def value_level(question: Question, p: SentenceProfile, sentence: str) -> float:
     return level
 
 
+def asked_lemmas(question: Question, cards: Sequence[DocumentCard]) -> set[str]:
+    """The question's content lemmas that tell a clause apart: not those naming its
+    documents, nor the value words of an asked part («по какое число», «в какой срок»: the
+    kind of value, not the event; «какой аванс и в какой срок его внести»)."""
+    asked = {lm for lm in question.topic if lm not in STOP_LEMMAS} - naming_lemmas(question, cards)
+    for kind in {question.answer_type, *(p.answer_type for p in question.parts)}:
+        asked -= _VALUE_WORDS.get(kind, frozenset())
+    return asked
+
+
+def shared_words(asked: set[str], lemmas: frozenset[str]) -> float:
+    """Asked lemmas the sentence names (itself or by its adjective), and half of those it
+    names by a word of the same root."""
+    hit = asked & lemmas | _adjectives(asked, lemmas)
+    return len(hit) + 0.5 * _related(asked - hit, lemmas)
+
+
 def rerank_document_sentences(
     question: Question,
     ranked: list[Candidate],
@@ -294,12 +311,7 @@ def rerank_document_sentences(
         return ranked
     if named and any(c.chunk.document_id in named for c in own):
         own = [c for c in own if c.chunk.document_id in named]
-    naming = naming_lemmas(question, cards)
-    asked = {lm for lm in question.topic if lm not in STOP_LEMMAS} - naming
-    # «по какое число», «в какой срок»: the kind of value, not the event (of each asked
-    # part: «какой аванс и в какой срок его внести»)
-    for kind in {question.answer_type, *(p.answer_type for p in question.parts)}:
-        asked -= _VALUE_WORDS.get(kind, frozenset())
+    asked = asked_lemmas(question, cards)
     party = question.answer_type == "party" or bool(set(question.lemmas) & _REQUISITE_LEMMAS)
     # the document's own date line («г. Томск 22 апреля 2025 г.») answers only «когда подписан»
     own_dates = {
@@ -322,8 +334,7 @@ def rerank_document_sentences(
         # a statement's or an invoice's row names its counterparty's ИНН beside its sum
         clause = _clause(text) and (party or valued >= 1 or not requisites(p, text))
         clause = clause and " ".join(text.split()) not in own_dates
-        hit = (asked - title) & p.lemmas | _adjectives(asked - title, p.lemmas)
-        lexical = len(hit) + 0.5 * _related(asked - title - hit, p.lemmas)
+        lexical = shared_words(asked - title, p.lemmas)
         return (
             clause,
             id(candidate) not in restated,

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from finagent.answering.card_evidence import CardAnswer, CardValue
+from finagent.answering.card_or_sentence import clause_answers_instead
 from finagent.answering.document_sentences import rerank_document_sentences
 from finagent.answering.evidence import Candidate
 from finagent.cards.build import build_card
@@ -68,3 +70,38 @@ def test_a_field_named_by_the_question_sets_its_type(
     question = build_question(text)
     assert question.answer_type == answer_type
     assert question.fields == fields
+
+
+SUPPLY = """# Договор поставки № НС-4/2026
+ООО «Гидромаш», ИНН 7701234567, именуемое в дальнейшем «Поставщик», и ООО «Водоканал-Сервис»,
+именуемое в дальнейшем «Покупатель», заключили настоящий договор.
+6.1. Гарантийный срок на насосы составляет 18 месяцев с даты поставки.
+"""
+
+
+@pytest.mark.parametrize(
+    ("question", "clause_leads"),
+    [
+        # a role the question mentions while it asks a term: the clause states the term
+        ("Какой гарантийный срок поставщик даёт на насосы?", True),
+        ("Кто поставщик насосов по договору НС-4/2026?", False),
+    ],
+)
+def test_a_clause_of_the_asked_type_leads_over_a_role_field(
+    question: str, clause_leads: bool
+) -> None:
+    card = build_card("d1", "supply", SUPPLY)
+    chunk = Chunk(id="c", text=SUPPLY, source="user_docs", title=card.title, document_id="d1")
+    preamble = " ".join(SUPPLY.splitlines()[1:3])
+    answer = CardAnswer(
+        "supplier",
+        "поставщик",
+        "d1",
+        card.title,
+        1,
+        [CardValue("ООО «Гидромаш» (ИНН 7701234567)", preamble)],
+    )
+    clause = SUPPLY.splitlines()[3]
+    ranked = [Candidate(chunk, 1, clause, 0, 0, score=1.0)]
+    asked = build_question(question, cards=[card])
+    assert clause_answers_instead(asked, [answer], ranked, [card]) is clause_leads
