@@ -284,7 +284,16 @@ def asked_lemmas(question: Question, cards: Sequence[DocumentCard]) -> set[str]:
     asked = {lm for lm in question.topic if lm not in STOP_LEMMAS} - naming_lemmas(question, cards)
     for kind in {question.answer_type, *(p.answer_type for p in question.parts)}:
         asked -= _VALUE_WORDS.get(kind, frozenset())
-    return asked
+    return asked - later_part_words(question)
+
+
+def later_part_words(question: Question) -> set[str]:
+    """The words only a later part of a two-part question has («сколько поступило … и
+    сколько списано?»: «списать»): the first line answers the first part, the further
+    parts get sentences of their own (:mod:`finagent.answering.further_parts`)."""
+    if len(question.parts) < 2:
+        return set()
+    return {lm for p in question.parts[1:] for lm in p.own} - set(question.parts[0].own)
 
 
 def shared_words(asked: set[str], lemmas: frozenset[str]) -> float:

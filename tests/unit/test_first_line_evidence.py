@@ -8,7 +8,11 @@ import pytest
 
 from finagent.answering.card_evidence import CardAnswer, CardValue
 from finagent.answering.card_or_sentence import clause_answers_instead
-from finagent.answering.document_sentences import rerank_document_sentences
+from finagent.answering.document_sentences import (
+    asked_lemmas,
+    later_part_words,
+    rerank_document_sentences,
+)
 from finagent.answering.evidence import Candidate
 from finagent.cards.build import build_card
 from finagent.question.build import build_question
@@ -105,3 +109,10 @@ def test_a_clause_of_the_asked_type_leads_over_a_role_field(
     ranked = [Candidate(chunk, 1, clause, 0, 0, score=1.0)]
     asked = build_question(question, cards=[card])
     assert clause_answers_instead(asked, [answer], ranked, [card]) is clause_leads
+
+
+def test_words_only_a_later_part_has_do_not_choose_the_first_line() -> None:
+    question = build_question("Сколько всего поступило на счёт за март и сколько списано?")
+    assert "списать" in later_part_words(question)
+    assert "списать" not in asked_lemmas(question, [])
+    assert "поступить" in asked_lemmas(question, [])
