@@ -43,6 +43,7 @@ from finagent.answering.evidence import Candidate, sentences_of
 from finagent.answering.sentence_profile import SentenceProfile, profile, states_type
 from finagent.cards.model import DocumentCard
 from finagent.cards.sentence_vectors import sentence_key
+from finagent.language.lemmas import part_of_speech
 from finagent.question.model import Question
 from finagent.question.tables import STOP_LEMMAS
 from finagent.state import Chunk, Source
@@ -58,6 +59,8 @@ _REQUISITE_LEMMAS = frozenset(
 # they tell no clause apart
 _VALUE_WORDS = {"date": frozenset({"число", "дата"}), "period": frozenset({"срок"})}
 _ROOT = 6  # a shared lemma start this long relates «передоверие» and «передоверить»
+_STEM = 4  # a noun's stem this long makes an adjective of it («касс» — «кассовый»)
+_VOWELS = frozenset("аеёиоуыэюяь")
 # the e5 similarity to the question, in shared content lemmas per SEMANTIC_UNIT of cosine
 # below the best sentence («завершить работы» — «Окончание работ — …» share no lemma)
 SEMANTIC_WEIGHT = 0.25
@@ -127,6 +130,21 @@ def naming_lemmas(question: Question, cards: Sequence[DocumentCard]) -> frozense
             surname = profile(words[0]).lemmas if words else frozenset()
             out |= surname & asked
     return frozenset(out)
+
+
+def _derived(asked: str, lemma: str) -> bool:
+    """``lemma`` is an adjective made from the asked noun («аванс» — «авансовый», «касса» —
+    «кассовый», «аренда» — «арендный»): the noun's stem without its final vowel starts it."""
+    stem = asked[:-1] if asked[-1:] in _VOWELS else asked
+    if len(stem) < _STEM or len(lemma) <= len(asked) or not lemma.startswith(stem):
+        return False
+    return part_of_speech(asked) == "NOUN" and part_of_speech(lemma) == "ADJF"
+
+
+def _adjectives(asked: set[str], lemmas: frozenset[str]) -> set[str]:
+    """Asked nouns the sentence names by their adjective («авансовый платёж» for «аванс»):
+    they count as named."""
+    return {a for a in asked if a not in lemmas and any(_derived(a, lm) for lm in lemmas)}
 
 
 def _related(asked: set[str], lemmas: frozenset[str]) -> int:
@@ -259,6 +277,32 @@ def value_level(question: Question, p: SentenceProfile, sentence: str) -> float:
     return level
 
 
+def asked_lemmas(question: Question, cards: Sequence[DocumentCard]) -> set[str]:
+    """The question's content lemmas that tell a clause apart: not those naming its
+    documents, nor the value words of an asked part («по какое число», «в какой срок»: the
+    kind of value, not the event; «какой аванс и в какой срок его внести»)."""
+    asked = {lm for lm in question.topic if lm not in STOP_LEMMAS} - naming_lemmas(question, cards)
+    for kind in {question.answer_type, *(p.answer_type for p in question.parts)}:
+        asked -= _VALUE_WORDS.get(kind, frozenset())
+    return asked - later_part_words(question)
+
+
+def later_part_words(question: Question) -> set[str]:
+    """The words only a later part of a two-part question has («сколько поступило … и
+    сколько списано?»: «списать»): the first line answers the first part, the further
+    parts get sentences of their own (:mod:`finagent.answering.further_parts`)."""
+    if len(question.parts) < 2:
+        return set()
+    return {lm for p in question.parts[1:] for lm in p.own} - set(question.parts[0].own)
+
+
+def shared_words(asked: set[str], lemmas: frozenset[str]) -> float:
+    """Asked lemmas the sentence names (itself or by its adjective), and half of those it
+    names by a word of the same root."""
+    hit = asked & lemmas | _adjectives(asked, lemmas)
+    return len(hit) + 0.5 * _related(asked - hit, lemmas)
+
+
 def rerank_document_sentences(
     question: Question,
     ranked: list[Candidate],
@@ -276,10 +320,7 @@ def rerank_document_sentences(
         return ranked
     if named and any(c.chunk.document_id in named for c in own):
         own = [c for c in own if c.chunk.document_id in named]
-    naming = naming_lemmas(question, cards)
-    asked = {lm for lm in question.topic if lm not in STOP_LEMMAS} - naming
-    # «по какое число», «в какой срок»: the kind of value, not the event
-    asked -= _VALUE_WORDS.get(question.answer_type, frozenset())
+    asked = asked_lemmas(question, cards)
     party = question.answer_type == "party" or bool(set(question.lemmas) & _REQUISITE_LEMMAS)
     # the document's own date line («г. Томск 22 апреля 2025 г.») answers only «когда подписан»
     own_dates = {
@@ -302,7 +343,7 @@ def rerank_document_sentences(
         # a statement's or an invoice's row names its counterparty's ИНН beside its sum
         clause = _clause(text) and (party or valued >= 1 or not requisites(p, text))
         clause = clause and " ".join(text.split()) not in own_dates
-        lexical = len((asked - title) & p.lemmas) + 0.5 * _related(asked - title, p.lemmas)
+        lexical = shared_words(asked - title, p.lemmas)
         return (
             clause,
             id(candidate) not in restated,

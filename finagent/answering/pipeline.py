@@ -23,6 +23,7 @@ from finagent.answering import messages
 from finagent.answering.abstention import evidence_abstention, scope_abstention
 from finagent.answering.asked_subject import prefer_asked_subject
 from finagent.answering.card_evidence import CardAnswer, card_answers
+from finagent.answering.card_or_sentence import clause_answers_instead
 from finagent.answering.context import AnswerContext
 from finagent.answering.coverage import coverage_abstention
 from finagent.answering.cut_sentences import prefer_window
@@ -386,6 +387,10 @@ async def answer_turn(turn: TurnInput, generate: Generate | None = None) -> dict
             evidence.cards = card_answers(
                 turn.question, turn.cards, ctx, new_sources=generate is None or deps.llm is None
             )
+            if generate is None and clause_answers_instead(
+                turn.question, evidence.cards, evidence.ranked, turn.cards
+            ):
+                evidence.cards = []
     if check and not turn.history and not any(e.ok for e in ctx.external):
         uncovered = coverage_abstention(
             turn.question,

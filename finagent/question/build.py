@@ -12,7 +12,13 @@ from finagent.language.compounds import compounded
 from finagent.language.cues import cue_lemmas, find_cue
 from finagent.language.dates import as_of, dates_in, months_in, period_years, years_in
 from finagent.language.identifiers import identifiers_in
-from finagent.language.lemmas import genitive, nominative, plural_interrogative, predicate
+from finagent.language.lemmas import (
+    genitive,
+    nominative,
+    part_of_speech,
+    plural_interrogative,
+    predicate,
+)
 from finagent.language.measures import DIMENSIONS, SYMBOLS
 from finagent.language.money import money_in
 from finagent.language.organisations import organisations_in
@@ -27,7 +33,9 @@ from finagent.question.parts import QUESTION_WORDS, AskedPart, asked_parts
 from finagent.question.revision import asked_revision, with_revisions
 from finagent.question.tables import (
     ANSWER_CUES,
+    GENERIC_HEADS,
     QUESTION_FIELD_CUES,
+    REQUISITES,
     ROLE_STRENGTH,
     STOP_LEMMAS,
     TAXES,
@@ -101,13 +109,24 @@ def _given(cue_at: int, length: int, stated: set[int]) -> bool:
     return any(i in stated for i in range(cue_at, cue_at + length + STATED_REACH))
 
 
+def _asking_clause(lemmas: Sequence[str]) -> int:
+    """Where the clause of the question's first question word starts: what a question
+    states before it («досудебный порядок обязателен — в какой срок …?») is its context,
+    not what it asks."""
+    first = next((i for i, lm in enumerate(lemmas) if lm in QUESTION_WORDS), None)
+    if first is None:
+        return 0
+    return next((i + 1 for i in range(first - 1, -1, -1) if lemmas[i] in _CLAUSE_ENDS), 0)
+
+
 def _cues(
-    lemmas: Sequence[str], stated: dict[AnswerType, set[int]]
+    lemmas: Sequence[str], stated: dict[AnswerType, set[int]], start: int = 0
 ) -> list[tuple[int, int, AnswerType]]:
-    """(-strength, position, type) of each cue, but those whose value is ``stated``."""
+    """(-strength, position, type) of each cue from ``start``, but those whose value is
+    ``stated``."""
     found: list[tuple[int, int, AnswerType]] = []
     for cue in ANSWER_CUES:
-        at = find_cue(lemmas, cue.phrase)
+        at = find_cue(lemmas, cue.phrase, start)
         given = stated.get(cue.answer_type, set())
         while at >= 0 and _given(at, len(cue_lemmas(cue.phrase)), given):
             at = find_cue(lemmas, cue.phrase, at + 1)
@@ -179,6 +198,17 @@ def _bounded_duration(lemmas: Sequence[str]) -> set[int]:
     }
 
 
+def _asked_cues(
+    lemmas: Sequence[str], stated: dict[AnswerType, set[int]], start: int
+) -> list[tuple[int, int, AnswerType]]:
+    """The cues of the asking clause, or of the whole question when that clause names no
+    type beyond «какой» (a cue that some value is asked)."""
+    found = _cues(lemmas, stated, start) if start else []
+    if any(-strength > _WEAK for strength, _, _ in found):
+        return found
+    return _cues(lemmas, stated)
+
+
 def _answer_types(
     lemmas: Sequence[str],
     fields: list[tuple[int, str]],
@@ -187,9 +217,10 @@ def _answer_types(
     """Every answer type asked, strongest first (ties: earliest), then the others by
     position; a cue whose value the question states itself (``stated``) asks nothing,
     unless nothing else is clearly asked («ставка 20 % или 10 %?» asks which)."""
-    found = _cues(lemmas, stated or {})
+    start = _asking_clause(lemmas)
+    found = _asked_cues(lemmas, stated or {}, start)
     if not any(-strength >= CLEAR_CUE for strength, _, _ in found):
-        found = _cues(lemmas, {})
+        found = _asked_cues(lemmas, {}, start)
     roles = {field.key for field in ALL_FIELDS if field.kind == "party"}
     found.extend((-ROLE_STRENGTH, at, "party") for at, key in fields if key in roles)
     durations = _bounded_duration(lemmas)
@@ -229,6 +260,18 @@ def _actor(words: Sequence[str], at: int) -> bool:
     return not nominative(words[at]) or any(predicate(w) for w in following[:1])
 
 
+def _complement(lemmas: Sequence[str], words: Sequence[str], at: int) -> bool:
+    """A value field's word in the genitive after a noun that names no kind of value is
+    that noun's complement: «фонд оплаты труда» asks the fund, not the payment's term
+    («срок оплаты», «дата оплаты» do ask it)."""
+    if not 0 < at < len(words) or at >= len(lemmas) or not genitive(words[at]):
+        return False
+    head = lemmas[at - 1]
+    if head in GENERIC_HEADS or head in REQUISITES or head in _DOCUMENT_WORDS:
+        return False
+    return part_of_speech(head) == "NOUN"
+
+
 def _fields(lemmas: Sequence[str], words: Sequence[str]) -> list[tuple[int, str]]:
     hits: dict[str, int] = {}
     for field in ALL_FIELDS:
@@ -238,6 +281,8 @@ def _fields(lemmas: Sequence[str], words: Sequence[str]) -> list[tuple[int, str]
         positions = _field_positions(lemmas, cues, not_after, words)
         if field.kind == "party":
             positions = [at for at in positions if not _actor(words, at)]
+        else:
+            positions = [at for at in positions if not _complement(lemmas, words, at)]
         if positions:
             hits[field.key] = min(positions)
     found = sorted((at, key) for key, at in hits.items())
@@ -289,23 +334,29 @@ def _strongest(lemmas: Sequence[str]) -> int:
     return max((c.strength for c in ANSWER_CUES if find_cue(lemmas, c.phrase) >= 0), default=0)
 
 
-def _field_type(lemmas: Sequence[str]) -> AnswerType | None:
+def _field_type(lemmas: Sequence[str], words: Sequence[str] = ()) -> AnswerType | None:
     """The type a part asks by its document field alone: «какой аванс», «какой НДС в ней
     указан» ask only «какой» (a cue that some value is asked) and name a field."""
     if _strongest(lemmas) > _WEAK:
         return None
-    for _, key in _fields(lemmas, []):
+    for _, key in _fields(lemmas, words):
         kind = FIELDS_BY_KEY[key].kind if key in FIELDS_BY_KEY else None
         if kind in _FIELD_ANSWER:
             return _FIELD_ANSWER[kind]
     return None
 
 
-def _with_parts(answer_types: list[AnswerType], parts: Sequence[AskedPart]) -> list[AnswerType]:
+def _with_parts(
+    answer_types: list[AnswerType],
+    parts: Sequence[AskedPart],
+    lemmas: Sequence[str] = (),
+    words: Sequence[str] = (),
+) -> list[AnswerType]:
     """The types asked, with those parts ask by their field alone: «какой аванс и в какой
-    срок его внести?» asks the amount first, though only «срок» is a cue of a type."""
+    срок его внести?» asks the amount first, though only «срок» is a cue of a type; so
+    does a question of one part («какой оклад у бариста?» asks an amount)."""
     by_field = [t for p in parts if (t := _field_type(p.own)) is not None]
-    first = _field_type(parts[0].own) if parts else None
+    first = _field_type(parts[0].own) if parts else _field_type(lemmas, words)
     if first is None or first in answer_types:
         extra = [t for t in dict.fromkeys(by_field) if t not in answer_types]
         return [*answer_types, *extra]
@@ -357,7 +408,12 @@ def build_question(
     numbers = [i.value for i in identifiers if i.label == "number"]
     numbers += [token for token in lemmas if any(ch.isdigit() for ch in token)]
     parts = _typed_parts(analysed)
-    answer_types = _with_parts(_answer_types(lemmas, fields, _stated(analysed)), parts)
+    answer_types = _with_parts(
+        _answer_types(lemmas, fields, _stated(analysed)),
+        parts,
+        lemmas,
+        words if len(words) == len(lemmas) else [],
+    )
     revision = asked_revision(lemmas)
     attributes = asked_attributes(words, lemmas) if len(words) == len(lemmas) else []
     asked = frozenset(lm for a in attributes for lm in (a.head, *a.lemmas))

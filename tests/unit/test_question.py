@@ -48,7 +48,7 @@ def cards() -> list[DocumentCard]:
             "Какой штраф за непредставление пояснений?",
             ["amount"],
             [],
-            ["penalty", "response_term"],
+            ["penalty"],  # «пояснений» complements «непредставление»: no term is asked
         ),
         ("Когда заканчивается договор с СеверСтройИнвест?", ["date"], [], ["valid_until"]),
         ("Под какой процент выдан заём?", ["rate"], [], ["interest_rate", "principal"]),

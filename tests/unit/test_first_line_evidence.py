@@ -1,0 +1,118 @@
+"""The first line's sentence: an asked noun named by its adjective in the clause
+(«залог» — «залоговый платёж»), the value words of every asked part tell no clause apart,
+and what a question states before its question word is context, not the type asked."""
+
+from __future__ import annotations
+
+import pytest
+
+from finagent.answering.card_evidence import CardAnswer, CardValue
+from finagent.answering.card_or_sentence import clause_answers_instead
+from finagent.answering.document_sentences import (
+    asked_lemmas,
+    later_part_words,
+    rerank_document_sentences,
+)
+from finagent.answering.evidence import Candidate
+from finagent.cards.build import build_card
+from finagent.question.build import build_question
+from finagent.state import Chunk
+
+STORAGE = """# Договор хранения № ХР-9/2026
+г. Тверь — 3 марта 2026 г.
+ООО «Ока-Склад», именуемое в дальнейшем «Хранитель», и ООО «Верхневолжский мёд», именуемое
+в дальнейшем «Поклажедатель», заключили настоящий договор.
+3.1. Имущество застраховано на весь срок хранения на сумму не ниже 900 000 рублей.
+3.2. Залоговый платёж составляет 120 000 рублей и перечисляется в течение 3 (трёх) рабочих дней.
+"""
+
+
+def _ranked_first(question: str) -> str:
+    card = build_card("d1", "storage", STORAGE)
+    chunk = Chunk(id="c", text=STORAGE, source="user_docs", title=card.title, document_id="d1")
+    lines = [line for line in STORAGE.splitlines() if line.strip()]
+    found = [Candidate(chunk, 1, s, 0, i, score=float(len(lines) - i)) for i, s in enumerate(lines)]
+    ranked = rerank_document_sentences(build_question(question, cards=[card]), found)
+    return ranked[0].sentence
+
+
+def test_an_asked_noun_named_by_its_adjective_counts_as_named() -> None:
+    first = _ranked_first("Какой залог по договору ХР-9/2026 и в какой срок его внести?")
+    assert first.startswith("3.2.")
+
+
+@pytest.mark.parametrize(
+    ("text", "answer_type"),
+    [
+        (
+            "Досудебный порядок обязателен — в какой срок контрагент рассматривает претензию?",
+            "period",
+        ),
+        ("Штраф уже выставили, какой?", "amount"),  # «какой» alone: the context names it
+        ("Какой порядок уплаты НДС?", "procedure"),
+    ],
+)
+def test_what_a_question_states_before_its_question_word_is_context(
+    text: str, answer_type: str
+) -> None:
+    assert build_question(text).answer_type == answer_type
+
+
+@pytest.mark.parametrize(
+    ("text", "answer_type", "fields"),
+    [
+        # one part naming a field by «какой» alone asks the field's kind of value
+        ("Какой оклад у кладовщика с 1 марта?", "amount", ["salary"]),
+        # a field's word in the genitive after another noun is that noun's complement
+        ("Какой фонд оплаты труда по штатному расписанию?", "procedure", []),
+        ("Какая дата оплаты по счёту?", "date", ["payment_term"]),
+    ],
+)
+def test_a_field_named_by_the_question_sets_its_type(
+    text: str, answer_type: str, fields: list[str]
+) -> None:
+    question = build_question(text)
+    assert question.answer_type == answer_type
+    assert question.fields == fields
+
+
+SUPPLY = """# Договор поставки № НС-4/2026
+ООО «Гидромаш», ИНН 7701234567, именуемое в дальнейшем «Поставщик», и ООО «Водоканал-Сервис»,
+именуемое в дальнейшем «Покупатель», заключили настоящий договор.
+6.1. Гарантийный срок на насосы составляет 18 месяцев с даты поставки.
+"""
+
+
+@pytest.mark.parametrize(
+    ("question", "clause_leads"),
+    [
+        # a role the question mentions while it asks a term: the clause states the term
+        ("Какой гарантийный срок поставщик даёт на насосы?", True),
+        ("Кто поставщик насосов по договору НС-4/2026?", False),
+    ],
+)
+def test_a_clause_of_the_asked_type_leads_over_a_role_field(
+    question: str, clause_leads: bool
+) -> None:
+    card = build_card("d1", "supply", SUPPLY)
+    chunk = Chunk(id="c", text=SUPPLY, source="user_docs", title=card.title, document_id="d1")
+    preamble = " ".join(SUPPLY.splitlines()[1:3])
+    answer = CardAnswer(
+        "supplier",
+        "поставщик",
+        "d1",
+        card.title,
+        1,
+        [CardValue("ООО «Гидромаш» (ИНН 7701234567)", preamble)],
+    )
+    clause = SUPPLY.splitlines()[3]
+    ranked = [Candidate(chunk, 1, clause, 0, 0, score=1.0)]
+    asked = build_question(question, cards=[card])
+    assert clause_answers_instead(asked, [answer], ranked, [card]) is clause_leads
+
+
+def test_words_only_a_later_part_has_do_not_choose_the_first_line() -> None:
+    question = build_question("Сколько всего поступило на счёт за март и сколько списано?")
+    assert "списать" in later_part_words(question)
+    assert "списать" not in asked_lemmas(question, [])
+    assert "поступить" in asked_lemmas(question, [])
