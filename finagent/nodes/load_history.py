@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
-from langchain_core.messages import HumanMessage, RemoveMessage
+from langchain_core.messages import BaseMessage, HumanMessage, RemoveMessage
 from langgraph.graph.message import REMOVE_ALL_MESSAGES
 from langgraph.runtime import Runtime
 
@@ -25,23 +26,32 @@ TURN_RESET: dict[str, Any] = {
 }
 
 
-def asked(state: AgentState) -> tuple[str, list[HumanMessage]]:
-    """The turn's question, and the chat message to record it as.
+def asked(state: AgentState) -> tuple[str, list[BaseMessage], str]:
+    """The turn's question, the chat messages to record, and the question message's id.
 
     A human message after the last answer is the question (a chat client sent it);
-    otherwise ``query`` is, and it joins the conversation as a human message.
+    otherwise ``query`` is, and it joins the conversation as a human message. A human
+    message that an earlier turn already took (``asked_id``) and never answered is a
+    crashed turn's question: it leaves the conversation, and ``query`` is the question.
     """
     messages = state.get("messages") or []
+    recorded: list[BaseMessage] = []
     if messages and isinstance(messages[-1], HumanMessage):
-        return messages[-1].text, []
+        last = messages[-1]
+        if last.id is None or last.id != state.get("asked_id"):
+            return last.text, [], last.id or ""
+        recorded.append(RemoveMessage(id=last.id))
     query = state.get("query") or ""
-    return query, [HumanMessage(content=query)] if query.strip() else []
+    if not query.strip():
+        return query, recorded, ""
+    question = HumanMessage(content=query, id=str(uuid.uuid4()))
+    return query, [*recorded, question], str(question.id)
 
 
 async def load_history(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     deps = deps_of(runtime)
-    text, recorded = asked(state)
-    turn = TURN_RESET | {"query": text, "messages": recorded}
+    text, recorded, asked_id = asked(state)
+    turn = TURN_RESET | {"query": text, "messages": recorded, "asked_id": asked_id}
     who = caller_or_none(runtime)
     if who is None:
         return turn | {"error": "no_user", "answer": NO_USER}

@@ -98,6 +98,46 @@ async def test_the_agent_graph_over_a_toolless_model_a_checkpointer_and_a_store(
         graph.invoke(question, config)
 
 
+class FailingOnceStore(InMemoryStore):
+    """A store whose first write fails: the turn crashes in ``save_turn``."""
+
+    failed = False
+
+    async def aput(self, *args: Any, **kwargs: Any) -> None:
+        if not self.failed:
+            self.failed = True
+            raise OSError("disk full")
+        await super().aput(*args, **kwargs)
+
+
+@pytest.mark.parametrize(
+    "crashed",
+    [
+        {"messages": [{"role": "user", "content": "Какая ставка НДС при экспорте?"}]},
+        {"query": "Какая ставка НДС при экспорте?"},
+    ],
+    ids=["messages", "query"],
+)
+async def test_a_run_after_a_crashed_turn_answers_its_own_question(
+    tmp_path: Path, crashed: dict[str, Any]
+) -> None:
+    store = FailingOnceStore()
+    graph = await create_agent_graph(
+        offline(tmp_path), llm=None, checkpointer=InMemorySaver(), store=store
+    )
+    config: Any = {"configurable": {"thread_id": "th-crash"}}
+    with pytest.raises(OSError, match="disk full"):
+        await graph.ainvoke(crashed, config, context={"user_id": "erin"})
+    out = await graph.ainvoke({"query": "Привет!"}, config, context={"user_id": "erin"})
+    assert out["query"] == "Привет!"
+    assert out["decision"].scenario == 2  # small talk, not the crashed tax question
+    # the crashed turn is not half saved: its question left the thread and the chat
+    assert [(m.type, m.text) for m in out["messages"]][:1] == [("human", "Привет!")]
+    assert [m.type for m in out["messages"]] == ["human", "ai"]
+    [saved] = await store.asearch(("chats", "erin", "th-crash"))
+    assert "при экспорте" not in str(saved.value) and "Привет!" in str(saved.value)
+
+
 async def test_agent_run_takes_a_runnable_config(tmp_path: Path) -> None:
     seen: list[tuple[str | None, list[str], dict[str, Any]]] = []
 
