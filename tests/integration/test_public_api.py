@@ -61,6 +61,35 @@ def test_a_process_with_factory_graphs_exits_once_they_are_closed(tmp_path: Path
     assert run.stdout.strip() == "done"
 
 
+FORGETFUL = """
+import asyncio, sys
+from finagent import create_agent_graph, create_research_graph
+from finagent.config import Settings
+
+async def main() -> None:
+    settings = Settings(data_dir=sys.argv[1], cbr_enabled=False, _env_file=None)
+    await create_research_graph(settings, llm=None)
+    graph = await create_agent_graph(settings, llm=None)
+    out = await graph.ainvoke({"query": "Привет!"}, context={"user_id": "frank"})
+    print(out["decision"].scenario)
+
+asyncio.run(main())  # the host never calls aclose_graphs
+print("done")
+"""
+
+
+def test_a_host_that_never_closes_the_factory_graphs_still_exits(tmp_path: Path) -> None:
+    run = subprocess.run(
+        [sys.executable, "-c", FORGETFUL, str(tmp_path / "data")],
+        capture_output=True,
+        text=True,
+        timeout=60,  # the SQLite stores' worker threads stop at interpreter exit
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["2", "done"]
+    assert "Traceback" not in run.stderr and "Exception in thread" not in run.stderr
+
+
 def offline(tmp_path: Path) -> Settings:
     return Settings(data_dir=tmp_path / "data", cbr_enabled=False, _env_file=None)  # type: ignore[call-arg]
 
