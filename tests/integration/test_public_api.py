@@ -139,16 +139,22 @@ class FailingOnceStore(InMemoryStore):
         await super().aput(*args, **kwargs)
 
 
+CRASHED = "Какая ставка НДС при экспорте?"
+GREETING = "Привет!"
+
+
+@pytest.mark.parametrize(
+    "next_input",
+    [{"query": GREETING}, {"messages": [{"role": "user", "content": GREETING}]}],
+    ids=["then-query", "then-messages"],
+)
 @pytest.mark.parametrize(
     "crashed",
-    [
-        {"messages": [{"role": "user", "content": "Какая ставка НДС при экспорте?"}]},
-        {"query": "Какая ставка НДС при экспорте?"},
-    ],
+    [{"messages": [{"role": "user", "content": CRASHED}]}, {"query": CRASHED}],
     ids=["messages", "query"],
 )
 async def test_a_run_after_a_crashed_turn_answers_its_own_question(
-    tmp_path: Path, crashed: dict[str, Any]
+    tmp_path: Path, crashed: dict[str, Any], next_input: dict[str, Any]
 ) -> None:
     store = FailingOnceStore()
     graph = await create_agent_graph(
@@ -157,14 +163,19 @@ async def test_a_run_after_a_crashed_turn_answers_its_own_question(
     config: Any = {"configurable": {"thread_id": "th-crash"}}
     with pytest.raises(OSError, match="disk full"):
         await graph.ainvoke(crashed, config, context={"user_id": "erin"})
-    out = await graph.ainvoke({"query": "Привет!"}, config, context={"user_id": "erin"})
-    assert out["query"] == "Привет!"
+    out = await graph.ainvoke(next_input, config, context={"user_id": "erin"})
+    assert out["query"] == GREETING
     assert out["decision"].scenario == 2  # small talk, not the crashed tax question
     # the crashed turn is not half saved: its question left the thread and the chat
-    assert [(m.type, m.text) for m in out["messages"]][:1] == [("human", "Привет!")]
+    assert [(m.type, m.text) for m in out["messages"]][:1] == [("human", GREETING)]
     assert [m.type for m in out["messages"]] == ["human", "ai"]
     [saved] = await store.asearch(("chats", "erin", "th-crash"))
-    assert "при экспорте" not in str(saved.value) and "Привет!" in str(saved.value)
+    assert "при экспорте" not in str(saved.value) and GREETING in str(saved.value)
+    # an answered turn stays: the next one continues the conversation
+    out = await graph.ainvoke({"query": "Спасибо!"}, config, context={"user_id": "erin"})
+    assert out["query"] == "Спасибо!"
+    human = [m.text for m in out["messages"] if m.type == "human"]
+    assert human == [GREETING, "Спасибо!"] and out["messages"][-1].type == "ai"
 
 
 async def test_agent_run_takes_a_runnable_config(tmp_path: Path) -> None:
