@@ -1,7 +1,9 @@
 """``.env.example``: every setting of :class:`finagent.config.Settings` with its default.
 
 Rendered from the Settings model itself (names, aliases, descriptions, defaults, and the
-``# --- section ---`` comments of finagent/config.py), so it cannot drift:
+``# --- section ---`` comments of finagent/config.py), then the variables read outside it
+(:data:`OTHER_VARIABLES`: the evaluation suites' datasets, LangSmith's tracing switch and
+key), so it cannot drift:
 ``python scripts/env_example.py`` rewrites the file and tests/unit/test_env_example.py
 fails when it is stale. Every assignment is commented out: a copy used as ``.env``
 changes nothing until a line is uncommented.
@@ -12,6 +14,7 @@ from __future__ import annotations
 import inspect
 import re
 import textwrap
+from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from typing import Any
@@ -27,6 +30,39 @@ HEADER = """\
 # Copy to .env (finagent and `langgraph dev/build` read it) and uncomment what you change.
 # Never commit a .env with real keys or passwords.
 """
+
+
+@dataclass(frozen=True)
+class OtherVariable:
+    """A variable read outside Settings (by ``evals`` or a library finagent drives)."""
+
+    name: str
+    default: str
+    description: str
+    aliases: tuple[str, ...] = ()
+
+
+#: What finagent reads from the environment besides Settings. tests/unit/test_env_example.py
+#: fails when the code names a FINAGENT_/LANGSMITH_ variable that neither lists.
+OTHER_VARIABLES = (
+    OtherVariable(
+        "FINAGENT_EVAL_DATASETS_DIR",
+        "",
+        "Folder of evaluation datasets with the shipped files' names (read by evals; "
+        "empty: the package's evals/datasets)",
+    ),
+    OtherVariable(
+        "LANGSMITH_TRACING",
+        "false",
+        "Trace runs to LangSmith, redacted (finagent/tracing.py; off without a key)",
+    ),
+    OtherVariable(
+        "LANGSMITH_API_KEY",
+        "",
+        "LangSmith key for tracing and the evaluation uploads (none: nothing leaves)",
+        aliases=("LANGCHAIN_API_KEY",),
+    ),
+)
 
 _SECTION = re.compile(r"^    # --- (.+?) -+\s*$")
 _FIELD = re.compile(r"^    (\w+)\s*:")
@@ -92,5 +128,12 @@ def render() -> str:
         if len(names) > 1:
             lines.append("# also read as: " + ", ".join(names[1:]))
         lines.append(f"# {names[0]}={env_value(field.get_default(call_default_factory=True))}")
+        parts.append("\n".join(lines) + "\n")
+    parts.append("\n# === read outside Settings (evaluation, LangSmith) ===\n")
+    for other in OTHER_VARIABLES:
+        lines = ["# " + line for line in textwrap.wrap(other.description, 94)]
+        if other.aliases:
+            lines.append("# also read as: " + ", ".join(other.aliases))
+        lines.append(f"# {other.name}={env_value(other.default)}")
         parts.append("\n".join(lines) + "\n")
     return "".join(parts)

@@ -199,3 +199,6 @@ class AgentState(AgentInput, AgentOutput, total=False):
     intent: Intent  # set on a Send branch of route_intent
     # the answer model's prompt, tool calls and tool replies of this turn (not the chat)
     answer_messages: Messages
+    # the id of the human message this turn answers: a later turn that finds it still last
+    # (the turn crashed before its reply) drops it and answers its own input
+    asked_id: str

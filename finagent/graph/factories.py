@@ -3,8 +3,8 @@ checkpointer and a store of the caller's choosing.
 
 Both start finagent's dependencies (indexes, stores, clients) from ``settings`` in the
 running event loop; they stay open until :func:`aclose_graphs` (``Agent`` closes its own).
-Call it before the event loop ends: an open store's worker thread keeps the process from
-exiting.
+Call it before the event loop ends to close them cleanly (a host that forgets still exits:
+finagent/storage/sqlite_exit.py).
 """
 
 from __future__ import annotations

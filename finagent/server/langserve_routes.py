@@ -15,6 +15,7 @@ import uuid
 from typing import Any, Required, get_type_hints
 
 from fastapi import FastAPI, HTTPException, Request
+from langchain_core.runnables import ConfigurableFieldSpec, Runnable, RunnableBinding
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Send
 from pydantic import BaseModel, ConfigDict
@@ -99,6 +100,33 @@ class ServedResearchInput(TypedDict):
     query: str
 
 
+CHAT_SPEC = ConfigurableFieldSpec(
+    id="thread_id",
+    annotation=str | None,
+    name="Chat",
+    description=(
+        "The chat this call continues, kept under the bearer token's user "
+        "(at most 200 characters; none: a new single turn)."
+    ),
+    default=None,
+)
+
+
+class ClientConfig(RunnableBinding[Any, Any]):
+    """A graph whose published config is what a LangServe client may set: the chat
+    (``configurable.thread_id``). The user is the token's, so ``user_id`` is not offered
+    (the config modifier overwrites it), and the graph's own context fields stay hidden."""
+
+    @property
+    def config_specs(self) -> list[ConfigurableFieldSpec]:
+        return [CHAT_SPEC]
+
+
+def client_config(runnable: Runnable[Any, Any]) -> Runnable[Any, Any]:
+    """``runnable`` publishing :data:`CHAT_SPEC` as its config schema."""
+    return ClientConfig(bound=runnable)
+
+
 def research_reply_type() -> Any:
     """The research graph's output over LangServe: its output schema and ``__interrupt__``
     (the questions of a clarification; LangServe drops keys its output type lacks)."""
@@ -140,7 +168,7 @@ def mount_langserve(app: FastAPI, deps: Deps) -> None:
     for path, runnable in ((AGENT_PATH, agent), (RESEARCH_PATH, research)):
         add_routes(
             app,
-            runnable,
+            client_config(runnable),
             path=path,
             per_req_config_modifier=modifier,
             serializer=make_serializer(),

@@ -41,12 +41,18 @@ async def open_persistence(settings: Settings, stack: AsyncExitStack) -> Persist
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
     from langgraph.store.sqlite.aio import AsyncSqliteStore
 
+    from finagent.storage.sqlite_exit import forget, stop_at_exit
+
     store = await stack.enter_async_context(
         AsyncSqliteStore.from_conn_string(str(settings.data_dir / "store.sqlite"))
     )
     conn = await stack.enter_async_context(
         aiosqlite.connect(str(settings.data_dir / "checkpoints.sqlite"))
     )
+    # a host that never closes the stack still exits (finagent/storage/sqlite_exit.py)
+    for opened in (store.conn, conn):
+        stop_at_exit(opened)
+        stack.callback(forget, opened)
     saver = AsyncSqliteSaver(conn, serde=checkpoint_serde())
     await store.setup()
     await saver.setup()

@@ -119,4 +119,13 @@ async def test_both_routes_publish_typed_input_output_and_config_schemas(make_se
     assert set(schemas["research", "input"]["properties"]) == {"query"}
     assert {"answer", "status", "report"} <= set(schemas["research", "output"]["properties"])
     for path in ("agent", "research"):
-        assert schemas[path, "config"]["type"] == "object"
+        config = schemas[path, "config"]
+        assert config["type"] == "object"
+        # only the configurable chat is published: LangServe takes no tags or metadata
+        # from the body (its config_keys), and the user is the token's
+        assert set(config["properties"]) == {"configurable"}
+        ref = config["properties"]["configurable"]["$ref"].rsplit("/", 1)[1]
+        configurable = config["$defs"][ref]["properties"]
+        assert set(configurable) == {"thread_id"}
+        assert "chat" in configurable["thread_id"]["description"]
+        assert {"type": "string"} in configurable["thread_id"]["anyOf"]

@@ -61,6 +61,35 @@ def test_a_process_with_factory_graphs_exits_once_they_are_closed(tmp_path: Path
     assert run.stdout.strip() == "done"
 
 
+FORGETFUL = """
+import asyncio, sys
+from finagent import create_agent_graph, create_research_graph
+from finagent.config import Settings
+
+async def main() -> None:
+    settings = Settings(data_dir=sys.argv[1], cbr_enabled=False, _env_file=None)
+    await create_research_graph(settings, llm=None)
+    graph = await create_agent_graph(settings, llm=None)
+    out = await graph.ainvoke({"query": "Привет!"}, context={"user_id": "frank"})
+    print(out["decision"].scenario)
+
+asyncio.run(main())  # the host never calls aclose_graphs
+print("done")
+"""
+
+
+def test_a_host_that_never_closes_the_factory_graphs_still_exits(tmp_path: Path) -> None:
+    run = subprocess.run(
+        [sys.executable, "-c", FORGETFUL, str(tmp_path / "data")],
+        capture_output=True,
+        text=True,
+        timeout=60,  # the SQLite stores' worker threads stop at interpreter exit
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["2", "done"]
+    assert "Traceback" not in run.stderr and "Exception in thread" not in run.stderr
+
+
 def offline(tmp_path: Path) -> Settings:
     return Settings(data_dir=tmp_path / "data", cbr_enabled=False, _env_file=None)  # type: ignore[call-arg]
 
@@ -96,6 +125,57 @@ async def test_the_agent_graph_over_a_toolless_model_a_checkpointer_and_a_store(
     assert saved and "Какая ставка НДС при экспорте?" in str(saved[0].value)
     with pytest.raises(TypeError, match="ainvoke"):
         graph.invoke(question, config)
+
+
+class FailingOnceStore(InMemoryStore):
+    """A store whose first write fails: the turn crashes in ``save_turn``."""
+
+    failed = False
+
+    async def aput(self, *args: Any, **kwargs: Any) -> None:
+        if not self.failed:
+            self.failed = True
+            raise OSError("disk full")
+        await super().aput(*args, **kwargs)
+
+
+CRASHED = "Какая ставка НДС при экспорте?"
+GREETING = "Привет!"
+
+
+@pytest.mark.parametrize(
+    "next_input",
+    [{"query": GREETING}, {"messages": [{"role": "user", "content": GREETING}]}],
+    ids=["then-query", "then-messages"],
+)
+@pytest.mark.parametrize(
+    "crashed",
+    [{"messages": [{"role": "user", "content": CRASHED}]}, {"query": CRASHED}],
+    ids=["messages", "query"],
+)
+async def test_a_run_after_a_crashed_turn_answers_its_own_question(
+    tmp_path: Path, crashed: dict[str, Any], next_input: dict[str, Any]
+) -> None:
+    store = FailingOnceStore()
+    graph = await create_agent_graph(
+        offline(tmp_path), llm=None, checkpointer=InMemorySaver(), store=store
+    )
+    config: Any = {"configurable": {"thread_id": "th-crash"}}
+    with pytest.raises(OSError, match="disk full"):
+        await graph.ainvoke(crashed, config, context={"user_id": "erin"})
+    out = await graph.ainvoke(next_input, config, context={"user_id": "erin"})
+    assert out["query"] == GREETING
+    assert out["decision"].scenario == 2  # small talk, not the crashed tax question
+    # the crashed turn is not half saved: its question left the thread and the chat
+    assert [(m.type, m.text) for m in out["messages"]][:1] == [("human", GREETING)]
+    assert [m.type for m in out["messages"]] == ["human", "ai"]
+    [saved] = await store.asearch(("chats", "erin", "th-crash"))
+    assert "при экспорте" not in str(saved.value) and GREETING in str(saved.value)
+    # an answered turn stays: the next one continues the conversation
+    out = await graph.ainvoke({"query": "Спасибо!"}, config, context={"user_id": "erin"})
+    assert out["query"] == "Спасибо!"
+    human = [m.text for m in out["messages"] if m.type == "human"]
+    assert human == [GREETING, "Спасибо!"] and out["messages"][-1].type == "ai"
 
 
 async def test_agent_run_takes_a_runnable_config(tmp_path: Path) -> None:
