@@ -186,11 +186,19 @@ def sections(answer: str) -> list[str]:
     return re.findall(r"(?m)^##\s+(.+?)\s*$", answer)
 
 
+def shares(measured: dict[str, Any] | None) -> str:
+    """The copy checks' measures of the final reply: words / prompt share / context share."""
+    if not measured:
+        return "-"
+    return f"{measured['words']}/{measured['prompt']:.2f}/{measured['context']:.2f}"
+
+
 def summarise_eval(result: dict[str, Any]) -> list[str]:
     lines = [
         "| item | decision | LLM route | route | decided by | mode | check | text calls | "
-        "sections | cited units | refs ok/removed | tool calls | s | prompt tok | completion tok |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "copy shares w/prompt/context | sections | cited units | refs ok/removed | tool calls | "
+        "s | prompt tok | completion tok |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for part in result["by_dataset"].values():
         for item in part["items"]["verified"]:
@@ -201,6 +209,7 @@ def summarise_eval(result: dict[str, Any]) -> list[str]:
                 f"S{item.get('scenario')} | "
                 f"{path.get('decided_by') or '-'} | {item.get('answer_mode')} | "
                 f"{path.get('output_check') or '-'} | {path.get('text_tool_calls') or '-'} | "
+                f"{shares(path.get('reply_shares'))} | "
                 f"{'; '.join(sections(item['answer'])) or '-'} | "
                 f"{', '.join(item['cited_units']) or '-'} | "
                 f"{item['supported_refs']}/{item['unsupported_refs']} | "

@@ -61,6 +61,7 @@ from finagent.answering.output_checks import (
     note_for,
     prompt_scaffold,
     reply_problem,
+    reply_shares,
     was_cut,
 )
 from finagent.answering.question_prompt import question_brief
@@ -419,9 +420,12 @@ async def answer_turn(turn: TurnInput, generate: Generate | None = None) -> dict
         reply, cut = await _continued(generate, prompt, reply)
     scaffold = prompt_scaffold(_system(turn), load_prompt("answer_user"), ctx.text)
     problem = reply_problem(reply.text, cut, scaffold, ctx.text)
+    shares = reply_shares(reply.text, scaffold, ctx.text)
+    log.info("answer_reply_shares", check=problem, **shares)
     if problem is not None:
         extra = {"answer_messages": [*new, reply]}
-        return await _fallback(turn, check, f"output check: {problem}", extra, problem)
+        failed = await _fallback(turn, check, f"output check: {problem}", extra, problem)
+        return {**failed, "debug": {**failed["debug"], "reply_shares": shares}}
     sources = ctx.sources + tool_sources(ctx, turn.tool_results)
     if check:
         known = [turn.query, *_card_sentences(evidence)]
@@ -433,5 +437,5 @@ async def answer_turn(turn: TurnInput, generate: Generate | None = None) -> dict
     return {
         "answer": text,
         "answer_messages": [*new, reply],
-        "debug": {**checked, "answer_mode": "llm"},
+        "debug": {**checked, "answer_mode": "llm", "reply_shares": shares},
     }
