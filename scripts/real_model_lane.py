@@ -34,6 +34,9 @@ import httpx
 
 REPO = Path(__file__).resolve().parents[1]
 DATASET = REPO / "evals" / "datasets" / "answers_taxcode.jsonl"
+# -v: the log at INFO on stderr, the command's .log here (the CLI otherwise writes warnings
+# only, to DATA_DIR/finagent.log): re-asks, research steps and tool calls are read from it
+FINAGENT = [sys.executable, "-m", "finagent.cli", "-v"]
 QUESTION = "Какие налоговые ставки НДС установлены в России и когда применяется ставка 0 %?"
 
 
@@ -120,7 +123,7 @@ def route_decisions(
 ) -> list[dict[str, Any]]:
     """``finagent route --json`` for every eval question with ``method``: whether the
     orchestrator's structured decision was valid, and its time."""
-    finagent = [sys.executable, "-m", "finagent.cli", "route", "--json", "--user", "lane"]
+    finagent = [*FINAGENT, "route", "--json", "--user", "lane"]
     env = {**env, "FINAGENT_LLM_STRUCTURED_METHOD": method}
     rows = []
     for n, question in enumerate(questions(limit), 1):
@@ -276,7 +279,7 @@ def main() -> None:
         if args.model:
             wait_ready(base_url, child, 600)
         env = lane_env(base_url, model, args)
-        finagent = [sys.executable, "-m", "finagent.cli"]
+        finagent = FINAGENT
         eval_cmd = [*finagent, "eval", "answers", "--llm", "--no-baseline", "--json"]
         eval_cmd += ["--dataset", str(DATASET), "--limit", str(args.limit)]
         decisions = {
