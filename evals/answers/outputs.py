@@ -93,4 +93,5 @@ def llm_path(debug: dict[str, Any]) -> dict[str, Any]:
         "output_check": debug.get("output_check"),
         "text_tool_calls": debug.get("text_tool_calls"),
         "reply_shares": debug.get("reply_shares"),
+        "rejected_reply": debug.get("rejected_reply"),
     }

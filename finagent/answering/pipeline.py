@@ -83,6 +83,7 @@ from finagent.state import Chunk, Decision, ExternalData, Scenario
 from finagent.text_safety import storable, utf8_safe
 
 log = get_logger("finagent.answer")
+REJECTED_CHARS = 1000  # of a reply an output check replaced, kept in debug
 
 # the LLM call of one round: the prompt in, the (merged, streamed) reply out
 Generate = Callable[[list[BaseMessage]], Awaitable[BaseMessage]]
@@ -425,7 +426,9 @@ async def answer_turn(turn: TurnInput, generate: Generate | None = None) -> dict
     if problem is not None:
         extra = {"answer_messages": [*new, reply]}
         failed = await _fallback(turn, check, f"output check: {problem}", extra, problem)
-        return {**failed, "debug": {**failed["debug"], "reply_shares": shares}}
+        # the reply no one reads, kept for the lane to judge the check (the state holds it)
+        rejected = {"reply_shares": shares, "rejected_reply": reply.text[:REJECTED_CHARS]}
+        return {**failed, "debug": {**failed["debug"], **rejected}}
     sources = ctx.sources + tool_sources(ctx, turn.tool_results)
     if check:
         known = [turn.query, *_card_sentences(evidence)]

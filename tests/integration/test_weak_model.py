@@ -176,6 +176,7 @@ async def test_a_reply_copying_the_context_is_replaced(
     result, _ = await ask(tmp_path, kb_csv, embedder, script, "openai")
     assert result.debug["output_check"] == "copied_prompt"
     assert result.debug["reply_shares"]["prompt"] >= 0.3
+    assert result.debug["rejected_reply"] == copied  # kept in debug, never in the answer
     assert "Контекст (пронумерованные" not in result.answer
     assert "повторила текст своих инструкций" in result.answer
 

@@ -292,6 +292,7 @@ def test_llm_path_names_the_fallback_the_overruled_llm_route_and_the_output_chec
         "output_check": "copied_context",
         "text_tool_calls": 1,
         "reply_shares": {"words": 40, "prompt": 0.05, "context": 0.92},
+        "rejected_reply": None,
     }
     failed = {"orchestrator_fallback": {"error_kind": "StructuredOutputError", "request_id": "x"}}
     path = outputs_from_result(AgentResult(answer="ответ", debug=failed))["llm_path"]
