@@ -34,6 +34,9 @@ import httpx
 
 REPO = Path(__file__).resolve().parents[1]
 DATASET = REPO / "evals" / "datasets" / "answers_taxcode.jsonl"
+# -v: the log at INFO on stderr, the command's .log here (the CLI otherwise writes warnings
+# only, to DATA_DIR/finagent.log): re-asks, research steps and tool calls are read from it
+FINAGENT = [sys.executable, "-m", "finagent.cli", "-v"]
 QUESTION = "Какие налоговые ставки НДС установлены в России и когда применяется ставка 0 %?"
 
 
@@ -120,7 +123,7 @@ def route_decisions(
 ) -> list[dict[str, Any]]:
     """``finagent route --json`` for every eval question with ``method``: whether the
     orchestrator's structured decision was valid, and its time."""
-    finagent = [sys.executable, "-m", "finagent.cli", "route", "--json", "--user", "lane"]
+    finagent = [*FINAGENT, "route", "--json", "--user", "lane"]
     env = {**env, "FINAGENT_LLM_STRUCTURED_METHOD": method}
     rows = []
     for n, question in enumerate(questions(limit), 1):
@@ -186,11 +189,19 @@ def sections(answer: str) -> list[str]:
     return re.findall(r"(?m)^##\s+(.+?)\s*$", answer)
 
 
+def shares(measured: dict[str, Any] | None) -> str:
+    """The copy checks' measures of the final reply: words / prompt share / context share."""
+    if not measured:
+        return "-"
+    return f"{measured['words']}/{measured['prompt']:.2f}/{measured['context']:.2f}"
+
+
 def summarise_eval(result: dict[str, Any]) -> list[str]:
     lines = [
         "| item | decision | LLM route | route | decided by | mode | check | text calls | "
-        "sections | cited units | refs ok/removed | tool calls | s | prompt tok | completion tok |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "copy shares w/prompt/context | sections | cited units | refs ok/removed | tool calls | "
+        "s | prompt tok | completion tok |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for part in result["by_dataset"].values():
         for item in part["items"]["verified"]:
@@ -201,6 +212,7 @@ def summarise_eval(result: dict[str, Any]) -> list[str]:
                 f"S{item.get('scenario')} | "
                 f"{path.get('decided_by') or '-'} | {item.get('answer_mode')} | "
                 f"{path.get('output_check') or '-'} | {path.get('text_tool_calls') or '-'} | "
+                f"{shares(path.get('reply_shares'))} | "
                 f"{'; '.join(sections(item['answer'])) or '-'} | "
                 f"{', '.join(item['cited_units']) or '-'} | "
                 f"{item['supported_refs']}/{item['unsupported_refs']} | "
@@ -267,7 +279,7 @@ def main() -> None:
         if args.model:
             wait_ready(base_url, child, 600)
         env = lane_env(base_url, model, args)
-        finagent = [sys.executable, "-m", "finagent.cli"]
+        finagent = FINAGENT
         eval_cmd = [*finagent, "eval", "answers", "--llm", "--no-baseline", "--json"]
         eval_cmd += ["--dataset", str(DATASET), "--limit", str(args.limit)]
         decisions = {

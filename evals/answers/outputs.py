@@ -77,7 +77,8 @@ def outputs_from_result(
 
 def llm_path(debug: dict[str, Any]) -> dict[str, Any]:
     """What the LLM did in one run (the real-model lane's columns): whose decision routed,
-    why the LLM's was not taken, which output check replaced its answer, text tool calls."""
+    why the LLM's was not taken, which output check replaced its answer, text tool calls,
+    and what the copy checks measured on the reply."""
     decision = debug.get("decision") or {}
     fallback = debug.get("orchestrator_fallback")
     if isinstance(fallback, dict):
@@ -91,4 +92,6 @@ def llm_path(debug: dict[str, Any]) -> dict[str, Any]:
         "decided_by": cross.get("decided_by"),
         "output_check": debug.get("output_check"),
         "text_tool_calls": debug.get("text_tool_calls"),
+        "reply_shares": debug.get("reply_shares"),
+        "rejected_reply": debug.get("rejected_reply"),
     }

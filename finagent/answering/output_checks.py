@@ -82,6 +82,19 @@ def reply_problem(text: str, cut: bool, scaffold: str, context: str) -> Problem 
     return None
 
 
+def reply_shares(text: str, scaffold: str, context: str) -> dict[str, float | int]:
+    """What the copy checks measure on ``text``, whether or not they fire: its words,
+    the share of its 4-grams in the prompt's own words, and the share of its unquoted
+    4-grams in the context (logged and kept in debug to tune the thresholds on real
+    replies; docs/real-model.md)."""
+    own = unquoted(text)
+    return {
+        "words": len(words(text)),
+        "prompt": round(copied_share(text, scaffold, _N), 3),
+        "context": round(copied_share(own, context, _N), 3),
+    }
+
+
 def note_for(problem: Problem) -> str:
     """The Russian note under the extractive answer that replaced the reply."""
     return messages.OUTPUT_CHECK_NOTE.format(reason=REASONS[problem])

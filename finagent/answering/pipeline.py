@@ -62,6 +62,7 @@ from finagent.answering.output_checks import (
     note_for,
     prompt_scaffold,
     reply_problem,
+    reply_shares,
     was_cut,
 )
 from finagent.answering.question_prompt import question_brief
@@ -83,6 +84,7 @@ from finagent.state import Chunk, Decision, ExternalData, Scenario
 from finagent.text_safety import storable, utf8_safe
 
 log = get_logger("finagent.answer")
+REJECTED_CHARS = 1000  # of a reply an output check replaced, kept in debug
 
 # the LLM call of one round: the prompt in, the (merged, streamed) reply out
 Generate = Callable[[list[BaseMessage]], Awaitable[BaseMessage]]
@@ -424,9 +426,14 @@ async def answer_turn(turn: TurnInput, generate: Generate | None = None) -> dict
         reply, cut = await _continued(generate, prompt, reply)
     scaffold = prompt_scaffold(_system(turn), load_prompt("answer_user"), ctx.text)
     problem = reply_problem(reply.text, cut, scaffold, ctx.text)
+    shares = reply_shares(reply.text, scaffold, ctx.text)
+    log.info("answer_reply_shares", check=problem, **shares)
     if problem is not None:
         extra = {"answer_messages": [*new, reply]}
-        return await _fallback(turn, check, f"output check: {problem}", extra, problem)
+        failed = await _fallback(turn, check, f"output check: {problem}", extra, problem)
+        # the reply no one reads, kept for the lane to judge the check (the state holds it)
+        rejected = {"reply_shares": shares, "rejected_reply": reply.text[:REJECTED_CHARS]}
+        return {**failed, "debug": {**failed["debug"], **rejected}}
     sources = ctx.sources + tool_sources(ctx, turn.tool_results)
     if check:
         known = [turn.query, *_card_sentences(evidence)]
@@ -438,5 +445,5 @@ async def answer_turn(turn: TurnInput, generate: Generate | None = None) -> dict
     return {
         "answer": text,
         "answer_messages": [*new, reply],
-        "debug": {**checked, "answer_mode": "llm"},
+        "debug": {**checked, "answer_mode": "llm", "reply_shares": shares},
     }

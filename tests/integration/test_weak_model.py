@@ -138,6 +138,7 @@ async def test_a_text_tool_call_runs_as_a_real_tool_call(
     assert tool_reply["role"] == "tool" and "Ставки НДС" in tool_reply["content"]
     assert result.debug["tool_calls"] == ["search_general_kb"]
     assert result.debug["answer_mode"] == "llm" and "<tool_call>" not in result.answer
+    assert result.debug["reply_shares"]["context"] < 0.8  # measured on every final reply
 
 
 async def test_a_text_call_of_no_offered_tool_never_reaches_the_user(
@@ -174,6 +175,8 @@ async def test_a_reply_copying_the_context_is_replaced(
     script = [{"json": DECISION}, {"content": copied}]
     result, _ = await ask(tmp_path, kb_csv, embedder, script, "openai")
     assert result.debug["output_check"] == "copied_prompt"
+    assert result.debug["reply_shares"]["prompt"] >= 0.3
+    assert result.debug["rejected_reply"] == copied  # kept in debug, never in the answer
     assert "Контекст (пронумерованные" not in result.answer
     assert "повторила текст своих инструкций" in result.answer
 

@@ -281,6 +281,7 @@ def test_llm_path_names_the_fallback_the_overruled_llm_route_and_the_output_chec
         "routing_cross_check": {"llm": {"scenario": 5}, "decided_by": "check:offline_confident"},
         "output_check": "copied_context",
         "text_tool_calls": 1,
+        "reply_shares": {"words": 40, "prompt": 0.05, "context": 0.92},
     }
     path = outputs_from_result(AgentResult(answer="ответ", debug=debug))["llm_path"]
     assert path == {
@@ -290,6 +291,8 @@ def test_llm_path_names_the_fallback_the_overruled_llm_route_and_the_output_chec
         "decided_by": "check:offline_confident",
         "output_check": "copied_context",
         "text_tool_calls": 1,
+        "reply_shares": {"words": 40, "prompt": 0.05, "context": 0.92},
+        "rejected_reply": None,
     }
     failed = {"orchestrator_fallback": {"error_kind": "StructuredOutputError", "request_id": "x"}}
     path = outputs_from_result(AgentResult(answer="ответ", debug=failed))["llm_path"]

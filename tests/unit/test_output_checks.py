@@ -5,9 +5,11 @@ from __future__ import annotations
 from langchain_core.messages import AIMessage
 
 from finagent.answering.output_checks import (
+    COPIED_CONTEXT_SHARE,
     note_for,
     prompt_scaffold,
     reply_problem,
+    reply_shares,
     was_cut,
 )
 
@@ -43,6 +45,19 @@ def test_copies_of_the_prompt_or_the_context_are_caught() -> None:
         "copied_prompt"
     )
     assert problem(f"Ответ: {PASSAGE}") == "copied_context"
+
+
+def test_the_shares_are_measured_whether_or_not_a_check_fires() -> None:
+    """What the lane tunes the thresholds on: a genuine answer's unquoted words are its
+    own, a copied passage's are the context's."""
+    genuine = reply_shares(
+        f"## Краткий вывод\nРасходы на обучение уменьшают налог при лицензии [1]: «{PASSAGE}» [1].",
+        SCAFFOLD,
+        CONTEXT,
+    )
+    copied = reply_shares(f"Ответ: {PASSAGE}", SCAFFOLD, CONTEXT)
+    assert genuine["context"] < COPIED_CONTEXT_SHARE <= copied["context"]
+    assert copied["words"] == len(PASSAGE.split()) + 1 and 0 <= copied["prompt"] < 0.3
 
 
 def test_empty_tool_text_and_cut_replies_are_caught() -> None:
