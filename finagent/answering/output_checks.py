@@ -18,10 +18,16 @@ Thresholds (shares of the reply's word 4-grams, ``finagent.language.overlap``):
   so an answer that quotes and explains passes, and a reply made of the passages fails.
 
 Replies under ``MIN_WORDS`` words are too short to judge copying.
+
+The format's pattern for the first line is written with placeholders in angle brackets
+(«<что спросили> — <значение> …»), never with a real example: a small model repeats an
+example's figures as its answer (docs/real-model.md, stop 33), while a placeholder left
+in a reply is a copy whatever its share (``copied_prompt``).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 from langchain_core.messages import BaseMessage
@@ -37,6 +43,7 @@ COPIED_PROMPT_SHARE = 0.3
 COPIED_CONTEXT_SHARE = 0.8
 MIN_WORDS = 12
 _N = 4
+_PLACEHOLDER = re.compile(r"<[^<>\n]{2,40}>")
 
 #: why a reply was not shown, as the note under the extractive answer says it
 REASONS: dict[Problem, str] = {
@@ -74,12 +81,19 @@ def reply_problem(text: str, cut: bool, scaffold: str, context: str) -> Problem 
         return "tool_call_text"
     if len(words(text)) >= MIN_WORDS and copied_share(text, scaffold, _N) >= COPIED_PROMPT_SHARE:
         return "copied_prompt"
+    if placeholders_left(text, scaffold):
+        return "copied_prompt"
     own = unquoted(text)
     if len(words(own)) >= MIN_WORDS and copied_share(own, context, _N) >= COPIED_CONTEXT_SHARE:
         return "copied_context"
     if cut:
         return "cut"
     return None
+
+
+def placeholders_left(text: str, scaffold: str) -> bool:
+    """Whether ``text`` still holds a placeholder of the prompt's patterns («<значение>»)."""
+    return any(slot in text for slot in set(_PLACEHOLDER.findall(scaffold)))
 
 
 def reply_shares(text: str, scaffold: str, context: str) -> dict[str, float | int]:

@@ -74,3 +74,22 @@ def test_empty_tool_text_and_cut_replies_are_caught() -> None:
 def test_the_note_says_why_in_russian() -> None:
     note = note_for("copied_context")
     assert "скопировала" in note and "найденных фрагментов" in note
+
+
+def test_a_reply_that_keeps_the_formats_placeholders_is_a_copy() -> None:
+    """The first-line pattern is written with placeholders, never with a real example a
+    small model could repeat as its answer; a placeholder left in a reply is a copy."""
+    from finagent.prompts import load_prompt
+
+    fmt = load_prompt("answer_format")
+    first_line_rule = next(line for line in fmt.splitlines() if "по образцу" in line)
+    pattern = first_line_rule.split("по образцу «", 1)[1].split("»", 1)[0]
+    assert not any(ch.isdigit() for ch in pattern)  # no figure to repeat
+    scaffold = prompt_scaffold(f"{SYSTEM}\n{fmt}", TEMPLATE, CONTEXT)
+    copied = f"## Краткий вывод\n{pattern.replace('[n]', '[1]')} «{PASSAGE}» [1]."
+    assert reply_problem(copied, False, scaffold, CONTEXT) == "copied_prompt"
+    filled = (
+        "## Краткий вывод\nРасходы на обучение уменьшают налог — при лицензии учебного "
+        f"заведения (договор с ним) [1]. «{PASSAGE}» [1]."
+    )
+    assert reply_problem(filled, False, scaffold, CONTEXT) is None
