@@ -7,14 +7,18 @@ of the asked type both before and after a connective of inference («значи�
 last such connective within its own sentence only (a quotation may hold two sentences:
 «… = 33 660 руб. В 2024 году порогом был один МРОТ (19 242 руб.)»). A total («итого»)
 is not a conclusion of this kind (it is another quantity, a sum over a period), and
-neither is a bare «=» (a worked example's product), so neither is a connective here.
+neither is a bare «=» (a worked example's product), so neither is a connective here. A
+question whose every content word the premise names («МРОТ в 2025 году сколько?») asks
+the premise itself: then every value stays.
 """
 
 from __future__ import annotations
 
 import re
 
-from razdel import sentenize
+from razdel import sentenize, tokenize
+
+from finagent.language.lemmas import lemma
 
 _CONNECTIVE = re.compile(
     r"(?<!\w)(?:значит|следовательно|то\s+есть|т\.\s*е\.|что\s+(?:составляет|составит|равно))(?!\w)",
@@ -23,9 +27,12 @@ _CONNECTIVE = re.compile(
 _SPACE = re.compile(r"\s+")
 
 
-def derived_values(sentence: str, values: tuple[str, ...]) -> tuple[str, ...]:
+def derived_values(
+    sentence: str, values: tuple[str, ...], topic: frozenset[str] = frozenset()
+) -> tuple[str, ...]:
     """Of ``values`` (each as it appears in ``sentence``), those after the sentence's last
-    connective of inference when values stand on both sides of it; else all of them."""
+    connective of inference when values stand on both sides of it, unless the question's
+    content lemmas (``topic``) are all named before the connective; else all of them."""
     if len(values) < 2:
         return values
     text = _SPACE.sub(" ", sentence)
@@ -36,6 +43,10 @@ def derived_values(sentence: str, values: tuple[str, ...]) -> tuple[str, ...]:
     end = next((s.stop for s in sentenize(text) if s.start <= cut <= s.stop), len(text))
     places = [text.find(_SPACE.sub(" ", v)) for v in values]
     if any(p < 0 for p in places):
+        return values
+    start = next((s.start for s in sentenize(text) if s.start <= cut <= s.stop), 0)
+    premise = {lemma(t.text) for t in tokenize(text[start:cut])}
+    if topic and topic <= premise:
         return values
     after = tuple(v for v, p in zip(values, places, strict=True) if cut <= p < end)
     return after if after and len(after) < len(values) else values

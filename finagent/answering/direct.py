@@ -21,7 +21,7 @@ from finagent.answering.further_parts import further_parts
 from finagent.answering.sentence_profile import profile, shown
 from finagent.language.lemmas import in_genitive
 from finagent.question.model import Question
-from finagent.question.tables import TAXES
+from finagent.question.tables import STOP_LEMMAS, TAXES
 
 MAX_VALUES = 3  # a sentence listing more values is quoted, not summed up
 # a quote-only lead adds a second source's sentence this close to the best (logit units)
@@ -67,7 +67,7 @@ def stated_values(question: Question, quote: str) -> tuple[str, ...]:
         values = tuple(dict.fromkeys(" ".join(d.split()) for d in chosen)) or values
     elif question.answer_type == "period" and not values:
         values = tuple(dict.fromkeys(" ".join(d.split()) for d in deadline_dates(quote)))
-    values = derived_values(quote, values)
+    values = derived_values(quote, values, frozenset(question.topic) - STOP_LEMMAS)
     return values_of_year(quote, values, {y.year for y in question.years})
 
 

@@ -69,3 +69,9 @@ def test_a_derived_value_stays_in_its_own_sentence() -> None:
     )
     values = ("22 440 руб", "33 660 руб", "19 242 руб")
     assert derived_values(quote, values) == ("33 660 руб",)
+
+
+def test_a_question_naming_the_input_asks_the_input() -> None:
+    q = build_question("МРОТ в 2025 году сколько?")
+    sentence = "МРОТ в 2025 году — 22 440 руб., значит 1,5 МРОТ = 33 660 руб."
+    assert stated_values(q, sentence) == ("22 440 руб",)
