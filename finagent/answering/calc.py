@@ -30,6 +30,7 @@ from finagent.legal.calc_request import CalcRequest, Missing
 from finagent.legal.catalog import LawCatalog
 from finagent.legal.deadline_reading import REGISTERED_MAIL, SENT_NOT_RECEIVED
 from finagent.legal.periods import period_by_id
+from finagent.question.build import build_question
 from finagent.tools.base import ToolContext
 from finagent.tools.registry import ToolRegistry
 
@@ -91,6 +92,18 @@ def clarification(req: CalcRequest) -> str | None:
     return messages.CLARIFY_HEADER + "\n" + "\n".join(f"- {wanted[m]}" for m in missing)
 
 
+def asks_the_law(req: CalcRequest, question: str) -> bool:
+    """A deadline question that names a procedure but no date or year and asks how long
+    the period is («Сколько может идти выездная проверка?», «В какой срок надо представить
+    документы?») asks what the law says, not a date to compute: the Code answers it, and
+    asking back for the day of an event the user never mentioned would not. A question
+    asking the date itself («До какого числа …?») still gets the clarification."""
+    if req.kind != "deadline" or req.missing != ["event_date"] or req.dates:
+        return False
+    typed = build_question(question)
+    return typed.answer_type == "period" and not typed.years and not typed.dates
+
+
 def _declined(req: CalcRequest, question: str) -> CalcOutcome | None:
     if req.decline is None or req.decline in (REGISTERED_MAIL, SENT_NOT_RECEIVED):
         return None
@@ -116,6 +129,8 @@ async def answer_request(
         return declined
     if req.kind is None:
         return CalcOutcome("", False, {"calc": "no calculation asked"}, "not_calc")
+    if asks_the_law(req, question):
+        return CalcOutcome("", False, {"calc": "a period asked in general"}, "not_calc")
     asked = clarification(req)
     if asked is not None:
         if "procedure" in req.missing and not req.dates and req.kind == "deadline":

@@ -48,6 +48,13 @@ def _names_year(sentence: str, years: set[int]) -> bool:
     return any(int(y) in years for y in _YEAR.findall(sentence))
 
 
+def names_other_years(sentence: str, years: set[int]) -> bool:
+    """Whether the sentence names years, none of them among ``years`` (when any is asked):
+    «за 2024 год — 277 571 руб., за 2025 год — 300 888 руб.» for a question about 2026."""
+    named = {int(y) for y in _YEAR.findall(sentence)}
+    return bool(years and named and not named & years)
+
+
 def prefer_window(question: Question, ranked: list[Candidate]) -> list[Candidate]:
     """``ranked`` with the window stating the asked value first (see above)."""
     if not ranked or not _is_start(ranked[0]) or ranked[0].chunk.source == "user_docs":

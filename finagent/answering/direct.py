@@ -14,12 +14,14 @@ from finagent.answering.card_evidence import CardAnswer
 from finagent.answering.context import AnswerContext
 from finagent.answering.cut_sentences import values_of_year
 from finagent.answering.date_bounds import asked_bound, bounded_dates, deadline_dates, event_dates
+from finagent.answering.derived_values import derived_values
 from finagent.answering.evidence import Candidate
 from finagent.answering.extractive import clean_sentence, compose_key_facts, quote_lead
 from finagent.answering.further_parts import further_parts
 from finagent.answering.sentence_profile import profile, shown
+from finagent.language.lemmas import in_genitive
 from finagent.question.model import Question
-from finagent.question.tables import TAXES
+from finagent.question.tables import STOP_LEMMAS, TAXES
 
 MAX_VALUES = 3  # a sentence listing more values is quoted, not summed up
 # a quote-only lead adds a second source's sentence this close to the best (logit units)
@@ -42,7 +44,7 @@ def subject_of(question: Question) -> str | None:
     if base is None:
         return None
     tax = _TAX_NAMES.get(question.tax or "")
-    return f"{base} {tax}" if tax else base
+    return f"{base} {in_genitive(tax)}" if tax else base
 
 
 def _reference(candidate: Candidate) -> str:
@@ -55,7 +57,8 @@ def stated_values(question: Question, quote: str) -> tuple[str, ...]:
     """The values of the asked type the sentence states; of a date question's, those of
     the asked end of the term («до какого числа»: «по 31 мая», not «с 1 марта») and never
     the date of a document it mentions («№ 3 от …»); a period question's clause may set a
-    deadline date instead («не позднее 15 июля»)."""
+    deadline date instead («не позднее 15 июля»); of a value derived from another («…,
+    значит 1,5 МРОТ = 33 660 руб.»), the derived one (:mod:`derived_values`)."""
     values = asked_values(profile(quote), question)
     if question.answer_type == "date":
         bound = asked_bound(question)
@@ -64,6 +67,7 @@ def stated_values(question: Question, quote: str) -> tuple[str, ...]:
         values = tuple(dict.fromkeys(" ".join(d.split()) for d in chosen)) or values
     elif question.answer_type == "period" and not values:
         values = tuple(dict.fromkeys(" ".join(d.split()) for d in deadline_dates(quote)))
+    values = derived_values(quote, values, frozenset(question.topic) - STOP_LEMMAS)
     return values_of_year(quote, values, {y.year for y in question.years})
 
 

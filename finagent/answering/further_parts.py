@@ -8,12 +8,15 @@ second part is answered by another sentence («может быть продле�
 of the part's own words (those no other part has; a shared six-letter start counts half)
 that states a value of the part's type not stated yet comes next (for a part asking no
 value, a sentence sharing none of its words is not its answer); ties go to the best
-sentence's source (the same point or article), then to the score.
+sentence's source (the same point or article), then to the score. A sentence whose values
+are of other years than the question names («за 2024 год — …, за 2025 год — …» for 2026)
+answers no part.
 """
 
 from __future__ import annotations
 
 from finagent.answering.asked_values import number_of, own_numbers
+from finagent.answering.cut_sentences import names_other_years
 from finagent.answering.evidence import Candidate
 from finagent.answering.sentence_profile import profile, values_of
 from finagent.question.model import Question
@@ -53,6 +56,7 @@ def further_parts(question: Question, ranked: list[Candidate]) -> list[Candidate
     chosen = [top]
     stated = {v for t in VALUE_TYPES for v in _values(top, t)}
     own = own_numbers(question)
+    years = {y.year for y in question.years}
     out: list[Candidate] = []
     for i, part in enumerate(question.parts[1:], start=1):
         others = {lm for j, p in enumerate(question.parts) if j != i for lm in p.own}
@@ -63,6 +67,8 @@ def further_parts(question: Question, ranked: list[Candidate]) -> list[Candidate
         pick: Candidate | None = None
         for c in near:
             if any(c.sentence in s.sentence or s.sentence in c.sentence for s in chosen):
+                continue
+            if part.answer_type in VALUE_TYPES and names_other_years(c.sentence, years):
                 continue
             new = _values(c, part.answer_type, own) - stated
             if part.answer_type in VALUE_TYPES and not new:

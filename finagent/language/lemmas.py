@@ -43,6 +43,30 @@ def counted(n: int, noun: str) -> str:
     return f"{n} {form.word if form is not None else noun}"
 
 
+@lru_cache(maxsize=1_000)
+def in_genitive(phrase: str) -> str:
+    """A nominative noun phrase in the genitive, its head and agreeing words up to the first
+    word that is neither: «страховые взносы» -> «страховых взносов», «налог на прибыль» ->
+    «налога на прибыль»; abbreviations (НДС) stay as they are."""
+    words = phrase.split()
+    out: list[str] = []
+    for i, word in enumerate(words):
+        if word.isupper() or not any("а" <= ch <= "я" for ch in fold(word)):
+            out.append(word)
+            continue
+        parses = [
+            p
+            for p in _analyzer().parse(word)
+            if {"NOUN", "ADJF"} & p.tag.grammemes and "nomn" in p.tag.grammemes
+        ]
+        form = parses[0].inflect({"gent"}) if parses else None
+        if form is None:
+            out.extend(words[i:])
+            break
+        out.append(form.word)
+    return " ".join(out)
+
+
 def lemmas_of(words: list[str]) -> tuple[str, ...]:
     return tuple(lemma(word) for word in words)
 

@@ -160,10 +160,11 @@ def _bound_at(lemmas: Sequence[str]) -> int:
 
 
 # «сколько нужно владеть», «сколько он обязан её применять», «сколько может идти
-# проверка»: «сколько» before a verb of holding or lasting asks for how long, not a sum
+# проверка», «на сколько её могут продлить»: «сколько» before a verb of holding, lasting
+# or extending asks for how long, not a sum
 _DURATION_VERBS = frozenset(
     "владеть применять идти длиться продолжаться действовать хранить храниться держать "
-    "ждать проводиться использовать".split()
+    "ждать проводиться использовать продлить продлевать продлеваться продлиться".split()
 )
 DURATION_REACH = 3  # lemmas between «сколько» and the verb (modal words, the subject)
 
