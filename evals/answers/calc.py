@@ -61,6 +61,7 @@ CALC_HOLDOUT_V6 = DATASETS_DIR / "calc_holdout_v6.jsonl"
 # written blind for the CalcRequest redesign (#26): the Code, the key-rate list, the format
 CALC_HOLDOUT_V7 = DATASETS_DIR / "calc_holdout_v7.jsonl"
 CALC_HOLDOUT_V8 = DATASETS_DIR / "calc_holdout_v8.jsonl"
+CALC_HOLDOUT_V9 = DATASETS_DIR / "calc_holdout_v9.jsonl"
 CALC_DATASETS = [
     CALC_DEV,
     CALC_DEV_EXTRA,
@@ -74,6 +75,7 @@ CALC_DATASETS = [
     CALC_HOLDOUT_V6,
     CALC_HOLDOUT_V7,
     CALC_HOLDOUT_V8,
+    CALC_HOLDOUT_V9,
 ]
 # the evaluation's "today": questions without a year take this year; the responder serves
 # key rates up to this day (the last shipped step holding after its as_of)
