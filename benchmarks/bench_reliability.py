@@ -64,6 +64,7 @@ from tests.conftest import KB_CSV  # noqa: E402
 from tests.fakes.faults import FAULT_MODES, fault_server  # noqa: E402
 from tests.fakes.net import free_port  # noqa: E402
 from tests.integration.test_upload_limits import long_docx, zip_bomb_docx  # noqa: E402
+from tests.workers import spawn_serve  # noqa: E402
 
 QUESTIONS = [
     "какая ставка НДС на продукты питания?",
@@ -122,18 +123,9 @@ class Served:
             capture_output=True,
         )
 
-    def _spawn(self) -> subprocess.Popen[bytes]:
-        return subprocess.Popen(
-            [sys.executable, "-m", "finagent.cli", "serve", "--port", str(self.port)],
-            env=self.env,
-            cwd=REPO,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-
     async def start(self) -> float:
         started = time.perf_counter()
-        self.proc = self._spawn()
+        self.proc = spawn_serve(self.port, self.env)
         async with httpx.AsyncClient() as http:
             while True:
                 if self.proc.poll() is not None:

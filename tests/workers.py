@@ -36,6 +36,17 @@ QUESTIONS = [
 ]
 
 
+def spawn_serve(port: int, env: Mapping[str, str]) -> subprocess.Popen[bytes]:
+    """One ``finagent serve`` process on ``port`` (its output discarded)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "finagent.cli", "serve", "--port", str(port)],
+        env=env,
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
 def rss_mb(pid: int) -> float:
     """Resident memory of a process, MiB."""
     pages = int(Path(f"/proc/{pid}/statm").read_text().split()[1])
@@ -108,13 +119,7 @@ class WorkerPool:
     def spawn(self) -> None:
         """Start every worker process (``start`` waits until they answer)."""
         for worker in self.workers:
-            worker.proc = subprocess.Popen(
-                [sys.executable, "-m", "finagent.cli", "serve", "--port", str(worker.port)],
-                env=worker.env,
-                cwd=REPO,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-            )
+            worker.proc = spawn_serve(worker.port, worker.env)
 
     async def start(self) -> float:
         """Start every worker; seconds until all answer ``/healthz``."""
