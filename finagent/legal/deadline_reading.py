@@ -39,6 +39,12 @@ _SENT = frozenset({"направить", "отправить", "выслать",
 PERIOD_CONFLICT = "period_conflict"
 # the text of the asked event derived from a posted document's sending
 POSTED_RECEIPT = "шестой день с даты отправки"
+# the general rule for a document of the inspection sent by registered mail; ст. 31
+# (chapter 5) is not in the Code text in use, so its words are given from its current edition
+POSTAL_RULE = "п. 4 ст. 31 НК РФ"
+POSTAL_RULE_WORDS = (
+    "датой его получения считается шестой рабочий день со дня отправки заказного письма"
+)
 
 
 @dataclass
@@ -106,28 +112,46 @@ def _sent_day(text: CalcText, days: list[QuestionDay]) -> QuestionDay | None:
 def posted_receipts(sent: date) -> list[date]:
     """The readings of «шестой день считая с даты отправки заказного письма»: the sixth
     working day after the sending (п. 2 and п. 6 ст. 6.1: days are working days, counted
-    from the next day), the sixth calendar day after it, the sixth counting the sending day."""
+    from the next day; п. 4 ст. 31 says «шестой рабочий день» in words), the sixth
+    calendar day after it, the sixth counting the sending day. The first is the one
+    computed; the others are kept for the LLM referee and the tests."""
     working = compute_deadline(sent, 6, "working_days").nominal_end
     return [working, sent + timedelta(days=6), sent + timedelta(days=5)]
+
+
+def _posted_rule(row: ProceduralPeriod) -> str:
+    """The assumption's words for the rule a posted document's receipt was dated by: the
+    row's own article quoted from the text, with the general rule it agrees with, or the
+    general rule alone, saying the text in use lacks it."""
+    general = f"{POSTAL_RULE} («{POSTAL_RULE_WORDS}»)"
+    absent = (
+        "ст. 31 в используемом тексте Кодекса отсутствует, правило приведено по его "
+        "действующей редакции"
+    )
+    if row.mail_receipt and row.mail_receipt_words:
+        return (
+            f"по {row.mail_receipt} {row.mail_receipt_words}; дни считаются рабочими "
+            f"(п. 6 ст. 6.1 НК РФ), как и в общем правиле {general}; {absent}"
+        )
+    return f"по {general}; {absent}"
 
 
 def _posted(
     out: DeadlineReading, text: CalcText, days: list[QuestionDay], row: ProceduralPeriod
 ) -> bool:
-    """A document sent by registered mail whose receipt the row's own article dates (the
-    sixth day from the sending, ``mail_receipt``): the period runs from that day when every
-    reading of «шестой день» ends it on the same day; else the day of receipt is asked."""
-    sent = _sent_day(text, days) if row.mail_receipt else None
+    """A document sent by registered mail («отправили акт заказным письмом 24 апреля»)
+    counts as received on the sixth working day from its sending (п. 4 ст. 31, and the
+    row's own article where it has one, ``mail_receipt``): the period runs from that day,
+    and an assumption line names the rule. False (the day of receipt is then asked) when
+    the sending is not dated or the asked period chains from another period."""
+    sent = _sent_day(text, days)
     if sent is None or row.after is not None:
         return False
     try:
-        receipts = posted_receipts(sent.day)
-        ends = {compute_deadline(r, row.period, row.unit).end_date for r in receipts}
+        receipt = posted_receipts(sent.day)[0]
+        compute_deadline(receipt, row.period, row.unit)
     except CalendarYearError:
         return False
-    if len(ends) != 1:
-        return False
-    receipt = receipts[0]
     out.dates = [roled(text, d, "other_event") for d in days]
     out.dates.append(
         RoledDate(
@@ -139,10 +163,9 @@ def _posted(
     )
     out.assumptions.insert(
         0,
-        f"документ направлен заказным письмом {sent.day:%d.%m.%Y}: по {row.mail_receipt} "
-        f"датой его вручения считается шестой день считая с даты отправки — принято "
-        f"{receipt:%d.%m.%Y} (шестой рабочий день, п. 6 ст. 6.1 НК РФ); при счёте в "
-        "календарных днях, в том числе со дня отправки, срок истекает в тот же день",
+        f"документ направлен заказным письмом {sent.day:%d.%m.%Y}; датой его получения "
+        f"принят шестой рабочий день со дня отправки — {receipt:%d.%m.%Y}: "
+        f"{_posted_rule(row)}",
     )
     if not sent.year_given:
         out.assumptions.insert(0, sent.year_note)

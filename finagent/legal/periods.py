@@ -33,10 +33,11 @@ class ProceduralPeriod:
     unit_id: str
     decline: str | None = None
     after: str | None = None  # the row whose period ends at this row's event
-    # the norm (and its unit id) by which a document of this row's event sent by
-    # registered mail counts as received on the sixth day from its sending
+    # the norm (its unit id, its words quoted) by which a document of this row's event
+    # sent by registered mail counts as received on the sixth day from its sending
     mail_receipt: str | None = None
     mail_receipt_unit: str | None = None
+    mail_receipt_words: str | None = None
 
 
 @cache
@@ -57,6 +58,7 @@ def procedural_periods() -> tuple[ProceduralPeriod, ...]:
             after=r.get("after"),
             mail_receipt=r.get("mail_receipt"),
             mail_receipt_unit=r.get("mail_receipt_unit"),
+            mail_receipt_words=r.get("mail_receipt_words"),
         )
         for r in raw
     )

@@ -137,29 +137,61 @@ def test_a_posted_act_counts_from_the_sixth_day_when_every_reading_agrees() -> N
     )
     assert read is not None and read.row_id == "objections_100"
     assert read.event_date == posted_receipts(sent)[0] == date(2025, 4, 11)
-    assert "шестой день" in read.assumptions[0] and "п. 5 ст. 100" in read.assumptions[0]
+    assert "шестой рабочий день" in read.assumptions[0] and "п. 5 ст. 100" in read.assumptions[0]
 
 
-def test_a_posted_act_is_asked_back_when_the_readings_differ() -> None:
-    """Sent on Fri 14.03.2025: the sixth working day gives 24.04.2025, the calendar
-    readings 21.04.2025, so the day of receipt is asked, not guessed."""
+def test_a_posted_act_counts_from_the_sixth_working_day_when_the_readings_differ() -> None:
+    """Sent on Fri 14.03.2025: the calendar readings of «шестой день» would end on
+    21.04.2025; the sixth working day (п. 6 ст. 6.1, п. 4 ст. 31) is 24.03.2025 and the
+    month ends on 24.04.2025, with the rule named in the assumption line."""
     ends = {compute_deadline(r, 1, "months").end_date for r in posted_receipts(date(2025, 3, 14))}
     assert len(ends) > 1
-    req = extract_calc_request(
+    read = deadline(
         "Акт выездной проверки инспекция направила заказным письмом 14 марта 2025 года, "
-        "директор от получения уклонился. До какого числа представить возражения?",
-        TODAY,
+        "директор от получения уклонился. До какого числа представить возражения?"
     )
-    assert req.decline == "registered_mail"
+    assert read is not None and read.row_id == "objections_100"
+    assert read.event_date == date(2025, 3, 24)
+    line = read.assumptions[0]
+    assert "шестой рабочий день" in line and "п. 5 ст. 100" in line and "п. 4 ст. 31" in line
+    assert compute_deadline(date(2025, 3, 24), 1, "months").end_date == date(2025, 4, 24)
 
 
-def test_a_posted_document_without_a_sixth_day_rule_in_its_article_is_asked_back() -> None:
+@pytest.mark.parametrize(
+    ("question", "row", "receipt"),
+    [
+        # ст. 93 says nothing of the post: the general rule of п. 4 ст. 31 (Wed -> Wed)
+        (
+            "Почтой России заказным письмом инспекция выслала нам требование о "
+            "представлении документов 2 июля 2025 года. В какой срок нужно их подать?",
+            "documents_93",
+            date(2025, 7, 10),
+        ),
+        # п. 4 ст. 52 words it «по истечении шести дней»: read as the sixth working day
+        (
+            "Уведомление на уплату налога ИП отправили по почте заказным 5 сентября 2025 г. "
+            "Когда крайний срок оплаты по нему?",
+            "tax_notice_58",
+            date(2025, 9, 15),
+        ),
+    ],
+)
+def test_a_posted_document_counts_from_the_sixth_working_day(
+    question: str, row: str, receipt: date
+) -> None:
+    read = deadline(question)
+    assert read is not None and read.row_id == row and read.event_date == receipt
+    assert "п. 4 ст. 31" in read.assumptions[0]
+    assert "в используемом тексте Кодекса отсутствует" in read.assumptions[0]
+
+
+def test_a_sending_without_the_way_is_still_asked_back() -> None:
+    """«направила» alone says neither registered mail nor ТКС: the receipt is asked."""
     req = extract_calc_request(
-        "Требование о представлении документов инспекция направила заказным письмом "
-        "14 марта 2025 года. До какого числа представить документы?",
+        "Дополнение к акту нам направили 11 ноября 2025 г. До какого дня можно возразить?",
         TODAY,
     )
-    assert req.decline == "registered_mail"
+    assert req.decline == "sent_not_received"
 
 
 def test_a_share_in_a_company_called_an_ooo_elsewhere_is_excluded() -> None:

@@ -415,18 +415,23 @@ def test_a_threshold_is_not_the_debt() -> None:
 
 
 def test_sent_is_received_except_by_registered_mail() -> None:
-    """«прислали» is receipt by ТКС or in person; sent by registered mail it is not, and the
-    question is asked back for the day of receipt."""
+    """«прислали» is receipt by ТКС or in person; sent by registered mail it is not: the
+    period runs from the sixth working day after the sending (п. 4 ст. 31); sent without
+    saying how, the day of receipt is asked back."""
     from finagent.answering.calc import clarification
     from finagent.legal.calc_extract import extract_calc_request
-    from tests.unit.calc_reading import TODAY
+    from tests.unit.calc_reading import TODAY, deadline
 
     assert "получить" in _read("Инспекция прислала акт 10.03.2025")
+    posted = deadline(
+        "Акт прислали заказным письмом 10.03.2025. До какого числа подать возражения?"
+    )
+    assert posted is not None and posted.event_date == date(2025, 3, 18)
     req = extract_calc_request(
-        "Акт прислали заказным письмом 10.03.2025. До какого числа подать возражения?", TODAY
+        "Акт нам направили 10.03.2025. До какого числа подать возражения?", TODAY
     )
     asked = clarification(req)
-    assert req.decline == "registered_mail" and asked is not None and "получен" in asked
+    assert req.decline == "sent_not_received" and asked is not None and "получен" in asked
 
 
 def test_an_extension_in_months_does_not_lengthen_a_period_in_days() -> None:
