@@ -6,7 +6,10 @@ its score is the question's words its phrases cover, each word of the asking par
 three, a word of the story before it one. A row that narrows another (``extends``) carries
 the other's cues too, so it wins exactly when its own qualifier is there. Rows tied at the
 top with different periods are variants; a question that cites a point or article prefers
-the rows of that norm.
+the rows of that norm. A citation attached to the document the question's event is about
+(«требование по ст. 93.1 ..., получено 29.12.2025») gives that article's rows, which win
+over rows the story alone names; a citation attached to another noun («состоящая на
+учете по п. 4.6 ст. 83») describes the story and decides nothing.
 """
 
 from __future__ import annotations
@@ -361,13 +364,83 @@ def _citations(text: CalcText) -> tuple[set[tuple[str, str | None]], set[str]]:
     return {(r.article, r.point) for r in refs if r.point}, {r.article for r in refs}
 
 
+def _anchor(text: CalcText, start: int) -> Word | None:
+    """The noun a citation starting at character ``start`` is attached to: the nearest
+    word before it in its sentence, past function words and brackets only («требование
+    по ст. 93.1», «решение (ст. 101)»). None when a content word of another kind stands
+    there («состоящая на учете по п. 4.6 ст. 83»: a noun, but no document) or the
+    citation opens its sentence."""
+    after = [w for w in text.words if w.start >= start]
+    if not after:
+        return None
+    sentence = after[0].sentence
+    before = [w for w in text.words if w.end <= start and w.sentence == sentence]
+    for w in reversed(before[-3:]):
+        if w.content:
+            return w if w.pos == "NOUN" else None
+    return None
+
+
+def _qualifier_met(text: CalcText, reading: RowCues, days: list[QuestionDay]) -> bool:
+    """The question meets the conditions a reading adds to the one it narrows («проверка
+    контрагента» for documents about a counterparty), whatever its cues."""
+    wider = row_cues()[reading.extends].when if reading.extends else ()
+    own = tuple(group for group in reading.when if group not in wider)
+    if not own:
+        return False
+    bare = replace(reading, cues=(), heads=frozenset(), when=own)
+    return _score(text, bare, days) is not None
+
+
+def _asked_document_rows(text: CalcText, days: list[QuestionDay]) -> list[ProceduralPeriod]:
+    """The rows of an article cited as the document the question's event is about: the
+    citation is attached to a document noun («требование по ст. 93.1 ..., получено
+    29.12.2025»), the cited article has rows counted from that document, and either the
+    question dates that document's event or the citation stands in the asking part. A
+    citation that describes the story («состоящая на учете по п. 4.6 ст. 83», «заявление
+    о постановке на учет (п. 4.6 ст. 83)») is attached to another noun and gives nothing.
+    Among the rows, those whose conditions (``when``) the question meets; all of them
+    (variants) when none does."""
+    documents = word_set("procedure_documents")
+    cues = row_cues()
+    out: list[ProceduralPeriod] = []
+    for ref in find_references(text.text):
+        if ref.code not in (None, "nk"):
+            continue
+        anchor = _anchor(text, ref.start)
+        if anchor is None or anchor.lemma not in documents:
+            continue
+        cited = [
+            row
+            for row in procedural_periods()
+            if not row.decline
+            and _article_point(row.norm)[0] == ref.article
+            and (ref.point is None or _article_point(row.norm)[1] == ref.point)
+            and anchor.lemma in canonical(row.event)
+        ]
+        in_asking = any(w.asked for w in text.words if ref.start <= w.start < ref.end)
+        dated = [
+            row
+            for row in cited
+            if in_asking or marked_day(text, days, event_objects(row.id)) is not None
+        ]
+        met = {
+            c.row
+            for c in cues.values()
+            if c.row in {row.id for row in dated} and _qualifier_met(text, c, days)
+        }
+        out += [row for row in dated if row.id in met] or dated
+    return _distinct(out)
+
+
 def find_rows(text: CalcText, days: list[QuestionDay]) -> list[ProceduralPeriod]:
     """The rows of the situation the question asks about: one row, or several with
     different periods (variants), or a ``decline`` row; none when nothing matches.
 
     Among rows tied at the top, those of a norm the question cites win; a question whose
     words name no row but that cites an article («требование по ст. 93.1 получено ...»)
-    takes that article's rows as its variants.
+    takes that article's rows as its variants. When the candidates are named by the story
+    alone, the rows of the document a citation is attached to win (:func:`_asked_document_rows`).
     """
     ranked = rank_rows(text, days)
     points, articles = _citations(text)
@@ -377,10 +450,20 @@ def find_rows(text: CalcText, days: list[QuestionDay]) -> list[ProceduralPeriod]
             r for r in rows if _cites(r, set(), articles)
         ]
         return _distinct(named)
+    attached = _asked_document_rows(text, days)
+    if attached and not any(c.asks for c in ranked):
+        # every candidate is named by the story alone, none by the asking part: the rows
+        # of the document a citation is attached to win («требование по ст. 93.1
+        # (истребование в рамках выездной проверки)»: not the audit's own period)
+        return attached
     top = ranked[0].score
     best = [c.row for c in ranked if c.score >= top - _TIE]
-    # among rows tied at the top, those of a norm the question cites
-    best = [r for r in best if _cites(r, points, articles)] or best
+    # among rows tied at the top, those of a norm the question cites; of the cited
+    # document's rows, those whose conditions the question meets
+    cited = [r for r in best if _cites(r, points, articles)]
+    if attached and {r.id for r in attached} <= {r.id for r in cited}:
+        cited = attached
+    best = cited or best
     declined = [row for row in best if row.decline]
     if declined:
         return declined[:1]
