@@ -6,8 +6,9 @@ the period table holds the Code's periods. A question that cites another code (�
 administrative one («пени за коммунальные услуги», «неустойка по контракту», «штраф
 ГИБДД») and names no tax is not the calculators' (data/calc_lexicon.yaml: ``other_codes``,
 ``other_law_debts``, ``tax_words``). Nor are a payment a tax word names but the Code does
-not govern («взносы на травматизм», 125-ФЗ: ``non_code_payments``), a procedure of
-another law («оспорить кадастровую стоимость»: ``non_code_procedures``) and the appeal of a
+not govern («взносы на травматизм», 125-ФЗ: ``non_code_payments``), contesting a value or
+an act another law governs («оспорить кадастровую стоимость», «обжаловать решение
+таможни»: ``contest_verbs`` with ``other_law_objects``) and the appeal of a
 court's own act to a higher court («апелляционная жалоба на решение арбитражного суда»:
 ``court_acts`` with ``court_appeals``), whatever tax the dispute was about.
 """
@@ -35,11 +36,24 @@ def other_law_debt(text: CalcText) -> bool:
 
 
 def non_code_payment(text: CalcText) -> bool:
-    """A payment or a procedure outside the Code though a tax word names it (injury
-    contributions; contesting a cadastral value, 237-ФЗ)."""
-    return any(
-        text.has(p) for key in ("non_code_payments", "non_code_procedures") for p in phrases(key)
-    )
+    """A payment outside the Code though a tax word names it (injury contributions), or a
+    procedure of another law: contesting a value or an act that law governs (a cadastral
+    value, 237-ФЗ; an administrative fine, КоАП; a customs decision, 289-ФЗ)."""
+    if any(text.has(p) for p in phrases("non_code_payments")):
+        return True
+    # the asking part contests («до какого числа его обжаловать?»); the contested act is
+    # often named in the story and taken up by a pronoun («Таможня вынесла решение ...»).
+    # Contesting told in the story only («оспаривает кадастровую стоимость») is background
+    # to another, asked procedure (a complaint under the Code).
+    return _asks_to_contest(text) and any(text.has(thing) for thing in phrases("other_law_objects"))
+
+
+def _asks_to_contest(text: CalcText) -> bool:
+    for verb in phrases("contest_verbs"):
+        found = text.find(verb)
+        if found and any(text.words[i].asked for i in found):
+            return True
+    return False
 
 
 def appeals_court_act(text: CalcText) -> bool:

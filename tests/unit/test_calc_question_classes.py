@@ -253,6 +253,38 @@ def test_the_period_of_the_mail_rule_itself_is_computed_from_the_sending() -> No
     assert any("от даты отправки" in a for a in read.assumptions)
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        # 289-ФЗ: a customs authority's decision, the act named in the story
+        "Таможня вынесла решение о доначислении ввозного НДС 10 марта 2025 года. До какого "
+        "числа его можно обжаловать по НК?",
+        # КоАП: a ruling imposing an administrative fine
+        "Постановление о назначении административного штрафа за несвоевременную сдачу "
+        "отчетности вручено 3 апреля 2025. Когда истекает срок на обжалование?",
+        # 129-ФЗ: a refusal of state registration
+        "Отказ в государственной регистрации изменений устава получили 14.05.2025. До "
+        "какого дня можно обжаловать по налоговому кодексу?",
+        # 229-ФЗ: a bailiff's ruling
+        "Судебный пристав вынес постановление о взыскании исполнительского сбора 5 июня "
+        "2025. В какой срок можно его оспорить?",
+    ],
+)
+def test_contesting_an_act_of_another_law_is_declined(question: str) -> None:
+    assert extract_calc_request(question, TODAY).decline == OTHER_LAW
+
+
+def test_contesting_told_in_the_story_leaves_the_asked_code_procedure() -> None:
+    """The owner contests the cadastral value (story); the asked complaint about the
+    recalculation is the Code's (п. 8 ст. 48)."""
+    read = deadline(
+        "Собственник дома оспаривает кадастровую стоимость и просил пересчитать налог; "
+        "сообщение инспекции об отказе в перерасчете сформировано 2 июня 2025 года. До "
+        "какого числа можно подать жалобу на этот отказ?"
+    )
+    assert read is not None and read.row_id == "complaint_recalculation_48"
+
+
 def test_a_procedure_of_another_law_asked_under_the_code_is_declined() -> None:
     req = extract_calc_request(
         "Уведомление о новой кадастровой стоимости квартиры пришло 4 марта 2025. До какого "
