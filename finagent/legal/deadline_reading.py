@@ -32,7 +32,9 @@ from finagent.legal.question_periods import PeriodMention, stated_periods
 _MONTHS_LIKE = ("months", "years")
 # words next to a date that say a document was really received, not sent
 _RECEIVED = frozenset({"получить", "вручить", "получать", "получение", "вручение", "вручать"})
-_MAIL = (canonical("заказное письмо"), canonical("почта"))
+# «заказным письмом», «заказным», «по почте»
+_REGISTERED = canonical("заказной")
+_MAIL = (_REGISTERED, canonical("почта"))
 REGISTERED_MAIL = "registered_mail"
 SENT_NOT_RECEIVED = "sent_not_received"
 _SENT = frozenset({"направить", "отправить", "выслать", "послать", "направлять", "отправлять"})
@@ -119,7 +121,7 @@ def posted_receipts(sent: date) -> list[date]:
     return [working, sent + timedelta(days=6), sent + timedelta(days=5)]
 
 
-def _posted_rule(row: ProceduralPeriod) -> str:
+def _posted_rule(row: ProceduralPeriod | None) -> str:
     """The assumption's words for the rule a posted document's receipt was dated by: the
     row's own article quoted from the text, with the general rule it agrees with, or the
     general rule alone, saying the text in use lacks it."""
@@ -128,7 +130,7 @@ def _posted_rule(row: ProceduralPeriod) -> str:
         "ст. 31 в используемом тексте Кодекса отсутствует, правило приведено по его "
         "действующей редакции"
     )
-    if row.mail_receipt and row.mail_receipt_words:
+    if row is not None and row.mail_receipt and row.mail_receipt_words:
         return (
             f"по {row.mail_receipt} {row.mail_receipt_words}; дни считаются рабочими "
             f"(п. 6 ст. 6.1 НК РФ), как и в общем правиле {general}; {absent}"
@@ -161,9 +163,11 @@ def _posted(
             year_assumed=not sent.year_given,
         )
     )
+    # «отправили по почте» without «заказным»: the inspection posts by registered mail
+    how = "" if text.has(_REGISTERED) else " (в вопросе сказано «по почте»: принято, что заказным)"
     out.assumptions.insert(
         0,
-        f"документ направлен заказным письмом {sent.day:%d.%m.%Y}; датой его получения "
+        f"документ направлен заказным письмом {sent.day:%d.%m.%Y}{how}; датой его получения "
         f"принят шестой рабочий день со дня отправки — {receipt:%d.%m.%Y}: "
         f"{_posted_rule(row)}",
     )
@@ -227,11 +231,22 @@ def read_deadline(text: CalcText, days: list[QuestionDay]) -> DeadlineReading:
     question; ``decline`` when the calculator must not answer it."""
     out = DeadlineReading()
     rows = find_rows(text, days)
+    mail_rule = None
     if rows and rows[0].id == REGISTERED_MAIL and asked_periods(text):
         # «когда истекают шесть дней, по истечении которых уведомление считается
         # полученным?»: the period of the mail rule itself is asked, from the sending
         rows = []
         out.assumptions.append("срок отсчитан от даты отправки заказного письма")
+    elif rows and rows[0].id == REGISTERED_MAIL and days and _sent_day(text, days) is not None:
+        # «акт отправили заказным письмом 10 марта. Когда он считается полученным?»: the
+        # day of receipt itself is asked, the sixth working day from the sending
+        rows = []
+        mail_rule = StatedPeriod(count=6, unit="working_days")
+        out.assumptions.append(
+            "документ, направленный заказным письмом, считается полученным на шестой "
+            "рабочий день со дня отправки (ответ — этот день, последний из шести рабочих "
+            f"дней): {_posted_rule(None)}"
+        )
     if rows and rows[0].decline:
         kept = _without_excluded(text, days, rows[0])
         if kept is None:
@@ -272,6 +287,8 @@ def read_deadline(text: CalcText, days: list[QuestionDay]) -> DeadlineReading:
             # «последний день семидневного срока»: the question asks about another period
             out.decline = PERIOD_CONFLICT
             return out
+    elif mail_rule is not None:
+        out.period = mail_rule
     elif stated is not None:
         out.period = StatedPeriod(count=stated.count, unit=stated.unit)
         if stated.unit == "working_days" and not stated.day_kind_given:

@@ -185,6 +185,35 @@ def test_a_posted_document_counts_from_the_sixth_working_day(
     assert "в используемом тексте Кодекса отсутствует" in read.assumptions[0]
 
 
+def test_posted_said_as_zakaznym_or_po_pochte() -> None:
+    """«заказным» without «письмом» is registered mail; «по почте» alone is taken as it,
+    and the assumption says so (Thu 03.04.2025 -> Fri 11.04.2025)."""
+    short = deadline(
+        "Акт выездной проверки инспекция отправила заказным 3 апреля 2025 года. До какого "
+        "числа подать возражения?"
+    )
+    assert short is not None and short.event_date == date(2025, 4, 11)
+    assert "«по почте»" not in short.assumptions[0]
+    post = deadline(
+        "Акт выездной проверки инспекция отправила нам по почте 3 апреля 2025 года. До "
+        "какого числа подать возражения?"
+    )
+    assert post is not None and post.event_date == date(2025, 4, 11)
+    assert "принято, что заказным" in post.assumptions[0]
+
+
+def test_the_day_a_posted_document_counts_as_received_is_the_sixth_working_day() -> None:
+    """«Когда он считается полученным?» asks the mail rule itself: six working days from
+    the sending (Mon 10.03.2025 -> Tue 18.03.2025), the rule named."""
+    read = deadline(
+        "Акт направили заказным письмом 10 марта 2025 года. Когда он считается полученным?"
+    )
+    assert read is not None and read.row_id is None
+    assert (read.event_date, read.period, read.unit) == (date(2025, 3, 10), 6, "working_days")
+    assert compute_deadline(date(2025, 3, 10), 6, "working_days").end_date == date(2025, 3, 18)
+    assert any("п. 4 ст. 31" in a for a in read.assumptions)
+
+
 def test_a_sending_without_the_way_is_still_asked_back() -> None:
     """«направила» alone says neither registered mail nor ТКС: the receipt is asked."""
     req = extract_calc_request(
