@@ -102,6 +102,12 @@ def _receipt_undated(text: CalcText, days: list[QuestionDay], row: ProceduralPer
     return SENT_NOT_RECEIVED if sent else None
 
 
+def _asks_receipt(text: CalcText) -> bool:
+    """The asking part asks when a document is received («когда он считается
+    полученным?»), not a period that runs from that day («до какого дня ответить?»)."""
+    return any(w.asked and not w.negated and w.raw in _RECEIVED for w in text.words)
+
+
 def _sent_day(text: CalcText, days: list[QuestionDay]) -> QuestionDay | None:
     """The day the words of sending mark («отправила акт заказным письмом 24 октября»),
     or the question's only day."""
@@ -237,7 +243,13 @@ def read_deadline(text: CalcText, days: list[QuestionDay]) -> DeadlineReading:
         # полученным?»: the period of the mail rule itself is asked, from the sending
         rows = []
         out.assumptions.append("срок отсчитан от даты отправки заказного письма")
-    elif rows and rows[0].id == REGISTERED_MAIL and days and _sent_day(text, days) is not None:
+    elif (
+        rows
+        and rows[0].id == REGISTERED_MAIL
+        and days
+        and _asks_receipt(text)
+        and _sent_day(text, days) is not None
+    ):
         # «акт отправили заказным письмом 10 марта. Когда он считается полученным?»: the
         # day of receipt itself is asked, the sixth working day from the sending
         rows = []

@@ -214,6 +214,39 @@ def test_the_day_a_posted_document_counts_as_received_is_the_sixth_working_day()
     assert any("п. 4 ст. 31" in a for a in read.assumptions)
 
 
+@pytest.mark.parametrize(
+    ("question", "row"),
+    [
+        (
+            "Решение о привлечении к ответственности по итогам камеральной проверки "
+            "инспекция отправила заказным письмом 1 сентября 2025 г. Когда оно вступит в силу?",
+            "decision_in_force_101",
+        ),
+        (
+            "Решение по выездной проверке нам выслали заказным 1 сентября 2025 г. До какого "
+            "числа можно подать апелляционную жалобу?",
+            "appeal_139_1",
+        ),
+    ],
+)
+def test_a_posted_decision_is_handed_over_on_the_sixth_working_day(question: str, row: str) -> None:
+    """п. 9 ст. 101: a decision sent by registered mail counts as handed over on the sixth
+    day (Mon 01.09.2025 -> Tue 09.09.2025); the audit named in the story is not asked."""
+    read = deadline(question)
+    assert read is not None and read.row_id == row and read.event_date == date(2025, 9, 9)
+
+
+def test_a_period_from_a_posted_document_with_no_row_is_asked_back() -> None:
+    """No row dates the posted document's period: the receipt rule alone would answer
+    another question (the day of receipt, not the period to reply)."""
+    req = extract_calc_request(
+        "Запрос инспекции по ст. 93.1 (о сделке, вне рамок проверки) отправили нам заказным "
+        "письмом 3 февраля 2025 года. До какого дня ответить?",
+        TODAY,
+    )
+    assert req.decline == "registered_mail"
+
+
 def test_a_sending_without_the_way_is_still_asked_back() -> None:
     """«направила» alone says neither registered mail nor ТКС: the receipt is asked."""
     req = extract_calc_request(
