@@ -392,6 +392,20 @@ def _qualifier_met(text: CalcText, reading: RowCues, days: list[QuestionDay]) ->
     return _score(text, bare, days) is not None
 
 
+def _plainest(rows: list[ProceduralPeriod]) -> list[ProceduralPeriod]:
+    """Of a cited document's rows none of whose qualifiers the question meets, not the
+    narrower readings: their wider row answers («требование по ст. 93 получили ...»: not
+    the periods of a consolidated group or of a foreign person)."""
+    ids = {row.id for row in rows}
+    cues = row_cues()
+    narrower = {
+        c.row
+        for c in cues.values()
+        if c.row in ids and c.extends and cues[c.extends].row in ids - {c.row}
+    }
+    return [row for row in rows if row.id not in narrower] or rows
+
+
 def _asked_document_rows(text: CalcText, days: list[QuestionDay]) -> list[ProceduralPeriod]:
     """The rows of an article cited as the document the question's event is about: the
     citation is attached to a document noun («требование по ст. 93.1 ..., получено
@@ -419,17 +433,24 @@ def _asked_document_rows(text: CalcText, days: list[QuestionDay]) -> list[Proced
             and anchor.lemma in canonical(row.event)
         ]
         in_asking = any(w.asked for w in text.words if ref.start <= w.start < ref.end)
+        # the cited document's event is dated: its verb with the document, or the verb
+        # alone («пришло требование по ст. 93.1 ..., получили 21.05.2025»)
         dated = [
             row
             for row in cited
-            if in_asking or marked_day(text, days, event_objects(row.id)) is not None
+            if in_asking
+            or any(
+                marked_day(text, days, phrases) is not None
+                for phrases in (event_objects(row.id), event_words(row.id))
+                if phrases
+            )
         ]
         met = {
             c.row
             for c in cues.values()
             if c.row in {row.id for row in dated} and _qualifier_met(text, c, days)
         }
-        out += [row for row in dated if row.id in met] or dated
+        out += [row for row in dated if row.id in met] or _plainest(dated)
     return _distinct(out)
 
 

@@ -13,6 +13,27 @@ from finagent.legal.references import find_references
 from tests.unit.calc_reading import deadline, row_ids
 
 
+def test_the_cited_document_dated_by_its_verb_alone() -> None:
+    """«Поступило требование по ст. 93.1 ..., получили 21.05.2025»: the verb marks the day
+    without the document next to it; the audit of the story is not the asked period."""
+    read = deadline(
+        "Поступило требование по ст. 93.1 в рамках камеральной проверки нашего поставщика, "
+        "получили его по ТКС 21.05.2025. До какого числа отвечать?"
+    )
+    assert read is not None and read.row_id == "documents_93_1_audit"
+
+
+def test_narrower_readings_of_a_cited_document_need_their_qualifier() -> None:
+    """«Требование по ст. 93 ... в ходе камеральной проверки»: not the desk audit; of the
+    article's rows, not the consolidated group's or a foreign person's."""
+    rows = row_ids(
+        "Требование по ст. 93 получили 2 февраля 2025 г. в ходе камеральной проверки. Когда "
+        "истекает срок?"
+    )
+    assert "documents_93" in rows
+    assert not {"desk_audit_88", "documents_93_kgn", "documents_93_foreign"} & set(rows)
+
+
 @pytest.mark.parametrize(
     ("question", "row", "event"),
     [
