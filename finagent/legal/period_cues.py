@@ -21,7 +21,7 @@ from typing import Any
 
 import yaml
 
-from finagent.language.lemmas import done, part_of_speech
+from finagent.language.lemmas import done, grammatical_case, part_of_speech
 from finagent.legal.calc_lexicon import canonical, lexicon, phrases, word_set
 from finagent.legal.calc_text import CalcText, Word, content_phrase
 from finagent.legal.periods import ProceduralPeriod, period_by_id, procedural_periods
@@ -366,18 +366,30 @@ def _citations(text: CalcText) -> tuple[set[tuple[str, str | None]], set[str]]:
 
 def _anchor(text: CalcText, start: int) -> Word | None:
     """The noun a citation starting at character ``start`` is attached to: the nearest
-    word before it in its sentence, past function words and brackets only («требование
-    по ст. 93.1», «решение (ст. 101)»). None when a content word of another kind stands
-    there («состоящая на учете по п. 4.6 ст. 83»: a noun, but no document) or the
-    citation opens its sentence."""
+    naming word before it in its sentence, past function words, brackets, a number or a
+    date of the document and a compound preposition («требование по ст. 93.1», «решение
+    (ст. 101)», «требование № 12 от 03.03.2025 в соответствии со ст. 93.1»). None when a
+    word of another kind stands there («состоящая на учете по п. 4.6 ст. 83»: a noun, but
+    no document, is returned and rejected by the caller) or the citation opens its
+    sentence."""
     after = [w for w in text.words if w.start >= start]
     if not after:
         return None
     sentence = after[0].sentence
     before = [w for w in text.words if w.end <= start and w.sentence == sentence]
-    for w in reversed(before[-3:]):
-        if w.content:
-            return w if w.pos == "NOUN" else None
+    joining = word_set("citation_prepositions")
+    documents = word_set("procedure_documents")
+    for k in range(len(before) - 1, max(-1, len(before) - 9), -1):
+        w = before[k]
+        if not w.content or not any(ch.isalpha() for ch in w.text):
+            continue  # punctuation, a function word, a date, «№ 123»
+        if w.lemma in joining and k > 0 and before[k - 1].pos == "PREP":
+            continue  # «в соответствии со», «на основании»
+        # a phrase read as one concept («налогового органа») has the case of its last word
+        case = w.case or grammatical_case(w.text.split()[-1])
+        if w.pos == "NOUN" and case == "gent" and w.lemma not in documents:
+            continue  # the document's genitive complement: «требование инспекции по ст.»
+        return w if w.pos == "NOUN" else None
     return None
 
 
