@@ -108,6 +108,43 @@ def _asks_receipt(text: CalcText) -> bool:
     return any(w.asked and not w.negated and w.raw in _RECEIVED for w in text.words)
 
 
+def _posted_receipt(
+    text: CalcText, days: list[QuestionDay], row: ProceduralPeriod, event: QuestionDay
+) -> date | None:
+    """The sixth working day after a registered-mail sending the words of sending mark
+    before the day read as the receipt of the row's document; None when no such sending."""
+    if row.after is not None or not any(text.has(p) for p in _MAIL):
+        return None
+    words = event_words(row.id)
+    if not any(phrase[0] in ("получить", "вручить") for phrase in words):
+        return None
+    marked = marked_day(text, days, [(verb,) for verb in sorted(_SENT)])
+    if marked is None or marked[0].day >= event.day:
+        return None
+    try:
+        return posted_receipts(marked[0].day)[0]
+    except CalendarYearError:
+        return None
+
+
+def _picked_up_late(
+    text: CalcText, days: list[QuestionDay], row: ProceduralPeriod, event: QuestionDay
+) -> bool:
+    """The day read as the receipt falls after the law's day of receipt of a document
+    sent by registered mail."""
+    receipt = _posted_receipt(text, days, row, event)
+    return receipt is not None and event.day > receipt
+
+
+def _posted_receipt_later(
+    text: CalcText, days: list[QuestionDay], row: ProceduralPeriod, event: QuestionDay
+) -> date | None:
+    """The law's day of receipt of a posted document when the question dates an earlier
+    actual receipt (the period then runs from the actual one, the answer says both)."""
+    receipt = _posted_receipt(text, days, row, event)
+    return receipt if receipt is not None and receipt > event.day else None
+
+
 def _sent_day(text: CalcText, days: list[QuestionDay]) -> QuestionDay | None:
     """The day the words of sending mark («отправила акт заказным письмом 24 октября»),
     or the question's only day."""
@@ -318,6 +355,27 @@ def read_deadline(text: CalcText, days: list[QuestionDay]) -> DeadlineReading:
         out.dates = [roled(text, d, "other_event") for d in days]
         return out
     event, chained, marked = _event_day(text, days, row)
+    if (
+        row is not None
+        and not chained
+        and _picked_up_late(text, days, row, event)
+        and _posted(out, text, days, row)
+    ):
+        # «отправили заказным 24 апреля, а забрали с почты 14 мая»: the law's day of
+        # receipt came first, and the period runs from it
+        out.assumptions.append(
+            f"фактическое получение {event.day:%d.%m.%Y} позже этого дня и срок не продлевает"
+        )
+        return out
+    early = _posted_receipt_later(text, days, row, event) if row is not None else None
+    if early is not None and row is not None:
+        end = compute_deadline(early, row.period, row.unit).end_date
+        out.assumptions.append(
+            f"документ отправлен заказным письмом и получен {event.day:%d.%m.%Y}, раньше "
+            f"шестого рабочего дня со дня отправки ({early:%d.%m.%Y}, п. 4 ст. 31 НК РФ): "
+            f"срок считается от фактического получения; от {early:%d.%m.%Y} он истек бы "
+            f"{end:%d.%m.%Y}"
+        )
     if (
         row is not None
         and not marked

@@ -247,6 +247,31 @@ def test_a_period_from_a_posted_document_with_no_row_is_asked_back() -> None:
     assert req.decline == "registered_mail"
 
 
+def test_a_later_pickup_does_not_move_the_day_of_receipt() -> None:
+    """Sent Thu 24.04.2025: the sixth working day is Tue 06.05.2025 (1-4 May off); a
+    pickup on 20 May does not extend the period, and both days are named."""
+    read = deadline(
+        "Акт выездной проверки инспекция отправила заказным письмом 24 апреля 2025 года, а "
+        "получили мы его на почте только 20 мая. До какого числа возражения?"
+    )
+    assert read is not None and read.event_date == date(2025, 5, 6)
+    assert any("20.05.2025 позже" in a for a in read.assumptions)
+    fetched = deadline(
+        "Акт выездной проверки инспекция отправила заказным письмом 24 апреля 2025 года, а "
+        "забрали мы его на почте только 20 мая. До какого числа возражения?"
+    )
+    assert fetched is not None and fetched.event_date == date(2025, 5, 6)
+
+
+def test_an_earlier_actual_receipt_counts_and_the_law_s_day_is_named() -> None:
+    read = deadline(
+        "Акт выездной проверки инспекция отправила заказным письмом 24 апреля 2025 года, а "
+        "получили мы его на почте 30 апреля. До какого числа возражения?"
+    )
+    assert read is not None and read.event_date == date(2025, 4, 30)
+    assert any("06.05.2025" in a and "06.06.2025" in a for a in read.assumptions)
+
+
 def test_a_sending_without_the_way_is_still_asked_back() -> None:
     """«направила» alone says neither registered mail nor ТКС: the receipt is asked."""
     req = extract_calc_request(
