@@ -404,6 +404,20 @@ def _qualifier_met(text: CalcText, reading: RowCues, days: list[QuestionDay]) ->
     return _score(text, bare, days) is not None
 
 
+def _narrow_all(narrower: list[ProceduralPeriod], rows: list[ProceduralPeriod]) -> bool:
+    """Every row of ``rows`` is a wider reading of some row of ``narrower``."""
+    readings = row_cues().values()
+    return all(
+        any(
+            _narrows(c.id, row.id) and c.row != row.id
+            for c in readings
+            for n in narrower
+            if c.row == n.id
+        )
+        for row in rows
+    )
+
+
 def _plainest(rows: list[ProceduralPeriod]) -> list[ProceduralPeriod]:
     """Of a cited document's rows none of whose qualifiers the question meets, not the
     narrower readings: their wider row answers («требование по ст. 93 получили ...»: not
@@ -494,7 +508,11 @@ def find_rows(text: CalcText, days: list[QuestionDay]) -> list[ProceduralPeriod]
     # among rows tied at the top, those of a norm the question cites; of the cited
     # document's rows, those whose conditions the question meets
     cited = [r for r in best if _cites(r, points, articles)]
-    if attached and {r.id for r in attached} <= {r.id for r in cited}:
+    if attached and (
+        {r.id for r in attached} <= {r.id for r in cited} or _narrow_all(attached, best)
+    ):
+        # the cited document's own rows, or rows that narrow every top row («требование
+        # по ст. 93.1 о документах ...»: not the general period of п. 3 ст. 93)
         cited = attached
     best = cited or best
     declined = [row for row in best if row.decline]

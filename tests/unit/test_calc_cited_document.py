@@ -23,6 +23,16 @@ def test_the_cited_document_dated_by_its_verb_alone() -> None:
     assert read is not None and read.row_id == "documents_93_1_audit"
 
 
+def test_a_cited_narrower_article_wins_over_the_general_row_the_asking_part_names() -> None:
+    """«Сколько дней на ответ» names the general period of документы (п. 3 ст. 93); the
+    cited ст. 93.1 and the audited supplier («которого проверяют») narrow it."""
+    read = deadline(
+        "Мы — покупатель; пришло требование по ст. 93.1 НК РФ о документах по договору с "
+        "поставщиком, которого проверяют, получено 8 сентября 2025. Сколько дней на ответ?"
+    )
+    assert read is not None and read.row_id == "documents_93_1_audit" and read.variants == []
+
+
 def test_narrower_readings_of_a_cited_document_need_their_qualifier() -> None:
     """«Требование по ст. 93 ... в ходе камеральной проверки»: not the desk audit; of the
     article's rows, not the consolidated group's or a foreign person's."""
