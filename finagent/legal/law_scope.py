@@ -45,7 +45,25 @@ def non_code_payment(text: CalcText) -> bool:
     # often named in the story and taken up by a pronoun («Таможня вынесла решение ...»).
     # Contesting told in the story only («оспаривает кадастровую стоимость») is background
     # to another, asked procedure (a complaint under the Code).
-    return _asks_to_contest(text) and any(text.has(thing) for thing in phrases("other_law_objects"))
+    return _asks_to_contest(text) and any(
+        _names_contested(text, thing) for thing in phrases("other_law_objects")
+    )
+
+
+def _names_contested(text: CalcText, thing: tuple[str, ...]) -> bool:
+    """Another law's act or value named where the contested thing is named: in the asking
+    part, or before the date of a story sentence (the dated act: «Таможня вынесла решение
+    ... 10 марта»); not a side remark («уплатили на таможне», «ранее пристав списал»)."""
+    found = text.find(thing)
+    if not found:
+        return False
+    words = text.words
+    if any(words[i].asked for i in found):
+        return True
+    first = min(found)
+    return any(
+        w.day is not None and w.sentence == words[first].sentence for w in words[first + 1 :]
+    )
 
 
 def _asks_to_contest(text: CalcText) -> bool:

@@ -361,6 +361,21 @@ def test_contesting_an_act_of_another_law_is_declined(question: str) -> None:
     assert extract_calc_request(question, TODAY).decline == OTHER_LAW
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "НДС при ввозе товаров уплатили на таможне. Решение по камеральной проверке "
+        "декларации по НДС нам вручили 10 июня 2025 года. До какого числа его можно обжаловать?",
+        "Решение о привлечении к ответственности вручили 3 марта 2025 года; ранее судебный "
+        "пристав списал долг. До какого числа обжаловать решение?",
+    ],
+)
+def test_another_law_named_aside_does_not_decline_a_code_appeal(question: str) -> None:
+    """The other law's authority is a side remark, not the dated, contested act."""
+    read = deadline(question)
+    assert read is not None and read.row_id == "appeal_139_1"
+
+
 def test_contesting_told_in_the_story_leaves_the_asked_code_procedure() -> None:
     """The owner contests the cadastral value (story); the asked complaint about the
     recalculation is the Code's (п. 8 ст. 48)."""
