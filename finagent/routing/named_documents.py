@@ -74,6 +74,11 @@ class NamedDocuments:
     subject: list[str] = field(default_factory=list)
     # the question asks a value a deal's document states (``DEAL_VALUES``), not the law's
     asks_value: bool = False
+    # its asking clause speaks of the user's own affairs or of an act already done
+    # (``Question.of_record``): «кому мы отгрузили», «под какой процент банк начислил»
+    of_record: bool = False
+    # and of an act of the user's own (``Question.own_act``): «сколько мы заплатили …»
+    own_act: bool = False
     # the kind of document named is a word the law uses everywhere («требование», «акт»)
     common_kind: bool = False
     missing: str | None = None  # Russian: «договор займа», «документ № 90»
@@ -394,6 +399,8 @@ def named_documents(question: Question, cards: Sequence[DocumentCard]) -> NamedD
         own_names=terms.everywhere,
         own=own,
         asks_value=_asks_deal_value(question),
+        of_record=question.of_record,
+        own_act=question.own_act,
         subject=subject_words(question.text, cards) if _asks_deal_value(question) else [],
         common_kind=start >= 0 and _common_in_law(question.lemmas[start:end]),
         missing=_missing(question, cards),
