@@ -132,18 +132,19 @@ def _asked_clause_words(lemmas: Sequence[str], words: Sequence[str]) -> list[str
     return list(words[start : len(lemmas) if end is None else end])
 
 
-def asks_of_record(lemmas: Sequence[str], words: Sequence[str]) -> tuple[bool, bool]:
+def asks_of_record(lemmas: Sequence[str], words: Sequence[str]) -> tuple[bool, bool, bool]:
     """Whether the asking clause speaks of the speaker's own affairs (a first-person word:
     «кто ведёт нашу камералку», «кому мы отгрузили») or of an act already done (a finite
     verb in the past: «под какой процент банк начислил», «на какую сумму инспекция
     нашла») — a fact of the user's records, not a rule — and whether it does both, an act
-    of the speaker's own («сколько мы заплатили …», «какой налог у нас вышел»). What a
-    question states before its asking clause («затребовала у нас документы — сколько
-    дней на ответ?») is context and does not count."""
+    of the speaker's own («сколько мы заплатили …», «какой налог у нас вышел»); third,
+    whether it speaks in the first person at all. What a question states before its
+    asking clause («затребовала у нас документы — сколько дней на ответ?») is context and
+    does not count."""
     clause = _asked_clause_words(lemmas, words)
     own = any(first_person(word) for word in clause)
     done = any(past_verb(word) for word in clause)
-    return own or done, own and done
+    return own or done, own and done, own
 
 
 def _cues(
@@ -478,4 +479,5 @@ def build_question(
         unit=_asked_unit(lemmas),
         of_record=record[0],
         own_act=record[1],
+        own_asked=record[2],
     )

@@ -64,6 +64,9 @@ class Question(BaseModel):
     of_record: bool = False
     # both: an act of the speaker's own («сколько мы заплатили», «какой налог у нас вышел»)
     own_act: bool = False
+    # the asking clause is in the first person («какой налог у нас вышел», not «продаю
+    # квартиру … Какой доход посчитают?»)
+    own_asked: bool = False
 
     @property
     def tax(self) -> str | None:

@@ -69,6 +69,9 @@ class NamedDocuments:
     # address or town): no document in particular, but the user's affairs
     own_names: list[str] = field(default_factory=list)
     own: bool = False  # the question speaks of the user's own affairs («мы», «наш», «платим»)
+    # … in its asking clause, not only in what it states before it («продаю квартиру по
+    # договору … Какой доход налоговая посчитает?»)
+    own_asked: bool = False
     # subject words of a held document's title in a question asking a value of a deal
     # (``finagent.routing.subject``): «аванс по лизингу», «открытие кредитной линии»
     subject: list[str] = field(default_factory=list)
@@ -81,6 +84,9 @@ class NamedDocuments:
     own_act: bool = False
     # the kind of document named is a word the law uses everywhere («требование», «акт»)
     common_kind: bool = False
+    # the kind of document named is one the question says is absent («нет счетов-фактур»,
+    # «без договора»): it names no document of the user's as the question's source
+    absent_kind: bool = False
     missing: str | None = None  # Russian: «договор займа», «документ № 90»
     # the question names its document by a bare kind word («срок по договору?») and the user
     # holds several of that kind: the titles to ask between
@@ -369,6 +375,25 @@ def _asks_deal_value(question: Question) -> bool:
     return question.answer_type in DEAL_VALUES and not (_LAW_LEMMAS & set(question.lemmas))
 
 
+# words that say a document is absent when they stand just before its kind word
+_ABSENT_BEFORE = frozenset({"нет", "без", "отсутствие", "отсутствовать", "не"})
+_ABSENT_WITHIN = 3  # «нет первички и счетов-фактур»
+
+
+def _absent(lemmas: Sequence[str], start: int) -> bool:
+    """A word of absence within ``_ABSENT_WITHIN`` words before the kind word at ``start``,
+    in its clause: «нет первички и счетов-фактур», «работаем без договора»."""
+    for word in reversed(lemmas[max(0, start - _ABSENT_WITHIN) : max(start, 0)]):
+        if word in _CLAUSE_BREAKS:
+            return False
+        if word in _ABSENT_BEFORE:
+            return True
+    return False
+
+
+_CLAUSE_BREAKS = frozenset({",", ".", ";", "?", "!", "—", "-", ":"})
+
+
 def _speaks_of_own(question: Question) -> bool:
     return any(first_person(word) for word in _WORD.findall(question.text))
 
@@ -398,11 +423,13 @@ def named_documents(question: Question, cards: Sequence[DocumentCard]) -> NamedD
         rare=terms.rare,
         own_names=terms.everywhere,
         own=own,
+        own_asked=question.own_asked,
         asks_value=_asks_deal_value(question),
         of_record=question.of_record,
         own_act=question.own_act,
         subject=subject_words(question.text, cards) if _asks_deal_value(question) else [],
         common_kind=start >= 0 and _common_in_law(question.lemmas[start:end]),
+        absent_kind=start >= 0 and _absent(question.lemmas, start),
         missing=_missing(question, cards),
         ambiguous=[] if precise else _ambiguous(question, cards),
     )

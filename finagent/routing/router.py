@@ -151,8 +151,23 @@ def word_only(
     decision: Decision, text: str, inventory: Inventory | None, named: NamedDocuments
 ) -> bool:
     """The inventory rule chose the documents on a document word alone: no counterparty or
-    title of the user's, nothing specific to them, not in the first person."""
-    if decision.rule != "inventory" or inventory is None or named.specific or named.own:
+    title of the user's, nothing specific to them, not asked in the first person (what a
+    question states before it, «продаю квартиру по договору …», is context)."""
+    if decision.rule != "inventory" or inventory is None or named.specific or named.own_asked:
+        return False
+    found = inventory.match(text)
+    return not (found.counterparties or found.titles)
+
+
+def _absent_only(
+    decision: Decision, text: str, inventory: Inventory | None, named: NamedDocuments
+) -> bool:
+    """The inventory rule chose the documents on a kind of document the question says is
+    absent («нет счетов-фактур», «без договора»), and nothing else of the user's is named
+    (a number, counterparty, person, title or name): the documents are not its source."""
+    if decision.rule != "inventory" or inventory is None or not named.absent_kind:
+        return False
+    if named.precise_ids or named.names or named.own_names:
         return False
     found = inventory.match(text)
     return not (found.counterparties or found.titles)
@@ -315,6 +330,8 @@ class Router:
             and _sure_otherwise(prediction, named)
         ):
             decision = None  # «штраф за документ, не представленный по требованию»
+        if decision is not None and _absent_only(decision, text, inventory, named):
+            decision = None  # «у нас нет первички и счетов-фактур — какой штраф?»
         decision = cards_decision(text, named, decision, prediction, inventory) or decision
         decision = decision or own_act_decision(
             text,

@@ -25,7 +25,13 @@ from finagent.routing.held_sentences import (
 )
 from finagent.routing.inventory import Inventory, describe
 from finagent.routing.named_documents import named_documents
-from finagent.routing.router import CONFIDENT_RECORD, _checked_against, own_act_decision
+from finagent.routing.router import (
+    CONFIDENT_RECORD,
+    _absent_only,
+    _checked_against,
+    own_act_decision,
+    word_only,
+)
 from finagent.routing.subject import subject_words
 from finagent.state import Decision, Scenario
 
@@ -224,3 +230,55 @@ def test_a_held_sentence_naming_the_questions_words_needs_a_smaller_lead() -> No
     other = "Когда уплачивается налог на имущество?"
     kept = _classified(["kb"])
     assert held_sentence_decision(other, kept, held) is kept
+
+
+INVOICE = """СЧЁТ-ФАКТУРА № 56 от 2 февраля 2026 г.
+Продавец: ООО «Камский Берег», ИНН 5903001122
+Покупатель: ООО «Ирень», ИНН 5903112233
+Всего к оплате 60 000 руб., в том числе НДС 10 000 руб.
+"""
+
+
+@pytest.fixture(scope="module")
+def invoice_cards() -> list[DocumentCard]:
+    return [build_card("invoice", "invoice.txt", INVOICE)]
+
+
+def _ruled(inventory: Inventory) -> Decision:
+    return Decision(
+        scenario=Scenario.ALL_DOCUMENTS,
+        confidence=0.9,
+        reason="names the user's documents: счёт-фактура",
+        rule="inventory",
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "absent"),
+    [
+        ("У нас за год нет первички и счетов-фактур — какой штраф?", True),
+        ("Работаем без счёта-фактуры, какой вычет НДС возможен?", True),
+        ("Какой НДС в счёте-фактуре?", False),
+        ("В счёте-фактуре нет подписи, что делать?", False),  # absence after the kind word
+    ],
+)
+def test_a_kind_the_question_says_is_absent_names_no_source(
+    invoice_cards: list[DocumentCard], question: str, absent: bool
+) -> None:
+    named = named_documents(build_question(question, cards=invoice_cards), invoice_cards)
+    assert named.absent_kind is absent
+    inventory = Inventory(describe(card.title) for card in invoice_cards)
+    assert _absent_only(_ruled(inventory), question, inventory, named) is absent
+
+
+def test_the_first_person_of_a_questions_context_is_not_its_asking_clause(
+    invoice_cards: list[DocumentCard],
+) -> None:
+    context = "Продаю квартиру по договору дешевле кадастровой. Какой доход посчитают?"
+    assert not build_question(context).own_asked
+    assert build_question("Какой НДС мы получили по счёту-фактуре?").own_asked
+    inventory = Inventory(describe(card.title) for card in invoice_cards)
+    question = "Мы получили счёт-фактуру с ошибкой. Какой штраф за это предусмотрен?"
+    named = named_documents(build_question(question, cards=invoice_cards), invoice_cards)
+    assert named.own and not named.own_asked
+    assert word_only(_ruled(inventory), question, inventory, named)
