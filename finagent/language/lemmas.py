@@ -101,6 +101,17 @@ def past_verb(word: str) -> bool:
 
 
 @lru_cache(maxsize=50_000)
+def stated_participle(word: str) -> bool:
+    """A short passive participle in the past («указана», «показаны», «прописан»): what a
+    given text states, not what a rule requires («указывается», «нужно указать»)."""
+    folded = fold(word)
+    if not any("а" <= ch <= "я" for ch in folded):
+        return False
+    tag = _analyzer().parse(folded)[0].tag
+    return tag.POS == "PRTS" and "past" in tag
+
+
+@lru_cache(maxsize=50_000)
 def first_person(word: str) -> bool:
     """«мы», «нам», «наш», «платим», «должна ли я»: the speaker's own word (a first-person
     pronoun or verb): a question in it is about the speaker's affairs."""

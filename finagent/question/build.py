@@ -121,7 +121,7 @@ def _asking_clause(lemmas: Sequence[str]) -> int:
     return next((i + 1 for i in range(first - 1, -1, -1) if lemmas[i] in _CLAUSE_ENDS), 0)
 
 
-def _asked_clause_words(lemmas: Sequence[str], words: Sequence[str]) -> list[str]:
+def asked_clause_words(lemmas: Sequence[str], words: Sequence[str]) -> list[str]:
     """The words of the clause of the question's first question word (what a question
     states before it is its context)."""
     first = next((i for i, lm in enumerate(lemmas) if lm in QUESTION_WORDS), None)
@@ -141,7 +141,7 @@ def asks_of_record(lemmas: Sequence[str], words: Sequence[str]) -> tuple[bool, b
     whether it speaks in the first person at all. What a question states before its
     asking clause («затребовала у нас документы — сколько дней на ответ?») is context and
     does not count."""
-    clause = _asked_clause_words(lemmas, words)
+    clause = asked_clause_words(lemmas, words)
     own = any(first_person(word) for word in clause)
     done = any(past_verb(word) for word in clause)
     return own or done, own and done, own

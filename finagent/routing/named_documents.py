@@ -23,7 +23,9 @@ from finagent.cards.doc_types import DOC_TYPES, DocType
 from finagent.cards.model import DocumentCard
 from finagent.cards.title import doc_type_of
 from finagent.language.cues import cue_lemmas, find_cue
-from finagent.language.lemmas import first_person, fold, lemma
+from finagent.language.lemmas import first_person, fold, lemma, stated_participle
+from finagent.language.text import analyse
+from finagent.question.build import asked_clause_words
 from finagent.question.documents import PRECISE, number_key
 from finagent.question.model import Question
 from finagent.question.parts import QUESTION_WORDS
@@ -84,6 +86,9 @@ class NamedDocuments:
     own_act: bool = False
     # the kind of document named is a word the law uses everywhere («требование», «акт»)
     common_kind: bool = False
+    # a held kind named as the source of what it states («какие доходы показаны в
+    # декларации по УСН?»): the user's document, not the law's kind of it
+    stated_in_held: bool = False
     # the kind of document named is one the question says is absent («нет счетов-фактур»,
     # «без договора»): it names no document of the user's as the question's source
     absent_kind: bool = False
@@ -394,6 +399,31 @@ def _absent(lemmas: Sequence[str], start: int) -> bool:
 _CLAUSE_BREAKS = frozenset({",", ".", ";", "?", "!", "—", "-", ":"})
 
 
+def _stated_in_held(question: Question, cards: Sequence[DocumentCard]) -> bool:
+    """The question names a kind of a held card as its source («в декларации», «по
+    ордеру») and asks what is stated in it by a short participle in the past («показаны»,
+    «указана»): the user's document, not the law's kind of it."""
+    typed = {m.document_id for m in question.documents if "тип" in m.reasons}
+    cues = [cue for card in cards if card.document_id in typed for cue in (_kind_cues(card))]
+    lemmas = question.lemmas
+    sourced = False
+    for cue in cues:
+        at = find_cue(lemmas, cue)
+        if at >= 0 and _as_source(lemmas, at, at + len(cue_lemmas(cue))):
+            sourced = True
+            break
+    if not sourced:
+        return False
+    analysed = analyse(question.text)
+    words = [token.text for sentence in analysed.sentences for token in sentence.tokens]
+    return any(stated_participle(word) for word in asked_clause_words(lemmas, words))
+
+
+def _kind_cues(card: DocumentCard) -> Sequence[str]:
+    kind = next((t for t in DOC_TYPES if t.key == card.doc_type), None)
+    return kind.cues if kind is not None else card.kind_cues
+
+
 def _speaks_of_own(question: Question) -> bool:
     return any(first_person(word) for word in _WORD.findall(question.text))
 
@@ -430,6 +460,7 @@ def named_documents(question: Question, cards: Sequence[DocumentCard]) -> NamedD
         subject=subject_words(question.text, cards) if _asks_deal_value(question) else [],
         common_kind=start >= 0 and _common_in_law(question.lemmas[start:end]),
         absent_kind=start >= 0 and _absent(question.lemmas, start),
+        stated_in_held=_stated_in_held(question, cards),
         missing=_missing(question, cards),
         ambiguous=[] if precise else _ambiguous(question, cards),
     )

@@ -155,6 +155,8 @@ def word_only(
     question states before it, «продаю квартиру по договору …», is context)."""
     if decision.rule != "inventory" or inventory is None or named.specific or named.own_asked:
         return False
+    if named.stated_in_held:
+        return False  # «какие доходы показаны в декларации по УСН?»: what the held one states
     found = inventory.match(text)
     return not (found.counterparties or found.titles)
 

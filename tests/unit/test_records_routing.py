@@ -282,3 +282,22 @@ def test_the_first_person_of_a_questions_context_is_not_its_asking_clause(
     named = named_documents(build_question(question, cards=invoice_cards), invoice_cards)
     assert named.own and not named.own_asked
     assert word_only(_ruled(inventory), question, inventory, named)
+
+
+@pytest.mark.parametrize(
+    ("question", "stated"),
+    [
+        ("Какая сумма налога показана в декларации за 2025 год?", True),
+        ("Какие сведения указываются в декларации по налогу на имущество?", False),
+        ("Какой штраф за декларацию, поданную с опозданием?", False),  # not its source
+    ],
+)
+def test_what_a_held_kind_states_is_asked_of_the_users_document(
+    question: str, stated: bool
+) -> None:
+    cards = [build_card("return", "return.pdf", RETURN)]
+    named = named_documents(build_question(question, cards=cards), cards)
+    assert named.stated_in_held is stated
+    inventory = Inventory(describe(card.title) for card in cards)
+    if stated:
+        assert not word_only(_ruled(inventory), question, inventory, named)
