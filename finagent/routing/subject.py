@@ -16,6 +16,7 @@ party («покупатель», «работник») is no subject: the cards 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from finagent.cards.doc_types import DOC_TYPES
 from finagent.cards.model import DocumentCard
@@ -61,6 +62,12 @@ def _subject_lemmas(text: str) -> set[str]:
     return found
 
 
+@lru_cache(maxsize=4096)
+def _title_subject(title: str) -> frozenset[str]:
+    """A heading's subject lemmas, once per heading (the user's cards are read every turn)."""
+    return frozenset(_subject_lemmas(title))
+
+
 def subject_words(question: str, cards: Sequence[DocumentCard]) -> list[str]:
     """The question's subject words that a held document's title or kind names, itself or
     by its adjective («недостача по инвентаризации» of «Инвентаризационная опись …»)."""
@@ -69,7 +76,7 @@ def subject_words(question: str, cards: Sequence[DocumentCard]) -> list[str]:
         return []
     named: set[str] = set()
     for card in cards:
-        title = _subject_lemmas(" ".join(filter(None, (card.title, card.doc_type_name))))
+        title = _title_subject(" ".join(filter(None, (card.title, card.doc_type_name))))
         named |= asked & title
         named |= {a for a in asked - title if any(adjective_of(a, lm) for lm in title)}
     return sorted(named)
