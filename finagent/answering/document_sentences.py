@@ -43,7 +43,7 @@ from finagent.answering.evidence import Candidate, sentences_of
 from finagent.answering.sentence_profile import SentenceProfile, profile, states_type
 from finagent.cards.model import DocumentCard
 from finagent.cards.sentence_vectors import sentence_key
-from finagent.language.lemmas import part_of_speech
+from finagent.language.lemmas import adjective_of
 from finagent.question.model import Question
 from finagent.question.tables import STOP_LEMMAS
 from finagent.state import Chunk, Source
@@ -59,8 +59,6 @@ _REQUISITE_LEMMAS = frozenset(
 # they tell no clause apart
 _VALUE_WORDS = {"date": frozenset({"число", "дата"}), "period": frozenset({"срок"})}
 _ROOT = 6  # a shared lemma start this long relates «передоверие» and «передоверить»
-_STEM = 4  # a noun's stem this long makes an adjective of it («касс» — «кассовый»)
-_VOWELS = frozenset("аеёиоуыэюяь")
 # the e5 similarity to the question, in shared content lemmas per SEMANTIC_UNIT of cosine
 # below the best sentence («завершить работы» — «Окончание работ — …» share no lemma)
 SEMANTIC_WEIGHT = 0.25
@@ -132,19 +130,10 @@ def naming_lemmas(question: Question, cards: Sequence[DocumentCard]) -> frozense
     return frozenset(out)
 
 
-def _derived(asked: str, lemma: str) -> bool:
-    """``lemma`` is an adjective made from the asked noun («аванс» — «авансовый», «касса» —
-    «кассовый», «аренда» — «арендный»): the noun's stem without its final vowel starts it."""
-    stem = asked[:-1] if asked[-1:] in _VOWELS else asked
-    if len(stem) < _STEM or len(lemma) <= len(asked) or not lemma.startswith(stem):
-        return False
-    return part_of_speech(asked) == "NOUN" and part_of_speech(lemma) == "ADJF"
-
-
 def _adjectives(asked: set[str], lemmas: frozenset[str]) -> set[str]:
     """Asked nouns the sentence names by their adjective («авансовый платёж» for «аванс»):
     they count as named."""
-    return {a for a in asked if a not in lemmas and any(_derived(a, lm) for lm in lemmas)}
+    return {a for a in asked if a not in lemmas and any(adjective_of(a, lm) for lm in lemmas)}
 
 
 def _related(asked: set[str], lemmas: frozenset[str]) -> int:

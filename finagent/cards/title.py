@@ -183,4 +183,30 @@ def heading_of(text: str) -> Heading:
             referring = heading
             continue
         return heading
-    return referring or Heading(None, None)
+    return referring or _capitals_heading(text, lines) or Heading(None, None)
+
+
+def _all_capitals(line: str) -> bool:
+    """Every word of the line is written in capitals («ПРИХОДНЫЙ КАССОВЫЙ ОРДЕР»), with at
+    least two of them: a form's name set apart, not a sentence."""
+    words = [w for w in line.split() if any(ch.isalpha() for ch in w)]
+    return len(words) >= 2 and all(w.upper() == w for w in words)
+
+
+def _capitals_heading(text: str, lines: list[tuple[int, int, str, bool]]) -> Heading | None:
+    """A document with no numbered or listed heading (a form whose number and date stand
+    in boxes beside its name, a return under its requisites line) is named by the first
+    line set wholly in capitals that is a noun phrase in the nominative: «ПРИХОДНЫЙ
+    КАССОВЫЙ ОРДЕР», «НАЛОГОВАЯ ДЕКЛАРАЦИЯ / по налогу, уплачиваемому …»; its lower-case
+    continuation lines are part of it. Not a letterhead, a label line or a form's own
+    metadata («Унифицированная форма № КО-1», «ИНН … Форма по КНД …»)."""
+    for index, (start, end, line, _marked) in enumerate(lines):
+        raw = _MARKUP.sub(" ", _COLUMN_GAP.split(text[start:end].strip())[0])
+        if not _all_capitals(raw) or _is_letterhead(line) or is_label_line(line):
+            continue
+        phrase = kind_phrase(line, True, numbered=False)
+        if phrase is None:
+            continue
+        title, block_end = _block(lines, index)
+        return Heading(title[:_MAX_TITLE], _phrase_kind(phrase), start, end, block_end, phrase)
+    return None

@@ -94,6 +94,24 @@ def done(word: str) -> bool:
 
 
 @lru_cache(maxsize=50_000)
+def past_verb(word: str) -> bool:
+    """A finite verb in the past tense («начислил», «отгрузили»; not the participle
+    «указана», which a rule's wording uses as often)."""
+    return _verb_with(word, "past")
+
+
+@lru_cache(maxsize=50_000)
+def stated_participle(word: str) -> bool:
+    """A short passive participle in the past («указана», «показаны», «прописан»): what a
+    given text states, not what a rule requires («указывается», «нужно указать»)."""
+    folded = fold(word)
+    if not any("а" <= ch <= "я" for ch in folded):
+        return False
+    tag = _analyzer().parse(folded)[0].tag
+    return tag.POS == "PRTS" and "past" in tag
+
+
+@lru_cache(maxsize=50_000)
 def first_person(word: str) -> bool:
     """«мы», «нам», «наш», «платим», «должна ли я»: the speaker's own word (a first-person
     pronoun or verb): a question in it is about the speaker's affairs."""
@@ -253,6 +271,31 @@ def content_word(word: str) -> bool:
     """A noun or an adjective: what a text is about (not a verb, pronoun or particle)."""
     folded = fold(word)
     return _analyzer().parse(folded)[0].tag.POS in _CONTENT
+
+
+_ADJECTIVE_STEM = 4  # a noun's stem this long makes an adjective of it («касс» — «кассовый»)
+_VOWELS = frozenset("аеёиоуыэюяь")
+
+
+def adjective_of(noun: str, adjective: str) -> bool:
+    """``adjective`` (a lemma) is made from the lemma ``noun``: «аванс» — «авансовый»,
+    «касса» — «кассовый», «инвентаризация» — «инвентаризационный» (the noun's stem without
+    its final vowel starts it)."""
+    stem = noun[:-1] if noun[-1:] in _VOWELS else noun
+    if len(stem) < _ADJECTIVE_STEM or len(adjective) <= len(noun):
+        return False
+    if not adjective.startswith(stem):
+        return False
+    return part_of_speech(noun) == "NOUN" and part_of_speech(adjective) == "ADJF"
+
+
+_CONTENT_OR_VERB = frozenset({"NOUN", "ADJF", "PRTF", "VERB", "INFN"})
+
+
+def content_or_verb(word: str) -> bool:
+    """A noun, adjective or verb: what a sentence is about and what happens in it (not a
+    pronoun, preposition or particle)."""
+    return _analyzer().parse(fold(word))[0].tag.POS in _CONTENT_OR_VERB
 
 
 _PARTS = re.compile(r"[-.‐‑–—]")

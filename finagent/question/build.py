@@ -13,9 +13,11 @@ from finagent.language.cues import cue_lemmas, find_cue
 from finagent.language.dates import as_of, dates_in, months_in, period_years, years_in
 from finagent.language.identifiers import identifiers_in
 from finagent.language.lemmas import (
+    first_person,
     genitive,
     nominative,
     part_of_speech,
+    past_verb,
     plural_interrogative,
     predicate,
 )
@@ -117,6 +119,32 @@ def _asking_clause(lemmas: Sequence[str]) -> int:
     if first is None:
         return 0
     return next((i + 1 for i in range(first - 1, -1, -1) if lemmas[i] in _CLAUSE_ENDS), 0)
+
+
+def asked_clause_words(lemmas: Sequence[str], words: Sequence[str]) -> list[str]:
+    """The words of the clause of the question's first question word (what a question
+    states before it is its context)."""
+    first = next((i for i, lm in enumerate(lemmas) if lm in QUESTION_WORDS), None)
+    if first is None or len(words) != len(lemmas):
+        return []
+    start = _asking_clause(lemmas)
+    end = next((i for i in range(first + 1, len(lemmas)) if lemmas[i] in _CLAUSE_ENDS), None)
+    return list(words[start : len(lemmas) if end is None else end])
+
+
+def asks_of_record(lemmas: Sequence[str], words: Sequence[str]) -> tuple[bool, bool, bool]:
+    """Whether the asking clause speaks of the speaker's own affairs (a first-person word:
+    «кто ведёт нашу камералку», «кому мы отгрузили») or of an act already done (a finite
+    verb in the past: «под какой процент банк начислил», «на какую сумму инспекция
+    нашла») — a fact of the user's records, not a rule — and whether it does both, an act
+    of the speaker's own («сколько мы заплатили …», «какой налог у нас вышел»); third,
+    whether it speaks in the first person at all. What a question states before its
+    asking clause («затребовала у нас документы — сколько дней на ответ?») is context and
+    does not count."""
+    clause = asked_clause_words(lemmas, words)
+    own = any(first_person(word) for word in clause)
+    done = any(past_verb(word) for word in clause)
+    return own or done, own and done, own
 
 
 def _cues(
@@ -419,6 +447,7 @@ def build_question(
     attributes = asked_attributes(words, lemmas) if len(words) == len(lemmas) else []
     asked = frozenset(lm for a in attributes for lm in (a.head, *a.lemmas))
     years = period_years(analysed)
+    record = asks_of_record(lemmas, words)
     documents = named_documents(lemmas, text, numbers, cards, asked, years)
     # the date it was signed, its number are a document's own, whatever amends it
     if not {key for _, key in fields} & _OWN_FIELDS:
@@ -448,4 +477,7 @@ def build_question(
         several=any(plural_interrogative(word) for word in words),
         parts=parts,
         unit=_asked_unit(lemmas),
+        of_record=record[0],
+        own_act=record[1],
+        own_asked=record[2],
     )

@@ -13,7 +13,15 @@ from finagent.cards.fields import ROLES
 from finagent.cards.model import DocumentCard
 from finagent.language.cues import cue_lemmas, find_cue
 from finagent.language.dates import MONTHS, period_years
-from finagent.language.lemmas import animate, content_word, fold, lemma, surname
+from finagent.language.lemmas import (
+    animate,
+    content_word,
+    fold,
+    lemma,
+    name_like,
+    normal_forms,
+    surname,
+)
 from finagent.language.text import analyse
 from finagent.question.model import DocumentMatch
 
@@ -86,6 +94,38 @@ def _named_by_phrase(lemmas: Sequence[str], folded: str, phrase: str) -> bool:
 _QUOTED = re.compile(r"«([^«»]+)»")
 
 
+def _named_by_first_word(core: str, written_names: frozenset[str]) -> bool:
+    """A name the question writes as a name (``_written_names``) that is the first word of
+    a party's name of several words, by lemma: «сколько платим Альфе» of «Альфа Трейд»,
+    «БухЭксперт компенсирует» of «БухЭксперт Консалтинг». Users shorten names to their
+    first word without quotes as often as with them."""
+    words = core.split()
+    return (
+        len(words) > 1
+        and len(words[0]) >= _MIN_QUOTED
+        and bool(normal_forms(words[0]) & written_names)
+    )
+
+
+def _written_names(text: str) -> frozenset[str]:
+    """The question's words written as names: capitalised inside a sentence or with
+    capitals inside the word («БухЭксперт»), as their normal forms (a word the dictionary
+    does not know but writes in lower case, «бариста», is no name)."""
+    found = set()
+    # a quoted name is matched whole or by its leading words (``_named_by_quote``)
+    quoted = [(m.start(), m.end()) for m in _QUOTED.finditer(text)]
+    for sentence in analyse(text).sentences:
+        for index, token in enumerate(sentence.tokens):
+            word = token.text
+            if any(a <= token.start < b for a, b in quoted):
+                continue
+            capitalised = index > 0 and word[:1].isupper() and not word.isupper()
+            inner = word[:1].isupper() and any(ch.isupper() for ch in word[1:])
+            if len(word) >= _MIN_QUOTED and (capitalised or (inner and name_like(word))):
+                found |= {token.lemma, *normal_forms(word)}
+    return frozenset(found)
+
+
 def _named_by_quote(folded: str, core: str) -> bool:
     """A name the question quotes («у «Стратегии Роста»») that is the leading words of a
     party's name («Стратегия Роста Консалт»), in any case: users shorten names."""
@@ -106,6 +146,7 @@ def _reasons(
     asked: frozenset[str] = frozenset(),
     years: frozenset[int] = frozenset(),
     surnames: frozenset[str] = frozenset(),
+    written_names: frozenset[str] = frozenset(),
 ) -> list[str]:
     reasons: list[str] = []
     doc_type = DOC_TYPES.get(card.doc_type or "")
@@ -121,7 +162,9 @@ def _reasons(
     # parties with roles, else every organisation the card found (a heading without roles)
     for name in [*(party.name for party in card.parties), *card.organisations]:
         core = _name_core(name)
-        if len(core) > 2 and _named_by_phrase(lemmas, folded, core):
+        if len(core) > 2 and (
+            _named_by_phrase(lemmas, folded, core) or _named_by_first_word(core, written_names)
+        ):
             reasons.append("контрагент")
             break
     for person in card.persons:
@@ -189,9 +232,12 @@ def named_documents(
         and not _PLACE_BEFORE.search(text[: found.start()])
     )
 
+    written_names = _written_names(text) if cards else frozenset()
     matches = []
     for card in cards:
-        reasons = _reasons(card, lemmas, folded, wanted, keyed, asked, years, surnames)
+        reasons = _reasons(
+            card, lemmas, folded, wanted, keyed, asked, years, surnames, written_names
+        )
         if reasons:
             matches.append(
                 DocumentMatch(document_id=card.document_id, title=card.title, reasons=reasons)

@@ -59,6 +59,14 @@ class Question(BaseModel):
     revision: Literal["amended", "original"] | None = None
     # «сколько квадратных метров»: the unit of measure a count is asked in (its lemma)
     unit: str | None = None
+    # the asking clause speaks of the speaker's own affairs or of an act already done
+    # («кому мы отгрузили», «банк начислил»): a fact of the user's records, not a rule
+    of_record: bool = False
+    # both: an act of the speaker's own («сколько мы заплатили», «какой налог у нас вышел»)
+    own_act: bool = False
+    # the asking clause is in the first person («какой налог у нас вышел», not «продаю
+    # квартиру … Какой доход посчитают?»)
+    own_asked: bool = False
 
     @property
     def tax(self) -> str | None:

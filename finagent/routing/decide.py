@@ -23,12 +23,15 @@ from finagent.bootstrap import Deps
 from finagent.cards.model import DocumentCard
 from finagent.clients.llm import keeps_schema_limits
 from finagent.error_report import report
+from finagent.legal.calc_extract import extract_calc_request
+from finagent.moscow_time import moscow_today
 from finagent.observability import get_logger
 from finagent.question.build import build_question
 from finagent.question.model import Question
 from finagent.retrieval.retriever import KB
 from finagent.routing.calc_rules import calc_decision
 from finagent.routing.cross_check import cross_check, facts_for
+from finagent.routing.expansion import expand_query
 from finagent.routing.held_sentences import (
     HeldSentence,
     best_held_sentence,
@@ -85,9 +88,12 @@ async def offline_decision(
     # deadlines and пени go to the calculators first, unless a held document the question
     # names precisely states its own terms and the question gives nothing to count from
     calc = None if held_document_states_it(named, question) else calc_decision(query)
-    if calc is not None:
-        return calc
     text, follow_up = prepare(query, history)
+    if calc is not None:
+        held_term = await held_term_decision(
+            deps, text, question, user_id, document_ids, debug, calc_lacks_event(query)
+        )
+        return held_term or calc
     try:
         vector: np.ndarray = (await deps.embedder.embed_queries([text]))[0]
         classifier = await load_classifier(deps.embedder)
@@ -110,6 +116,62 @@ async def offline_decision(
         return decision
     held = await held_sentence(deps, user_id, document_ids, vector, debug)
     return held_sentence_decision(text, decision, held)
+
+
+def calc_lacks_event(query: str) -> bool:
+    """The calculators would ask back the day their period runs from."""
+    return "event_date" in extract_calc_request(query, moscow_today()).missing
+
+
+# a document named by its party role alone is no document of the question's (roles are the
+# law's words too: «до какого числа работодатель перечисляет НДФЛ?»)
+_ROLE_ONLY = frozenset({"роль"})
+
+
+def named_beyond_roles(question: Question) -> list[str]:
+    """The held documents the question names by more than a party role."""
+    return [m.document_id for m in question.documents if set(m.reasons) - _ROLE_ONLY]
+
+
+async def held_term_decision(
+    deps: Deps,
+    text: str,
+    question: Question | None,
+    user_id: str | None,
+    document_ids: Sequence[str],
+    debug: dict[str, Any],
+    lacks_event: bool,
+) -> Decision | None:
+    """The documents, instead of the calculators asking back the day a period runs from,
+    when the user's documents state it: the question names a held document by more than a
+    party role («какой крайний срок дать пояснения по требованию?» of a user holding the
+    demand), or one of their sentences is clearly closer than the law
+    (``held_sentences``: «сколько дивидендов решили выплатить и до какого числа?»). The
+    search is narrowed to those documents. None: the calculators decide."""
+    if not lacks_event or question is None:
+        return None
+    ids = named_beyond_roles(question)
+    reason = "names a held document"
+    if not ids and user_id is not None and document_ids:
+        try:
+            vector = (await deps.embedder.embed_queries([text]))[0]
+        except Exception as exc:  # the calculators still answer
+            debug["classifier_unavailable"] = report(exc, "routing_classifier_unavailable")
+            return None
+        deps.query_vectors.put(text, vector)
+        held = await held_sentence(deps, user_id, document_ids, vector, debug)
+        if held is not None and held.leads:
+            ids, reason = [held.document_id], "a held sentence is closer than the law"
+    if not ids:
+        return None
+    return Decision(
+        scenario=Scenario.ALL_DOCUMENTS,
+        confidence=0.9,
+        reason=f"the calculators lack the event date; {reason}",
+        rule="held_term",
+        sub_queries=expand_query(text),
+        document_ids=ids,
+    )
 
 
 async def held_sentence(

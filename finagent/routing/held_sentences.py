@@ -27,6 +27,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from finagent.cards.sentence_vectors import SentenceVectors, similarities
+from finagent.language.lemmas import adjective_of, content_or_verb
+from finagent.language.text import analyse
 from finagent.routing.expansion import expand_query
 from finagent.routing.rules import asks_the_law
 from finagent.state import Decision, Scenario
@@ -34,6 +36,13 @@ from finagent.state import Decision, Scenario
 # how much closer the best held sentence must be than the best law or KB passage: e5
 # cosines of one query spread little, so a clear lead is a few hundredths
 SENTENCE_MARGIN = 0.02
+# a smaller lead suffices when the sentence also names the question's own content words
+# («до какого числа по решению участников выплатить дивиденды?» — «Выплатить дивиденды …
+# участников не позднее 19 июня 2026 г.»): the sentence is about what is asked, not only
+# near it in the embedding
+NEAR_MARGIN = 0.01
+SHARED_WORDS = 2
+_MIN_LETTERS = 4
 
 
 @dataclass(frozen=True)
@@ -54,10 +63,36 @@ class HeldSentence:
         """The held sentence is clearly closer than anything in the law or the KB."""
         return self.margin >= SENTENCE_MARGIN
 
+    def leads_with_words(self, question: str) -> bool:
+        """The held sentence leads clearly, or by ``NEAR_MARGIN`` and names at least
+        ``SHARED_WORDS`` content words of the question (by lemma, a noun named by its
+        adjective counting: «кража» — «кражей»)."""
+        if self.leads:
+            return True
+        return self.margin >= NEAR_MARGIN and len(shared_words(question, self.sentence)) >= (
+            SHARED_WORDS
+        )
+
     @property
     def law_leads(self) -> bool:
         """The best law or knowledge-base passage is clearly closer than any held sentence."""
         return -self.margin >= SENTENCE_MARGIN
+
+
+def _content_lemmas(text: str) -> set[str]:
+    return {
+        token.lemma
+        for sentence in analyse(text).sentences
+        for token in sentence.tokens
+        if len(token.lemma) >= _MIN_LETTERS and token.text.isalpha() and content_or_verb(token.text)
+    }
+
+
+def shared_words(question: str, sentence: str) -> set[str]:
+    """The question's content words (nouns, adjectives, verbs) the sentence names, by
+    lemma or, for a noun, by its adjective."""
+    asked, held = _content_lemmas(question), _content_lemmas(sentence)
+    return (asked & held) | {a for a in asked - held if any(adjective_of(a, h) for h in held)}
 
 
 def best_held_sentence(
@@ -94,7 +129,7 @@ def may_yield(text: str, decision: Decision) -> bool:
 def held_sentence_decision(text: str, decision: Decision, held: HeldSentence | None) -> Decision:
     """The documents when a held sentence leads the law for a question that may yield
     (``may_yield``), else ``decision`` unchanged."""
-    if held is None or not held.leads or not may_yield(text, decision):
+    if held is None or not held.leads_with_words(text) or not may_yield(text, decision):
         return decision
     return Decision(
         scenario=Scenario.ALL_DOCUMENTS,

@@ -23,7 +23,9 @@ from finagent.cards.doc_types import DOC_TYPES, DocType
 from finagent.cards.model import DocumentCard
 from finagent.cards.title import doc_type_of
 from finagent.language.cues import cue_lemmas, find_cue
-from finagent.language.lemmas import first_person, fold, lemma
+from finagent.language.lemmas import first_person, fold, lemma, stated_participle
+from finagent.language.text import analyse
+from finagent.question.build import asked_clause_words
 from finagent.question.documents import PRECISE, number_key
 from finagent.question.model import Question
 from finagent.question.parts import QUESTION_WORDS
@@ -69,13 +71,27 @@ class NamedDocuments:
     # address or town): no document in particular, but the user's affairs
     own_names: list[str] = field(default_factory=list)
     own: bool = False  # the question speaks of the user's own affairs («мы», «наш», «платим»)
+    # … in its asking clause, not only in what it states before it («продаю квартиру по
+    # договору … Какой доход налоговая посчитает?»)
+    own_asked: bool = False
     # subject words of a held document's title in a question asking a value of a deal
     # (``finagent.routing.subject``): «аванс по лизингу», «открытие кредитной линии»
     subject: list[str] = field(default_factory=list)
     # the question asks a value a deal's document states (``DEAL_VALUES``), not the law's
     asks_value: bool = False
+    # its asking clause speaks of the user's own affairs or of an act already done
+    # (``Question.of_record``): «кому мы отгрузили», «под какой процент банк начислил»
+    of_record: bool = False
+    # and of an act of the user's own (``Question.own_act``): «сколько мы заплатили …»
+    own_act: bool = False
     # the kind of document named is a word the law uses everywhere («требование», «акт»)
     common_kind: bool = False
+    # a held kind named as the source of what it states («какие доходы показаны в
+    # декларации по УСН?»): the user's document, not the law's kind of it
+    stated_in_held: bool = False
+    # the kind of document named is one the question says is absent («нет счетов-фактур»,
+    # «без договора»): it names no document of the user's as the question's source
+    absent_kind: bool = False
     missing: str | None = None  # Russian: «договор займа», «документ № 90»
     # the question names its document by a bare kind word («срок по договору?») and the user
     # holds several of that kind: the titles to ask between
@@ -364,6 +380,50 @@ def _asks_deal_value(question: Question) -> bool:
     return question.answer_type in DEAL_VALUES and not (_LAW_LEMMAS & set(question.lemmas))
 
 
+# words that say a document is absent when they stand just before its kind word
+_ABSENT_BEFORE = frozenset({"нет", "без", "отсутствие", "отсутствовать", "не"})
+_ABSENT_WITHIN = 3  # «нет первички и счетов-фактур»
+
+
+def _absent(lemmas: Sequence[str], start: int) -> bool:
+    """A word of absence within ``_ABSENT_WITHIN`` words before the kind word at ``start``,
+    in its clause: «нет первички и счетов-фактур», «работаем без договора»."""
+    for word in reversed(lemmas[max(0, start - _ABSENT_WITHIN) : max(start, 0)]):
+        if word in _CLAUSE_BREAKS:
+            return False
+        if word in _ABSENT_BEFORE:
+            return True
+    return False
+
+
+_CLAUSE_BREAKS = frozenset({",", ".", ";", "?", "!", "—", "-", ":"})
+
+
+def _stated_in_held(question: Question, cards: Sequence[DocumentCard]) -> bool:
+    """The question names a kind of a held card as its source («в декларации», «по
+    ордеру») and asks what is stated in it by a short participle in the past («показаны»,
+    «указана»): the user's document, not the law's kind of it."""
+    typed = {m.document_id for m in question.documents if "тип" in m.reasons}
+    cues = [cue for card in cards if card.document_id in typed for cue in (_kind_cues(card))]
+    lemmas = question.lemmas
+    sourced = False
+    for cue in cues:
+        at = find_cue(lemmas, cue)
+        if at >= 0 and _as_source(lemmas, at, at + len(cue_lemmas(cue))):
+            sourced = True
+            break
+    if not sourced:
+        return False
+    analysed = analyse(question.text)
+    words = [token.text for sentence in analysed.sentences for token in sentence.tokens]
+    return any(stated_participle(word) for word in asked_clause_words(lemmas, words))
+
+
+def _kind_cues(card: DocumentCard) -> Sequence[str]:
+    kind = next((t for t in DOC_TYPES if t.key == card.doc_type), None)
+    return kind.cues if kind is not None else card.kind_cues
+
+
 def _speaks_of_own(question: Question) -> bool:
     return any(first_person(word) for word in _WORD.findall(question.text))
 
@@ -393,9 +453,14 @@ def named_documents(question: Question, cards: Sequence[DocumentCard]) -> NamedD
         rare=terms.rare,
         own_names=terms.everywhere,
         own=own,
+        own_asked=question.own_asked,
         asks_value=_asks_deal_value(question),
+        of_record=question.of_record,
+        own_act=question.own_act,
         subject=subject_words(question.text, cards) if _asks_deal_value(question) else [],
         common_kind=start >= 0 and _common_in_law(question.lemmas[start:end]),
+        absent_kind=start >= 0 and _absent(question.lemmas, start),
+        stated_in_held=_stated_in_held(question, cards),
         missing=_missing(question, cards),
         ambiguous=[] if precise else _ambiguous(question, cards),
     )

@@ -100,14 +100,27 @@ def _names_documents(text: str, inventory: Inventory | None, named: NamedDocumen
     return names_a_document(text)
 
 
+# a classifier this sure that a question is about the user's documents keeps its decision
+# when the question asks a fact of the user's records (``NamedDocuments.of_record``), though
+# it names no document of theirs: a confident document decision is not overridden by the
+# want of a document word
+CONFIDENT_RECORD = 0.85
+# the labels a question of what the user did is taken from: the law and the news, not a
+# clarification, live rates or small talk
+_RECORD_FROM = frozenset({"kb", "news"})
+
+
 def _checked_against(
     prediction: Prediction, text: str, inventory: Inventory | None, named: NamedDocuments
 ) -> Prediction:
-    """The classifier's S1 stands only on facts (``_names_documents``). Otherwise the best
-    other label decides, its probability renormalised without S1."""
+    """The classifier's S1 stands only on facts (``_names_documents``, or a confident S1
+    for a question of the user's records). Otherwise the best other label decides, its
+    probability renormalised without S1."""
     if prediction.label != "S1" or inventory is None:
         return prediction
     if _names_documents(text, inventory, named):
+        return prediction
+    if named.of_record and prediction.probability >= CONFIDENT_RECORD:
         return prediction
     others = {k: v for k, v in prediction.scores.items() if k != "S1"}
     total = sum(others.values()) or 1.0
@@ -138,8 +151,25 @@ def word_only(
     decision: Decision, text: str, inventory: Inventory | None, named: NamedDocuments
 ) -> bool:
     """The inventory rule chose the documents on a document word alone: no counterparty or
-    title of the user's, nothing specific to them, not in the first person."""
-    if decision.rule != "inventory" or inventory is None or named.specific or named.own:
+    title of the user's, nothing specific to them, not asked in the first person (what a
+    question states before it, «продаю квартиру по договору …», is context)."""
+    if decision.rule != "inventory" or inventory is None or named.specific or named.own_asked:
+        return False
+    if named.stated_in_held:
+        return False  # «какие доходы показаны в декларации по УСН?»: what the held one states
+    found = inventory.match(text)
+    return not (found.counterparties or found.titles)
+
+
+def _absent_only(
+    decision: Decision, text: str, inventory: Inventory | None, named: NamedDocuments
+) -> bool:
+    """The inventory rule chose the documents on a kind of document the question says is
+    absent («нет счетов-фактур», «без договора»), and nothing else of the user's is named
+    (a number, counterparty, person, title or name): the documents are not its source."""
+    if decision.rule != "inventory" or inventory is None or not named.absent_kind:
+        return False
+    if named.precise_ids or named.names or named.own_names:
         return False
     found = inventory.match(text)
     return not (found.counterparties or found.titles)
@@ -153,6 +183,23 @@ def _sure_otherwise(prediction: Prediction | None, named: NamedDocuments) -> boo
         return False
     veto = TYPE_ONLY_VETO if named.typed else IMPERSONAL_TYPE_VETO
     return prediction is not None and prediction.label != "S1" and prediction.probability >= veto
+
+
+def own_act_decision(text: str, decision: Decision, named: NamedDocuments) -> Decision:
+    """The documents for a question of what the user did («сколько мы заплатили … в
+    марте», «какой налог у нас вышел за 2025 год») that the classifier sent to the law or
+    the news: it is in their records. A rule's decision, a clarification and a question
+    that asks the law in its own words (``asks_the_law``) stand."""
+    if (
+        not named.own_act
+        or decision.source != "classifier"
+        or decision.scenario != Scenario.ROUTED
+        or not decision.intents
+        or not set(decision.intents) <= _RECORD_FROM
+        or asks_the_law(text)
+    ):
+        return decision
+    return _documents(text, "cards_record", f"asks what the user did, over {decision.reason}")
 
 
 def _documents(text: str, rule: str, reason: str, ids: Sequence[str] = ()) -> Decision:
@@ -285,9 +332,15 @@ class Router:
             and _sure_otherwise(prediction, named)
         ):
             decision = None  # «штраф за документ, не представленный по требованию»
+        if decision is not None and _absent_only(decision, text, inventory, named):
+            decision = None  # «у нас нет первички и счетов-фактур — какой штраф?»
         decision = cards_decision(text, named, decision, prediction, inventory) or decision
-        decision = decision or _from_prediction(
-            text, _checked_against(prediction, text, inventory, named), self.min_confidence
+        decision = decision or own_act_decision(
+            text,
+            _from_prediction(
+                text, _checked_against(prediction, text, inventory, named), self.min_confidence
+            ),
+            named,
         )
         decision = with_all_intents(text, decision)
         if follow_up:

@@ -16,12 +16,13 @@ party («покупатель», «работник») is no subject: the cards 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from finagent.cards.doc_types import DOC_TYPES
 from finagent.cards.model import DocumentCard
 from finagent.language.cues import cue_lemmas
 from finagent.language.dates import MONTHS
-from finagent.language.lemmas import animate, content_word
+from finagent.language.lemmas import adjective_of, animate, content_word
 from finagent.language.text import analyse
 from finagent.routing.corpus_lemmas import corpus_lemmas
 
@@ -61,12 +62,21 @@ def _subject_lemmas(text: str) -> set[str]:
     return found
 
 
+@lru_cache(maxsize=4096)
+def _title_subject(title: str) -> frozenset[str]:
+    """A heading's subject lemmas, once per heading (the user's cards are read every turn)."""
+    return frozenset(_subject_lemmas(title))
+
+
 def subject_words(question: str, cards: Sequence[DocumentCard]) -> list[str]:
-    """The question's subject words that a held document's title or kind names."""
+    """The question's subject words that a held document's title or kind names, itself or
+    by its adjective («недостача по инвентаризации» of «Инвентаризационная опись …»)."""
     asked = _subject_lemmas(question)
     if not asked:
         return []
     named: set[str] = set()
     for card in cards:
-        named |= asked & _subject_lemmas(" ".join(filter(None, (card.title, card.doc_type_name))))
+        title = _title_subject(" ".join(filter(None, (card.title, card.doc_type_name))))
+        named |= asked & title
+        named |= {a for a in asked - title if any(adjective_of(a, lm) for lm in title)}
     return sorted(named)

@@ -135,3 +135,31 @@ async def test_a_question_naming_one_selected_document_reads_only_that_one(
     assert result.debug["decision"]["document_ids"] == [ids["upd"]]
     assert result.debug["load_full_documents"] == [ids["upd"]]
     assert result.debug["selected_total_chars"] == len(UPD.strip())
+
+
+DEMAND = """# Требование о представлении пояснений № 41-02/118
+
+ИФНС России по Мотовилихинскому району г. Перми направляет ООО «Берёзка» настоящее требование.
+
+Пояснения представить в течение пяти рабочих дней, то есть не позднее 19 марта 2026 года.
+"""
+
+
+async def test_a_held_demand_states_the_deadline_the_calculators_would_ask_the_date_for(
+    make_services: Any, tmp_path: Path
+) -> None:
+    services: Deps = await make_services()
+    path = tmp_path / "demand.md"
+    path.write_text(DEMAND, encoding="utf-8")
+    report = await services.ingestor().ingest_documents(USER, [path])
+    demand = report.results[0].document_id
+    asked = "До какого числа ответить на требование о пояснениях?"
+    result = await Agent(services).run(user_id=USER, query=asked)
+    decision = result.debug["decision"]
+    assert result.scenario == 1
+    assert decision["rule"] == "held_term"
+    assert decision["document_ids"] == [demand]
+    assert "19 марта 2026" in result.answer
+    # a user without the document is asked the day the period runs from
+    other = await Agent(services).run(user_id="frank", query=asked)
+    assert other.debug["decision"]["rule"] == "calc"
