@@ -395,6 +395,22 @@ def test_a_held_document_named_precisely_states_its_own_deadline(
     assert held_document_states_it(named_documents(asked, fresh_cards), asked) is states
 
 
+@pytest.mark.parametrize(
+    ("question", "states"),
+    [
+        ("До какого числа ответить на требование ИФНС о пояснениях по НДС?", True),
+        ("До какого числа ответить на требование?", False),
+    ],
+)
+def test_a_held_document_named_by_its_kind_and_heading_states_its_own_deadline(
+    demo_cards: list[DocumentCard], question: str, states: bool
+) -> None:
+    # «о пояснениях» is a subject word of «Требование о представлении пояснений»: with
+    # its kind it names the one card; the kind alone may be any demand of the law
+    asked = build_question(question, cards=demo_cards)
+    assert held_document_states_it(named_documents(asked, demo_cards), asked) is states
+
+
 def test_a_number_an_institution_owns_names_no_document(
     demo_cards: list[DocumentCard], fresh_cards: list[DocumentCard]
 ) -> None:
