@@ -51,7 +51,8 @@ BASIS: dict[str, tuple[str, ...]] = {
 }
 # a final figure: the total of everything, or what remains after what was paid
 FINAL: dict[str, tuple[str, ...]] = {
-    "total": ("итого", "всего", "в итоге", "итоговый", "общая сумма"),
+    # a turnover is the total of a period's operations («Обороты по кредиту (поступило)»)
+    "total": ("итого", "всего", "в итоге", "итоговый", "общая сумма", "оборот"),
     "rest": ("остаток", "остаться", "сальдо", "к доплате", "доплатить", "окончательный расчёт"),
 }
 _CLAUSE_BREAKS = frozenset({";"})

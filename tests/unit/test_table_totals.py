@@ -90,3 +90,19 @@ def test_a_total_row_of_another_thing_does_not_answer_the_amount_asked() -> None
     )
     found = _values(certificate, "На какую сумму дали вычет на ребёнка по справке № 5?")
     assert all("500 000,00 руб." not in values for values in found)
+
+
+def test_a_turnover_is_the_total_a_question_asks_with_vsego() -> None:
+    statement = (
+        "# Выписка по расчётному счёту № 40702810000000000001 за апрель 2026 г.\n\n"
+        "| № | Контрагент | Кредит, руб. | Дебет, руб. |\n"
+        "|---|---|---:|---:|\n"
+        "| 1 | ООО «Сигма» | 100 000,00 | |\n"
+        "| 2 | ООО «Дельта» | 20 000,00 | |\n"
+        "| 3 | ООО «Омега» | | 45 000,00 |\n\n"
+        "Обороты по кредиту (поступило): 120 000,00 руб.\n"
+        "Обороты по дебету (списано): 45 000,00 руб.\n"
+    )
+    found = _values(statement, "Сколько всего поступило по выписке за апрель и сколько списано?")
+    # the operations' rows are no answer to «всего»: only the two turnovers are shown
+    assert [sorted(v) for v in found] == [["120 000,00 руб.", "45 000,00 руб."]]
