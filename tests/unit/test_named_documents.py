@@ -503,3 +503,12 @@ def test_a_street_named_after_a_person_names_no_person() -> None:
     cards = [build_card("staffing", "Штатное расписание № 4", staffing)]
     found = build_question("Сколько мы платим за охрану кофейни на Ленина?", cards=cards).documents
     assert all("лицо" not in m.reasons for m in found)
+
+
+def test_a_kind_word_the_named_document_uses_unqualified_is_its_common_noun() -> None:
+    cards = _cards({"guarantee": GUARANTEE})
+    # «по требованию» of the guarantee the person names is no tax demand the user lacks
+    question = "Какая неустойка для Рябинина, если он затянет оплату по требованию?"
+    assert named(question, cards).missing is None
+    # a demand qualified by its number or authority is a document of its own
+    assert named("Какая неустойка для Рябинина по требованию ИФНС № 7?", cards).missing
