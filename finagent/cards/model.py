@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field
 
 from finagent.language.text import Sentence
 
-CARD_VERSION = 9  # 9: a PDF row «label figure»; 8: headings dated or under an approval note, form number boxes
+CARD_VERSION = 10  # 10: the bonus field; 9: a PDF row «label figure»; 8: headings dated or under an approval note, form number boxes
 
 FactKind = Literal["amount", "rate", "date", "term", "number", "identifier"]
 
