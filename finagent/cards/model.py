@@ -8,7 +8,9 @@ from pydantic import BaseModel, Field
 
 from finagent.language.text import Sentence
 
-CARD_VERSION = 10  # 10: the bonus field; 9: a PDF row «label figure»; 8: headings dated or under an approval note, form number boxes
+# 11: a form's heading beside its number box; 10: the bonus field; 9: a PDF's row «label
+# figure»; 8: headings dated or under an approval note, form number boxes
+CARD_VERSION = 11
 
 FactKind = Literal["amount", "rate", "date", "term", "number", "identifier"]
 
