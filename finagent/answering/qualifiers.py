@@ -54,7 +54,16 @@ FINAL: dict[str, tuple[str, ...]] = {
     # a turnover is the total of a period's operations («Обороты по кредиту (поступило)»)
     "total": ("итого", "всего", "в итоге", "итоговый", "общая сумма", "оборот"),
     "rest": ("остаток", "остаться", "сальдо", "к доплате", "доплатить", "окончательный расчёт"),
+    # what is paid after every deduction: «Итого к оплате по акту», «К выплате»
+    "payable": ("к оплате", "к выплате", "к перечислению"),
 }
+# a total that is also what is payable («Итого к оплате») is what is payable; what remains
+# payable («Остаток к оплате») is the rest
+_FINAL_OVER = {
+    frozenset({"total", "payable"}): "payable",
+    frozenset({"rest", "payable"}): "rest",
+}
+_TOTALS = frozenset({"total", "payable"})
 _CLAUSE_BREAKS = frozenset({";"})
 _NAMES = frozenset({"number", "identifier"})  # «№ 3» names an object, it is no figure
 # a clause's qualifier is a weaker sign than one in the value's own stretch
@@ -72,9 +81,12 @@ class Qualifiers:
 
 
 def _class_of(lemmas: Sequence[str], table: dict[str, tuple[str, ...]]) -> str | None:
-    """The class value whose cue occurs in ``lemmas`` (None when none or several do)."""
+    """The class value whose cue occurs in ``lemmas`` (None when none or several do, but
+    a pair one of which refines the other: ``_FINAL_OVER``)."""
     found = {key for key, cues in table.items() if any(find_cue(lemmas, c) >= 0 for c in cues)}
-    return found.pop() if len(found) == 1 else None
+    if len(found) > 1:
+        return _FINAL_OVER.get(frozenset(found))
+    return found.pop() if found else None
 
 
 def qualifiers_of(lemmas: Sequence[str]) -> Qualifiers:
@@ -216,7 +228,7 @@ def best_facts(
     if wanted.final is None and not _item_named(question, contexts, skip):
         fits = [
             Fit(f.score + DECISIVE, f.conflict)
-            if c.labelled and qualifiers_of(c.own).final == "total"
+            if c.labelled and qualifiers_of(c.own).final in _TOTALS
             else f
             for f, c in zip(fits, contexts, strict=True)
         ]

@@ -7,6 +7,7 @@ from decimal import Decimal
 from finagent.answering.card_evidence import card_answers
 from finagent.answering.context import build_context
 from finagent.answering.figures import known_numbers
+from finagent.answering.qualifiers import qualifiers_of
 from finagent.cards.build import build_card
 from finagent.cards.tables import table_cells
 from finagent.language.money import money_in
@@ -106,3 +107,19 @@ def test_a_turnover_is_the_total_a_question_asks_with_vsego() -> None:
     found = _values(statement, "Сколько всего поступило по выписке за апрель и сколько списано?")
     # the operations' rows are no answer to «всего»: only the two turnovers are shown
     assert [sorted(v) for v in found] == [["120 000,00 руб.", "45 000,00 руб."]]
+
+
+def test_what_is_payable_is_the_total_after_deductions() -> None:
+    # «Итого к оплате» is both a total and what is payable: the question asks the latter
+    assert _values(FLATTENED, "Сколько к оплате по акту № 4 с учётом аванса?") == [
+        ["120 800,00 руб."]
+    ]
+
+
+def test_a_final_figure_named_two_ways_is_the_more_specific() -> None:
+    def final(text: str) -> str | None:
+        return qualifiers_of([t.lemma for s in analyse(text).sentences for t in s.tokens]).final
+
+    assert final("Итого к оплате по акту") == "payable"
+    assert final("Остаток к оплате") == "rest"
+    assert final("Итого") == "total"
