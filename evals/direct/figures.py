@@ -32,7 +32,8 @@ FIGURE = re.compile(
     re.IGNORECASE,
 )
 _DIGITS = re.compile(_NUMBER)
-_WRAPPED = re.compile(r"\d+(?:\s\d{3})*(?:[.,]\d+)?")
+# a number wrapped over a line, or set in a justified line a PDF's text keeps («24  000»)
+_WRAPPED = re.compile(r"\d+(?:\s{1,3}\d{3})*(?:[.,]\d+)?")
 
 
 def _core(figure: str) -> str:
@@ -46,7 +47,7 @@ def _core(figure: str) -> str:
 def _numbers(text: str) -> set[str]:
     spaced = text.replace("\u00a0", " ").replace("\u202f", " ").replace("\u2009", " ")
     found = {re.sub(r"\s", "", n).replace(",", ".") for n in _DIGITS.findall(spaced)}
-    # a number the source wraps over a line («528» / «000 рублей») is one number
+    # a number the source wraps over a line («528» / «000 рублей») or justifies is one number
     found |= {re.sub(r"\s", "", n).replace(",", ".") for n in _WRAPPED.findall(spaced)}
     found |= {m.group(0) for m in re.finditer(r"\b\d{1,2}\.\d{1,2}\.\d{2,4}\b", text)}
     # an ISO date of the source's metadata (edition, review) as the answer writes it

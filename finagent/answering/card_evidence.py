@@ -10,16 +10,19 @@ values equally supported are all shown with their sentences, never one picked si
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import date
 
 from finagent.answering.companions import companion_facts
 from finagent.answering.context import AnswerContext
 from finagent.answering.document_choice import chosen_documents, first_tier, retrieved_ids
 from finagent.answering.figures import known_numbers
 from finagent.answering.qualifiers import asked as asked_qualifiers
-from finagent.answering.qualifiers import best_facts
+from finagent.answering.qualifiers import best_facts, qualifier_words
 from finagent.cards.fields import BY_KEY as FIELD_BY_KEY
 from finagent.cards.model import DocumentCard, Fact
 from finagent.language.cues import cue_lemmas
+from finagent.language.lemmas import part_of_speech
+from finagent.language.text import analyse
 from finagent.question.documents import PRECISE
 from finagent.question.model import Question
 from finagent.question.tables import STOP_LEMMAS
@@ -147,20 +150,76 @@ def _candidates(card: DocumentCard, key: str, question: Question) -> list[Fact]:
         vat = "vat" in question.fields
         return [f for f in card.facts if f.kind == "amount" and (vat or f.field != "vat")]
     family = next((f for f in _FAMILIES if key in f), {key})
-    return [f for f in card.facts if f.field in family]
+    return [
+        f
+        for f in card.facts
+        if f.field == key or (f.field in family and not _row_names_another(f, question))
+    ]
 
 
+def _row_names_another(fact: Fact, question: Question) -> bool:
+    """A table row that totals a thing the question does not name («Общая сумма дохода»
+    for «на какие суммы … вычеты»): a noun of its label beyond the field's and the
+    qualifiers' cues that the question lacks. It states that thing's figure, not the
+    figure of another field of the family."""
+    if fact.label is None:
+        return False
+    row = fact.label.split(" · ")[0]
+    cues = {
+        lm
+        for k in (fact.field,)
+        if k in FIELD_BY_KEY
+        for cue in FIELD_BY_KEY[k].cues
+        for lm in cue_lemmas(cue)
+    } | qualifier_words()
+    asked = set(question.lemmas)
+    return any(
+        part_of_speech(token.text) == "NOUN"
+        and token.text.isalpha()
+        and token.lemma not in cues | asked | STOP_LEMMAS
+        for sentence in analyse(row).sentences
+        for token in sentence.tokens
+    )
+
+
+# the months' lemmas as the question's words are lemmatised («за февраль» — «февраль»)
+_MONTH_LEMMAS = (
+    "январь",
+    "февраль",
+    "март",
+    "апрель",
+    "май",
+    "июнь",
+    "июль",
+    "август",
+    "сентябрь",
+    "октябрь",
+    "ноябрь",
+    "декабрь",
+)
 # words that name a document, not a clause of it
 _DOCUMENT_WORDS = frozenset({"договор", "соглашение", "контракт", "документ"})
 
 
+def _own_period(card: DocumentCard) -> set[str]:
+    """The month and year of the document's own date («акт … от 28 февраля 2025 г.»): a
+    question naming them («за февраль 2025») names the document, not one of its rows."""
+    if card.date is None:
+        return set()
+    try:
+        day = date.fromisoformat(card.date)
+    except ValueError:
+        return set()
+    return {str(day.year), _MONTH_LEMMAS[day.month - 1]}
+
+
 def _naming_words(card: DocumentCard, key: str) -> set[str]:
-    """Words no value is told apart by: the document's title, the field's own cues (every
-    candidate has them) and the words that name a document."""
+    """Words no value is told apart by: the document's title, its own month and year, the
+    field's own cues (every candidate has them) and the words that name a document."""
     words = {lm for word in card.title.split() for lm in cue_lemmas(word.strip(".,;:«»()"))}
     if key in FIELD_BY_KEY:
         words |= {lm for cue in FIELD_BY_KEY[key].cues for lm in cue_lemmas(cue)}
-    return words | _DOCUMENT_WORDS
+    return words | _DOCUMENT_WORDS | _own_period(card)
 
 
 def _values(card: DocumentCard, key: str, question: Question) -> list[CardValue]:

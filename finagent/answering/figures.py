@@ -35,9 +35,9 @@ FIGURE = re.compile(
     re.IGNORECASE,
 )
 _DIGITS = re.compile(_NUMBER)
-# a source's number wrapped over a line («… НДС 22 % — 528» / «000 рублей»): any whitespace
-# between digit groups, the line break included
-_WRAPPED_NUMBER = re.compile(r"\d+(?:\s\d{3})*(?:[.,]\d+)?")
+# a source's number wrapped over a line («… НДС 22 % — 528» / «000 рублей») or set in a
+# justified line a PDF's text keeps («24  000  рублей»): any whitespace between digit groups
+_WRAPPED_NUMBER = re.compile(r"\d+(?:\s{1,3}\d{3})*(?:[.,]\d+)?")
 _CITATION = re.compile(r"\[\d{1,3}\]")
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 

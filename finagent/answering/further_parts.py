@@ -52,7 +52,16 @@ def further_parts(question: Question, ranked: list[Candidate]) -> list[Candidate
         return []
     top = ranked[0]
     margin = LEARNED_MARGIN if top.learned else SIMILARITY_MARGIN
-    near = [c for c in ranked if c.score >= top.score - margin]
+    # a user document's sentences are ordered by the document key, not by their scores:
+    # every sentence of the best one's document may answer a further part
+    document = top.chunk.source == "user_docs"
+    near = [
+        c
+        for c in ranked
+        if c.score >= top.score - margin
+        or (document and c.chunk.document_id == top.chunk.document_id)
+    ]
+    asked = {lm for lm in question.lemmas if lm.isalpha() and lm not in STOP_LEMMAS}
     chosen = [top]
     stated = {v for t in VALUE_TYPES for v in _values(top, t)}
     own = own_numbers(question)
@@ -63,7 +72,7 @@ def further_parts(question: Question, ranked: list[Candidate]) -> list[Candidate
         words = {lm for lm in part.own if lm.isalpha() and lm not in STOP_LEMMAS} - others
         if not words:
             continue
-        best: tuple[float, bool, float] | None = None
+        best: tuple[float, float, bool, float] | None = None
         pick: Candidate | None = None
         for c in near:
             if any(c.sentence in s.sentence or s.sentence in c.sentence for s in chosen):
@@ -73,10 +82,14 @@ def further_parts(question: Question, ranked: list[Candidate]) -> list[Candidate
             new = _values(c, part.answer_type, own) - stated
             if part.answer_type in VALUE_TYPES and not new:
                 continue
-            overlap = _overlap(words, profile(c.ranked_text).lemmas)
+            lemmas = profile(c.ranked_text).lemmas
+            overlap = _overlap(words, lemmas)
             if overlap <= 0 and part.answer_type not in VALUE_TYPES:
                 continue
-            key = (overlap, c.number == top.number, c.score)
+            # in a document, the words of the whole question tell its rows apart next
+            # («…проценты на остаток … и сколько зачислил?» — the row «Проценты на остаток»)
+            named = _overlap(asked, lemmas) if document else 0.0
+            key = (overlap, named, c.number == top.number, c.score)
             if best is None or key > best:
                 best, pick = key, c
         if pick is not None:

@@ -51,9 +51,19 @@ BASIS: dict[str, tuple[str, ...]] = {
 }
 # a final figure: the total of everything, or what remains after what was paid
 FINAL: dict[str, tuple[str, ...]] = {
-    "total": ("итого", "всего", "в итоге", "итоговый", "общая сумма"),
+    # a turnover is the total of a period's operations («Обороты по кредиту (поступило)»)
+    "total": ("итого", "всего", "в итоге", "итоговый", "общая сумма", "оборот"),
     "rest": ("остаток", "остаться", "сальдо", "к доплате", "доплатить", "окончательный расчёт"),
+    # what is paid after every deduction: «Итого к оплате по акту», «К выплате»
+    "payable": ("к оплате", "к выплате", "к перечислению"),
 }
+# a total that is also what is payable («Итого к оплате») is what is payable; what remains
+# payable («Остаток к оплате») is the rest
+_FINAL_OVER = {
+    frozenset({"total", "payable"}): "payable",
+    frozenset({"rest", "payable"}): "rest",
+}
+_TOTALS = frozenset({"total", "payable"})
 _CLAUSE_BREAKS = frozenset({";"})
 _NAMES = frozenset({"number", "identifier"})  # «№ 3» names an object, it is no figure
 # a clause's qualifier is a weaker sign than one in the value's own stretch
@@ -71,9 +81,12 @@ class Qualifiers:
 
 
 def _class_of(lemmas: Sequence[str], table: dict[str, tuple[str, ...]]) -> str | None:
-    """The class value whose cue occurs in ``lemmas`` (None when none or several do)."""
+    """The class value whose cue occurs in ``lemmas`` (None when none or several do, but
+    a pair one of which refines the other: ``_FINAL_OVER``)."""
     found = {key for key, cues in table.items() if any(find_cue(lemmas, c) >= 0 for c in cues)}
-    return found.pop() if len(found) == 1 else None
+    if len(found) > 1:
+        return _FINAL_OVER.get(frozenset(found))
+    return found.pop() if found else None
 
 
 def qualifiers_of(lemmas: Sequence[str]) -> Qualifiers:
@@ -106,6 +119,7 @@ def _clause(fact: Fact) -> tuple[str, int, int]:
 class Context:
     own: list[str]  # lemmas of the value's own stretch of its clause (or its table label)
     clause: list[str]  # lemmas of the whole clause
+    labelled: bool = False  # a table cell read with its row and column labels
 
 
 def context_of(fact: Fact, neighbours: Sequence[Fact]) -> Context:
@@ -115,7 +129,7 @@ def context_of(fact: Fact, neighbours: Sequence[Fact]) -> Context:
     of documents and objects («Спецификация № 3») are."""
     if fact.label:
         lemmas = _lemmas(fact.label)
-        return Context(lemmas, lemmas)
+        return Context(lemmas, lemmas, labelled=True)
     clause, at, end = _clause(fact)
     base = fact.start - at
     inside = [
@@ -187,17 +201,37 @@ def qualifier_words() -> set[str]:
     return {lm for cue in cues for lm in cue_lemmas(cue)}
 
 
+def _item_named(question: Question, contexts: Sequence[Context], skip: set[str]) -> bool:
+    """Whether the question shares a content word or number with an item row of a table
+    (a labelled value that is no total): it asks about that item, not the whole."""
+    words = {lm for lm in question.lemmas if lm not in STOP_LEMMAS and lm not in skip}
+    words = {w for w in words if w.isalnum()}
+    return any(
+        words & set(c.own) for c in contexts if c.labelled and qualifiers_of(c.own).final is None
+    )
+
+
 def best_facts(
     question: Question, facts: Sequence[Fact], neighbours: Sequence[Fact], ignore: set[str]
 ) -> tuple[list[Fact], bool]:
     """The candidates that fit the question best (all of them closer than ``DECISIVE`` to
     the best: never one picked on a single shared word), and whether even they all
-    contradict a qualifier the question states."""
+    contradict a qualifier the question states. A table's total row («Итого») is the
+    document's figure when the question asks no final figure and names no item row: it
+    leads the items' cells by ``DECISIVE``."""
     if not facts:
         return [], False
     wanted = asked(question)
     skip = ignore | qualifier_words()
-    fits = [fit(question, wanted, context_of(f, neighbours), skip) for f in facts]
+    contexts = [context_of(f, neighbours) for f in facts]
+    fits = [fit(question, wanted, c, skip) for c in contexts]
+    if wanted.final is None and not _item_named(question, contexts, skip):
+        fits = [
+            Fit(f.score + DECISIVE, f.conflict)
+            if c.labelled and qualifiers_of(c.own).final in _TOTALS
+            else f
+            for f, c in zip(fits, contexts, strict=True)
+        ]
     top = max(f.score for f in fits)
     close = [(f, s) for f, s in zip(facts, fits, strict=True) if s.score > top - DECISIVE]
     return [f for f, _ in close], all(s.conflict for _, s in close)

@@ -27,6 +27,10 @@ MONEY = re.compile(
     rf"(?<![\d.,]){_NUMBER}\s*{_SPELLED}(?:(?:тыс\w*|млн\w*|млрд\w*)\.?\s*)?(?:руб\w*|₽|коп\w*|евро|долл\w*)",
     re.I,
 )
+# a cell a flattened table row labels with its currency: «Кредит (поступление), руб.: 7 536,45»
+LABELLED_MONEY = re.compile(
+    rf"(?:руб\.?|рублей|₽)\)?:{_SPACE}*(\d{{1,3}}(?:{_SPACE}\d{{3}})*,\d{{2}})(?![\d])", re.I
+)
 # a share written as a fraction: «1/300 ставки рефинансирования», «2/3 стоимости патента»
 SHARE = re.compile(r"(?<![\d/.])\d{1,2}/\d{1,4}(?![\d/.])")
 _MONTH_WORDS = "|".join(sorted({re.escape(m) for m in MONTHS}, key=len, reverse=True))
@@ -144,7 +148,9 @@ def profile(text: str) -> SentenceProfile:
         sequence=sequence,
         percents=tuple(m.group(0) for m in PERCENT.finditer(text)),
         shares=tuple(m.group(0) for m in SHARE.finditer(text)) + _coefficients(analysed),
-        money=tuple(m.group(0) for m in MONEY.finditer(text)) + _worded_money(analysed),
+        money=tuple(m.group(0) for m in MONEY.finditer(text))
+        + tuple(m.group(1) for m in LABELLED_MONEY.finditer(text))
+        + _worded_money(analysed),
         dates=tuple(m.group(0) for m in DATE.finditer(text)),
         periods=_periods(text, analysed),
         days=tuple(d.text for d in days_of_month_in(analysed)),

@@ -8,7 +8,10 @@ from pydantic import BaseModel, Field
 
 from finagent.language.text import Sentence
 
-CARD_VERSION = 9  # 9: a form named only by a line in capitals («ПРИХОДНЫЙ КАССОВЫЙ ОРДЕР»)
+# 12: a form named only by a line in capitals («ПРИХОДНЫЙ КАССОВЫЙ ОРДЕР»); 11: a form's
+# heading beside its number box; 10: the bonus field; 9: a PDF's row «label figure»; 8:
+# headings dated or under an approval note, form number boxes
+CARD_VERSION = 12
 
 FactKind = Literal["amount", "rate", "date", "term", "number", "identifier"]
 

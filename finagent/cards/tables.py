@@ -1,7 +1,8 @@
 """Table cells of a document's text and the labels that say what each cell holds.
 
 Loaders flatten tables into lines of cells: Markdown and grid tables («| a | b |», with
-«|---|» or «+---+» rules) and Word tables («a | b | c»). A value in a cell is read with its
+«|---|» or «+---+» rules) and Word tables («a | b | c»); a PDF's text keeps a row as its
+label and one figure with kopecks («Итого 153 500,00»). A value in a cell is read with its
 row's label (the first cell with words: «Всего к оплате», «Сальдо конечное», a
 counterparty) and, in a table of three columns or more, its column's header («Сумма с
 НДС, руб.»): the header alone says whether a figure is with or without VAT.
@@ -13,6 +14,10 @@ from dataclasses import dataclass
 
 _RULE_CHARS = frozenset("|+-=:. ")
 _KEY_VALUE_COLUMNS = 2  # a two-column table is a list of «label | value» pairs
+_KOPECKS = 2  # «754 800,00»: two decimals mark an amount of money
+_GROUP = 3  # digits of a thousands group
+_MAX_ROW = 200  # a longer line is prose, not a flattened row
+_CONTINUES = frozenset(",;:—–-(«")  # a label ending so runs on into its figure: prose
 
 
 @dataclass(frozen=True)
@@ -108,6 +113,39 @@ def _label_line(line: str, offset: int) -> Cell | None:
     return Cell(start, start + len(value.strip()), label.strip().strip("*").strip(), "")
 
 
+def _figure_start(words: list[str]) -> int | None:
+    """Where a figure with kopecks that ends ``words`` starts («8 461 200,00»: digit groups
+    of three after a first group of one to three digits), None when the last word is none."""
+    whole, comma, decimals = words[-1].partition(",")
+    if not comma or len(decimals) != _KOPECKS or not (whole + decimals).isdigit():
+        return None
+    at = len(words) - 1
+    if len(whole) != _GROUP:
+        return at  # «153500,00» or «45,00»: the figure is one word
+    while at > 0 and words[at - 1].isdigit() and len(words[at - 1]) <= _GROUP:
+        at -= 1
+        if len(words[at]) < _GROUP:
+            break  # a first group of one or two digits opens the figure
+    return at
+
+
+def _trailing_figure_line(line: str, offset: int) -> Cell | None:
+    """«Итого стоимость выполненных работ без НДС 8 461 200,00»: a table a PDF flattened
+    keeps a row's label and its one figure with kopecks on a line, with no delimiter."""
+    stripped = line.rstrip().rstrip("*").rstrip()
+    words = stripped.split(" ")
+    if len(stripped) > _MAX_ROW or len(words) < _KEY_VALUE_COLUMNS:
+        return None
+    at = _figure_start(words)
+    if at is None or at == 0:
+        return None
+    label = " ".join(words[:at]).strip().strip("*").strip()
+    if not _has_words(label) or label[-1] in _CONTINUES:
+        return None
+    start = offset + len(" ".join(words[:at])) + 1
+    return Cell(start, offset + len(stripped), label, "")
+
+
 def table_cells(text: str) -> list[Cell]:
     """Every value cell of every table of ``text`` with its row label and column header."""
     out: list[Cell] = []
@@ -132,7 +170,7 @@ def table_cells(text: str) -> list[Cell]:
             continue
         if "|" not in line:
             flush()
-            pair = _label_line(line, start)
+            pair = _label_line(line, start) or _trailing_figure_line(line, start)
             if pair is not None:
                 out.append(pair)
             continue

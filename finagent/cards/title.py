@@ -155,15 +155,21 @@ def heading_of(text: str) -> Heading:
     and its number or period («ПЛАТЁЖНОЕ ПОРУЧЕНИЕ № 318», «РАСЧЁТНЫЙ ЛИСТОК ЗА ОКТЯБРЬ
     2026 г.»). A line that names a kind only as the document it refers to («Приложение № 4
     к приказу …») yields to a later line set as a heading."""
+    from finagent.cards.form_box import has_number_box  # form_box reads this module
+
     lines = _lines(text)
+    boxed = has_number_box(text)
     referring: Heading | None = None
     for index, (start, end, line, marked) in enumerate(lines):
         if _is_letterhead(line) or is_label_line(line) or (referring and not marked):
             continue
         lemmas = tuple(lemma(t.text) for s in analyse(line).sentences for t in s.tokens)
         doc_type = doc_type_of(lemmas, _TYPE_WITHIN_TOKENS) if index < _HEAD_LINES else None
-        # past an approval note the next line set as a heading is the form's own
-        phrase = kind_phrase(line, marked, numbered=doc_type is None and referring is None)
+        # past an approval note the next line set as a heading is the form's own; a
+        # form's heading in capitals beside its number box («ПРИХОДНЫЙ КАССОВЫЙ ОРДЕР»
+        # next to «Номер документа | 148») names itself by the box
+        numbered = doc_type is None and referring is None and not (marked and boxed)
+        phrase = kind_phrase(line, marked, numbered=numbered)
         if doc_type is None and phrase is not None:
             doc_type = _phrase_kind(phrase)
         if doc_type is None:

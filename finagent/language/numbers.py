@@ -49,19 +49,31 @@ def _plain(text: str) -> Decimal | None:
         return None
 
 
+def _justified_gap(sentence: AnalysedSentence, i: int) -> set[str]:
+    """The wide gap of a justified line a PDF's text keeps («запиской  24  000  рублей»):
+    when the number is set off from the word before it by two or more spaces, groups
+    set off by the same gap join it; in a line spaced singly two spaces part two numbers."""
+    if i == 0:
+        return set()
+    gap = sentence.gap(i - 1, i)
+    return {gap} if len(gap) > 1 and not gap.strip(" ") else set()
+
+
 def read_number(sentence: AnalysedSentence, i: int) -> tuple[Decimal, int] | None:
     """The number starting at token ``i`` and the index after it.
 
-    Digit groups of three separated by one space join the first token («297 200»); only the
-    last group may carry a decimal part («1 846 315,20»)."""
+    Digit groups of three separated by one space join the first token («297 200»), or by
+    the wide gap of a justified line; only the last group may carry a decimal part
+    («1 846 315,20»)."""
     tokens = sentence.tokens
     first = _plain(tokens[i].text)
     if first is None:
         return None
     text = tokens[i].text
     j = i + 1
+    gaps = _GROUP_GAPS | _justified_gap(sentence, i)
     if is_digits(text) and len(text) <= 3:
-        while j < len(tokens) and sentence.gap(j - 1, j) in _GROUP_GAPS:
+        while j < len(tokens) and sentence.gap(j - 1, j) in gaps:
             group = tokens[j].text
             head = group.split(",")[0]
             if not (is_digits(head) and len(head) == 3 and _plain(group) is not None):

@@ -292,7 +292,10 @@ def _actor(words: Sequence[str], at: int) -> bool:
 def _complement(lemmas: Sequence[str], words: Sequence[str], at: int) -> bool:
     """A value field's word in the genitive after a noun that names no kind of value is
     that noun's complement: «фонд оплаты труда» asks the fund, not the payment's term
-    («срок оплаты», «дата оплаты» do ask it)."""
+    («срок оплаты», «дата оплаты» do ask it). So is one after «на» and a noun: «проценты
+    на остаток» asks the interest, the balance is what it is charged on."""
+    if 1 < at < min(len(words), len(lemmas)) and lemmas[at - 1] == "на":
+        return part_of_speech(words[at - 2]) == "NOUN"
     if not 0 < at < len(words) or at >= len(lemmas) or not genitive(words[at]):
         return False
     head = lemmas[at - 1]

@@ -60,9 +60,15 @@ log = get_logger("finagent.orchestrate")  # the event names predate this module
 
 def held_document_states_it(named: NamedDocuments, question: Question | None) -> bool:
     """«До какого числа ответить на требование 18-07/4412?»: a held document named by its
-    number, party or person, and no date, sum or period of the question's own to compute
-    from: the document states the term (and the calculators would ask for the dates)."""
-    if question is None or not named.precise_ids:
+    number, party or person, or one alone by its kind and a subject word of its heading
+    («по требованию о пояснениях»), and no date, sum or period of the question's own to
+    compute from: the document states the term (and the calculators would ask for the
+    dates)."""
+    if question is None:
+        return False
+    # «по требованию о пояснениях»: its kind and a subject word of its heading name one card
+    described = [d for d in question.documents if {"тип", "заголовок"} <= set(d.reasons)]
+    if not named.precise_ids and len(described) != 1:
         return False
     return not (question.dates or question.money or question.periods)
 

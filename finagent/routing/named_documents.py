@@ -271,6 +271,7 @@ def _missing(question: Question, cards: Sequence[DocumentCard]) -> str | None:
         _as_source(question.lemmas, start, end)
         and not _held(kind, cards)
         and not _said_by_named(question, cards, question.lemmas[start:end])
+        and not _common_noun_of_named(question, cards, start, end)
     ):
         return kind.name
     # a counterparty with its legal form is checked against every card (``_stranger``)
@@ -305,6 +306,20 @@ def _said_by_named(question: Question, cards: Sequence[DocumentCard], words: Seq
         if kind_words <= set(cue_lemmas(card.title)):
             return True
     return False
+
+
+def _common_noun_of_named(
+    question: Question, cards: Sequence[DocumentCard], start: int, end: int
+) -> bool:
+    """A kind's single word that ends the question unqualified («затянет оплату по
+    требованию?»: no number, authority or period after it) and that the document the
+    question names by more than a kind word uses itself («с даты получения требования
+    Кредитора») is that document's common noun, not another document the user lacks."""
+    if end - start != 1 or any(lm.isalnum() for lm in question.lemmas[end:]):
+        return False
+    word = question.lemmas[start]
+    named = {m.document_id for m in question.documents if set(m.reasons) - {"тип"}}
+    return any(c.document_id in named and word in c.vocabulary for c in cards)
 
 
 def _held_number(key: str, held: set[str]) -> bool:

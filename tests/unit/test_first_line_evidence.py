@@ -66,6 +66,10 @@ def test_what_a_question_states_before_its_question_word_is_context(
         # a field's word in the genitive after another noun is that noun's complement
         ("Какой фонд оплаты труда по штатному расписанию?", "procedure", []),
         ("Какая дата оплаты по счёту?", "date", ["payment_term"]),
+        # a field's word after «на» and a noun is what that noun is charged on
+        ("Под какой процент банк начислил проценты на остаток?", "rate", ["interest_rate"]),
+        ("Какой остаток на счёте?", "amount", ["balance"]),
+        ("Какая премия положена водителю по приказу?", "amount", ["bonus"]),
     ],
 )
 def test_a_field_named_by_the_question_sets_its_type(

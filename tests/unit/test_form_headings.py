@@ -69,3 +69,26 @@ def test_a_unified_forms_code_names_a_kind_and_the_number_follows_the_sign() -> 
     assert missing("Какая стоимость объекта по акту ОС-1 № 41?") is None
     assert missing("Какая стоимость объекта по акту ОС-1 № 42?") == "акт № 42"
     assert missing("Что принято по акту по форме ОС-1?") is None
+
+
+# a cash form as a text file draws its number box beside its heading
+CASH_ORDER = """                                          Унифицированная форма № КО-2
+                                 Утверждена постановлением Госкомстата России
+                                                      от 18.08.98 № 88
+ООО «Сосна-Трейд»
+                               +------------------+-------------------+
+                               | Номер документа  | Дата составления  |
+   РАСХОДНЫЙ КАССОВЫЙ ОРДЕР    +------------------+-------------------+
+                               |       57         |    03.06.2027     |
+                               +------------------+-------------------+
+Выдать: Круглову Петру Ильичу
+Сумма: 12 400,00 руб.
+"""
+
+
+def test_a_forms_heading_beside_its_number_box_titles_and_numbers_it() -> None:
+    card = build_card("k", "ko2.txt", CASH_ORDER)
+    assert card.title == "Расходный кассовый ордер"
+    assert card.number == "57"
+    found = build_question("Сколько выдали по расходнику № 57?", cards=[card]).documents
+    assert [m.document_id for m in found] == ["k"]

@@ -395,6 +395,22 @@ def test_a_held_document_named_precisely_states_its_own_deadline(
     assert held_document_states_it(named_documents(asked, fresh_cards), asked) is states
 
 
+@pytest.mark.parametrize(
+    ("question", "states"),
+    [
+        ("До какого числа ответить на требование ИФНС о пояснениях по НДС?", True),
+        ("До какого числа ответить на требование?", False),
+    ],
+)
+def test_a_held_document_named_by_its_kind_and_heading_states_its_own_deadline(
+    demo_cards: list[DocumentCard], question: str, states: bool
+) -> None:
+    # «о пояснениях» is a subject word of «Требование о представлении пояснений»: with
+    # its kind it names the one card; the kind alone may be any demand of the law
+    asked = build_question(question, cards=demo_cards)
+    assert held_document_states_it(named_documents(asked, demo_cards), asked) is states
+
+
 def test_a_number_an_institution_owns_names_no_document(
     demo_cards: list[DocumentCard], fresh_cards: list[DocumentCard]
 ) -> None:
@@ -487,3 +503,12 @@ def test_a_street_named_after_a_person_names_no_person() -> None:
     cards = [build_card("staffing", "Штатное расписание № 4", staffing)]
     found = build_question("Сколько мы платим за охрану кофейни на Ленина?", cards=cards).documents
     assert all("лицо" not in m.reasons for m in found)
+
+
+def test_a_kind_word_the_named_document_uses_unqualified_is_its_common_noun() -> None:
+    cards = _cards({"guarantee": GUARANTEE})
+    # «по требованию» of the guarantee the person names is no tax demand the user lacks
+    question = "Какая неустойка для Рябинина, если он затянет оплату по требованию?"
+    assert named(question, cards).missing is None
+    # a demand qualified by its number or authority is a document of its own
+    assert named("Какая неустойка для Рябинина по требованию ИФНС № 7?", cards).missing

@@ -119,3 +119,27 @@ def test_each_further_part_gets_a_sentence_of_its_own() -> None:
 def test_a_fraction_is_a_rate() -> None:
     assert values_of(profile("с 31-го дня — 1/150 ставки рефинансирования"), "rate") == ("1/150",)
     assert values_of(profile("дата 01.02.2025"), "rate") == ()
+
+
+def test_a_further_part_in_a_document_is_answered_by_the_row_the_question_names() -> None:
+    # document sentences are ordered by the document key, not by their scores: the row far
+    # below the best sentence answers the second part by the question's words
+    chunk = Chunk(id="d:1", text="", source="user_docs", title="Выписка", document_id="d")
+    texts = [
+        "Комиссия банка за ведение счёта начислена по ставке 0,2 % и списана 31.03.2025.",
+        "№: 7; Назначение платежа: Оплата аренды за март; Дебет (списание), руб.: 90 000,00",
+        "№: 9; Назначение платежа: Комиссия за ведение счёта за март; Дебет, руб.: 1 250,00",
+    ]
+    ranked = [
+        Candidate(chunk, 1, t, 0, i, score=2.0 if i == 0 else -4.0, learned=True)
+        for i, t in enumerate(texts)
+    ]
+    question = build_question(
+        "Под какой процент банк берёт комиссию за ведение счёта и сколько списал?"
+    )
+    assert [c.sentence for c in further_parts(question, ranked)] == [texts[2]]
+
+
+def test_a_figure_after_a_currency_label_is_an_amount() -> None:
+    row = "Кредит (поступление), руб.: 7 536,45; Остаток, руб.: 1 330 023,89"
+    assert values_of(profile(row), "amount") == ("7 536,45", "1 330 023,89")
