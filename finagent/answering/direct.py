@@ -9,7 +9,7 @@ asked type the best sentence is quoted as the extractive composer quotes it.
 
 from __future__ import annotations
 
-from finagent.answering.asked_values import asked_values
+from finagent.answering.asked_values import asked_values, value_type
 from finagent.answering.card_evidence import CardAnswer
 from finagent.answering.context import AnswerContext
 from finagent.answering.cut_sentences import values_of_year
@@ -34,6 +34,11 @@ _SUBJECTS = {
     "period": "Срок",
 }
 _TAX_NAMES = {t.key: t.name for t in TAXES}
+# an amount the law sets as a share: a sanction («штраф 40 процентов», «пени 1/300
+# ставки»), or a size asked («в каком размере учесть расходы» — «4 процента от …»); the
+# lead names what is asked
+_SHARE_SUBJECTS = {"штраф": "Штраф", "пеня": "Пени", "пени": "Пени", "неустойка": "Неустойка"}
+_SIZE = "размер"
 
 
 def subject_of(question: Question) -> str | None:
@@ -71,11 +76,32 @@ def stated_values(question: Question, quote: str) -> tuple[str, ...]:
     return values_of_year(quote, values, {y.year for y in question.years})
 
 
+def share_subject(question: Question) -> str | None:
+    """«Штраф», «Пени», «Размер»: the subject of an amount question a share of a base may
+    answer (see :data:`_SHARE_SUBJECTS`); None for other questions."""
+    if value_type(question) != "amount":
+        return None
+    lemmas = set(question.lemmas)
+    named = next((v for k, v in _SHARE_SUBJECTS.items() if k in lemmas), None)
+    return named or ("Размер" if _SIZE in lemmas else None)
+
+
+def shared_values(question: Question, quote: str) -> tuple[str, ...]:
+    """The shares a sentence states for an amount question a share answers, when it states
+    no sum («…влекут взыскание штрафа в размере 40 процентов…»)."""
+    values = asked_values(profile(quote), question, "rate")
+    return values_of_year(quote, values, {y.year for y in question.years})
+
+
 def sentence_lead(question: Question, top: Candidate) -> list[str]:
     """The value line and the quote of the best sentence, or just the quote."""
     quote = clean_sentence(top.sentence)
     subject = subject_of(question)
     values = stated_values(question, quote) if subject else ()
+    share = share_subject(question)
+    if not values and share:
+        values = shared_values(question, quote)
+        subject = share if values else subject
     if not subject or not values or len(values) > MAX_VALUES:
         return [f"{quote_lead(top)} «{quote}» [{top.number}]"]
     reference = _reference(top)
