@@ -39,6 +39,7 @@ _TAX_NAMES = {t.key: t.name for t in TAXES}
 # lead names what is asked
 _SHARE_SUBJECTS = {"штраф": "Штраф", "пеня": "Пени", "пени": "Пени", "неустойка": "Неустойка"}
 _SIZE = "размер"
+_SIZE_SUBJECT = "Размер"
 
 
 def subject_of(question: Question) -> str | None:
@@ -83,7 +84,7 @@ def share_subject(question: Question) -> str | None:
         return None
     lemmas = set(question.lemmas)
     named = next((v for k, v in _SHARE_SUBJECTS.items() if k in lemmas), None)
-    return named or ("Размер" if _SIZE in lemmas else None)
+    return named or (_SIZE_SUBJECT if _SIZE in lemmas else None)
 
 
 def shared_values(question: Question, quote: str) -> tuple[str, ...]:
@@ -93,15 +94,23 @@ def shared_values(question: Question, quote: str) -> tuple[str, ...]:
     return values_of_year(quote, values, {y.year for y in question.years})
 
 
+def _position(quote: str, value: str) -> int:
+    at = quote.find(value)
+    return at if at >= 0 else len(quote)
+
+
 def sentence_lead(question: Question, top: Candidate) -> list[str]:
     """The value line and the quote of the best sentence, or just the quote."""
     quote = clean_sentence(top.sentence)
     subject = subject_of(question)
     values = stated_values(question, quote) if subject else ()
     share = share_subject(question)
-    if not values and share:
-        values = shared_values(question, quote)
-        subject = share if values else subject
+    shares = shared_values(question, quote) if share else ()
+    # a sanction states its share and its floor or cap together («20 процентов, но не
+    # менее 1 000 рублей»): the lead names both, in the sentence's order
+    if shares and (not values or share != _SIZE_SUBJECT):
+        values = tuple(sorted({*values, *shares}, key=lambda v: _position(quote, v)))
+        subject = share
     if not subject or not values or len(values) > MAX_VALUES:
         return [f"{quote_lead(top)} «{quote}» [{top.number}]"]
     reference = _reference(top)

@@ -139,9 +139,12 @@ def test_a_sanction_or_size_set_as_a_share_leads_with_the_share() -> None:
         "Расходы включаются в размере, не превышающем 4 процентов от расходов на оплату."
     )
     assert sentence_lead(size, rule)[0].startswith("Размер — 4 процентов")
-    # a sum stated beside the share is the amount asked
+    # a sanction's share and its floor are both named, in the sentence's order
     both = candidate("Штраф составляет 20 процентов, но не менее 1 000 рублей.")
-    assert sentence_lead(question, both)[0].startswith("Сумма — 1 000 рублей")
+    assert sentence_lead(question, both)[0].startswith("Штраф — 20 процентов, 1 000 рублей")
+    # a size question with a sum: the sum
+    floor = candidate("Расходы учитываются в сумме 1 000 рублей, или 20 процентов.")
+    assert sentence_lead(size, floor)[0].startswith("Сумма — 1 000 рублей")
 
 
 def test_a_sentence_without_the_asked_value_is_quoted_as_it_is() -> None:
