@@ -119,3 +119,13 @@ def test_each_further_part_gets_a_sentence_of_its_own() -> None:
 def test_a_fraction_is_a_rate() -> None:
     assert values_of(profile("с 31-го дня — 1/150 ставки рефинансирования"), "rate") == ("1/150",)
     assert values_of(profile("дата 01.02.2025"), "rate") == ()
+
+
+def test_a_noun_phrase_coordinated_after_the_ask_is_a_part_when_it_asks_a_value() -> None:
+    question = build_question("Какой лимит годового дохода у самозанятого и ставки налога?")
+    assert [p.answer_type for p in question.parts] == ["limit", "rate"]
+    assert question.parts[1].own[:3] == ["и", "ставка", "налог"]
+    # a coordinated subject, not a value, and a clause with a verb of its own are no part
+    assert build_question("Какой лимит доходов и расходов?").parts == []
+    assert build_question("Какие ставки НДС и налога на прибыль?").parts == []
+    assert build_question("Какой штраф за опоздание, и есть ли минимум?").parts == []
