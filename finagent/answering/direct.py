@@ -9,6 +9,8 @@ asked type the best sentence is quoted as the extractive composer quotes it.
 
 from __future__ import annotations
 
+import re
+
 from finagent.answering.asked_values import asked_values, value_type
 from finagent.answering.card_evidence import CardAnswer
 from finagent.answering.context import AnswerContext
@@ -18,6 +20,7 @@ from finagent.answering.derived_values import derived_values
 from finagent.answering.evidence import Candidate
 from finagent.answering.extractive import clean_sentence, compose_key_facts, quote_lead
 from finagent.answering.further_parts import further_parts
+from finagent.answering.ranker import EXCEPTIONS, asked_conditions
 from finagent.answering.sentence_profile import profile, shown
 from finagent.language.lemmas import in_genitive
 from finagent.question.model import Question
@@ -40,6 +43,8 @@ _TAX_NAMES = {t.key: t.name for t in TAXES}
 _SHARE_SUBJECTS = {"штраф": "Штраф", "пеня": "Пени", "пени": "Пени", "неустойка": "Неустойка"}
 _SIZE = "размер"
 _SIZE_SUBJECT = "Размер"
+# the clauses of a sentence that may each state a case: «…; …», «…, а в … - …», «…, но …»
+_CLAUSES = re.compile(r";|,\s+(?:а|но)\s+")
 
 
 def subject_of(question: Question) -> str | None:
@@ -94,6 +99,24 @@ def shared_values(question: Question, quote: str) -> tuple[str, ...]:
     return values_of_year(quote, values, {y.year for y in question.years})
 
 
+def of_asked_condition(question: Question, quote: str, values: tuple[str, ...]) -> tuple[str, ...]:
+    """Of a sentence's values, those of the clause naming most of the conditions the
+    question asks («…: 20 % от неуплаченной суммы; 40 % — если нарушение совершено
+    умышленно» for «если докажут умысел»), when that clause states some but not all of
+    them; else all of them. A question of several parts («какой штраф, а если повторно?»)
+    asks the other cases too."""
+    asked = asked_conditions(question.lemmas)
+    if not asked or len(values) < 2 or len(question.parts) > 1:
+        return values
+    best: tuple[int, tuple[str, ...]] = (0, values)
+    for clause in _CLAUSES.split(quote):
+        named = len({EXCEPTIONS[lm] for lm in profile(clause).lemmas if lm in EXCEPTIONS} & asked)
+        kept = tuple(v for v in values if v in clause)
+        if named > best[0] and kept and len(kept) < len(values):
+            best = (named, kept)
+    return best[1]
+
+
 def _position(quote: str, value: str) -> int:
     at = quote.find(value)
     return at if at >= 0 else len(quote)
@@ -111,6 +134,7 @@ def sentence_lead(question: Question, top: Candidate) -> list[str]:
     if shares and (not values or share != _SIZE_SUBJECT):
         values = tuple(sorted({*values, *shares}, key=lambda v: _position(quote, v)))
         subject = share
+    values = of_asked_condition(question, quote, values)
     if not subject or not values or len(values) > MAX_VALUES:
         return [f"{quote_lead(top)} «{quote}» [{top.number}]"]
     reference = _reference(top)

@@ -147,6 +147,17 @@ def test_a_sanction_or_size_set_as_a_share_leads_with_the_share() -> None:
     assert sentence_lead(size, floor)[0].startswith("Сумма — 1 000 рублей")
 
 
+def test_the_lead_states_the_value_of_the_clause_of_the_asked_condition() -> None:
+    rule = candidate("Штраф за неуплату: 20 % от суммы; 40 % — если нарушение совершено умышленно.")
+    intent = build_question("Какой штраф за неуплату налога, если докажут умысел?")
+    assert sentence_lead(intent, rule)[0].startswith("Штраф — 40 %")
+    # no condition asked, or the other case asked too: every value
+    plain = build_question("Какой штраф за неуплату налога?")
+    assert sentence_lead(plain, rule)[0].startswith("Штраф — 20 %, 40 %")
+    both = build_question("Какой штраф за неуплату налога, а если умышленно?")
+    assert sentence_lead(both, rule)[0].startswith("Штраф — 20 %, 40 %")
+
+
 def test_a_sentence_without_the_asked_value_is_quoted_as_it_is() -> None:
     question = build_question("Какая ставка НДФЛ для нерезидентов?")
     (line,) = sentence_lead(question, candidate("Ставка зависит от статуса налогового резидента."))
