@@ -11,7 +11,7 @@ must-contain check), :mod:`~evals.direct.figures` (unsupported figures),
 from __future__ import annotations
 
 from evals.direct.dataset import DEV_DATASET, HOLDOUT_DATASET, LoadedDataset, load_direct_dataset
-from evals.direct.report import format_report, misses
+from evals.direct.report import format_report, lead_misses, misses
 from evals.direct.runner import DirectEvalConfig, composer_modes, run_direct_eval
 
 __all__ = [
@@ -21,6 +21,7 @@ __all__ = [
     "LoadedDataset",
     "composer_modes",
     "format_report",
+    "lead_misses",
     "load_direct_dataset",
     "misses",
     "run_direct_eval",

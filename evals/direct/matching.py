@@ -7,6 +7,8 @@ from collections.abc import Sequence
 
 from evals.answers.text import answer_body, summary_section
 from finagent.answering.edition import without_dating_warning
+from finagent.answering.messages import FROM_KNOWLEDGE_BASE
+from finagent.answering.quotation import is_quoted, plain_sources
 
 # no-break, thin, figure and narrow no-break spaces, and other Unicode spaces
 _SPACES = re.compile(r"[\s\u00a0\u2007\u2009\u202f\u200b]+")
@@ -52,3 +54,44 @@ def first_section(answer: str) -> str:
         return without_dating_warning(summary)
     paragraphs = [p.strip() for p in re.split(r"\n\s*\n", body) if p.strip()]
     return paragraphs[0] if paragraphs else ""
+
+
+def _quotations(line: str) -> list[tuple[int, int]]:
+    """The outermost «...» quotations of one line, as (start, end) spans with their marks;
+    one left open runs to the line's end."""
+    spans: list[tuple[int, int]] = []
+    depth, opened = 0, -1
+    for i, char in enumerate(line):
+        if char == "«":
+            if depth == 0:
+                opened = i
+            depth += 1
+        elif char == "»" and depth:
+            depth -= 1
+            if depth == 0:
+                spans.append((opened, i + 1))
+    if depth:
+        spans.append((opened, len(line)))
+    return spans
+
+
+def lead_line(summary: str, sources: Sequence[str]) -> str:
+    """What the Краткий вывод's lead states in its own words: its first line without the
+    «...» quotations copied from a cited source (:func:`~finagent.answering.quotation.
+    is_quoted`). A value line («Срок — один месяц (п. 6 ст. 100 НК РФ) [1].») keeps its
+    value; a lead that only quotes («Согласно п. 6 ст. 100 НК РФ: «…» [1]») keeps its
+    introduction alone. A party's name in quotes (АО «Вектор») is shorter than a copied
+    passage and stays. A notice that a live source is unavailable and the knowledge base
+    answers instead is no lead: the line after it is."""
+    lines = [ln.strip() for ln in summary.splitlines() if ln.strip()]
+    line = next((ln for ln in lines if not ln.endswith(FROM_KNOWLEDGE_BASE)), "")
+    if not line:
+        return ""
+    plain = plain_sources(sources)
+    kept, last = [], 0
+    for start, end in _quotations(line):
+        if is_quoted(line[start:end], plain):
+            kept.append(line[last:start])
+            last = end
+    kept.append(line[last:])
+    return " ".join(" ".join(kept).split())

@@ -1,10 +1,12 @@
 """The direct-answer table (one per dataset, one column per composer mode), the key fact
-of the answer evaluation, and the per-item miss list of dev datasets."""
+of the answer evaluation, the per-item miss list of dev datasets, and the hits whose lead
+line does not state the value (:func:`lead_misses`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from evals.direct.matching import group_met
 from evals.direct.scoring import TARGETS, check_targets
 
 # (label, metric key): rows of the table, in order
@@ -12,10 +14,14 @@ ROWS: tuple[tuple[str, str], ...] = (
     ("value: doc_sample", "doc_sample"),
     ("value: doc_new", "doc_new"),
     ("value: documents (both)", "doc"),
+    ("  lead: documents", "lead_doc"),
     ("value: taxcode", "taxcode"),
     ("value: kb", "kb"),
     ("value: taxcode + kb", "taxcode_kb"),
+    ("  lead: taxcode + kb", "lead_taxcode_kb"),
     ("value: all answerable", "value_all"),
+    ("  lead: all answerable", "lead_all"),
+    ("  hits with the value in a quote only", "hit_not_lead"),
     ("declined or clarified", "declined"),
     ("  of them: live source offline", "live_unavailable"),
     ("answered but wrong", "wrong"),
@@ -139,5 +145,36 @@ def misses(result: dict[str, Any]) -> dict[str, Any]:
                             if k in item
                         }
                     )
+            out.setdefault(name, {})[mode] = rows
+    return out
+
+
+def lead_misses(result: dict[str, Any]) -> dict[str, Any]:
+    """Per dev dataset and mode: the hits whose lead line does not state every expected
+    value (the value only in the quote): id, category, answer type, the groups missing
+    from the lead, the lead as scored and the Краткий вывод."""
+    out: dict[str, Any] = {}
+    for name, part in result["by_dataset"].items():
+        if part["blind"]:
+            continue
+        for mode, entry in part["modes"].items():
+            rows = []
+            for item in entry.get("items", []):
+                if item["expected"] != "answer" or not item["hit"] or item.get("lead_hit"):
+                    continue
+                missing = [
+                    g for g in item["expected_groups"] if not group_met(item.get("lead", ""), g)
+                ]
+                rows.append(
+                    {
+                        "id": item["id"],
+                        "category": item["category"],
+                        "answer_type": item["answer_type"],
+                        "expected_groups": item["expected_groups"],
+                        "missing_from_lead": missing,
+                        "lead": item.get("lead", ""),
+                        "summary": item["summary"],
+                    }
+                )
             out.setdefault(name, {})[mode] = rows
     return out

@@ -28,7 +28,7 @@ from evals.answers.runner import _evaluate_mode, _item_scores, eval_settings
 from evals.answers.text import abstained, answer_body
 from evals.direct.dataset import DirectItem, LoadedDataset, docs_folder, fresh_user
 from evals.direct.figures import cited_source_texts, unsupported_figures
-from evals.direct.matching import first_section, group_met, missing_groups
+from evals.direct.matching import first_section, group_met, lead_line, missing_groups
 from evals.direct.scoring import ItemResult, aggregate, check_targets
 from evals.direct.setup import Sources, data_dir_for, ingest, mark_ready, ready_summary
 from finagent.answering import messages
@@ -113,6 +113,8 @@ async def answer_item(agent: Agent, item: DirectItem, code: CodeUnits) -> ItemRe
     if item.answerable:
         scored.missing = missing_groups(scored.summary, item.must_contain)
         scored.hit = not scored.missing
+        scored.lead = lead_line(scored.summary, cited)
+        scored.lead_hit = scored.hit and not missing_groups(scored.lead, item.must_contain)
         scored.value_in_body = not missing_groups(body, item.must_contain)
         scored.value_in_sources = all(
             any(group_met(c.text, g) for c in chunks) for g in item.must_contain

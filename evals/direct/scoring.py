@@ -6,6 +6,11 @@
   «не найдено сведений»), the run ended in the S5 clarification, or its first line says
   a live source (Bank of Russia, news) is unavailable: offline, that is a refusal too,
   and it is counted apart (``live_unavailable``).
+* **Lead.** A hit whose values are stated by the lead itself: the Краткий вывод's first
+  line, without the «...» quotations copied from a cited source
+  (:func:`~evals.direct.matching.lead_line`). A value only in the quote below, or only in
+  a quote-only first line, is a hit but not a lead hit. Reported beside the hit rate; the
+  targets read the hit rate.
 * **Wrong.** Answerable, not declined, and a miss: a confidently wrong first line.
 * **Unsupported.** Figures (:mod:`~evals.direct.figures`) in no cited source nor the
   question, and legal references the answer evaluation's check marks unsupported.
@@ -31,6 +36,12 @@ VALUE_GROUPS: dict[str, tuple[str, ...]] = {
     "kb": ("kb",),
     "taxcode_kb": KNOWLEDGE_CATEGORIES,
 }
+# lead figures: value group -> its "lead" metric key (no targets: the hit rate has them)
+LEAD_GROUPS: dict[str, str] = {
+    "doc": "lead_doc",
+    "taxcode_kb": "lead_taxcode_kb",
+    "value_all": "lead_all",
+}
 # (metric, comparison, threshold): the issue's targets
 TARGETS: tuple[tuple[str, str, float], ...] = (
     ("doc_sample", ">=", 0.90),
@@ -54,6 +65,7 @@ class ItemResult:
     answer_type: str
     expected: str
     hit: bool | None = None  # answerable items only
+    lead_hit: bool | None = None  # answerable items only: the values in the lead itself
     declined: bool = False
     clarified: bool = False
     live_unavailable: bool = False
@@ -62,6 +74,7 @@ class ItemResult:
     value_in_body: bool | None = None  # the value elsewhere in the answer
     value_in_sources: bool | None = None  # the value in some retrieved passage
     summary: str = ""
+    lead: str = ""  # the lead line as scored (quotations of sources left out)
     scenario: int | None = None
     source_kinds: list[str] = field(default_factory=list)
     cited: list[str] = field(default_factory=list)
@@ -105,6 +118,11 @@ def aggregate(results: Sequence[ItemResult]) -> dict[str, Any]:
         part = [r for r in answerable if r.category in categories]
         out[name] = _rate(sum(bool(r.hit) for r in part), len(part))
     out["value_all"] = _rate(sum(bool(r.hit) for r in answerable), len(answerable))
+    for name, key in LEAD_GROUPS.items():
+        pooled = VALUE_GROUPS.get(name)
+        part = [r for r in answerable if pooled is None or r.category in pooled]
+        out[key] = _rate(sum(bool(r.lead_hit) for r in part), len(part))
+    out["hit_not_lead"] = sum(bool(r.hit) and not r.lead_hit for r in answerable)
     refusals = [r for r in results if not r.answerable]
     out["declined"] = _rate(sum(r.abstained for r in refusals), len(refusals))
     out["wrong"] = sum(r.wrong for r in answerable)

@@ -9,7 +9,9 @@ asked type the best sentence is quoted as the extractive composer quotes it.
 
 from __future__ import annotations
 
-from finagent.answering.asked_values import asked_values
+import re
+
+from finagent.answering.asked_values import asked_values, value_type
 from finagent.answering.card_evidence import CardAnswer
 from finagent.answering.context import AnswerContext
 from finagent.answering.cut_sentences import values_of_year
@@ -18,6 +20,7 @@ from finagent.answering.derived_values import derived_values
 from finagent.answering.evidence import Candidate
 from finagent.answering.extractive import clean_sentence, compose_key_facts, quote_lead
 from finagent.answering.further_parts import further_parts
+from finagent.answering.ranker import EXCEPTIONS, asked_conditions
 from finagent.answering.sentence_profile import profile, shown
 from finagent.language.lemmas import in_genitive
 from finagent.question.model import Question
@@ -34,6 +37,14 @@ _SUBJECTS = {
     "period": "Срок",
 }
 _TAX_NAMES = {t.key: t.name for t in TAXES}
+# an amount the law sets as a share: a sanction («штраф 40 процентов», «пени 1/300
+# ставки»), or a size asked («в каком размере учесть расходы» — «4 процента от …»); the
+# lead names what is asked
+_SHARE_SUBJECTS = {"штраф": "Штраф", "пеня": "Пени", "пени": "Пени", "неустойка": "Неустойка"}
+_SIZE = "размер"
+_SIZE_SUBJECT = "Размер"
+# the clauses of a sentence that may each state a case: «…; …», «…, а в … - …», «…, но …»
+_CLAUSES = re.compile(r";|,\s+(?:а|но)\s+")
 
 
 def subject_of(question: Question) -> str | None:
@@ -71,11 +82,59 @@ def stated_values(question: Question, quote: str) -> tuple[str, ...]:
     return values_of_year(quote, values, {y.year for y in question.years})
 
 
+def share_subject(question: Question) -> str | None:
+    """«Штраф», «Пени», «Размер»: the subject of an amount question a share of a base may
+    answer (see :data:`_SHARE_SUBJECTS`); None for other questions."""
+    if value_type(question) != "amount":
+        return None
+    lemmas = set(question.lemmas)
+    named = next((v for k, v in _SHARE_SUBJECTS.items() if k in lemmas), None)
+    return named or (_SIZE_SUBJECT if _SIZE in lemmas else None)
+
+
+def shared_values(question: Question, quote: str) -> tuple[str, ...]:
+    """The shares a sentence states for an amount question a share answers, when it states
+    no sum («…влекут взыскание штрафа в размере 40 процентов…»)."""
+    values = asked_values(profile(quote), question, "rate")
+    return values_of_year(quote, values, {y.year for y in question.years})
+
+
+def of_asked_condition(question: Question, quote: str, values: tuple[str, ...]) -> tuple[str, ...]:
+    """Of a sentence's values, those of the clause naming most of the conditions the
+    question asks («…: 20 % от неуплаченной суммы; 40 % — если нарушение совершено
+    умышленно» for «если докажут умысел»), when that clause states some but not all of
+    them; else all of them. A question of several parts («какой штраф, а если повторно?»)
+    asks the other cases too."""
+    asked = asked_conditions(question.lemmas)
+    if not asked or len(values) < 2 or len(question.parts) > 1:
+        return values
+    best: tuple[int, tuple[str, ...]] = (0, values)
+    for clause in _CLAUSES.split(quote):
+        named = len({EXCEPTIONS[lm] for lm in profile(clause).lemmas if lm in EXCEPTIONS} & asked)
+        kept = tuple(v for v in values if v in clause)
+        if named > best[0] and kept and len(kept) < len(values):
+            best = (named, kept)
+    return best[1]
+
+
+def _position(quote: str, value: str) -> int:
+    at = quote.find(value)
+    return at if at >= 0 else len(quote)
+
+
 def sentence_lead(question: Question, top: Candidate) -> list[str]:
     """The value line and the quote of the best sentence, or just the quote."""
     quote = clean_sentence(top.sentence)
     subject = subject_of(question)
     values = stated_values(question, quote) if subject else ()
+    share = share_subject(question)
+    shares = shared_values(question, quote) if share else ()
+    # a sanction states its share and its floor or cap together («20 процентов, но не
+    # менее 1 000 рублей»): the lead names both, in the sentence's order
+    if shares and (not values or share != _SIZE_SUBJECT):
+        values = tuple(sorted({*values, *shares}, key=lambda v: _position(quote, v)))
+        subject = share
+    values = of_asked_condition(question, quote, values)
     if not subject or not values or len(values) > MAX_VALUES:
         return [f"{quote_lead(top)} «{quote}» [{top.number}]"]
     reference = _reference(top)

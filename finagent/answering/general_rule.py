@@ -9,7 +9,9 @@ the same point that state a value of the asked type are ordered by structure bef
 learned score:
 
 1. a sentence that states no condition the question leaves unasked comes first — an
-   extension, suspension, exception, repeat or intent (:data:`ranker.EXCEPTIONS`), or,
+   extension, suspension, exception, repeat or intent, or a special regime of the Code
+   (:data:`ranker.EXCEPTIONS`), a tax the question does not name («… по налогу на
+   добавленную стоимость …» for «сколько длится камеральная проверка декларации?»), or,
    when the question states no condition of its own, a sentence that opens with one
    («В случае, если …», «Если …», «При условии …», «За исключением …»);
 2. then the sentence naming more of the question's subject (its words beyond the
@@ -19,13 +21,24 @@ learned score:
 
 Only candidates within :data:`MARGIN` of the best are reordered: a sentence the ranker
 finds far weaker is not the rule asked about.
+
+*The general case across articles* (:func:`prefer_general_case`): when the best sentence
+is one of the Code and a special case the question leaves unasked, its asides in
+parentheses left out («Неуплата … контролирующим лицом … контролируемой иностранной
+компании …», ст. 129.5, for «какой штраф за неуплату налога, если докажут умысел?»), the
+best sentence of the Code or the knowledge base within :data:`CASE_MARGIN` that states a
+value of the asked type and no such special case comes first, one naming a condition the
+question asks («умышленно») before the others. A best sentence naming an asked condition
+is the question's case, whatever else it names.
 """
 
 from __future__ import annotations
 
+import re
+
 from finagent.answering.asked_values import states_asked
 from finagent.answering.evidence import Candidate
-from finagent.answering.ranker import EXCEPTIONS, asked_conditions
+from finagent.answering.ranker import EXCEPTIONS, asked_conditions, type_match
 from finagent.answering.sentence_profile import SentenceProfile, profile
 from finagent.language.cues import cue_lemmas, has_any
 from finagent.language.glossary import glossary_terms
@@ -33,6 +46,14 @@ from finagent.question.model import Question
 from finagent.question.tables import STOP_LEMMAS, TAXES
 
 MARGIN = 4.0  # logit units of the learned ranker
+CASE_MARGIN = 3.0  # across points and articles: the ranker's order weighs more there
+_LEGAL_SOURCES = frozenset({"law", "kb"})
+# an aside in parentheses names the special cases beside the rule the sentence states
+# («…в течение 10 дней (20 дней - при налоговой проверке консолидированной группы …)»)
+_ASIDE = re.compile(r"\([^()]*\)")
+# taxes a sentence names in passing as what a rule also covers («налога (сбора, страховых
+# взносов)»), or as the account it is paid through: no special case of their own
+_PASSING_TAXES = frozenset({"insurance", "ens", "duty"})
 # a sentence that opens with its condition states a special case («В случае, если …»)
 CONDITION_OPENERS = ("в случае", "если", "при условии", "за исключением")
 # the question states a condition of its own: conditional sentences may be its answer
@@ -44,10 +65,43 @@ def _opens_with_condition(p: SentenceProfile) -> bool:
     return any(head[: len(c)] == c for c in (cue_lemmas(o) for o in CONDITION_OPENERS))
 
 
-def _unasked_exception(p: SentenceProfile, asked: set[str], plain: bool) -> bool:
-    if {EXCEPTIONS[lm] for lm in p.lemmas if lm in EXCEPTIONS} - asked:
+def _unasked_tax(p: SentenceProfile, question: Question) -> bool:
+    """The sentence names a tax by a whole name and none the question names: a rule of that
+    tax, not of the question's subject."""
+    named = {t.key for t in TAXES if t.key not in _PASSING_TAXES and has_any(p.sequence, t.cues)}
+    return bool(named) and not named & set(question.taxes)
+
+
+def _conditions(p: SentenceProfile) -> set[str]:
+    return {EXCEPTIONS[lm] for lm in p.lemmas if lm in EXCEPTIONS}
+
+
+def _unasked_exception(
+    p: SentenceProfile, asked: set[str], plain: bool, question: Question | None = None
+) -> bool:
+    if _conditions(p) - asked:
+        return True
+    if question is not None and _unasked_tax(p, question):
         return True
     return plain and _opens_with_condition(p)
+
+
+def _without_asides(candidate: Candidate) -> SentenceProfile:
+    text = candidate.sentence
+    while (stripped := _ASIDE.sub(" ", text)) != text:
+        text = stripped
+    return profile(text)
+
+
+def _special_case(candidate: Candidate, question: Question, asked: set[str]) -> bool:
+    """The sentence, its asides in parentheses left out, is a special case the question
+    leaves unasked: a condition or special regime (:data:`ranker.EXCEPTIONS`), or, in the
+    Code, a tax the question does not name. A knowledge-base sentence names taxes in
+    passing («при возмещении НДС, разрывах в цепочке НДС»)."""
+    p = _without_asides(candidate)
+    if _conditions(p) - asked:
+        return True
+    return candidate.chunk.source == "law" and _unasked_tax(p, question)
 
 
 def _tax_named(p: SentenceProfile, question: Question) -> bool:
@@ -89,10 +143,39 @@ def prefer_general_rule(question: Question, ranked: list[Candidate]) -> list[Can
         p = profile(c.sentence)
         words = p.lemmas | profile(c.context).lemmas if c.context else p.lemmas
         named = len(words & subject) + int(_tax_named(p, question))
-        return (_unasked_exception(p, asked, plain), -named, -c.score)
+        return (_unasked_exception(p, asked, plain, question), -named, -c.score)
 
     best = min(peers, key=key)
     if best is top:
         return ranked
+    best.score = max(best.score, top.score)
+    return [best, *(c for c in ranked if c is not best)]
+
+
+def prefer_general_case(question: Question, ranked: list[Candidate]) -> list[Candidate]:
+    """``ranked`` with a general rule first when the best sentence is a special case the
+    question leaves unasked (see the module's docstring)."""
+    if not ranked or ranked[0].chunk.source != "law":
+        return ranked
+    top = ranked[0]
+    asked = asked_conditions(list(question.lemmas))
+    # a sentence of a condition the question asks is its case, whatever else it names
+    if _conditions(profile(top.sentence)) & asked or not _special_case(top, question, asked):
+        return ranked
+    rivals = [
+        c
+        for c in ranked[1:]
+        if c.chunk.source in _LEGAL_SOURCES
+        and c.score >= top.score - CASE_MARGIN
+        and type_match(profile(c.sentence), question)
+        and not _special_case(c, question, asked)
+    ]
+    if not rivals:
+        return ranked
+
+    def key(c: Candidate) -> tuple[bool, float]:
+        return (not _conditions(profile(c.sentence)) & asked, -c.score)
+
+    best = min(rivals, key=key)
     best.score = max(best.score, top.score)
     return [best, *(c for c in ranked if c is not best)]

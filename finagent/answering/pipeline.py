@@ -54,7 +54,7 @@ from finagent.answering.final import (
     verified,
 )
 from finagent.answering.further_parts import further_parts
-from finagent.answering.general_rule import prefer_general_rule
+from finagent.answering.general_rule import prefer_general_case, prefer_general_rule
 from finagent.answering.list_items import prefer_matching_item
 from finagent.answering.output_checks import (
     Problem,
@@ -170,6 +170,7 @@ async def _rank(turn: TurnInput) -> tuple[list[Candidate], float | None]:
         ranked = rank_learned(turn.question, ranked, tax_focus(turn.query))
         ranked = prefer_stated_value(turn.question, ranked)
         ranked = prefer_matching_item(turn.question, ranked)
+        ranked = prefer_general_case(turn.question, ranked)
         ranked = prefer_general_rule(turn.question, ranked)
         ranked = prefer_asked_subject(turn.question, ranked)
         ranked = prefer_asked_year(turn.question, ranked)

@@ -89,6 +89,12 @@ EXCEPTIONS = {
     # a special kind of taxpayer the Code sets its own term for («…консолидированной группы
     # налогоплательщиков представляются ответственным участником…»)
     "консолидированный": "group",
+    # the Code's other special regimes and procedures, each with rules of its own beside the
+    # general one: controlled foreign companies («контролирующее лицо … контролируемой
+    # иностранной компании», ст. 129.5 beside ст. 122), a supplement to an inspection
+    # report («возражения по дополнению к акту», ст. 101 п. 6.2 beside ст. 100 п. 6)
+    "контролировать": "controlled",  # pymorphy3 reads both participles as the verb
+    "дополнение": "supplement",
 }
 # the hand-set ranking of the extractive composer, as weights of the same features
 PRIOR = {
@@ -224,7 +230,9 @@ def excluded_conditions(lemmas: list[str]) -> set[str]:
 _SANCTIONS = frozenset({"штраф", "пеня", "пени", "неустойка"})
 
 
-def _type_match(p: SentenceProfile, question: Question) -> bool:
+def type_match(p: SentenceProfile, question: Question) -> bool:
+    """The sentence states a value of the asked type; for a sanction asked as an amount, a
+    share of the tax too («штраф в размере 40 процентов»)."""
     if states_asked(p, question):
         return True
     sanction = value_type(question) == "amount" and bool(_SANCTIONS & set(question.lemmas))
@@ -273,7 +281,7 @@ def features(question: Question, found: list[Candidate], focus: TaxFocus | None)
                 c.semantic,
                 c.semantic - best,
                 len(words & topic) / max(1, len(topic)),
-                float(_type_match(p, question)),
+                float(type_match(p, question)),
                 float(_names_tax(p, tuple(question.taxes))),
                 float(any(f and f & p.lemmas for f in fields)),
                 float(p.digits),

@@ -23,8 +23,11 @@ _NUMBER = rf"\d+(?:{_SPACE}\d{{3}})*(?:[.,]\d+)?"
 # a figure may be spelled out after it, as contracts write: «7 (семь) процентов»
 _SPELLED = r"(?:\([а-яё ,\-]{2,60}\)\s*)?"
 PERCENT = re.compile(rf"(?<![\d.,]){_NUMBER}\s*{_SPELLED}(?:%|процент\w*)", re.I)
+# a range names its unit once, after its upper bound: «от 4 000 до 5 000 руб.» is one sum
+_RANGE_START = rf"(?:\bот{_SPACE}+{_NUMBER}{_SPACE}+до{_SPACE}+)?"
 MONEY = re.compile(
-    rf"(?<![\d.,]){_NUMBER}\s*{_SPELLED}(?:(?:тыс\w*|млн\w*|млрд\w*)\.?\s*)?(?:руб\w*|₽|коп\w*|евро|долл\w*)",
+    rf"(?<![\d.,]){_RANGE_START}{_NUMBER}\s*{_SPELLED}"
+    rf"(?:(?:тыс\w*|млн\w*|млрд\w*)\.?\s*)?(?:руб\w*|₽|коп\w*|евро|долл\w*)",
     re.I,
 )
 # a cell a flattened table row labels with its currency: «Кредит (поступление), руб.: 7 536,45»

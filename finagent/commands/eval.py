@@ -262,6 +262,7 @@ def direct(
         DEV_DATASET,
         DirectEvalConfig,
         format_report,
+        lead_misses,
         load_direct_dataset,
         misses,
         run_direct_eval,
@@ -297,7 +298,12 @@ def direct(
     target = report or settings.reports_path / "eval_direct.json"
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(
-        json.dumps({**result, "misses": misses(result)}, ensure_ascii=False, indent=2), "utf-8"
+        json.dumps(
+            {**result, "misses": misses(result), "lead_misses": lead_misses(result)},
+            ensure_ascii=False,
+            indent=2,
+        ),
+        "utf-8",
     )
     if as_json:
         typer.echo(json.dumps(result, ensure_ascii=False, indent=2))

@@ -31,7 +31,7 @@ from finagent.moscow_time import moscow_today
 from finagent.question.asked import asked_attributes, proper_names
 from finagent.question.documents import named_documents
 from finagent.question.model import Question
-from finagent.question.parts import QUESTION_WORDS, AskedPart, asked_parts
+from finagent.question.parts import QUESTION_WORDS, AskedPart, asked_parts, coordinated_parts
 from finagent.question.revision import asked_revision, with_revisions
 from finagent.question.tables import (
     ANSWER_CUES,
@@ -410,6 +410,9 @@ def _asked_unit(lemmas: Sequence[str]) -> str | None:
     return None
 
 
+_VALUE_PARTS = frozenset({"rate", "amount", "limit", "period", "date"})
+
+
 def _typed_parts(analysed: Analysed) -> list[AskedPart]:
     """The asked parts, each with the answer type its own words ask (an elliptic part
     («А за отказ…?») asks what the part before it asked)."""
@@ -418,7 +421,16 @@ def _typed_parts(analysed: Analysed) -> list[AskedPart]:
         kind = _field_type(part.own) or _answer_types(part.own, [])[0]
         elliptic = kind == "unknown" and i > 0 and part.own[:1] == ["а"]
         part.answer_type = parts[i - 1].answer_type if elliptic else kind
-    return parts
+    if parts:
+        return parts
+    # «какой лимит … и ставки налога?»: a coordinated noun phrase is a part of its own
+    # when its own words ask a value
+    coordinated = coordinated_parts(analysed)
+    for part in coordinated:
+        part.answer_type = _field_type(part.own) or _answer_types(part.own, [])[0]
+    if coordinated and coordinated[-1].answer_type in _VALUE_PARTS:
+        return coordinated
+    return []
 
 
 def build_question(

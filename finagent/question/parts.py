@@ -5,6 +5,11 @@
 показания?»: each part opens with a question word (pymorphy3 lemmas: «какой», «сколько»,
 «когда» …) or, after the first, with a clause or sentence that opens with «а» (an elliptic
 ask of the same kind). A part runs up to the next one.
+
+A part may also be a noun phrase coordinated after the first ask with «и», with no
+question word or verb of its own: «Какой лимит годового дохода у самозанятого и ставки
+налога?» asks the limit and the rates (:func:`coordinated_parts`; the caller keeps it only
+when its own words ask a value, so «какой лимит доходов и расходов» stays one ask).
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ QUESTION_WORDS = frozenset(
     {"какой", "каков", "каковой", "сколько", "когда", "кто", "где", "насколько", "чей"}
 )
 _CONTRAST = "а"
+_AND = "и"
+_VERBS = frozenset({"VERB", "INFN"})
 _CLAUSE_BREAKS = frozenset({",", "?", ".", ";", "—", "-"})
 
 
@@ -64,3 +71,21 @@ def asked_parts(analysed: Analysed) -> list[AskedPart]:
         return []
     ends = [*starts[1:], len(lemmas)]
     return [AskedPart(own=list(lemmas[s:e])) for s, e in zip(starts, ends, strict=True)]
+
+
+def coordinated_parts(analysed: Analysed) -> list[AskedPart]:
+    """The first ask and the noun phrase coordinated after it with its last «и», when that
+    phrase has no question word and no verb of its own; else none."""
+    lemmas = [lm for sentence in analysed.sentences for lm in sentence.lemmas]
+    first = next((i for i, lm in enumerate(lemmas) if lm in QUESTION_WORDS), -1)
+    if first < 0:
+        return []
+    for i in range(len(lemmas) - 1, first, -1):
+        if lemmas[i] != _AND:
+            continue
+        tail = [lm for lm in lemmas[i + 1 :] if lm.isalpha()]
+        if not tail or any(lm in QUESTION_WORDS or part_of_speech(lm) in _VERBS for lm in tail):
+            return []
+        start = first - 1 if first > 0 and part_of_speech(lemmas[first - 1]) == "PREP" else first
+        return [AskedPart(own=lemmas[start:i]), AskedPart(own=lemmas[i:])]
+    return []

@@ -97,3 +97,8 @@ def test_the_figure_check_accepts_a_sum_its_source_writes_in_words() -> None:
 
 def test_how_long_by_time_asks_a_period() -> None:
     assert build_question("Сколько по времени рассматривают жалобу?").answer_type == "period"
+
+
+def test_a_range_of_sums_is_one_value_with_both_bounds() -> None:
+    sentence = "Неподача уведомления — от 4 000 до 5 000 руб.; нарушение срока — 1 500 руб."
+    assert values_of(profile(sentence), "amount") == ("от 4 000 до 5 000 руб", "1 500 руб")

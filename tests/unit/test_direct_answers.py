@@ -127,6 +127,37 @@ def test_the_lead_line_states_the_value_then_quotes_it() -> None:
     assert quote == "«Налоговая ставка устанавливается в размере 30 процентов.» [1]"
 
 
+def test_a_sanction_or_size_set_as_a_share_leads_with_the_share() -> None:
+    question = build_question("Какой штраф за неуплату налога, если докажут умысел?")
+    top = candidate(
+        "Деяния, совершенные умышленно, влекут взыскание штрафа в размере 40 процентов."
+    )
+    line, _ = sentence_lead(question, top)
+    assert line == "Штраф — 40 процентов (п. 3 ст. 224 НК РФ) [1]."
+    size = build_question("В каком размере можно учесть представительские расходы?")
+    rule = candidate(
+        "Расходы включаются в размере, не превышающем 4 процентов от расходов на оплату."
+    )
+    assert sentence_lead(size, rule)[0].startswith("Размер — 4 процентов")
+    # a sanction's share and its floor are both named, in the sentence's order
+    both = candidate("Штраф составляет 20 процентов, но не менее 1 000 рублей.")
+    assert sentence_lead(question, both)[0].startswith("Штраф — 20 процентов, 1 000 рублей")
+    # a size question with a sum: the sum
+    floor = candidate("Расходы учитываются в сумме 1 000 рублей, или 20 процентов.")
+    assert sentence_lead(size, floor)[0].startswith("Сумма — 1 000 рублей")
+
+
+def test_the_lead_states_the_value_of_the_clause_of_the_asked_condition() -> None:
+    rule = candidate("Штраф за неуплату: 20 % от суммы; 40 % — если нарушение совершено умышленно.")
+    intent = build_question("Какой штраф за неуплату налога, если докажут умысел?")
+    assert sentence_lead(intent, rule)[0].startswith("Штраф — 40 %")
+    # no condition asked, or the other case asked too: every value
+    plain = build_question("Какой штраф за неуплату налога?")
+    assert sentence_lead(plain, rule)[0].startswith("Штраф — 20 %, 40 %")
+    both = build_question("Какой штраф за неуплату налога, а если умышленно?")
+    assert sentence_lead(both, rule)[0].startswith("Штраф — 20 %, 40 %")
+
+
 def test_a_sentence_without_the_asked_value_is_quoted_as_it_is() -> None:
     question = build_question("Какая ставка НДФЛ для нерезидентов?")
     (line,) = sentence_lead(question, candidate("Ставка зависит от статуса налогового резидента."))

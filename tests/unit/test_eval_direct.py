@@ -9,7 +9,13 @@ import pytest
 
 from evals.direct.dataset import docs_folder, fresh_user, is_blind, load_direct_dataset
 from evals.direct.figures import answer_figures, unsupported_figures
-from evals.direct.matching import first_section, group_met, missing_groups, normalise_value
+from evals.direct.matching import (
+    first_section,
+    group_met,
+    lead_line,
+    missing_groups,
+    normalise_value,
+)
 from evals.direct.scoring import ItemResult, aggregate, check_targets
 
 
@@ -221,3 +227,50 @@ def test_a_window_of_a_long_sentence_shields_its_reference() -> None:
     assert quoted_reference(body, ref, [source])
     # a window whose words the source does not hold is not a quotation
     assert not is_quoted("«…установленной пунктом 2 статьи 777 настоящего Кодекса)»", [source])
+
+
+_SOURCE = (
+    "Лицо, в отношении которого проводилась налоговая проверка, в течение одного месяца "
+    "со дня получения акта налоговой проверки вправе представить письменные возражения."
+)
+
+
+def test_lead_line_keeps_the_value_line_and_drops_a_copied_quote() -> None:
+    summary = f"Срок — одного месяца (п. 6 ст. 100 НК РФ) [1].\n\n«{_SOURCE}» [1]"
+    assert lead_line(summary, [_SOURCE]).startswith("Срок — одного месяца")
+    quote_only = f"Согласно п. 6 ст. 100 НК РФ: «{_SOURCE}» [1]"
+    lead = lead_line(quote_only, [_SOURCE])
+    assert lead == "Согласно п. 6 ст. 100 НК РФ: [1]"
+    assert missing_groups(lead, [["одного месяца"]]) == [["одного месяца"]]
+    # a quotation copied from no cited source is the answer's own words
+    assert "одного месяца" in lead_line(quote_only, ["другой текст"])
+
+
+def test_a_party_name_in_quotes_stays_in_the_lead() -> None:
+    source = "ООО «Вектор», именуемое в дальнейшем «Арендодатель», и ИП Петров заключили договор."
+    summary = "Арендодатель — ООО «Вектор» [1] (документ «Договор аренды № 5»).\n- «…» [1]"
+    assert not missing_groups(lead_line(summary, [source]), [["ООО «Вектор»"]])
+
+
+def test_aggregate_reports_the_lead_beside_the_hit_rate() -> None:
+    results = [
+        _result("taxcode", hit=True, lead_hit=True),
+        _result("kb", hit=True, lead_hit=False),
+        _result("doc_new", hit=True, lead_hit=True),
+        _result("doc_new", hit=False, lead_hit=False),
+    ]
+    metrics = aggregate(results)
+    assert metrics["taxcode_kb"] == {"rate": 1.0, "hit": 2, "n": 2}
+    assert metrics["lead_taxcode_kb"] == {"rate": 0.5, "hit": 1, "n": 2}
+    assert metrics["lead_doc"] == {"rate": 0.5, "hit": 1, "n": 2}
+    assert metrics["lead_all"] == {"rate": 0.5, "hit": 2, "n": 4}
+    assert metrics["hit_not_lead"] == 1
+    assert all(not key.startswith("lead") for key in check_targets(metrics))
+
+
+def test_a_live_source_notice_is_not_the_lead() -> None:
+    from finagent.answering.messages import FROM_KNOWLEDGE_BASE
+
+    notice = f"Источник данных «Банк России» не настроен. {FROM_KNOWLEDGE_BASE}"
+    summary = f"{notice}\n\nСтавка — 16,5 % («Ключевая ставка») [1].\n\n«27 октября — 16,5 %.» [1]"
+    assert lead_line(summary, ["27 октября — 16,5 %."]).startswith("Ставка — 16,5 %")

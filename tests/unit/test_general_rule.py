@@ -6,7 +6,7 @@ from __future__ import annotations
 from finagent.answering.context import build_context
 from finagent.answering.evidence import Candidate, candidates
 from finagent.answering.extractive import LEARNED_SOURCE_MARGIN, compose_key_facts, quoted
-from finagent.answering.general_rule import prefer_general_rule
+from finagent.answering.general_rule import prefer_general_case, prefer_general_rule
 from finagent.question.build import build_question
 from finagent.state import Chunk
 
@@ -93,3 +93,51 @@ def test_the_details_quote_each_source_near_the_best_by_the_learned_score() -> N
     ]
     body = compose_key_facts(ctx, ranked, lead=["Срок — четырех месяцев [1]."])
     assert SPECIAL in body and EXTENSION not in body
+
+
+GENERAL = "Неуплата образцового сбора влечет взыскание штрафа в размере 20 процентов."
+INTENT = "Те же деяния, совершенные умышленно, влекут взыскание штрафа в размере 40 процентов."
+CONTROLLED = (
+    "Неуплата образцового сбора контролирующим лицом контролируемой иностранной компании "
+    "влечет взыскание штрафа в размере 100 000 рублей."
+)
+VAT_RULE = (
+    "Образцовая проверка декларации по налогу на добавленную стоимость проводится "
+    "в течение двух месяцев."
+)
+
+
+def _one(unit: str, sentence: str, score: float) -> Candidate:
+    return Candidate(_law(unit), 1, sentence, 0, 0, score=score, learned=True)
+
+
+def test_a_special_regime_of_another_article_yields_to_the_general_rule() -> None:
+    question = build_question("Какой штраф за неуплату сбора, если докажут умысел?")
+    ranked = [_one("129.5", CONTROLLED, 4.0), _one("122", GENERAL, 2.0), _one("122", INTENT, 1.5)]
+    # the rule of the asked condition (intent) before the plain one
+    assert prefer_general_case(question, ranked)[0].sentence == INTENT
+    # the question names the regime: its article stays first
+    named = build_question("Какой штраф контролирующему лицу контролируемой компании?")
+    assert prefer_general_case(named, list(ranked))[0].sentence == CONTROLLED
+    # too weak a rival is no rule of the question
+    far = [_one("129.5", CONTROLLED, 4.0), _one("122", INTENT, 0.5)]
+    assert prefer_general_case(question, far)[0].sentence == CONTROLLED
+
+
+def test_a_special_case_in_parentheses_is_an_aside_of_the_rule() -> None:
+    aside = (
+        "Документы представляются в течение 10 дней (20 дней - при проверке "
+        "контролирующего лица контролируемой иностранной компании)."
+    )
+    question = build_question("В какой срок представить истребованные документы?")
+    ranked = [_one("93", aside, 3.0), _one("88", "Пояснения представляются в течение 5 дней.", 2.9)]
+    assert prefer_general_case(question, ranked)[0].sentence == aside
+
+
+def test_a_sentence_of_a_tax_the_question_does_not_name_is_a_special_case() -> None:
+    question = build_question("Сколько длится образцовая проверка декларации?")
+    ranked = _ranked(_law("901"), VAT_RULE, RULE.replace("отчета", "декларации"))
+    assert prefer_general_rule(question, ranked)[0].sentence != VAT_RULE
+    vat = build_question("Сколько длится образцовая проверка декларации по НДС?")
+    ranked = _ranked(_law("901"), VAT_RULE, RULE.replace("отчета", "декларации"))
+    assert prefer_general_rule(vat, ranked)[0].sentence == VAT_RULE

@@ -143,3 +143,13 @@ def test_a_further_part_in_a_document_is_answered_by_the_row_the_question_names(
 def test_a_figure_after_a_currency_label_is_an_amount() -> None:
     row = "Кредит (поступление), руб.: 7 536,45; Остаток, руб.: 1 330 023,89"
     assert values_of(profile(row), "amount") == ("7 536,45", "1 330 023,89")
+
+
+def test_a_noun_phrase_coordinated_after_the_ask_is_a_part_when_it_asks_a_value() -> None:
+    question = build_question("Какой лимит годового дохода у самозанятого и ставки налога?")
+    assert [p.answer_type for p in question.parts] == ["limit", "rate"]
+    assert question.parts[1].own[:3] == ["и", "ставка", "налог"]
+    # a coordinated subject, not a value, and a clause with a verb of its own are no part
+    assert build_question("Какой лимит доходов и расходов?").parts == []
+    assert build_question("Какие ставки НДС и налога на прибыль?").parts == []
+    assert build_question("Какой штраф за опоздание, и есть ли минимум?").parts == []
