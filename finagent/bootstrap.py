@@ -79,8 +79,16 @@ class Deps:
         return self.role_llms.get(role, self.llm)
 
     def ingestor(self) -> Ingestor:
-        # user documents' sentences are embedded as the answer reads them
-        return Ingestor(self.retriever, self.documents, self.settings.kb_root, document_sentences)
+        from finagent.answering.stored_profiles import DocumentProfiler
+
+        # user documents' sentences are embedded and profiled as the answer reads them
+        return Ingestor(
+            self.retriever,
+            self.documents,
+            self.settings.kb_root,
+            document_sentences,
+            DocumentProfiler(),
+        )
 
 
 class Root:
