@@ -167,6 +167,7 @@ class Root:
         bm25 = RussianBm25()
         retriever = Retriever(index, embedder, bm25, settings)
         catalog = LawCatalog(index, retriever.collection(KB))
+        stack.push_async_callback(catalog.stop)  # a load still running ends before the index
         await asyncio.to_thread(_prepare_files, settings)
         persistence = await open_persistence(settings, stack)
         documents = DocumentStore(persistence.store)

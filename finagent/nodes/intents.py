@@ -51,6 +51,9 @@ async def search_kb(state: AgentState, runtime: Runtime[AgentContext]) -> dict[s
 
 async def kb_passages(deps: Deps, state: AgentState) -> dict[str, Any]:
     """The knowledge-base passages of the turn's sub-queries (the ``kb`` branch's update)."""
+    # the answer checks the Code's units next: they load while the passages are sought
+    if deps.catalog is not None:  # tests' nodes may have none
+        deps.catalog.prefetch()
     try:
         queries = sub_queries(state)
         shared = deps.query_vectors.lookup(queries)  # the router's vector of this turn
