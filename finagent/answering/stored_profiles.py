@@ -21,6 +21,7 @@ import asyncio
 import hashlib
 import re
 import sys
+import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
@@ -103,8 +104,11 @@ def _library_version(name: str) -> str:
 def profiles_fingerprint(root: Path = _PACKAGE_ROOT) -> str:
     """The digest of the profiling code under ``root`` and of the libraries (see the
     module's docstring)."""
+    modules = profile_modules(root=root)
+    if PROFILE_MODULE not in modules:  # no source to read (byte code only): never reuse
+        return f"unread-{uuid.uuid4().hex}"
     digest = hashlib.sha256(f"records {PROFILES_VERSION}".encode())
-    for module, path in sorted(profile_modules(root=root).items()):
+    for module, path in sorted(modules.items()):
         digest.update(module.encode())
         digest.update(hashlib.sha256(path.read_bytes()).digest())
     for library in PROFILE_LIBRARIES:

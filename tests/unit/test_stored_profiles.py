@@ -93,3 +93,8 @@ def test_a_changed_rule_changes_the_fingerprint(tmp_path: Path) -> None:
     lemmas.write_text(lemmas.read_text(encoding="utf-8") + "\n# changed\n", encoding="utf-8")
     profiles_fingerprint.cache_clear()
     assert profiles_fingerprint(tmp_path) != profiles_fingerprint()
+
+
+def test_without_the_source_no_record_is_ever_current(tmp_path: Path) -> None:
+    assert profiles_fingerprint(tmp_path) != profiles_fingerprint(tmp_path / "other")
+    assert profiles_fingerprint(tmp_path).startswith("unread-")
