@@ -12,10 +12,12 @@ tax-code), the baseline cannot.
 
 ``ask`` runs offline on a warm data dir: ours runs the demo once (or ``--warm-data`` names
 a data dir that already holds it), and each tree gets its own copy, so neither finds the
-other's vectors cached. Two measures: the README's question (its vectors are in the
-cache, so the process is start-up, the graph and a ~50 ms answer), and a question not
-asked before in every repeat, as a user would (the question and the sentences the answer
-ranks are embedded then); ours and the baseline get the same questions. The first row,
+other's vectors cached. Three measures: the README's question (its vectors are in the
+cache, so the process is start-up, the graph and a ~50 ms answer), a question not asked
+before in every repeat, as a user would (the question and the sentences the answer ranks
+are embedded then), and a new question about the demo's documents in every repeat (user
+``demo``: the documents' sentences are ranked too); ours and the baseline get the same
+questions. The first row,
 ``python3 -c pass``, is the interpreter alone in the same environment: the machine is
 shared, so the ratio of a command to it says more than its absolute time.
 
@@ -56,13 +58,29 @@ ASK_QUESTIONS = (
     "Нужно ли выставлять счёт-фактуру на аванс?",
     "Как подтвердить нулевую ставку НДС?",
 )
+# distinct questions about the demo's documents (user ``demo``), none from an eval set
+ASK_DOC_QUESTIONS = (
+    "Какой срок поставки товара по договору?",
+    "Кто подписал акт выполненных работ?",
+    "Какая сумма НДС в счёте-фактуре?",
+    "В какой срок нужно ответить на уведомление налоговой?",
+    "Какой остаток на счёте на конец периода по выписке?",
+    "Какой размер залога по договору аренды?",
+    "Кто поставщик по договору поставки?",
+    "Какая стоимость работ по акту?",
+    "Какой номер счёта-фактуры?",
+    "Когда заканчивается договор аренды?",
+)
 README_QUESTION = ["ask", "кто арендодатель и сколько платим в месяц?", "--user", "demo"]
 ASK = "finagent ask (README question, warm data dir)"
 ASK_NEW = "finagent ask (a new question each time, warm data dir)"
+ASK_DOC = "finagent ask (a new question about the documents each time)"
 PASS = "python3 -c pass"
 TARGETS = {
     "finagent --help": 0.5,
     ASK: 2.0,
+    ASK_NEW: 2.0,
+    ASK_DOC: 2.0,
     'finagent route "..." --json': 1.5,
     "finagent tools list": 1.5,
     "finagent demo (fresh data dir)": 20.0,
@@ -203,6 +221,15 @@ def main() -> None:
                     env = environment(dirs[label], trees[label])
                     times[label].append(timed(trees[label], ["ask", question], env))
             lines.append(row(ASK_NEW, times["ours"], times["base"], interpreter))
+            print(lines[-1], flush=True)
+            times = {"ours": [], "base": []}
+            for i in range(opts.repeats):
+                question = ASK_DOC_QUESTIONS[i % len(ASK_DOC_QUESTIONS)]
+                for label in ("ours", "base"):
+                    env = environment(dirs[label], trees[label])
+                    args = ["ask", question, "--user", "demo"]
+                    times[label].append(timed(trees[label], args, env))
+            lines.append(row(ASK_DOC, times["ours"], times["base"], interpreter))
             print(lines[-1], flush=True)
         for name, args in CLI_MEASURES:
             times: dict[str, list[tuple[float, float]]] = {"ours": [], "base": []}

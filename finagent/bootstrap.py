@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic_core import core_schema
 
-from finagent.answering.document_sentences import document_sentences
 from finagent.clients.llm import ROLES, LLMRole, build_chat_model
 from finagent.config import Settings, get_settings
 from finagent.legal.catalog import LawCatalog
@@ -25,7 +24,6 @@ from finagent.retrieval.embedding_cache import CachedEmbedder, build_cached_embe
 from finagent.retrieval.embeddings import Embedder
 from finagent.retrieval.factory import build_index
 from finagent.retrieval.index import VectorIndex
-from finagent.retrieval.ingest import Ingestor
 from finagent.retrieval.query_vectors import QueryVectors
 from finagent.retrieval.retriever import KB, Retriever
 from finagent.retrieval.sparse import RussianBm25
@@ -40,6 +38,7 @@ if TYPE_CHECKING:  # slow to import; annotations only
     from langgraph.checkpoint.base import BaseCheckpointSaver
     from langgraph.store.base import BaseStore
 
+    from finagent.retrieval.ingest import Ingestor
     from finagent.tools.base import Tool
     from finagent.tools.catalog import LiveClients
 
@@ -79,8 +78,19 @@ class Deps:
         return self.role_llms.get(role, self.llm)
 
     def ingestor(self) -> Ingestor:
-        # user documents' sentences are embedded as the answer reads them
-        return Ingestor(self.retriever, self.documents, self.settings.kb_root, document_sentences)
+        # loaded when a command ingests, not by every answer
+        from finagent.answering.document_sentences import document_sentences
+        from finagent.answering.stored_profiles import DocumentProfiler
+        from finagent.retrieval.ingest import Ingestor
+
+        # user documents' sentences are embedded and profiled as the answer reads them
+        return Ingestor(
+            self.retriever,
+            self.documents,
+            self.settings.kb_root,
+            document_sentences,
+            DocumentProfiler(),
+        )
 
 
 class Root:
@@ -157,6 +167,7 @@ class Root:
         bm25 = RussianBm25()
         retriever = Retriever(index, embedder, bm25, settings)
         catalog = LawCatalog(index, retriever.collection(KB))
+        stack.push_async_callback(catalog.stop)  # a load still running ends before the index
         await asyncio.to_thread(_prepare_files, settings)
         persistence = await open_persistence(settings, stack)
         documents = DocumentStore(persistence.store)

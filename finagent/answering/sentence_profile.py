@@ -1,9 +1,16 @@
 """What a candidate sentence states: its lemmas and the kinds of values in it, cached by
-text (the same Tax Code and document sentences come back in question after question)."""
+text (the same Tax Code and document sentences come back in question after question).
+
+The profiles of a user document's sentences are made once at ingestion and stored beside
+its card (:mod:`finagent.answering.stored_profiles`); an answer puts the stored ones in
+force with :func:`using_profiles`, and :func:`profile` returns them instead of computing."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -142,8 +149,35 @@ def shown(value: str) -> str:
     return value
 
 
-@lru_cache(maxsize=50_000)
+# the stored profiles of the documents of the turn being answered, by exact text
+_STORED: ContextVar[Mapping[str, SentenceProfile] | None] = ContextVar(
+    "finagent_stored_profiles", default=None
+)
+
+
+@contextmanager
+def using_profiles(stored: Mapping[str, SentenceProfile]) -> Iterator[None]:
+    """Within the block, :func:`profile` returns ``stored[text]`` for a text it holds
+    (profiles made by the same code at ingestion) instead of computing it."""
+    token = _STORED.set(stored)
+    try:
+        yield
+    finally:
+        _STORED.reset(token)
+
+
 def profile(text: str) -> SentenceProfile:
+    """What ``text`` states: a stored profile in force, or computed (cached by text)."""
+    stored = _STORED.get()
+    if stored:
+        found = stored.get(text)
+        if found is not None:
+            return found
+    return computed_profile(text)
+
+
+@lru_cache(maxsize=50_000)
+def computed_profile(text: str) -> SentenceProfile:
     sequence = tuple(lemma(t.text) for t in tokenize(text) if _WORD.search(t.text))
     analysed = analyse(text)
     return SentenceProfile(

@@ -9,6 +9,7 @@ process invalidates it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import time
 from dataclasses import dataclass
@@ -94,6 +95,7 @@ class LawCatalog:
         self._by_article: dict[tuple[str, str], list[CatalogUnit]] = {}
         self._by_unit: dict[str, CatalogUnit] = {}
         self._lock = asyncio.Lock()
+        self._warming: asyncio.Task[None] | None = None
 
     def _fresh(self) -> bool:
         checked = self._checked_at
@@ -113,6 +115,29 @@ class LawCatalog:
                 self._build(await self._index.scroll(self._collection, law) if count else [])
                 self._count = count
             self._checked_at = time.monotonic()
+
+    async def warm(self) -> None:
+        """Load the units ahead of the first lookup; a failure is left to that lookup,
+        which loads again and raises."""
+        try:
+            await self._ensure()
+        except Exception:
+            return
+
+    def prefetch(self) -> None:
+        """Start loading the units beside other work (a knowledge question's search: its
+        answer looks the Code's units up next), unless they are fresh or loading."""
+        if self._fresh() or (self._warming is not None and not self._warming.done()):
+            return
+        self._warming = asyncio.get_running_loop().create_task(self.warm())
+
+    async def stop(self) -> None:
+        """Cancel a load still running (before the index closes)."""
+        task, self._warming = self._warming, None
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
 
     def _build(self, payloads: list[dict[str, Any]]) -> None:
         pieces: dict[str, list[tuple[int, dict[str, Any]]]] = {}

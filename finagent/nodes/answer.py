@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from langchain_core.messages import BaseMessage
@@ -10,6 +11,8 @@ from langgraph.runtime import Runtime
 from finagent.answering.document_sentences import answer_documents
 from finagent.answering.final import context_of
 from finagent.answering.pipeline import DOCUMENT_SCENARIOS, TurnInput, answer_turn
+from finagent.answering.sentence_profile import SentenceProfile, using_profiles
+from finagent.answering.stored_profiles import document_profiles
 from finagent.nodes.common import decision_of
 from finagent.nodes.context import AgentContext, answer_tools_option, caller, deps_of, run_config
 from finagent.nodes.question import turn_question, user_cards
@@ -44,11 +47,14 @@ async def answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str,
     if whole and who.user_id:
         found, _missing = await deps.documents.get_many(who.user_id, whole)
         texts = {doc.id: doc.text for doc in found}
+    profiles: Mapping[str, SentenceProfile] = {}
     if documents and who.user_id and deps.llm is None:
         # the offline composer ranks the documents' sentences by meaning too
         own = [c.document_id for c in ctx.chunks if c.source == "user_docs" and c.document_id]
         wanted = [*whole, *own]
         vectors = await deps.documents.sentence_vectors.get_many(who.user_id, wanted)
+        # and by what they state: their profiles, made at ingestion
+        profiles = await document_profiles(deps.documents, who.user_id, wanted)
     turn = TurnInput(
         deps=deps,
         question=question,
@@ -62,7 +68,8 @@ async def answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str,
         tool_results=list(state.get("tool_results") or []),
     )
     if deps.llm is None:
-        return await answer_turn(turn)
+        with using_profiles(profiles):
+            return await answer_turn(turn)
     # only the tools this scenario can use: each bound schema costs prompt tokens
     tools = answer_tools(deps.registry, decision, answer_tools_option(runtime, deps))
     turn.with_tools = bool(len(tools)) and tool_rounds(history) < deps.settings.max_tool_calls

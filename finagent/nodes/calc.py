@@ -15,7 +15,6 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from finagent.answering.calc import LlmReader, calculate
 from finagent.answering.final import finalise
 from finagent.clients.llm import keeps_schema_limits
 from finagent.moscow_time import moscow_today
@@ -27,6 +26,9 @@ _ANSWER_MODES = {"answer": "calc", "variants": "calc", "clarify": "clarified", "
 
 
 async def calculate_node(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
+    # the calculators load with the first calculation, not with every answer
+    from finagent.answering.calc import LlmReader, calculate
+
     deps = deps_of(runtime)
     reader = None
     if deps.llm is not None:

@@ -20,7 +20,6 @@ from finagent.retrieval.tax_focus import tax_focus
 from finagent.retrieval.unit_pieces import with_preceding_pieces
 from finagent.routing.live_params import cbr_arguments, news_arguments
 from finagent.state import AgentState, ExternalData
-from finagent.tools.declared import declared_tool
 
 INTENT_NODES = {
     "kb": "search_kb",
@@ -52,6 +51,9 @@ async def search_kb(state: AgentState, runtime: Runtime[AgentContext]) -> dict[s
 
 async def kb_passages(deps: Deps, state: AgentState) -> dict[str, Any]:
     """The knowledge-base passages of the turn's sub-queries (the ``kb`` branch's update)."""
+    # the answer checks the Code's units next: they load while the passages are sought
+    if deps.catalog is not None:  # tests' nodes may have none
+        deps.catalog.prefetch()
     try:
         queries = sub_queries(state)
         shared = deps.query_vectors.lookup(queries)  # the router's vector of this turn
@@ -74,6 +76,9 @@ async def _live(
 ) -> dict[str, Any]:
     """One live source's tool called for the question; its failure is a notice, not an error,
     and the knowledge base is searched instead (it dates past rates and explains the rules)."""
+    # every tool module loads with it: only when a live source is asked
+    from finagent.tools.declared import declared_tool
+
     deps = deps_of(runtime)
     declared = declared_tool(tool_name)
     note, source_name = declared.source_note, declared.source_name

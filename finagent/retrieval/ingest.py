@@ -32,6 +32,7 @@ from finagent.retrieval.parse_pool import parse_document
 from finagent.retrieval.progress import chunk_progress, set_stage
 from finagent.retrieval.retriever import DOCS, KB, ChunkRecord, Retriever
 from finagent.storage.documents import DocumentStore, document_id_for
+from finagent.storage.sentence_profiles import Profiler, ProfileRecord
 
 log = get_logger("finagent.ingest")
 
@@ -81,11 +82,14 @@ class Ingestor:
         documents: DocumentStore | None,
         kb_root: Path,
         sentences: Callable[[str], list[str]] | None = None,
+        profiler: Profiler | None = None,
     ):
         """``sentences``: the splitter whose sentences of a user document are embedded
-        beside its card (the answer's, given by the app); None embeds none."""
+        beside its card (the answer's, given by the app); None embeds none. ``profiler``
+        makes the profiles of those sentences, stored beside them; None stores none."""
         settings = retriever.settings
         self._sentences = sentences
+        self._profiler = profiler
         self._retriever = retriever
         self._documents = documents
         self._kb_root = kb_root
@@ -290,6 +294,12 @@ class Ingestor:
                     vectors = await self._sentence_vectors(doc_id, text)
                     if vectors is not None:
                         await self._documents.sentence_vectors.put(user_id, vectors)
+                if self._profiler is not None:  # made by older code: made again
+                    kept = await self._documents.sentence_profiles.get(user_id, doc_id)
+                    if kept is None or not self._profiler.current(kept):
+                        profiles = await self._sentence_profiles(doc_id, text)
+                        if profiles is not None:
+                            await self._documents.sentence_profiles.put(user_id, profiles)
                 return FileResult(str(path), doc_id, title, already, status="unchanged")
         payload: dict[str, object] = {
             "source": "user_docs",
@@ -305,12 +315,15 @@ class Ingestor:
         try:
             await self._retriever.add(DOCS, records)
             vectors = await self._sentence_vectors(doc_id, text)
+            profiles = await self._sentence_profiles(doc_id, text)
             # stored once its chunks are indexed: the list never shows a half document
             await self._documents.put(user_id, title, path.name, text)
             if card is not None:
                 await self._documents.cards.put(user_id, card)
             if vectors is not None:
                 await self._documents.sentence_vectors.put(user_id, vectors)
+            if profiles is not None:
+                await self._documents.sentence_profiles.put(user_id, profiles)
         except BaseException:
             await asyncio.shield(self._discard(user_id, doc_id))
             raise
@@ -335,6 +348,14 @@ class Ingestor:
             )
         finally:
             background_embedding.reset(token)
+
+    async def _sentence_profiles(self, doc_id: str, text: str) -> ProfileRecord | None:
+        """The profiles of the document's sentences (lemmas and values), made off the
+        event loop; the progress bar shows the stage ``profiles``."""
+        if self._profiler is None:
+            return None
+        set_stage("profiles")
+        return await asyncio.to_thread(self._profiler.record, doc_id, text)
 
     def _split_within_budget(self, name: str, text: str, title: str) -> list[TextChunk]:
         """The document's chunks, or DocumentLoadError over the chunk budget (before any

@@ -11,6 +11,7 @@ from pydantic import BaseModel
 from finagent.routing.inventory import describe
 from finagent.storage.cards import CardStore
 from finagent.storage.namespaces import label
+from finagent.storage.sentence_profiles import SentenceProfileStore
 from finagent.storage.sentence_vectors import SentenceVectorStore
 
 _ROOT = "documents"
@@ -69,6 +70,8 @@ class DocumentStore:
         self.cards = CardStore(store)  # each document's card, in the same store and user
         # each document's sentence vectors (whole-document answers), beside its card
         self.sentence_vectors = SentenceVectorStore(store)
+        # and the profiles of those sentences (lemmas, values), made once at ingestion
+        self.sentence_profiles = SentenceProfileStore(store)
 
     async def put(self, user_id: str, title: str, filename: str, text: str) -> StoredDocument:
         doc_id = document_id_for(user_id, text)
@@ -152,3 +155,4 @@ class DocumentStore:
         await self._store.adelete(_index_namespace(user_id), doc_id)
         await self.cards.delete(user_id, doc_id)
         await self.sentence_vectors.delete(user_id, doc_id)
+        await self.sentence_profiles.delete(user_id, doc_id)

@@ -116,3 +116,6 @@ def test_offline_ask_loads_no_client_sdk_or_server(env: dict[str, str]) -> None:
     assert "finagent.graph.agent" in modules and "finagent.tools.cbr" in modules
     assert heavy_in(modules, ASK_SKIPS) == []
     assert heavy_in(modules, ("mcp", "langchain_openai", "qdrant_client")) == []
+    # nor what only ingestion, a live source's answer or a calculation needs
+    lazy = ("finagent.retrieval.ingest", "finagent.tools.declared", "finagent.answering.calc")
+    assert heavy_in(modules, lazy) == []

