@@ -193,6 +193,8 @@ async def document_profiles(
     if not wanted:
         return {}
     profiler = DocumentProfiler()
+    # the first call reads the profiling code's sources: off the event loop
+    await asyncio.to_thread(profiles_fingerprint)
     kept = await documents.sentence_profiles.get_many(user_id, wanted)
     records = [r for r in kept if profiler.current(r)]
     held = {r.document_id for r in records}

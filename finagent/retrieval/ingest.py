@@ -296,7 +296,10 @@ class Ingestor:
                         await self._documents.sentence_vectors.put(user_id, vectors)
                 if self._profiler is not None:  # made by older code: made again
                     kept = await self._documents.sentence_profiles.get(user_id, doc_id)
-                    if kept is None or not self._profiler.current(kept):
+                    current = kept is not None and await asyncio.to_thread(
+                        self._profiler.current, kept
+                    )
+                    if not current:
                         profiles = await self._sentence_profiles(doc_id, text)
                         if profiles is not None:
                             await self._documents.sentence_profiles.put(user_id, profiles)
