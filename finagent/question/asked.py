@@ -7,7 +7,7 @@
   a scope such as «общая», «месячная»: ``SCOPE_ADJECTIVES``); «кто» with the noun it
   names, directly or through a copula («кто главный бухгалтер», «кто является
   поручителем»), asks that role or position; a capitalised noun there is a name, not a
-  role («кто Соколов»);
+  role («кто Соколов»); a possessor between them is read past («какой у нас лимит»);
 - the proper names: capitalised words inside a sentence (organisations, people, places,
   streets), not abbreviations.
 """
@@ -52,12 +52,22 @@ def _head_after(
 ) -> int:
     """The noun a question word at ``start - 1`` governs, or -1; ``links``: lemmas of
     verbs that may stand between them besides «быть»."""
-    for at in range(start, min(start + _MAX_GAP, len(words))):
+    at = start
+    while at < min(start + _MAX_GAP, len(words)):
         if _noun(words[at]):
             return at
+        if _possessor(words, lemmas, at):  # «какой у нас лимит», «кто у них бухгалтер»
+            at += 2
+            continue
         if part_of_speech(words[at]) not in _MODIFIERS and lemmas[at] not in {"быть", *links}:
             return -1
+        at += 1
     return -1
+
+
+def _possessor(words: Sequence[str], lemmas: Sequence[str], at: int) -> bool:
+    """«у нас», «у них»: a possessor between a question word and its noun."""
+    return lemmas[at] == "у" and at + 1 < len(words) and part_of_speech(words[at + 1]) == "NPRO"
 
 
 def _role_after_who(words: Sequence[str], lemmas: Sequence[str], start: int) -> int:

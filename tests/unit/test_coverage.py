@@ -211,3 +211,9 @@ def test_a_place_no_held_document_names_is_declined() -> None:
     assert found is not None and found.kind == "name"
     question = build_question("Сколько мы платим за аренду цеха в Твери?", TODAY)
     assert coverage_abstention(question, [lease], [], True, [card]) is None
+
+
+def test_a_possessor_between_the_question_word_and_its_noun_is_read_past() -> None:
+    # «какой у нас ОГРН»: «у нас» does not hide the attribute asked
+    assert _abstains("Какой у них ОГРН по акту сверки?", [ACT]) == "attribute"
+    assert _abstains("Какой у них КПП по акту сверки?", [ACT]) is None
