@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
-from finagent.answering.companions import companion_facts
+from finagent.answering.companions import asks_bound, bound_facts, companion_facts
 from finagent.answering.context import AnswerContext
 from finagent.answering.document_choice import chosen_documents, first_tier, retrieved_ids
 from finagent.answering.figures import known_numbers
@@ -255,13 +255,18 @@ def _qualified(question: Question) -> bool:
     return "amount" in question.answer_types and bool(wanted.vat or wanted.basis or wanted.final)
 
 
-def _closest(values: list[CardValue], question: Question) -> list[CardValue]:
-    """Of many candidates, those whose sentences share most words with the question."""
+def _overlaps(values: list[CardValue], question: Question) -> list[int]:
+    """How many of the question's content words each candidate's sentence shares."""
     topic = set(question.topic) - STOP_LEMMAS
-    overlap = [
+    return [
         len(topic & {lm for w in v.sentence.split() for lm in cue_lemmas(w.strip(".,;:«»()"))})
         for v in values
     ]
+
+
+def _closest(values: list[CardValue], question: Question) -> list[CardValue]:
+    """Of many candidates, those whose sentences share most words with the question."""
+    overlap = _overlaps(values, question)
     order = sorted(range(len(values)), key=lambda i: (-overlap[i], i))
     return [values[i] for i in sorted(order[:MAX_VALUES])]
 
@@ -328,6 +333,7 @@ def card_answers(
             values = _values(card, key, question)
             if not values:
                 continue
+            values = _bounded_first(question, card, values)
             number = _source_number(ctx, card, new_sources)
             if number is None:
                 continue
@@ -340,6 +346,24 @@ def card_answers(
             )
             break
     return answers + _companions(question, ordered, answers)
+
+
+def _bounded_first(
+    question: Question, card: DocumentCard, values: list[CardValue]
+) -> list[CardValue]:
+    """When the question asks a bound, the candidate values whose sentence states one
+    («0,1 % … но не более 10 %»), if any, and of several such the closest to the question:
+    the bound is of that clause, not another's."""
+    if len(values) < 2 or not asks_bound(question):
+        return values
+    by_start = {f.start: f for f in card.facts}
+    kept = [v for v in values if v.start in by_start and bound_facts(card, [by_start[v.start]])]
+    if len(kept) < 2:
+        return kept or values
+    # several bounded clauses («за просрочку поставки …», «за просрочку оплаты …»): those
+    # sharing most words with the question, so that each bound is named with its own value
+    overlap = _overlaps(kept, question)
+    return [v for v, n in zip(kept, overlap, strict=True) if n == max(overlap)]
 
 
 def _companions(

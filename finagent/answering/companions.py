@@ -6,6 +6,12 @@ is read from the same sentence of the document (a clause that states an amount s
 date or term with it), else from the nearest value of that type in the sentences just
 after it. Of several dates, those after the preposition the question asks with («до
 какого числа» — «до», «не позднее»; «с какого числа» — «с»).
+
+A bound asked beside a value («какая неустойка и какой у неё потолок?», «есть ли
+ограничение?»: the question asks a limit) is the rate or amount its sentence states after a
+word of an upper bound («но не более 10 % от стоимости», «не может превышать»), named
+«предел»; of several candidate values of the field, those whose sentence states such a
+bound answer, each named with its own value instead of «или» between clauses.
 """
 
 from __future__ import annotations
@@ -29,6 +35,13 @@ _BOUNDS: tuple[tuple[tuple[str, ...], frozenset[str]], ...] = (
     (("с какого", "с какой", "начиная с"), frozenset({"с", "начинать"})),
 )
 _LOOK_BACK = 3  # words before a value that may be its preposition
+# words before a value that make it an upper bound («не более», «не свыше», «в пределах»)
+_UPPER = frozenset(
+    "более свыше превышать выше предел предельный максимум максимальный ограничивать "
+    "ограничиваться".split()
+)
+_BOUND_KINDS = frozenset({"rate", "amount"})
+_BOUND_NAME = "предел"
 _NEAR = 600  # characters after the answer's sentence where its companion may be stated
 
 
@@ -58,13 +71,38 @@ def _near(question: Question, facts: list[Fact], stated: Sequence[Fact]) -> list
     return _bounded(question, after)[:1]
 
 
+def asks_bound(question: Question) -> bool:
+    """The question asks a limit beside or of a value («и какой у неё потолок?»)."""
+    return "limit" in question.answer_types
+
+
+def bound_facts(card: DocumentCard, stated: Sequence[Fact]) -> list[Fact]:
+    """The upper bounds the sentences of the ``stated`` facts set on them: a rate or an
+    amount after «не более», «не свыше», «не может превышать» …, not a stated fact."""
+    own = {f.sentence.start for f in stated}
+    starts = {f.start for f in stated}
+    return [
+        f
+        for f in card.facts
+        if f.kind in _BOUND_KINDS
+        and f.sentence.start in own
+        and f.start not in starts
+        and _preceding(f) & _UPPER
+    ]
+
+
 def companion_facts(
     question: Question, card: DocumentCard, stated: Sequence[Fact]
 ) -> list[tuple[str, list[Fact]]]:
-    """(name, facts) for each asked type none of the ``stated`` facts has."""
+    """(name, facts) for each asked type none of the ``stated`` facts has, and the bound
+    of the stated value when the question asks one."""
     out: list[tuple[str, list[Fact]]] = []
     if not stated:
         return out
+    if asks_bound(question):
+        bounds = bound_facts(card, stated)
+        if bounds:
+            out.append((_BOUND_NAME, bounds))
     kinds_stated = {f.kind for f in stated}
     for answer_type in dict.fromkeys(question.answer_types):
         if answer_type not in _TYPES:

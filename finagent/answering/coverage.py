@@ -22,7 +22,11 @@ Four checks, each an abstention when it fails:
   evidence uses the adjective: then the adjective must stand before that word or another
   word for a value («кадастровый номер» does not state a cadastral value). A unit of
   measure the question counts in («сколько квадратных метров»: ``MEASURE_UNITS``) is not
-  an attribute.
+  an attribute. A role asked with «кто» («кто главный бухгалтер», «кто поручитель») is
+  an attribute too; it is also stated by the noun of its activity («поручительством»);
+- places: in the user's documents, a place the question names («аренда цеха в
+  Дзержинске», pymorphy3's Geox) occurs in some document the user holds (its card's
+  vocabulary) or in the evidence: a value of the user's other premises is not it.
 """
 
 from __future__ import annotations
@@ -38,7 +42,11 @@ from finagent.cards.fields import ALL as ALL_FIELDS
 from finagent.cards.model import DocumentCard
 from finagent.language.cues import cue_lemmas, find_cue
 from finagent.language.dates import dates_in, months_in, years_in
-from finagent.language.lemmas import normal_forms, person_or_organisation
+from finagent.language.lemmas import (
+    normal_forms,
+    person_or_organisation,
+    place_name,
+)
 from finagent.language.text import analyse
 from finagent.question.asked import AskedAttribute
 from finagent.question.model import Question
@@ -52,6 +60,9 @@ from finagent.question.tables import (
 from finagent.state import Chunk
 
 _MAX_TITLES = 3
+# the noun of a role's activity: «поручитель» — «поручительство», «представитель» —
+# «представительство»
+_ACTIVITY = "ство"
 MONTH_NAMES = dict(
     enumerate(
         "январь февраль март апрель май июнь июль август сентябрь октябрь ноябрь декабрь".split(),
@@ -164,6 +175,8 @@ def _synonyms(attribute: AskedAttribute) -> list[tuple[str, ...]]:
     """Lemma phrases that name the attribute: itself, its abbreviation or full form, and
     the other cues of a card field it is a cue of («зарплата» — «оклад»)."""
     phrases: list[tuple[str, ...]] = [(attribute.head,)]
+    if attribute.role:  # «поручитель» — «обеспечивается поручительством»
+        phrases.append((attribute.head + _ACTIVITY,))
     for short, full in ATTRIBUTE_ABBREVIATIONS.items():
         if attribute.head == short:
             phrases.append(cue_lemmas(full))
@@ -324,7 +337,12 @@ def coverage_abstention(
     # a name in a question answered from the Code or the knowledge base is most often a
     # document question the router sent there, which the routing must fix, not a decline
     names = [n for n in question.names if _party_name(n, question)] if documents else []
-    if not (specific or qualified or names or numbers or dates or months or years):
+    places = (
+        [n for n in question.names if place_name(n) and not _party_name(n, question)]
+        if documents
+        else []
+    )
+    if not (specific or qualified or names or places or numbers or dates or months or years):
         return None
     headers = {card.document_id: _header(card) for card in cards}
     owners = {card.document_id: _owners(card) for card in cards}
@@ -339,6 +357,14 @@ def coverage_abstention(
     texts += [_Text.of(s) for s in sentences]
     held = [_Text.of("", header) for header in headers.values()]
     searched = _titles(chunks)
+    vocabulary = {word for card in cards for word in card.vocabulary}
+    for name in places if vocabulary else []:
+        if not normal_forms(name) & vocabulary and not any(_mentions(t, name) for t in texts):
+            return Abstention(
+                "name",
+                messages.ABSTAIN_NAME.format(name=name),
+                messages.ABSTAIN_NAME_MISSING.format(name=name, titles=searched),
+            )
     for name in names:
         if not any(_mentions(t, name) for t in [*texts, *held]):
             return Abstention(

@@ -20,6 +20,7 @@ from finagent.answering.derived_values import derived_values
 from finagent.answering.evidence import Candidate
 from finagent.answering.extractive import clean_sentence, compose_key_facts, quote_lead
 from finagent.answering.further_parts import further_parts
+from finagent.answering.part_values import part_values
 from finagent.answering.ranker import EXCEPTIONS, asked_conditions
 from finagent.answering.sentence_profile import profile, shown
 from finagent.language.lemmas import in_genitive
@@ -144,6 +145,12 @@ def sentence_lead(question: Question, top: Candidate) -> list[str]:
     return [line, f"«{quote}» [{top.number}]"]
 
 
+def _line_values(line: str) -> list[str]:
+    """The values a value line names («Сумма — 2 928 000 рублей, 528 000 рублей (…) [1].»)."""
+    head = line.split(" — ", 1)[-1]
+    return [v.strip() for v in re.split(r",\s|\s\(|\s\[", head) if v.strip()]
+
+
 def card_lead(answers: list[CardAnswer]) -> list[str]:
     """One first sentence with every asked field («Арендодатель — …; арендная плата — …»),
     then each value's sentence quoted; two values of a field are both shown."""
@@ -192,4 +199,9 @@ def compose_direct(
                 quote = clean_sentence(runner_up.sentence)
                 lead.append(f"{quote_lead(runner_up)} «{quote}» [{runner_up.number}]")
     more = further_parts(question, ranked) if lead and not cards else []
+    if len(lead) == 2 and not cards:  # a value line: name each further part's value too
+        top = next(c for c in ranked if clean_sentence(c.sentence))
+        parts = part_values(question, top, more, _line_values(lead[0]), stated_values)
+        if parts:
+            lead[0] = f"{lead[0].rstrip('.')}; {'; '.join(parts)}."
     return compose_key_facts(ctx, ranked, warning, note, lead=lead or None, more=more)

@@ -3,7 +3,7 @@ as-of date of a question («сейчас», «в этом году», «в 2025 
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 from typing import Literal
 
 from pydantic import BaseModel
@@ -51,19 +51,20 @@ def _day(text: str) -> int | None:
 
 
 def _numeric(text: str) -> date | None:
-    """«13.03.2025», «13.03.25», «2025-03-13»."""
+    """«13.03.2025», «13.03.25», «2025-03-13». A two-digit year follows the POSIX window
+    that `datetime.strptime`'s ``%y`` keeps (69-99 → 1969-1999, 00-68 → 2000-2068): the
+    approval note of a unified form, «от 18.08.98», is 1998, not 2098."""
     for sep in (".", "-"):
         parts = text.split(sep)
         if len(parts) == 3 and all(is_digits(p) for p in parts):
             if sep == "-" and len(parts[0]) == 4:
-                y, m, d = (int(p) for p in parts)
+                shape = "%Y-%m-%d"
             elif sep == "." and len(parts[2]) in (2, 4):
-                d, m, y = (int(p) for p in parts)
-                y += 2000 if y < 100 else 0
+                shape = "%d.%m.%Y" if len(parts[2]) == 4 else "%d.%m.%y"
             else:
                 return None
             try:
-                return date(y, m, d)
+                return datetime.strptime(text, shape).date()
             except ValueError:
                 return None
     return None

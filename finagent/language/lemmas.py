@@ -240,6 +240,17 @@ def surname(word: str) -> bool:
     return any("Surn" in p.tag.grammemes for p in _analyzer().parse(fold(word)))
 
 
+@lru_cache(maxsize=50_000)
+def place_name(word: str) -> bool:
+    """Whether the most probable reading of the word is a place's name (pymorphy3 Geox
+    noun): «Дзержинске», «Челябинск», «Казани»."""
+    folded = fold(word)
+    if not any("а" <= ch <= "я" for ch in folded):
+        return False
+    tag = _analyzer().parse(folded)[0].tag
+    return tag.POS == "NOUN" and "Geox" in tag
+
+
 _NAME_TAGS = frozenset({"Name", "Surn", "Patr", "Geox", "Orgn", "Trad"})
 _CONTENT = frozenset({"NOUN", "ADJF", "ADJS"})
 

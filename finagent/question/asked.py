@@ -4,7 +4,10 @@
   request («подскажите», «назовите») governs, with its genitive complements («вес груза»,
   «фонд оплаты труда») and the nouns coordinated with it («страховая сумма и франшиза»),
   and the relative adjectives before it that name its kind («кадастровая стоимость»; not
-  a scope such as «общая», «месячная»: ``SCOPE_ADJECTIVES``);
+  a scope such as «общая», «месячная»: ``SCOPE_ADJECTIVES``); «кто» with the noun it
+  names, directly or through a copula («кто главный бухгалтер», «кто является
+  поручителем»), asks that role or position; a capitalised noun there is a name, not a
+  role («кто Соколов»); a possessor between them is read past («какой у нас лимит»);
 - the proper names: capitalised words inside a sentence (organisations, people, places,
   streets), not abbreviations.
 """
@@ -22,6 +25,9 @@ _QUESTION_WORDS = frozenset({"какой", "каков", "каковой", "ск
 _REQUESTS = frozenset({"подсказать", "сказать", "назвать", "указать", "сообщить", "уточнить"})
 # between the question word and its noun: «какая кадастровая стоимость», «какой был остаток»
 _MODIFIERS = frozenset({"ADJF", "PRTF", "ADVB", "PRCL", "NUMR"})
+# «кто» names a role through these («кто является поручителем», «кто выступает гарантом»)
+_WHO = "кто"
+_COPULAS = frozenset({"быть", "являться", "выступать"})
 _MAX_GAP = 4
 _MAX_COMPLEMENTS = 2
 
@@ -34,20 +40,43 @@ class AskedAttribute(BaseModel):
     text: str  # as written in the question
     # lemmas of the relative adjectives before the head that name its kind («кадастровый»)
     qualifiers: list[str] = []
+    role: bool = False  # asked with «кто»: a role or position («главный бухгалтер»)
 
 
 def _noun(word: str) -> bool:
     return part_of_speech(word) == "NOUN"
 
 
-def _head_after(words: Sequence[str], lemmas: Sequence[str], start: int) -> int:
-    """The noun a question word at ``start - 1`` governs, or -1."""
-    for at in range(start, min(start + _MAX_GAP, len(words))):
+def _head_after(
+    words: Sequence[str], lemmas: Sequence[str], start: int, links: frozenset[str] = frozenset()
+) -> int:
+    """The noun a question word at ``start - 1`` governs, or -1; ``links``: lemmas of
+    verbs that may stand between them besides «быть»."""
+    at = start
+    while at < min(start + _MAX_GAP, len(words)):
         if _noun(words[at]):
             return at
-        if part_of_speech(words[at]) not in _MODIFIERS and lemmas[at] != "быть":
+        if _possessor(words, lemmas, at):  # «какой у нас лимит», «кто у них бухгалтер»
+            at += 2
+            continue
+        if part_of_speech(words[at]) not in _MODIFIERS and lemmas[at] not in {"быть", *links}:
             return -1
+        at += 1
     return -1
+
+
+def _possessor(words: Sequence[str], lemmas: Sequence[str], at: int) -> bool:
+    """«у нас», «у них»: a possessor between a question word and its noun."""
+    return lemmas[at] == "у" and at + 1 < len(words) and part_of_speech(words[at + 1]) == "NPRO"
+
+
+def _role_after_who(words: Sequence[str], lemmas: Sequence[str], start: int) -> int:
+    """The role «кто» at ``start - 1`` names («кто главный бухгалтер»), or -1: a common
+    noun, not a name."""
+    at = _head_after(words, lemmas, start, _COPULAS)
+    if at < 0 or words[at][:1].isupper():
+        return -1
+    return at
 
 
 def _qualifiers(words: Sequence[str], lemmas: Sequence[str], at: int) -> list[int]:
@@ -89,12 +118,14 @@ def asked_attributes(words: Sequence[str], lemmas: Sequence[str]) -> list[AskedA
     i = 0
     while i < len(words):
         requested = lemmas[i] in _REQUESTS and part_of_speech(words[i]) == "VERB"
-        if lemmas[i] not in _QUESTION_WORDS and not requested:
+        who = lemmas[i] == _WHO
+        if lemmas[i] not in _QUESTION_WORDS and not requested and not who:
             i += 1
             continue
-        at = _head_after(words, lemmas, i + 1)
+        at = _role_after_who(words, lemmas, i + 1) if who else _head_after(words, lemmas, i + 1)
         while at >= 0:
             attribute, end = _attribute(words, lemmas, at)
+            attribute.role = who
             found.append(attribute)
             i = end
             # «страховая сумма и франшиза»: a coordinated noun is asked too

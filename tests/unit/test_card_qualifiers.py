@@ -199,3 +199,19 @@ def test_a_question_naming_no_document_is_answered_by_the_card_of_the_one_retrie
     assert not asked.documents
     found = card_answers(asked, cards, build_context(chunks, [], 10_000))
     assert all(a.document_id == "p" for a in found), found
+
+
+PENALTIES = (
+    "# Договор поставки № П-7\n\n"
+    "8.1. За просрочку оплаты Покупатель уплачивает неустойку в размере 0,05 % от "
+    "неоплаченной суммы за каждый день просрочки, но не более 5 % от этой суммы.\n\n"
+    "8.2. За нарушение сроков поставки Поставщик уплачивает неустойку в размере 0,1 % от "
+    "стоимости непоставленного Товара за каждый день просрочки, но не более 10 % от "
+    "стоимости Товара.\n"
+)
+
+
+def test_a_bound_asked_beside_a_value_is_named_with_the_clause_that_states_it() -> None:
+    # of two bounded clauses, the one the question names («поставки»), each value its own
+    found = _answers(PENALTIES, "Какая неустойка за просрочку поставки и какой у неё потолок?")
+    assert found == [("неустойка", ["0,1 %"]), ("предел", ["10 %"])]

@@ -8,6 +8,7 @@ from datetime import date
 
 from finagent.answering.abstention import scope_abstention
 from finagent.answering.coverage import coverage_abstention, undated
+from finagent.cards.build import build_card
 from finagent.question.build import build_question
 from finagent.state import Chunk
 
@@ -184,3 +185,35 @@ def test_titles_lose_their_periods() -> None:
     assert undated("Расчётный листок за октябрь 2026 г.") == "Расчётный листок"
     assert undated("Справка о доходах за 2025 год") == "Справка о доходах"
     assert undated("Договор поставки № ПСК-45/2025") == "Договор поставки № ПСК-45/2025"
+
+
+def test_who_and_a_role_asks_that_role() -> None:
+    # «кто главный бухгалтер»: the role must be named, not the director who signed
+    lease = _doc(
+        "ООО «Глобус-Ресурс», в лице генерального директора Лаврова И. С., именуемое "
+        "«Арендодатель», передаёт помещение.",
+        "Договор аренды",
+    )
+    assert _abstains("Кто главный бухгалтер в ООО «Глобус-Ресурс»?", [lease]) == "attribute"
+    assert _abstains("Кто является арендодателем по договору?", [lease]) is None
+
+
+def test_a_role_is_stated_by_the_noun_of_its_activity() -> None:
+    loan = _doc("Исполнение обязательств Заёмщика обеспечивается поручительством Лаврова И. С.")
+    assert _abstains("Кто поручитель по займу?", [loan]) is None
+
+
+def test_a_place_no_held_document_names_is_declined() -> None:
+    lease = _doc("Арендная плата за цех в г. Тверь составляет 90 000 руб. в месяц.", "Аренда")
+    card = build_card("a", "Аренда", lease.text)
+    question = build_question("Сколько мы платим за аренду цеха в Дзержинске?", TODAY)
+    found = coverage_abstention(question, [lease], [], True, [card])
+    assert found is not None and found.kind == "name"
+    question = build_question("Сколько мы платим за аренду цеха в Твери?", TODAY)
+    assert coverage_abstention(question, [lease], [], True, [card]) is None
+
+
+def test_a_possessor_between_the_question_word_and_its_noun_is_read_past() -> None:
+    # «какой у нас ОГРН»: «у нас» does not hide the attribute asked
+    assert _abstains("Какой у них ОГРН по акту сверки?", [ACT]) == "attribute"
+    assert _abstains("Какой у них КПП по акту сверки?", [ACT]) is None

@@ -236,3 +236,24 @@ async def test_an_llm_figure_no_source_states_is_removed_and_counted() -> None:
     assert update["debug"]["figures"]["unsupported"] == 1
     prompt = llm.received[0][-1].content
     assert "Разбор вопроса" in prompt and "Что спрашивают: сумма" in prompt
+
+
+def test_each_part_of_a_document_question_is_named_with_its_own_value() -> None:
+    # «какой аванс … и в какой срок»: the line names the sum and the term, each by name
+    doc = Chunk(
+        id="d:1",
+        text="",
+        source="user_docs",
+        title="Договор лизинга № Л-1",
+        document_id="d",
+    )
+    sentence = (
+        "4.2. Авансовый платёж в размере 2 928 000 рублей Лизингополучатель вносит в течение "
+        "5 рабочих дней с даты подписания договора."
+    )
+    question = build_question("Какой аванс по договору лизинга и в какой срок его внести?")
+    top = Candidate(doc, 1, sentence, 0, 0, semantic=0.8)
+    body = compose_direct(question, build_context([doc], [], 10_000), [top], [])
+    first = body.split("\n")[1]
+    assert first.startswith("Сумма — 2 928 000 рублей")
+    assert first.endswith("; срок — 5 рабочих дней [1].")

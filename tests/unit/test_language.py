@@ -79,6 +79,12 @@ def test_dates_in_words_and_digits() -> None:
     ]
 
 
+def test_two_digit_years_follow_the_posix_window() -> None:
+    # a unified form's approval note is 1998, not 2098; a short year of this century stays
+    text = "Утверждена постановлением Госкомстата России от 18.08.98 № 88. Оплачено 05.03.25."
+    assert [d.value for d in dates_in(analyse(text))] == [date(1998, 8, 18), date(2025, 3, 5)]
+
+
 def test_years_are_not_taken_from_dates() -> None:
     text = "15 января 2025 г. и в 2024 году"
     assert [y.year for y in years_in(analyse(text))] == [2024]

@@ -1,0 +1,60 @@
+"""The value of each further part of a document question, named in the lead.
+
+«Какой аванс по лизингу и в какой срок его надо было внести?»: the value line names the
+first part's value («Сумма — 2 928 000 рублей»); the clause that states it, or the
+sentence chosen for the further part (:mod:`further_parts`), states the other part's
+value («в течение 5 рабочих дней»). Each part of a value type other than the lead's is
+named in the same line with its own value and source number («; срок — 5 рабочих дн.
+[1]»), so the reader sees both values and which is which, instead of the second only in a
+quote. Only for the user's documents: the Code's and the knowledge base's parts are
+another lane's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from finagent.answering.asked_values import number_of, own_numbers
+from finagent.answering.evidence import Candidate
+from finagent.answering.extractive import clean_sentence
+from finagent.answering.sentence_profile import shown
+from finagent.question.model import Question
+
+NAMES = {"rate": "ставка", "amount": "сумма", "date": "дата", "period": "срок"}
+
+
+def part_values(
+    question: Question,
+    top: Candidate,
+    more: Sequence[Candidate],
+    stated: Sequence[str],
+    values_for: Callable[[Question, str], tuple[str, ...]],
+) -> list[str]:
+    """«срок — 5 рабочих дн. [1]» for each part of a value type other than the lead's,
+    read from the best sentence, else from a further part's sentence;
+    ``stated``: the values the line names already; ``values_for(question, quote)``: the
+    values of the question's answer type a quote states (the lead's own reading)."""
+    if len(question.parts) < 2 or top.chunk.source != "user_docs":
+        return []
+    named = set(stated)
+    own = own_numbers(question)
+    out: list[str] = []
+    for part in question.parts:  # the lead's type may be a later part's («сколько и до когда»)
+        kind = part.answer_type
+        if kind not in NAMES or kind == question.answer_type:
+            continue
+        asked = question.model_copy(update={"answer_type": kind})
+        for candidate in [top, *more]:
+            if candidate.chunk.source != "user_docs":
+                continue
+            quote = clean_sentence(candidate.sentence)
+            found = [
+                shown(v)
+                for v in values_for(asked, quote)
+                if shown(v) not in named and number_of(v) not in own
+            ]
+            if found:
+                out.append(f"{NAMES[kind]} — {found[0]} [{candidate.number}]")
+                named.add(found[0])
+                break
+    return out
