@@ -22,7 +22,7 @@ from typing import Any
 import yaml
 
 from finagent.language.lemmas import done, grammatical_case, part_of_speech
-from finagent.legal.calc_lexicon import canonical, lexicon, phrases, word_set
+from finagent.legal.calc_lexicon import canonical, document_names, lexicon, phrases, word_set
 from finagent.legal.calc_text import CalcText, Word, content_phrase
 from finagent.legal.periods import ProceduralPeriod, period_by_id, procedural_periods
 from finagent.legal.question_days import QuestionDay, marked_day
@@ -47,6 +47,7 @@ class RowCues:
     heads: frozenset[str] = frozenset()  # the asked actions it answers, when it says
     event_row: str = ""  # the row whose `event` gives the words next to its date
     extends: str | None = None  # the wider reading this one narrows
+    condition: tuple[Phrase, ...] = ()  # the circumstance the Code makes the row depend on
 
 
 @dataclass(frozen=True)
@@ -84,6 +85,7 @@ def row_cues() -> dict[str, RowCues]:
             _phrases(data.get("event", [])),
             frozenset(lemma for p in _phrases(data.get("heads", [])) for lemma in p),
             data.get("row", row_id),
+            condition=_phrases(data.get("condition", [])),
         )
         parent_id = data.get("extends")
         if parent_id is None:
@@ -98,6 +100,7 @@ def row_cues() -> dict[str, RowCues]:
             own.heads or parent.heads,
             own.event_row if period_by_id()[own.event_row].event else parent.event_row,
             parent_id,
+            own.condition or parent.condition,
         )
 
     return {row_id: resolve(row_id) for row_id in raw}
@@ -127,11 +130,19 @@ def event_objects(row_id: str) -> tuple[Phrase, ...]:
     """The row's event words with what the event is of («день получения дополнения к акту»
     → «получили дополнение», «дополнение вручено»), tried before the bare words: a date next
     to «вручили акт» is not the one next to «вручили дополнение»."""
+    noun = _event_document(row_id)
+    if noun is None:
+        return ()
+    return tuple((*phrase, noun) for phrase in event_words(row_id) if noun not in phrase)
+
+
+def _event_document(row_id: str) -> str | None:
+    """The document a row's event is of: the first naming noun of its event («день
+    получения поручения об истребовании документов» is of the поручение, not of the
+    требование its complement names)."""
     event = content_phrase(canonical(period_by_id()[row_id].event))
     nouns = [lemma for lemma in event if part_of_speech(lemma) == "NOUN" and lemma not in _GENERIC]
-    if not nouns:
-        return ()
-    return tuple((*phrase, nouns[0]) for phrase in event_words(row_id) if nouns[0] not in phrase)
+    return nouns[0] if nouns else None
 
 
 def _told_done(text: CalcText, phrase: Phrase, hit: set[int]) -> bool:
@@ -387,10 +398,17 @@ def _anchor(text: CalcText, start: int) -> Word | None:
             continue  # «в соответствии со», «на основании»
         # a phrase read as one concept («налогового органа») has the case of its last word
         case = w.case or grammatical_case(w.text.split()[-1])
-        if w.pos == "NOUN" and case == "gent" and w.lemma not in documents:
+        if w.pos == "NOUN" and case == "gent" and not _document(w, documents):
             continue  # the document's genitive complement: «требование инспекции по ст.»
         return w if w.pos == "NOUN" else None
     return None
+
+
+def _document(w: Word, documents: frozenset[str]) -> frozenset[str]:
+    """The names of the procedure document ``w`` names («запрос»: «требование», «запрос»,
+    «истребование»), empty when it names none."""
+    names = document_names(w.lemma)
+    return names if names & documents else frozenset()
 
 
 def _qualifier_met(text: CalcText, reading: RowCues, days: list[QuestionDay]) -> bool:
@@ -416,6 +434,22 @@ def _narrow_all(narrower: list[ProceduralPeriod], rows: list[ProceduralPeriod]) 
         )
         for row in rows
     )
+
+
+def _condition(text: CalcText, row_id: str) -> bool | None:
+    """Whether the question states the circumstance a row depends on (``condition``: «не
+    успеваем представить» for the notice of inability); None for a row with none."""
+    conditions = [c.condition for c in row_cues().values() if c.row == row_id and c.condition]
+    if not conditions:
+        return None
+    return any(text.find(phrase) is not None for group in conditions for phrase in group)
+
+
+def _unconditional(text: CalcText, rows: list[ProceduralPeriod]) -> list[ProceduralPeriod]:
+    """Rows read from a cited document alone, without those whose condition the question
+    does not state («Требование по ст. 93 получили …»: the documents' term, not the notice
+    of inability); all of them when none would remain."""
+    return [row for row in rows if _condition(text, row.id) is not False] or rows
 
 
 def _plainest(rows: list[ProceduralPeriod]) -> list[ProceduralPeriod]:
@@ -448,7 +482,10 @@ def _asked_document_rows(text: CalcText, days: list[QuestionDay]) -> list[Proced
         if ref.code not in (None, "nk"):
             continue
         anchor = _anchor(text, ref.start)
-        if anchor is None or anchor.lemma not in documents:
+        if anchor is None:
+            continue
+        names = _document(anchor, documents)
+        if not names:
             continue
         cited = [
             row
@@ -456,7 +493,8 @@ def _asked_document_rows(text: CalcText, days: list[QuestionDay]) -> list[Proced
             if not row.decline
             and _article_point(row.norm)[0] == ref.article
             and (ref.point is None or _article_point(row.norm)[1] == ref.point)
-            and anchor.lemma in canonical(row.event)
+            # the document itself, or another name of the document the event is of
+            and (anchor.lemma in canonical(row.event) or _event_document(row.id) in names)
         ]
         in_asking = any(w.asked for w in text.words if ref.start <= w.start < ref.end)
         # the cited document's event is dated: its verb with the document, or the verb
@@ -471,10 +509,16 @@ def _asked_document_rows(text: CalcText, days: list[QuestionDay]) -> list[Proced
                 if phrases
             )
         ]
+        stated = [row for row in dated if _condition(text, row.id) is True]
+        if stated:
+            out += stated  # the question states the circumstance («не успеваем представить»)
+            continue
+        dated = _unconditional(text, dated)
         met = {
             c.row
             for c in cues.values()
-            if c.row in {row.id for row in dated} and _qualifier_met(text, c, days)
+            if c.row in {row.id for row in dated}
+            and (_qualifier_met(text, c, days) or _condition(text, c.row) is True)
         }
         out += [row for row in dated if row.id in met] or _plainest(dated)
     return _distinct(out)
@@ -491,13 +535,15 @@ def find_rows(text: CalcText, days: list[QuestionDay]) -> list[ProceduralPeriod]
     """
     ranked = rank_rows(text, days)
     points, articles = _citations(text)
+    attached = _asked_document_rows(text, days)
     if not ranked:
+        if attached:
+            return attached  # the rows of the cited document the question dates
         rows = [r for r in procedural_periods() if not r.decline]
         named = [r for r in rows if _cites(r, points, set())] or [
             r for r in rows if _cites(r, set(), articles)
         ]
-        return _distinct(named)
-    attached = _asked_document_rows(text, days)
+        return _distinct(_plainest(_unconditional(text, named)))
     if attached and not any(c.asks for c in ranked):
         # every candidate is named by the story alone, none by the asking part: the rows
         # of the document a citation is attached to win («требование по ст. 93.1

@@ -1,0 +1,132 @@
+"""Stop 34, round 2: a procedure's document read by meaning, not by one word, and a row
+the Code makes conditional offered only when the question states its condition. Every
+question is invented for the test."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from finagent.legal.calc_lexicon import document_names
+from finagent.legal.calc_text import read_question
+from finagent.legal.period_cues import _anchor, _event_document
+from finagent.legal.references import find_references
+from tests.unit.calc_reading import deadline, row_ids
+
+
+def test_the_names_of_a_demand_form_one_class() -> None:
+    assert {"требование", "запрос", "истребование"} <= document_names("запрос")
+    assert document_names("истребование") == document_names("требование")
+    assert document_names("акт") == frozenset({"акт"})
+
+
+def test_a_request_anchors_a_citation_like_a_demand() -> None:
+    text = read_question("Инспекция прислала запрос по ст. 93.1, получили его 4 марта 2025 г.")
+    ref = find_references(text.text)[0]
+    anchor = _anchor(text, ref.start)
+    assert anchor is not None and anchor.lemma == "запрос"
+
+
+def test_the_event_document_is_the_head_noun_not_its_complement() -> None:
+    """«день получения поручения об истребовании документов» is of the поручение: a
+    требование told by the user is not that row's document."""
+    assert _event_document("assignment_93_1") == "поручение"
+    assert _event_document("documents_93") == "требование"
+
+
+@pytest.mark.parametrize(
+    ("question", "rows"),
+    [
+        # a «запрос» citing the article: that article's periods, as a требование would
+        (
+            "Запрос по ст. 93.1 НК РФ к нам поступил 6 октября 2025 г. Сколько есть времени "
+            "на ответ?",
+            {"documents_93_1_audit", "documents_93_1_deal"},
+        ),
+        # the cited point decides between them
+        (
+            "Запрос по п. 2 ст. 93.1 пришел 15 октября 2025 года. Когда крайний срок?",
+            {"documents_93_1_deal"},
+        ),
+        # «истребование» with the audited counterparty: п. 1 ст. 93.1
+        (
+            "Истребование документов по ст. 93.1 в рамках проверки контрагента получено "
+            "3 февраля 2025. До какого числа представить?",
+            {"documents_93_1_audit"},
+        ),
+        # a «запрос» of documents in an audit of our own: п. 3 ст. 93
+        (
+            "Получили запрос инспекции о представлении документов 14 апреля 2025 года в ходе "
+            "выездной проверки. Когда последний день?",
+            {"documents_93"},
+        ),
+    ],
+)
+def test_a_request_is_read_as_the_demand_its_rows_count_from(question: str, rows: set[str]) -> None:
+    assert set(row_ids(question)) == rows
+
+
+@pytest.mark.parametrize(
+    ("question", "row"),
+    [
+        # the same class must not make another document's rows match
+        (
+            "Требование по ст. 93.1 получено 12 мая 2025. Когда срок ответа?",
+            "documents_93_1_audit",
+        ),
+        # a demand for documentation is not a demand for documents (п. 3 ст. 105.16-3)
+        (
+            "Требование инспекции о представлении глобальной документации мы получили "
+            "4 августа 2025 года. Когда последний день ответа?",
+            "global_documentation_105_16_3",
+        ),
+        # a bank's «мотивированное требование» is the motivated request of п. 2 ст. 86
+        (
+            "Банк получил мотивированное требование ИФНС 10 марта 2025. Когда выдать справки?",
+            "bank_statements_86",
+        ),
+    ],
+)
+def test_the_class_does_not_carry_a_question_to_another_row(question: str, row: str) -> None:
+    assert row_ids(question)[0] == row
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Требование по ст. 93 получили 3 марта 2025 г. Когда заканчивается срок?",
+        "Запрос по статье 93 получили 2 июня 2025. Какой срок?",
+        # the citation opens the sentence: no anchor, the article's rows, the plainest
+        "По ст. 93 нам 2 июня 2025 вручили требование. Когда срок?",
+    ],
+)
+def test_a_demand_alone_asks_the_documents_term_not_the_notice(question: str) -> None:
+    """п. 3 ст. 93: the documents are due in 10 days; the next-day notice applies only «в
+    случае, если проверяемое лицо не имеет возможности представить» them."""
+    read = deadline(question)
+    assert read is not None and read.row_id == "documents_93" and read.variants == []
+    assert read.period == 10
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Требование по ст. 93 получили 3 марта 2025 г. Не успеваем собрать документы. "
+        "Когда истекает срок?",
+        "Требование по ст. 93 НК пришло 10 марта 2025 года, собрать всё вовремя не сможем. "
+        "До какого числа сообщить инспекции?",
+    ],
+)
+def test_a_demand_with_inability_asks_the_notice(question: str) -> None:
+    read = deadline(question)
+    assert read is not None and read.row_id == "documents_93_notice" and read.variants == []
+
+
+def test_inability_told_but_the_documents_asked_keeps_their_term() -> None:
+    read = deadline(
+        "Требование по ст. 93 получили 3 марта 2025 г. Не успеваем. Когда последний день "
+        "представить документы?"
+    )
+    assert read is not None and read.row_id == "documents_93"
+    assert read.event_date == date(2025, 3, 3)
