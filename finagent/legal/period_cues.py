@@ -130,19 +130,30 @@ def event_objects(row_id: str) -> tuple[Phrase, ...]:
     """The row's event words with what the event is of («день получения дополнения к акту»
     → «получили дополнение», «дополнение вручено»), tried before the bare words: a date next
     to «вручили акт» is not the one next to «вручили дополнение»."""
-    noun = _event_document(row_id)
+    noun = _event_noun(row_id)
     if noun is None:
         return ()
     return tuple((*phrase, noun) for phrase in event_words(row_id) if noun not in phrase)
 
 
-def _event_document(row_id: str) -> str | None:
-    """The document a row's event is of: the first naming noun of its event («день
-    получения поручения об истребовании документов» is of the поручение, not of the
-    требование its complement names)."""
+def _event_noun(row_id: str) -> str | None:
+    """The first naming noun of a row's event («день получения дополнения к акту»:
+    «дополнение»)."""
     event = content_phrase(canonical(period_by_id()[row_id].event))
     nouns = [lemma for lemma in event if part_of_speech(lemma) == "NOUN" and lemma not in _GENERIC]
     return nouns[0] if nouns else None
+
+
+def _event_document(row_id: str) -> str | None:
+    """The procedure document a row's event is of: the first document its event names
+    («день получения поручения об истребовании документов» is of the поручение, not of the
+    требование its complement names; «день получения налоговым органом заявления о выдаче
+    налогового уведомления» of the заявление, not of the уведомление)."""
+    documents = word_set("procedure_documents")
+    for lemma in canonical(period_by_id()[row_id].event):
+        if document_names(lemma) & documents:
+            return lemma
+    return None
 
 
 def _told_done(text: CalcText, phrase: Phrase, hit: set[int]) -> bool:
@@ -494,7 +505,7 @@ def _asked_document_rows(text: CalcText, days: list[QuestionDay]) -> list[Proced
             and _article_point(row.norm)[0] == ref.article
             and (ref.point is None or _article_point(row.norm)[1] == ref.point)
             # the document itself, or another name of the document the event is of
-            and (anchor.lemma in canonical(row.event) or _event_document(row.id) in names)
+            and _event_document(row.id) in names
         ]
         in_asking = any(w.asked for w in text.words if ref.start <= w.start < ref.end)
         # the cited document's event is dated: its verb with the document, or the verb
@@ -524,6 +535,68 @@ def _asked_document_rows(text: CalcText, days: list[QuestionDay]) -> list[Proced
     return _distinct(out)
 
 
+def _asked_action(text: CalcText) -> str | None:
+    """The action the asking part asks, as a verb lemma («Когда уплатить налог?»: «уплатить»,
+    «срок ответа»: «ответить»); None when it asks for no action («Когда истекает срок?»)."""
+    if text.head is None:
+        return None
+    lemma = text.words[text.head].lemma
+    if lemma in word_set("asking_words") or part_of_speech(lemma) != "INFN":
+        return None
+    if not any(_answers(row, lemma) for row in procedural_periods()):
+        return None  # no period of the table is for it («сколько есть времени»)
+    return lemma
+
+
+def _answers(row: ProceduralPeriod, action: str) -> bool:
+    """Whether a row is a period for ``action``: a cue of one of its readings, the actions
+    it answers or its own wording («вступить в силу», «представить документы») hold it; a
+    reply («ответить», «исполнить») is the period of any row counted from a demand."""
+    if action in canonical(row.what):
+        return True
+    if action in word_set("replies") and _event_document(row.id) in document_names("требование"):
+        return True
+    return any(
+        action in reading.heads or any(action in phrase for phrase in reading.cues)
+        for reading in row_cues().values()
+        if reading.row == row.id
+    )
+
+
+def _article_rows(text: CalcText) -> list[ProceduralPeriod]:
+    """The rows of the point or, failing that, the article the question cites."""
+    points, articles = _citations(text)
+    rows = [r for r in procedural_periods() if not r.decline]
+    named = [r for r in rows if _cites(r, points, set())] or [
+        r for r in rows if _cites(r, set(), articles)
+    ]
+    return _distinct(_plainest(_unconditional(text, named)))
+
+
+def _unanswered(
+    text: CalcText, ranked: list[Candidate], attached: list[ProceduralPeriod]
+) -> list[ProceduralPeriod]:
+    """The cited document's (or article's) rows when the question is read from the
+    citation and asks an action none of them is a period for («Решение по ст. 101
+    получили …. Когда уплатить налог?»): the answer names them and asks back, it does not
+    offer them as readings. Empty otherwise."""
+    if any(c.asks for c in ranked):
+        return []  # the asking part names a row: it is computed
+    action = _asked_action(text)
+    if action is None:
+        return []
+    rows = attached or ([] if ranked else _article_rows(text))
+    if not rows or any(_answers(row, action) for row in rows):
+        return []
+    return rows
+
+
+def cited_not_asked(text: CalcText, days: list[QuestionDay]) -> list[ProceduralPeriod]:
+    """The rows of a cited document or article that do not answer the asked action (see
+    :func:`_unanswered`); :func:`find_rows` finds no row then."""
+    return _unanswered(text, rank_rows(text, days), _asked_document_rows(text, days))
+
+
 def find_rows(text: CalcText, days: list[QuestionDay]) -> list[ProceduralPeriod]:
     """The rows of the situation the question asks about: one row, or several with
     different periods (variants), or a ``decline`` row; none when nothing matches.
@@ -536,14 +609,11 @@ def find_rows(text: CalcText, days: list[QuestionDay]) -> list[ProceduralPeriod]
     ranked = rank_rows(text, days)
     points, articles = _citations(text)
     attached = _asked_document_rows(text, days)
+    if _unanswered(text, ranked, attached):
+        return []  # the cited article has no period for the asked action: asked back
     if not ranked:
-        if attached:
-            return attached  # the rows of the cited document the question dates
-        rows = [r for r in procedural_periods() if not r.decline]
-        named = [r for r in rows if _cites(r, points, set())] or [
-            r for r in rows if _cites(r, set(), articles)
-        ]
-        return _distinct(_plainest(_unconditional(text, named)))
+        # the rows of the cited document the question dates, else of the cited article
+        return attached or _article_rows(text)
     if attached and not any(c.asks for c in ranked):
         # every candidate is named by the story alone, none by the asking part: the rows
         # of the document a citation is attached to win («требование по ст. 93.1

@@ -8,11 +8,14 @@ from datetime import date
 
 import pytest
 
+from finagent.answering.calc import clarification
+from finagent.legal.calc_extract import extract_calc_request
 from finagent.legal.calc_lexicon import document_names
 from finagent.legal.calc_text import read_question
 from finagent.legal.period_cues import _anchor, _event_document
+from finagent.legal.periods import period_by_id
 from finagent.legal.references import find_references
-from tests.unit.calc_reading import deadline, row_ids
+from tests.unit.calc_reading import TODAY, deadline, row_ids
 
 
 def test_the_names_of_a_demand_form_one_class() -> None:
@@ -130,3 +133,101 @@ def test_inability_told_but_the_documents_asked_keeps_their_term() -> None:
     )
     assert read is not None and read.row_id == "documents_93"
     assert read.event_date == date(2025, 3, 3)
+
+
+# --- a cited article with no period for the asked action --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "cited"),
+    [
+        (
+            "Решение по ст. 101 нам вручили 16 июня 2025 года. До какого числа оплатить "
+            "доначисленный налог?",
+            {"decision_in_force_101"},
+        ),
+        (
+            "Акт проверки по ст. 100 получили 5 мая 2025 г. Когда уплатить штраф?",
+            {"objections_100"},
+        ),
+        (
+            "Требование по ст. 93 получили 2 февраля 2025 г. Когда заплатить налог?",
+            {"documents_93"},
+        ),
+    ],
+)
+def test_a_cited_article_without_the_asked_action_is_asked_back(
+    question: str, cited: set[str]
+) -> None:
+    """Decided from the asking clause: its action («уплатить») is no period of the cited
+    document's rows, and no other row names it: no reading is computed, the rows are
+    named in the question back."""
+    req = extract_calc_request(question, TODAY)
+    assert req.row_id is None and req.variants == [] and "procedure" in req.missing
+    assert set(req.cited_rows) == cited
+    asked = clarification(req)
+    assert asked is not None and "нет срока для того действия" in asked
+    table = period_by_id()
+    assert all(table[row].norm in asked for row in cited)
+
+
+@pytest.mark.parametrize(
+    ("question", "row"),
+    [
+        # the asked action has its own row elsewhere: the citation describes the story
+        (
+            "Решение по ст. 101 вручили 14 июля 2025 года. До какого числа можно подать "
+            "апелляционную жалобу?",
+            "appeal_139_1",
+        ),
+        # the asked action is the cited document's own
+        ("Решение по ст. 101 вручено 1 сентября 2025 г. Когда оно вступит в силу?", None),
+        # a reply to a demand is the period of the demand's rows
+        (
+            "Запрос по ст. 93 получили 2 июня 2025 года в ходе выездной проверки. До какого "
+            "числа отвечать?",
+            "documents_93",
+        ),
+    ],
+)
+def test_an_asked_action_with_a_row_is_computed(question: str, row: str | None) -> None:
+    req = extract_calc_request(question, TODAY)
+    assert req.cited_rows == [] and "procedure" not in req.missing
+    assert req.row_id == (row or "decision_in_force_101")
+
+
+def test_a_question_without_an_asked_action_keeps_the_cited_rows() -> None:
+    """«Сколько есть времени на ответ?»: «есть» is no action of any period."""
+    assert set(
+        row_ids(
+            "Запрос по ст. 93.1 к нам поступил 6 октября 2025 г. Сколько есть времени на ответ?"
+        )
+    ) == {"documents_93_1_audit", "documents_93_1_deal"}
+
+
+# --- a day told of another document ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # the act's objections, but the only day is the receipt of a request
+        "Запрос по ст. 93.1 получили 2 июня 2025. Когда подать возражения?",
+        # a chain from the act's objections, but the day is a требование's
+        "Требование по ст. 93 получили 2 июня 2025. Когда инспекция вынесет решение?",
+    ],
+)
+def test_a_day_of_another_document_is_not_the_asked_event(question: str) -> None:
+    req = extract_calc_request(question, TODAY)
+    assert req.event_date is None and "event_date" in req.missing
+
+
+def test_a_complement_of_the_document_is_not_another_document() -> None:
+    """«Требование о пояснениях по декларации получено …»: the declaration qualifies the
+    demand; the day is the demand's receipt."""
+    read = deadline(
+        "Требование о пояснениях по уточненной декларации получено 11 марта 2025 года. "
+        "Когда крайний срок представить пояснения?"
+    )
+    assert read is not None and read.row_id == "explanations_88"
+    assert read.event_date == date(2025, 3, 11)
