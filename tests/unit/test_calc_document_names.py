@@ -231,3 +231,25 @@ def test_a_complement_of_the_document_is_not_another_document() -> None:
     )
     assert read is not None and read.row_id == "explanations_88"
     assert read.event_date == date(2025, 3, 11)
+
+
+@pytest.mark.parametrize(
+    ("question", "row"),
+    [
+        # explanations have no notice of inability (п. 3 ст. 88): their own five days
+        (
+            "Требование о представлении пояснений по ст. 88 получено 10 июня 2025. Не "
+            "успеваем. Когда истекает срок?",
+            "explanations_88",
+        ),
+        # «док-ты», «доки»: the documents of п. 3 ст. 93 in an accountant's shorthand
+        (
+            "Требование о представлении док-тов пришло 3 марта 2025 года, в срок не успеем. "
+            "Когда уведомить инспекцию о невозможности?",
+            "documents_93_notice",
+        ),
+    ],
+)
+def test_the_notice_of_inability_is_of_demanded_documents(question: str, row: str) -> None:
+    read = deadline(question)
+    assert read is not None and read.row_id == row and read.variants == []
