@@ -585,8 +585,11 @@ def _unanswered(
     action = _asked_action(text)
     if action is None:
         return []
+    # «когда направить ответ?»: the reply named in the asking part is asked too
+    replies = word_set("replies")
+    actions = {action} | {w.lemma for w in text.words if w.asked and w.lemma in replies}
     rows = attached or ([] if ranked else _article_rows(text))
-    if not rows or any(_answers(row, action) for row in rows):
+    if not rows or any(_answers(row, a) for row in rows for a in actions):
         return []
     return rows
 

@@ -182,6 +182,12 @@ def test_a_cited_article_without_the_asked_action_is_asked_back(
         ),
         # the asked action is the cited document's own
         ("Решение по ст. 101 вручено 1 сентября 2025 г. Когда оно вступит в силу?", None),
+        # a reply named as the object of the asked verb
+        (
+            "Запрос по ст. 93.1 в рамках проверки контрагента получен 5 мая 2025 г. Когда "
+            "направить ответ?",
+            "documents_93_1_audit",
+        ),
         # a reply to a demand is the period of the demand's rows
         (
             "Запрос по ст. 93 получили 2 июня 2025 года в ходе выездной проверки. До какого "
