@@ -543,9 +543,18 @@ def _asked_action(text: CalcText) -> str | None:
     lemma = text.words[text.head].lemma
     if lemma in word_set("asking_words") or part_of_speech(lemma) != "INFN":
         return None
-    if not any(_answers(row, lemma) for row in procedural_periods()):
+    if lemma not in _table_actions():
         return None  # no period of the table is for it («сколько есть времени»)
     return lemma
+
+
+@cache
+def _table_actions() -> frozenset[str]:
+    """Every verb some row of the table is a period for (:func:`_answers`)."""
+    lemmas = {lemma for row in procedural_periods() for lemma in canonical(row.what)}
+    for reading in row_cues().values():
+        lemmas |= reading.heads | {lemma for phrase in reading.cues for lemma in phrase}
+    return frozenset(lemmas | word_set("replies"))
 
 
 def _answers(row: ProceduralPeriod, action: str) -> bool:
@@ -608,6 +617,8 @@ def find_rows(text: CalcText, days: list[QuestionDay]) -> list[ProceduralPeriod]
     words name no row but that cites an article («требование по ст. 93.1 получено ...»)
     takes that article's rows as its variants. When the candidates are named by the story
     alone, the rows of the document a citation is attached to win (:func:`_asked_document_rows`).
+    None when such a question asks an action none of the cited rows is for («Решение по
+    ст. 101 …, когда уплатить налог?»: asked back, :func:`cited_not_asked`).
     """
     ranked = rank_rows(text, days)
     points, articles = _citations(text)
