@@ -260,6 +260,10 @@ def _event_day(
             return updated[-1], False, True
     objects = event_objects(row.id)
     found = marked_day(text, days, objects) if objects else None
+    if found is None and objects and len(distinct) > 1:
+        elided = _elided_day(text, days, objects[0][-1])
+        if elided is not None:
+            return elided, False, True
     if found is None or len(distinct) < 2:
         found = marked_day(text, days, own) if own else None
     chained = marked_day(text, days, event_words(row.after)) if row.after else None
@@ -270,6 +274,31 @@ def _event_day(
     if len(distinct) == 1:
         return days[0], False, False
     return days[0], False, False
+
+
+_DASHES = ("—", "–", "-")
+_VERB_TAGS = frozenset({"VERB", "INFN", "PRTS", "PRTF", "GRND"})
+
+
+def _elided_day(text: CalcText, days: list[QuestionDay], noun: str) -> QuestionDay | None:
+    """The one day whose clause names the row's document with its verb left out and a
+    dash in its place («акт получили 10 марта, а дополнение к акту — 20 апреля»): the
+    verb of the clause before is meant; None when no such day, or more than one."""
+    found = []
+    words = text.words
+    for d in days:
+        first, _ = text.day_words(d.mention)
+        if first == 0 or words[first - 1].text not in _DASHES:
+            continue
+        clause = []
+        for w in reversed(words[: first - 1]):
+            if w.sentence != words[first].sentence or w.text in ",;" or w.lemma in ("а", "и"):
+                break
+            clause.append(w)
+        names = {name for w in clause if not w.negated for name in document_names(w.lemma)}
+        if noun in names and not any(w.pos in _VERB_TAGS for w in clause):
+            found.append(d)
+    return found[0] if len({d.day for d in found}) == 1 else None
 
 
 def read_deadline(text: CalcText, days: list[QuestionDay]) -> DeadlineReading:

@@ -259,3 +259,37 @@ def test_a_complement_of_the_document_is_not_another_document() -> None:
 def test_the_notice_of_inability_is_of_demanded_documents(question: str, row: str) -> None:
     read = deadline(question)
     assert read is not None and read.row_id == row and read.variants == []
+
+
+@pytest.mark.parametrize(
+    ("question", "row", "event"),
+    [
+        (
+            "Акт получили 10 марта 2025 года, а дополнение к акту — 20 апреля 2025. Когда "
+            "подать возражения на дополнение?",
+            "objections_addendum_101",
+            date(2025, 4, 20),
+        ),
+        (
+            "Акт вручили 4 февраля 2025 г., а решение — 17 марта 2025 г. Когда решение "
+            "вступит в силу?",
+            "decision_in_force_101",
+            date(2025, 3, 17),
+        ),
+    ],
+)
+def test_a_dash_in_place_of_the_verb_dates_the_named_document(
+    question: str, row: str, event: date
+) -> None:
+    """«…, а дополнение — 20 апреля»: the verb of the clause before is meant, the day is
+    the named document's, not the first document's."""
+    read = deadline(question)
+    assert read is not None and read.row_id == row and read.event_date == event
+
+
+def test_a_document_date_before_its_receipt_is_not_taken_for_it() -> None:
+    read = deadline(
+        "Дополнение к акту от 20 апреля 2025 получили 25 апреля 2025. Когда подать "
+        "возражения на дополнение?"
+    )
+    assert read is not None and read.event_date == date(2025, 4, 25)
