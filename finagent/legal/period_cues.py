@@ -557,13 +557,18 @@ def _table_actions() -> frozenset[str]:
     return frozenset(lemmas | word_set("replies"))
 
 
-def _answers(row: ProceduralPeriod, action: str) -> bool:
+def _answers(row: ProceduralPeriod, action: str, replies: bool = True) -> bool:
     """Whether a row is a period for ``action``: a cue of one of its readings, the actions
     it answers or its own wording («вступить в силу», «представить документы») hold it; a
-    reply («ответить», «исполнить») is the period of any row counted from a demand."""
+    reply («ответить», «исполнить») is the period of any row counted from a demand, unless
+    ``replies`` is off (the inspection is the one who replies)."""
     if action in canonical(row.what):
         return True
-    if action in word_set("replies") and _event_document(row.id) in document_names("требование"):
+    if (
+        replies
+        and action in word_set("replies")
+        and _event_document(row.id) in document_names("требование")
+    ):
         return True
     return any(
         action in reading.heads or any(action in phrase for phrase in reading.cues)
@@ -597,8 +602,14 @@ def _unanswered(
     # «когда направить ответ?»: the reply named in the asking part is asked too
     replies = word_set("replies")
     actions = {action} | {w.lemma for w in text.words if w.asked and w.lemma in replies}
+    # «До какого числа инспекция ответит?» (the inspection the subject): not the
+    # addressee's reply to the demand; «ответить инспекции» is
+    ours = not any(
+        w.asked and w.lemma in word_set("authorities") and w.case in (None, "nomn")
+        for w in text.words
+    )
     rows = attached or ([] if ranked else _article_rows(text))
-    if not rows or any(_answers(row, a) for row in rows for a in actions):
+    if not rows or any(_answers(row, a, ours) for row in rows for a in actions):
         return []
     return rows
 

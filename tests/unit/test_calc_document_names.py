@@ -154,6 +154,12 @@ def test_inability_told_but_the_documents_asked_keeps_their_term() -> None:
             "Требование по ст. 93 получили 2 февраля 2025 г. Когда заплатить налог?",
             {"documents_93"},
         ),
+        # the inspection's reply to a request for more time is no period of the demand
+        (
+            "Требование по ст. 93 получили 2 февраля 2025 г., попросили продлить срок. До "
+            "какого числа инспекция ответит?",
+            {"documents_93_notice"},
+        ),
     ],
 )
 def test_a_cited_article_without_the_asked_action_is_asked_back(
