@@ -29,6 +29,7 @@ from finagent.legal.calc_llm import LlmReader, llm_calc_request
 from finagent.legal.calc_request import CalcRequest, Missing
 from finagent.legal.catalog import LawCatalog
 from finagent.legal.deadline_reading import REGISTERED_MAIL, SENT_NOT_RECEIVED
+from finagent.legal.deadlines import plural
 from finagent.legal.periods import period_by_id
 from finagent.question.build import build_question
 from finagent.tools.base import ToolContext
@@ -63,6 +64,28 @@ _MAIL = (
 )
 
 
+_LISTED = 6  # rows of a cited article named in a question back
+
+
+def _procedure_question(req: CalcRequest) -> str:
+    """Which period is meant: the cited article's own periods when it has none for the
+    asked action («Решение по ст. 101 …, когда уплатить налог?»), else the general one."""
+    table = period_by_id()
+    rows = [table[r] for r in req.cited_rows if r in table]
+    if not rows:
+        return _PROCEDURE
+    listed = "; ".join(
+        f"«{row.what}» — {plural(row.period, row.unit)} ({row.norm}; от события: {row.event})"
+        for row in rows[:_LISTED]
+    )
+    more = " и другие" if len(rows) > _LISTED else ""
+    return (
+        "В норме, на которую ссылается вопрос, нет срока для того действия, о котором вы "
+        f"спрашиваете. Сроки по ней: {listed}{more}. О каком сроке речь (какое действие и от "
+        "какого события)?"
+    )
+
+
 def _event_question(req: CalcRequest) -> str:
     row = period_by_id().get(req.row_id) if req.row_id else None
     if row is None:
@@ -77,7 +100,7 @@ def clarification(req: CalcRequest) -> str | None:
     if req.decline == SENT_NOT_RECEIVED:
         return f"{messages.CLARIFY_HEADER}\n- {_SENT}"
     wanted: dict[Missing, str] = {
-        "procedure": _PROCEDURE,
+        "procedure": _procedure_question(req),
         "event_date": _event_question(req),
         "amount": _AMOUNT,
         "due_date": _DUE,

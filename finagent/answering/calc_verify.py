@@ -155,6 +155,7 @@ def _deadline(
         update={
             "row_id": row.id if row is not None else None,
             "variants": [],
+            "cited_rows": [],
             "chain_from": llm.chain_from,
             "period": llm.period if row is None else None,
             "dates": dates,

@@ -162,6 +162,7 @@ def _deadline(
         kind="deadline" if asks else None,
         row_id=reading.row.id if reading.row else None,
         variants=[r.id for r in reading.variants],
+        cited_rows=[r.id for r in reading.cited],
         chain_from=reading.chain_from,
         period=reading.period,
         dates=reading.dates,

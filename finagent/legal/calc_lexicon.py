@@ -99,3 +99,19 @@ def word_set(key: str) -> frozenset[str]:
 def phrases(key: str) -> tuple[tuple[str, ...], ...]:
     """A list of phrases of the lexicon, each as canonical lemmas, longest first."""
     return tuple(sorted({canonical(str(p)) for p in lexicon()[key]}, key=lambda p: -len(p)))
+
+
+@cache
+def _document_names() -> dict[str, frozenset[str]]:
+    out: dict[str, frozenset[str]] = {}
+    for name, others in lexicon()["document_names"].items():
+        members = frozenset(lemma for word in (name, *others) for lemma in canonical(str(word)))
+        for lemma in members:
+            out[lemma] = members
+    return out
+
+
+def document_names(lemma: str) -> frozenset[str]:
+    """Every name of the document ``lemma`` names, itself included («запрос» is also
+    «требование» and «истребование»); a word of no class is its own only name."""
+    return _document_names().get(lemma, frozenset({lemma}))

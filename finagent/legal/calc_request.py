@@ -80,6 +80,13 @@ class CalcRequest(BaseModel):
         description="Other row ids the question fits equally, with other periods: the "
         "answer shows each reading and asks which applies.",
     )
+    cited_rows: list[str] = Field(
+        default_factory=list,
+        description="When the question cites an article (or a document under it) that has "
+        "no period for the asked action («Решение по ст. 101 …, когда уплатить налог?»): "
+        "that article's row ids; row_id is null then and the answer names them and asks "
+        "which period is meant.",
+    )
     chain_from: str | None = Field(
         default=None,
         description="A row whose period ends where the asked row's period starts, when "

@@ -19,7 +19,13 @@ from finagent.language.dates import days_in
 from finagent.language.lemmas import grammatical_case, part_of_speech
 from finagent.language.spans import DayMention
 from finagent.language.text import Analysed, analyse
-from finagent.legal.calc_lexicon import canonical_spans, phrases, readings, word_set
+from finagent.legal.calc_lexicon import (
+    canonical_spans,
+    document_names,
+    phrases,
+    readings,
+    word_set,
+)
 
 # parts of speech that carry no meaning of a situation (prepositions, conjunctions, particles)
 _FUNCTION = frozenset({"PREP", "CONJ", "PRCL", "INTJ"})
@@ -306,7 +312,7 @@ def read_question(text: str) -> CalcText:
                         n,
                         pos if single else part_of_speech(lemma),
                         grammatical_case(written) if single else None,
-                        readings(written) | {lemma} if single else frozenset({lemma}),
+                        _names_of(readings(written) | {lemma} if single else {lemma}),
                     )
                 )
     for index, day in enumerate(days):
@@ -321,6 +327,12 @@ def read_question(text: str) -> CalcText:
     _mark_frames(out)
     _mark_events(out)
     return out
+
+
+def _names_of(forms: frozenset[str] | set[str]) -> frozenset[str]:
+    """A word's readings with every other name of the document it names («запрос» is
+    read as «требование» too)."""
+    return frozenset(name for form in forms for name in document_names(form))
 
 
 _FOREIGN = "иностранный"  # «кипрская компания» is a foreign organisation to the Code

@@ -11,13 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
-from finagent.legal.calc_lexicon import canonical, word_set
+from finagent.legal.calc_lexicon import canonical, document_names, word_set
 from finagent.legal.calc_request import RoledDate, StatedPeriod
-from finagent.legal.calc_text import CalcText
+from finagent.legal.calc_text import CalcText, Word
 from finagent.legal.calendar import CalendarYearError
 from finagent.legal.deadlines import Unit, compute_deadline, plural
 from finagent.legal.penalty_reading import date_cues
 from finagent.legal.period_cues import (
+    cited_not_asked,
     event_objects,
     event_words,
     excluded_case,
@@ -61,6 +62,8 @@ class DeadlineReading:
     confidence: float = 0.0
     # the only day is told of another event («решение вынесено 10 марта») than the row's
     event_missing: bool = False
+    # the cited article's rows when none is a period for the asked action
+    cited: list[ProceduralPeriod] = field(default_factory=list)
 
 
 def _extends(row: ProceduralPeriod, unit: Unit) -> bool:
@@ -257,6 +260,10 @@ def _event_day(
             return updated[-1], False, True
     objects = event_objects(row.id)
     found = marked_day(text, days, objects) if objects else None
+    if found is None and objects and len(distinct) > 1:
+        elided = _elided_day(text, days, objects[0][-1])
+        if elided is not None:
+            return elided, False, True
     if found is None or len(distinct) < 2:
         found = marked_day(text, days, own) if own else None
     chained = marked_day(text, days, event_words(row.after)) if row.after else None
@@ -269,11 +276,38 @@ def _event_day(
     return days[0], False, False
 
 
+_DASHES = ("—", "–", "-")
+_VERB_TAGS = frozenset({"VERB", "INFN", "PRTS", "PRTF", "GRND"})
+
+
+def _elided_day(text: CalcText, days: list[QuestionDay], noun: str) -> QuestionDay | None:
+    """The one day whose clause names the row's document with its verb left out and a
+    dash in its place («акт получили 10 марта, а дополнение к акту — 20 апреля»): the
+    verb of the clause before is meant; None when no such day, or more than one."""
+    found = []
+    words = text.words
+    for d in days:
+        first, _ = text.day_words(d.mention)
+        if first == 0 or words[first - 1].text not in _DASHES:
+            continue
+        clause = []
+        for w in reversed(words[: first - 1]):
+            if w.sentence != words[first].sentence or w.text in ",;" or w.lemma in ("а", "и"):
+                break
+            clause.append(w)
+        names = {name for w in clause if not w.negated for name in document_names(w.lemma)}
+        if noun in names and not any(w.pos in _VERB_TAGS for w in clause):
+            found.append(d)
+    return found[0] if len({d.day for d in found}) == 1 else None
+
+
 def read_deadline(text: CalcText, days: list[QuestionDay]) -> DeadlineReading:
     """The row (or a stated period), the event's date and the assumptions of a deadline
     question; ``decline`` when the calculator must not answer it."""
     out = DeadlineReading()
     rows = find_rows(text, days)
+    if not rows:
+        out.cited = cited_not_asked(text, days)
     mail_rule = None
     if rows and rows[0].id == REGISTERED_MAIL and asked_periods(text):
         # «когда истекают шесть дней, по истечении которых уведомление считается
@@ -378,16 +412,24 @@ def read_deadline(text: CalcText, days: list[QuestionDay]) -> DeadlineReading:
         )
     if (
         row is not None
-        and not marked
+        and not chained
         and (
-            (row.after and _told_of_other_event(text, event, row))
-            or _of_another_document(text, event, row)
+            (not marked and row.after and _told_of_other_event(text, event, row))
+            # a day marked by the bare verb of another document («Запрос по ст. 93.1
+            # получили 2 июня. Когда подать возражения?»: not the act's receipt)
+            or _of_another_document(text, event, row, marked)
         )
     ):
         out.event_missing = True
         out.dates = [roled(text, d, "other_event") for d in days]
         return out
     if chained and row is not None and row.after is not None:
+        if _of_another_document(text, event, period_by_id()[row.after], marked=True):
+            # the chain's first event is another document's («требование получили
+            # 2 июня. Когда вынесут решение?»: not the act the objections count from)
+            out.event_missing = True
+            out.dates = [roled(text, d, "other_event") for d in days]
+            return out
         out.chain_from = narrowest_row(text, days, row.after)
     out.dates = [roled(text, d, "asked_event" if d is event else "other_event") for d in days]
     if not event.year_given:
@@ -423,12 +465,14 @@ def _told_of_other_event(text: CalcText, day: QuestionDay, row: ProceduralPeriod
     return all(w.lemma not in known and w.raw not in known for w in verbs)
 
 
-def _of_another_document(text: CalcText, day: QuestionDay, row: ProceduralPeriod) -> bool:
+def _of_another_document(
+    text: CalcText, day: QuestionDay, row: ProceduralPeriod, marked: bool = False
+) -> bool:
     """The row counts from a document's date or receipt (its ``event`` names one), and the
     verb next to the day tells the event of another document of the procedure («справку
     вручили 30 мая»: not the act the delivery period counts from)."""
     documents = word_set("procedure_documents")
-    own = documents & set(canonical(row.event))
+    own = {name for lemma in canonical(row.event) for name in document_names(lemma)} & documents
     if not own:
         return False
     first, last = text.day_words(day.mention)
@@ -437,14 +481,40 @@ def _of_another_document(text: CalcText, day: QuestionDay, row: ProceduralPeriod
         if not (0 <= j < len(words)) or not words[j].event or words[j].negated:
             continue
         around = [
-            w.lemma
+            w
             for w in words[max(0, j - 2) : j + 3]
             if w.sentence == words[j].sentence and w.day is None and w.pos == "NOUN"
         ]
-        named = documents & set(around)
+        # a day the row's own event words mark: only the verb's subject or object, also
+        # past a citation («Запрос по ст. 93.1 получили 2 июня»), tells another document;
+        # a complement («требование о пояснениях по декларации получено») does not
+        named = _names(_clause_objects(words, j) if marked else around) & documents
         if named and not named & own:
             return True
     return False
+
+
+def _names(words: list[Word]) -> set[str]:
+    return {name for w in words for name in document_names(w.lemma)}
+
+
+def _clause_objects(words: list[Word], j: int) -> list[Word]:
+    """The nouns up to six words before verb ``j`` in its sentence that can be its subject
+    or object: nominative or accusative, not right after a preposition."""
+    out = []
+    for k in range(j - 1, max(-1, j - 7), -1):
+        w = words[k]
+        if w.sentence != words[j].sentence or w.text in ",;":
+            break
+        before = words[k - 1] if k > 0 else None
+        if (
+            w.pos == "NOUN"
+            and w.day is None
+            and w.case in ("nomn", "accs")
+            and (before is None or before.pos != "PREP")
+        ):
+            out.append(w)
+    return out
 
 
 def _filed_not_received(text: CalcText, day: QuestionDay, row: ProceduralPeriod) -> bool:

@@ -22,7 +22,7 @@ from typing import Any
 import yaml
 
 from finagent.language.lemmas import done, grammatical_case, part_of_speech
-from finagent.legal.calc_lexicon import canonical, lexicon, phrases, word_set
+from finagent.legal.calc_lexicon import canonical, document_names, lexicon, phrases, word_set
 from finagent.legal.calc_text import CalcText, Word, content_phrase
 from finagent.legal.periods import ProceduralPeriod, period_by_id, procedural_periods
 from finagent.legal.question_days import QuestionDay, marked_day
@@ -47,6 +47,7 @@ class RowCues:
     heads: frozenset[str] = frozenset()  # the asked actions it answers, when it says
     event_row: str = ""  # the row whose `event` gives the words next to its date
     extends: str | None = None  # the wider reading this one narrows
+    condition: tuple[Phrase, ...] = ()  # the circumstance the Code makes the row depend on
 
 
 @dataclass(frozen=True)
@@ -84,6 +85,7 @@ def row_cues() -> dict[str, RowCues]:
             _phrases(data.get("event", [])),
             frozenset(lemma for p in _phrases(data.get("heads", [])) for lemma in p),
             data.get("row", row_id),
+            condition=_phrases(data.get("condition", [])),
         )
         parent_id = data.get("extends")
         if parent_id is None:
@@ -98,6 +100,7 @@ def row_cues() -> dict[str, RowCues]:
             own.heads or parent.heads,
             own.event_row if period_by_id()[own.event_row].event else parent.event_row,
             parent_id,
+            own.condition or parent.condition,
         )
 
     return {row_id: resolve(row_id) for row_id in raw}
@@ -127,11 +130,30 @@ def event_objects(row_id: str) -> tuple[Phrase, ...]:
     """The row's event words with what the event is of («день получения дополнения к акту»
     → «получили дополнение», «дополнение вручено»), tried before the bare words: a date next
     to «вручили акт» is not the one next to «вручили дополнение»."""
+    noun = _event_noun(row_id)
+    if noun is None:
+        return ()
+    return tuple((*phrase, noun) for phrase in event_words(row_id) if noun not in phrase)
+
+
+def _event_noun(row_id: str) -> str | None:
+    """The first naming noun of a row's event («день получения дополнения к акту»:
+    «дополнение»)."""
     event = content_phrase(canonical(period_by_id()[row_id].event))
     nouns = [lemma for lemma in event if part_of_speech(lemma) == "NOUN" and lemma not in _GENERIC]
-    if not nouns:
-        return ()
-    return tuple((*phrase, nouns[0]) for phrase in event_words(row_id) if nouns[0] not in phrase)
+    return nouns[0] if nouns else None
+
+
+def _event_document(row_id: str) -> str | None:
+    """The procedure document a row's event is of: the first document its event names
+    («день получения поручения об истребовании документов» is of the поручение, not of the
+    требование its complement names; «день получения налоговым органом заявления о выдаче
+    налогового уведомления» of the заявление, not of the уведомление)."""
+    documents = word_set("procedure_documents")
+    for lemma in canonical(period_by_id()[row_id].event):
+        if document_names(lemma) & documents:
+            return lemma
+    return None
 
 
 def _told_done(text: CalcText, phrase: Phrase, hit: set[int]) -> bool:
@@ -387,10 +409,17 @@ def _anchor(text: CalcText, start: int) -> Word | None:
             continue  # «в соответствии со», «на основании»
         # a phrase read as one concept («налогового органа») has the case of its last word
         case = w.case or grammatical_case(w.text.split()[-1])
-        if w.pos == "NOUN" and case == "gent" and w.lemma not in documents:
+        if w.pos == "NOUN" and case == "gent" and not _document(w, documents):
             continue  # the document's genitive complement: «требование инспекции по ст.»
         return w if w.pos == "NOUN" else None
     return None
+
+
+def _document(w: Word, documents: frozenset[str]) -> frozenset[str]:
+    """The names of the procedure document ``w`` names («запрос»: «требование», «запрос»,
+    «истребование»), empty when it names none."""
+    names = document_names(w.lemma)
+    return names if names & documents else frozenset()
 
 
 def _qualifier_met(text: CalcText, reading: RowCues, days: list[QuestionDay]) -> bool:
@@ -416,6 +445,22 @@ def _narrow_all(narrower: list[ProceduralPeriod], rows: list[ProceduralPeriod]) 
         )
         for row in rows
     )
+
+
+def _condition(text: CalcText, row_id: str) -> bool | None:
+    """Whether the question states the circumstance a row depends on (``condition``: «не
+    успеваем представить» for the notice of inability); None for a row with none."""
+    conditions = [c.condition for c in row_cues().values() if c.row == row_id and c.condition]
+    if not conditions:
+        return None
+    return any(text.find(phrase) is not None for group in conditions for phrase in group)
+
+
+def _unconditional(text: CalcText, rows: list[ProceduralPeriod]) -> list[ProceduralPeriod]:
+    """Rows read from a cited document alone, without those whose condition the question
+    does not state («Требование по ст. 93 получили …»: the documents' term, not the notice
+    of inability); all of them when none would remain."""
+    return [row for row in rows if _condition(text, row.id) is not False] or rows
 
 
 def _plainest(rows: list[ProceduralPeriod]) -> list[ProceduralPeriod]:
@@ -448,7 +493,10 @@ def _asked_document_rows(text: CalcText, days: list[QuestionDay]) -> list[Proced
         if ref.code not in (None, "nk"):
             continue
         anchor = _anchor(text, ref.start)
-        if anchor is None or anchor.lemma not in documents:
+        if anchor is None:
+            continue
+        names = _document(anchor, documents)
+        if not names:
             continue
         cited = [
             row
@@ -456,7 +504,8 @@ def _asked_document_rows(text: CalcText, days: list[QuestionDay]) -> list[Proced
             if not row.decline
             and _article_point(row.norm)[0] == ref.article
             and (ref.point is None or _article_point(row.norm)[1] == ref.point)
-            and anchor.lemma in canonical(row.event)
+            # the document itself, or another name of the document the event is of
+            and _event_document(row.id) in names
         ]
         in_asking = any(w.asked for w in text.words if ref.start <= w.start < ref.end)
         # the cited document's event is dated: its verb with the document, or the verb
@@ -471,13 +520,104 @@ def _asked_document_rows(text: CalcText, days: list[QuestionDay]) -> list[Proced
                 if phrases
             )
         ]
+        stated = [row for row in dated if _condition(text, row.id) is True]
+        if stated:
+            out += stated  # the question states the circumstance («не успеваем представить»)
+            continue
+        dated = _unconditional(text, dated)
         met = {
             c.row
             for c in cues.values()
-            if c.row in {row.id for row in dated} and _qualifier_met(text, c, days)
+            if c.row in {row.id for row in dated}
+            and (_qualifier_met(text, c, days) or _condition(text, c.row) is True)
         }
         out += [row for row in dated if row.id in met] or _plainest(dated)
     return _distinct(out)
+
+
+def _asked_action(text: CalcText) -> str | None:
+    """The action the asking part asks, as a verb lemma («Когда уплатить налог?»: «уплатить»,
+    «срок ответа»: «ответить»); None when it asks for no action («Когда истекает срок?»)."""
+    if text.head is None:
+        return None
+    lemma = text.words[text.head].lemma
+    if lemma in word_set("asking_words") or part_of_speech(lemma) != "INFN":
+        return None
+    if lemma not in _table_actions():
+        return None  # no period of the table is for it («сколько есть времени»)
+    return lemma
+
+
+@cache
+def _table_actions() -> frozenset[str]:
+    """Every verb some row of the table is a period for (:func:`_answers`)."""
+    lemmas = {lemma for row in procedural_periods() for lemma in canonical(row.what)}
+    for reading in row_cues().values():
+        lemmas |= reading.heads | {lemma for phrase in reading.cues for lemma in phrase}
+    return frozenset(lemmas | word_set("replies"))
+
+
+def _answers(row: ProceduralPeriod, action: str, replies: bool = True) -> bool:
+    """Whether a row is a period for ``action``: a cue of one of its readings, the actions
+    it answers or its own wording («вступить в силу», «представить документы») hold it; a
+    reply («ответить», «исполнить») is the period of any row counted from a demand, unless
+    ``replies`` is off (the inspection is the one who replies)."""
+    if action in canonical(row.what):
+        return True
+    if (
+        replies
+        and action in word_set("replies")
+        and _event_document(row.id) in document_names("требование")
+    ):
+        return True
+    return any(
+        action in reading.heads or any(action in phrase for phrase in reading.cues)
+        for reading in row_cues().values()
+        if reading.row == row.id
+    )
+
+
+def _article_rows(text: CalcText) -> list[ProceduralPeriod]:
+    """The rows of the point or, failing that, the article the question cites."""
+    points, articles = _citations(text)
+    rows = [r for r in procedural_periods() if not r.decline]
+    named = [r for r in rows if _cites(r, points, set())] or [
+        r for r in rows if _cites(r, set(), articles)
+    ]
+    return _distinct(_plainest(_unconditional(text, named)))
+
+
+def _unanswered(
+    text: CalcText, ranked: list[Candidate], attached: list[ProceduralPeriod]
+) -> list[ProceduralPeriod]:
+    """The cited document's (or article's) rows when the question is read from the
+    citation and asks an action none of them is a period for («Решение по ст. 101
+    получили …. Когда уплатить налог?»): the answer names them and asks back, it does not
+    offer them as readings. Empty otherwise."""
+    if any(c.asks for c in ranked):
+        return []  # the asking part names a row: it is computed
+    action = _asked_action(text)
+    if action is None:
+        return []
+    # «когда направить ответ?»: the reply named in the asking part is asked too
+    replies = word_set("replies")
+    actions = {action} | {w.lemma for w in text.words if w.asked and w.lemma in replies}
+    # «До какого числа инспекция ответит?» (the inspection the subject): not the
+    # addressee's reply to the demand; «ответить инспекции» is
+    ours = not any(
+        w.asked and w.lemma in word_set("authorities") and w.case in (None, "nomn")
+        for w in text.words
+    )
+    rows = attached or ([] if ranked else _article_rows(text))
+    if not rows or any(_answers(row, a, ours) for row in rows for a in actions):
+        return []
+    return rows
+
+
+def cited_not_asked(text: CalcText, days: list[QuestionDay]) -> list[ProceduralPeriod]:
+    """The rows of a cited document or article that do not answer the asked action (see
+    :func:`_unanswered`); :func:`find_rows` finds no row then."""
+    return _unanswered(text, rank_rows(text, days), _asked_document_rows(text, days))
 
 
 def find_rows(text: CalcText, days: list[QuestionDay]) -> list[ProceduralPeriod]:
@@ -488,16 +628,17 @@ def find_rows(text: CalcText, days: list[QuestionDay]) -> list[ProceduralPeriod]
     words name no row but that cites an article («требование по ст. 93.1 получено ...»)
     takes that article's rows as its variants. When the candidates are named by the story
     alone, the rows of the document a citation is attached to win (:func:`_asked_document_rows`).
+    None when such a question asks an action none of the cited rows is for («Решение по
+    ст. 101 …, когда уплатить налог?»: asked back, :func:`cited_not_asked`).
     """
     ranked = rank_rows(text, days)
     points, articles = _citations(text)
-    if not ranked:
-        rows = [r for r in procedural_periods() if not r.decline]
-        named = [r for r in rows if _cites(r, points, set())] or [
-            r for r in rows if _cites(r, set(), articles)
-        ]
-        return _distinct(named)
     attached = _asked_document_rows(text, days)
+    if _unanswered(text, ranked, attached):
+        return []  # the cited article has no period for the asked action: asked back
+    if not ranked:
+        # the rows of the cited document the question dates, else of the cited article
+        return attached or _article_rows(text)
     if attached and not any(c.asks for c in ranked):
         # every candidate is named by the story alone, none by the asking part: the rows
         # of the document a citation is attached to win («требование по ст. 93.1
