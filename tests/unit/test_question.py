@@ -200,3 +200,26 @@ def test_an_asked_bound_of_a_duration_asks_the_period() -> None:
     assert build_question("Какой максимальный размер вычета?", TODAY).answer_type == "limit"
     question = build_question("Если продать раньше минимального срока, есть ли лимит?", TODAY)
     assert question.answer_type != "period"
+
+
+@pytest.mark.parametrize(
+    ("text", "first"),
+    [
+        # the head noun after «какой» names a sum or a span of time: a value is asked
+        ("Какое пособие положено при рождении ребёнка?", "amount"),
+        ("Какая компенсация за неиспользованный отпуск при увольнении?", "amount"),
+        ("Какие командировочные не облагаются взносами?", "amount"),  # one allowance
+        ("Какой отчётный период по налогу на имущество?", "period"),
+        # the plural of a countable noun asks which kinds: a list
+        ("Какие надбавки облагаются НДФЛ?", "procedure"),
+        ("Какие выплаты работникам освобождены от взносов?", "procedure"),
+        # a clear cue of the clause keeps its type
+        ("Какой максимальный имущественный вычет?", "limit"),
+        ("Какие ставки взносов для малого бизнеса?", "rate"),
+        ("Какие пени за просрочку налога?", "rate"),
+        # a noun naming no value leaves «какой» to its own weak cue
+        ("Какой налог платит ИП на патенте?", "procedure"),
+    ],
+)
+def test_the_head_noun_after_kakoi_names_the_value_asked(text: str, first: str) -> None:
+    assert build_question(text, TODAY).answer_type == first
