@@ -514,7 +514,7 @@ def _typed_parts(analysed: Analysed) -> list[AskedPart]:
     parts = asked_parts(analysed)
     for i, (part, words) in enumerate(zip(parts, _part_words(parts, analysed), strict=True)):
         kind = _part_type(part, words)
-        elliptic = kind == "unknown" and i > 0 and part.own[:1] == ["а"]
+        elliptic = kind == "unknown" and i > 0 and part.own[:1] in (["а"], ["и"])
         part.answer_type = parts[i - 1].answer_type if elliptic else kind
     if parts:
         return parts

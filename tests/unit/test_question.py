@@ -223,3 +223,14 @@ def test_an_asked_bound_of_a_duration_asks_the_period() -> None:
 )
 def test_the_head_noun_after_kakoi_names_the_value_asked(text: str, first: str) -> None:
     assert build_question(text, TODAY).answer_type == first
+
+
+def test_a_clause_after_a_comma_and_i_that_asks_on_is_a_part() -> None:
+    floor = build_question("Какой штраф за неуплату взносов, и есть ли нижний предел?", TODAY)
+    assert [p.answer_type for p in floor.parts] == ["amount", "limit"]
+    # a case asked after «и если» asks what the part before it asked
+    repeat = build_question("Какой штраф за грубое нарушение учёта, и если повторно?", TODAY)
+    assert [p.answer_type for p in repeat.parts] == ["amount", "amount"]
+    # a bare condition, or conditions coordinated with «и», is no further ask
+    assert build_question("Какой штраф, если сдать отчёт позже?", TODAY).parts == []
+    assert build_question("Какой штраф, если не сдали и если не заплатили?", TODAY).parts == []
