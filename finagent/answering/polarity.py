@@ -8,9 +8,10 @@ question that asks in the affirmative less often. A negation that sets a bound (
 *Actor*: «Налоговый орган обязан в течение пяти дней … выдать патент» states the
 inspection's term; «сколько дней есть на оплату?» asks the taxpayer's. A sentence whose
 subject, before its first predicate, is an actor the question does not name (the tax
-authority, a tax agent) states another party's duty.
+authority) states another party's duty.
 
-Both read pymorphy3 lemmas (the sentence profile's sequence) and parts of speech.
+Both read pymorphy3 lemmas and parts of speech of the words as written (a participle is no
+predicate, though its lemma is the verb).
 """
 
 from __future__ import annotations
@@ -18,11 +19,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from finagent.answering.sentence_profile import profile
 from finagent.language.cues import find_cue
-from finagent.language.lemmas import part_of_speech
+from finagent.language.lemmas import lemma, part_of_speech
 
 _NEGATION = "не"
+_WORDS = re.compile(r"\w+")
 _CLAUSE_BREAKS = re.compile(r"[,;:()—]|\s-\s")
 # a clause of a condition or an exception states a case, not the rule's polarity
 _JOINING = frozenset({"а", "и", "или"})
@@ -38,19 +39,22 @@ BOUND_REACH = 3  # lemmas after «не» a bound word may stand («не може
 # actors other than the taxpayer asking: each a tuple of ordinary phrases
 ACTORS: dict[str, tuple[str, ...]] = {
     "authority": ("налоговый орган", "инспекция", "ИФНС", "ФНС"),
-    "agent": ("налоговый агент",),
 }
+# a tax agent is left out: the asker is often the agent without saying so («опоздали с
+# 6-НДФЛ» — the employer's duty of ст. 126 п. 1.2)
 _COLLOQUIAL_AUTHORITY = "налоговый"  # «в налоговую», «у налоговой»
 SUBJECT_REACH = 6  # lemmas from the sentence's start its subject may stand within
 
 
-def denies(sequence: Sequence[str]) -> bool:
-    """Whether the lemmas negate a predicate that is not a bound: «не учитываться», «не
-    вправе», not «не более», «не может превышать»."""
-    for i, lm in enumerate(sequence[:-1]):
-        if lm != _NEGATION or part_of_speech(sequence[i + 1]) not in _PREDICATES:
+def denies(words: Sequence[str]) -> bool:
+    """Whether the words negate a predicate that is not a bound: «не учитываются», «не
+    вправе», not «не более», «не может превышать»; nor a participle («не уплаченной в
+    срок» qualifies a noun, it denies nothing; its lemma would be the verb's)."""
+    lemmas = [lemma(w) for w in words]
+    for i, lm in enumerate(lemmas[:-1]):
+        if lm != _NEGATION or part_of_speech(words[i + 1]) not in _PREDICATES:
             continue
-        if not _BOUNDS & set(sequence[i + 1 : i + 1 + BOUND_REACH]):
+        if not _BOUNDS & set(lemmas[i + 1 : i + 1 + BOUND_REACH]):
             return True
     return False
 
@@ -60,20 +64,21 @@ def denies_text(text: str) -> bool:
     предусмотрено …», «если компания их не представила» set a case, they deny nothing."""
     conditional = False
     for clause in _CLAUSE_BREAKS.split(text):
-        sequence = profile(clause).sequence
+        words = _WORDS.findall(clause)
+        sequence = [lemma(w) for w in words]
         # «если налоговая запросила документы, а компания их не представила»: a clause
         # joined by a conjunction goes on with the condition before it
         joined = conditional and bool(sequence) and sequence[0] in _JOINING
         conditional = joined or any(find_cue(sequence, cue) >= 0 for cue in _CONDITIONS)
-        if not conditional and denies(sequence):
+        if not conditional and denies(words):
             return True
     return False
 
 
-def denial_mismatch(sentence: str, question: Sequence[str]) -> bool:
+def denial_mismatch(sentence: str, question: str) -> bool:
     """The sentence (its text, with a list item's lead-in) denies where the question asks
     in the affirmative."""
-    return denies_text(sentence) and not denies(question)
+    return denies_text(sentence) and not denies_text(question)
 
 
 def _actors(lemmas: Sequence[str]) -> set[str]:

@@ -198,12 +198,12 @@ _COORDINATION = frozenset({"и", "или", ","})
 # a sentence of a condition the question sets aside: a fixed penalty (logit units), as
 # such questions are too rare in the dev rounds to learn a weight
 EXCLUDED_PENALTY = 3.0
-# a sentence that denies what a value question asks in the affirmative («не учитываются
-# следующие расходы» for «в каком размере можно учесть»), or whose subject is an actor the
-# question does not name («Налоговый орган обязан в течение пяти дней …» for the
-# taxpayer's payment): a tie-break (logit units). As features of the learned ranker they
-# took no weight on the dev rounds it is fitted on (cross-validated top-1 unchanged, see
-# docs/direct-answers.md), too few of their questions turn on them.
+# a sentence that denies what a value question asks in the affirmative and states no value
+# of its type («не учитываются следующие расходы» for «в каком размере можно учесть»), or
+# whose subject is an actor the question does not name («Налоговый орган обязан в течение
+# пяти дней …» for the taxpayer's payment): a tie-break (logit units). As features of the
+# learned ranker they took no weight on the dev rounds it is fitted on (cross-validated
+# top-1 unchanged, see docs/direct-answers.md): too few of their questions turn on them.
 DENIAL_PENALTY = 2.0
 ACTOR_PENALTY = 2.0
 _VALUE_TYPES = frozenset({"rate", "amount", "limit", "period", "date"})
@@ -328,7 +328,10 @@ def rank_learned(
         c.learned = True
         if valued and c.chunk.source != "user_docs":
             text = f"{c.context}: {c.sentence}" if c.context else c.sentence
-            if denial_mismatch(text, question.lemmas):
+            # a denial that states the asked value answers («…доход превысил 450 000
+            # рублей, налоговый вычет … не применяется»)
+            stating = type_match(profile(c.sentence), question)
+            if not stating and denial_mismatch(text, question.text):
                 c.score -= DENIAL_PENALTY
             if other_actor(profile(c.sentence).sequence, question.lemmas):
                 c.score -= ACTOR_PENALTY
