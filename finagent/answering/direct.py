@@ -23,7 +23,7 @@ from finagent.answering.further_parts import further_parts
 from finagent.answering.part_values import part_values
 from finagent.answering.ranker import EXCEPTIONS, asked_conditions
 from finagent.answering.sentence_profile import profile, shown
-from finagent.language.lemmas import in_genitive
+from finagent.language.lemmas import in_genitive, lemma
 from finagent.question.model import Question
 from finagent.question.tables import STOP_LEMMAS, TAXES
 
@@ -46,12 +46,16 @@ _SIZE = "размер"
 _SIZE_SUBJECT = "Размер"
 # the clauses of a sentence that may each state a case: «…; …», «…, а в … - …», «…, но …»
 _CLAUSES = re.compile(r";|,\s+(?:а|но)\s+")
+_FIGURE = re.compile(r"[\d\s.,/]*\d")
 
 
 def subject_of(question: Question) -> str | None:
-    """«Ставка НДФЛ», «Срок», «Предельный размер»; None for types with no single value."""
+    """«Ставка НДФЛ», «Срок», «Предельный размер», the asked value's own noun phrase
+    («Налоговый бонус», «Суточные»); None for types with no single value."""
     if question.unit:
         return "Величина"
+    if question.head:  # «Налоговый бонус — 10 000 руб.», not «Сумма НПД»
+        return question.head[:1].upper() + question.head[1:]
     base = _SUBJECTS.get(question.answer_type)
     if base is None:
         return None
@@ -118,6 +122,28 @@ def of_asked_condition(question: Question, quote: str, values: tuple[str, ...]) 
     return best[1]
 
 
+def of_asked_head(question: Question, quote: str, values: tuple[str, ...]) -> tuple[str, ...]:
+    """Of a sentence's values, those of the one clause naming the asked value's noun
+    («…; компенсации в пределах норм — суточные до 700 руб. … и до 2 500 руб. …;
+    материальная помощь до 4 000 руб. …» for «какие суточные»), when one clause alone names
+    it; else all of them."""
+    if not question.head or len(values) < 2:
+        return values
+    noun = lemma(question.head.split()[-1])
+    naming = [c for c in _CLAUSES.split(quote) if noun in profile(c).lemmas]
+    if len(naming) != 1:
+        return values
+    kept = tuple(v for v in values if _figure(v) in naming[0])
+    return kept or values
+
+
+def _figure(value: str) -> str:
+    """The number a value opens with, as a quote writes it before its unit («1 458 000» of
+    «1 458 000 рублей», quoted as «1 458 000 (один миллион …) рублей»)."""
+    found = _FIGURE.match(value)
+    return found.group().strip() if found else value
+
+
 def _position(quote: str, value: str) -> int:
     at = quote.find(value)
     return at if at >= 0 else len(quote)
@@ -136,6 +162,7 @@ def sentence_lead(question: Question, top: Candidate) -> list[str]:
         values = tuple(sorted({*values, *shares}, key=lambda v: _position(quote, v)))
         subject = share
     values = of_asked_condition(question, quote, values)
+    values = of_asked_head(question, quote, values)
     if not subject or not values or len(values) > MAX_VALUES:
         return [f"{quote_lead(top)} «{quote}» [{top.number}]"]
     reference = _reference(top)

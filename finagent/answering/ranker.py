@@ -25,6 +25,7 @@ import numpy as np
 from finagent.answering.asked_values import asked_values, states_asked, value_type
 from finagent.answering.dated_items import matching_items
 from finagent.answering.evidence import MAX_SENTENCE_CHARS, Candidate
+from finagent.answering.polarity import denial_mismatch, other_actor
 from finagent.answering.sentence_profile import SentenceProfile, profile
 from finagent.answering.set_aside import names_set_aside, set_aside
 from finagent.cards.fields import BY_KEY as FIELD_BY_KEY
@@ -197,6 +198,15 @@ _COORDINATION = frozenset({"и", "или", ","})
 # a sentence of a condition the question sets aside: a fixed penalty (logit units), as
 # such questions are too rare in the dev rounds to learn a weight
 EXCLUDED_PENALTY = 3.0
+# a sentence that denies what a value question asks in the affirmative and states no value
+# of its type («не учитываются следующие расходы» for «в каком размере можно учесть»), or
+# whose subject is an actor the question does not name («Налоговый орган обязан в течение
+# пяти дней …» for the taxpayer's payment): a tie-break (logit units). As features of the
+# learned ranker they took no weight on the dev rounds it is fitted on (cross-validated
+# top-1 unchanged, see docs/direct-answers.md): too few of their questions turn on them.
+DENIAL_PENALTY = 2.0
+ACTOR_PENALTY = 2.0
+_VALUE_TYPES = frozenset({"rate", "amount", "limit", "period", "date"})
 
 
 def _conditions_of(lemmas: list[str]) -> tuple[set[str], set[str]]:
@@ -312,9 +322,19 @@ def rank_learned(
     scores = model.scores(features(question, found, focus))
     excluded = excluded_conditions(question.lemmas)
     without = set_aside(question.text)
+    valued = question.answer_type in _VALUE_TYPES
     for c, score in zip(found, scores, strict=True):
         c.score = float(score)
         c.learned = True
+        if valued and c.chunk.source != "user_docs":
+            text = f"{c.context}: {c.sentence}" if c.context else c.sentence
+            # a denial that states the asked value answers («…доход превысил 450 000
+            # рублей, налоговый вычет … не применяется»)
+            stating = type_match(profile(c.sentence), question)
+            if not stating and denial_mismatch(text, question.text):
+                c.score -= DENIAL_PENALTY
+            if other_actor(profile(c.sentence).sequence, question.lemmas):
+                c.score -= ACTOR_PENALTY
         if excluded and _exceptions(profile(c.sentence).lemmas) & excluded:
             c.score -= EXCLUDED_PENALTY
         elif without and c.chunk.source != "user_docs":

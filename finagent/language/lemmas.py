@@ -67,6 +67,22 @@ def in_genitive(phrase: str) -> str:
     return " ".join(out)
 
 
+@lru_cache(maxsize=1_000)
+def in_nominative(phrase: str) -> str:
+    """A noun phrase as asked («какую компенсацию», «на какой вычет») in the nominative,
+    each word in its own number: «компенсацию» -> «компенсация», «суточные» stay;
+    abbreviations and words without a nominative stay as they are."""
+    out: list[str] = []
+    for word in phrase.split():
+        if word.isupper() or not any("а" <= ch <= "я" for ch in fold(word)):
+            out.append(word)
+            continue
+        parse = _analyzer().parse(word)[0]
+        form = parse.inflect({"nomn"}) if parse.tag.case else None
+        out.append(form.word if form is not None else word)
+    return " ".join(out)
+
+
 def lemmas_of(words: list[str]) -> tuple[str, ...]:
     return tuple(lemma(word) for word in words)
 

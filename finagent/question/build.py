@@ -13,8 +13,10 @@ from finagent.language.cues import cue_lemmas, find_cue
 from finagent.language.dates import as_of, dates_in, months_in, period_years, years_in
 from finagent.language.identifiers import identifiers_in
 from finagent.language.lemmas import (
+    can_be,
     first_person,
     genitive,
+    in_nominative,
     nominative,
     part_of_speech,
     past_verb,
@@ -36,6 +38,9 @@ from finagent.question.revision import asked_revision, with_revisions
 from finagent.question.tables import (
     ANSWER_CUES,
     GENERIC_HEADS,
+    HEAD_STRENGTH,
+    HEAD_VALUES,
+    LIST_STRENGTH,
     QUESTION_FIELD_CUES,
     REQUISITES,
     ROLE_STRENGTH,
@@ -227,6 +232,61 @@ def _bounded_duration(lemmas: Sequence[str]) -> set[int]:
     }
 
 
+_MODIFIERS = frozenset({"ADJF", "PRTF"})
+HEAD_REACH = 3  # adjectives between «какой» and its noun («какой налоговый бонус»)
+
+
+def _head_of(lemmas: Sequence[str], words: Sequence[str], start: int = 0) -> tuple[int, int]:
+    """Positions of the asking clause's «какой» and of its head (the noun, or the last
+    adjective when no noun follows: «какие суточные»), or (-1, -1)."""
+    if len(words) != len(lemmas):
+        return -1, -1
+    at = next((i for i in range(start, len(lemmas)) if lemmas[i] in QUESTION_WORDS), -1)
+    if at < 0 or lemmas[at] != "какой":
+        return -1, -1
+    head = -1
+    for i in range(at + 1, min(len(lemmas), at + 2 + HEAD_REACH)):
+        kind = part_of_speech(words[i])
+        if kind == "NOUN":
+            return at, i
+        if kind not in _MODIFIERS:
+            break
+        head = i  # an adjective with no noun after it stands for its noun («суточные»)
+    return (at, head) if head >= 0 else (-1, -1)
+
+
+def _head_type(
+    lemmas: Sequence[str], words: Sequence[str], start: int = 0
+) -> tuple[int, int, AnswerType] | None:
+    """What the head noun of the asking clause's «какой» asks, as (-strength, position,
+    type): a value when it names a sum or a span of time (:data:`HEAD_VALUES`: «какой
+    налоговый бонус» — an amount), a list when «какие» asks a countable noun in the plural
+    («какие премии не облагаются» — which kinds). A plural-only noun or a substantivised
+    adjective of an allowance («какие суточные не облагаются», no noun after it) is one
+    value. None when no «какой» opens the clause or its head names no such value (a plural
+    of another noun, «какие документы», is a list by «какие» itself)."""
+    at, head = _head_of(lemmas, words, start)
+    kind = HEAD_VALUES.get(lemmas[head]) if head >= 0 else None
+    if kind is None:
+        return None
+    noun = part_of_speech(words[head]) == "NOUN"
+    if noun and plural_interrogative(words[at]) and not can_be(words[head], "Pltm"):
+        return (-LIST_STRENGTH, at, "procedure")
+    return (-HEAD_STRENGTH, at, kind)
+
+
+def _asked_head(lemmas: Sequence[str], words: Sequence[str], kind: AnswerType) -> str | None:
+    """The noun phrase of the value asked, in the nominative («налоговый бонус»,
+    «суточные»), when its head names the asked type: the lead names it instead of a
+    generic «Сумма»."""
+    start = _asking_clause(lemmas)
+    head = _head_type(lemmas, words, start)
+    if head is None or head[2] != kind or kind == "procedure":
+        return None
+    at, end = _head_of(lemmas, words, start)
+    return in_nominative(" ".join(words[at + 1 : end + 1]).lower())
+
+
 def _asked_cues(
     lemmas: Sequence[str], stated: dict[AnswerType, set[int]], start: int
 ) -> list[tuple[int, int, AnswerType]]:
@@ -242,6 +302,7 @@ def _answer_types(
     lemmas: Sequence[str],
     fields: list[tuple[int, str]],
     stated: dict[AnswerType, set[int]] | None = None,
+    words: Sequence[str] = (),
 ) -> list[AnswerType]:
     """Every answer type asked, strongest first (ties: earliest), then the others by
     position; a cue whose value the question states itself (``stated``) asks nothing,
@@ -252,6 +313,13 @@ def _answer_types(
         found = _asked_cues(lemmas, {}, start)
     roles = {field.key for field in ALL_FIELDS if field.kind == "party"}
     found.extend((-ROLE_STRENGTH, at, "party") for at, key in fields if key in roles)
+    # the head noun speaks when no cue of the clause clearly asks a type, and for the
+    # question only when it asks one thing (a later part's question word: its parts are
+    # typed each on its own, «какой вычет и до какого дохода …»)
+    head = _head_type(lemmas, words, start)
+    alone = head is not None and not any(lm in QUESTION_WORDS for lm in lemmas[head[1] + 1 :])
+    if head is not None and alone and not any(-strength >= CLEAR_CUE for strength, _, _ in found):
+        found.append(head)
     durations = _bounded_duration(lemmas)
     found = [
         (strength, at, "period" if kind == "limit" and at in durations else kind)
@@ -371,6 +439,9 @@ def _field_type(lemmas: Sequence[str], words: Sequence[str] = ()) -> AnswerType 
     указан» ask only «какой» (a cue that some value is asked) and name a field."""
     if _strongest(lemmas) > _WEAK:
         return None
+    head = _head_type(lemmas, words, _asking_clause(lemmas))
+    if head is not None:
+        return head[2]
     for _, key in _fields(lemmas, words):
         kind = FIELDS_BY_KEY[key].kind if key in FIELDS_BY_KEY else None
         if kind in _FIELD_ANSWER:
@@ -413,21 +484,45 @@ def _asked_unit(lemmas: Sequence[str]) -> str | None:
 _VALUE_PARTS = frozenset({"rate", "amount", "limit", "period", "date"})
 
 
+def _part_words(parts: Sequence[AskedPart], analysed: Analysed) -> list[list[str]]:
+    """Each part's words as written (the parts are consecutive slices of the question's
+    lemmas), so its head noun's number can be read; no words where they do not align."""
+    lemmas = [lemma for sentence in analysed.sentences for lemma in sentence.lemmas]
+    words = [token.text for sentence in analysed.sentences for token in sentence.tokens]
+    found: list[list[str]] = []
+    at = 0
+    for part in parts:
+        n = len(part.own)
+        start = next(
+            (i for i in range(at, len(lemmas) - n + 1) if lemmas[i : i + n] == part.own), -1
+        )
+        if start < 0 or len(words) != len(lemmas):
+            found.append([])
+            continue
+        found.append(words[start : start + n])
+        at = start + n
+    return found
+
+
+def _part_type(part: AskedPart, words: Sequence[str]) -> AnswerType:
+    return _field_type(part.own, words) or _answer_types(part.own, [], None, words)[0]
+
+
 def _typed_parts(analysed: Analysed) -> list[AskedPart]:
     """The asked parts, each with the answer type its own words ask (an elliptic part
     («А за отказ…?») asks what the part before it asked)."""
     parts = asked_parts(analysed)
-    for i, part in enumerate(parts):
-        kind = _field_type(part.own) or _answer_types(part.own, [])[0]
-        elliptic = kind == "unknown" and i > 0 and part.own[:1] == ["а"]
+    for i, (part, words) in enumerate(zip(parts, _part_words(parts, analysed), strict=True)):
+        kind = _part_type(part, words)
+        elliptic = kind == "unknown" and i > 0 and part.own[:1] in (["а"], ["и"])
         part.answer_type = parts[i - 1].answer_type if elliptic else kind
     if parts:
         return parts
     # «какой лимит … и ставки налога?»: a coordinated noun phrase is a part of its own
     # when its own words ask a value
     coordinated = coordinated_parts(analysed)
-    for part in coordinated:
-        part.answer_type = _field_type(part.own) or _answer_types(part.own, [])[0]
+    for part, words in zip(coordinated, _part_words(coordinated, analysed), strict=True):
+        part.answer_type = _part_type(part, words)
     if coordinated and coordinated[-1].answer_type in _VALUE_PARTS:
         return coordinated
     return []
@@ -453,11 +548,17 @@ def build_question(
     numbers += [token for token in lemmas if any(ch.isdigit() for ch in token)]
     parts = _typed_parts(analysed)
     answer_types = _with_parts(
-        _answer_types(lemmas, fields, _stated(analysed)),
+        _answer_types(
+            lemmas, fields, _stated(analysed), words if len(words) == len(lemmas) else []
+        ),
         parts,
         lemmas,
         words if len(words) == len(lemmas) else [],
     )
+    aligned = words if len(words) == len(lemmas) else []
+    head = _asked_head(lemmas, aligned, answer_types[0]) if aligned else None
+    # «какие суточные»: a plural-only value is one value, not several
+    several = any(plural_interrogative(word) for word in words) and head is None
     revision = asked_revision(lemmas)
     attributes = asked_attributes(words, lemmas) if len(words) == len(lemmas) else []
     asked = frozenset(lm for a in attributes for lm in (a.head, *a.lemmas))
@@ -489,7 +590,8 @@ def build_question(
         revision=revision,
         attributes=attributes,
         names=proper_names([[t.text for t in sentence.tokens] for sentence in analysed.sentences]),
-        several=any(plural_interrogative(word) for word in words),
+        several=several,
+        head=head,
         parts=parts,
         unit=_asked_unit(lemmas),
         of_record=record[0],

@@ -53,6 +53,9 @@ class Question(BaseModel):
     attributes: list[AskedAttribute] = Field(default_factory=list)  # «какой ОГРН» → ОГРН
     names: list[str] = Field(default_factory=list)  # capitalised names, as written
     several: bool = False  # «какие ставки», «каковы сроки»: several values are asked
+    # «какой налоговый бонус», «какие суточные»: the noun phrase of the value asked, in the
+    # nominative, when its head noun names the asked type (finagent.question.tables.HEAD_VALUES)
+    head: str | None = None
     # «сколько длится … и до скольких месяцев продлевают?»: each asked part, when several
     parts: list[AskedPart] = Field(default_factory=list)
     # the edition of a contract asked: «теперь» — as amended, «до допсоглашения» — original

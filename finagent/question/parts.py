@@ -27,6 +27,8 @@ QUESTION_WORDS = frozenset(
 )
 _CONTRAST = "а"
 _AND = "и"
+_IF = "если"
+_YES_NO = "ли"
 _VERBS = frozenset({"VERB", "INFN"})
 _CLAUSE_BREAKS = frozenset({",", "?", ".", ";", "—", "-"})
 
@@ -55,7 +57,19 @@ def _starts(lemmas: Sequence[str], sentence_starts: set[int]) -> list[int]:
             and (i in sentence_starts or (i > 0 and lemmas[i - 1] in _CLAUSE_BREAKS))
         ):
             starts.append(i)
+        elif starts and _further_ask(lemmas, i):
+            starts.append(i)
     return starts
+
+
+def _further_ask(lemmas: Sequence[str], i: int) -> bool:
+    """A clause after a comma that opens with «и» and asks on: a case («…, и если повторно
+    за год?») or a yes/no ask of its own («…, и есть ли минимум?»); a bare «, если …» is a
+    condition of the ask before it."""
+    if lemmas[i] != _AND or i == 0 or lemmas[i - 1] not in _CLAUSE_BREAKS:
+        return False
+    following = lemmas[i + 1 : i + 3]
+    return following[:1] == [_IF] or _YES_NO in following
 
 
 def asked_parts(analysed: Analysed) -> list[AskedPart]:

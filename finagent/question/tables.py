@@ -100,6 +100,27 @@ ANSWER_CUES = (
     Cue("неустойка", "rate", 2),
     Cue("штраф", "amount", 2),
 )
+# the head noun after «какой» names the kind of value asked when it names a sum of money
+# or a span of time («какой налоговый бонус» — a sum, «какой налоговый период» — a period),
+# whatever «какой» alone would ask; substantivised adjectives of an allowance («суточные»,
+# «отпускные») count as their noun. Sanctions are left to their own cues («какие пени» asks
+# a rate, «какая неустойка» a rate or a sum). In the plural of a countable noun («какие премии»,
+# «какие вычеты») the question asks which kinds, a list (see build._head_type)
+HEAD_VALUES: dict[str, AnswerType] = {
+    **{
+        lm: "amount"
+        for lm in (
+            "бонус вычет пособие компенсация выплата суточный отпускной командировочный "
+            "подъемный оклад зарплата заработок жалованье премия "
+            "аванс взнос пошлина сбор стипендия пенсия доплата надбавка "
+            "возмещение плата платеж кэшбэк"
+        ).split()
+    },
+    "период": "period",
+}
+HEAD_STRENGTH = 3  # a value head asks its type as clearly as «сумма» or «срок»
+LIST_STRENGTH = 2  # a class of things asked («какие премии») outweighs a field's type
+
 # a role named in the question («сумма и покупатель?») asks for that party
 ROLE_STRENGTH = 2
 

@@ -158,6 +158,27 @@ def test_the_lead_states_the_value_of_the_clause_of_the_asked_condition() -> Non
     assert sentence_lead(both, rule)[0].startswith("Штраф — 20 %, 40 %")
 
 
+def test_a_value_asked_by_its_own_noun_is_named_by_it_in_the_lead() -> None:
+    pension = build_question("Какое единовременное пособие положено при рождении ребёнка?")
+    assert pension.answer_type == "amount" and not pension.several
+    assert subject_of(pension) == "Единовременное пособие"
+    rule = candidate(
+        "Единовременное пособие при рождении ребёнка выплачивается в сумме 24 000 рублей."
+    )
+    assert sentence_lead(pension, rule)[0].startswith("Единовременное пособие — 24 000 рублей")
+    # a plural-only allowance is one value; of a list of allowances, the clause naming it
+    allowance = build_question("Какие подъёмные не облагаются взносами?")
+    assert allowance.head == "подъёмные" and not allowance.several
+    listed = candidate(
+        "Не облагаются: пособия по больничному; подъёмные до 5 000 руб. на работника "
+        "и до 1 000 руб. на члена семьи; материальная помощь до 4 000 руб. в год."
+    )
+    assert sentence_lead(allowance, listed)[0].startswith("Подъёмные — 5 000 руб, 1 000 руб (")
+    # a plural of a countable noun asks which kinds: several values, no own noun
+    kinds = build_question("Какие надбавки облагаются НДФЛ?")
+    assert kinds.several and kinds.head is None
+
+
 def test_a_sentence_without_the_asked_value_is_quoted_as_it_is() -> None:
     question = build_question("Какая ставка НДФЛ для нерезидентов?")
     (line,) = sentence_lead(question, candidate("Ставка зависит от статуса налогового резидента."))

@@ -200,3 +200,37 @@ def test_an_asked_bound_of_a_duration_asks_the_period() -> None:
     assert build_question("Какой максимальный размер вычета?", TODAY).answer_type == "limit"
     question = build_question("Если продать раньше минимального срока, есть ли лимит?", TODAY)
     assert question.answer_type != "period"
+
+
+@pytest.mark.parametrize(
+    ("text", "first"),
+    [
+        # the head noun after «какой» names a sum or a span of time: a value is asked
+        ("Какое пособие положено при рождении ребёнка?", "amount"),
+        ("Какая компенсация за неиспользованный отпуск при увольнении?", "amount"),
+        ("Какие командировочные не облагаются взносами?", "amount"),  # one allowance
+        ("Какой отчётный период по налогу на имущество?", "period"),
+        # the plural of a countable noun asks which kinds: a list
+        ("Какие надбавки облагаются НДФЛ?", "procedure"),
+        ("Какие выплаты работникам освобождены от взносов?", "procedure"),
+        # a clear cue of the clause keeps its type
+        ("Какой максимальный имущественный вычет?", "limit"),
+        ("Какие ставки взносов для малого бизнеса?", "rate"),
+        ("Какие пени за просрочку налога?", "rate"),
+        # a noun naming no value leaves «какой» to its own weak cue
+        ("Какой налог платит ИП на патенте?", "procedure"),
+    ],
+)
+def test_the_head_noun_after_kakoi_names_the_value_asked(text: str, first: str) -> None:
+    assert build_question(text, TODAY).answer_type == first
+
+
+def test_a_clause_after_a_comma_and_i_that_asks_on_is_a_part() -> None:
+    floor = build_question("Какой штраф за неуплату взносов, и есть ли нижний предел?", TODAY)
+    assert [p.answer_type for p in floor.parts] == ["amount", "limit"]
+    # a case asked after «и если» asks what the part before it asked
+    repeat = build_question("Какой штраф за грубое нарушение учёта, и если повторно?", TODAY)
+    assert [p.answer_type for p in repeat.parts] == ["amount", "amount"]
+    # a bare condition, or conditions coordinated with «и», is no further ask
+    assert build_question("Какой штраф, если сдать отчёт позже?", TODAY).parts == []
+    assert build_question("Какой штраф, если не сдали и если не заплатили?", TODAY).parts == []

@@ -152,4 +152,7 @@ def test_a_noun_phrase_coordinated_after_the_ask_is_a_part_when_it_asks_a_value(
     # a coordinated subject, not a value, and a clause with a verb of its own are no part
     assert build_question("Какой лимит доходов и расходов?").parts == []
     assert build_question("Какие ставки НДС и налога на прибыль?").parts == []
-    assert build_question("Какой штраф за опоздание, и есть ли минимум?").parts == []
+    # a clause with a verb of its own is no coordinated noun phrase; after a comma and «и»
+    # it is a further ask of its own (question.parts._further_ask)
+    floor = build_question("Какой штраф за опоздание, и есть ли минимум?")
+    assert [p.own[:3] for p in floor.parts][1] == ["и", "есть", "ли"]
