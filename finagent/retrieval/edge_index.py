@@ -65,11 +65,17 @@ class EdgeIndex:
                 else:
                     path.mkdir(parents=True, exist_ok=True)
                     shard = qe.EdgeShard.create(str(path), self._config(dim, idf))
-                # idempotent: a collection made before a field was indexed gets it now
+                # a collection made before a field was indexed gets it now; an index that
+                # exists is not re-added: re-adding rewrites it, so a process that only
+                # reads would write the shard and pay a flush of it on close
+                indexed = shard.info().payload_schema
                 for name in INDEXED_FIELDS:
-                    shard.update(
-                        qe.UpdateOperation.create_field_index(name, qe.PayloadSchemaType.Keyword)
-                    )
+                    if name not in indexed:
+                        shard.update(
+                            qe.UpdateOperation.create_field_index(
+                                name, qe.PayloadSchemaType.Keyword
+                            )
+                        )
             except IndexUnavailableError:
                 raise
             except Exception as exc:

