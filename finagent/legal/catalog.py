@@ -83,6 +83,25 @@ def _distance(a: str, b: str) -> tuple[float, ...]:
     return (head, *(abs(x - y) for x, y in zip(ka[1:], kb[1:], strict=False)))
 
 
+# the payload keys _build reads: the scroll fetches only these (the titles and flags it
+# does not read made it about twice as slow)
+_FIELDS = (
+    "unit_id",
+    "chunk_index",
+    "article_id",
+    "code",
+    "chapter",
+    "article",
+    "point",
+    "article_title",
+    "unit_citation",
+    "citation",
+    "edition",
+    "text",
+    "lead",
+)
+
+
 class LawCatalog:
     """Units of the codes ingested into ``collection``, by code and article."""
 
@@ -112,7 +131,10 @@ class LawCatalog:
             law = SearchFilter(source=LAW_SOURCE)
             count = await self._index.count(self._collection, law)
             if count != self._count:
-                self._build(await self._index.scroll(self._collection, law) if count else [])
+                payloads = (
+                    await self._index.scroll(self._collection, law, fields=_FIELDS) if count else []
+                )
+                self._build(payloads)
                 self._count = count
             self._checked_at = time.monotonic()
 

@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -313,20 +314,27 @@ class EdgeIndex:
         return int(await asyncio.to_thread(shard.count, qe.CountRequest(filter=edge_filter)))
 
     async def scroll(
-        self, collection: str, flt: SearchFilter, limit: int = 100_000
+        self,
+        collection: str,
+        flt: SearchFilter,
+        limit: int = 100_000,
+        fields: Sequence[str] | None = None,
     ) -> list[dict[str, Any]]:
         shard = await self._shard(collection)
         if shard is None:
             return []
-        return await asyncio.to_thread(self._scroll, shard, _edge_filter(flt), limit)
+        selected: bool | list[str] = True if fields is None else list(fields)
+        return await asyncio.to_thread(self._scroll, shard, _edge_filter(flt), limit, selected)
 
     @staticmethod
-    def _scroll(shard: qe.EdgeShard, flt: qe.Filter | None, limit: int) -> list[dict[str, Any]]:
+    def _scroll(
+        shard: qe.EdgeShard, flt: qe.Filter | None, limit: int, selected: bool | list[str]
+    ) -> list[dict[str, Any]]:
         payloads: list[dict[str, Any]] = []
         offset = None
         while len(payloads) < limit:
             page = min(1_000, limit - len(payloads))
-            request = qe.ScrollRequest(offset=offset, limit=page, filter=flt, with_payload=True)
+            request = qe.ScrollRequest(offset=offset, limit=page, filter=flt, with_payload=selected)
             records, offset = shard.scroll(request)
             payloads.extend(dict(r.payload or {}) for r in records)
             if offset is None or not records:

