@@ -14,10 +14,10 @@ over rows the story alone names; a citation attached to another noun («сост
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 from functools import cache
 from importlib.resources import files
+from itertools import pairwise
 from typing import Any
 
 import yaml
@@ -598,8 +598,12 @@ def _row_points(row: ProceduralPeriod) -> set[tuple[str, str]]:
     article, _ = _article_point(row.norm)
     if article is None:
         return set()
-    points = {m[1] for m in re.finditer(r"(?<![а-я])п\.\s*(\d+(?:\.\d+)*)", row.norm)}
-    return {(article, p) for p in points}
+    tokens = row.norm.replace(",", " ").split()
+    return {
+        (article, number)
+        for word, number in pairwise(tokens)
+        if word == "п." and number[:1].isdigit()
+    }
 
 
 def _uncovered_point(text: CalcText, rows: list[ProceduralPeriod]) -> list[ProceduralPeriod]:
