@@ -40,8 +40,6 @@ REGISTERED_MAIL = "registered_mail"
 SENT_NOT_RECEIVED = "sent_not_received"
 _SENT = frozenset({"направить", "отправить", "выслать", "послать", "направлять", "отправлять"})
 PERIOD_CONFLICT = "period_conflict"
-# «квитанция о приеме»: the taxpayer's receipt of acceptance of an electronic document
-_ACKNOWLEDGEMENT = frozenset({"квитанция"})
 # «в тот же день», «в этот же день»
 _THAT = frozenset({"тот", "этот"})
 # the text of the asked event derived from a posted document's sending
@@ -111,8 +109,8 @@ def _receipt_undated(text: CalcText, days: list[QuestionDay], row: ProceduralPer
 
 def acknowledged(text: CalcText, day: QuestionDay) -> bool:
     """The day the taxpayer sent its receipt of acceptance («квитанцию о приеме отправили
-    24 апреля»): in electronic exchange that receipt dates the receipt of the document it
-    acknowledges, so the day is the receipt's."""
+    24 апреля»; not a receipt of payment): in electronic exchange that receipt dates the
+    receipt of the document it acknowledges, so the day is the receipt's."""
     first, last = text.day_words(day.mention)
     sentence = text.words[first].sentence
     near = [
@@ -120,9 +118,12 @@ def acknowledged(text: CalcText, day: QuestionDay) -> bool:
         for w in text.words[max(0, first - 8) : last + 4]
         if w.sentence == sentence and not w.negated
     ]
-    return any(w.lemma in _ACKNOWLEDGEMENT for w in near) and any(
-        w.raw in _SENT or w.lemma in _SENT for w in near
+    lemmas = [w.lemma for w in near]
+    named = any(
+        first == "квитанция" and second == "о" and third == "прием"
+        for first, second, third in zip(lemmas, lemmas[1:], lemmas[2:], strict=False)
     )
+    return named and any(w.raw in _SENT or w.lemma in _SENT for w in near)
 
 
 def _received_same_day(text: CalcText) -> bool:

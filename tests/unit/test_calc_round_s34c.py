@@ -111,3 +111,12 @@ def test_a_sending_alone_is_still_asked_back() -> None:
 def test_a_payment_told_in_the_singular_is_the_speakers(question: str, payer: str | None) -> None:
     got = penalty(question)
     assert got is not None and got.payer == payer
+
+
+def test_a_receipt_of_payment_does_not_date_the_receipt_of_the_demand() -> None:
+    got = deadline(
+        "Требование о представлении документов по ст. 93 получили 3 марта 2025 г., "
+        "квитанцию об уплате налога отправили 5 марта 2025 г. До какого числа представить "
+        "документы?"
+    )
+    assert got is not None and got.event_date == date(2025, 3, 3)
