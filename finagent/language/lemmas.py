@@ -117,6 +117,15 @@ def past_verb(word: str) -> bool:
 
 
 @lru_cache(maxsize=50_000)
+def past_singular_person(word: str) -> bool:
+    """A past-tense verb in the masculine or feminine singular («заплатил», «оплатила»):
+    said of one person (an organisation is «оно» or «мы»: «заплатило», «заплатили»)."""
+    return _verb_with(word, "past", "sing") and (
+        _verb_with(word, "masc") or _verb_with(word, "femn")
+    )
+
+
+@lru_cache(maxsize=50_000)
 def stated_participle(word: str) -> bool:
     """A short passive participle in the past («указана», «показаны», «прописан»): what a
     given text states, not what a rule requires («указывается», «нужно указать»)."""

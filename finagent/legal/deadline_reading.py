@@ -40,6 +40,8 @@ REGISTERED_MAIL = "registered_mail"
 SENT_NOT_RECEIVED = "sent_not_received"
 _SENT = frozenset({"направить", "отправить", "выслать", "послать", "направлять", "отправлять"})
 PERIOD_CONFLICT = "period_conflict"
+# «в тот же день», «в этот же день»
+_THAT = frozenset({"тот", "этот"})
 # the text of the asked event derived from a posted document's sending
 POSTED_RECEIPT = "шестой день с даты отправки"
 # the general rule for a document of the inspection sent by registered mail; ст. 31
@@ -96,13 +98,45 @@ def _receipt_undated(text: CalcText, days: list[QuestionDay], row: ProceduralPer
     for d in days:
         first, last = text.day_words(d.mention)
         near = [w for w in text.words[max(0, first - 4) : last + 4] if not w.negated]
-        received = received or any(w.raw in _RECEIVED for w in near)
+        received = received or any(w.raw in _RECEIVED for w in near) or acknowledged(text, d)
         sent = sent or any(w.raw in _SENT for w in near)
-    if received:
+    if received or _received_same_day(text):
         return None
     if any(text.has(p) for p in _MAIL):
         return REGISTERED_MAIL
     return SENT_NOT_RECEIVED if sent else None
+
+
+def acknowledged(text: CalcText, day: QuestionDay) -> bool:
+    """The day the taxpayer sent its receipt of acceptance («квитанцию о приеме отправили
+    24 апреля»; not a receipt of payment): in electronic exchange that receipt dates the
+    receipt of the document it acknowledges, so the day is the receipt's."""
+    first, last = text.day_words(day.mention)
+    sentence = text.words[first].sentence
+    near = [
+        w
+        for w in text.words[max(0, first - 8) : last + 4]
+        if w.sentence == sentence and not w.negated
+    ]
+    lemmas = [w.lemma for w in near]
+    named = any(
+        first == "квитанция" and second == "о" and third == "прием"
+        for first, second, third in zip(lemmas, lemmas[1:], lemmas[2:], strict=False)
+    )
+    return named and any(w.raw in _SENT or w.lemma in _SENT for w in near)
+
+
+def _received_same_day(text: CalcText) -> bool:
+    """«направили сообщение 26 декабря, инспекция получила его в тот же день»: a verb of
+    receipt with «в тот (этот) же день» dates the receipt by the sending."""
+    for i, w in enumerate(text.words):
+        if w.negated or w.raw not in _RECEIVED:
+            continue
+        following = [x.lemma for x in text.words[i + 1 : i + 6] if x.sentence == w.sentence]
+        for j in range(len(following) - 2):
+            if following[j] in _THAT and following[j + 1] == "же" and following[j + 2] == "день":
+                return True
+    return False
 
 
 def _asks_receipt(text: CalcText) -> bool:
@@ -258,6 +292,11 @@ def _event_day(
         updated = [d for d in days if told_of_updated(text, d)]
         if len({d.day for d in updated}) == 1:
             return updated[-1], False, True
+    if row.after is None and any(phrase[0] in ("получить", "вручить") for phrase in own):
+        # the day the receipt of acceptance was sent is the day of receipt
+        acknowledged_days = [d for d in days if acknowledged(text, d)]
+        if len({d.day for d in acknowledged_days}) == 1:
+            return acknowledged_days[-1], False, True
     objects = event_objects(row.id)
     found = marked_day(text, days, objects) if objects else None
     if found is None and objects and len(distinct) > 1:

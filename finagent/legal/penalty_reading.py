@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from functools import cache
 
+from finagent.language.lemmas import past_singular_person
 from finagent.language.money import money_in
 from finagent.legal.calc_lexicon import canonical, lexicon, phrases, word_set
 from finagent.legal.calc_request import Payer, RoledAmount, RoledDate
@@ -157,7 +158,26 @@ def payer_of(text: CalcText) -> Payer | None:
             return payer  # type: ignore[return-value]
     if text.has(("ндфл",)) and not (text.has(("агент",)) or text.has(("удержать",))):
         return "individual"
+    if any(_speaker_paid(text, i) for i in range(len(text.words))):
+        return "individual"
     return None
+
+
+# the verbs of a payment a speaker tells of himself
+_PAYING = frozenset({"уплатить", "заплатить", "оплатить", "перечислить", "погасить"})
+
+
+def _speaker_paid(text: CalcText, index: int) -> bool:
+    """«Заплатил 20 января»: a verb of payment opening its sentence in the masculine or
+    feminine singular past has the speaker, one person, as its dropped subject."""
+    w = text.words[index]
+    opens = index == 0 or text.words[index - 1].sentence != w.sentence
+    return (
+        opens
+        and not w.negated
+        and (w.raw in _PAYING or w.lemma in _PAYING)
+        and past_singular_person(w.text)
+    )
 
 
 @cache

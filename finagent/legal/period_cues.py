@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import cache
 from importlib.resources import files
+from itertools import pairwise
 from typing import Any
 
 import yaml
@@ -24,7 +25,12 @@ import yaml
 from finagent.language.lemmas import done, grammatical_case, part_of_speech
 from finagent.legal.calc_lexicon import canonical, document_names, lexicon, phrases, word_set
 from finagent.legal.calc_text import CalcText, Word, content_phrase
-from finagent.legal.periods import ProceduralPeriod, period_by_id, procedural_periods
+from finagent.legal.periods import (
+    ProceduralPeriod,
+    period_by_id,
+    period_points,
+    procedural_periods,
+)
 from finagent.legal.question_days import QuestionDay, marked_day
 from finagent.legal.references import find_references
 
@@ -587,6 +593,42 @@ def _article_rows(text: CalcText) -> list[ProceduralPeriod]:
     return _distinct(_plainest(_unconditional(text, named)))
 
 
+def _row_points(row: ProceduralPeriod) -> set[tuple[str, str]]:
+    """Every point of its article a row's norm names («п. 6 и п. 8 ст. 105.30»)."""
+    article, _ = _article_point(row.norm)
+    if article is None:
+        return set()
+    tokens = row.norm.replace(",", " ").split()
+    return {
+        (article, number)
+        for word, number in pairwise(tokens)
+        if word == "п." and number[:1].isdigit()
+    }
+
+
+def _uncovered_point(text: CalcText, rows: list[ProceduralPeriod]) -> list[ProceduralPeriod]:
+    """The article's rows when the question cites a point of the article its rows are of
+    and the table has no row for that point (nor for another point of that article it
+    cites) while the Code states a period in it (:func:`period_points`): «пояснения по
+    противоречиям (п. 2 ст. 105.29)» is not the ten days of п. 5, it is asked back naming
+    the article's periods; «требование по п. 1 ст. 93» states none and keeps п. 3.
+    Empty otherwise."""
+    points, _ = _citations(text)
+    articles = {_article_point(r.norm)[0] for r in rows if not r.decline}
+    article = next(iter(articles)) if len(articles) == 1 else None
+    if article is None:
+        return []
+    asked = {(a, p) for a, p in points if a == article and p}
+    if not any(p in period_points().get(article, ()) for _, p in asked):
+        return []  # no cited point of the article states a period («п. 1 ст. 93»)
+    own = [
+        r for r in procedural_periods() if not r.decline and _article_point(r.norm)[0] == article
+    ]
+    if any(asked & _row_points(r) for r in own):
+        return []
+    return own
+
+
 def _unanswered(
     text: CalcText, ranked: list[Candidate], attached: list[ProceduralPeriod]
 ) -> list[ProceduralPeriod]:
@@ -614,10 +656,27 @@ def _unanswered(
     return rows
 
 
+def _cited_elsewhere(
+    text: CalcText, ranked: list[Candidate], attached: list[ProceduralPeriod]
+) -> list[ProceduralPeriod]:
+    """The rows named back to the question: those of a cited article with no period for
+    the asked action (:func:`_unanswered`), or of an article whose cited point the table
+    has no row for (:func:`_uncovered_point`)."""
+    unanswered = _unanswered(text, ranked, attached)
+    if unanswered:
+        return unanswered
+    if attached:
+        return _uncovered_point(text, attached)
+    if not ranked:
+        return _uncovered_point(text, _article_rows(text))
+    top = ranked[0].score
+    return _uncovered_point(text, [c.row for c in ranked if c.score >= top - _TIE])
+
+
 def cited_not_asked(text: CalcText, days: list[QuestionDay]) -> list[ProceduralPeriod]:
     """The rows of a cited document or article that do not answer the asked action (see
     :func:`_unanswered`); :func:`find_rows` finds no row then."""
-    return _unanswered(text, rank_rows(text, days), _asked_document_rows(text, days))
+    return _cited_elsewhere(text, rank_rows(text, days), _asked_document_rows(text, days))
 
 
 def find_rows(text: CalcText, days: list[QuestionDay]) -> list[ProceduralPeriod]:
@@ -634,8 +693,10 @@ def find_rows(text: CalcText, days: list[QuestionDay]) -> list[ProceduralPeriod]
     ranked = rank_rows(text, days)
     points, articles = _citations(text)
     attached = _asked_document_rows(text, days)
-    if _unanswered(text, ranked, attached):
-        return []  # the cited article has no period for the asked action: asked back
+    if _cited_elsewhere(text, ranked, attached):
+        # the cited article has no period for the asked action, or no row for the cited
+        # point: asked back naming its periods
+        return []
     if not ranked:
         # the rows of the cited document the question dates, else of the cited article
         return attached or _article_rows(text)

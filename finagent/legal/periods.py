@@ -67,3 +67,13 @@ def procedural_periods() -> tuple[ProceduralPeriod, ...]:
 @cache
 def period_by_id() -> dict[str, ProceduralPeriod]:
     return {row.id: row for row in procedural_periods()}
+
+
+@cache
+def period_points() -> dict[str, frozenset[str]]:
+    """The points of each article of the table whose text states a period (scanned from
+    the Code, data/period_points.yaml): a cited one without a row is asked back."""
+    raw: dict[str, list[str]] = yaml.safe_load(
+        files("finagent.legal").joinpath("data/period_points.yaml").read_text("utf-8")
+    )
+    return {str(article): frozenset(map(str, points)) for article, points in raw.items()}

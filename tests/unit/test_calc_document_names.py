@@ -172,7 +172,7 @@ def test_a_cited_article_without_the_asked_action_is_asked_back(
     assert req.row_id is None and req.variants == [] and "procedure" in req.missing
     assert set(req.cited_rows) == cited
     asked = clarification(req)
-    assert asked is not None and "нет срока для того действия" in asked
+    assert asked is not None and "нет срока того действия" in asked
     table = period_by_id()
     assert all(table[row].norm in asked for row in cited)
 

@@ -13,7 +13,7 @@ import pytest
 
 from finagent.legal.calc_extract import extract_calc_request
 from finagent.legal.period_cues import row_cues
-from finagent.legal.periods import period_by_id, procedural_periods
+from finagent.legal.periods import period_by_id, period_points, procedural_periods
 from finagent.retrieval.legal import parse_code
 from finagent.routing.calc_rules import calc_decision
 from tests.conftest import skip_without_tax_code
@@ -70,6 +70,27 @@ def test_every_period_is_in_the_text_of_its_unit() -> None:
         if row.unit == "working_days" and row.period == 1:
             pattern = number  # «в течение дня, следующего за днем получения»
         assert re.search(pattern, text[row.unit_id]), (row.id, pattern)
+
+
+@pytest.mark.taxcode
+def test_the_points_that_state_periods_are_scanned_from_the_text() -> None:
+    """data/period_points.yaml lists, for every article of the table, exactly the points
+    whose text states a period «в течение …» (a cited one without a row is asked back)."""
+    text = _part_one()
+    stated = re.compile(
+        r"в течение\s+(?:\S+\s+){0,2}?(?:дн|дня|месяц|лет|года)|в\s+\S+месячный срок", re.I
+    )
+    articles = {
+        re.fullmatch(r"nk1\.ch[\d.-]+\.art([\d.-]+?)\.p[\d.]+", r.unit_id)[1]  # type: ignore[index]
+        for r in procedural_periods()
+        if not r.decline
+    }
+    scanned: dict[str, set[str]] = {a: set() for a in articles}
+    for unit_id, body in text.items():
+        m = re.fullmatch(r"nk1\.ch[\d.-]+\.art([\d.-]+?)\.p([\d.]+)", unit_id)
+        if m and m[1] in articles and stated.search(body):
+            scanned[m[1]].add(m[2])
+    assert {a: set(p) for a, p in period_points().items()} == scanned
 
 
 @pytest.mark.taxcode
