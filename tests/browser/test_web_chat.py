@@ -130,6 +130,7 @@ def browser() -> Iterator[Any]:
 
 
 def test_web_chat_flow(browser: Any, tmp_path: Path, embedder: Embedder) -> None:
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as ec
     from selenium.webdriver.support.ui import WebDriverWait
@@ -163,7 +164,8 @@ def test_web_chat_flow(browser: Any, tmp_path: Path, embedder: Embedder) -> None
     service.start()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     shots: list[Path] = []
-    wait = WebDriverWait(browser, WAIT)
+    # lists re-render when the service answers: an element found just before may be gone
+    wait = WebDriverWait(browser, WAIT, ignored_exceptions=[StaleElementReferenceException])
 
     def shot(name: str) -> None:
         path = ARTIFACTS / f"{len(shots) + 1:02d}-{name}.png"
@@ -172,6 +174,10 @@ def test_web_chat_flow(browser: Any, tmp_path: Path, embedder: Embedder) -> None
 
     def by_id(element_id: str) -> Any:
         return browser.find_element(By.ID, element_id)
+
+    def click(css: str) -> None:
+        """Click the element ``css`` selects, found again if a re-render replaced it."""
+        wait.until(lambda _: browser.find_element(By.CSS_SELECTOR, css).click() or True)
 
     def sign_in(token: str) -> None:
         field = wait.until(ec.visibility_of_element_located((By.ID, "token")))
@@ -225,7 +231,7 @@ def test_web_chat_flow(browser: Any, tmp_path: Path, embedder: Embedder) -> None
         shot("uploaded")
 
         # ask about the chosen document: the answer streams in (the LLM holds mid-answer)
-        browser.find_element(By.CSS_SELECTOR, "#documents input[type=checkbox]").click()
+        click("#documents input[type=checkbox]")
         assert by_id("selection").text == "Вопрос по выбранным документам: 1"
         by_id("question").send_keys("какие пени в моём договоре аренды?")
         by_id("ask-button").click()
@@ -273,7 +279,7 @@ def test_web_chat_flow(browser: Any, tmp_path: Path, embedder: Embedder) -> None
         wait.until(ec.text_to_be_present_in_element((By.ID, "chats"), "какие пени"))
         by_id("new-chat").click()
         wait.until(lambda _: not by_id("messages").text)
-        browser.find_element(By.CSS_SELECTOR, "#chats li button").click()
+        click("#chats li button")
         wait.until(ec.text_to_be_present_in_element((By.ID, "messages"), "за каждый день"))
         shot("history")
 
