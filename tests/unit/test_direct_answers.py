@@ -260,7 +260,8 @@ async def test_an_llm_figure_no_source_states_is_removed_and_counted() -> None:
 
 
 def test_each_part_of_a_document_question_is_named_with_its_own_value() -> None:
-    # «какой аванс … и в какой срок»: the line names the sum and the term, each by name
+    # «какой аванс … и в какой срок»: the line names the sum (by the question's own noun)
+    # and the term, each by name
     doc = Chunk(
         id="d:1",
         text="",
@@ -276,5 +277,5 @@ def test_each_part_of_a_document_question_is_named_with_its_own_value() -> None:
     top = Candidate(doc, 1, sentence, 0, 0, semantic=0.8)
     body = compose_direct(question, build_context([doc], [], 10_000), [top], [])
     first = body.split("\n")[1]
-    assert first.startswith("Сумма — 2 928 000 рублей")
+    assert first.startswith("Аванс — 2 928 000 рублей")
     assert first.endswith("; срок — 5 рабочих дней [1].")
