@@ -22,7 +22,7 @@ from finagent.answering.extractive import clean_sentence, compose_key_facts, quo
 from finagent.answering.further_parts import further_parts
 from finagent.answering.part_values import part_values
 from finagent.answering.ranker import EXCEPTIONS, asked_conditions
-from finagent.answering.sentence_profile import profile, shown
+from finagent.answering.sentence_profile import profile, shown, values_of
 from finagent.language.lemmas import in_genitive, lemma
 from finagent.question.model import Question
 from finagent.question.tables import STOP_LEMMAS, TAXES
@@ -47,6 +47,8 @@ _SIZE_SUBJECT = "Размер"
 # the clauses of a sentence that may each state a case: «…; …», «…, а в … - …», «…, но …»
 _CLAUSES = re.compile(r";|,\s+(?:а|но)\s+")
 _FIGURE = re.compile(r"[\d\s.,/]*\d")
+# a cell of a table row flattened into a sentence: «Сумма, руб.: 17 700,00»
+_CELL = re.compile(r"\s*[^:;]{1,60}:\s")
 
 
 def subject_of(question: Question) -> str | None:
@@ -137,6 +139,19 @@ def of_asked_head(question: Question, quote: str, values: tuple[str, ...]) -> tu
     return kept or values
 
 
+def of_asked_clauses(
+    question: Question, top: Candidate, quote: str, values: tuple[str, ...]
+) -> tuple[str, ...]:
+    """Of a document sentence's values, those of the clauses naming most of the question's
+    words (:func:`_asked_clause`: «какой гарантийный срок на рамы и балки» — the clause of
+    the racks of a sentence with a term for each kind of goods), when they state some."""
+    if top.chunk.source != "user_docs" or len(values) < 2:
+        return values
+    clause = _asked_clause(question, quote)
+    kept = tuple(v for v in values if _figure(v) in clause)
+    return kept or values
+
+
 def _figure(value: str) -> str:
     """The number a value opens with, as a quote writes it before its unit («1 458 000» of
     «1 458 000 рублей», quoted as «1 458 000 (один миллион …) рублей»)."""
@@ -149,10 +164,74 @@ def _position(quote: str, value: str) -> int:
     return at if at >= 0 else len(quote)
 
 
+# the kinds of value a sentence may state for a thing asked by name («какая гарантия»)
+_OPEN_KINDS = ("period", "amount", "rate")
+_STEM = 5  # a noun's stem this long names it in a derived word («гаранти-йный»)
+
+
+def _asked_clause(question: Question, quote: str) -> str:
+    """The clauses of a sentence naming most of the question's content words («24 месяца
+    — для металлоконструкций стеллажей (рамы, балки…)» of a sentence listing a value for
+    each kind of goods, asked «на рамы и балки»; both clauses asked «на металлоконструкции
+    и на мебель»), when not every clause does; else the sentence."""
+    clauses = [c for c in _CLAUSES.split(quote) if c.strip()]
+    if len(clauses) < 2 or 2 * sum(bool(_CELL.match(c)) for c in clauses) >= len(clauses):
+        return quote  # a table row's «label: value» cells are one item, not clauses
+    topic = frozenset(question.topic) - STOP_LEMMAS
+    scores = [len(topic & profile(c).lemmas) for c in clauses]
+    best = max(scores)
+    if not best or scores.count(best) == len(clauses):
+        return quote
+    return "; ".join(c for c, score in zip(clauses, scores, strict=True) if score == best)
+
+
+def _head_segment(question: Question, clause: str) -> str:
+    """Of a clause, the comma-separated segment that names the thing asked and states a
+    value («гарантия изготовителя — 5 (пять) лет…», not «…каждые 10 000 км или 12
+    месяцев» of the same sentence); else the clause."""
+    noun = lemma((question.open_head or "").split()[-1]) if question.open_head else ""
+    for segment in clause.split(", "):
+        p = profile(segment)
+        if noun in p.lemmas and any(values_of(p, kind, False) for kind in _OPEN_KINDS):
+            return segment
+    return clause
+
+
+def _names_head(head: str, lemmas: frozenset[str]) -> bool:
+    """Whether a sentence names the thing asked: every word of its modifiers («основное»
+    of «основное вознаграждение»: a sentence on the additional one does not answer), and
+    its noun or a word of the noun's stem («гарантийный срок» for «гарантия»)."""
+    *modifiers, noun = [lemma(word) for word in head.split()]
+    if any(m not in lemmas for m in modifiers):
+        return False
+    stem = noun[:-1]
+    return noun in lemmas or (len(stem) >= _STEM and any(lm.startswith(stem) for lm in lemmas))
+
+
+def open_values(question: Question, top: Candidate, quote: str) -> tuple[str, ...]:
+    """The values a document sentence states for a thing the question asks by name with
+    no value type of its own («какая гарантия на рамы» — «24 месяца», «какая франшиза» —
+    «50 000 рублей»): those of the clause naming the question's words, when they are all
+    of one kind (a span of time, a sum or a share); else none, and the sentence is quoted."""
+    if not question.open_head or top.chunk.source != "user_docs":
+        return ()
+    if not _names_head(question.open_head, profile(quote).lemmas):
+        return ()
+    clause = _head_segment(question, _asked_clause(question, quote))
+    kinds = [
+        found
+        for kind in _OPEN_KINDS
+        if (found := asked_values(profile(clause), question, kind, days=False))
+    ]
+    return kinds[0] if len(kinds) == 1 else ()
+
+
 def sentence_lead(question: Question, top: Candidate) -> list[str]:
     """The value line and the quote of the best sentence, or just the quote."""
     quote = clean_sentence(top.sentence)
     subject = subject_of(question)
+    if subject is None and (named := open_values(question, top, quote)):
+        return _value_line(question.open_head or "", named, top, quote)
     values = stated_values(question, quote) if subject else ()
     share = share_subject(question)
     shares = shared_values(question, quote) if share else ()
@@ -163,8 +242,17 @@ def sentence_lead(question: Question, top: Candidate) -> list[str]:
         subject = share
     values = of_asked_condition(question, quote, values)
     values = of_asked_head(question, quote, values)
+    values = of_asked_clauses(question, top, quote, values)
     if not subject or not values or len(values) > MAX_VALUES:
         return [f"{quote_lead(top)} «{quote}» [{top.number}]"]
+    return _value_line(subject, values, top, quote)
+
+
+def _value_line(subject: str, values: tuple[str, ...], top: Candidate, quote: str) -> list[str]:
+    """«Срок — 24 месяца (…) [1].» and the quote; a quote when there are too many values."""
+    if len(values) > MAX_VALUES:
+        return [f"{quote_lead(top)} «{quote}» [{top.number}]"]
+    subject = subject[:1].upper() + subject[1:]
     reference = _reference(top)
     where = f" ({reference})" if reference else ""
     stated = dict.fromkeys(shown(v) for v in values)

@@ -287,6 +287,22 @@ def _asked_head(lemmas: Sequence[str], words: Sequence[str], kind: AnswerType) -
     return in_nominative(" ".join(words[at + 1 : end + 1]).lower())
 
 
+def _open_head(lemmas: Sequence[str], words: Sequence[str], kind: AnswerType) -> str | None:
+    """The noun phrase after the asking clause's «какой» in the nominative («гарантия»,
+    «безусловная франшиза») when the question asks no value type by its words (procedure
+    or unknown) and «какой» is singular: one thing whose value the evidence may state.
+    Not after a preposition: «с какого момента», «по какому основанию» ask a point or a
+    ground, not a value of the noun."""
+    if kind not in ("procedure", "unknown"):
+        return None
+    at, end = _head_of(lemmas, words, _asking_clause(lemmas))
+    if at < 0 or plural_interrogative(words[at]) or part_of_speech(words[end]) != "NOUN":
+        return None
+    if at and part_of_speech(words[at - 1].lower()) == "PREP":
+        return None
+    return in_nominative(" ".join(words[at + 1 : end + 1]).lower())
+
+
 def _asked_cues(
     lemmas: Sequence[str], stated: dict[AnswerType, set[int]], start: int
 ) -> list[tuple[int, int, AnswerType]]:
@@ -592,6 +608,7 @@ def build_question(
         names=proper_names([[t.text for t in sentence.tokens] for sentence in analysed.sentences]),
         several=several,
         head=head,
+        open_head=_open_head(lemmas, aligned, answer_types[0]) if aligned else None,
         parts=parts,
         unit=_asked_unit(lemmas),
         of_record=record[0],

@@ -56,6 +56,10 @@ class Question(BaseModel):
     # «какой налоговый бонус», «какие суточные»: the noun phrase of the value asked, in the
     # nominative, when its head noun names the asked type (finagent.question.tables.HEAD_VALUES)
     head: str | None = None
+    # «какая гарантия», «какая франшиза»: the noun phrase after «какой», in the nominative,
+    # when it names no value type (the question is typed procedure or unknown); the
+    # direct lead names it when the quoted sentence states one kind of value for it
+    open_head: str | None = None
     # «сколько длится … и до скольких месяцев продлевают?»: each asked part, when several
     parts: list[AskedPart] = Field(default_factory=list)
     # the edition of a contract asked: «теперь» — as amended, «до допсоглашения» — original
