@@ -1,24 +1,30 @@
-"""The cited Code point over a knowledge-base sentence that restates or skirts it.
+"""The cited Code point over a knowledge-base sentence that retells it.
 
-A knowledge-base article retells the Code in its own words and adds examples, other
-years and neighbouring rules; the learned ranker often prefers its short, plain sentences
-(«- за 2026 год — 57 390 руб.») to the Code point among the same candidates that states
-the asked rule («…не более 321 818 рублей за расчетный период 2026 года»). When the best
-candidate is a knowledge-base sentence, a sentence of the Code within :data:`MARGIN` of it
-leads instead when it states a value of the asked type and either
+A knowledge-base article retells the Code in its own words; the learned ranker often
+prefers its short, plain sentences («штраф составляет 200 руб. за каждый непредставленный
+документ») to the Code point among the same candidates that states the same rule («…влечет
+взыскание штрафа в размере 200 рублей за каждый непредставленный документ»). Readers
+trust the Code. When the best candidate is a knowledge-base sentence, a sentence of the
+Code within :data:`MARGIN` of it leads instead when it
 
-- restates the knowledge-base sentence: the two share a value, or the knowledge-base
-  sentence cites the Code point's article («ст. 164 НК РФ»), or
-- names more of the question's subject (its content lemmas and the official terms of its
-  slang, the sentence read with its list lead-in) than the knowledge-base sentence does.
+- states a value of the asked type, and every asked value of the knowledge-base sentence
+  (compared as numbers: a window of a long Code sentence stating only some of them is
+  not the same rule);
+- is no special case the question leaves unasked (:func:`general_rule.special_case`);
+- names at least as many of the question's subject lemmas (with the official terms of
+  its slang, a list item read with its lead-in): the same figures in a neighbouring rule
+  («расчет 6-НДФЛ» for a declaration) are another rule.
 
-A question about the asker's own practice or policy («в нашей компании», «по учётной
+The knowledge-base sentence stays the next candidate, quoted as the second source. A
+question about the asker's own practice or policy («в нашей компании», «по учётной
 политике») is the knowledge base's to answer: its order is left alone.
+
+Tried and left out (docs/direct-answers.md, round 3 of stop 34): a Code sentence naming
+more of the question's words with no shared value (long Code sentences win by length),
+and a shared value or a citation «ст. N» alone.
 """
 
 from __future__ import annotations
-
-import re
 
 from finagent.answering.asked_values import asked_values, number_of
 from finagent.answering.evidence import Candidate
@@ -34,7 +40,6 @@ MARGIN = 3.0  # logit units of the learned ranker, as across articles (general_r
 # the asker's own practice or policy: the company's rules, not the Code's
 OWN_PRACTICE = ("наш", "у нас", "учётная политика", "локальный акт")
 TIE = 0.01  # ahead of the knowledge-base sentence, not level with it
-_ARTICLE = re.compile(r"\bст(?:\.|атьи|атья|атье|атьей)\s*(\d+(?:\.\d+)?)", re.I)
 
 
 def _subject(question: Question) -> frozenset[str]:
@@ -44,10 +49,6 @@ def _subject(question: Question) -> frozenset[str]:
 
 def _words(candidate: Candidate) -> SentenceProfile:
     return profile(candidate.ranked_text)
-
-
-def _article(candidate: Candidate) -> str:
-    return str(candidate.chunk.metadata.get("article") or "")
 
 
 def _numbers(candidate: Candidate, question: Question) -> set[str]:
