@@ -93,7 +93,7 @@ def _without_asides(candidate: Candidate) -> SentenceProfile:
     return profile(text)
 
 
-def _special_case(candidate: Candidate, question: Question, asked: set[str]) -> bool:
+def special_case(candidate: Candidate, question: Question, asked: set[str]) -> bool:
     """The sentence, its asides in parentheses left out, is a special case the question
     leaves unasked: a condition or special regime (:data:`ranker.EXCEPTIONS`), or, in the
     Code, a tax the question does not name. A knowledge-base sentence names taxes in
@@ -160,7 +160,7 @@ def prefer_general_case(question: Question, ranked: list[Candidate]) -> list[Can
     top = ranked[0]
     asked = asked_conditions(list(question.lemmas))
     # a sentence of a condition the question asks is its case, whatever else it names
-    if _conditions(profile(top.sentence)) & asked or not _special_case(top, question, asked):
+    if _conditions(profile(top.sentence)) & asked or not special_case(top, question, asked):
         return ranked
     rivals = [
         c
@@ -168,7 +168,7 @@ def prefer_general_case(question: Question, ranked: list[Candidate]) -> list[Can
         if c.chunk.source in _LEGAL_SOURCES
         and c.score >= top.score - CASE_MARGIN
         and type_match(profile(c.sentence), question)
-        and not _special_case(c, question, asked)
+        and not special_case(c, question, asked)
     ]
     if not rivals:
         return ranked

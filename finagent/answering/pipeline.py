@@ -24,6 +24,7 @@ from finagent.answering.abstention import evidence_abstention, scope_abstention
 from finagent.answering.asked_subject import prefer_asked_subject
 from finagent.answering.card_evidence import CardAnswer, card_answers
 from finagent.answering.card_or_sentence import clause_answers_instead
+from finagent.answering.code_over_kb import prefer_code_point
 from finagent.answering.context import AnswerContext
 from finagent.answering.coverage import coverage_abstention
 from finagent.answering.cut_sentences import prefer_window
@@ -174,6 +175,7 @@ async def _rank(turn: TurnInput) -> tuple[list[Candidate], float | None]:
         ranked = prefer_general_rule(turn.question, ranked)
         ranked = prefer_asked_subject(turn.question, ranked)
         ranked = prefer_asked_year(turn.question, ranked)
+        ranked = prefer_code_point(turn.question, ranked)
         ranked = prefer_window(turn.question, ranked)
         ranked = prefer_rule(turn.question, ranked)
         whole = whole_document_candidates(turn.question, turn.texts, turn.ctx, turn.cards)
