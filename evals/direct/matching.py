@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from evals.answers.text import answer_body, summary_section
 from finagent.answering.edition import without_dating_warning
 from finagent.answering.messages import FROM_KNOWLEDGE_BASE
-from finagent.answering.quotation import is_quoted, plain_sources
+from finagent.answering.quotation import is_quoted, outer_quotations, plain_sources
 
 # no-break, thin, figure and narrow no-break spaces, and other Unicode spaces
 _SPACES = re.compile(r"[\s\u00a0\u2007\u2009\u202f\u200b]+")
@@ -59,20 +59,9 @@ def first_section(answer: str) -> str:
 def _quotations(line: str) -> list[tuple[int, int]]:
     """The outermost «...» quotations of one line, as (start, end) spans with their marks;
     one left open runs to the line's end."""
-    spans: list[tuple[int, int]] = []
-    depth, opened = 0, -1
-    for i, char in enumerate(line):
-        if char == "«":
-            if depth == 0:
-                opened = i
-            depth += 1
-        elif char == "»" and depth:
-            depth -= 1
-            if depth == 0:
-                spans.append((opened, i + 1))
-    if depth:
-        spans.append((opened, len(line)))
-    return spans
+    closed, left_open = outer_quotations(line)
+    spans = [(opened, closing + 1) for opened, closing in closed]
+    return [*spans, (left_open, len(line))] if left_open >= 0 else spans
 
 
 def lead_line(summary: str, sources: Sequence[str]) -> str:

@@ -63,6 +63,24 @@ def sentence_at(body: str, position: int) -> str:
     return body[start:] if position >= start else ""
 
 
+def outer_quotations(line: str) -> tuple[list[tuple[int, int]], int]:
+    """The outermost «...» quotations of one line: those closed in it, as the indices of
+    their opening and closing marks in the order they close, and the index of the one
+    left open at the line's end (-1 when none is)."""
+    closed: list[tuple[int, int]] = []
+    depth, opened = 0, -1
+    for i, char in enumerate(line):
+        if char == "«":
+            if depth == 0:
+                opened = i
+            depth += 1
+        elif char == "»" and depth:
+            depth -= 1
+            if depth == 0:
+                closed.append((opened, i))
+    return closed, opened if depth else -1
+
+
 def quotation_at(body: str, start: int, end: int) -> str | None:
     """The outermost «...» quotation that holds ``body[start:end]``, or None.
 
@@ -72,25 +90,18 @@ def quotation_at(body: str, start: int, end: int) -> str | None:
     """
     line_start = body.rfind("\n", 0, start) + 1
     line_end = body.find("\n", end)
-    line_end = len(body) if line_end < 0 else line_end
-    depth, opened = 0, -1
-    for i in range(line_start, line_end):
-        char = body[i]
-        if char == "«":
-            if depth == 0:
-                opened = i
-            depth += 1
-        elif char == "»" and depth:
-            depth -= 1
-            if depth == 0:
-                if opened <= start and i >= end:
-                    return body[opened + 1 : i]
-                if opened > end:
-                    return None
-    if depth and 0 <= opened <= start:
-        closed = body.rfind("»", end, line_end)
-        if closed >= end:
-            return body[opened + 1 : closed]
+    line = body[line_start : len(body) if line_end < 0 else line_end]
+    start, end = start - line_start, end - line_start
+    closed, left_open = outer_quotations(line)
+    for opened, closing in closed:
+        if opened <= start and closing >= end:
+            return line[opened + 1 : closing]
+        if opened > end:
+            return None
+    if 0 <= left_open <= start:
+        closing = line.rfind("»", end)
+        if closing >= end:
+            return line[left_open + 1 : closing]
     return None
 
 
