@@ -4,6 +4,7 @@ line does not state the value (:func:`lead_misses`)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from evals.direct.matching import group_met
@@ -103,49 +104,54 @@ def _key_fact_cell(entry: dict[str, Any] | None) -> dict[str, Any] | None:
     return {"rate": entry["key_fact"], "hit": round(entry["key_fact"] * n), "n": n}
 
 
+def _dev_items(result: dict[str, Any]) -> Iterator[tuple[str, str, list[dict[str, Any]]]]:
+    """Each dev dataset's (not a blind hold-out's) scored items, per mode."""
+    for name, part in result["by_dataset"].items():
+        if not part["blind"]:
+            for mode, entry in part["modes"].items():
+                yield name, mode, entry.get("items", [])
+
+
 def misses(result: dict[str, Any]) -> dict[str, Any]:
     """Per dev dataset and mode: the answerable items missed and the refusals answered
     (id, category, answer type, expected groups, the Краткий вывод, where the value was)."""
     out: dict[str, Any] = {}
-    for name, part in result["by_dataset"].items():
-        if part["blind"]:
-            continue
-        for mode, entry in part["modes"].items():
-            rows = []
-            for item in entry.get("items", []):
-                missed = item["expected"] == "answer" and not item["hit"]
-                answered = item["expected"] != "answer" and not (
-                    item["declined"] or item["clarified"] or item["live_unavailable"]
+    for name, mode, items in _dev_items(result):
+        rows = []
+        for item in items:
+            missed = item["expected"] == "answer" and not item["hit"]
+            answered = item["expected"] != "answer" and not (
+                item["declined"] or item["clarified"] or item["live_unavailable"]
+            )
+            unsupported = item.get("unsupported_refs") or item.get("unsupported_figures")
+            if missed or answered or unsupported:
+                rows.append(
+                    {
+                        k: item[k]
+                        for k in (
+                            "id",
+                            "category",
+                            "answer_type",
+                            "expected",
+                            "expected_groups",
+                            "missing",
+                            "summary",
+                            "scenario",
+                            "declined",
+                            "clarified",
+                            "live_unavailable",
+                            "value_in_body",
+                            "value_in_sources",
+                            "source_kinds",
+                            "cited",
+                            "error",
+                            "unsupported_refs",
+                            "unsupported_figures",
+                        )
+                        if k in item
+                    }
                 )
-                unsupported = item.get("unsupported_refs") or item.get("unsupported_figures")
-                if missed or answered or unsupported:
-                    rows.append(
-                        {
-                            k: item[k]
-                            for k in (
-                                "id",
-                                "category",
-                                "answer_type",
-                                "expected",
-                                "expected_groups",
-                                "missing",
-                                "summary",
-                                "scenario",
-                                "declined",
-                                "clarified",
-                                "live_unavailable",
-                                "value_in_body",
-                                "value_in_sources",
-                                "source_kinds",
-                                "cited",
-                                "error",
-                                "unsupported_refs",
-                                "unsupported_figures",
-                            )
-                            if k in item
-                        }
-                    )
-            out.setdefault(name, {})[mode] = rows
+        out.setdefault(name, {})[mode] = rows
     return out
 
 
@@ -154,27 +160,22 @@ def lead_misses(result: dict[str, Any]) -> dict[str, Any]:
     value (the value only in the quote): id, category, answer type, the groups missing
     from the lead, the lead as scored and the Краткий вывод."""
     out: dict[str, Any] = {}
-    for name, part in result["by_dataset"].items():
-        if part["blind"]:
-            continue
-        for mode, entry in part["modes"].items():
-            rows = []
-            for item in entry.get("items", []):
-                if item["expected"] != "answer" or not item["hit"] or item.get("lead_hit"):
-                    continue
-                missing = [
-                    g for g in item["expected_groups"] if not group_met(item.get("lead", ""), g)
-                ]
-                rows.append(
-                    {
-                        "id": item["id"],
-                        "category": item["category"],
-                        "answer_type": item["answer_type"],
-                        "expected_groups": item["expected_groups"],
-                        "missing_from_lead": missing,
-                        "lead": item.get("lead", ""),
-                        "summary": item["summary"],
-                    }
-                )
-            out.setdefault(name, {})[mode] = rows
+    for name, mode, items in _dev_items(result):
+        rows = []
+        for item in items:
+            if item["expected"] != "answer" or not item["hit"] or item.get("lead_hit"):
+                continue
+            missing = [g for g in item["expected_groups"] if not group_met(item.get("lead", ""), g)]
+            rows.append(
+                {
+                    "id": item["id"],
+                    "category": item["category"],
+                    "answer_type": item["answer_type"],
+                    "expected_groups": item["expected_groups"],
+                    "missing_from_lead": missing,
+                    "lead": item.get("lead", ""),
+                    "summary": item["summary"],
+                }
+            )
+        out.setdefault(name, {})[mode] = rows
     return out
