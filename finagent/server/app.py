@@ -15,7 +15,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Header, HTTPException, Request, UploadFile
+from fastapi import Depends, FastAPI, HTTPException, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from pydantic import AfterValidator, BaseModel, Field
@@ -41,7 +41,7 @@ from finagent.server.http_errors import (
     http_error,
     invalid_request,
 )
-from finagent.server.identity import Unauthorized, user_for_authorization
+from finagent.server.identity import current_user
 from finagent.server.ingestions import Ingestions
 from finagent.server.uploads import (
     UPLOAD_PREFIX,
@@ -85,15 +85,6 @@ class AskResponse(BaseModel):
     answer: str
     scenario: int | None
     sources: list[dict[str, Any]]
-
-
-def current_user(request: Request, authorization: Annotated[str | None, Header()] = None) -> str:
-    """The user of the request's bearer token (401 without a valid one)."""
-    try:
-        return user_for_authorization(request.app.state.settings, authorization)
-    except Unauthorized as exc:  # the message is Russian, the reason (English) is logged
-        log.info("auth_rejected", reason=exc.reason)
-        raise HTTPException(401, str(exc), headers={"WWW-Authenticate": "Bearer"}) from exc
 
 
 User = Annotated[str, Depends(current_user)]

@@ -16,6 +16,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from finagent.input_checks import InvalidRequestError
 from finagent.server.http_errors import BODY_TOO_LARGE, NOT_FOUND, error_response
+from finagent.server.identity import current_user, identify
 from finagent.server.input_limits import LANGSERVE_ROUTE, check_langserve_body, parse_json
 
 
@@ -39,11 +40,14 @@ class Utf8JsonRoute(APIRoute):
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
         langserve = LANGSERVE_ROUTE.match(self.path) is not None
+        protected = langserve or any(d.call is current_user for d in self.dependant.dependencies)
 
         async def checked(request: Request) -> Response:
             if request.method == "POST" and (
                 langserve or _is_json(request.headers.get("content-type"))
             ):
+                if protected:  # a caller without a token learns nothing about bodies
+                    identify(request.app.state.settings, request.headers.get("authorization"))
                 body = await request.body()  # cached: the handler reads the same bytes
                 try:
                     value = parse_json(body)

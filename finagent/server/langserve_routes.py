@@ -14,7 +14,7 @@ import dataclasses
 import uuid
 from typing import Any, Required, get_type_hints
 
-from fastapi import FastAPI, HTTPException, Request
+from fastapi import FastAPI, Request
 from langchain_core.runnables import ConfigurableFieldSpec, Runnable, RunnableBinding
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Send
@@ -26,7 +26,7 @@ from finagent.graph.agent import chat_thread_id, compile_agent_graph
 from finagent.graph.api_graph import for_langgraph_api
 from finagent.nodes.context import AgentContext
 from finagent.observability import get_logger
-from finagent.server.identity import Unauthorized, user_for_authorization
+from finagent.server.identity import identify
 from finagent.server.redacting import redacted_dumps
 from finagent.state import AgentOutput
 
@@ -64,11 +64,7 @@ def make_config_modifier(deps: Deps):  # type: ignore[no-untyped-def]
     """The per-request config modifier: identity from ``Authorization``, never the body."""
 
     async def modify(config: dict[str, Any], request: Request) -> dict[str, Any]:
-        try:
-            user = user_for_authorization(deps.settings, request.headers.get("authorization"))
-        except Unauthorized as exc:
-            log.info("auth_rejected", reason=exc.reason)
-            raise HTTPException(401, str(exc), headers={"WWW-Authenticate": "Bearer"}) from exc
+        user = identify(deps.settings, request.headers.get("authorization"))
         configurable = dict(config.get("configurable") or {})
         thread = str(configurable.get("thread_id") or uuid.uuid4().hex)
         configurable["user_id"] = user

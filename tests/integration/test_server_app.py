@@ -45,6 +45,21 @@ async def test_tokens_are_required(client: httpx.AsyncClient) -> None:
         assert "alice-token" not in response.text
 
 
+async def test_a_caller_without_a_token_learns_nothing_about_bodies(
+    client: httpx.AsyncClient,
+) -> None:
+    """Strict body checks run after the token: a bad body without a token is a 401."""
+    bad_bodies = [b"{not json", b'{"query": NaN}', b'{"query": "\\ud800"}']
+    for path in ("/v1/ask", "/langserve/agent/invoke"):
+        for body in bad_bodies:
+            headers = {"Content-Type": "application/json"}
+            anonymous = await client.post(path, content=body, headers=headers)
+            assert anonymous.status_code == 401, (path, body, anonymous.text)
+            assert "Authorization" in anonymous.json()["detail"]
+            signed_in = await client.post(path, content=body, headers={**headers, **ALICE})
+            assert signed_in.status_code == 422, (path, body, signed_in.text)
+
+
 async def test_upload_ask_and_isolation(client: httpx.AsyncClient) -> None:
     results = await upload(client, ALICE, **{"lease.md": LEASE, "empty.md": ""})
     assert results[0]["status"] == "ingested" and results[0]["file"] == "lease.md"
