@@ -458,6 +458,7 @@ def read_deadline(text: CalcText, days: list[QuestionDay]) -> DeadlineReading:
             # получили 2 июня. Когда подать возражения?»: not the act's receipt)
             or _of_another_document(text, event, row, marked)
             or (not marked and _of_another_stage(text, event, row))
+            or (not marked and _told_over(text, event, row))
         )
     ):
         out.event_missing = True
@@ -557,6 +558,22 @@ def _of_another_stage(text: CalcText, day: QuestionDay, row: ProceduralPeriod) -
         if lemmas & stages and not lemmas & own_nouns:
             return True
     return False
+
+
+def _told_over(text: CalcText, day: QuestionDay, row: ProceduralPeriod) -> bool:
+    """The verb next to the day tells something is over («дополнительные мероприятия
+    закончились 2 мая») and the row does not run from an end: the day is no start of the
+    row («провести мероприятия» runs from the decision to hold them)."""
+    ends = word_set("end_verbs")
+    own = {phrase[0] for phrase in event_words(row.id)}
+    if own & ends:
+        return False
+    first, last = text.day_words(day.mention)
+    words = text.words
+    return any(
+        0 <= j < len(words) and words[j].event and not words[j].negated and words[j].lemma in ends
+        for j in (first - 1, last + 1)
+    )
 
 
 def _names(words: list[Word]) -> set[str]:

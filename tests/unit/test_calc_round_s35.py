@@ -128,3 +128,44 @@ def test_arrears_in_kopecks_and_in_words_reach_the_penalty() -> None:
 def test_an_uncertain_reading_is_never_one_confident_date(question: str) -> None:
     req = extract_calc_request(question, TODAY)
     assert req.variants or req.missing or req.decline or req.row_id is None
+
+
+def test_a_day_told_as_an_end_is_no_start_of_a_row_run_from_another_event() -> None:
+    """«мероприятия закончились …» does not date the decision to hold them: asked back
+    rather than the month of п. 6 ст. 101 computed from the end (confidently wrong before);
+    a row that runs from an end keeps the day."""
+    req = extract_calc_request(
+        "Дополнительные мероприятия завершились 16 июня 2025 г. Сколько они могли длиться "
+        "и когда срок по ним?",
+        TODAY,
+    )
+    assert req.row_id != "additional_measures_101" or "event_date" in req.missing
+    got = deadline(
+        "Дополнительные мероприятия налогового контроля завершились 16 июня 2025 г. До "
+        "какого числа составят дополнение к акту?"
+    )
+    assert got is not None and got.row_id == "addendum_101"
+    assert got.event_date == date(2025, 6, 16)
+
+
+@pytest.mark.parametrize(
+    ("question", "row"),
+    [
+        (
+            "НДС-декларацию сдали 24 октября 2025 г. Когда закончится камеральная проверка?",
+            "desk_audit_vat_88",
+        ),
+        (
+            "Декларацию по НДС сдали 24 октября 2025 г. Когда закончится камеральная проверка?",
+            "desk_audit_vat_88",
+        ),
+    ],
+)
+def test_an_initialism_joined_by_a_hyphen_is_read_as_two_words(question: str, row: str) -> None:
+    got = deadline(question)
+    assert got is not None and got.row_id == row
+
+
+def test_a_hyphenated_pronoun_or_preposition_stays_one_word() -> None:
+    lemmas = [w.lemma for w in read_question("Кто-то опоздал из-за болезни").words]
+    assert "кто-то" in lemmas and "из-за" in lemmas
