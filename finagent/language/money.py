@@ -37,6 +37,12 @@ CURRENCIES = {
 _KOPECKS = {"копейка", "коп"}
 
 
+def _kopeck_word(token_text: str, lemma: str) -> bool:
+    """«копеек», «коп.»: pymorphy3 lemmatises the abbreviation «коп» as «копа» (a heap), so
+    the abbreviation is read by its text."""
+    return lemma in _KOPECKS or token_text.lower() in _KOPECKS
+
+
 def _money_at(
     sentence: AnalysedSentence, i: int, scale_alone: bool = False, words: bool = False
 ) -> tuple[Money, int] | None:
@@ -62,9 +68,15 @@ def _money_at(
     if j < len(tokens) and tokens[j].text == "." and len(tokens[j - 1].text) <= 3:
         j += 1
     kopecks = read_number(sentence, j) if j < len(tokens) else None
-    if kopecks is not None and kopecks[1] < len(tokens) and tokens[kopecks[1]].lemma in _KOPECKS:
+    if (
+        kopecks is not None
+        and kopecks[1] < len(tokens)
+        and _kopeck_word(tokens[kopecks[1]].text, tokens[kopecks[1]].lemma)
+    ):
         amount += kopecks[0] / 100
         j = kopecks[1] + 1
+        if j < len(tokens) and tokens[j].text == "." and tokens[j - 1].text.lower() == "коп":
+            j += 1
     return Money(**sentence.located(i, j - 1), amount=amount, currency=currency), j
 
 

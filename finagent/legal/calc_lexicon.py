@@ -60,9 +60,25 @@ def canonical_spans(lemmas: Sequence[str]) -> list[tuple[int, int, tuple[str, ..
                 i += size
                 break
         else:
-            out.append((i, i + 1, (lemmas[i],)))
+            out.append((i, i + 1, _hyphenated(lemmas[i]) or (lemmas[i],)))
             i += 1
     return out
+
+
+_VOWELS = frozenset("аеиоуыэюя")
+
+
+def _hyphenated(lemma: str) -> tuple[str, ...] | None:
+    """An initialism joined to a noun by a hyphen («НДС-декларация», «УСН-налог») is the
+    two words («НДС декларация»): the initialism (three to four letters, at most one
+    vowel) read through the lexicon, the noun as pymorphy3 lemmatised it."""
+    first, _, rest = lemma.partition("-")
+    if not rest or "-" in rest or not first.isalpha() or not rest.isalpha():
+        return None
+    if not 3 <= len(first) <= 4 or sum(ch in _VOWELS for ch in first) > 1 or len(rest) < 4:
+        return None
+    single = _single()
+    return (single.get(first, first), single.get(rest, rest))
 
 
 @cache

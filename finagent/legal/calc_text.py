@@ -37,6 +37,7 @@ _CONTRAST = frozenset({"а", "но", "однако"})
 _JOIN = frozenset({"и", "или", "либо"})
 # how far a cue's words may lie apart (content words) beyond the cue's own length
 _WINDOW = 3
+CUE_WINDOW = _WINDOW
 _TERM_WINDOW = 0
 _HEADS = frozenset({"NOUN", "VERB", "INFN", "PRTS"})
 _BACK_GROUP = 6
@@ -117,15 +118,22 @@ class CalcText:
         chosen = range(len(self.words)) if indices is None else indices
         return [self.words[i].lemma for i in chosen]
 
-    def find(self, phrase: Sequence[str], *, ordered: bool = False) -> set[int] | None:
+    def find(
+        self, phrase: Sequence[str], *, ordered: bool = False, window: int | None = None
+    ) -> set[int] | None:
         """The words that hold ``phrase``: its lemmas within a short window of one sentence
         (in its order when ``ordered``). A phrase without a negator sees only words the
         question does not deny; one with a negator («без суда», «вне проверки») sees all."""
-        found = self.match(phrase, ordered=ordered, loose=False)
+        found = self.match(phrase, ordered=ordered, loose=False, window=window)
         return found[0] if found else None
 
     def match(
-        self, phrase: Sequence[str], *, ordered: bool = False, loose: bool = True
+        self,
+        phrase: Sequence[str],
+        *,
+        ordered: bool = False,
+        loose: bool = True,
+        window: int | None = None,
     ) -> tuple[set[int], bool] | None:
         """Like :meth:`find`, and, when ``loose``, also the phrase's words anywhere in the
         question when the asking part holds its first word (a cue whose object is a
@@ -144,8 +152,11 @@ class CalcText:
             by_sentence.setdefault(self.words[i].sentence, []).append(i)
         # a term («решение о взыскании») allows only adjectives between its words, a cue
         # three words
-        window = _TERM_WINDOW if ordered else _WINDOW
-        strict = _closest(self.words, by_sentence.values(), phrase, ordered, window)
+        if window is None:
+            window = _TERM_WINDOW if ordered else _WINDOW
+        strict = _closest(
+            self.words, by_sentence.values(), phrase, ordered and window == _TERM_WINDOW, window
+        )
         spread = (
             _closest(self.words, [visible], phrase, ordered, window=None)
             if loose and len(phrase) > 1
@@ -394,18 +405,30 @@ def _mark_frames(text: CalcText) -> None:
 
 def _split_after_abbreviations(words: list[Word]) -> None:
     """razdel keeps «... 2025 г. До какого числа ...» in one sentence (an abbreviation's
-    dot); a dot followed by a capital letter ends a sentence here."""
+    dot); a dot followed by a capital letter ends a sentence here. The other way round,
+    razdel ends a sentence after an abbreviation it does not know («по подп. 3 п. 2 ст. 23»):
+    a dot after a short lower-case word followed by a digit or a lower-case word does not
+    end one."""
     shift = 0
     for k, w in enumerate(words):
         w.sentence += shift
         following = words[k + 1] if k + 1 < len(words) else None
-        if (
-            w.text == "."
-            and following is not None
-            and following.sentence + shift == w.sentence
-            and following.text[:1].isupper()
-        ):
+        if w.text != "." or following is None:
+            continue
+        if following.sentence + shift == w.sentence and following.text[:1].isupper():
             shift += 1
+        elif (
+            following.sentence + shift > w.sentence
+            and k > 0
+            and _abbreviation(words[k - 1].text)
+            and (following.text[:1].isdigit() or following.text[:1].islower())
+        ):
+            shift -= 1
+
+
+def _abbreviation(text: str) -> bool:
+    """A short lower-case word that may be cut with a dot («подп», «абз», «руб»)."""
+    return 1 <= len(text) <= 5 and text.isalpha() and text.islower()
 
 
 def _verb_like(w: Word) -> bool:

@@ -457,6 +457,8 @@ def read_deadline(text: CalcText, days: list[QuestionDay]) -> DeadlineReading:
             # a day marked by the bare verb of another document («Запрос по ст. 93.1
             # получили 2 июня. Когда подать возражения?»: not the act's receipt)
             or _of_another_document(text, event, row, marked)
+            or (not marked and _of_another_stage(text, event, row))
+            or (not marked and _told_over(text, event, row))
         )
     ):
         out.event_missing = True
@@ -531,6 +533,47 @@ def _of_another_document(
         if named and not named & own:
             return True
     return False
+
+
+def _of_another_stage(text: CalcText, day: QuestionDay, row: ProceduralPeriod) -> bool:
+    """The verb next to the day, not one of the row's event words, has a stage of the
+    procedure that is not the row's event (``procedure_stages``) as its subject or object
+    and names no document: «Проверка началась 3 февраля. Когда подать возражения на акт?»
+    dates the audit, not the receipt of the act."""
+    stages = word_set("procedure_stages")
+    own_nouns = {lemma for phrase in event_objects(row.id) for lemma in phrase[1:]}
+    own_verbs = {phrase[0] for phrase in event_words(row.id)}
+    documents = word_set("procedure_documents")
+    first, last = text.day_words(day.mention)
+    words = text.words
+    for j in (first - 1, last + 1):
+        if not (0 <= j < len(words)) or not words[j].event or words[j].negated:
+            continue
+        if words[j].lemma in own_verbs or words[j].raw in own_verbs:
+            continue
+        objects = _clause_objects(words, j)
+        lemmas = {w.lemma for w in objects}
+        if _names(objects) & documents:
+            continue
+        if lemmas & stages and not lemmas & own_nouns:
+            return True
+    return False
+
+
+def _told_over(text: CalcText, day: QuestionDay, row: ProceduralPeriod) -> bool:
+    """The verb next to the day tells something is over («дополнительные мероприятия
+    закончились 2 мая») and the row does not run from an end: the day is no start of the
+    row («провести мероприятия» runs from the decision to hold them)."""
+    ends = word_set("end_verbs")
+    own = {phrase[0] for phrase in event_words(row.id)}
+    if own & ends:
+        return False
+    first, last = text.day_words(day.mention)
+    words = text.words
+    return any(
+        0 <= j < len(words) and words[j].event and not words[j].negated and words[j].lemma in ends
+        for j in (first - 1, last + 1)
+    )
 
 
 def _names(words: list[Word]) -> set[str]:

@@ -46,7 +46,8 @@ def _has_word(words: Sequence[Word], key: str) -> bool:
 def _amounts(text: CalcText) -> list[RoledAmount]:
     """Every amount; the arrears is the first that is not a threshold («свыше 300 тыс.»),
     or the one the words call the rest still unpaid («оставшиеся 200 000 руб.»)."""
-    found = [m for m in money_in(text.analysed, scale_alone=True) if m.amount > 0]
+    # a sum in words too: «недоимка — триста двенадцать тысяч рублей»
+    found = [m for m in money_in(text.analysed, scale_alone=True, words=True) if m.amount > 0]
     before = [_words_before(text, m.start) for m in found]
     rest = [i for i, words in enumerate(before) if _has_word(words, "rest_words")]
     debts = [i for i, words in enumerate(before) if not _has_word(words, "threshold_words")]

@@ -24,7 +24,7 @@ import yaml
 
 from finagent.language.lemmas import done, grammatical_case, part_of_speech
 from finagent.legal.calc_lexicon import canonical, document_names, lexicon, phrases, word_set
-from finagent.legal.calc_text import CalcText, Word, content_phrase
+from finagent.legal.calc_text import CUE_WINDOW, CalcText, Word, content_phrase
 from finagent.legal.periods import (
     ProceduralPeriod,
     period_by_id,
@@ -185,7 +185,7 @@ def _score(
         hits = [
             hit
             for hit in (
-                text.find(p, ordered=True)
+                _find_qualifier(text, p)
                 for p in group
                 if not _other_tax(p, own) and not _only_own_form(text, p)
             )
@@ -227,6 +227,21 @@ def _score(
     if any(phrases and marked_day(text, days, phrases) for phrases in told):
         score += ASKED_WEIGHT * EVENT_WEIGHT  # the question gives the event the period runs from
     return score, frozenset(covered), asks, names_head, told_done
+
+
+def _find_qualifier(text: CalcText, phrase: Phrase) -> set[int] | None:
+    """A qualifier of a row: a term («решение о взыскании») with only adjectives between its
+    words; a verb with its object («открыть счет») as loosely as a cue, since the verb's
+    other complements may stand between («открыл клиенту расчетный счет»)."""
+    found = text.find(phrase, ordered=True)
+    if found is None and len(phrase) > 1 and _infinitive(phrase[0]):
+        found = text.find(phrase, ordered=True, window=CUE_WINDOW)
+    return found
+
+
+@cache
+def _infinitive(lemma: str) -> bool:
+    return part_of_speech(lemma) == "INFN"
 
 
 def _only_own_form(text: CalcText, phrase: Phrase) -> bool:
@@ -590,7 +605,19 @@ def _article_rows(text: CalcText) -> list[ProceduralPeriod]:
     named = [r for r in rows if _cites(r, points, set())] or [
         r for r in rows if _cites(r, set(), articles)
     ]
-    return _distinct(_plainest(_unconditional(text, named)))
+    # «подп. 3 п. 2 ст. 23»: of the point's rows, those of the cited subpoint
+    subpoints = {
+        (r.article, r.point, r.subpoint)
+        for r in find_references(text.text)
+        if r.code in (None, "nk") and r.subpoint
+    }
+    of_subpoint = [r for r in named if _row_subpoint(r) in subpoints]
+    return _distinct(_plainest(_unconditional(text, of_subpoint or named)))
+
+
+def _row_subpoint(row: ProceduralPeriod) -> tuple[str, str | None, str | None] | None:
+    refs = find_references(row.norm)
+    return (refs[0].article, refs[0].point, refs[0].subpoint) if refs else None
 
 
 def _row_points(row: ProceduralPeriod) -> set[tuple[str, str]]:
