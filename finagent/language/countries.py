@@ -9,17 +9,31 @@ names: its lemma is the name's stem (all but at most one final letter of what ev
 of the name shares) followed by a suffix the adjectives of the official names themselves
 show («Австрийская Республика»: «австри» + «йский»), or it is an adjective of the
 country's own official name («Турецкая Республика»). Russia is never a country here.
+
+Building these tables reads every ISO name through pymorphy3 (about 0.1 s of CPU), which
+a process would pay on its first question: the package ships them (``data/countries.json``,
+written by ``python scripts/country_tables.py``) with a digest of what they are computed
+from (this module, the lemmatiser's functions it calls, pycountry's ISO 3166-1 list and
+Russian names, pymorphy3 and its dictionary). They are used only when that digest is the
+installed one's; otherwise they are computed as before.
 """
 
 from __future__ import annotations
 
 import gettext
+import hashlib
+import importlib.util
+import inspect
+import json
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any
 
 from razdel import tokenize
 
+from finagent.language import lemmas
 from finagent.language.lemmas import best_parse, can_be, fold
 
 HOME = "RU"
@@ -108,8 +122,85 @@ def _norm(word: str) -> str:
     return fold(best_parse(word).normal_form)
 
 
+SHIPPED_PATH = Path(__file__).with_name("data") / "countries.json"
+
+
+def _package_dir(name: str) -> Path:
+    spec = importlib.util.find_spec(name)  # found, not imported
+    if spec is None or not spec.submodule_search_locations:
+        raise FileNotFoundError(name)
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def inputs_digest() -> str:
+    """The digest of what the tables are computed from, as installed."""
+    sha = hashlib.sha256()
+    sha.update(Path(__file__).read_bytes())
+    for helper in (lemmas.best_parse, lemmas.can_be, lemmas.fold):
+        sha.update(inspect.getsource(helper).encode())
+    countries_db = _package_dir("pycountry")
+    morph = _package_dir("pymorphy3")
+    for path in (
+        countries_db / "databases" / "iso3166-1.json",
+        countries_db / "locales" / "ru" / "LC_MESSAGES" / "iso3166-1.mo",
+        morph / "version.py",
+        _package_dir("pymorphy3_dicts_ru") / "data" / "meta.json",
+    ):
+        sha.update(path.name.encode() + b"\0" + path.read_bytes())
+    return sha.hexdigest()
+
+
+def tables_json(tables: _Tables, digest: str) -> dict[str, Any]:
+    """The tables as JSON, their dicts in their order (the first match wins in them)."""
+    return {
+        "inputs": digest,
+        "countries": {code: c.name for code, c in tables.countries.items()},
+        "phrases": tables.phrases,
+        "nouns": tables.nouns,
+        "stems": {noun: list(pair) for noun, pair in tables.stems.items()},
+        "adjectives": tables.adjectives,
+        "initialisms": tables.initialisms,
+        "suffixes": sorted(tables.suffixes),
+    }
+
+
+def _from_json(data: dict[str, Any]) -> _Tables:
+    return _Tables(
+        countries={code: Country(code, name) for code, name in data["countries"].items()},
+        phrases=dict(data["phrases"]),
+        nouns=dict(data["nouns"]),
+        stems={noun: (stem, code) for noun, (stem, code) in data["stems"].items()},
+        adjectives=dict(data["adjectives"]),
+        initialisms=dict(data["initialisms"]),
+        suffixes=frozenset(data["suffixes"]),
+    )
+
+
+def shipped_tables(path: Path = SHIPPED_PATH) -> _Tables | None:
+    """The shipped tables when they were computed from what is installed, else None."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("inputs") != inputs_digest():
+            return None
+        return _from_json(data)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def write_shipped(path: Path = SHIPPED_PATH) -> None:
+    """Compute the tables and write them where the package ships them."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(tables_json(computed_tables(), inputs_digest()), ensure_ascii=False)
+    path.write_text(text + "\n", encoding="utf-8")
+
+
 @cache
 def _tables() -> _Tables:
+    return shipped_tables() or computed_tables()
+
+
+def computed_tables() -> _Tables:
+    """The tables computed from pycountry and pymorphy3."""
     import pycountry
 
     translate = gettext.translation("iso3166-1", pycountry.LOCALES_DIR, languages=["ru"])

@@ -22,8 +22,10 @@ def find_cue(lemmas: Sequence[str], phrase: str, start: int = 0, end: int | None
     """Index where the lemmas of ``phrase`` occur contiguously in ``lemmas[start:end]``, or -1."""
     cue = cue_lemmas(phrase)
     stop = (len(lemmas) if end is None else min(end, len(lemmas))) - len(cue) + 1
+    first = cue[0] if cue else None
     for i in range(max(start, 0), stop):
-        if tuple(lemmas[i : i + len(cue)]) == cue:
+        # the first lemma before the slice: most positions differ there already
+        if (first is None or lemmas[i] == first) and tuple(lemmas[i : i + len(cue)]) == cue:
             return i
     return -1
 

@@ -30,25 +30,30 @@ def examples_digest(examples: list[Example]) -> str:
     return hashlib.sha256(joined.encode("utf-8")).hexdigest()
 
 
-def _bundled(model_id: str, examples: list[Example]) -> dict[str, np.ndarray] | None:
+def _bundled(
+    model_id: str, examples: list[Example], names: tuple[str, ...]
+) -> dict[str, np.ndarray] | None:
+    """The shipped arrays ``names`` (those the file has) if made by ``model_id`` for exactly
+    these examples. Each array is decompressed on its own: the fit does not read the
+    training vectors (most of the file)."""
     entry = resources.files("finagent.routing").joinpath("data", VECTORS_FILE)
     if not entry.is_file():
         return None
     with np.load(io.BytesIO(entry.read_bytes())) as data:
         if str(data["model_id"]) != model_id or str(data["digest"]) != examples_digest(examples):
             return None
-        return {name: np.asarray(data[name]) for name in data.files}
+        return {name: np.asarray(data[name]) for name in names if name in data.files}
 
 
 def bundled_vectors(model_id: str, examples: list[Example]) -> np.ndarray | None:
     """The shipped vectors if they were made by ``model_id`` for exactly these examples."""
-    data = _bundled(model_id, examples)
+    data = _bundled(model_id, examples, ("vectors",))
     return None if data is None else np.asarray(data["vectors"], dtype=np.float32)
 
 
 def bundled_model(model_id: str, examples: list[Example]) -> FittedModel | None:
     """The shipped fit, under the same conditions as the vectors."""
-    data = _bundled(model_id, examples)
+    data = _bundled(model_id, examples, ("mean", "scale", "weights", "temperature"))
     if data is None or "weights" not in data:
         return None
     return FittedModel(
