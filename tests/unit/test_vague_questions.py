@@ -62,3 +62,17 @@ def test_a_field_read_from_generic_words_alone_names_no_subject() -> None:
     assert not _asks("Какой штраф за опоздание с декларацией?")
     # in the documents' scenarios the field is the documents': one of them answers
     assert not _asks("До какого числа нужно платить?", True, CARDS[:1])
+
+
+def test_a_pointer_with_nothing_to_point_at_asks_which_document() -> None:
+    """«там» opening a first question points at a document it never names: several of the
+    user's documents could be meant, so the question is asked back with their titles."""
+    asked = clarification(build_question("Какие там пени за опоздание?", TODAY), True, CARDS)
+    assert asked is not None and "Договор хранения № Х-2" in asked[0]
+    assert _asks("А тут какой срок приёмки работ?", True, CARDS)
+    # something named before the pointer is what it points at
+    assert not _asks("Договор хранения № Х-2: какие там пени за опоздание?", True, CARDS)
+    assert not _asks("По подряду с ООО «Вега» какие там пени за опоздание?", True, CARDS)
+    # one document only: it is the one meant; outside the documents the law answers
+    assert not _asks("Какие там пени за опоздание?", True, CARDS[:1])
+    assert not _asks("Какие там пени за опоздание?")
