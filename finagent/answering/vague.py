@@ -94,7 +94,10 @@ def clarification(
     if not documents:
         return [routing_messages.ASK_SUBJECT, routing_messages.ASK_PERIOD]
     matched = {match.document_id for match in question.documents}
-    titles = [undated(card.title) for card in cards if not matched or card.document_id in matched]
+    candidates = [card for card in cards if not matched or card.document_id in matched]
+    # the documents that state the field asked («неустойка»), when several do
+    stating = [c for c in candidates if any(c.values(field) for field in question.fields)]
+    titles = [undated(card.title) for card in (stating if len(stating) > 1 else candidates)]
     if len(titles) < 2:
         return None
     listed = "; ".join(f"«{title}»" for title in titles[:_MAX_TITLES])
