@@ -24,6 +24,10 @@ Four checks, each an abstention when it fails:
   measure the question counts in («сколько квадратных метров»: ``MEASURE_UNITS``) is not
   an attribute. A role asked with «кто» («кто главный бухгалтер», «кто поручитель») is
   an attribute too; it is also stated by the noun of its activity («поручительством»);
+- balances now: in the user's documents, the state of an account or of settlements
+  (остаток, сальдо, долг, переплата …) asked «сейчас» or «на сегодня» is stated only by
+  a passage dated on the question's as-of day: a statement's closing balance is that of
+  its own date;
 - places: in the user's documents, a place the question names («аренда цеха в
   Дзержинске», pymorphy3's Geox) occurs in some document the user holds (its card's
   vocabulary) or in the evidence: a value of the user's other premises is not it.
@@ -70,6 +74,10 @@ MONTH_NAMES = dict(
     )
 )
 _YEAR = re.compile(r"(?<![\d.,])(?:19|20)\d{2}(?![\d,])")
+# the state of an account or of settlements, which changes with every operation: asked
+# «сейчас» / «на сегодня», only a source dated today states it
+_BALANCES = frozenset("остаток сальдо задолженность долг переплата недоимка баланс".split())
+_NOW = frozenset({"сейчас", "сегодня", "текущий", "нынешний"})
 # a yes/no question or a definition asks for no value of the entities it names («нужно ли
 # регистрировать договор в Росреестре?»)
 _NOT_VALUES = frozenset({"yes_no", "definition"})
@@ -275,6 +283,11 @@ def _periods_beside(
     return months, years
 
 
+def _balance_now(question: Question) -> bool:
+    """The state of an account or of settlements asked «сейчас» / «на сегодня»."""
+    return bool(_NOW & set(question.lemmas)) and bool(_BALANCES & set(question.topic))
+
+
 def undated(title: str) -> str:
     """A title without its date or period («Счёт № 87 от 13 марта 2025» → «Счёт № 87»,
     «Расчётный листок за октябрь 2026 г.» → «Расчётный листок»): an abstention states no
@@ -330,7 +343,21 @@ def coverage_abstention(
         if documents
         else []
     )
-    if not chunks or question.answer_type in _NOT_VALUES:
+    if not chunks:
+        return None
+    if (
+        documents
+        and _balance_now(question)
+        and not any(
+            question.as_of in t.dates for t in (_Text.of(f"{c.title}\n{c.text}") for c in chunks)
+        )
+    ):
+        return Abstention(
+            "date",
+            messages.ABSTAIN_BALANCE_NOW,
+            messages.ABSTAIN_BALANCE_NOW_MISSING.format(titles=_titles(chunks)),
+        )
+    if question.answer_type in _NOT_VALUES:
         return None
     # only in the user's documents, and only a person or a company: a street, a product or
     # a place may be written otherwise there («ул. Промышленная» for «на Промышленной»);

@@ -14,6 +14,7 @@ from finagent.cards.model import DocumentCard
 from finagent.language.cues import cue_lemmas
 from finagent.prompts import routing_messages
 from finagent.question.model import Question
+from finagent.question.parts import QUESTION_WORDS
 from finagent.question.tables import GENERIC_HEADS, TAXES
 
 _VALUE_TYPES = frozenset({"amount", "rate", "period", "date", "limit"})
@@ -24,9 +25,27 @@ _REQUESTS = frozenset(
 )
 _DOCUMENT_WORDS = frozenset({"договор", "документ", "контракт", "соглашение"})
 _MAX_TITLES = 5
+# words that point at something named before, and the particles that may open a question
+# before them
+_POINTERS = frozenset({"там", "тут"})
+_OPENERS = frozenset({"а", "и", "ну", "так"})
 
 
-def _names_something(question: Question, documents: bool, generic: bool = False) -> bool:
+def _unresolved_reference(question: Question) -> bool:
+    """«Какая там неустойка за просрочку?», «А тут какой срок?»: the question opens by
+    pointing at something (only question words and particles before the pointer) and
+    names no document, party, number, figure or date it could point at. Asked first in a
+    conversation, it points at nothing the agent can know."""
+    words = [lemma for lemma in question.lemmas if lemma.isalnum()]
+    at = next((i for i, word in enumerate(words) if word in _POINTERS), -1)
+    if at < 0 or not all(word in QUESTION_WORDS | _OPENERS for word in words[:at]):
+        return False
+    return not _names_something(question, documents=True, with_fields=False)
+
+
+def _names_something(
+    question: Question, documents: bool, generic: bool = False, with_fields: bool = True
+) -> bool:
     """Whether the question names a subject. Outside the documents' scenarios a tax alone
     is no subject of a sum: «Сколько там НДС?» asks the tax of some base it does not name
     (its rate would be a subject); in them, the document's own VAT is one. Outside them
@@ -39,6 +58,8 @@ def _names_something(question: Question, documents: bool, generic: bool = False)
     fields = [f for f in question.fields if not (sum_of_tax and f in question.taxes)]
     if generic and not documents:
         fields = [f for f in fields if f in question.taxes]
+    if not with_fields:  # only what a pointer could point at: no tax, no field
+        sum_of_tax, fields = True, []
     return bool(
         (question.taxes and not sum_of_tax)
         or fields
@@ -66,12 +87,17 @@ def clarification(
     taxes = {lm for t in TAXES if t.key in question.taxes for c in t.cues for lm in cue_lemmas(c)}
     vocabulary = GENERIC_HEADS | _REQUESTS | _DOCUMENT_WORDS | taxes
     generic = all(lemma in vocabulary for lemma in question.topic)
-    if not generic or _names_something(question, documents, generic):
+    # in the documents' scenarios, a pointer with nothing to point at asks which document
+    pointing = documents and _unresolved_reference(question)
+    if not pointing and (not generic or _names_something(question, documents, generic)):
         return None
     if not documents:
         return [routing_messages.ASK_SUBJECT, routing_messages.ASK_PERIOD]
     matched = {match.document_id for match in question.documents}
-    titles = [undated(card.title) for card in cards if not matched or card.document_id in matched]
+    candidates = [card for card in cards if not matched or card.document_id in matched]
+    # the documents that state the field asked («неустойка»), when several do
+    stating = [c for c in candidates if any(c.values(field) for field in question.fields)]
+    titles = [undated(card.title) for card in (stating if len(stating) > 1 else candidates)]
     if len(titles) < 2:
         return None
     listed = "; ".join(f"«{title}»" for title in titles[:_MAX_TITLES])

@@ -35,6 +35,13 @@ from finagent.routing.subject import subject_words
 from finagent.routing.unheld import unheld_detail
 
 _WORD = re.compile(r"[А-Яа-яЁё]+")
+# records a user may ask about by kind that the cards do not type: held when a card's
+# heading names them
+RECORD_KINDS = (
+    DocType("declaration", "налоговая декларация", ("декларация",)),
+    DocType("advance_report", "авансовый отчёт", ("авансовый отчёт",)),
+    DocType("payment_order", "платёжное поручение", ("платёжное поручение", "платёжка")),
+)
 # a generic kind is held when any card is of its family («договор»: a lease is one)
 _FAMILIES: dict[str, frozenset[str]] = {
     "contract": frozenset(
@@ -266,7 +273,7 @@ def _missing(question: Question, cards: Sequence[DocumentCard]) -> str | None:
         return None
     kind, start, end = _kind_named(question)
     if kind is None:
-        return _stranger(question, cards, "документ")
+        return _unheld_record(question, cards) or _stranger(question, cards, "документ")
     if (
         _as_source(question.lemmas, start, end)
         and not _held(kind, cards)
@@ -274,10 +281,15 @@ def _missing(question: Question, cards: Sequence[DocumentCard]) -> str | None:
         and not _common_noun_of_named(question, cards, start, end)
     ):
         return kind.name
-    # a counterparty with its legal form is checked against every card (``_stranger``)
-    if _as_source(question.lemmas, start, end) and not written and not question.organisations:
+    # «договор с ООО «ЛогистикПро»»: a counterparty, with its legal form or not, must be
+    # one of a held document of that kind, not only a payee in a statement's row
+    if _as_source(question.lemmas, start, end) and not written:
         family = _FAMILIES.get(kind.key, frozenset({kind.key}))
-        unheld = unheld_detail(question.text, kind, end, [c for c in cards if c.doc_type in family])
+        of_kind = [c for c in cards if c.doc_type in family]
+        if question.organisations:
+            unheld = _stranger(question, of_kind, kind.name) if of_kind else None
+        else:
+            unheld = unheld_detail(question.text, kind, end, of_kind)
         if unheld is not None:
             return unheld
     if _numbered(question.lemmas, end) and numbers:
@@ -287,6 +299,30 @@ def _missing(question: Question, cards: Sequence[DocumentCard]) -> str | None:
     if bare is not None and not _held_number(number_key(bare), held_numbers):
         return f"{kind.name} № {bare}"  # «срок договора ТС-08/2024» held only as mentioned
     return _stranger(question, cards, kind.name)
+
+
+def _unheld_record(question: Question, cards: Sequence[DocumentCard]) -> str | None:
+    """A record the question names as its source («по декларации», «по авансовому
+    отчёту», «в платёжном поручении») that no card's heading is: such records are not
+    kinds the cards tell apart (``DOC_TYPES``), so their heading words decide; a card
+    whose heading was not found (no kind at all) holds it when its words speak of it."""
+    lemmas = tuple(question.lemmas)
+    for kind in RECORD_KINDS:
+        for cue in kind.cues:
+            at = find_cue(lemmas, cue)
+            if at < 0 or not _as_source(lemmas, at, at + len(cue_lemmas(cue))):
+                continue
+            if not any(_record_held(card, cue) for card in cards):
+                return kind.name
+    return None
+
+
+def _record_held(card: DocumentCard, cue: str) -> bool:
+    heading = " ".join([card.title, card.doc_type_name or "", *card.kind_cues])
+    if find_cue(cue_lemmas(heading), cue) >= 0:
+        return True
+    untyped = card.doc_type is None and not card.kind_cues
+    return untyped and set(cue_lemmas(cue)) <= set(card.vocabulary)
 
 
 def _said_by_named(question: Question, cards: Sequence[DocumentCard], words: Sequence[str]) -> bool:

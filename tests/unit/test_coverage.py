@@ -217,3 +217,14 @@ def test_a_possessor_between_the_question_word_and_its_noun_is_read_past() -> No
     # «какой у нас ОГРН»: «у нас» does not hide the attribute asked
     assert _abstains("Какой у них ОГРН по акту сверки?", [ACT]) == "attribute"
     assert _abstains("Какой у них КПП по акту сверки?", [ACT]) is None
+
+
+def test_a_balance_asked_for_today_needs_a_source_dated_today() -> None:
+    """A statement's balance is that of its own date: «сейчас» asks today's."""
+    assert _abstains("Какой сейчас остаток на нашем счёте?", [STATEMENT]) == "date"
+    assert _abstains("Есть ли сегодня долг перед ООО «Зенит-Опт»?", [STATEMENT]) == "date"
+    today = _doc("Остаток на 27.11.2026: 98 000,00 руб.", "Выписка по счёту")
+    assert _abstains("Какой сейчас остаток на нашем счёте?", [today]) is None
+    # without «now» the statement's own balance is asked; the law has no «today» of a balance
+    assert _abstains("Какой остаток на счёте по выписке?", [STATEMENT]) is None
+    assert _abstains("Какой сейчас остаток на счёте?", [STATEMENT], documents=False) is None

@@ -512,3 +512,45 @@ def test_a_kind_word_the_named_document_uses_unqualified_is_its_common_noun() ->
     assert named(question, cards).missing is None
     # a demand qualified by its number or authority is a document of its own
     assert named("Какая неустойка для Рябинина по требованию ИФНС № 7?", cards).missing
+
+
+DECLARATION = """НАЛОГОВАЯ ДЕКЛАРАЦИЯ
+по налогу, уплачиваемому в связи с применением упрощённой системы налогообложения, за 2025 год
+
+Налогоплательщик: ООО «Берёзка», ИНН 1655654321
+Сумма налога к уплате за налоговый период: 184 000 руб.
+"""
+
+
+def test_a_counterparty_only_a_statement_row_names_has_no_contract_of_the_user(
+    demo_cards: list[DocumentCard],
+) -> None:
+    """The bank statement names a payer with its legal form; no contract of the user's is
+    with it, so «договор с ООО …» is not held, while a held contract's party is."""
+    found = named("Что сказано про гарантию в договоре с ООО «Мебельный Дом «Карелия»?", demo_cards)
+    assert found.missing == "договор с ООО «Мебельный Дом «Карелия»»"
+    held = named("Какой срок оплаты в договоре с АО «ПромСнабКомплект»?", demo_cards)
+    assert held.missing is None
+
+
+@pytest.mark.parametrize(
+    ("question", "missing"),
+    [
+        ("Какую сумму к уплате мы указали в декларации за третий квартал?", "налоговая декларация"),
+        ("Сколько ушло на такси по авансовому отчёту Орловой?", "авансовый отчёт"),
+        ("Какой КБК стоит в платёжном поручении на взносы?", "платёжное поручение"),
+    ],
+)
+def test_a_record_no_heading_of_the_users_names_is_not_held(
+    fresh_cards: list[DocumentCard], question: str, missing: str
+) -> None:
+    assert named(question, fresh_cards).missing == missing
+
+
+def test_a_record_is_held_by_its_heading_and_a_topic_is_no_source(
+    fresh_cards: list[DocumentCard],
+) -> None:
+    cards = [*fresh_cards, *_cards({"declaration": DECLARATION})]
+    assert named("Какую сумму к уплате мы указали в декларации за 2025 год?", cards).missing is None
+    # the declaration as the question's topic, not the document it is read from
+    assert named("До какого числа подать декларацию по УСН?", fresh_cards).missing is None

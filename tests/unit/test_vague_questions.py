@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 from finagent.answering.vague import clarification
+from finagent.cards.build import build_card
 from finagent.cards.model import DocumentCard
 from finagent.question.build import build_question
 
@@ -62,3 +63,32 @@ def test_a_field_read_from_generic_words_alone_names_no_subject() -> None:
     assert not _asks("Какой штраф за опоздание с декларацией?")
     # in the documents' scenarios the field is the documents': one of them answers
     assert not _asks("До какого числа нужно платить?", True, CARDS[:1])
+
+
+def test_a_pointer_with_nothing_to_point_at_asks_which_document() -> None:
+    """«там» opening a first question points at a document it never names: several of the
+    user's documents could be meant, so the question is asked back with their titles."""
+    asked = clarification(build_question("Какие там пени за опоздание?", TODAY), True, CARDS)
+    assert asked is not None and "Договор хранения № Х-2" in asked[0]
+    assert _asks("А тут какой срок приёмки работ?", True, CARDS)
+    # something named before the pointer is what it points at
+    assert not _asks("Договор хранения № Х-2: какие там пени за опоздание?", True, CARDS)
+    assert not _asks("По подряду с ООО «Вега» какие там пени за опоздание?", True, CARDS)
+    # one document only: it is the one meant; outside the documents the law answers
+    assert not _asks("Какие там пени за опоздание?", True, CARDS[:1])
+    assert not _asks("Какие там пени за опоздание?")
+
+
+def test_the_documents_asked_about_are_those_stating_the_field() -> None:
+    texts = {
+        "a": "Договор подряда № П-1\n\n7.1. За просрочку Подрядчик уплачивает неустойку "
+        "0,2 % от цены работ за каждый день.",
+        "b": "Договор хранения № Х-2\n\n6.1. За просрочку оплаты Поклажедатель уплачивает "
+        "неустойку 0,1 % за каждый день.",
+        "c": "Доверенность № 7\n\nДоверенность выдана на получение груза сроком на 1 год.",
+    }
+    cards = [build_card(key, key, text) for key, text in texts.items()]
+    asked = clarification(build_question("Какая там неустойка?", TODAY), True, cards)
+    assert asked is not None
+    assert "Договор подряда № П-1" in asked[0] and "Договор хранения № Х-2" in asked[0]
+    assert "Доверенность" not in asked[0]
