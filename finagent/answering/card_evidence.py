@@ -17,7 +17,7 @@ from finagent.answering.context import AnswerContext
 from finagent.answering.document_choice import chosen_documents, first_tier, retrieved_ids
 from finagent.answering.figures import known_numbers
 from finagent.answering.qualifiers import asked as asked_qualifiers
-from finagent.answering.qualifiers import best_facts, qualifier_words
+from finagent.answering.qualifiers import best_facts, named_words, qualifier_words
 from finagent.cards.fields import BY_KEY as FIELD_BY_KEY
 from finagent.cards.model import DocumentCard, Fact
 from finagent.language.cues import cue_lemmas
@@ -150,11 +150,51 @@ def _candidates(card: DocumentCard, key: str, question: Question) -> list[Fact]:
         vat = "vat" in question.fields
         return [f for f in card.facts if f.kind == "amount" and (vat or f.field != "vat")]
     family = next((f for f in _FAMILIES if key in f), {key})
+    rows = named_words(question) - party_words(card) if _named_otherwise(question, card) else set()
     return [
         f
         for f in card.facts
-        if f.field == key or (f.field in family and not _row_names_another(f, question))
+        if f.field == key
+        or (f.field in family and not _row_names_another(f, question))
+        or (rows and _column_of(f, key, rows))
     ]
+
+
+_UNLABELLED = "other"
+# reasons that name a document by a name its text holds, or by its period alone
+_BY_NAME = frozenset({"контрагент", "лицо", "период"})
+
+
+def _named_otherwise(question: Question, card: DocumentCard) -> bool:
+    """The question names the document by its kind, number or heading, not only by a name
+    its text holds: a name the question gives then picks a row of it («в требовании … по
+    ЛогистикПро»), not the document (a bank statement's payment row to a contractor)."""
+    reasons = {
+        r for d in question.documents if d.document_id == card.document_id for r in d.reasons
+    }
+    return bool(reasons - _BY_NAME)
+
+
+def party_words(card: DocumentCard) -> set[str]:
+    """Lemmas of the names of the document's own parties: they name the document, not a row."""
+    return {
+        lm for p in card.parties for lm in cue_lemmas(p.name.replace("«", " ").replace("»", " "))
+    }
+
+
+def _column_of(fact: Fact, key: str, rows: set[str]) -> bool:
+    """A table cell no cue labelled, in a row holding a name the question gives, whose
+    column heading names the field by one of its cues («Сумма НДС у контрагента, руб.»
+    of the row «ООО «ЛогистикПро»»): that row's value of the field."""
+    if fact.field != _UNLABELLED or not fact.label or " · " not in fact.label:
+        return False
+    field_ = FIELD_BY_KEY.get(key)
+    if field_ is None or field_.kind not in ("amount", "rate"):
+        return False
+    if not rows & set(cue_lemmas(fact.sentence.text)):
+        return False
+    column = set(cue_lemmas(fact.label.split(" · ", 1)[1]))
+    return any(set(cue_lemmas(cue)) <= column for cue in field_.cues)
 
 
 def _row_names_another(fact: Fact, question: Question) -> bool:
@@ -230,7 +270,9 @@ def _values(card: DocumentCard, key: str, question: Question) -> list[CardValue]
     kinds = _fact_kinds(key, question)
     # an amount question is never answered with a rate, nor a date question with a term
     facts = [f for f in _candidates(card, key, question) if not kinds or f.kind in kinds]
-    ignore = _naming_words(card, key)
+    ignore = _naming_words(card, key) | party_words(card)
+    if not _named_otherwise(question, card):  # a name then names the document, not a row
+        ignore |= named_words(question)
     best, conflict = best_facts(question, facts, card.facts, ignore)
     if conflict and key != QUALIFIED and kinds and "amount" in kinds:
         # «плата в месяц без НДС» where the rent's clause states it with VAT: the

@@ -21,9 +21,12 @@ from finagent.answering.evidence import Candidate
 from finagent.answering.extractive import clean_sentence, compose_key_facts, quote_lead
 from finagent.answering.further_parts import further_parts
 from finagent.answering.part_values import part_values
+from finagent.answering.qualifiers import VAT
 from finagent.answering.ranker import EXCEPTIONS, asked_conditions
 from finagent.answering.sentence_profile import profile, shown, values_of
+from finagent.language.cues import cue_lemmas, find_cue
 from finagent.language.lemmas import in_genitive, lemma
+from finagent.language.text import analyse
 from finagent.question.model import Question
 from finagent.question.tables import STOP_LEMMAS, TAXES
 
@@ -38,6 +41,11 @@ _SUBJECTS = {
     "period": "Срок",
 }
 _TAX_NAMES = {t.key: t.name for t in TAXES}
+_TAX_CUES = {t.key: t.cues for t in TAXES}
+# the VAT qualifiers that govern the tax by a preposition before it («с НДС», «без учёта
+# НДС»); «в том числе НДС», «НДС включён» in a question may ask the tax itself
+_GOVERNING = ("с ", "без ", "включая ", "не включая ")
+_QUALIFYING_VAT = tuple(c for cues in VAT.values() for c in cues if c.startswith(_GOVERNING))
 # an amount the law sets as a share: a sanction («штраф 40 процентов», «пени 1/300
 # ставки»), or a size asked («в каком размере учесть расходы» — «4 процента от …»); the
 # lead names what is asked
@@ -51,9 +59,69 @@ _FIGURE = re.compile(r"[\d\s.,/]*\d")
 _CELL = re.compile(r"\s*[^:;]{1,60}:\s")
 
 
+def _spans(lemmas: list[str], phrases: tuple[str, ...]) -> list[range]:
+    """The lemma positions each occurrence of each phrase covers."""
+    out = []
+    for phrase in phrases:
+        size = len(cue_lemmas(phrase))
+        at = find_cue(lemmas, phrase)
+        while at >= 0:
+            out.append(range(at, at + size))
+            at = find_cue(lemmas, phrase, at + 1)
+    return out
+
+
+def qualifying_tax(question: Question, tax: str) -> bool:
+    """Whether every mention of the tax qualifies the figure asked instead of naming the
+    tax asked: «сколько стоят услуги с НДС и без НДС», «тариф с НДС» ask a price, not the
+    VAT (its mentions all lie inside a VAT qualifier, :data:`qualifiers.VAT`)."""
+    lemmas = list(question.lemmas)
+    mentions = _spans(lemmas, _TAX_CUES.get(tax, ()))
+    if not mentions:
+        return False
+    qualifiers = _spans(lemmas, _QUALIFYING_VAT)
+    inside = {i for span in qualifiers for i in span}
+    return all(set(span) <= inside for span in mentions)
+
+
+# where the stretch before a value starts: «…, в том числе НДС 22 % — 145 200»
+_STRETCH_START = re.compile(r"[,;:(]")
+
+
+def _lemma_list(text: str) -> list[str]:
+    return [t.lemma for s in analyse(text).sentences for t in s.tokens]
+
+
+def not_the_qualifying_tax(
+    question: Question, quote: str, values: tuple[str, ...]
+) -> tuple[str, ...]:
+    """Of an amount question that names the VAT only to qualify its figure («сколько стоят
+    услуги с НДС и без НДС»), the values that are not the VAT's own amount: «805 200 …, в
+    том числе НДС 22 % — 145 200» states the price 805 200; 145 200 is the tax. A value
+    whose stretch names the tax with a qualifier («без НДС — 1 100 000») is kept; when
+    every value is the tax's, all are."""
+    if question.answer_type != "amount" or len(values) < 2:
+        return values
+    if not any(qualifying_tax(question, t) for t in question.taxes if t in _TAX_CUES):
+        return values
+    cues = _TAX_CUES["vat"]
+    kept = []
+    for value in values:
+        figure = _FIGURE.match(value.strip())
+        at = _position(quote, figure.group().strip() if figure else value)
+        starts = [m.end() for m in _STRETCH_START.finditer(quote, 0, at)]
+        stretch = _lemma_list(quote[starts[-1] if starts else 0 : at])
+        names_tax = any(find_cue(stretch, cue) >= 0 for cue in cues)
+        qualified = any(find_cue(stretch, cue) >= 0 for cue in _QUALIFYING_VAT)
+        if not names_tax or qualified:
+            kept.append(value)
+    return tuple(kept) or values
+
+
 def subject_of(question: Question) -> str | None:
     """«Ставка НДФЛ», «Срок», «Предельный размер», the asked value's own noun phrase
-    («Налоговый бонус», «Суточные»); None for types with no single value."""
+    («Налоговый бонус», «Суточные»); None for types with no single value. A tax the
+    question names only to qualify its figure («с НДС», «без НДС») is not the subject."""
     if question.unit:
         return "Величина"
     if question.head:  # «Налоговый бонус — 10 000 руб.», not «Сумма НПД»
@@ -61,7 +129,8 @@ def subject_of(question: Question) -> str | None:
     base = _SUBJECTS.get(question.answer_type)
     if base is None:
         return None
-    tax = _TAX_NAMES.get(question.tax or "")
+    named = next((t for t in question.taxes if not qualifying_tax(question, t)), None)
+    tax = _TAX_NAMES.get(named or "")
     return f"{base} {in_genitive(tax)}" if tax else base
 
 
@@ -243,6 +312,7 @@ def sentence_lead(question: Question, top: Candidate) -> list[str]:
     values = of_asked_condition(question, quote, values)
     values = of_asked_head(question, quote, values)
     values = of_asked_clauses(question, top, quote, values)
+    values = not_the_qualifying_tax(question, quote, values)
     if not subject or not values or len(values) > MAX_VALUES:
         return [f"{quote_lead(top)} «{quote}» [{top.number}]"]
     return _value_line(subject, values, top, quote)

@@ -18,6 +18,7 @@ from itertools import pairwise
 
 from finagent.cards.model import Fact
 from finagent.language.cues import cue_lemmas, find_cue
+from finagent.language.lemmas import name_like
 from finagent.language.numbers import ORDINALS
 from finagent.language.text import analyse
 from finagent.question.model import Question
@@ -120,6 +121,8 @@ class Context:
     own: list[str]  # lemmas of the value's own stretch of its clause (or its table label)
     clause: list[str]  # lemmas of the whole clause
     labelled: bool = False  # a table cell read with its row and column labels
+    # a table cell's whole row (its other cells: the counterparty, the item it is of)
+    row: tuple[str, ...] = ()
 
 
 def context_of(fact: Fact, neighbours: Sequence[Fact]) -> Context:
@@ -129,7 +132,7 @@ def context_of(fact: Fact, neighbours: Sequence[Fact]) -> Context:
     of documents and objects («Спецификация № 3») are."""
     if fact.label:
         lemmas = _lemmas(fact.label)
-        return Context(lemmas, lemmas, labelled=True)
+        return Context(lemmas, lemmas, labelled=True, row=tuple(_lemmas(fact.sentence.text)))
     clause, at, end = _clause(fact)
     base = fact.start - at
     inside = [
@@ -191,8 +194,27 @@ def fit(question: Question, wanted: Qualifiers, context: Context, ignore: set[st
     # a number the question names («спецификация № 3», «второй этап» — «Этап 2») identifies
     # the object itself
     numbers = {w for w in shared if w.isdigit()} | _ordinals_named(question.lemmas, context.own)
-    score = sum(parts) + _SHARED * len(shared - numbers) + DECISIVE * len(numbers)
+    # a name the question gives («по ЛогистикПро») that a table row holds identifies the
+    # row, like a number (the names of the document's own parties are in ``ignore``)
+    named = (named_words(question) - ignore) & set(context.row)
+    score = sum(parts) + _SHARED * len(shared - numbers - named) + DECISIVE * len(numbers | named)
     return Fit(score, any(p < 0 for p in parts))
+
+
+def _a_name(word: str) -> bool:
+    """A brand or a name, not a capitalised common word («ИТ-обслуживание»): a part of it
+    is name-like (pymorphy3 tags, unknown to the dictionary, capitals inside a word)."""
+    return any(name_like(part) for part in word.split("-") if part)
+
+
+def named_words(question: Question) -> set[str]:
+    """Lemmas of the names the question gives as written («ЛогистикПро», «ТехСервис-Плюс»)."""
+    return {
+        lm
+        for name in question.names
+        for lm in _lemmas(name)
+        if any(c.isalpha() for c in lm) and _a_name(lm if lm.isalpha() else name)
+    }
 
 
 def qualifier_words() -> set[str]:

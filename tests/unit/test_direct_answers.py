@@ -147,6 +147,41 @@ def test_a_sanction_or_size_set_as_a_share_leads_with_the_share() -> None:
     assert sentence_lead(size, floor)[0].startswith("Сумма — 1 000 рублей")
 
 
+def test_a_tax_named_only_to_qualify_the_figure_is_not_the_subject_nor_its_value() -> None:
+    contract = Chunk(
+        id="d1",
+        text="",
+        source="user_docs",
+        title="Договор № РУ-7 оказания услуг",
+        document_id="d1",
+    )
+    top = Candidate(
+        contract,
+        1,
+        "Окончательный расчёт — 805 200 (восемьсот пять тысяч двести) рублей 00 копеек, "
+        "в том числе НДС 22 % — 145 200 рублей 00 копеек.",
+        0,
+        0,
+    )
+    priced = build_question("Сколько стоят услуги по договору с НДС и без НДС?")
+    assert subject_of(priced) == "Сумма"
+    line, _ = sentence_lead(priced, top)
+    assert line.startswith("Сумма — 805 200 рублей (") and "145 200" not in line
+    # a value the sentence qualifies itself («без НДС — …») is the price, not the tax
+    plain = Candidate(
+        contract, 1, "Стоимость услуг без НДС — 1 100 000 рублей, НДС — 242 000 рублей.", 0, 0
+    )
+    assert "242 000" not in sentence_lead(priced, plain)[0]
+    # the VAT asked itself keeps its name and its amount
+    vat = build_question("Сколько НДС в окончательном расчёте?")
+    assert subject_of(vat) == "Сумма НДС"
+    assert "145 200" in sentence_lead(vat, top)[0]
+    assert subject_of(build_question("Какая сумма НДС включена в цену?")) == "Сумма НДС"
+    assert subject_of(build_question("Какой лимит выручки без НДС для освобождения от НДС?")) == (
+        "Предельный размер НДС"
+    )
+
+
 def test_the_lead_states_the_value_of_the_clause_of_the_asked_condition() -> None:
     rule = candidate("Штраф за неуплату: 20 % от суммы; 40 % — если нарушение совершено умышленно.")
     intent = build_question("Какой штраф за неуплату налога, если докажут умысел?")

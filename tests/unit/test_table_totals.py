@@ -123,3 +123,25 @@ def test_a_final_figure_named_two_ways_is_the_more_specific() -> None:
     assert final("Итого к оплате по акту") == "payable"
     assert final("Остаток к оплате") == "rest"
     assert final("Итого") == "total"
+
+
+# a tax authority's table of discrepancies: one row per counterparty, the VAT in columns
+# no cue labels («Сумма НДС у налогоплательщика», «… у контрагента»)
+DISCREPANCIES = (
+    "# Требование о представлении пояснений № 5\n\n"
+    "Общая сумма НДС по счетам-фактурам с расхождениями — 224 000,00 руб.\n\n"
+    "| № | Контрагент | Сумма НДС у налогоплательщика, руб. | Сумма НДС у контрагента, руб. |\n"
+    "|---|---|---:|---:|\n"
+    "| 1 | ООО «Альфа-Трейд» | 200 000,00 | 0,00 |\n"
+    "| 2 | ООО «БетаСервис» | 24 000,00 | 14 400,00 |\n"
+)
+
+
+def test_a_row_holding_a_name_the_question_gives_answers_by_its_field_columns() -> None:
+    found = _values(DISCREPANCIES, "По «БетаСервис» в требовании сколько НДС у нас и у них?")
+    assert found == [["24 000,00 руб.", "14 400,00 руб."]]
+    # the document named only by the name its row holds: the name names the document
+    by_name = _values(DISCREPANCIES, "Сколько НДС у «БетаСервис»?")
+    assert all("14 400,00 руб." not in values for values in by_name)
+    # no name given: the document's own total, as before
+    assert _values(DISCREPANCIES, "Сколько НДС в требовании?") == [["224 000,00 руб."]]
