@@ -8,14 +8,24 @@ from langgraph.runtime import Runtime
 
 from finagent.nodes.context import AgentContext, caller, deps_of
 from finagent.routing.decide import decide
-from finagent.state import AgentState
+from finagent.state import AgentState, Decision, Scenario
 
 
 async def orchestrate(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
-    return await decide(
-        deps_of(runtime),
+    deps = deps_of(runtime)
+    update = await decide(
+        deps,
         caller(runtime).user_id,
         state["query"],
         list(state.get("history") or []),
         list(state.get("selected_document_ids") or []),
     )
+    # a routed question (S2) searches the knowledge base and its answer looks the Code's
+    # units up: they start loading now, beside the graph's step to the search, not when
+    # the search starts (their scroll runs mostly outside the GIL); a no-op while they are
+    # fresh or loading. Other scenarios never need them, so they load nothing here.
+    decision = update.get("decision")
+    routed = isinstance(decision, Decision) and decision.scenario == Scenario.ROUTED
+    if routed and "error" not in update and deps.catalog is not None:  # tests' deps may lack it
+        deps.catalog.prefetch()
+    return update
