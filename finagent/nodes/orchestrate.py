@@ -20,12 +20,17 @@ async def orchestrate(state: AgentState, runtime: Runtime[AgentContext]) -> dict
         list(state.get("history") or []),
         list(state.get("selected_document_ids") or []),
     )
-    # a routed question (S2) searches the knowledge base and its answer looks the Code's
-    # units up: they start loading now, beside the graph's step to the search, not when
-    # the search starts (their scroll runs mostly outside the GIL); a no-op while they are
-    # fresh or loading. Other scenarios never need them, so they load nothing here.
+    # a question routed to the knowledge base (S2, a kb or calc intent) searches it and its
+    # answer looks the Code's units up: they start loading now, beside the graph's step to
+    # the search, not when the search starts (their scroll runs mostly outside the GIL); a
+    # no-op while they are fresh or loading. Other turns never need them: nothing loads.
     decision = update.get("decision")
-    routed = isinstance(decision, Decision) and decision.scenario == Scenario.ROUTED
-    if routed and "error" not in update and deps.catalog is not None:  # tests' deps may lack it
-        deps.catalog.prefetch()
+    if _searches_kb(decision) and "error" not in update and deps.catalog is not None:
+        deps.catalog.prefetch()  # tests' deps may have no catalogue
     return update
+
+
+def _searches_kb(decision: Any) -> bool:
+    if not isinstance(decision, Decision) or decision.scenario != Scenario.ROUTED:
+        return False
+    return not decision.intents or bool({"kb", "calc"} & set(decision.intents))
