@@ -342,7 +342,10 @@ class EdgeIndex:
         return payloads
 
     async def close(self) -> None:
+        """Close every open shard. Each close flushes its shard to disk (Qdrant Edge has
+        no read-only open), so the shards close side by side in worker threads: the
+        flushes overlap and the event loop is not blocked meanwhile."""
         with self._lock:
-            for shard in self._shards.values():
-                shard.close()
+            shards = list(self._shards.values())
             self._shards.clear()
+        await asyncio.gather(*(asyncio.to_thread(shard.close) for shard in shards))
