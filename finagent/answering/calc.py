@@ -20,11 +20,11 @@ from finagent.answering import messages
 from finagent.answering.abstention import jurisdiction_abstention, render_abstention
 from finagent.answering.calc_common import CALC_TOOL, DEADLINE_TOOL, PENALTY_TOOL, CalcOutcome
 from finagent.answering.calc_deadline import answer_deadline
-from finagent.answering.calc_penalty import answer_penalty
+from finagent.answering.calc_penalty import answer_penalty, future_rate_answer
 from finagent.answering.calc_referee import Verdict, disagreement_question, referee
 from finagent.answering.calc_verify import consultable, verify
 from finagent.error_report import report
-from finagent.legal.calc_extract import JURISDICTION, extract_calc_request
+from finagent.legal.calc_extract import FUTURE_KEY_RATE, JURISDICTION, extract_calc_request
 from finagent.legal.calc_llm import LlmReader, llm_calc_request
 from finagent.legal.calc_request import CalcRequest, Missing
 from finagent.legal.catalog import LawCatalog
@@ -107,8 +107,9 @@ def clarification(req: CalcRequest) -> str | None:
         "payment_date": _PAID,
     }
     missing = [m for m in req.missing if m in wanted]
-    if req.kind == "penalty" and req.late_days:
-        # days of delay give the other date, or both when neither is stated (paid today)
+    if req.kind == "penalty" and req.late_days and "amount" not in missing:
+        # days of delay give the other date, or both when neither is stated (paid today);
+        # asked back for the amount anyway, the dates that were not told are asked too
         missing = [m for m in missing if m not in ("due_date", "payment_date")]
     if not missing:
         return None
@@ -131,6 +132,8 @@ def _declined(req: CalcRequest, question: str) -> CalcOutcome | None:
     if req.decline is None or req.decline in (REGISTERED_MAIL, SENT_NOT_RECEIVED):
         return None
     debug = {"declined": req.decline}
+    if req.decline == FUTURE_KEY_RATE:
+        return CalcOutcome(future_rate_answer(req), True, debug, "decline")
     if req.decline.startswith(JURISDICTION):
         abstention = jurisdiction_abstention(question, req.decline.removeprefix(JURISDICTION))
         if abstention is not None:

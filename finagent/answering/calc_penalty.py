@@ -8,6 +8,7 @@ with both amounts: it never picks a payer silently.
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from typing import Any
 
 from finagent.answering import messages
@@ -35,6 +36,39 @@ KEY_RATE_UNAVAILABLE = (
     "сохранённых значений за этот период нет. Повторите запрос позже."
 )
 NO_KEY_RATE_SOURCE = "Пени рассчитать нельзя: источник ключевой ставки Банка России не подключён."
+
+
+def future_rate_answer(req: CalcRequest) -> str:
+    """The refusal of пени asked by a key rate not set yet: why, and the formula with the
+    days of delay when both dates are known."""
+    lines = [
+        "## Краткий вывод",
+        "Точную сумму пеней заранее рассчитать нельзя: пени начисляются по ключевой ставке "
+        "Банка России, действующей в каждый день просрочки (п. 4 ст. 75 НК РФ), а ставки "
+        "на будущие даты Банк России ещё не установил. Прогноз ставки мы не подставляем.",
+        "",
+        "## Как посчитать, когда ставки станут известны",
+        PENALTY_RULE,
+    ]
+    due, paid = req.dated("due"), req.dated("payment")
+    amount = money(str(req.arrears)) if req.arrears is not None else "недоимка"
+    if due and paid and paid[0].day > due[0].day:
+        days = (paid[0].day - due[0].day).days
+        lines.append(
+            f"Просрочка — {days} дн.: с {due[0].day + timedelta(days=1):%d.%m.%Y} по "
+            f"{paid[0].day:%d.%m.%Y} включительно; пени = {amount} × доля × ключевая ставка "
+            "дня / 100 за каждый из этих дней."
+        )
+    elif due:
+        lines.append(
+            f"Пени идут с {due[0].day + timedelta(days=1):%d.%m.%Y} по день погашения "
+            f"включительно: {amount} × доля × ключевая ставка дня / 100 за каждый день."
+        )
+    lines.append(
+        "Могу посчитать пени на сегодня (по уже известным ставкам) или на дату погашения, "
+        "когда ставки на эти дни будут опубликованы."
+    )
+    return "\n".join(lines)
 
 
 def _ask_payer(req: CalcRequest, rows: list[dict[str, Any]]) -> str:

@@ -100,6 +100,12 @@ def _verb_with(word: str, *grammemes: str) -> bool:
 
 
 @lru_cache(maxsize=50_000)
+def future_verb(word: str) -> bool:
+    """A verb in the future tense («установит», «будет»)."""
+    return _verb_with(word, "futr")
+
+
+@lru_cache(maxsize=50_000)
 def done(word: str) -> bool:
     """A past-tense verb or participle («вручили», «врученное»): an act already done."""
     folded = fold(word)

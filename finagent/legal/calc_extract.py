@@ -23,6 +23,8 @@ PENALTY = ("пеня",)
 _RECEIPT = frozenset({"получить", "вручить"})
 _AUTHORITY = frozenset({"инспекция", "ифнс", "фнс", "налоговый", "налоговик"})
 JURISDICTION = "jurisdiction:"
+# пени asked by a key rate the Bank of Russia has not set yet
+FUTURE_KEY_RATE = "future_key_rate"
 
 
 def asks_penalty(text: CalcText) -> bool:
@@ -115,6 +117,9 @@ def _penalty(
         missing.append("due_date")
     if not any(d.role == "payment" for d in reading.dates):
         missing.append("payment_date")
+    if reading.dates_assumed and missing:
+        # asked back anyway: the dates only assumed from the days of delay are named too
+        missing += ["due_date", "payment_date"]
     if reading.payer is None:
         missing.append("payer")
     confidence = 0.9 if not missing else 0.7 if missing == ["payer"] else 0.3
@@ -127,7 +132,9 @@ def _penalty(
         assumptions=reading.assumptions,
         confidence=confidence,
         missing=missing,
-        decline=_decline_of(foreign) or (OTHER_LAW if other_law(text, row_found=False) else None),
+        decline=_decline_of(foreign)
+        or (OTHER_LAW if other_law(text, row_found=False) else None)
+        or (FUTURE_KEY_RATE if reading.future_rate else None),
     )
 
 

@@ -574,9 +574,27 @@ def _mark_asked(text: CalcText) -> None:
                 for i, w in enumerate(words):
                     w.asked = start <= i < stop
                 text.head = _head(words, [i for i in named if _names(words[i])])
+                for i in _later_asked_clauses(words, own, stop, in_sentence[-1] + 1):
+                    words[i].asked = True
                 return
     for w in words:
         w.asked = True
+
+
+def _later_asked_clauses(
+    words: list[Word], hits: list[tuple[int, int]], stop: int, sentence_end: int
+) -> list[int]:
+    """The words of each later clause of the asking sentence that opens with an asking
+    phrase of its own («С какого дня акт считается врученным, и до какого числа подать
+    возражения?»: both clauses ask), up to its own clause break."""
+    out: list[int] = []
+    for first, size in sorted(h for h in hits if h[1] and h[0] >= stop):
+        end = next(
+            (i for i in range(first + size, sentence_end) if _clause_break(words[i])),
+            sentence_end,
+        )
+        out += range(first, end)
+    return out
 
 
 def _head(words: list[Word], named: list[int]) -> int | None:

@@ -25,6 +25,7 @@ from finagent.legal.period_cues import (
     find_rows,
     names_row_in,
     narrowest_row,
+    rank_rows,
 )
 from finagent.legal.periods import ProceduralPeriod, period_by_id
 from finagent.legal.question_days import QuestionDay, marked_day, told_of_updated
@@ -40,6 +41,9 @@ REGISTERED_MAIL = "registered_mail"
 SENT_NOT_RECEIVED = "sent_not_received"
 _SENT = frozenset({"направить", "отправить", "выслать", "послать", "направлять", "отправлять"})
 PERIOD_CONFLICT = "period_conflict"
+# the words of an actual pick-up of a posted letter
+_PICKED_UP = (("забрать",), ("получить",), ("вручить",))
+_DEEMED_REACH = 5  # words after «считается» that may name the receipt it asks
 # «в тот же день», «в этот же день»
 _THAT = frozenset({"тот", "этот"})
 # the text of the asked event derived from a posted document's sending
@@ -142,7 +146,19 @@ def _received_same_day(text: CalcText) -> bool:
 def _asks_receipt(text: CalcText) -> bool:
     """The asking part asks when a document is received («когда он считается
     полученным?»), not a period that runs from that day («до какого дня ответить?»)."""
-    return any(w.asked and not w.negated and w.raw in _RECEIVED for w in text.words)
+    words = text.words
+    if any(w.asked and not w.negated and w.raw in _RECEIVED for w in words):
+        return True
+    # «с какого дня считается, что акт вручен»: the receipt in the clause «считается» opens
+    return any(
+        w.asked
+        and w.lemma == "считаться"
+        and any(
+            x.raw in _RECEIVED and not x.negated and x.sentence == w.sentence
+            for x in words[i + 1 : i + 1 + _DEEMED_REACH]
+        )
+        for i, w in enumerate(words)
+    )
 
 
 def _posted_receipt(
@@ -162,6 +178,26 @@ def _posted_receipt(
         return posted_receipts(marked[0].day)[0]
     except CalendarYearError:
         return None
+
+
+def _from_receipt_asked(text: CalcText, days: list[QuestionDay]) -> list[ProceduralPeriod]:
+    """When the question asks both when a posted document counts as received and another
+    period: the asked rows that run from that receipt (not the mail rule itself, nor the
+    inspection's own handing-over counted from the document's date), one per period."""
+    rows: dict[tuple[int, str], ProceduralPeriod] = {}
+    for c in rank_rows(text, days):
+        row = c.row
+        if c.asks and _from_receipt(row):
+            rows.setdefault((row.period, row.unit), row)
+    return list(rows.values())
+
+
+def _from_receipt(row: ProceduralPeriod) -> bool:
+    """A row of the table run from the receipt of a document (not the mail rule, a chain,
+    or a declined case)."""
+    if row.id == REGISTERED_MAIL or row.after is not None or row.decline:
+        return False
+    return any(phrase[0] in ("получить", "вручить") for phrase in event_words(row.id))
 
 
 def _picked_up_late(
@@ -251,6 +287,14 @@ def _posted(
         f"принят шестой рабочий день со дня отправки — {receipt:%d.%m.%Y}: "
         f"{_posted_rule(row)}",
     )
+    picked = marked_day(text, [d for d in days if d.day > receipt], _PICKED_UP)
+    if picked is not None:
+        # «забрал письмо на почте только 16 мая»: the law's day stands (п. 5 ст. 100)
+        out.assumptions.insert(
+            1,
+            f"фактическое получение письма {picked[0].day:%d.%m.%Y} позже этого дня и срок "
+            "не продлевает",
+        )
     if not sent.year_given:
         out.assumptions.insert(0, sent.year_note)
     out.confidence = 0.8
@@ -345,6 +389,15 @@ def read_deadline(text: CalcText, days: list[QuestionDay]) -> DeadlineReading:
     question; ``decline`` when the calculator must not answer it."""
     out = DeadlineReading()
     rows = find_rows(text, days)
+    if (
+        rows
+        and not _from_receipt(rows[0])
+        and _asks_receipt(text)
+        and any(text.has(p) for p in _MAIL)
+    ):
+        # «с какого дня акт считается врученным и до какого числа возражения?»: the day of
+        # receipt is the first step of the asked period that runs from it
+        rows = _from_receipt_asked(text, days) or rows
     if not rows:
         out.cited = cited_not_asked(text, days)
     mail_rule = None

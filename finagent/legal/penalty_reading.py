@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from functools import cache
 
-from finagent.language.lemmas import past_singular_person
+from finagent.language.lemmas import future_verb, past_singular_person
 from finagent.language.money import money_in
 from finagent.legal.calc_lexicon import canonical, lexicon, phrases, word_set
 from finagent.legal.calc_request import Payer, RoledAmount, RoledDate
@@ -35,6 +35,10 @@ class PenaltyReading:
     late_days: int | None = None
     payer: Payer | None = None
     assumptions: list[str] = field(default_factory=list)
+    # neither date is told: both come from the days of delay, paid «today»
+    dates_assumed: bool = False
+    # the question asks for a key rate the Bank of Russia has not set yet
+    future_rate: bool = False
 
 
 def _has_word(words: Sequence[Word], key: str) -> bool:
@@ -109,8 +113,24 @@ def _cue_in(text: CalcText, start: int, first: int) -> str | None:
                     if best is None or len(p) > best[0]:
                         best = (len(p), kind)
         if best is not None:
+            opens = start + end - best[0]
+            if best[1] == "paid" and _obliged(
+                [w.lemma for w in text.words[max(0, opens - 3) : opens]]
+            ):
+                return "due"  # «должна была уплатить 28 июля»: the day it was due
             return best[1]
     return None
+
+
+# the modal words that make a verb of payment the duty, not the act
+_MODALS = frozenset({"должный", "обязанный", "обязать", "надо", "нужно", "необходимо", "следовать"})
+
+
+def _obliged(before: list[str]) -> bool:
+    """A modal right before a verb of payment («должны были уплатить», «нужно было
+    перечислить»): the payment was due, not made."""
+    words = [lemma for lemma in before[-3:] if lemma != "быть"]
+    return bool(words) and words[-1] in _MODALS
 
 
 def date_cues(text: CalcText, days: list[QuestionDay]) -> list[str | None]:
@@ -233,6 +253,7 @@ def read_penalty(text: CalcText, days: list[QuestionDay], today: date) -> Penalt
         paid = due + timedelta(days=late)
     if due is None and paid is None and late:
         paid, due = today, today - timedelta(days=late)
+        out.dates_assumed = True
         out.assumptions.append(
             f"даты не указаны: принято, что недоимка погашена сегодня ({today:%d.%m.%Y}), "
             f"срок уплаты — {due:%d.%m.%Y}"
@@ -241,8 +262,31 @@ def read_penalty(text: CalcText, days: list[QuestionDay], today: date) -> Penalt
         years = sorted({d.day.year for d in days if not d.year_given})
         source = next((d.year_basis for d in days if d.year_basis), "")
         out.assumptions.append(f"год не указан: принят {', '.join(map(str, years))} год{source}")
+    out.future_rate = _future_rate_asked(text, [d for d in (due, paid) if d], today)
     if due is not None:
         out.dates.append(RoledDate(day=due, role="due"))
     if paid is not None:
         out.dates.append(RoledDate(day=paid, role="payment"))
     return out
+
+
+# words that make a key rate one not set yet («будущая ставка», «прогноз ставки»)
+_FUTURE_WORDS = frozenset({"будущий", "прогноз", "прогнозный", "ожидаемый", "предстоящий"})
+_RATE = "ставка"
+
+
+def _future_rate_asked(text: CalcText, dated: list[date], today: date) -> bool:
+    """The question asks to use a key rate not set yet: a sentence naming the rate with a
+    verb in the future tense or a word of the future («ставку возьмите ту, что ЦБ установит
+    в 2027 году»), while the arrears run past today (a date or a year after it)."""
+    later = any(d > today for d in dated) or any(
+        w.text.isdigit() and len(w.text) == 4 and int(w.text) > today.year for w in text.words
+    )
+    if not later:
+        return False
+    rated = {w.sentence for w in text.words if w.lemma == _RATE and not w.negated}
+    return any(
+        w.sentence in rated and (w.lemma in _FUTURE_WORDS or future_verb(w.text))
+        for w in text.words
+        if not w.negated
+    )

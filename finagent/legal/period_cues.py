@@ -363,7 +363,31 @@ def rank_rows(text: CalcText, days: list[QuestionDay]) -> list[Candidate]:
         # the asked event is the user's next act, not the inspection's act already done:
         # the rows whose event that act is («вручили дополнение» -> objections to it)
         out = _next_acts(text, days) or out
-    return sorted(out, key=lambda c: -c.score)
+    return sorted(_told_chains(text, out), key=lambda c: -c.score)
+
+
+def _chain_document(row: ProceduralPeriod) -> str | None:
+    """The document whose receipt starts a chain row's first period (review after the
+    objections to the act: the act; after those to the addendum: the addendum)."""
+    return _event_document(row.after) if row.after else None
+
+
+def _names_document(text: CalcText, document: str) -> bool:
+    names = document_names(document)
+    return any(not w.negated and document_names(w.lemma) & names for w in text.words)
+
+
+def _told_chains(text: CalcText, out: list[Candidate]) -> list[Candidate]:
+    """A row run from the end of another period is chained from that period's event: of
+    the chain rows, those whose first event's document the question names win over those
+    whose document it never names («акт вручили …, до какой даты решение (или решение о
+    доп. мероприятиях)?»: the review after the objections to the act, not to an addendum
+    nobody received)."""
+    chains = [(c, _chain_document(c.row)) for c in out]
+    told = [c for c, doc in chains if doc is not None and _names_document(text, doc)]
+    if not told:
+        return out
+    return [c for c, doc in chains if doc is None or _names_document(text, doc)]
 
 
 def _next_acts(text: CalcText, days: list[QuestionDay]) -> list[Candidate]:
