@@ -64,6 +64,8 @@ _ROOT = 6  # a shared lemma start this long relates «передоверие» a
 SEMANTIC_WEIGHT = 0.25
 SEMANTIC_UNIT = 0.05
 FULL = "whole_document"
+# the cascade's key of a document sentence (:func:`document_order_keys`)
+OrderKey = tuple[bool, bool, float, float, int, float]
 _ENDS = (".", "!", "?", ";", ":")
 # a numbered clause («3.1.», «3.1», «2)», «а)»), a list item, a heading or a table row; not a
 # date a wrapped line goes on with («31 марта 2026 г.», «31.03.2026»)
@@ -292,21 +294,20 @@ def shared_words(asked: set[str], lemmas: frozenset[str]) -> float:
     return len(hit) + 0.5 * _related(asked - hit, lemmas)
 
 
-def rerank_document_sentences(
+def document_order_keys(
     question: Question,
     ranked: list[Candidate],
     cards: Sequence[DocumentCard] = (),
     sims: Mapping[tuple[str, str], float] | None = None,
     retrieved: Sequence[str] = (),
-) -> list[Candidate]:
-    """``ranked`` with the user's document sentences that answer the question first, when the
-    question names a document or only documents were found; else unchanged. ``sims``: the
-    e5 similarity of document sentences to the question, by (document id, sentence key);
-    ``retrieved``: the user's documents in retrieval order."""
+) -> tuple[list[Candidate], list[OrderKey]] | None:
+    """The user's document sentences :func:`rerank_document_sentences` orders and each one's
+    cascade key (clause, not restated, value level, shared words with e5 similarity, title
+    words, ranker score); None when the question is not about the user's documents."""
     named = set(decided_documents(question, cards, retrieved))
     own = [c for c in ranked if c.chunk.source == "user_docs"]
     if not own or (not named and len(own) < len(ranked)):
-        return ranked
+        return None
     if named and any(c.chunk.document_id in named for c in own):
         own = [c for c in own if c.chunk.document_id in named]
     asked = asked_lemmas(question, cards)
@@ -323,7 +324,7 @@ def rerank_document_sentences(
     # a contract's clause an amendment restates: its text no longer states the terms
     restated = superseded(own, cards) if question.revision != "original" else set()
 
-    def key(candidate: Candidate) -> tuple[bool, bool, float, float, int, float]:
+    def key(candidate: Candidate) -> OrderKey:
         text = candidate.sentence
         p = profile(text)
         # the words that name the document («субаренда», «помещение») tell no clause apart
@@ -342,6 +343,25 @@ def rerank_document_sentences(
             candidate.score,
         )
 
-    first = sorted(own, key=key, reverse=True)
+    return own, [key(c) for c in own]
+
+
+def rerank_document_sentences(
+    question: Question,
+    ranked: list[Candidate],
+    cards: Sequence[DocumentCard] = (),
+    sims: Mapping[tuple[str, str], float] | None = None,
+    retrieved: Sequence[str] = (),
+) -> list[Candidate]:
+    """``ranked`` with the user's document sentences that answer the question first, when the
+    question names a document or only documents were found; else unchanged. ``sims``: the
+    e5 similarity of document sentences to the question, by (document id, sentence key);
+    ``retrieved``: the user's documents in retrieval order."""
+    keyed = document_order_keys(question, ranked, cards, sims, retrieved)
+    if keyed is None:
+        return ranked
+    own, keys = keyed
+    order = sorted(range(len(own)), key=lambda i: keys[i], reverse=True)
+    first = [own[i] for i in order]
     chosen = {id(c) for c in first}
     return first + [c for c in ranked if id(c) not in chosen]

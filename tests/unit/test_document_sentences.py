@@ -9,6 +9,7 @@ import pytest
 from finagent.answering.card_evidence import asked_fields, card_answers
 from finagent.answering.context import build_context
 from finagent.answering.document_sentences import (
+    document_order_keys,
     requisites,
     rerank_document_sentences,
     whole_document_candidates,
@@ -62,7 +63,27 @@ def test_the_clause_that_states_the_asked_value_is_quoted_first(
 def test_without_user_documents_the_order_is_kept() -> None:
     law = Chunk(id="nk", text="Статья 164. Ставка 20 процентов.", source="law", title="ст. 164")
     ranked = _candidates(law, ["Статья 164.", "Ставка 20 процентов."])
-    assert rerank_document_sentences(build_question("какая ставка НДС?"), ranked) == ranked
+    question = build_question("какая ставка НДС?")
+    assert rerank_document_sentences(question, ranked) == ranked
+    assert document_order_keys(question, ranked) is None
+
+
+def test_the_cascade_keys_order_the_document_sentences() -> None:
+    """The keys the learned-order study records are the ones the order sorts by: the
+    clause with the asked value has the greatest, the heading is no clause."""
+    card = build_card("d1", "agency", AGENCY)
+    chunk = Chunk(id="c", text=AGENCY, source="user_docs", title=card.title, document_id="d1")
+    lines = [line for line in AGENCY.splitlines() if line.strip()]
+    question = build_question(
+        "какой процент вознаграждения агента по договору БТ-3/2026?", cards=[card]
+    )
+    keyed = document_order_keys(question, _candidates(chunk, lines), [card])
+    assert keyed is not None
+    own, keys = keyed
+    best = max(range(len(own)), key=lambda i: keys[i])
+    assert own[best].sentence.startswith("4.1.")
+    assert keys[best][2] >= 1  # states a value of the asked type
+    assert not keys[1][0]  # the heading «# Агентский договор № БТ-3/2026» is no clause
 
 
 @pytest.mark.parametrize(
