@@ -46,13 +46,16 @@ from finagent.cards.fields import ALL as ALL_FIELDS
 from finagent.cards.model import DocumentCard
 from finagent.language.cues import cue_lemmas, find_cue
 from finagent.language.dates import dates_in, months_in, years_in
+from finagent.language.form_codes import is_form_code
 from finagent.language.lemmas import (
     normal_forms,
+    part_of_speech,
     person_or_organisation,
     place_name,
 )
 from finagent.language.text import analyse
 from finagent.question.asked import AskedAttribute
+from finagent.question.documents import institution_numbers
 from finagent.question.model import Question
 from finagent.question.tables import (
     ATTRIBUTE_ABBREVIATIONS,
@@ -208,10 +211,26 @@ def _unit(attribute: AskedAttribute) -> bool:
     return attribute.head in MEASURE_UNITS
 
 
+# parts of an address a document writes abbreviated with a dot («г. Реутов», «ул. Лесная»)
+_PLACE_ABBREVIATIONS = {"город": "г", "улица": "ул", "область": "обл", "район": "р-н"}
+# an item of a list or a table («по какой позиции»): the answer names the item itself
+_LIST_ITEMS = frozenset({"позиция", "строка"})
+
+
 def _covered(attribute: AskedAttribute, scopes: Sequence[Sequence[str]]) -> bool:
     """Whether some scope (a lemma sequence) names the attribute."""
     phrases = [" ".join(p) for p in _synonyms(attribute)]
-    return any(find_cue(scope, phrase) >= 0 for scope in scopes for phrase in phrases)
+    if any(find_cue(scope, phrase) >= 0 for scope in scopes for phrase in phrases):
+        return True
+    short = _PLACE_ABBREVIATIONS.get(attribute.head)
+    # «г.» of a place, not of a year («2025 г.»)
+    return short is not None and any(
+        word == short
+        and scope[i + 1 : i + 2] == ["."]
+        and not (i and any(ch.isdigit() for ch in scope[i - 1]))
+        for scope in scopes
+        for i, word in enumerate(scope)
+    )
 
 
 def _qualified_covered(attribute: AskedAttribute, scopes: Sequence[Sequence[str]]) -> bool:
@@ -324,10 +343,18 @@ def coverage_abstention(
     ``sentences`` are the card sentences, ``documents`` whether the evidence is the user's
     documents, ``cards`` the user's document cards."""
     attributes = [a for a in question.attributes if not _unit(a)]
-    specific = [a for a in attributes if not _generic(a.head)]
+    specific = [a for a in attributes if not _generic(a.head) and a.head not in _LIST_ITEMS]
     qualified = [a for a in attributes if _generic(a.head) and a.qualifiers]
+    # a body's number («ИФНС № 16») and a unified form's code («ОС-1») name no document
+    owned = institution_numbers(question)
     numbers = (
-        [i.value.rstrip("?.,;:!") for i in question.identifiers if i.label == "number"]
+        [
+            value
+            for i in question.identifiers
+            if i.label == "number"
+            and (value := i.value.rstrip("?.,;:!")) not in owned
+            and not is_form_code(value)
+        ]
         if documents
         else []
     )
@@ -369,7 +396,11 @@ def coverage_abstention(
         if documents
         else []
     )
-    if not (specific or qualified or names or places or numbers or dates or months or years):
+    complements = [a for a in attributes if _complement(a, question.text)] if documents else []
+    if (
+        not (specific or qualified or complements or names or places or numbers or dates or months)
+        and not years
+    ):
         return None
     headers = {card.document_id: _header(card) for card in cards}
     owners = {card.document_id: _owners(card) for card in cards}
@@ -434,7 +465,42 @@ def coverage_abstention(
     for attribute in qualified:
         if not _qualified_covered(attribute, passages):
             return _uncovered(attribute, searched)
+    if complements and vocabulary:
+        stems = _stems([*vocabulary, *(lm for t in texts for lm in t.lemmas)])
+        for attribute in complements:
+            what = _complement(attribute, question.text) or ""
+            if what[:_STEM] not in stems:
+                return _uncovered(attribute, searched)
     return None
+
+
+_STEM = 5  # letters compared: «представление» of «представить», «овердрафт» of «овердрафтный»
+
+
+def _stems(lemmas: Sequence[str]) -> set[str]:
+    return {lm[:_STEM] for lm in lemmas if len(lm) >= _STEM}
+
+
+def _complement(attribute: AskedAttribute, text: str) -> str | None:
+    """The noun a generic value word is of («лимит овердрафта», «сумма предоплаты»): what
+    the value is of must be spoken of by the user's documents, or the value is not theirs;
+    None for a name, an abbreviation, a tax or another value word («ставка НДС»)."""
+    # a qualified value («выкупная стоимость станка») is checked by its qualifier; what it
+    # is of is then often the user's own word for the document's subject («станок»)
+    if not _generic(attribute.head) or len(attribute.lemmas) < 2 or attribute.qualifiers:
+        return None
+    after = attribute.lemmas[1]
+    written = attribute.text.split()[1:2]
+    if (
+        len(after) < _STEM
+        or _generic(after)
+        or part_of_speech(after) != "NOUN"
+        or not written
+        or written[0][:1].isupper()
+        or written[0].lower() not in text.lower()
+    ):
+        return None
+    return after
 
 
 def _other_period(period: str, searched: str) -> Abstention:

@@ -23,7 +23,7 @@ from finagent.language.lemmas import (
     surname,
 )
 from finagent.language.text import analyse
-from finagent.question.model import DocumentMatch
+from finagent.question.model import DocumentMatch, Question
 
 # reasons that name one document, not a kind or a role many documents share
 PRECISE = frozenset({"номер", "контрагент", "лицо"})
@@ -243,3 +243,33 @@ def named_documents(
                 DocumentMatch(document_id=card.document_id, title=card.title, reasons=reasons)
             )
     return sorted(matches, key=lambda m: tuple(-n for n in strength(m.reasons)))
+
+
+# a body's abbreviation before its number sign («ИФНС № 16», «ОСП № 2»): not a kind of
+# document when no kind's one-word cue is that word («УПД № 318» stays a document's)
+_ABBREVIATION = re.compile(r"^[А-ЯЁ]{2,}$")
+_ONE_WORD_KINDS = frozenset(
+    words[0] for kind in ALL_KINDS for cue in kind.cues if len(words := cue_lemmas(cue)) == 1
+)
+_SIGN_BEFORE = re.compile(r"(?:№|\bN)\s*$")
+_SIGN_FIRST = re.compile(r"(?:№|N\b)")
+_NUMBER_PUNCTUATION = "?!.,;:»)"
+
+
+def institution_numbers(question: Question) -> set[str]:
+    """Numbers that an abbreviation right before their sign owns, not a document: «ИФНС
+    № 16», «ОСП № 2» (a body's number; «УПД № 318» names a kind and stays a document's)."""
+    out = set()
+    for ident in question.identifiers:
+        if ident.label != "number":
+            continue
+        before = question.text[max(0, ident.start - 60) : ident.start]
+        sign = _SIGN_BEFORE.search(before)
+        if sign is not None:
+            before = before[: sign.start()]
+        elif not _SIGN_FIRST.match(question.text[ident.start : ident.end]):
+            continue
+        words = re.findall(r"[А-Яа-яЁё]+", before)
+        if words and _ABBREVIATION.match(words[-1]) and lemma(words[-1]) not in _ONE_WORD_KINDS:
+            out.add(ident.value.strip(_NUMBER_PUNCTUATION))
+    return out

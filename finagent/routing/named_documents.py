@@ -23,10 +23,11 @@ from finagent.cards.doc_types import DOC_TYPES, DocType
 from finagent.cards.model import DocumentCard
 from finagent.cards.title import doc_type_of
 from finagent.language.cues import cue_lemmas, find_cue
+from finagent.language.form_codes import is_form_code
 from finagent.language.lemmas import first_person, fold, lemma, stated_participle
 from finagent.language.text import analyse
 from finagent.question.build import asked_clause_words
-from finagent.question.documents import PRECISE, number_key
+from finagent.question.documents import PRECISE, institution_numbers, number_key
 from finagent.question.model import Question
 from finagent.question.parts import QUESTION_WORDS
 from finagent.routing.corpus_lemmas import corpus_lemmas
@@ -158,35 +159,15 @@ def _numbered(lemmas: Sequence[str], end: int) -> bool:
 
 def _form_code_at(lemmas: Sequence[str], at: int) -> bool:
     """The word at ``at`` is a unified form's code, which names a kind of document, not one
-    document: a code right before the number sign («акт КС-2 № 7») or after «форма»
-    («по форме 2-НДФЛ»)."""
+    document: a code of a known unified form's series («по акту ОС-1», «ТОРГ-12»), a code
+    right before the number sign («акт КС-2 № 7») or after «форма» («по форме 2-НДФЛ»)."""
     if not 0 <= at < len(lemmas) or not any(ch.isdigit() for ch in lemmas[at]):
         return False
-    return (at + 1 < len(lemmas) and lemmas[at + 1] in _NUMBER_SIGNS) or (
-        at > 0 and lemmas[at - 1] == "форма"
+    return (
+        is_form_code(lemmas[at])
+        or (at + 1 < len(lemmas) and lemmas[at + 1] in _NUMBER_SIGNS)
+        or (at > 0 and lemmas[at - 1] == "форма")
     )
-
-
-_ABBREVIATION = re.compile(r"^[А-ЯЁ]{2,}$")
-
-
-def _institution_numbers(question: Question) -> set[str]:
-    """Numbers that an abbreviation right before their sign owns, not a document: «ИФНС
-    № 16», «ОСП № 2» (a body's number; «УПД № 318» names a kind and stays a document's)."""
-    out = set()
-    for ident in question.identifiers:
-        if ident.label != "number":
-            continue
-        before = question.text[max(0, ident.start - 60) : ident.start]
-        sign = _SIGN_BEFORE.search(before)
-        if sign is not None:
-            before = before[: sign.start()]
-        elif not _SIGN_FIRST.match(question.text[ident.start : ident.end]):
-            continue
-        words = re.findall(r"[А-Яа-яЁё]+", before)
-        if words and _ABBREVIATION.match(words[-1]) and lemma(words[-1]) not in _KIND_WORDS:
-            out.add(ident.value.strip(_PUNCTUATION))
-    return out
 
 
 def _held(kind: DocType, cards: Sequence[DocumentCard]) -> bool:
@@ -257,7 +238,7 @@ def _numbers_of(card: DocumentCard) -> list[str]:
 
 
 def _missing(question: Question, cards: Sequence[DocumentCard]) -> str | None:
-    owned = _institution_numbers(question)
+    owned = institution_numbers(question)
     numbers = [i.value.strip(_PUNCTUATION) for i in question.identifiers if i.label == "number"]
     numbers = [n for n in numbers if n not in owned]
     held_numbers = _held_numbers(cards)
@@ -279,6 +260,7 @@ def _missing(question: Question, cards: Sequence[DocumentCard]) -> str | None:
         and not _held(kind, cards)
         and not _said_by_named(question, cards, question.lemmas[start:end])
         and not _common_noun_of_named(question, cards, start, end)
+        and not _subject_of_held(question, cards, kind, start, end)
     ):
         return kind.name
     # «договор с ООО «ЛогистикПро»»: a counterparty, with its legal form or not, must be
@@ -356,6 +338,20 @@ def _common_noun_of_named(
     word = question.lemmas[start]
     named = {m.document_id for m in question.documents if set(m.reasons) - {"тип"}}
     return any(c.document_id in named and word in c.vocabulary for c in cards)
+
+
+def _subject_of_held(
+    question: Question, cards: Sequence[DocumentCard], kind: DocType, start: int, end: int
+) -> bool:
+    """A kind's subject noun said alone («платил по поставке», «по аренде»: the «поставка»
+    of «договор поставки») that a held document's content speaks of (an УПД, an invoice or
+    a statement of that supply) names what the held documents are about, not a contract
+    the user lacks; the kind's own document noun («по договору поставки») still does."""
+    if end - start != 1:
+        return False
+    word = question.lemmas[start]
+    subject = any(word in cue_lemmas(cue)[1:] for cue in kind.cues)
+    return subject and any(word in card.vocabulary for card in cards)
 
 
 def _held_number(key: str, held: set[str]) -> bool:

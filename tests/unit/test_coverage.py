@@ -228,3 +228,53 @@ def test_a_balance_asked_for_today_needs_a_source_dated_today() -> None:
     # without «now» the statement's own balance is asked; the law has no «today» of a balance
     assert _abstains("Какой остаток на счёте по выписке?", [STATEMENT]) is None
     assert _abstains("Какой сейчас остаток на счёте?", [STATEMENT], documents=False) is None
+
+
+def _abstains_with_cards(question: str, chunks: list[Chunk], texts: dict[str, str]) -> str | None:
+    cards = [build_card(name, name, text) for name, text in texts.items()]
+    asked = build_question(question, TODAY, cards=cards)
+    found = coverage_abstention(asked, chunks, [], True, cards)
+    return found.kind if found else None
+
+
+def test_what_a_value_is_of_must_be_spoken_of_by_the_documents() -> None:
+    # a statement shows fees and interest on the balance: no overdraft at all
+    text = (
+        "Выписка по расчётному счёту № 40702810000000000001 за март 2025 г. "
+        "Комиссия за ведение счёта 2 490,00 руб. Проценты на остаток 3 127,00 руб."
+    )
+    chunks = [_doc(text, "Выписка по расчётному счёту")]
+    texts = {"statement": text}
+    assert _abstains_with_cards("Какой у нас лимит овердрафта?", chunks, texts) == "attribute"
+    assert _abstains_with_cards("Какая сумма комиссии за март 2025?", chunks, texts) is None
+
+
+def test_a_body_number_and_a_form_code_name_no_document() -> None:
+    notice = _doc(
+        "Требование № 18-07/4412 о представлении пояснений. Пояснения представить "
+        "не позднее 12.08.2025.",
+        "Требование о представлении пояснений",
+    )
+    question = "ИФНС № 16 направила требование. Какой срок представления пояснений?"
+    assert _abstains(question, [notice]) is None
+    assert _abstains("Какой срок в требовании № 16?", [notice]) == "number"
+
+
+def test_a_place_written_abbreviated_names_the_town() -> None:
+    invoice = _doc("Грузополучатель: ООО «Стеллаж-Про», г. Реутов, ул. Победы, 5.", "Счёт-фактура")
+    assert _abstains("В каком городе грузополучатель?", [invoice]) is None
+    dated = _doc("Счёт-фактура от 13.03.2025 г. на сумму 64 000 руб.", "Счёт-фактура")
+    assert _abstains("В каком городе грузополучатель?", [dated]) == "attribute"
+
+
+def test_an_item_of_a_list_is_asked_not_required() -> None:
+    count = _doc("Выявлена недостача: нитроаммофоска — 12 мешков на сумму 15 840,00 руб.", "Опись")
+    assert _abstains("На какую сумму недостача и по какой позиции?", [count]) is None
+
+
+def test_a_qualified_value_of_the_users_own_word_is_not_declined() -> None:
+    # «станок» is the user's word for the «предмет лизинга»; «выкупная» is stated
+    text = "3.3. Выкупная стоимость Предмета лизинга — 24 000 рублей."
+    chunks = [_doc(text, "Договор лизинга")]
+    question = "Какая выкупная стоимость станка по договору лизинга?"
+    assert _abstains_with_cards(question, chunks, {"lease": text}) is None

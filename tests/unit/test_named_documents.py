@@ -554,3 +554,36 @@ def test_a_record_is_held_by_its_heading_and_a_topic_is_no_source(
     assert named("Какую сумму к уплате мы указали в декларации за 2025 год?", cards).missing is None
     # the declaration as the question's topic, not the document it is read from
     assert named("До какого числа подать декларацию по УСН?", fresh_cards).missing is None
+
+
+OS1 = """Акт о приёме-передаче объекта основных средств № 14 от 12 марта 2026 г.
+Унифицированная форма № ОС-1
+Сдатчик: ООО «Кристалл». Получатель: ООО «Берёзка».
+Объект: пресс гидравлический ПГ-200. Первоначальная стоимость 1 840 000 руб.
+"""
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Какая первоначальная стоимость пресса по акту ОС-1?",
+        "Какая стоимость пресса в акте по форме ОС-1?",
+    ],
+)
+def test_a_unified_form_code_names_the_kind_not_a_number(question: str) -> None:
+    # «ОС-1», «ТОРГ-12», «КС-2» are forms a document is filled in, not its number
+    cards = _cards({"os1": OS1, "loan": LOAN})
+    assert named(question, cards).missing is None
+
+
+def test_a_document_number_that_is_no_form_code_is_still_checked() -> None:
+    cards = _cards({"os1": OS1, "loan": LOAN})
+    assert named("Какая стоимость по акту ОС-77/2026?", cards).missing == "акт № ОС-77/2026"
+
+
+def test_a_kind_subject_noun_the_held_documents_speak_of_is_no_missing_contract() -> None:
+    # an УПД of a supply: «платили по поставке» is that supply, not a contract the user lacks
+    upd = UPD.replace("Товар:", "Поставка товара:")
+    cards = _cards({"upd": upd, "loan": LOAN})
+    assert named("Сколько нам заплатили по поставке?", cards).missing is None
+    assert named("Какая неустойка по договору поставки?", cards).missing == "договор поставки"
