@@ -13,6 +13,7 @@ import re
 
 from finagent.answering.asked_values import asked_values, value_type
 from finagent.answering.card_evidence import CardAnswer
+from finagent.answering.code_norm import code_norm
 from finagent.answering.context import AnswerContext
 from finagent.answering.cut_sentences import values_of_year
 from finagent.answering.date_bounds import asked_bound, bounded_dates, deadline_dates, event_dates
@@ -389,4 +390,10 @@ def compose_direct(
         parts = part_values(question, top, more, _line_values(lead[0]), stated_values)
         if parts:
             lead[0] = f"{lead[0].rstrip('.')}; {'; '.join(parts)}."
-    return compose_key_facts(ctx, ranked, warning, note, lead=lead or None, more=more)
+
+    def norm(candidates: list[Candidate], shown: list[str]) -> Candidate | None:
+        return code_norm(question, candidates, shown)
+
+    return compose_key_facts(
+        ctx, ranked, warning, note, lead=lead or None, more=more, norm=None if cards else norm
+    )

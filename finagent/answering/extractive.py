@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from finagent.answering.context import AnswerContext, render_sources
 from finagent.answering.evidence import Candidate
-from finagent.answering.messages import NOTHING_FOUND
+from finagent.answering.messages import CODE_NORM, NOTHING_FOUND
 from finagent.text_normalize import normalize
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[А-ЯA-Z0-9«\"(])")
@@ -202,13 +203,16 @@ def compose_key_facts(
     note: str | None = None,
     lead: list[str] | None = None,
     more: list[Candidate] | None = None,
+    norm: Callable[[list[Candidate], list[str]], Candidate | None] | None = None,
 ) -> str:
     """Offline answer whose Краткий вывод quotes the key fact verbatim, each with its [n].
 
     ``ranked`` are the candidate sentences best first (:mod:`finagent.answering.evidence`);
     ``lead``, when given, is the Краткий вывод instead of the quoted best sentences (the
     direct composer's value line and quotes, :mod:`finagent.answering.direct`); ``more``
-    are quoted after it (the answers to a question's further parts).
+    are quoted after it (the answers to a question's further parts); ``norm``, given the
+    candidates and what the answer quotes, picks a Code sentence the details add as
+    «Норма НК РФ» (:mod:`finagent.answering.code_norm`).
     """
     if not ctx.chunks and not ctx.external:
         return f"## Краткий вывод\n{NOTHING_FOUND}\n\n## Подробный анализ\n{NOTHING_FOUND}"
@@ -241,6 +245,9 @@ def compose_key_facts(
         best = sorted(_distinct(by_number[number])[:SENTENCES_PER_SOURCE], key=lambda c: c.position)
         label = best[0].chunk.metadata.get("citation") or best[0].chunk.title
         items.extend((label, quoted(c), number) for c in best)
+    if norm is not None and (extra := norm(ranked, [*summary, *(q for _, q, _ in items)])):
+        citation = extra.chunk.metadata.get("citation") or extra.chunk.title
+        items.append((f"{CODE_NORM}, {citation}", quoted(extra), extra.number))
     details.extend(render_details(items))
     answer = "## Краткий вывод\n" + "\n\n".join(summary)
     answer += "\n\n## Подробный анализ\n" + "\n".join(details)

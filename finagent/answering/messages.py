@@ -8,6 +8,8 @@ SOURCE_FAILED = (
 )
 SEARCH_UNAVAILABLE = "Поиск по документам и базе знаний сейчас недоступен. Повторите запрос позже."
 NOTHING_FOUND = "В доступных источниках не найдено сведений по этому вопросу."
+# the details entry quoting the Code sentence the lead leaves out (answering.code_norm)
+CODE_NORM = "Норма НК РФ"
 CLARIFY_HEADER = "Чтобы ответить точно, уточните, пожалуйста:"
 EMPTY_QUERY = "Вопрос пуст: напишите, что вы хотите узнать."
 QUERY_TOO_LONG = "Вопрос слишком длинный ({length} символов, допустимо не больше {limit})."

@@ -1,0 +1,87 @@
+"""The Code's own wording in the details when the lead quotes something else.
+
+The answer's first line often quotes a knowledge-base section's retelling, or another
+point of the Code, while the Code sentence that states the rule is among the same turn's
+candidates and left unquoted (docs/direct-answers.md, the key-fact lane). Readers trust
+the Code's wording: the details then add one «Норма НК РФ» entry quoting a Code sentence
+among the candidates already ranked this turn (no new passage, no new embedding) that
+
+- is not quoted yet (neither in the Краткий вывод nor in the details) and is no worked
+  example;
+- shares a value with what the answer quotes (compared as numbers) or names one of the
+  question's subject lemmas (with the official terms of its slang);
+
+the first in the ranker's order that states a value of the asked type, else the first.
+The lead is left alone: whether the Code takes the first line is
+:mod:`finagent.answering.code_over_kb`'s decision.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from finagent.answering.asked_values import number_of
+from finagent.answering.code_over_kb import OWN_PRACTICE
+from finagent.answering.evidence import Candidate
+from finagent.answering.extractive import clean_sentence
+from finagent.answering.ranker import type_match
+from finagent.answering.sentence_profile import profile
+from finagent.language.cues import cue_lemmas, has_any
+from finagent.language.glossary import glossary_terms
+from finagent.question.model import Question
+from finagent.question.tables import STOP_LEMMAS
+
+
+def _subject(question: Question) -> frozenset[str]:
+    official = {lm for term in glossary_terms(question.text) for lm in cue_lemmas(term)}
+    return frozenset((set(question.topic) | official) - STOP_LEMMAS)
+
+
+def _numbers(text: str) -> set[str]:
+    """The numbers of every value ``text`` states (percentages, sums, dates, terms)."""
+    p = profile(text)
+    values = (*p.percents, *p.shares, *p.money, *p.dates, *p.days, *p.periods)
+    return {n for v in values if (n := number_of(v))}
+
+
+def _lemmas(candidate: Candidate) -> frozenset[str]:
+    """The candidate's lemmas with its list lead-in's, from the profiles the ranker read."""
+    own = profile(candidate.sentence).lemmas
+    return own | profile(candidate.context).lemmas if candidate.context else own
+
+
+def _quoted(candidate: Candidate, shown: str) -> bool:
+    sentence = clean_sentence(candidate.sentence)
+    return bool(sentence) and sentence in shown
+
+
+def code_norm(
+    question: Question, ranked: list[Candidate], quoted_text: Iterable[str]
+) -> Candidate | None:
+    """The Code sentence to quote as «Норма НК РФ», or None (see the module's docstring).
+
+    ``ranked`` are the turn's candidates best first; ``quoted_text`` what the answer
+    quotes already (the Краткий вывод's lines and the details' sentences)."""
+    if not ranked or ranked[0].chunk.source == "user_docs":
+        return None
+    if has_any(list(question.lemmas), OWN_PRACTICE):
+        return None
+    shown = " ".join(quoted_text)
+    subject = _subject(question)
+    numbers: set[str] | None = None  # of what the answer quotes, read only when needed
+    fallback: Candidate | None = None
+    for c in ranked:
+        if c.chunk.source != "law" or c.example:
+            continue
+        if not clean_sentence(c.sentence) or _quoted(c, shown):
+            continue
+        if not _lemmas(c) & subject:
+            if numbers is None:  # the quoted candidates' own (profiles already computed)
+                numbers = set().union(*(_numbers(q.sentence) for q in ranked if _quoted(q, shown)))
+            if not numbers & _numbers(c.sentence):
+                continue
+        if type_match(profile(c.sentence), question):
+            return c
+        if fallback is None:
+            fallback = c
+    return fallback

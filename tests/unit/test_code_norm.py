@@ -1,0 +1,73 @@
+"""The Code's wording in the details («Норма НК РФ») when the lead quotes something else."""
+
+from __future__ import annotations
+
+from finagent.answering.code_norm import code_norm
+from finagent.answering.context import build_context
+from finagent.answering.direct import compose_direct
+from finagent.answering.evidence import Candidate
+from finagent.answering.messages import CODE_NORM
+from finagent.question.build import build_question
+from finagent.state import Chunk
+
+KB = Chunk(id="kb3#0", text="", source="kb", title="УСН: объекты налогообложения и ставки")
+LAW = Chunk(
+    id="art346.20#0",
+    text="",
+    source="law",
+    metadata={"unit_id": "nk2.art346.20.p1", "citation": "п. 1 ст. 346.20 НК РФ"},
+)
+DOC = Chunk(id="d:1", text="", source="user_docs", title="Договор аренды № 5", document_id="d")
+
+KB_RULE = "Регионы вправе снижать ставку для объекта «доходы» до 1 %."
+CODE_RANGE = (
+    "Законами субъектов Российской Федерации могут быть установлены налоговые ставки "
+    "в пределах от 1 до 6 процентов в зависимости от категорий налогоплательщиков."
+)
+CODE_NO_VALUE = (
+    "Законами субъектов Российской Федерации налоговые ставки могут устанавливаться "
+    "в зависимости от категорий налогоплательщиков."
+)
+CODE_UNRELATED = "Налогоплательщики представляют отчетность в электронной форме."
+
+QUESTION = "Какую ставку по УСН доходы может установить регион?"
+
+
+def _ranked(*laws: str, top: Chunk = KB, top_sentence: str = KB_RULE) -> list[Candidate]:
+    ranked = [Candidate(top, 1, top_sentence, 0, 0, score=3.0, learned=True)]
+    ranked += [
+        Candidate(LAW, 2, law, 1, i, score=-2.0 - i, learned=True) for i, law in enumerate(laws)
+    ]
+    return ranked
+
+
+def test_the_details_quote_the_code_sentence_the_knowledge_base_lead_leaves_out() -> None:
+    question = build_question(QUESTION)
+    ranked = _ranked(CODE_RANGE)
+    body = compose_direct(question, build_context([KB, LAW], [], 10_000), ranked, [])
+    summary, details = body.split("## Подробный анализ")
+    assert "[1]" in summary and CODE_RANGE not in summary  # the lead stays the section's
+    assert f"**{CODE_NORM}, п. 1 ст. 346.20 НК РФ**: «{CODE_RANGE}» [2]" in details
+
+
+def test_a_sentence_of_the_asked_type_goes_before_a_better_ranked_one_without_a_value() -> None:
+    question = build_question(QUESTION)
+    chosen = code_norm(question, _ranked(CODE_NO_VALUE, CODE_RANGE), [KB_RULE])
+    assert chosen is not None and chosen.sentence == CODE_RANGE
+    # without one of the asked type, the first related Code sentence
+    chosen = code_norm(question, _ranked(CODE_NO_VALUE), [KB_RULE])
+    assert chosen is not None and chosen.sentence == CODE_NO_VALUE
+
+
+def test_nothing_is_added_when_the_code_sentence_is_quoted_or_unrelated() -> None:
+    question = build_question(QUESTION)
+    assert code_norm(question, _ranked(CODE_RANGE), [KB_RULE, f"«{CODE_RANGE}»"]) is None
+    assert code_norm(question, _ranked(CODE_UNRELATED), [KB_RULE]) is None
+    assert code_norm(question, _ranked(), [KB_RULE]) is None
+
+
+def test_document_answers_and_own_practice_questions_get_no_code_entry() -> None:
+    question = build_question(QUESTION)
+    assert code_norm(question, _ranked(CODE_RANGE, top=DOC), ["4.1. Аренда 5 000 руб."]) is None
+    own = build_question("Какую ставку УСН доходы мы применяем по нашей учётной политике?")
+    assert code_norm(own, _ranked(CODE_RANGE), [KB_RULE]) is None
