@@ -212,7 +212,11 @@ class Req_Calculate_Penalty_For_Payments(Tool[PenaltyInput]):
                     partial=True,
                 )
             except (InvalidOperation, ValueError, PenaltyError) as exc:
-                text = "amount must be a number" if isinstance(exc, InvalidOperation) else str(exc)
+                text = (
+                    "сумма недоимки должна быть числом"
+                    if isinstance(exc, InvalidOperation)
+                    else str(exc)
+                )
                 result.errors.append(
                     ErrorInfo(method="compute_penalty", error_text=text, params=params)
                 )
