@@ -160,6 +160,15 @@ def _marked(text: CalcText, days: list[QuestionDay]) -> tuple[date | None, date 
     )
 
 
+def _paid_early(text: CalcText, days: list[QuestionDay], distinct: list[date]) -> bool:
+    """The words call every mention of the earlier day the payment and every mention of
+    the later one the due date («срок 28 апреля, уплатили 20 апреля»)."""
+    cues: dict[date, set[str | None]] = {}
+    for d, cue in zip(days, date_cues(text, days), strict=True):
+        cues.setdefault(d.day, set()).add(cue)
+    return cues.get(distinct[0]) == {"paid"} and cues.get(distinct[1]) == {"due"}
+
+
 def due_on_working_day(stated: date) -> date:
     """A due date the question states that falls on a day off moves to the next working
     day (п. 7 ст. 6.1 НК РФ); a year the calendar does not cover keeps the stated date."""
@@ -222,7 +231,9 @@ def read_penalty(text: CalcText, days: list[QuestionDay], today: date) -> Penalt
     paid: date | None = None
     stated = True  # the due date is one the question gives, not derived from others
     distinct = sorted({d.day for d in days})
-    if len(distinct) == 2:  # пени accrue only after the due date: the earlier one is due
+    if len(distinct) == 2 and _paid_early(text, days, distinct):
+        paid, due = distinct  # the words call the earlier day the payment: no arrears
+    elif len(distinct) == 2:  # пени accrue only after the due date: the earlier one is due
         due, paid = distinct
         first = min((d for d in days if d.day == due), key=lambda d: d.mention)
         if _range_start(text, first):
@@ -233,6 +244,8 @@ def read_penalty(text: CalcText, days: list[QuestionDay], today: date) -> Penalt
             )
     elif len(distinct) > 2:
         due, paid = _marked(text, days)
+    elif distinct and {"due", "paid"} <= set(date_cues(text, days)):
+        due = paid = distinct[0]  # «срок … 28 апреля, уплатили 28 апреля»: paid on time
     elif distinct:
         if _cue_before(text, days[0], 0) == "paid":
             paid = distinct[0]
