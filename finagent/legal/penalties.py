@@ -195,15 +195,15 @@ def compute_penalty(
 
     A day whose key rate ``rates`` does not know raises :class:`PenaltyError`; with
     ``partial`` it becomes a period without a rate and an amount instead, and ``total``
-    sums the days that have one (``Penalty.missing`` names the others)."""
+    sums the days that have one (``Penalty.missing`` names the others). Paid on or before
+    the due date: no day of arrears, so no periods and a zero total (п. 3)."""
     if payer not in PAYERS:
         raise PenaltyError("плательщик: individual (физлицо, ИП) или organization (организация)")
     if not amount.is_finite() or amount <= 0:
         raise PenaltyError("сумма недоимки должна быть положительным числом")
-    if paid_date <= due_date:
-        raise PenaltyError("уплата не позже срока: пени не начисляются")
     table = penalty_rules() if rules is None else rules
-    result = Penalty(amount, due_date, paid_date, payer, (paid_date - due_date).days)  # type: ignore[arg-type]
+    late = max((paid_date - due_date).days, 0)
+    result = Penalty(amount, due_date, paid_date, payer, late)  # type: ignore[arg-type]
     day = due_date + timedelta(days=1)
     overdue = 1
     current: PenaltyPeriod | None = None
