@@ -152,12 +152,18 @@ async def test_a_share_table_edge_reaches_the_reader_in_russian() -> None:
             "Какие пени?",
             "в срок",
         ),
+        (
+            # «срок уплаты» is cut from the date by a long amount: still the due date
+            "Срок уплаты транспортного налога 128 500 руб. 40 коп. — 2 марта 2026 г., а "
+            "ИП заплатил 25 февраля 2026 г. Пени есть?",
+            "до срока уплаты",
+        ),
     ],
 )
 async def test_a_payment_not_after_the_due_date_has_no_penalty(question: str, when: str) -> None:
     outcome = await ask(question)
     assert outcome.mode == "answer"
-    assert "**Ответ: пени не начисляются**" in outcome.markdown
+    assert "**Ответ: 0,00 руб.** — пени не начисляются" in outcome.markdown
     assert when in outcome.markdown and "п. 3 ст. 75 НК РФ" in outcome.markdown
     plain(outcome.markdown)
 
