@@ -128,12 +128,12 @@ def asks_the_law(req: CalcRequest, question: str) -> bool:
     return typed.answer_type == "period" and not typed.years and not typed.dates
 
 
-def _declined(req: CalcRequest, question: str) -> CalcOutcome | None:
+def _declined(req: CalcRequest, question: str, today: date | None) -> CalcOutcome | None:
     if req.decline is None or req.decline in (REGISTERED_MAIL, SENT_NOT_RECEIVED):
         return None
     debug = {"declined": req.decline}
     if req.decline == FUTURE_KEY_RATE:
-        return CalcOutcome(future_rate_answer(req), True, debug, "decline")
+        return CalcOutcome(future_rate_answer(req, today), True, debug, "decline")
     if req.decline.startswith(JURISDICTION):
         abstention = jurisdiction_abstention(question, req.decline.removeprefix(JURISDICTION))
         if abstention is not None:
@@ -147,10 +147,11 @@ async def answer_request(
     registry: ToolRegistry,
     ctx: ToolContext,
     catalog: LawCatalog | None = None,
+    today: date | None = None,
 ) -> CalcOutcome:
     """The answer to a request: computed, variants, a clarification, a refusal, or
     ``not_calc`` when the knowledge base should answer instead."""
-    declined = _declined(req, question)
+    declined = _declined(req, question, today)
     if declined is not None:
         return declined
     if req.kind is None:
@@ -164,7 +165,7 @@ async def answer_request(
             return CalcOutcome("", False, {"missing": req.missing}, "not_calc")
         return CalcOutcome(asked, True, {"missing": req.missing}, "clarify")
     if req.kind == "penalty":
-        return await answer_penalty(req, registry, ctx)
+        return await answer_penalty(req, registry, ctx, today)
     return await answer_deadline(req, registry, ctx, catalog)
 
 
@@ -236,7 +237,7 @@ async def calculate(
         question = disagreement_question(verdict.differences)
         outcome = CalcOutcome(question, True, {"ambiguous": "readings"}, "clarify")
     else:
-        outcome = await answer_request(verdict.request, query, registry, ctx, catalog)
+        outcome = await answer_request(verdict.request, query, registry, ctx, catalog, today)
     outcome.debug.setdefault("request", verdict.request.model_dump(mode="json"))
     outcome.debug.update(debug)
     return outcome

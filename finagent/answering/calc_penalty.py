@@ -8,7 +8,7 @@ with both amounts: it never picks a payer silently.
 from __future__ import annotations
 
 import json
-from datetime import timedelta
+from datetime import date, timedelta
 from typing import Any
 
 from finagent.answering import messages
@@ -38,7 +38,7 @@ KEY_RATE_UNAVAILABLE = (
 NO_KEY_RATE_SOURCE = "Пени рассчитать нельзя: источник ключевой ставки Банка России не подключён."
 
 
-def future_rate_answer(req: CalcRequest) -> str:
+def future_rate_answer(req: CalcRequest, today: date | None = None) -> str:
     """The refusal of пени asked by a key rate not set yet: why, and the formula with the
     days of delay when both dates are known."""
     lines = [
@@ -64,10 +64,16 @@ def future_rate_answer(req: CalcRequest) -> str:
             f"Пени идут с {due[0].day + timedelta(days=1):%d.%m.%Y} по день погашения "
             f"включительно: {amount} × доля × ключевая ставка дня / 100 за каждый день."
         )
-    lines.append(
-        "Могу посчитать пени на сегодня (по уже известным ставкам) или на дату погашения, "
-        "когда ставки на эти дни будут опубликованы."
-    )
+    if today is not None and due and due[0].day >= today:
+        lines.append(
+            f"Срок уплаты ({due[0].day:%d.%m.%Y}) ещё не наступил, на сегодня пеней нет. Могу "
+            "посчитать пени на дату погашения, когда ставки на эти дни будут опубликованы."
+        )
+    else:
+        lines.append(
+            "Могу посчитать пени на сегодня (по уже известным ставкам) или на дату погашения, "
+            "когда ставки на эти дни будут опубликованы."
+        )
     return "\n".join(lines)
 
 
@@ -89,9 +95,33 @@ def _ask_payer(req: CalcRequest, rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-async def answer_penalty(req: CalcRequest, registry: ToolRegistry, ctx: ToolContext) -> CalcOutcome:
-    """The пени of a complete request (amount, due and payment dates)."""
+def _not_late(due: date, paid: date) -> str:
+    """Paid on or before the due date: no arrears, so no пени (п. 3 ст. 75 НК РФ)."""
+    when = "в срок" if paid == due else "до срока уплаты"
+    return "\n".join(
+        [
+            "## Краткий вывод",
+            f"**Ответ: 0,00 руб.** — пени не начисляются, налог уплачен {when}: срок уплаты "
+            f"{due:%d.%m.%Y}, уплата {paid:%d.%m.%Y}.",
+            "",
+            "## Расчёт",
+            PENALTY_RULE + " Дней просрочки нет, поэтому и пеней нет.",
+            "",
+            "## Нормы",
+            "- п. 3 ст. 75 НК РФ.",
+        ]
+    )
+
+
+async def answer_penalty(
+    req: CalcRequest, registry: ToolRegistry, ctx: ToolContext, today: date | None = None
+) -> CalcOutcome:
+    """The пени of a complete request (amount, due and payment dates). With ``today``, a
+    payment date after it whose days the key-rate history does not cover gets the answer
+    on rates not set yet (``future_rate_answer``), not a partial calculation."""
     due, paid, amount = req.dated("due")[0].day, req.dated("payment")[0].day, req.arrears
+    if paid <= due:
+        return CalcOutcome(_not_late(due, paid), True, {"days": 0})
     payers = [req.payer] if req.payer else ["individual", "organization"]
     args = {
         "payments": [
@@ -110,6 +140,10 @@ async def answer_penalty(req: CalcRequest, registry: ToolRegistry, ctx: ToolCont
     out = await registry.call(PENALTY_TOOL, args, ctx)
     data: dict[str, Any] = json.loads(out) if out.ok else {"fatal_error": out.text}
     results: list[dict[str, Any]] = data.get("results") or []
+    incomplete = len(results) != len(payers) or any(r.get("complete") is False for r in results)
+    if today is not None and paid > today and incomplete:  # rates of days to come: not set
+        debug["declined"] = "future_key_rate"
+        return CalcOutcome(future_rate_answer(req, today), True, debug, "decline")
     if len(results) != len(payers):
         if data.get("fatal_error"):
             # the tool's text is for the LLM (English); the reader gets Russian, the log the cause

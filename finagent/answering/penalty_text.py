@@ -62,19 +62,28 @@ def history_note(key_rates: dict[str, Any]) -> str | None:
     return None
 
 
-def _coverage(key_rates: dict[str, Any]) -> str:
-    """Which days the history used knows, and why no other source filled the gap."""
-    until = ddmmyyyy(key_rates["known_until"])
-    if key_rates.get("source") != "shipped":
-        return f"ставка Банка России известна по {until}, на более поздние даты её ещё нет"
-    known = f"по {until}"
-    if key_rates.get("known_from"):
-        known = f"с {ddmmyyyy(key_rates['known_from'])} {known}"
+def _coverage(key_rates: dict[str, Any], missing: list[dict[str, str]]) -> str:
+    """Where the history used ends on the side of each missing range (before its first
+    day, after its last), and why no other source filled the gap."""
+    first, until = key_rates.get("known_from"), key_rates["known_until"]
+    shipped = key_rates.get("source") == "shipped"
+    history = "встроенная история ставок" if shipped else "история ставок Банка России"
+    known = f"с {ddmmyyyy(first)} по {ddmmyyyy(until)}" if first else f"по {ddmmyyyy(until)}"
+    parts = []
+    if first and any(m["date_to"] < first for m in missing):
+        parts.append(f"{history} начинается с {ddmmyyyy(first)}, более ранних значений в ней нет")
+    if any(m["date_from"] > until for m in missing) or not parts:
+        parts.append(
+            f"{history} охватывает даты {known}"
+            if shipped
+            else f"ставка Банка России известна по {ddmmyyyy(until)}, на более поздние даты "
+            "её ещё нет"
+        )
     why = {
         "not_configured": ", а источник Банка России не подключён",
         "unavailable": ", а Банк России сейчас недоступен",
     }.get(key_rates.get("cbr", ""), "")
-    return f"встроенная история ставок охватывает даты {known}{why}"
+    return "; ".join(parts) + why
 
 
 def _formula(row: dict[str, Any]) -> list[str]:
@@ -115,7 +124,8 @@ def partial_penalty(
     lines = [
         "## Краткий вывод",
         f"Пени рассчитаны не полностью: ключевой ставки Банка России на даты {ranges} "
-        f"({missing_days} дн. просрочки) нет — {_coverage(data.get('key_rates', {}))}. "
+        f"({missing_days} дн. просрочки) нет — "
+        f"{_coverage(data.get('key_rates', {}), first['missing_rates'])}. "
         "Ставку за эти дни мы не подставляем.",
     ]
     for r in rows:

@@ -195,22 +195,22 @@ def compute_penalty(
 
     A day whose key rate ``rates`` does not know raises :class:`PenaltyError`; with
     ``partial`` it becomes a period without a rate and an amount instead, and ``total``
-    sums the days that have one (``Penalty.missing`` names the others)."""
+    sums the days that have one (``Penalty.missing`` names the others). Paid on or before
+    the due date: no day of arrears, so no periods and a zero total (п. 3)."""
     if payer not in PAYERS:
         raise PenaltyError("плательщик: individual (физлицо, ИП) или organization (организация)")
     if not amount.is_finite() or amount <= 0:
         raise PenaltyError("сумма недоимки должна быть положительным числом")
-    if paid_date <= due_date:
-        raise PenaltyError("уплата не позже срока: пени не начисляются")
     table = penalty_rules() if rules is None else rules
-    result = Penalty(amount, due_date, paid_date, payer, (paid_date - due_date).days)  # type: ignore[arg-type]
+    late = max((paid_date - due_date).days, 0)
+    result = Penalty(amount, due_date, paid_date, payer, late)  # type: ignore[arg-type]
     day = due_date + timedelta(days=1)
     overdue = 1
     current: PenaltyPeriod | None = None
     while day <= paid_date:
         rule = next((r for r in table if r.applies(payer, day, overdue)), None)
         if rule is None:
-            raise PenaltyError(f"нет правила расчёта пеней на {day:%d.%m.%Y} в таблице долей")
+            raise PenaltyError(_no_rule(table, payer, day))
         rate = rates.known(day) if partial else rates.rate_on(day)
         daily = None if rate is None else Fraction(amount) * Fraction(rate) / 100 * rule.fraction
         if current and current.key_rate == rate and current.fraction == rule.fraction:
@@ -226,6 +226,35 @@ def compute_penalty(
     known = (p.amount for p in result.periods if p.amount is not None)
     result.total = to_kopecks(sum(known, Fraction(0)))
     return result
+
+
+_PAYER_RU = {"individual": "физических лиц и ИП", "organization": "организаций"}
+
+
+def _no_rule(table: Sequence[PenaltyRule], payer: str, day: date) -> str:
+    """Why the fraction table has no row for ``day`` and what can be computed instead."""
+    rows = [r for r in table if r.payer == payer]
+    who = _PAYER_RU.get(payer, payer)
+    first = min((r.valid_from for r in rows), default=None)
+    ends = [r.valid_to for r in rows]
+    last = None if not ends or None in ends else max(e for e in ends if e is not None)
+    if first is not None and day < first:
+        return (
+            f"таблица долей ключевой ставки для {who} начинается с {first:%d.%m.%Y}; для дней "
+            f"просрочки до этой даты (с {day:%d.%m.%Y}) правила в ней нет: пени за них "
+            "считаются по редакции ст. 75 НК РФ, действовавшей тогда. Могу рассчитать пени "
+            f"за дни просрочки начиная с {first:%d.%m.%Y}"
+        )
+    if last is not None and day > last:
+        return (
+            f"доли ключевой ставки для {who} в таблице долей установлены по "
+            f"{last:%d.%m.%Y}; на дни просрочки после этой даты (с {day:%d.%m.%Y}) правила в "
+            f"ней нет. Могу рассчитать пени за дни просрочки по {last:%d.%m.%Y}"
+        )
+    return (
+        f"в таблице долей ключевой ставки нет доли для {who} на {day:%d.%m.%Y}. Могу "
+        "рассчитать пени за другие дни просрочки"
+    )
 
 
 def to_kopecks(value: Fraction) -> Decimal:

@@ -26,6 +26,7 @@ from finagent.legal.question_periods import stated_periods
 _CUE_REACH = 8  # words before a date that may say what it is
 _AMOUNT_REACH = 2  # words before an amount that may make it a threshold or the rest
 _LATE_REACH = 3
+_PHRASE_LEAD = 2  # words a cue phrase may reach back past the start of a window
 
 
 @dataclass
@@ -90,7 +91,8 @@ def _cue_before(text: CalcText, day: QuestionDay, previous_end: int) -> str | No
     though it holds «уплата»: the longer phrase wins); none near the day, the nearest in
     its sentence («заплатила НДС за 2 квартал 2025 с опозданием, 3 сентября»)."""
     first, _ = text.day_words(day.mention)
-    near = _cue_in(text, max(previous_end, first - _CUE_REACH), first)
+    reach = max(previous_end, first - _CUE_REACH)
+    near = _cue_in(text, reach, first, min(_PHRASE_LEAD, reach - previous_end))
     if near is not None:
         return near
     sentence = text.words[first].sentence
@@ -100,12 +102,16 @@ def _cue_before(text: CalcText, day: QuestionDay, previous_end: int) -> str | No
     return _cue_in(text, start, first)
 
 
-def _cue_in(text: CalcText, start: int, first: int) -> str | None:
-    """The kind of the cue nearest the end of words ``start``..``first``."""
+def _cue_in(text: CalcText, start: int, first: int, lead: int = 0) -> str | None:
+    """The kind of the cue nearest the end of words ``start``..``first``; a phrase may
+    begin up to ``lead`` words before ``start`` when it ends after it («срок уплаты» cut
+    by the reach of a long amount in between reads as the due date, not a payment)."""
+    lead = min(lead, start)
+    start -= lead
     window = [w for w in text.words[start:first]]
     lemmas = [w.lemma if not w.negated or w.lemma == "не" else "" for w in window]
     due, paid = phrases("due_words"), phrases("paid_words")
-    for end in range(len(lemmas), 0, -1):
+    for end in range(len(lemmas), lead, -1):
         best: tuple[int, str] | None = None
         for kind, options in (("due", due), ("paid", paid)):
             for p in options:
@@ -158,6 +164,15 @@ def _marked(text: CalcText, days: list[QuestionDay]) -> tuple[date | None, date 
         next(iter(due)) if len(due) == 1 else None,
         next(iter(paid)) if len(paid) == 1 else None,
     )
+
+
+def _paid_early(text: CalcText, days: list[QuestionDay], distinct: list[date]) -> bool:
+    """The words call every mention of the earlier day the payment and every mention of
+    the later one the due date («срок 28 апреля, уплатили 20 апреля»)."""
+    cues: dict[date, set[str | None]] = {}
+    for d, cue in zip(days, date_cues(text, days), strict=True):
+        cues.setdefault(d.day, set()).add(cue)
+    return cues.get(distinct[0]) == {"paid"} and cues.get(distinct[1]) == {"due"}
 
 
 def due_on_working_day(stated: date) -> date:
@@ -222,7 +237,9 @@ def read_penalty(text: CalcText, days: list[QuestionDay], today: date) -> Penalt
     paid: date | None = None
     stated = True  # the due date is one the question gives, not derived from others
     distinct = sorted({d.day for d in days})
-    if len(distinct) == 2:  # пени accrue only after the due date: the earlier one is due
+    if len(distinct) == 2 and _paid_early(text, days, distinct):
+        paid, due = distinct  # the words call the earlier day the payment: no arrears
+    elif len(distinct) == 2:  # пени accrue only after the due date: the earlier one is due
         due, paid = distinct
         first = min((d for d in days if d.day == due), key=lambda d: d.mention)
         if _range_start(text, first):
@@ -233,6 +250,8 @@ def read_penalty(text: CalcText, days: list[QuestionDay], today: date) -> Penalt
             )
     elif len(distinct) > 2:
         due, paid = _marked(text, days)
+    elif distinct and {"due", "paid"} <= set(date_cues(text, days)):
+        due = paid = distinct[0]  # «срок … 28 апреля, уплатили 28 апреля»: paid on time
     elif distinct:
         if _cue_before(text, days[0], 0) == "paid":
             paid = distinct[0]

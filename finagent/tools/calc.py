@@ -174,8 +174,9 @@ class Req_Calculate_Penalty_For_Payments(Tool[PenaltyInput]):
     """Compute пени (art. 75 НК РФ) for MANY late tax payments in ONE call, on the Bank of
     Russia key rate in force on each day of arrears. Use it for «сколько пеней»,
     «рассчитайте пени»: never compute пени yourself. Days run from the day after the due
-    date through the payment date inclusive; the fraction (1/300, 1/150) per payer type
-    and overdue day comes from a table with the legal basis of each row. Each result has
+    date through the payment date inclusive (paid on or before the due date: total 0);
+    the fraction (1/300, 1/150) per payer type and overdue day comes from a table with
+    the legal basis of each row. Each result has
     a per-period breakdown (days, key_rate, fraction, amount) and the total in roubles.
     key_rates says which history served (cbr: fetched from the Bank of Russia; shipped:
     the built-in history) and known_until. A result with complete=false has no total:
@@ -212,7 +213,11 @@ class Req_Calculate_Penalty_For_Payments(Tool[PenaltyInput]):
                     partial=True,
                 )
             except (InvalidOperation, ValueError, PenaltyError) as exc:
-                text = "amount must be a number" if isinstance(exc, InvalidOperation) else str(exc)
+                text = (
+                    "сумма недоимки должна быть числом"
+                    if isinstance(exc, InvalidOperation)
+                    else str(exc)
+                )
                 result.errors.append(
                     ErrorInfo(method="compute_penalty", error_text=text, params=params)
                 )

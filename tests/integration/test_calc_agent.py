@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 import pytest
@@ -195,3 +195,20 @@ async def test_another_countrys_deadline_is_declined_in_the_calc_route(make_load
     assert result.debug["decision"]["intents"] == ["calc"]
     assert "Ответ:" not in result.answer and "нет оснований для ответа" in result.answer
     assert "Казахстан" in result.answer
+
+
+async def test_offline_penalty_after_today_explains_rates_not_set_yet(make_services) -> None:
+    services = await make_services()  # cbr disabled
+    due = date.today() + timedelta(days=40)
+    paid = due + timedelta(days=75)
+    result = await Agent(services).run(
+        user_id="alice",
+        query=f"Организация должна уплатить 90 000 руб. до {due:%d.%m.%Y}, рассчитается "
+        f"{paid:%d.%m.%Y}. Сколько будет пеней?",
+    )
+    answer = result.answer
+    assert "Ответ:" not in answer and "таблице долей" not in answer
+    assert "ещё не установил" in answer and "п. 3 ст. 75 НК РФ" in answer
+    # a due date on a day off moves to the next working day (п. 7 ст. 6.1): days may be fewer
+    assert "Просрочка — " in answer and f"по {paid:%d.%m.%Y} включительно" in answer
+    assert "90 000,00 руб. × доля × ключевая ставка" in answer

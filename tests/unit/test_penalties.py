@@ -79,10 +79,15 @@ def test_third_stage_from_day_91(rates: KeyRateTable) -> None:
     assert p.total == Decimal("630000.00")
 
 
+@pytest.mark.parametrize("paid", [date(2025, 5, 1), date(2025, 4, 20)])
+def test_a_payment_not_after_the_due_date_has_no_penalty(rates: KeyRateTable, paid: date) -> None:
+    p = compute_penalty(Decimal(1000), date(2025, 5, 1), paid, "organization", rates)
+    assert p.days == 0 and p.periods == [] and p.complete and p.total == Decimal("0.00")
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        ((Decimal(1), date(2025, 5, 1), date(2025, 5, 1), "individual"), "не позже срока"),
         ((Decimal(-5), date(2025, 5, 1), date(2025, 5, 9), "individual"), "положительным"),
         ((Decimal(5), date(2025, 5, 1), date(2025, 5, 9), "ип"), "плательщик"),
         ((Decimal(5), date(2022, 1, 1), date(2022, 1, 9), "individual"), "неизвестна"),
