@@ -102,7 +102,7 @@ async def offline_decision(
         )
         return held_term or calc
     try:
-        vector = await routing_vector(deps, text)
+        vector = await routing_vector(deps, text, searches_reformulation(text, inventory))
         classifier = await load_classifier(deps.embedder)
     except Exception as exc:  # embeddings endpoint down: the rules still route
         debug["classifier_unavailable"] = report(exc, "routing_classifier_unavailable")
@@ -124,17 +124,27 @@ async def offline_decision(
     return held_sentence_decision(text, decision, held)
 
 
-async def routing_vector(deps: Deps, text: str) -> np.ndarray:
-    """The routing text's query vector. Its reformulation in the Code's terms
-    (``expand_query``: the knowledge-base and document searches' second query) is embedded
-    in the same batch, so the search finds both vectors in ``Deps.query_vectors`` instead of
-    waiting for a second embedding call; a text's vector does not depend on its batch."""
+async def routing_vector(deps: Deps, text: str, expand: bool = True) -> np.ndarray:
+    """The routing text's query vector. With ``expand``, its reformulation in the Code's
+    terms (``expand_query``: the knowledge-base and document searches' second query) is
+    embedded in the same batch, so the search finds both vectors in ``Deps.query_vectors``
+    instead of waiting for a second embedding call; a text's vector does not depend on its
+    batch."""
     plain = " ".join(text.split())
-    texts = [text, *(q for q in expand_query(text) if q != plain)]
+    texts = [text, *(q for q in expand_query(text) if expand and q != plain)]
     vectors = await deps.embedder.embed_queries(texts)
     for each, vector in zip(texts, vectors, strict=True):
         deps.query_vectors.put(each, vector)
     return np.asarray(vectors[0])
+
+
+def searches_reformulation(text: str, inventory: Inventory) -> bool:
+    """Whether the turn's search likely asks for the reformulation: not when the rules alone
+    send the question to a live source or to small talk (their one sub-query is the
+    question). A wrong guess costs a second embedding call in the search, or a few tokens
+    embedded for nothing; the vectors are the same either way."""
+    ruled = rule_decision(text, inventory)
+    return ruled is None or len(ruled.sub_queries) > 1
 
 
 def calc_lacks_event(query: str) -> bool:

