@@ -6,8 +6,9 @@ returns it for ``state["question"]``; the router reads what of the cards it name
 (``named_documents``). Every turn also reads the user's document inventory (titles, types,
 counterparties, dates): the LLM gets a bounded summary of it, the offline router matches
 the question against it. Without an LLM (or when it fails or is unsure) the routing text
-is embedded once; the vector goes to the router and, through ``Deps.query_vectors``, to
-the searches.
+is embedded once, in one batch with its reformulation in the Code's terms (``expand_query``,
+the searches' second query); the vectors go to the router and, through
+``Deps.query_vectors``, to the searches.
 """
 
 from __future__ import annotations
@@ -101,7 +102,7 @@ async def offline_decision(
         )
         return held_term or calc
     try:
-        vector: np.ndarray = (await deps.embedder.embed_queries([text]))[0]
+        vector = await routing_vector(deps, text, searches_reformulation(text, inventory))
         classifier = await load_classifier(deps.embedder)
     except Exception as exc:  # embeddings endpoint down: the rules still route
         debug["classifier_unavailable"] = report(exc, "routing_classifier_unavailable")
@@ -109,7 +110,6 @@ async def offline_decision(
         return cards_decision(text, named, ruled, None, inventory) or classify(
             query, history, False, inventory
         )
-    deps.query_vectors.put(text, vector)
     router = Router(classifier, deps.settings.routing_min_confidence)
     answer_type = question.answer_type if question is not None else None
     decision = router.route(text, vector, inventory, follow_up, named, answer_type)
@@ -122,6 +122,29 @@ async def offline_decision(
         return decision
     held = await held_sentence(deps, user_id, document_ids, vector, debug)
     return held_sentence_decision(text, decision, held)
+
+
+async def routing_vector(deps: Deps, text: str, expand: bool = True) -> np.ndarray:
+    """The routing text's query vector. With ``expand``, its reformulation in the Code's
+    terms (``expand_query``: the knowledge-base and document searches' second query) is
+    embedded in the same batch, so the search finds both vectors in ``Deps.query_vectors``
+    instead of waiting for a second embedding call; a text's vector does not depend on its
+    batch."""
+    plain = " ".join(text.split())
+    texts = [text, *(q for q in expand_query(text) if expand and q != plain)]
+    vectors = await deps.embedder.embed_queries(texts)
+    for each, vector in zip(texts, vectors, strict=True):
+        deps.query_vectors.put(each, vector)
+    return np.asarray(vectors[0])
+
+
+def searches_reformulation(text: str, inventory: Inventory) -> bool:
+    """Whether the turn's search likely asks for the reformulation: not when the rules alone
+    send the question to a live source or to small talk (their one sub-query is the
+    question). A wrong guess costs a second embedding call in the search, or a few tokens
+    embedded for nothing; the vectors are the same either way."""
+    ruled = rule_decision(text, inventory)
+    return ruled is None or len(ruled.sub_queries) > 1
 
 
 def calc_lacks_event(query: str) -> bool:
@@ -160,11 +183,10 @@ async def held_term_decision(
     reason = "names a held document"
     if not ids and user_id is not None and document_ids:
         try:
-            vector = (await deps.embedder.embed_queries([text]))[0]
+            vector = await routing_vector(deps, text)
         except Exception as exc:  # the calculators still answer
             debug["classifier_unavailable"] = report(exc, "routing_classifier_unavailable")
             return None
-        deps.query_vectors.put(text, vector)
         held = await held_sentence(deps, user_id, document_ids, vector, debug)
         if held is not None and held.leads:
             ids, reason = [held.document_id], "a held sentence is closer than the law"
