@@ -17,6 +17,7 @@ document is a candidate (:func:`whole_document_candidates`).
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 
 from finagent.answering.amendments import superseded
@@ -64,6 +65,8 @@ _ROOT = 6  # a shared lemma start this long relates «передоверие» a
 SEMANTIC_WEIGHT = 0.25
 SEMANTIC_UNIT = 0.05
 FULL = "whole_document"
+# an asked lemma only a clause's section heading names, in shared lemmas of its own
+HEADING_WEIGHT = 0.5
 # the cascade's key of a document sentence (:func:`document_order_keys`)
 OrderKey = tuple[bool, bool, float, float, int, float]
 _ENDS = (".", "!", "?", ";", ":")
@@ -73,6 +76,49 @@ _OPENS = re.compile(
     r"^(?:(?!\d{1,2}\.\d{1,2}\.\d{2,4}\b)(?:\d+(?:\.\d+)*[.)]\s|\d+(?:\.\d+)+\s)"
     r"|[а-я]\)\s|[-*•–—#|])"
 )
+
+
+# a section's heading line: «4. ПОРЯДОК РАСЧЁТОВ», «Срок действия договора», «## Оплата»,
+# «Раздел 3. Цена договора»; a clause «4.2. …», a table row or a list item is none
+_HEADING_MARK = re.compile(r"^(?:#{1,6}\s*|(?:раздел|статья)\s+\d+\.?\s*|\d{1,2}\.?\s+)", re.I)
+_HEADING_WORDS = 6
+
+
+def _heading(line: str) -> str | None:
+    """The title of a section heading line, else None: a short line of words (no figure)
+    that is numbered by a whole number, marked as a heading, in capitals or ends no
+    sentence."""
+    mark = _HEADING_MARK.match(line)
+    title = line[mark.end() :] if mark else line
+    words = title.split()
+    if not words or len(words) > _HEADING_WORDS or any(ch.isdigit() for ch in title):
+        return None
+    if not title[0].isupper() or title.endswith((",", ";", ":")):
+        return None
+    letters = [ch for ch in title if ch.isalpha()]
+    capitals = sum(ch.isupper() for ch in letters) > 0.6 * len(letters)
+    return title if mark or capitals or not title.endswith((".", "!", "?")) else None
+
+
+def section_headings(text: str) -> tuple[list[int], list[str]]:
+    """The start offsets of the lines after each section heading of a document, in its
+    text with whitespace collapsed (:func:`unwrap` joins an unnumbered heading to the line
+    after it), and each heading's title. An unnumbered, uncapitalised heading is followed
+    by a line that opens a sentence (not a wrapped line going on in lower case)."""
+    lines = [" ".join(raw.split()) for raw in text.splitlines()]
+    lines = [line for line in lines if line]
+    starts: list[int] = []
+    titles: list[str] = []
+    offset = 0
+    for i, line in enumerate(lines):
+        title = _heading(line)
+        offset += len(line) + 1
+        following = lines[i + 1] if i + 1 < len(lines) else ""
+        plain = title is not None and not _HEADING_MARK.match(line) and not line.isupper()
+        if title is not None and (not plain or following[:1].isupper() or following[:1].isdigit()):
+            starts.append(offset)
+            titles.append(title)
+    return starts, titles
 
 
 def _clause(sentence: str) -> bool:
@@ -321,6 +367,7 @@ def document_order_keys(
     }
 
     similarity = _similarities(own, sims or {})
+    heading_lemmas = _section_lemmas(own)
     # a contract's clause an amendment restates: its text no longer states the terms
     restated = superseded(own, cards) if question.revision != "original" else set()
 
@@ -333,7 +380,11 @@ def document_order_keys(
         # a statement's or an invoice's row names its counterparty's ИНН beside its sum
         clause = _clause(text) and (party or valued >= 1 or not requisites(p, text))
         clause = clause and " ".join(text.split()) not in own_dates
+        # a clause of «4. Порядок расчётов» speaks of the payment its heading names: the
+        # words only its section heading shares count half (its own words come first)
         lexical = shared_words(asked - title, p.lemmas)
+        inherited = p.lemmas | heading_lemmas.get(id(candidate), _NONE)
+        lexical += HEADING_WEIGHT * (shared_words(asked - title, inherited) - lexical)
         return (
             clause,
             id(candidate) not in restated,
@@ -344,6 +395,31 @@ def document_order_keys(
         )
 
     return own, [key(c) for c in own]
+
+
+_NONE: frozenset[str] = frozenset()
+
+
+def _section_lemmas(own: Sequence[Candidate]) -> dict[int, frozenset[str]]:
+    """Each candidate's section heading lemmas (:func:`section_headings`) by its id: found
+    in its document's whole text when a candidate holds it, else in its own passage."""
+    whole = {c.chunk.document_id or "": c.chunk.text for c in own if c.chunk.metadata.get(FULL)}
+    parsed: dict[str, tuple[str, list[int], list[str]]] = {}
+    out: dict[int, frozenset[str]] = {}
+    for c in own:
+        document = c.chunk.document_id or ""
+        text = whole.get(document) or c.chunk.text
+        key = f"document:{document}" if document in whole else f"chunk:{c.chunk.id}"
+        if key not in parsed:
+            parsed[key] = (" ".join(text.split()), *section_headings(text))
+        body, starts, titles = parsed[key]
+        at = body.find(" ".join(c.sentence.split())[:60])
+        if at < 0 or not starts:
+            continue
+        i = bisect_right(starts, at) - 1
+        if i >= 0:
+            out[id(c)] = profile(titles[i]).lemmas
+    return out
 
 
 def rerank_document_sentences(

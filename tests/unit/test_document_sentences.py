@@ -12,6 +12,7 @@ from finagent.answering.document_sentences import (
     document_order_keys,
     requisites,
     rerank_document_sentences,
+    section_headings,
     whole_document_candidates,
     with_whole_documents,
 )
@@ -208,3 +209,34 @@ def test_the_word_for_a_kind_of_value_tells_no_clause_apart() -> None:
         build_question(question, cards=[card]), _candidates(chunk, lines), [card]
     )
     assert ranked[0].sentence.startswith("4.2.")
+
+
+WORKS = """# Договор подряда № П-7/2026
+г. Тверь — 3 февраля 2026 г.
+3. ГАРАНТИЙНОЕ УДЕРЖАНИЕ
+3.1. Заказчик удерживает 5 (пять) процентов от стоимости каждого этапа.
+4. Неустойка
+4.1. За каждый день просрочки подрядчик уплачивает 0,1 процента от стоимости этапа.
+Срок действия договора
+Договор действует до полного исполнения обязательств.
+"""
+
+
+def test_a_clause_inherits_the_words_of_its_section_heading() -> None:
+    """«4. Неустойка» names what its clause 4.1 states; the clause before it, with a rate
+    too and ranked higher, is of another section."""
+    card = build_card("d1", "works", WORKS)
+    chunk = Chunk(id="c", text=WORKS, source="user_docs", title=card.title, document_id="d1")
+    lines = [line for line in WORKS.splitlines() if line.strip()]
+    question = build_question("какой процент неустойки по договору П-7/2026?", cards=[card])
+    ranked = rerank_document_sentences(question, _candidates(chunk, lines), [card])
+    assert ranked[0].sentence.startswith("4.1.")
+
+
+def test_section_headings_numbered_capitals_and_plain() -> None:
+    starts, titles = section_headings(WORKS)
+    assert titles == ["ГАРАНТИЙНОЕ УДЕРЖАНИЕ", "Неустойка", "Срок действия договора"]
+    body = " ".join(WORKS.split())
+    assert [body[s : s + 4] for s in starts] == ["3.1.", "4.1.", "Дого"]
+    # a wrapped line going on in lower case is no heading
+    assert section_headings("1.1. Арендатор обязуется\nвносить плату.\n")[1] == []
