@@ -37,6 +37,7 @@ CALC_MODULES = (
     "finagent/legal/calc_text.py",
     "finagent/legal/calc_lexicon.py",
     "finagent/legal/calc_extract.py",
+    "finagent/legal/stated_rule.py",
     "finagent/legal/calc_request.py",
     "finagent/legal/period_cues.py",
     "finagent/legal/question_days.py",

@@ -20,6 +20,12 @@ refusal or hand-over to the knowledge base); a question they must ask back
 and names each missing piece: ``event_date``, ``procedure``, ``amount``, ``due_date``,
 ``payment_date``, ``payer``, ``receipt``, or a Russian phrase read into those codes by
 :mod:`evals.answers.calc_missing`).
+
+A refusal of a rule the user told and asked to apply (``rule_not_in_code``) may add the
+Code's own count of the same question, labelled «По НК РФ:» and never on an «Ответ:» line:
+it scores as declined. ``wrong`` (confidently wrong) stays an «Ответ:» date or amount that
+is not the item's, on a decline item too: an answer claimed by a rule the user did not
+ask about.
 """
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ from finagent.answering import messages
 from finagent.answering.abstention import jurisdiction_abstention, render_abstention
 from finagent.answering.calc_common import CALC_TOOL, DEADLINE_TOOL, PENALTY_TOOL, CalcOutcome
 from finagent.answering.calc_deadline import answer_deadline
+from finagent.answering.calc_declines import CONTRACT_DEBT, contract_debt, stated_rule_answer
 from finagent.answering.calc_penalty import answer_penalty, future_rate_answer
 from finagent.answering.calc_referee import Verdict, disagreement_question, referee
 from finagent.answering.calc_verify import consultable, verify
@@ -27,10 +28,13 @@ from finagent.error_report import report
 from finagent.legal.calc_extract import FUTURE_KEY_RATE, JURISDICTION, extract_calc_request
 from finagent.legal.calc_llm import LlmReader, llm_calc_request
 from finagent.legal.calc_request import CalcRequest, Missing
+from finagent.legal.calc_text import read_question
 from finagent.legal.catalog import LawCatalog
 from finagent.legal.deadline_reading import REGISTERED_MAIL, SENT_NOT_RECEIVED
 from finagent.legal.deadlines import plural
+from finagent.legal.law_scope import OTHER_LAW
 from finagent.legal.periods import period_by_id
+from finagent.legal.stated_rule import STATED_RULE, without_rule
 from finagent.question.build import build_question
 from finagent.tools.base import ToolContext
 from finagent.tools.registry import ToolRegistry
@@ -134,6 +138,12 @@ def _declined(req: CalcRequest, question: str, today: date | None) -> CalcOutcom
     debug = {"declined": req.decline}
     if req.decline == FUTURE_KEY_RATE:
         return CalcOutcome(future_rate_answer(req, today), True, debug, "decline")
+    if (
+        req.decline == OTHER_LAW
+        and req.kind == "penalty"
+        and contract_debt(read_question(question))
+    ):
+        return CalcOutcome(CONTRACT_DEBT, True, {**debug, "civil_law": True}, "decline")
     if req.decline.startswith(JURISDICTION):
         abstention = jurisdiction_abstention(question, req.decline.removeprefix(JURISDICTION))
         if abstention is not None:
@@ -151,6 +161,17 @@ async def answer_request(
 ) -> CalcOutcome:
     """The answer to a request: computed, variants, a clarification, a refusal, or
     ``not_calc`` when the knowledge base should answer instead."""
+    if req.decline == STATED_RULE:
+        stripped = without_rule(read_question(question))
+        when = today or date.today()
+
+        async def code_count(text: str) -> CalcOutcome:
+            inner = extract_calc_request(text, when)
+            if inner.decline == STATED_RULE:  # never recurses into the told rule
+                return CalcOutcome("", False, {}, "not_calc")
+            return await answer_request(inner, text, registry, ctx, catalog, today)
+
+        return await stated_rule_answer(stripped, code_count)
     declined = _declined(req, question, today)
     if declined is not None:
         return declined

@@ -35,8 +35,9 @@ from finagent.legal.period_cues import event_objects, rank_rows
 from finagent.legal.periods import ProceduralPeriod, period_by_id
 from finagent.legal.question_days import QuestionDay, marked_day, question_days
 from finagent.legal.question_periods import stated_periods
+from finagent.legal.stated_rule import STATED_RULE
 
-_FACTS = (OTHER_LAW, REGISTERED_MAIL, SENT_NOT_RECEIVED)
+_FACTS = (OTHER_LAW, REGISTERED_MAIL, SENT_NOT_RECEIVED, STATED_RULE)
 CHECKED = (
     "{what} — прочтение вопроса языковой моделью, принятое после сверки с датами и словами "
     "вопроса (правила разбора вопроса его не определили)"

@@ -18,6 +18,7 @@ from finagent.legal.penalty_reading import read_penalty
 from finagent.legal.period_cues import rank_rows
 from finagent.legal.question_days import QuestionDay, question_days
 from finagent.legal.question_periods import stated_periods
+from finagent.legal.stated_rule import STATED_RULE, stated_rule
 
 PENALTY = ("пеня",)
 _RECEIPT = frozenset({"получить", "вручить"})
@@ -98,8 +99,13 @@ def extract_calc_request(question: str, today: date) -> CalcRequest:
     days = question_days(text, today)
     foreign = foreign_country(question) or foreign_authority(question)
     if asks_penalty(text):
-        return _penalty(text, days, today, foreign)
-    return _deadline(text, days, foreign, foreign is not None and foreign_party_only(question))
+        req = _penalty(text, days, today, foreign)
+    else:
+        req = _deadline(text, days, foreign, foreign is not None and foreign_party_only(question))
+    if req.kind is not None and req.decline is None and stated_rule(text):
+        # a told rule with a condition the Code lacks: declined, never computed by it
+        return req.model_copy(update={"decline": STATED_RULE})
+    return req
 
 
 def _decline_of(country: str | None) -> str | None:

@@ -15,7 +15,7 @@ court's own act to a higher court («апелляционная жалоба н�
 
 from __future__ import annotations
 
-from finagent.legal.calc_lexicon import phrases
+from finagent.legal.calc_lexicon import phrases, word_set
 from finagent.legal.calc_text import CalcText
 
 OTHER_LAW = "other_law"
@@ -27,7 +27,29 @@ def cites_other_code(text: CalcText) -> bool:
 
 
 def names_tax(text: CalcText) -> bool:
-    return any(text.has(p) for p in phrases("tax_words"))
+    """A tax word names the question's own debt: not one named only in a comparison
+    («посчитайте проценты по ключевой ставке, как пени по налогам»)."""
+    for p in phrases("tax_words"):
+        found = text.find(p)
+        if found and not _compared(text, min(found)):
+            return True
+    return False
+
+
+def _compared(text: CalcText, first: int) -> bool:
+    """The word at ``first`` stands in a comparison: «как» (not opening its sentence and
+    not followed by a verb: «как посчитать пени по налогу» asks how), «по аналогии с»,
+    «подобно» within three words before it, with no verb in between."""
+    words = text.words
+    markers = word_set("comparison_words")
+    for k in range(first - 1, max(-1, first - 4), -1):
+        w = words[k]
+        if w.sentence != words[first].sentence or w.pos in ("VERB", "INFN"):
+            return False
+        if w.lemma in markers:
+            opens = k == 0 or words[k - 1].sentence != w.sentence
+            return not (w.lemma == "как" and opens)
+    return False
 
 
 def other_law_debt(text: CalcText) -> bool:
