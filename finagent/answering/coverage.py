@@ -273,6 +273,21 @@ def _qualified_covered(attribute: AskedAttribute, scopes: Sequence[Sequence[str]
     return True
 
 
+# a table's row as the documents render it: «| 22 | 26.03.2025 | …» or «№: 22; Дата: …; …»
+_ROW = re.compile(r"\|[^|\n]*\||[^;:\n]+: [^;\n]*; [^;:\n]+: ")
+_LINE_WORDS = re.compile(r"[\w-]+")
+
+
+def _named_outside_rows(text: _Text, name: str) -> bool:
+    """Whether a line of the text that is no table row names ``name``."""
+    forms = normal_forms(name)
+    return any(
+        not _ROW.search(line)
+        and any(forms & _name_forms(w) for w in _LINE_WORDS.findall(line) if w[:1].isupper())
+        for line in text.text.splitlines()
+    )
+
+
 def _naming(name: str, sentence: _Sentence) -> bool:
     return bool(normal_forms(name) & sentence.names)
 
@@ -461,12 +476,13 @@ def coverage_abstention(
                 messages.ABSTAIN_NUMBER.format(number=number),
                 messages.ABSTAIN_NUMBER_MISSING.format(number=number, titles=searched),
             )
-    # a passage of a document that names them elsewhere speaks of them too: the waybill's
-    # mileage section of the lorry its vehicle section names
+    # a passage of a document that names them in its own lines (not in a table's row, one
+    # of a statement's many payees) speaks of them too: the waybill's mileage section of
+    # the lorry its vehicle section names
     naming = {
         c.document_id
         for c, t in zip(chunks, texts, strict=False)
-        if c.document_id and all(_mentions(t, name) for name in names)
+        if c.document_id and all(_named_outside_rows(t, name) for name in names)
     }
     named = [
         t

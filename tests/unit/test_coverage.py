@@ -301,3 +301,17 @@ def test_a_model_is_named_without_its_number_and_in_other_passages() -> None:
     mileage = _waybill("Пробег за смену: 112 км.", "b")
     assert _abstains("Какой пробег у МАЗа по путевому листу?", [vehicle, mileage]) is None
     assert _abstains("Какой пробег у КРАЗа по путевому листу?", [vehicle, mileage]) == "name"
+
+
+def test_a_payee_in_a_statement_row_does_not_lend_it_the_other_rows() -> None:
+    """A statement names a person only in its row: another row's «оклад» is not theirs."""
+    rows = [
+        Chunk(id=f"s{i}", text=text, source="user_docs", title="Выписка", document_id="s")
+        for i, text in enumerate(
+            [
+                "| 4 | 12.03.2025 | Петров Олег Игоревич | Выдача под отчёт | 9 000,00 |",
+                "| 5 | 15.03.2025 | Зарплатный реестр | Оклад за февраль | 310 000,00 |",
+            ]
+        )
+    ]
+    assert _abstains("Какой оклад у Петрова Олега Игоревича?", rows) == "attribute"
