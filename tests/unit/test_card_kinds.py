@@ -88,3 +88,11 @@ def test_a_kind_of_sheet_is_a_heading_a_sheet_of_a_form_is_not() -> None:
     assert card.title == "Путевой лист автобуса № 51"
     assert card.doc_type_name == "путевой лист автобуса"
     assert kind_phrase("ЛИСТ № 2") is None
+
+
+def test_a_prepositional_cue_yields_to_the_noun_it_follows() -> None:
+    """«с испытанием на срок 3 месяца» is the probation, «заключён на срок» the term."""
+    order = build_card("d6", "t1.md", "**с испытанием на срок** 3 (три) месяца")
+    assert [(f.field, f.value) for f in order.facts] == [("probation", "3 мес.")]
+    lease = build_card("d7", "a.md", "Договор заключён на срок 11 месяцев.")
+    assert [(f.field, f.value) for f in lease.facts] == [("valid_until", "11 мес.")]
