@@ -153,10 +153,13 @@ def _capitalised(text: str) -> set[str]:
 
 def _name_forms(word: str) -> frozenset[str]:
     """The forms of a written name and of its hyphenated parts: «ТехСервис-Плюс» is
-    called «ТехСервис» too."""
-    parts = [part for part in word.split("-") if part[:1].isupper()]
+    called «ТехСервис» too, and a model written with its number («КАМАЗ-43253») is called
+    by its name alone («КАМАЗ»)."""
+    pieces = word.split("-")
+    parts = [part for part in pieces if part[:1].isupper()]
+    numbered = len(pieces) > 1 and all(p[:1].isupper() or p.isdigit() for p in pieces)
     forms = set(normal_forms(word))
-    for part in parts if len(parts) > 1 else []:
+    for part in parts if len(parts) > 1 or numbered else []:
         forms |= normal_forms(part)
     return frozenset(forms)
 
@@ -218,9 +221,12 @@ _LIST_ITEMS = frozenset({"позиция", "строка"})
 
 
 def _covered(attribute: AskedAttribute, scopes: Sequence[Sequence[str]]) -> bool:
-    """Whether some scope (a lemma sequence) names the attribute."""
+    """Whether some scope (a lemma sequence) names the attribute, as itself, a synonym or
+    a relative adjective made of it (``_derived_adjective``)."""
     phrases = [" ".join(p) for p in _synonyms(attribute)]
     if any(find_cue(scope, phrase) >= 0 for scope in scopes for phrase in phrases):
+        return True
+    if any(_derived_adjective(attribute.head, lemma) for scope in scopes for lemma in scope):
         return True
     short = _PLACE_ABBREVIATIONS.get(attribute.head)
     # «г.» of a place, not of a year («2025 г.»)
@@ -231,6 +237,24 @@ def _covered(attribute: AskedAttribute, scopes: Sequence[Sequence[str]]) -> bool
         for scope in scopes
         for i, word in enumerate(scope)
     )
+
+
+# a relative adjective keeps its noun's stem but for the last letters and a consonant
+# alternation: «дизель» — «дизельный», «пусконаладка» — «пусконаладочный»
+_DERIVED_LOST = 2
+_DERIVED_MIN = 6
+
+
+def _derived_adjective(head: str, lemma: str) -> bool:
+    """Whether ``lemma`` is an adjective made of the noun ``head``: «дизельное топливо»
+    states the diesel asked as «дизель», «пусконаладочные работы» the «пусконаладка».
+    The shared beginning covers all of the noun but its last two letters and is at least
+    six letters long: «численность» is not «число», «ставка» not «ставочный»."""
+    if lemma == head or len(head) < _DERIVED_MIN or lemma[:_DERIVED_MIN] != head[:_DERIVED_MIN]:
+        return False
+    pairs = zip(head, lemma, strict=False)
+    shared = next((i for i, (a, b) in enumerate(pairs) if a != b), min(len(head), len(lemma)))
+    return shared >= len(head) - _DERIVED_LOST and part_of_speech(lemma) == "ADJF"
 
 
 def _qualified_covered(attribute: AskedAttribute, scopes: Sequence[Sequence[str]]) -> bool:
@@ -247,6 +271,21 @@ def _qualified_covered(attribute: AskedAttribute, scopes: Sequence[Sequence[str]
         ):
             return False
     return True
+
+
+# a table's row as the documents render it: «| 22 | 26.03.2025 | …» or «№: 22; Дата: …; …»
+_ROW = re.compile(r"\|[^|\n]*\||[^;:\n]+: [^;\n]*; [^;:\n]+: ")
+_LINE_WORDS = re.compile(r"[\w-]+")
+
+
+def _named_outside_rows(text: _Text, name: str) -> bool:
+    """Whether a line of the text that is no table row names ``name``."""
+    forms = normal_forms(name)
+    return any(
+        not _ROW.search(line)
+        and any(forms & _name_forms(w) for w in _LINE_WORDS.findall(line) if w[:1].isupper())
+        for line in text.text.splitlines()
+    )
 
 
 def _naming(name: str, sentence: _Sentence) -> bool:
@@ -437,7 +476,20 @@ def coverage_abstention(
                 messages.ABSTAIN_NUMBER.format(number=number),
                 messages.ABSTAIN_NUMBER_MISSING.format(number=number, titles=searched),
             )
-    named = [t for t in texts if all(_mentions(t, name) for name in names)]
+    # a passage of a document that names them in its own lines (not in a table's row, one
+    # of a statement's many payees) speaks of them too: the waybill's mileage section of
+    # the lorry its vehicle section names
+    naming = {
+        c.document_id
+        for c, t in zip(chunks, texts, strict=False)
+        if c.document_id and all(_named_outside_rows(t, name) for name in names)
+    }
+    named = [
+        t
+        for at, t in enumerate(texts)
+        if all(_mentions(t, name) for name in names)
+        or (at < len(chunks) and chunks[at].document_id in naming)
+    ]
     if question.answer_type not in ("date", "period"):
         for day in dates:
             if not any(day.value in t.dates for t in texts):

@@ -8,6 +8,7 @@ from decimal import Decimal
 from finagent.cards import fields as F
 from finagent.cards.model import Fact, FactKind
 from finagent.language.cues import cue_lemmas
+from finagent.language.lemmas import part_of_speech
 from finagent.language.spans import DateMention, Identifier, Money, Percent, Period, Span
 from finagent.language.text import Analysed, AnalysedSentence
 
@@ -65,9 +66,13 @@ def _cue_distance(
 
 
 def label(sentence: AnalysedSentence, span: Span, kinds: tuple[F.FieldKind, ...]) -> str:
-    """The field whose cue is nearest before the span in its clause (then just after it)."""
+    """The field whose cue is nearest before the span in its clause (then just after it).
+    A cue that opens with a preposition («на срок») says what the noun before it is given
+    for: when that noun is another field's cue («с испытанием на срок 3 месяца»), the
+    value is that field's (``_governing``)."""
     before, after = _window(sentence, span)
     best: tuple[int, int, str] | None = None
+    found: list[tuple[int, int, str, tuple[str, ...]]] = []
     for order, field in enumerate(F.FIELDS):
         if field.kind not in kinds:
             continue
@@ -82,9 +87,28 @@ def label(sentence: AnalysedSentence, span: Span, kinds: tuple[F.FieldKind, ...]
             distance = _cue_distance(before, lemmas, not_after)
             if distance is None and _cue_distance(after[: len(lemmas) + 1], lemmas) is not None:
                 distance = _BEFORE + 1
+            if distance is not None:
+                found.append((distance, order, field.key, lemmas))
             if distance is not None and (best is None or (distance, order) < best[:2]):
                 best = (distance, order, field.key)
-    return best[2] if best else "other"
+    if best is None:
+        return "other"
+    return _governing(best, found) or best[2]
+
+
+def _governing(
+    best: tuple[int, int, str], found: Sequence[tuple[int, int, str, tuple[str, ...]]]
+) -> str | None:
+    """The field of the noun a prepositional cue follows: «испытание» of «испытанием на
+    срок»; not a verb («заключён на срок» states how long the contract runs)."""
+    cue = next(lemmas for d, o, key, lemmas in found if (d, o, key) == best)
+    if part_of_speech(cue[0]) != "PREP":
+        return None
+    before = best[0] + len(cue)
+    for distance, _order, key, lemmas in sorted(found):
+        if distance == before and key != best[2] and part_of_speech(lemmas[-1]) == "NOUN":
+            return key
+    return None
 
 
 def _per(sentence: AnalysedSentence, span: Span) -> str | None:

@@ -26,6 +26,9 @@ _PERIOD_WITHIN = 4
 _MIN_HEAD = 4  # letters of a head word («акт» is a known kind; «код», «лист» are no titles)
 # a form's metadata names the form, not the document: «Унифицированная форма № АО-1»
 _FORM_WORDS = frozenset({"форма", "код", "окуд", "окпо", "бланк", "лист", "страница"})
+# a sheet of a form («Лист 2») is no title, but a kind of sheet is: «путевой лист»,
+# «расчётный лист», «лист нетрудоспособности»
+_SHEET_WORDS = frozenset({"лист"})
 # «Основание: договор поставки …», «Транспортная накладная: № 214-Т»: a field, not a title
 _LABEL = re.compile(r"^[^:№\d]{1,60}?:")
 _LABEL_WORDS = 4
@@ -88,7 +91,10 @@ def kind_phrase(line: str, marked: bool = False, numbered: bool = True) -> KindP
     if numbered and not _names_itself([t.text for t in tokens[at:]]):
         return None
     lemmas = tuple(lemma(word) for word in words)
-    if _FORM_WORDS & set(lemmas) or len(max(words, key=len)) < _MIN_HEAD:
+    form_words = _FORM_WORDS & set(lemmas)
+    if len(words) > 1 and form_words <= _SHEET_WORDS:
+        form_words = frozenset()
+    if form_words or len(max(words, key=len)) < _MIN_HEAD:
         return None
     return KindPhrase(" ".join(word.lower() for word in words), lemmas, head)
 

@@ -75,3 +75,24 @@ def test_label_lines_and_form_metadata_name_no_kind() -> None:
     assert kind_phrase("ШТАТНОЕ РАСПИСАНИЕ № 2") is not None
     assert kind_phrase("Штатное расписание № 2") is None  # no heading: plain text, no capitals
     assert kind_phrase("Штатное расписание № 2", marked=True) is not None
+
+
+def test_a_kind_of_sheet_is_a_heading_a_sheet_of_a_form_is_not() -> None:
+    """«ПУТЕВОЙ ЛИСТ № 51» names its kind (underlined, over a later section in capitals);
+    «Лист 2» or «Лист № 2» alone is a page of a form."""
+    waybill = (
+        "ПУТЕВОЙ ЛИСТ АВТОБУСА № 51\n==========\n\nДата выдачи: 3 марта 2026 г.\n\n"
+        "ЗАДАНИЕ ВОДИТЕЛЮ\n| № | Пункт погрузки |\n| 1 | г. Тверь |\n"
+    )
+    card = build_card("d5", "pl.txt", waybill)
+    assert card.title == "Путевой лист автобуса № 51"
+    assert card.doc_type_name == "путевой лист автобуса"
+    assert kind_phrase("ЛИСТ № 2") is None
+
+
+def test_a_prepositional_cue_yields_to_the_noun_it_follows() -> None:
+    """«с испытанием на срок 3 месяца» is the probation, «заключён на срок» the term."""
+    order = build_card("d6", "t1.md", "**с испытанием на срок** 3 (три) месяца")
+    assert [(f.field, f.value) for f in order.facts] == [("probation", "3 мес.")]
+    lease = build_card("d7", "a.md", "Договор заключён на срок 11 месяцев.")
+    assert [(f.field, f.value) for f in lease.facts] == [("valid_until", "11 мес.")]

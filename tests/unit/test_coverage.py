@@ -278,3 +278,40 @@ def test_a_qualified_value_of_the_users_own_word_is_not_declined() -> None:
     chunks = [_doc(text, "Договор лизинга")]
     question = "Какая выкупная стоимость станка по договору лизинга?"
     assert _abstains_with_cards(question, chunks, {"lease": text}) is None
+
+
+def _waybill(text: str, title: str) -> Chunk:
+    return Chunk(
+        id=title, text=text, source="user_docs", title="Путевой лист № 51", document_id="w51"
+    )
+
+
+def test_a_relative_adjective_states_the_noun_asked() -> None:
+    """«дизельное топливо» speaks of «дизель»; «число» does not state «численность»."""
+    fuel = _doc("Топливо: дизельное, расход фактический 31 л.", "Путевой лист № 51")
+    assert _abstains("Сколько дизеля ушло по путевому листу № 51?", [fuel]) is None
+    staff = _doc("Выплачено 40 000 руб., в том числе премия 5 000 руб.", "Ведомость")
+    assert _abstains("Какая численность работников в ведомости?", [staff]) == "attribute"
+
+
+def test_a_model_is_named_without_its_number_and_in_other_passages() -> None:
+    """«МАЗ-6312» is called «Вольво»; the waybill's mileage section speaks of the lorry
+    its vehicle section names."""
+    vehicle = _waybill("АВТОМОБИЛЬ. Марка: МАЗ-6312, гаражный номер 4.", "a")
+    mileage = _waybill("Пробег за смену: 112 км.", "b")
+    assert _abstains("Какой пробег у МАЗа по путевому листу?", [vehicle, mileage]) is None
+    assert _abstains("Какой пробег у КРАЗа по путевому листу?", [vehicle, mileage]) == "name"
+
+
+def test_a_payee_in_a_statement_row_does_not_lend_it_the_other_rows() -> None:
+    """A statement names a person only in its row: another row's «оклад» is not theirs."""
+    rows = [
+        Chunk(id=f"s{i}", text=text, source="user_docs", title="Выписка", document_id="s")
+        for i, text in enumerate(
+            [
+                "| 4 | 12.03.2025 | Петров Олег Игоревич | Выдача под отчёт | 9 000,00 |",
+                "| 5 | 15.03.2025 | Зарплатный реестр | Оклад за февраль | 310 000,00 |",
+            ]
+        )
+    ]
+    assert _abstains("Какой оклад у Петрова Олега Игоревича?", rows) == "attribute"
