@@ -56,6 +56,7 @@ from finagent.answering.final import (
 )
 from finagent.answering.further_parts import further_parts
 from finagent.answering.general_rule import prefer_general_case, prefer_general_rule
+from finagent.answering.given_value import prefer_given_value
 from finagent.answering.list_items import prefer_matching_item
 from finagent.answering.output_checks import (
     Problem,
@@ -176,6 +177,7 @@ async def _rank(turn: TurnInput) -> tuple[list[Candidate], float | None]:
         ranked = prefer_asked_subject(turn.question, ranked)
         ranked = prefer_asked_year(turn.question, ranked)
         ranked = prefer_code_point(turn.question, ranked)
+        ranked = prefer_given_value(turn.question, ranked)
         ranked = prefer_window(turn.question, ranked)
         ranked = prefer_rule(turn.question, ranked)
         whole = whole_document_candidates(turn.question, turn.texts, turn.ctx, turn.cards)

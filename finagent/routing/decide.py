@@ -47,6 +47,7 @@ from finagent.routing.named_documents import NamedDocuments, named_documents
 from finagent.routing.router import (
     Router,
     cards_decision,
+    general_only,
     load_classifier,
     prepare,
     selected_documents_decision,
@@ -115,7 +116,9 @@ async def offline_decision(
     decision = router.route(text, vector, inventory, follow_up, named, answer_type)
     if user_id is None or not document_ids:
         return decision
-    if decision.rule == "inventory" and word_only(decision, text, inventory, named):
+    if (decision.rule == "inventory" and word_only(decision, text, inventory, named)) or (
+        general_only(decision, named)
+    ):
         held = await held_sentence(deps, user_id, document_ids, vector, debug)
         return law_closer_decision(decision, held)
     if not may_yield(text, decision):

@@ -161,6 +161,29 @@ def word_only(
     return not (found.counterparties or found.titles)
 
 
+# the routes to the documents taken on a general signal: the classifier's label, or a kind
+# of document the user holds named with nothing of theirs in particular
+_GENERAL_DOCUMENT_RULES = frozenset({"classifier_documents", "cards"})
+
+
+def general_only(decision: Decision, named: NamedDocuments) -> bool:
+    """The classifier or a kind of the user's documents chose the documents for a question
+    with nothing of the user's in it: no party, number, name or rare word of theirs, not
+    asked in the first person or about the user's own affairs, not about what a held
+    document states («какой штраф за каждый не представленный по требованию документ?»,
+    «самозанятый второй раз не выбил чек — какой штраф?»)."""
+    if decision.rule not in _GENERAL_DOCUMENT_RULES:
+        return False
+    return not (
+        named.specific
+        or named.own
+        or named.own_asked
+        or named.own_act
+        or named.of_record
+        or named.stated_in_held
+    )
+
+
 def _absent_only(
     decision: Decision, text: str, inventory: Inventory | None, named: NamedDocuments
 ) -> bool:

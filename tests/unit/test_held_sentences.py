@@ -12,6 +12,8 @@ from finagent.routing.held_sentences import (
     held_sentence_decision,
     law_closer_decision,
 )
+from finagent.routing.named_documents import NamedDocuments
+from finagent.routing.router import general_only
 from finagent.state import Decision, Scenario
 
 MODEL = "test-model"
@@ -102,3 +104,32 @@ def test_a_held_sentence_as_close_as_the_law_keeps_the_documents() -> None:
     decision = _documents_by_word()
     assert law_closer_decision(decision, held) is decision
     assert law_closer_decision(decision, None) is decision
+
+
+def _documents_by(rule: str) -> Decision:
+    return Decision(
+        scenario=Scenario.ALL_DOCUMENTS,
+        confidence=0.9,
+        reason="classifier: the user's documents (0.54) over nothing",
+        source="rules",
+        rule=rule,
+        sub_queries=["Самозанятый второй раз не выбил чек. Какой штраф?"],
+    )
+
+
+def test_a_general_documents_route_may_yield_to_a_closer_law_passage() -> None:
+    impersonal = NamedDocuments()
+    assert general_only(_documents_by("classifier_documents"), impersonal)
+    assert general_only(_documents_by("cards"), impersonal)
+    held = best_held_sentence(_records(), _unit(0, 0, 1), MODEL, law_similarity=0.5)
+    decided = law_closer_decision(_documents_by("classifier_documents"), held)
+    assert decided.scenario == Scenario.ROUTED and decided.rule == "law_closer"
+
+
+def test_a_question_with_the_users_own_affairs_keeps_its_documents_route() -> None:
+    decision = _documents_by("classifier_documents")
+    assert not general_only(decision, NamedDocuments(own=True))
+    assert not general_only(decision, NamedDocuments(precise_ids=["doc-lease"]))
+    assert not general_only(decision, NamedDocuments(of_record=True))
+    assert not general_only(decision, NamedDocuments(stated_in_held=True))
+    assert not general_only(_documents_by("cards_vocabulary"), NamedDocuments())
