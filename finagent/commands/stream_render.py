@@ -13,6 +13,7 @@ from typing import Any, TextIO
 from finagent.clients.budget import answer_budget
 from finagent.config import Settings
 from finagent.graph.agent import Agent, InvalidRequestError
+from finagent.retrieval.early_index import EarlyIndex
 from finagent.retrieval.fairness import embedding_user
 
 CHECKED_HEADER = "\n\n--- проверенный ответ ---\n"
@@ -63,12 +64,14 @@ async def stream_answer(
     query: str,
     chat_id: str | None,
     document_ids: list[str] | None,
+    early: EarlyIndex | None = None,
 ) -> None:
-    """Answer ``query`` and render its events; InvalidRequestError for bad input."""
+    """Answer ``query`` and render its events; InvalidRequestError for bad input.
+    ``early``: the index ``finagent ask`` started opening (finagent/retrieval/early_index.py)."""
     from finagent.commands.hints import empty_index_hint
     from finagent.server.stream import run_events
 
-    agent = await Agent.create(settings)
+    agent = await Agent.create(settings, early=early)
     try:
         prepared = agent.prepare(user, query, chat_id, document_ids)
         hint = await empty_index_hint(agent.deps, user)
