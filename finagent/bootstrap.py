@@ -38,7 +38,6 @@ if TYPE_CHECKING:  # slow to import; annotations only
     from langgraph.checkpoint.base import BaseCheckpointSaver
     from langgraph.store.base import BaseStore
 
-    from finagent.retrieval.early_index import EarlyIndex
     from finagent.retrieval.ingest import Ingestor
     from finagent.tools.base import Tool
     from finagent.tools.catalog import LiveClients
@@ -99,9 +98,7 @@ class Root:
 
     ``llm``, ``index`` and ``embedder`` replace the configured ones (tests, evaluations);
     ``tools=False`` skips the live clients and tools (``finagent route`` needs none);
-    ``extra_tools`` (e.g. MCP tools) join the registry after the domain tools;
-    ``early`` is the index a command started opening before its imports (``finagent ask``,
-    finagent/retrieval/early_index.py), taken over instead of building one.
+    ``extra_tools`` (e.g. MCP tools) join the registry after the domain tools.
     """
 
     def __init__(
@@ -113,14 +110,12 @@ class Root:
         embedder: Embedder | None = None,
         tools: bool = True,
         extra_tools: Sequence[Tool[Any]] = (),
-        early: EarlyIndex | None = None,
     ) -> None:
         register_secrets(settings.secret_values())
         configure_tracing()  # traces go out redacted, or not at all
         self.settings = settings
         self._llm = llm
         self._index = index
-        self._early = early
         self._embedder = embedder
         self._with_tools = tools
         self._extra_tools = tuple(extra_tools)
@@ -161,9 +156,6 @@ class Root:
         stack = self._stack
         llm, role_llms = await asyncio.to_thread(self._models)
         index = self._index
-        early, self._early = self._early, None  # taken once; a restart builds its own
-        if index is None and early is not None:
-            index = await asyncio.to_thread(early.take)
         if index is None:
             index = await asyncio.to_thread(build_index, settings)
         stack.push_async_callback(index.close)

@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
 from finagent.commands.common import VERBOSE, JsonOpt, UserOpt, load_settings, print_json, run
 from finagent.commands.hints import empty_index_hint
 from finagent.commands.running import fail
-
-if TYPE_CHECKING:
-    from finagent.config import Settings
-    from finagent.retrieval.early_index import EarlyIndex
 
 
 def ask(
@@ -32,28 +28,7 @@ def ask(
         checked_query(query, settings.max_query_chars)
     except InvalidRequestError as exc:
         fail(str(exc))
-    from finagent.retrieval.early_index import start_early_index
-
-    # the index's shard loads (native code, GIL released) while the graph's code imports
-    early = start_early_index(settings)
-    try:
-        _answer(settings, early, query, user, doc, chat, json_out)
-    finally:
-        if early is not None:
-            early.discard()
-
-
-def _answer(
-    settings: Settings,
-    early: EarlyIndex | None,
-    query: str,
-    user: str,
-    doc: list[str] | None,
-    chat: str | None,
-    json_out: bool,
-) -> None:
     from finagent.graph.agent import Agent
-    from finagent.input_checks import InvalidRequestError
 
     if not json_out:
         from finagent.commands.stream_render import TerminalRenderer, stream_answer
@@ -69,7 +44,6 @@ def _answer(
                     query=query,
                     chat_id=chat,
                     document_ids=doc,
-                    early=early,
                 )
             )
         except InvalidRequestError as exc:
@@ -77,7 +51,7 @@ def _answer(
         return
 
     async def go() -> Any:
-        agent = await Agent.create(settings, early=early)
+        agent = await Agent.create(settings)
         try:
             hint = await empty_index_hint(agent.deps, user)
             if hint:

@@ -13,7 +13,6 @@ from typing import Any, TextIO
 from finagent.clients.budget import answer_budget
 from finagent.config import Settings
 from finagent.graph.agent import Agent, InvalidRequestError
-from finagent.retrieval.early_index import EarlyIndex
 from finagent.retrieval.fairness import embedding_user
 
 CHECKED_HEADER = "\n\n--- проверенный ответ ---\n"
@@ -64,14 +63,12 @@ async def stream_answer(
     query: str,
     chat_id: str | None,
     document_ids: list[str] | None,
-    early: EarlyIndex | None = None,
 ) -> None:
-    """Answer ``query`` and render its events; InvalidRequestError for bad input.
-    ``early``: the index ``finagent ask`` started opening (finagent/retrieval/early_index.py)."""
+    """Answer ``query`` and render its events; InvalidRequestError for bad input."""
     from finagent.commands.hints import empty_index_hint
     from finagent.server.stream import run_events
 
-    agent = await Agent.create(settings, early=early)
+    agent = await Agent.create(settings)
     try:
         prepared = agent.prepare(user, query, chat_id, document_ids)
         hint = await empty_index_hint(agent.deps, user)

@@ -92,18 +92,6 @@ class EdgeIndex:
             self._shards[collection] = shard
             return shard
 
-    def preopen(self, collection: str) -> bool:
-        """Open an existing collection's shard now (blocking: call it from a worker thread)
-        and say whether it is open. Loading a shard is mostly disk reads in native code that
-        release the GIL, so it can overlap a command's imports. A collection that is missing
-        or cannot be opened (held by another process) is left for its first use, which
-        creates it or raises exactly as it would have without this call."""
-        try:
-            self._open(collection, None)
-        except IndexUnavailableError:
-            return False
-        return True
-
     @staticmethod
     def _config(dim: int, idf: bool) -> qe.EdgeConfig:
         sparse = qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf) if idf else None
