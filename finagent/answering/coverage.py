@@ -67,6 +67,9 @@ from finagent.question.tables import (
 from finagent.state import Chunk
 
 _MAX_TITLES = 3
+# a document the question names by itself (its kind, number or title), not by a party or
+# person it mentions (a statement names many)
+_BY_ITSELF = frozenset({"тип", "номер", "заголовок"})
 # the noun of a role's activity: «поручитель» — «поручительство», «представитель» —
 # «представительство»
 _ACTIVITY = "ство"
@@ -80,7 +83,13 @@ _YEAR = re.compile(r"(?<![\d.,])(?:19|20)\d{2}(?![\d,])")
 # the state of an account or of settlements, which changes with every operation: asked
 # «сейчас» / «на сегодня», only a source dated today states it
 _BALANCES = frozenset("остаток сальдо задолженность долг переплата недоимка баланс".split())
-_NOW = frozenset({"сейчас", "сегодня", "текущий", "нынешний"})
+_NOW = frozenset({"сейчас", "сегодня", "сегодняшний", "текущий", "нынешний"})
+# «сколько мы должны X»: «должны» (pymorphy3: the short adjective «должный») without an
+# infinitive after it asks a debt; «должны заплатить» asks an obligation, not a balance
+_OWE = "должный"
+# a count of the people who work somewhere: asked now, it is a state like a balance
+_STAFF = frozenset({"человек", "работник", "сотрудник", "численность", "штат"})
+_WORK = frozenset({"работать", "трудиться", "числиться", "штат", "численность"})
 # a yes/no question or a definition asks for no value of the entities it names («нужно ли
 # регистрировать договор в Росреестре?»)
 _NOT_VALUES = frozenset({"yes_no", "definition"})
@@ -107,6 +116,7 @@ class _Text:
     years: set[int] = field(default_factory=set)  # years it names, alone or in dates
     sentences: list[_Sentence] = field(default_factory=list)
     owners: set[str] = field(default_factory=set)  # names of its document's title and parties
+    document: str = ""  # the user's document it is a passage of
 
     @classmethod
     def of(cls, text: str, header: str = "", owners: str = "") -> _Text:
@@ -341,9 +351,32 @@ def _periods_beside(
     return months, years
 
 
+def _owes(question: Question) -> bool:
+    """«сколько мы должны поставщику»: a debt asked with «должны» and no infinitive after
+    it («должны заплатить до 10 числа» asks an obligation)."""
+    lemmas = question.lemmas
+    return any(
+        lemma == _OWE and not any(part_of_speech(w) == "INFN" for w in lemmas[at + 1 :])
+        for at, lemma in enumerate(lemmas)
+    )
+
+
+def _now(question: Question) -> bool:
+    return bool(_NOW & set(question.lemmas))
+
+
 def _balance_now(question: Question) -> bool:
-    """The state of an account or of settlements asked «сейчас» / «на сегодня»."""
-    return bool(_NOW & set(question.lemmas)) and bool(_BALANCES & set(question.topic))
+    """The state of an account or of settlements asked «сейчас» / «на сегодняшний день»."""
+    return _now(question) and (bool(_BALANCES & set(question.topic)) or _owes(question))
+
+
+def _staff_now(question: Question) -> bool:
+    """The number of people who work somewhere asked «сейчас» («сколько человек сейчас
+    работает», «какая сейчас численность»): it changes with every hire, so only a source
+    dated on the as-of day states it."""
+    lemmas = set(question.lemmas)
+    counted = "численность" in lemmas or ("сколько" in lemmas and bool(_STAFF & lemmas))
+    return _now(question) and counted and bool(_WORK & lemmas)
 
 
 def undated(title: str) -> str:
@@ -413,16 +446,16 @@ def coverage_abstention(
         return None
     if (
         documents
-        and _balance_now(question)
+        and (_balance_now(question) or _staff_now(question))
         and not any(
             question.as_of in t.dates for t in (_Text.of(f"{c.title}\n{c.text}") for c in chunks)
         )
     ):
-        return Abstention(
-            "date",
-            messages.ABSTAIN_BALANCE_NOW,
-            messages.ABSTAIN_BALANCE_NOW_MISSING.format(titles=_titles(chunks)),
-        )
+        if _balance_now(question):
+            reason, missing = messages.ABSTAIN_BALANCE_NOW, messages.ABSTAIN_BALANCE_NOW_MISSING
+        else:
+            reason, missing = messages.ABSTAIN_STAFF_NOW, messages.ABSTAIN_STAFF_NOW_MISSING
+        return Abstention("date", reason, missing.format(titles=_titles(chunks)))
     if question.answer_type in _NOT_VALUES:
         return None
     # only in the user's documents, and only a person or a company: a street, a product or
@@ -451,6 +484,8 @@ def coverage_abstention(
         )
         for c in chunks
     ]
+    for text, chunk in zip(texts, chunks, strict=True):
+        text.document = chunk.document_id or ""
     texts += [_Text.of(s) for s in sentences]
     held = [_Text.of("", header) for header in headers.values()]
     searched = _titles(chunks)
@@ -508,7 +543,15 @@ def coverage_abstention(
         for year in years:
             if year not in stated_years:
                 return _other_period(f"{year} год", searched)
-    passages = [t.lemmas for t in named or texts]
+    # a document the question names («по путевому листу № 0872») that names them in one
+    # passage is about them in every other one: the waybill naming the truck «КАМАЗ-43253»
+    # states its mileage in another passage (a statement not named keeps to its rows)
+    asked = {match.document_id for match in question.documents if _BY_ITSELF & set(match.reasons)}
+    asked |= {t.document for t in texts for number in numbers if _number_held(number, [t])}
+    naming = {t.document for t in named if t.document and t.document in asked}
+    passages = [t.lemmas for t in texts if t in named or t.document in naming] or [
+        t.lemmas for t in texts
+    ]
     beside = _scopes(named or texts, names)
     for attribute in specific:
         scopes = beside if attribute.head in REQUISITES else passages

@@ -370,8 +370,10 @@ def compose_direct(
     cards: list[CardAnswer],
     warning: str | None = None,
     note: str | None = None,
+    after_lead: str | None = None,
 ) -> str:
-    """The offline answer in the answer format, led by the value asked."""
+    """The offline answer in the answer format, led by the value asked; ``after_lead``
+    stands right after the lead (the first line when there is no lead)."""
     lead: list[str] = []
     if cards:
         lead = card_lead(cards)
@@ -395,5 +397,12 @@ def compose_direct(
         return code_norm(question, candidates, shown)
 
     return compose_key_facts(
-        ctx, ranked, warning, note, lead=lead or None, more=more, norm=None if cards else norm
+        ctx,
+        ranked,
+        warning,
+        note,
+        lead=lead or None,
+        more=more,
+        norm=None if cards else norm,
+        after_lead=after_lead,
     )

@@ -204,6 +204,7 @@ def compose_key_facts(
     lead: list[str] | None = None,
     more: list[Candidate] | None = None,
     norm: Callable[[list[Candidate], list[str]], Candidate | None] | None = None,
+    after_lead: str | None = None,
 ) -> str:
     """Offline answer whose Краткий вывод quotes the key fact verbatim, each with its [n].
 
@@ -212,7 +213,9 @@ def compose_key_facts(
     direct composer's value line and quotes, :mod:`finagent.answering.direct`); ``more``
     are quoted after it (the answers to a question's further parts); ``norm``, given the
     candidates and what the answer quotes, picks a Code sentence the details add as
-    «Норма НК РФ» (:mod:`finagent.answering.code_norm`).
+    «Норма НК РФ» (:mod:`finagent.answering.code_norm`); ``after_lead`` stands right after
+    the lead (first when there is none: the notice of a failed live source whose question
+    is about the past, :mod:`finagent.answering.live_offline`).
     """
     if not ctx.chunks and not ctx.external:
         return f"## Краткий вывод\n{NOTHING_FOUND}\n\n## Подробный анализ\n{NOTHING_FOUND}"
@@ -229,6 +232,8 @@ def compose_key_facts(
         if runner_up is not None and runner_up.score >= top.score - 0.01:
             quote = clean_sentence(runner_up.sentence)
             summary.append(f"{quote_lead(runner_up)} «{quote}» [{runner_up.number}]")
+    if after_lead:
+        summary.append(after_lead)
     for c in more or []:
         quote = clean_sentence(c.sentence)
         if quote and not any(quote in line for line in summary):

@@ -58,6 +58,7 @@ from finagent.answering.further_parts import further_parts
 from finagent.answering.general_rule import prefer_general_case, prefer_general_rule
 from finagent.answering.given_value import prefer_given_value
 from finagent.answering.list_items import prefer_matching_item
+from finagent.answering.live_offline import notice_follows
 from finagent.answering.output_checks import (
     Problem,
     count,
@@ -239,14 +240,15 @@ def _live_notice(ctx: AnswerContext) -> dict[str, Any] | None:
     return {"answer": text, "debug": {"answer_mode": "live_unavailable"}}
 
 
-def _live_offline(ctx: AnswerContext) -> str | None:
+def _live_offline(ctx: AnswerContext, where: str = messages.FROM_KNOWLEDGE_BASE) -> str | None:
     """The Краткий вывод's first line when a live source failed and the knowledge base
-    answers instead: the reader must not take its figures for live data."""
+    answers instead: the reader must not take its figures for live data (``where``: the
+    answer is below it, or above it for a question about a past rate)."""
     if not ctx.unavailable or not ctx.chunks:
         return None
     for notice in ctx.unavailable:
         ctx.notices.remove(notice)
-    return " ".join(dict.fromkeys(ctx.unavailable)) + " " + messages.FROM_KNOWLEDGE_BASE
+    return " ".join(dict.fromkeys(ctx.unavailable)) + " " + where
 
 
 def _card_sentences(evidence: Evidence) -> list[str]:
@@ -276,9 +278,15 @@ async def _offline(turn: TurnInput, evidence: Evidence, only_smalltalk: bool) ->
                     ctx.chunk_numbers.append(candidate.number)
             if used:
                 update_chunks = used
-            body = compose_direct(
-                turn.question, ctx, evidence.ranked, evidence.cards, _live_offline(ctx)
-            )
+            if notice_follows(turn.question, ctx.unavailable):
+                # a past rate: the knowledge base's answer leads, the notice follows it
+                after = _live_offline(ctx, messages.FROM_KNOWLEDGE_BASE_ABOVE)
+                body = compose_direct(
+                    turn.question, ctx, evidence.ranked, evidence.cards, after_lead=after
+                )
+            else:
+                offline = _live_offline(ctx)
+                body = compose_direct(turn.question, ctx, evidence.ranked, evidence.cards, offline)
             # the details quote sentences of whole documents further down the ranking too
             for candidate in evidence.ranked:
                 chunk = candidate.chunk
@@ -290,7 +298,11 @@ async def _offline(turn: TurnInput, evidence: Evidence, only_smalltalk: bool) ->
             debug["card_fields"] = [a.key for a in evidence.cards]
         else:
             more = further_parts(turn.question, evidence.ranked)
-            body = compose_key_facts(ctx, evidence.ranked, _live_offline(ctx), more=more)
+            if notice_follows(turn.question, ctx.unavailable):
+                after = _live_offline(ctx, messages.FROM_KNOWLEDGE_BASE_ABOVE)
+                body = compose_key_facts(ctx, evidence.ranked, more=more, after_lead=after)
+            else:
+                body = compose_key_facts(ctx, evidence.ranked, _live_offline(ctx), more=more)
         known = [turn.query, *_card_sentences(evidence)]
         text, checked = await verified(
             deps, body, ctx, turn.decision, ctx.sources, turn.question.as_of, known

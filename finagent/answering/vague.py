@@ -24,6 +24,10 @@ _REQUESTS = frozenset(
     "платить заплатить уплатить оплатить должный должен нужный там тут весь".split()
 )
 _DOCUMENT_WORDS = frozenset({"договор", "документ", "контракт", "соглашение"})
+# a condition of being late or failing that names nothing late: «какой штраф будет, если
+# опоздаю?» — late with a return, a payment or an answer; the sanctions differ
+_CONDITIONS = frozenset({"если", "когда", "при"})
+_LATE_ACTS = frozenset({"опоздать", "опаздывать", "просрочить", "задержать", "успеть"})
 _MAX_TITLES = 5
 # words that point at something named before, and the particles that may open a question
 # before them
@@ -86,6 +90,8 @@ def clarification(
         return None
     taxes = {lm for t in TAXES if t.key in question.taxes for c in t.cues for lm in cue_lemmas(c)}
     vocabulary = GENERIC_HEADS | _REQUESTS | _DOCUMENT_WORDS | taxes
+    if _CONDITIONS & set(question.topic):
+        vocabulary |= _CONDITIONS | _LATE_ACTS | {"не"}
     generic = all(lemma in vocabulary for lemma in question.topic)
     # in the documents' scenarios, a pointer with nothing to point at asks which document
     pointing = documents and _unresolved_reference(question)

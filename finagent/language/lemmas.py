@@ -116,6 +116,16 @@ def done(word: str) -> bool:
 
 
 @lru_cache(maxsize=50_000)
+def past_participle(word: str) -> bool:
+    """A past participle by any reading («установленный», which pymorphy3 reads first as an
+    adjective; «действовавшая»)."""
+    folded = fold(word)
+    if not any("а" <= ch <= "я" for ch in folded):
+        return False
+    return any(p.tag.POS in ("PRTF", "PRTS") and "past" in p.tag for p in _analyzer().parse(folded))
+
+
+@lru_cache(maxsize=50_000)
 def past_verb(word: str) -> bool:
     """A finite verb in the past tense («начислил», «отгрузили»; not the participle
     «указана», which a rule's wording uses as often)."""

@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from pydantic import BaseModel
@@ -29,6 +30,7 @@ _MODIFIERS = frozenset({"ADJF", "PRTF", "ADVB", "PRCL", "NUMR"})
 _WHO = "кто"
 _COPULAS = frozenset({"быть", "являться", "выступать"})
 _MAX_GAP = 4
+_LATIN = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*")
 _MAX_COMPLEMENTS = 2
 
 
@@ -44,7 +46,9 @@ class AskedAttribute(BaseModel):
 
 
 def _noun(word: str) -> bool:
-    return part_of_speech(word) == "NOUN"
+    """A noun; a word in Latin letters where the noun stands («какой e-mail», «какой VIN»)
+    is a borrowed noun pymorphy3 does not tag."""
+    return part_of_speech(word) == "NOUN" or (len(word) > 1 and _LATIN.fullmatch(word) is not None)
 
 
 def _head_after(

@@ -189,7 +189,8 @@ MEASURE_UNITS = frozenset(
 # an organisation's or a person's own identifiers and contacts: stated beside its name (a
 # statement's row, a requisites line), not anywhere in a document that mentions it
 REQUISITES = frozenset(
-    "инн кпп огрн огрнип бик окпо оквэд октмо снилс адрес телефон почта паспорт".split()
+    "инн кпп огрн огрнип бик окпо оквэд октмо снилс адрес телефон почта e-mail email "
+    "паспорт".split()
 )
 # adjectives that set the scope, extent, period or version of a value rather than name its
 # kind: «общая сумма», «месячная плата», «фактическая дата» ask the plain attribute
@@ -211,4 +212,6 @@ ATTRIBUTE_ABBREVIATIONS: dict[str, str] = {
     "фот": "фонд оплаты труда",
     "ттн": "товарно-транспортная накладная",
     "снилс": "страховой номер индивидуального лицевого счёта",
+    "e-mail": "электронная почта",
+    "email": "электронная почта",
 }

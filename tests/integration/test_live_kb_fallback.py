@@ -1,5 +1,6 @@
 """A live source that is not configured: the knowledge base answers instead, and the
-Краткий вывод says first that the live data is unavailable."""
+Краткий вывод says that the live data is unavailable — first when today's or a future
+value is asked, right after the lead when the question is about the past."""
 
 from __future__ import annotations
 
@@ -44,10 +45,24 @@ async def test_past_key_rate_answered_from_kb_when_cbr_is_not_configured(
     assert "kb" not in result.debug["decision"]["intents"]
     summary = summary_of(result.answer)
     unavailable = messages.SOURCE_NOT_CONFIGURED.format(name="Банк России")
-    assert summary.startswith(f"{unavailable} {messages.FROM_KNOWLEDGE_BASE}")
-    assert "21 %" in summary
+    # a past rate: the knowledge base's answer leads, the notice follows it
+    lead, rest = summary.split("\n", 1)
+    assert "21 %" in lead and unavailable not in lead
+    assert f"{unavailable} {messages.FROM_KNOWLEDGE_BASE_ABOVE}" in rest
     assert summary.count(unavailable) == 1 and result.answer.count(unavailable) == 1
     assert any(c.source == "kb" for c in result.used_chunks)
+
+
+@pytest.mark.parametrize("composer", ["direct", "extractive"])
+async def test_current_key_rate_leads_with_the_notice(make_loaded: Any, composer: str) -> None:
+    data = await make_loaded(answer_composer=composer)
+    result = await Agent(data["services"]).run(
+        user_id="alice", query="Какая сейчас ключевая ставка ЦБ?"
+    )
+    summary = summary_of(result.answer)
+    unavailable = messages.SOURCE_NOT_CONFIGURED.format(name="Банк России")
+    assert summary.startswith(unavailable)
+    assert result.answer.count(unavailable) == 1
 
 
 async def test_live_question_the_kb_cannot_answer_stays_a_notice(make_loaded: Any) -> None:

@@ -315,3 +315,43 @@ def test_a_payee_in_a_statement_row_does_not_lend_it_the_other_rows() -> None:
         )
     ]
     assert _abstains("Какой оклад у Петрова Олега Игоревича?", rows) == "attribute"
+
+
+def test_a_debt_asked_with_owe_for_today_needs_a_source_dated_today() -> None:
+    """«сколько мы на сегодняшний день должны» asks today's debt; «должны заплатить» an
+    obligation the documents state."""
+    assert (
+        _abstains("Сколько мы на сегодняшний день должны ООО «Зенит-Опт»?", [STATEMENT]) == "date"
+    )
+    rule = _doc("Арендатор обязан заплатить 50 000 руб. до 10 числа месяца.", "Договор аренды")
+    assert _abstains("Сколько мы сейчас должны заплатить по договору аренды?", [rule]) is None
+
+
+def test_a_headcount_asked_for_today_needs_a_source_dated_today() -> None:
+    commission = _doc("Приёмку ведёт комиссия в составе не менее двух человек.", "Договор")
+    assert _abstains("Сколько человек сейчас работает в компании?", [commission]) == "date"
+    # without «now» the count a document states is asked
+    assert _abstains("Сколько человек в комиссии по приёмке?", [commission]) is None
+
+
+def test_a_contact_in_latin_letters_is_an_attribute() -> None:
+    demand = _doc(
+        "Исполнитель: инспектор Ларионова Дарья Евгеньевна, телефон +7 (495) 400-16-52.",
+        "Требование",
+    )
+    assert _abstains("Какой e-mail у инспектора Ларионовой?", [demand]) == "attribute"
+    mailed = _doc("Исполнитель: инспектор Ларионова Д. Е., e-mail: d.larionova@example.ru.")
+    assert _abstains("Какой e-mail у инспектора Ларионовой?", [mailed]) is None
+
+
+def test_an_attribute_named_by_its_adjective_is_stated() -> None:
+    waybill = _doc("Топливо: дизельное топливо ДТ-Е-К5; выдано 120 л.", "Путевой лист")
+    assert _abstains("Сколько дизеля выдали по путевому листу?", [waybill]) is None
+    act = _doc("Монтаж и пусконаладочные работы — до 30.10.2026.", "Акт ОС-15")
+    assert _abstains("Какие сроки монтажа и пусконаладки в акте?", [act]) is None
+    assert _abstains("Какой пробег по акту?", [act]) == "attribute"
+
+
+def test_a_make_with_its_model_number_is_called_by_the_make() -> None:
+    waybill = _doc("Марка, модель: КАМАЗ-43253. Пробег за смену: 87 км.", "Путевой лист")
+    assert _abstains("Какой пробег за смену у КАМАЗа?", [waybill]) is None

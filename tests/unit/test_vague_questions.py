@@ -92,3 +92,11 @@ def test_the_documents_asked_about_are_those_stating_the_field() -> None:
     assert asked is not None
     assert "Договор подряда № П-1" in asked[0] and "Договор хранения № Х-2" in asked[0]
     assert "Доверенность" not in asked[0]
+
+
+def test_a_sanction_for_being_late_with_nothing_late_is_asked_back() -> None:
+    assert _asks("Какой штраф будет, если опоздаю?")
+    assert _asks("Какие пени, если просрочу?")
+    # what is late is named: the sanction of that is asked
+    assert not _asks("Какой штраф, если опоздать с декларацией по НДС?")
+    assert not _asks("Какой штраф будет, если опоздаю с уплатой НДФЛ?")

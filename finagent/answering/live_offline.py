@@ -1,0 +1,53 @@
+"""Where the notice of an unavailable Bank of Russia source stands in an offline answer.
+
+A question about today's or a future rate or exchange rate («какая сейчас ключевая
+ставка», «курс юаня на завтра», «какой будет курс в декабре») asks live data: the notice
+leads, so that no figure of the knowledge base is taken for the current value. A question
+about the past — one that names a date, month or year before its as-of day or speaks of
+an act already done («ставка, действовавшая в августе 2025 года», «курс, установленный в
+пятницу, — в какие дни он действует?», «до скольких процентов ЦБ поднял ставку») — is
+answered by the knowledge base and the Code themselves: their answer leads and the notice
+follows it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from finagent.language.lemmas import done, future_verb, past_participle
+from finagent.question.model import Question
+
+# the source name its notices carry (finagent.tools.cbr; the tool modules load lazily)
+CBR_SOURCE = "Банк России"
+# today, tomorrow, a coming period or a forecast: live data, whatever else the question says
+_NOW_OR_LATER = frozenset(
+    "сейчас сегодня сегодняшний текущий нынешний актуальный завтра завтрашний послезавтра "
+    "будущий следующий ближайший прогноз спрогнозировать прогнозировать".split()
+)
+_WORD = re.compile(r"[А-Яа-яЁё]+")
+
+
+def asks_past(question: Question) -> bool:
+    """The question is about a past date or an act already done, with no word of today or
+    of the future."""
+    words = _WORD.findall(question.text)
+    if _NOW_OR_LATER & set(question.lemmas) or any(future_verb(w) for w in words):
+        return False
+    as_of = question.as_of
+    named_past = (
+        any(d.value < as_of for d in question.dates)
+        or any((m.year, m.month) < (as_of.year, as_of.month) for m in question.months)
+        or any(y.year < as_of.year for y in question.years)
+    )
+    return named_past or any(done(w) or past_participle(w) for w in words)
+
+
+def notice_follows(question: Question, notices: Sequence[str]) -> bool:
+    """Whether the unavailable-source notices go after the answer's lead: only the Bank of
+    Russia failed (news are events, always live) and the question is about the past."""
+    return (
+        bool(notices)
+        and all(f"«{CBR_SOURCE}»" in notice for notice in notices)
+        and asks_past(question)
+    )
