@@ -15,7 +15,7 @@ from finagent.bootstrap import Deps
 from finagent.retrieval.law_ingest import LawIngestor
 from finagent.retrieval.retriever import KB
 
-SETUP_VERSION = "7"  # bump when what is ingested, or how, changes
+SETUP_VERSION = "8"  # bump when what is ingested, or how, changes
 READY = "ready.json"
 
 
