@@ -38,14 +38,19 @@ async def test_naming_a_counterparty_searches_the_documents_with_the_shared_vect
     assert result.debug["decision"]["rule"] == "inventory"
     assert result.debug["decision"]["user_documents"] == 2
     assert "40 000" in result.answer
-    # the router's e5 vector of the question was reused by the search, not recomputed
-    assert result.debug["search_all_documents"]["precomputed_vectors"] == [query]
+    # the router's e5 vectors (the question and its reformulation, one batch) were reused
+    # by the search: every query it searched was precomputed, none embedded again
+    search = result.debug["search_all_documents"]
+    assert search["queries"][0] == query
+    assert search["precomputed_vectors"] == search["queries"]
 
 
 async def test_kb_search_reuses_the_routing_vector(loaded: dict[str, Any]) -> None:
     result = await Agent(loaded["services"]).run(user_id="alice", query="Какая ставка НДС?")
     assert result.scenario == 2
-    assert result.debug["search_kb"]["precomputed_vectors"] == ["Какая ставка НДС?"]
+    search = result.debug["search_kb"]
+    assert search["queries"][0] == "Какая ставка НДС?" and len(search["queries"]) == 2
+    assert search["precomputed_vectors"] == search["queries"]
 
 
 async def test_a_user_without_documents_is_told_how_to_upload(loaded: dict[str, Any]) -> None:
