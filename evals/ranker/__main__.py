@@ -13,7 +13,6 @@ collected sentences to refit without answering again.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 import sys
@@ -24,12 +23,20 @@ from typing import Any
 import numpy as np
 
 from evals.answers.dataset import load_answer_dataset
-from evals.answers.runner import TAXCODE_FILES, eval_settings
+from evals.answers.runner import eval_settings
 from evals.answers.text import normalise
 from evals.direct.dataset import DATASETS_DIR, load_direct_dataset
 from evals.direct.matching import group_met
-from evals.direct.runner import DirectEvalConfig, _sources, user_of
+from evals.direct.runner import _sources, user_of
 from evals.direct.setup import data_dir_for, ingest, mark_ready
+from evals.ranker.collecting import (
+    REPO,
+    cache_path,
+    collected,
+    direct_config,
+    load_labelled,
+    save_labelled,
+)
 from evals.ranker.fit import Group, cross_validated_top1, fit_logistic, top1
 from finagent.answering.context import build_context
 from finagent.answering.evidence import candidates, rank
@@ -41,9 +48,7 @@ from finagent.moscow_time import pinned_today
 from finagent.question.build import build_question
 from finagent.retrieval.embedding_cache import build_cached_embedder
 from finagent.retrieval.tax_focus import tax_focus
-from finagent.retrieval.taxcode_source import find_tax_code
 
-REPO = Path(__file__).resolve().parents[2]
 OWN_DATASET = DATASETS_DIR / "direct_dev_own.jsonl"
 DEV_ROUNDS = [DATASETS_DIR / f"direct_dev_blind{n}.jsonl" for n in (1, 2, 3, 4)]
 KEY_FACTS = DATASETS_DIR / "answers_taxcode.jsonl"
@@ -54,13 +59,8 @@ OUT = REPO / "finagent" / "answering" / "data" / RANKER_FILE
 
 async def collect() -> list[Group]:
     settings = get_settings()
-    folder = find_tax_code(settings.taxcode_dir)[0].path.parent
     datasets = [load_direct_dataset(path) for path in DEV_ROUNDS]
-    config = DirectEvalConfig(
-        kb_csv=REPO / "knowledge_base" / "train_data.csv",
-        demo_docs=REPO / "sample_docs",
-        taxcode=[(folder / name, part) for part, name in TAXCODE_FILES.items()],
-    )
+    config = direct_config(settings)
     embedder = build_cached_embedder(settings)
     sources = _sources(datasets, config)
     data_dir, warm = data_dir_for(settings.data_dir, sources, embedder.model_id)
@@ -117,12 +117,7 @@ async def collect() -> list[Group]:
 
 def main(write: bool, cache: Path | None = None) -> None:
     """Fit and report; ``cache`` keeps the collected sentences (an .npz) to refit quickly."""
-    if cache is not None and cache.is_file():
-        groups = load_groups(cache)
-    else:
-        groups = asyncio.run(collect())
-        if cache is not None:
-            save_groups(cache, groups)
+    groups = collected(cache, collect, save_groups, load_groups)
     answerable = [g for g in groups if g.y.any()]
     y = np.concatenate([g.y for g in groups])
     prior = prior_model()
@@ -161,22 +156,13 @@ def main(write: bool, cache: Path | None = None) -> None:
 
 
 def save_groups(path: Path, groups: list[Group]) -> None:
-    arrays: dict[str, Any] = {"ids": np.asarray([g.qid for g in groups])}
-    arrays["kinds"] = np.asarray([g.kind for g in groups])
-    for i, g in enumerate(groups):
-        arrays[f"x{i}"], arrays[f"y{i}"] = g.x, g.y
-    np.savez_compressed(path, **arrays)
+    save_labelled(path, [(g.qid, g.kind, g.x, g.y) for g in groups], "kinds")
 
 
 def load_groups(path: Path) -> list[Group]:
-    data = np.load(path)
-    return [
-        Group(str(qid), data[f"x{i}"], data[f"y{i}"], str(kind))
-        for i, (qid, kind) in enumerate(zip(data["ids"], data["kinds"], strict=True))
-    ]
+    return [Group(qid, x, y, kind) for qid, kind, x, y in load_labelled(path, "kinds")]
 
 
 if __name__ == "__main__":
     args = sys.argv[1:]
-    cached = next((a.split("=", 1)[1] for a in args if a.startswith("--cache=")), None)
-    main("--write" in args, Path(cached) if cached else None)
+    main("--write" in args, cache_path(args))

@@ -13,7 +13,6 @@ report decides whether a learned order is worth shipping (docs/direct-answers.md
 
 from __future__ import annotations
 
-import asyncio
 import json
 import math
 import sys
@@ -27,10 +26,16 @@ import numpy as np
 import evals.direct.runner as direct_runner
 import finagent.answering.pipeline as pipeline
 from evals.answers.code_units import CodeUnits
-from evals.answers.runner import TAXCODE_FILES
 from evals.direct.dataset import DATASETS_DIR, DirectItem, LoadedDataset, load_direct_dataset
 from evals.direct.matching import group_met
-from evals.direct.runner import DirectEvalConfig, answer_item, run_direct_eval
+from evals.direct.runner import answer_item, run_direct_eval
+from evals.ranker.collecting import (
+    cache_path,
+    collected,
+    direct_config,
+    load_labelled,
+    save_labelled,
+)
 from evals.ranker.fit import fit_logistic
 from finagent.answering.document_sentences import (
     FULL,
@@ -41,9 +46,7 @@ from finagent.answering.document_sentences import (
 from finagent.answering.evidence import Candidate
 from finagent.config import get_settings
 from finagent.graph.agent import Agent
-from finagent.retrieval.taxcode_source import find_tax_code
 
-REPO = Path(__file__).resolve().parents[2]
 SETS = [DATASETS_DIR / f"direct_dev_blind{n}.jsonl" for n in range(1, 11)]
 FEATURES = (
     "clause",
@@ -85,7 +88,6 @@ def _row(key: OrderKey, candidate: Candidate, count: int) -> list[float]:
 async def collect() -> list[Question]:
     """Answer every document question, recording the first document ordering of each."""
     settings = get_settings()
-    folder = find_tax_code(settings.taxcode_dir)[0].path.parent
     loaded = [load_direct_dataset(path) for path in SETS]
     datasets = [
         LoadedDataset(
@@ -93,12 +95,7 @@ async def collect() -> list[Question]:
         )
         for d in loaded
     ]
-    config = DirectEvalConfig(
-        kb_csv=REPO / "knowledge_base" / "train_data.csv",
-        demo_docs=REPO / "sample_docs",
-        taxcode=[(folder / name, part) for part, name in TAXCODE_FILES.items()],
-        modes=["direct"],
-    )
+    config = direct_config(settings, modes=["direct"])
     current: list[DirectItem] = []
     out: list[Question] = []
 
@@ -171,34 +168,21 @@ def leave_one_set_out(questions: Sequence[Question]) -> dict[str, Any]:
 
 
 def save(path: Path, questions: Sequence[Question]) -> None:
-    arrays: dict[str, Any] = {
-        "ids": np.asarray([q.qid for q in questions]),
-        "sets": np.asarray([q.dataset for q in questions]),
-    }
-    for i, q in enumerate(questions):
-        arrays[f"x{i}"], arrays[f"y{i}"] = q.x, q.y
-    np.savez_compressed(path, **arrays)
+    save_labelled(path, [(q.qid, q.dataset, q.x, q.y) for q in questions], "sets")
 
 
 def load(path: Path) -> list[Question]:
-    data = np.load(path)
     out = []
-    for i, (qid, name) in enumerate(zip(data["ids"], data["sets"], strict=True)):
-        x = data[f"x{i}"]
+    for qid, name, x, y in load_labelled(path, "sets"):
         keys: list[OrderKey] = [
             (bool(r[0]), bool(r[1]), float(r[2]), float(r[3]), int(r[4]), float(r[5])) for r in x
         ]
-        out.append(Question(str(qid), str(name), keys, x, data[f"y{i}"]))
+        out.append(Question(qid, name, keys, x, y))
     return out
 
 
 def main(cache: Path | None) -> None:
-    if cache is not None and cache.is_file():
-        questions = load(cache)
-    else:
-        questions = asyncio.run(collect())
-        if cache is not None:
-            save(cache, questions)
+    questions = collected(cache, collect, save, load)
     answerable = [q for q in questions if q.y.any()]
     report = {
         "features": list(FEATURES),
@@ -210,6 +194,4 @@ def main(cache: Path | None) -> None:
 
 
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    cached = next((a.split("=", 1)[1] for a in args if a.startswith("--cache=")), None)
-    main(Path(cached) if cached else None)
+    main(cache_path(sys.argv[1:]))

@@ -13,7 +13,8 @@ Four checks, each an abstention when it fails:
 - attributes: each specific attribute asked («ОГРН», «франшиза», «численность») — not a
   word for a kind of value such as «сумма» or «срок» (``GENERIC_HEADS``) — occurs by lemma,
   its abbreviation or full form, or a synonym the card fields list, in the passages that
-  name the question's entities (all passages when it names none). An identifier or contact
+  may lend it (``_lenders``: those that name the question's entities or belong to a
+  document about them; all passages when it names none). An identifier or contact
   of an entity (``REQUISITES``: ИНН, КПП, ОГРН, адрес …) must stand beside its name:
   anywhere in a passage of a document whose parties or title name it, else in the sentence
   (a statement's row) that names it or the line after — «КПП ООО X» is not in a row with
@@ -288,6 +289,32 @@ _ROW = re.compile(r"\|[^|\n]*\||[^;:\n]+: [^;\n]*; [^;:\n]+: ")
 _LINE_WORDS = re.compile(r"[\w-]+")
 
 
+def _lenders(texts: Sequence[_Text], names: Sequence[str], asked: set[str]) -> list[_Text]:
+    """The passages that may lend an asked attribute to the named entities (every passage
+    when the question names none), in evidence order: a passage that names them, and every
+    passage of a user's document that is about them. A document is about them when it
+    names them in a line of its own, not in a table's row (one of a statement's many
+    payees): the waybill's mileage section speaks of the lorry its vehicle section names;
+    or when the question names the document by itself (``asked``: its kind, number or
+    title) and one of its passages names them: the waybill «№ 0872» naming the truck
+    «КАМАЗ-43253» in a row states its mileage in another passage. A statement not asked
+    for keeps to its rows. Empty when none may."""
+
+    def naming(text: _Text) -> bool:
+        return all(_mentions(text, name) for name in names)
+
+    about = {
+        t.document
+        for t in texts
+        if t.document
+        and (
+            all(_named_outside_rows(t, name) for name in names)
+            or (t.document in asked and naming(t))
+        )
+    }
+    return [t for t in texts if naming(t) or t.document in about]
+
+
 def _named_outside_rows(text: _Text, name: str) -> bool:
     """Whether a line of the text that is no table row names ``name``."""
     forms = normal_forms(name)
@@ -511,20 +538,6 @@ def coverage_abstention(
                 messages.ABSTAIN_NUMBER.format(number=number),
                 messages.ABSTAIN_NUMBER_MISSING.format(number=number, titles=searched),
             )
-    # a passage of a document that names them in its own lines (not in a table's row, one
-    # of a statement's many payees) speaks of them too: the waybill's mileage section of
-    # the lorry its vehicle section names
-    naming = {
-        c.document_id
-        for c, t in zip(chunks, texts, strict=False)
-        if c.document_id and all(_named_outside_rows(t, name) for name in names)
-    }
-    named = [
-        t
-        for at, t in enumerate(texts)
-        if all(_mentions(t, name) for name in names)
-        or (at < len(chunks) and chunks[at].document_id in naming)
-    ]
     if question.answer_type not in ("date", "period"):
         for day in dates:
             if not any(day.value in t.dates for t in texts):
@@ -543,16 +556,11 @@ def coverage_abstention(
         for year in years:
             if year not in stated_years:
                 return _other_period(f"{year} год", searched)
-    # a document the question names («по путевому листу № 0872») that names them in one
-    # passage is about them in every other one: the waybill naming the truck «КАМАЗ-43253»
-    # states its mileage in another passage (a statement not named keeps to its rows)
     asked = {match.document_id for match in question.documents if _BY_ITSELF & set(match.reasons)}
     asked |= {t.document for t in texts for number in numbers if _number_held(number, [t])}
-    naming = {t.document for t in named if t.document and t.document in asked}
-    passages = [t.lemmas for t in texts if t in named or t.document in naming] or [
-        t.lemmas for t in texts
-    ]
-    beside = _scopes(named or texts, names)
+    lenders = _lenders(texts, names, asked) or texts
+    passages = [t.lemmas for t in lenders]
+    beside = _scopes(lenders, names)
     for attribute in specific:
         scopes = beside if attribute.head in REQUISITES else passages
         if not _covered(attribute, scopes):

@@ -28,9 +28,7 @@ from finagent.clients.cbr_models import (
     CurrencyList,
     DynamicPoint,
     Dynamics,
-    KeyRatePoint,
     KeyRateSeries,
-    NewsItem,
     NewsList,
     Rate,
     RatesOnDate,
@@ -182,6 +180,20 @@ class CentralBankClient:
             ttl_s=ttl_s,
         )
 
+    async def _between(
+        self, key: str, method: str, parse: Callable[[Any], T], date_from: date, date_to: date
+    ) -> CacheHit[T]:
+        """What ``method`` (a SOAP operation over ``fromDate``..``ToDate``) returns between
+        the dates, read by ``parse`` and cached under ``key`` and the dates."""
+
+        async def fetch() -> T:
+            result = await self._soap(
+                method, fromDate=date_from.isoformat(), ToDate=date_to.isoformat()
+            )
+            return parse(result)
+
+        return await self._cached((key, date_from, date_to), fetch, self._ttl(date_to))
+
     # --- operations ---------------------------------------------------------------------
 
     async def currencies(self) -> CurrencyList:
@@ -270,14 +282,7 @@ class CentralBankClient:
 
     async def key_rate(self, date_from: date, date_to: date) -> KeyRateSeries:
         """Key rate rows between the dates, ascending (the service order is not relied on)."""
-
-        async def fetch() -> list[KeyRatePoint]:
-            result = await self._soap(
-                "KeyRateXML", fromDate=date_from.isoformat(), ToDate=date_to.isoformat()
-            )
-            return key_rates_from(result)
-
-        hit = await self._cached(("key_rate", date_from, date_to), fetch, self._ttl(date_to))
+        hit = await self._between("key_rate", "KeyRateXML", key_rates_from, date_from, date_to)
         return KeyRateSeries(
             date_from=date_from,
             date_to=date_to,
@@ -288,14 +293,9 @@ class CentralBankClient:
 
     async def news(self, date_from: date, date_to: date) -> NewsList:
         """Bank of Russia news between the dates, newest first."""
-
-        async def fetch() -> list[NewsItem]:
-            result = await self._soap(
-                "NewsInfoXML", fromDate=date_from.isoformat(), ToDate=date_to.isoformat()
-            )
-            return news_from(result, SITE)
-
-        hit = await self._cached(("news", date_from, date_to), fetch, self._ttl(date_to))
+        hit = await self._between(
+            "news", "NewsInfoXML", lambda result: news_from(result, SITE), date_from, date_to
+        )
         return NewsList(
             date_from=date_from,
             date_to=date_to,

@@ -56,6 +56,14 @@ class _Article:
     notes: int = 0
     point_notes: dict[int, int] = field(default_factory=dict)
 
+    def add_note(self) -> None:
+        """Count an amendment note: of the last point read, else of the article."""
+        if self.points:
+            last = len(self.points) - 1
+            self.point_notes[last] = self.point_notes.get(last, 0) + 1
+        else:
+            self.notes += 1
+
 
 def _is_note(line: str) -> bool:
     return line.startswith("(") and bool(_NOTE_RE.match(line))
@@ -110,11 +118,7 @@ def parse_code(text: str, code: str = "nk", part: int | None = None) -> list[Leg
         if current is None:
             continue
         if _is_note(line):
-            if current.points:
-                idx = len(current.points) - 1
-                current.point_notes[idx] = current.point_notes.get(idx, 0) + 1
-            else:
-                current.notes += 1
+            current.add_note()
             continue
         m_range = _POINT_RANGE_RE.match(line)
         m_point = None if m_range else _POINT_RE.match(line)
@@ -131,11 +135,7 @@ def parse_code(text: str, code: str = "nk", part: int | None = None) -> list[Leg
             current.points.append((m_point.group(1), [body], bool(_REPEALED_RE.match(body))))
             continue
         if _REPEALED_LINE_RE.match(line):
-            if current.points:
-                idx = len(current.points) - 1
-                current.point_notes[idx] = current.point_notes.get(idx, 0) + 1
-            else:
-                current.notes += 1
+            current.add_note()
             continue
         target = current.points[-1][1] if current.points else current.preamble
         target.append(line)

@@ -30,6 +30,7 @@ from finagent.routing.rules import (
     PRONOUN_ONLY,
     about_rules,
     asks_the_law,
+    documents_decision,
     routing_text,
     rule_decision,
 )
@@ -222,17 +223,8 @@ def own_act_decision(text: str, decision: Decision, named: NamedDocuments) -> De
         or asks_the_law(text)
     ):
         return decision
-    return _documents(text, "cards_record", f"asks what the user did, over {decision.reason}")
-
-
-def _documents(text: str, rule: str, reason: str, ids: Sequence[str] = ()) -> Decision:
-    return Decision(
-        scenario=Scenario.ALL_DOCUMENTS,
-        confidence=0.9,
-        reason=reason,
-        rule=rule,
-        sub_queries=expand_query(text),
-        document_ids=list(ids),
+    return documents_decision(
+        text, "cards_record", f"asks what the user did, over {decision.reason}"
     )
 
 
@@ -274,7 +266,9 @@ def cards_decision(
     if named.ambiguous and not about_rules(text):
         return which_document(text, named.ambiguous)
     if named.missing and (documents_ruled or named.precise_ids or names_a_document(text)):
-        decision = _documents(text, "cards_missing", f"not among the user's: {named.missing}")
+        decision = documents_decision(
+            text, "cards_missing", f"not among the user's: {named.missing}"
+        )
         decision.missing_document = named.missing
         return decision
     if documents_ruled:
@@ -285,7 +279,9 @@ def cards_decision(
         return None
     if named.precise_ids:
         titles = ", ".join(named.titles[:3])
-        return _documents(text, "cards", f"names the user's documents: {titles}", named.precise_ids)
+        return documents_decision(
+            text, "cards", f"names the user's documents: {titles}", named.precise_ids
+        )
     sure_otherwise = (
         prediction is not None
         and prediction.label != "S1"
@@ -301,22 +297,24 @@ def cards_decision(
     if (names or own_terms) and not asks_the_law(text):
         if (names and named.own) or own_deal or not sure_otherwise:
             terms = ", ".join([*named.names, *named.own_names, *named.rare][:3]) or "a party role"
-            return _documents(
+            return documents_decision(
                 text, "cards_vocabulary", f"names what the user's documents do: {terms}"
             )
     # the subject of a held document's title («аванс по лизингу»): the classifier's
     # confidence outweighs it only in an impersonal question
     if named.subject and not asks_the_law(text) and (named.own or not sure_otherwise):
         terms = ", ".join(named.subject[:3])
-        return _documents(text, "cards_subject", f"names a held document's subject: {terms}")
+        return documents_decision(
+            text, "cards_subject", f"names a held document's subject: {terms}"
+        )
     if named.typed and not about_rules(text) and not sure_otherwise:
         kind = named.titles[0] if named.titles else "a kind they hold"
-        return _documents(text, "cards", f"names a type of the user's documents: {kind}")
+        return documents_decision(text, "cards", f"names a type of the user's documents: {kind}")
     if prediction is None or prediction.label != "S1":
         return None
     weaker = ruled.confidence if ruled is not None else 0.0
     if prediction.probability >= weaker and _names_documents(text, inventory, named):
-        return _documents(
+        return documents_decision(
             text,
             "classifier_documents",
             f"classifier: the user's documents ({prediction.probability:.2f}) over "

@@ -136,13 +136,15 @@ def routing_text(query: str, history: Sequence[Turn] = ()) -> tuple[str, bool]:
     return query, False
 
 
-def _documents_decision(query: str, rule: str, reason: str) -> Decision:
+def documents_decision(query: str, rule: str, reason: str, ids: Sequence[str] = ()) -> Decision:
+    """An S3 decision over all the user's documents (``ids``: the ones the question names)."""
     return Decision(
         scenario=Scenario.ALL_DOCUMENTS,
         confidence=0.9,
         reason=reason,
         rule=rule,
         sub_queries=expand_query(query),
+        document_ids=list(ids),
     )
 
 
@@ -176,11 +178,11 @@ def rule_decision(query: str, inventory: Inventory | None = None) -> Decision | 
             clarifying_questions=clarifying_questions(text),
         )
     if _any(OWN_DOCUMENTS, text) and not _any(GREETINGS[:2], text):
-        return _documents_decision(
+        return documents_decision(
             query, "own_documents", "the question refers to the user's own documents"
         )
     if _any(FIND_DOCUMENT, text):
-        return _documents_decision(query, "find_document", "the question asks for a document")
+        return documents_decision(query, "find_document", "the question asks for a document")
     if re.search(FIND_INFORMATION, text) and not re.search(NAMED_PARTY, " ".join(query.split())):
         return Decision(
             scenario=Scenario.ROUTED,
@@ -196,7 +198,7 @@ def rule_decision(query: str, inventory: Inventory | None = None) -> Decision | 
         # a counterparty of the user's is specific; a type or title only outside rule talk
         if found.counterparties or ((found.doc_types or found.titles) and not about_rules):
             named = [*found.doc_types, *found.counterparties, *found.titles][:3]
-            return _documents_decision(
+            return documents_decision(
                 query, "inventory", f"names the user's documents: {', '.join(named)}"
             )
     intents = _intents(text)

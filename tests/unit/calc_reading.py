@@ -1,14 +1,25 @@
-"""Test helpers: a question read by the rule extractor, as the values tests compare."""
+"""Test helpers: a question read by the rule extractor, as the values tests compare, and
+answered by the calculator offline (:func:`ask`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
+from typing import Any
 
+from finagent.answering.calc import LlmReader, calculate
+from finagent.answering.calc_common import CalcOutcome
 from finagent.legal.calc_extract import extract_calc_request
 from finagent.legal.calc_request import CalcRequest
+from finagent.legal.key_rates import KeyRateSource
 from finagent.legal.periods import period_by_id
+from finagent.tools.base import Tool, ToolContext
+from finagent.tools.calc import (
+    Req_Calculate_Deadline_For_Events,
+    Req_Calculate_Penalty_For_Payments,
+)
+from finagent.tools.registry import ToolRegistry
 
 TODAY = date(2026, 11, 23)
 
@@ -79,3 +90,25 @@ def penalty(question: str, today: date = TODAY) -> Penalty | None:
         req.payer,
         req.assumptions,
     )
+
+
+def calc_tools(*, penalties: bool = True) -> ToolRegistry:
+    """The calculator's tools offline (no key-rate client); ``penalties=False``: the
+    deadline tool alone."""
+    tools: list[Tool[Any]] = [Req_Calculate_Deadline_For_Events()]
+    if penalties:
+        tools.append(Req_Calculate_Penalty_For_Payments(KeyRateSource(None)))
+    return ToolRegistry(tools)
+
+
+async def ask(
+    question: str,
+    reader: LlmReader | None = None,
+    *,
+    penalties: bool = True,
+    today: date = TODAY,
+) -> CalcOutcome:
+    """The calculator's answer to ``question`` as of ``today``: the rules alone, or the
+    LLM's reading through ``reader`` refereed by them."""
+    ctx = ToolContext(user_id="u")
+    return await calculate(question, calc_tools(penalties=penalties), ctx, today, None, reader)

@@ -5,18 +5,15 @@ from __future__ import annotations
 from finagent.answering.asked_subject import prefer_asked_subject
 from finagent.answering.evidence import Candidate
 from finagent.question.build import build_question
-from finagent.state import Chunk
+from tests.unit.ranked import kb_passage, ranked
 
-KB = Chunk(id="kb-2:0", text="", source="kb", title="Образцовый вычет")
+KB = kb_passage(2, "Образцовый вычет")
 OWN = "за собственное обучение вождению — в рамках общего лимита образцовых вычетов 70 000 руб."
 PET = "за обучение собаки — до 30 000 руб. на каждую собаку в год;"
 
 
 def _ranked(*sentences: str, gap: float = 0.5) -> list[Candidate]:
-    return [
-        Candidate(KB, 1, s, 0, i, score=3.0 - gap * i, learned=True)
-        for i, s in enumerate(sentences)
-    ]
+    return ranked(KB, *sentences, top=3.0, gap=gap)
 
 
 def test_the_limit_named_by_the_questions_phrase_comes_first() -> None:

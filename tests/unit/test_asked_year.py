@@ -5,13 +5,13 @@ from __future__ import annotations
 from finagent.answering.dated_items import dated_to_asked_year, prefer_asked_year
 from finagent.answering.evidence import Candidate
 from finagent.question.build import build_question
-from finagent.state import Chunk
+from tests.unit.ranked import kb_passage, ranked
 
-KB = Chunk(id="kb-1:0", text="", source="kb", title="Образцовый сбор")
+KB = kb_passage(1, "Образцовый сбор")
 
 
 def _ranked(*sentences: str) -> list[Candidate]:
-    return [Candidate(KB, 1, s, 0, i, score=3.0 - i, learned=True) for i, s in enumerate(sentences)]
+    return ranked(KB, *sentences, top=3.0, gap=1.0)
 
 
 OLD = "Ставка образцового сбора в 2027 году — 9 %."

@@ -2,24 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import date
-
-from finagent.answering.calc import calculate
-from finagent.tools.base import ToolContext
-from finagent.tools.calc import Req_Calculate_Deadline_For_Events
-from finagent.tools.registry import ToolRegistry
-
-TODAY = date(2026, 11, 23)
+from tests.unit.calc_reading import ask
 
 
 async def test_ambiguous_question_gets_both_dates_and_no_single_answer() -> None:
-    registry = ToolRegistry([Req_Calculate_Deadline_For_Events()])
-    outcome = await calculate(
+    outcome = await ask(
         "Проверка контрагента: 5 мая 2025 года нам пришло требование по ст. 93.1 о документах "
         "по конкретной сделке с ним. До какого числа ответить?",
-        registry,
-        ToolContext(user_id="u"),
-        TODAY,
+        penalties=False,
     )
     answer = outcome.markdown
     assert outcome.ok and "Ответ:" not in answer
@@ -32,13 +22,10 @@ async def test_ambiguous_question_gets_both_dates_and_no_single_answer() -> None
 
 
 async def test_single_reading_cites_the_norm_and_the_extension() -> None:
-    registry = ToolRegistry([Req_Calculate_Deadline_For_Events()])
-    outcome = await calculate(
+    outcome = await ask(
         "Решение о назначении выездной проверки вынесено 10.01.2025, затем срок продлили до "
         "шести месяцев. Когда истекает продлённый срок?",
-        registry,
-        ToolContext(user_id="u"),
-        TODAY,
+        penalties=False,
     )
     answer = outcome.markdown
     assert "**Ответ: 10.07.2025**" in answer

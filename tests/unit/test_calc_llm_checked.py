@@ -3,22 +3,14 @@ against the question's own words and dates; otherwise the rules' answer stands."
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any
 
-from finagent.answering.calc import LlmReader, calculate
+from finagent.answering.calc import LlmReader
 from finagent.answering.calc_common import CalcOutcome
 from finagent.legal.calc_llm import SCHEMA_NAME
-from finagent.legal.key_rates import KeyRateSource
-from finagent.tools.base import ToolContext
-from finagent.tools.calc import (
-    Req_Calculate_Deadline_For_Events,
-    Req_Calculate_Penalty_For_Payments,
-)
-from finagent.tools.registry import ToolRegistry
 from tests.fakes.llm import ScriptedChatModel, tool_call_message
+from tests.unit.calc_reading import ask as calculated
 
-TODAY = date(2026, 11, 23)
 # invented: the asking part names no action the rules know; the addendum's receipt is dated
 ADDENDUM = "Получили дополнение к акту 4 августа 2025 года. До какого числа нам действовать?"
 # invented: the due date is named, the payment is told in words the rules do not know
@@ -49,18 +41,12 @@ def penalty(due: str, paid: str) -> dict[str, Any]:
 
 
 async def ask(question: str, args: dict[str, Any] | None) -> CalcOutcome:
-    registry = ToolRegistry(
-        [
-            Req_Calculate_Deadline_For_Events(),
-            Req_Calculate_Penalty_For_Payments(KeyRateSource(None)),
-        ]
-    )
     reader = None
     if args is not None:
         reader = LlmReader(
             ScriptedChatModel([tool_call_message(SCHEMA_NAME, args)]), "function_calling"
         )
-    return await calculate(question, registry, ToolContext(user_id="u"), TODAY, None, reader)
+    return await calculated(question, reader)
 
 
 async def test_offline_the_rules_ask_for_the_procedure() -> None:

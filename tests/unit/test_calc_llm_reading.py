@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any
 
 from langchain_core.messages import AIMessage
 from structlog.testing import capture_logs
 
-from finagent.answering.calc import LlmReader, calculate
+from finagent.answering.calc import LlmReader
 from finagent.answering.calc_common import CalcOutcome
 from finagent.legal.calc_llm import SCHEMA_NAME, reading_schema, rows_listing
 from finagent.legal.periods import procedural_periods
-from finagent.tools.base import ToolContext
-from finagent.tools.calc import Req_Calculate_Deadline_For_Events
-from finagent.tools.registry import ToolRegistry
 from tests.fakes.llm import ScriptedChatModel, tool_call_message
+from tests.unit.calc_reading import ask as calculated
 
-TODAY = date(2026, 11, 23)
 # an invented question: objections to a field audit act received on Friday 13.03.2026
 OBJECTIONS = (
     "Акт выездной проверки вручили 13 марта 2026 года. Когда последний день для возражений?"
@@ -49,9 +45,8 @@ def penalty_reading(amount: str = "200000", due: str = "2025-04-28") -> dict[str
 
 
 async def ask(question: str, llm: ScriptedChatModel | None) -> CalcOutcome:
-    registry = ToolRegistry([Req_Calculate_Deadline_For_Events()])
     reader = LlmReader(llm, "function_calling") if llm is not None else None
-    return await calculate(question, registry, ToolContext(user_id="u"), TODAY, None, reader)
+    return await calculated(question, reader, penalties=False)
 
 
 def scripted(*replies: Any) -> ScriptedChatModel:

@@ -5,9 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 from finagent.legal.calc_extract import extract_calc_request
-from tests.unit.calc_reading import deadline
-
-TODAY = date(2026, 11, 23)
+from tests.unit.calc_reading import TODAY, deadline
 
 
 def test_the_annual_accounts_run_three_months_from_the_year_end() -> None:

@@ -14,9 +14,7 @@ from finagent.legal.calc_extract import extract_calc_request
 from finagent.legal.calc_request import CalcRequest
 from finagent.routing.calc_rules import calc_decision
 from finagent.tools.base import ToolContext
-from finagent.tools.calc import Req_Calculate_Deadline_For_Events
-from finagent.tools.registry import ToolRegistry
-from tests.unit.calc_reading import TODAY, deadline
+from tests.unit.calc_reading import TODAY, calc_tools, deadline
 
 
 def test_every_field_of_the_request_is_described_for_an_llm() -> None:
@@ -224,8 +222,9 @@ def test_a_modal_past_payment_marks_the_due_date() -> None:
 
 
 async def _answer(req: CalcRequest, question: str) -> CalcOutcome:
-    registry = ToolRegistry([Req_Calculate_Deadline_For_Events()])
-    return await answer_request(req, question, registry, ToolContext(user_id="u"))
+    return await answer_request(
+        req, question, calc_tools(penalties=False), ToolContext(user_id="u")
+    )
 
 
 async def test_another_countrys_deadline_is_declined() -> None:

@@ -8,12 +8,9 @@ from datetime import date
 
 import pytest
 
-from finagent.answering.calc import calculate, clarification
+from finagent.answering.calc import clarification
 from finagent.legal.calc_extract import FUTURE_KEY_RATE, extract_calc_request
-from finagent.tools.base import ToolContext
-from finagent.tools.calc import Req_Calculate_Deadline_For_Events
-from finagent.tools.registry import ToolRegistry
-from tests.unit.calc_reading import TODAY, deadline
+from tests.unit.calc_reading import TODAY, ask, deadline
 
 
 @pytest.mark.parametrize(
@@ -159,12 +156,10 @@ def test_a_past_rate_with_a_future_word_elsewhere_is_not_declined() -> None:
 
 
 async def test_the_future_rate_refusal_says_why_and_gives_the_days() -> None:
-    outcome = await calculate(
+    outcome = await ask(
         "У компании недоимка по НДС 700 000 руб., срок был 28 октября 2026 г., погасить "
         "сможем только 15 февраля 2027 года. Рассчитайте пени по будущей ключевой ставке.",
-        ToolRegistry([Req_Calculate_Deadline_For_Events()]),
-        ToolContext(user_id="u"),
-        TODAY,
+        penalties=False,
     )
     assert outcome.mode == "decline" and "Ответ:" not in outcome.markdown
     assert "ещё не установил" in outcome.markdown

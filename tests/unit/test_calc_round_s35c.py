@@ -9,29 +9,11 @@ from decimal import Decimal
 
 import pytest
 
-from finagent.answering.calc import CalcOutcome, calculate
 from finagent.answering.penalty_text import partial_penalty
-from finagent.legal.key_rates import KeyRateSource
 from finagent.legal.penalties import KeyRateTable, PenaltyError, compute_penalty
-from finagent.tools.base import ToolContext
-from finagent.tools.calc import (
-    Req_Calculate_Deadline_For_Events,
-    Req_Calculate_Penalty_For_Payments,
-)
-from finagent.tools.registry import ToolRegistry
-from tests.unit.calc_reading import TODAY
+from tests.unit.calc_reading import ask
 
 TECHNICAL = ("таблице долей на", "must", "individual", "organization", "None")
-
-
-async def ask(question: str) -> CalcOutcome:
-    registry = ToolRegistry(
-        [
-            Req_Calculate_Deadline_For_Events(),
-            Req_Calculate_Penalty_For_Payments(KeyRateSource(None)),
-        ]
-    )
-    return await calculate(question, registry, ToolContext(user_id="u"), TODAY)
 
 
 def plain(markdown: str) -> None:

@@ -7,30 +7,11 @@ from __future__ import annotations
 import pytest
 
 from evals.answers.calc import answer_value
-from finagent.answering.calc import CalcOutcome, calculate
 from finagent.legal.calc_extract import extract_calc_request
 from finagent.legal.calc_text import read_question
-from finagent.legal.key_rates import KeyRateSource
 from finagent.legal.law_scope import OTHER_LAW, names_tax
 from finagent.legal.stated_rule import STATED_RULE, stated_rule, without_rule
-from finagent.tools.base import ToolContext
-from finagent.tools.calc import (
-    Req_Calculate_Deadline_For_Events,
-    Req_Calculate_Penalty_For_Payments,
-)
-from finagent.tools.registry import ToolRegistry
-from tests.unit.calc_reading import TODAY
-
-
-async def ask(question: str) -> CalcOutcome:
-    registry = ToolRegistry(
-        [
-            Req_Calculate_Deadline_For_Events(),
-            Req_Calculate_Penalty_For_Payments(KeyRateSource(None)),
-        ]
-    )
-    return await calculate(question, registry, ToolContext(user_id="u"), TODAY)
-
+from tests.unit.calc_reading import TODAY, ask
 
 HOUR_RULE = (
     "Коллеги говорят, что если акт выездной проверки вручён после 16:30, то месяц на "

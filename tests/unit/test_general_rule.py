@@ -9,6 +9,7 @@ from finagent.answering.extractive import LEARNED_SOURCE_MARGIN, compose_key_fac
 from finagent.answering.general_rule import prefer_general_case, prefer_general_rule
 from finagent.question.build import build_question
 from finagent.state import Chunk
+from tests.unit.ranked import ranked
 
 
 def _law(unit: str, text: str = "", piece: int = 0, title: str = "Образцовая проверка") -> Chunk:
@@ -17,11 +18,7 @@ def _law(unit: str, text: str = "", piece: int = 0, title: str = "Образцо
 
 
 def _ranked(chunk: Chunk, *sentences: str) -> list[Candidate]:
-    out = []
-    for i, s in enumerate(sentences):
-        c = Candidate(chunk, 1, s, 0, i, score=5.0 - i, learned=True)
-        out.append(c)
-    return out
+    return ranked(chunk, *sentences, top=5.0, gap=1.0)
 
 
 RULE = "Образцовая проверка проводится в течение четырех месяцев со дня подачи отчета."

@@ -5,18 +5,15 @@ from __future__ import annotations
 from finagent.answering.evidence import Candidate
 from finagent.answering.given_value import prefer_given_value
 from finagent.question.build import build_question
-from finagent.state import Chunk
+from tests.unit.ranked import kb_passage, ranked
 
-KB = Chunk(id="kb-3:0", text="", source="kb", title="Образцовый сбор")
+KB = kb_passage(3, "Образцовый сбор")
 OTHER = "Годовой доход садовода не должен превышать 3,1 млн руб."
 BRACKET = "- свыше 70 млн руб. — 12 % с превышения."
 
 
 def _ranked(*sentences: str, gap: float = 0.0) -> list[Candidate]:
-    return [
-        Candidate(KB, 1, s, 0, i, score=2.0 - gap * i, learned=True)
-        for i, s in enumerate(sentences)
-    ]
+    return ranked(KB, *sentences, top=2.0, gap=gap)
 
 
 def test_the_row_of_the_given_rate_answers_the_asked_threshold() -> None:

@@ -17,10 +17,9 @@ from finagent.legal.periods import period_by_id, period_points, procedural_perio
 from finagent.retrieval.legal import parse_code
 from finagent.routing.calc_rules import calc_decision
 from tests.conftest import skip_without_tax_code
-from tests.unit.calc_reading import deadline, row_ids
+from tests.unit.calc_reading import TODAY, deadline, row_ids
 
 REPO = Path(__file__).resolve().parents[2]
-TODAY = date(2026, 11, 23)
 # how the Code writes each period's number («в течение пяти дней», «двух месяцев»)
 NUMBER_FORMS = {
     1: r"(одного|один|дня, следующего)",
