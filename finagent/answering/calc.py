@@ -20,19 +20,25 @@ from finagent.answering import messages
 from finagent.answering.abstention import jurisdiction_abstention, render_abstention
 from finagent.answering.calc_common import CALC_TOOL, DEADLINE_TOOL, PENALTY_TOOL, CalcOutcome
 from finagent.answering.calc_deadline import answer_deadline
-from finagent.answering.calc_declines import CONTRACT_DEBT, contract_debt, stated_rule_answer
+from finagent.answering.calc_declines import (
+    CONTRACT_DEBT,
+    contract_debt,
+    other_law_refusal,
+    stated_rule_answer,
+)
 from finagent.answering.calc_penalty import answer_penalty, future_rate_answer
 from finagent.answering.calc_referee import Verdict, disagreement_question, referee
 from finagent.answering.calc_verify import consultable, verify
 from finagent.error_report import report
 from finagent.legal.calc_extract import FUTURE_KEY_RATE, JURISDICTION, extract_calc_request
+from finagent.legal.calc_lexicon import document_names, lexicon
 from finagent.legal.calc_llm import LlmReader, llm_calc_request
 from finagent.legal.calc_request import CalcRequest, Missing
 from finagent.legal.calc_text import read_question
 from finagent.legal.catalog import LawCatalog
 from finagent.legal.deadline_reading import REGISTERED_MAIL, SENT_NOT_RECEIVED
 from finagent.legal.deadlines import plural
-from finagent.legal.law_scope import OTHER_LAW
+from finagent.legal.law_scope import OTHER_LAW, governing_law
 from finagent.legal.periods import period_by_id
 from finagent.legal.stated_rule import STATED_RULE, without_rule
 from finagent.question.build import build_question
@@ -144,6 +150,9 @@ def _declined(req: CalcRequest, question: str, today: date | None) -> CalcOutcom
         and contract_debt(read_question(question))
     ):
         return CalcOutcome(CONTRACT_DEBT, True, {**debug, "civil_law": True}, "decline")
+    law = governing_law(read_question(question)) if req.decline == OTHER_LAW else None
+    if law is not None:
+        return CalcOutcome(other_law_refusal(law), True, {**debug, "law": law.law}, "decline")
     if req.decline.startswith(JURISDICTION):
         abstention = jurisdiction_abstention(question, req.decline.removeprefix(JURISDICTION))
         if abstention is not None:
