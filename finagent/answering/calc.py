@@ -96,8 +96,33 @@ def _procedure_question(req: CalcRequest) -> str:
     )
 
 
+def _demand_question(question: str) -> str | None:
+    """The question back for a dated demand whose kind is not told («пришло требование
+    14 октября, до какого числа отвечать?»): what the demand is about decides the period,
+    so that is asked, with the periods of the commonest kinds (``demand_kinds``)."""
+    text = read_question(question)
+    demands = document_names("требование")
+    if not any(w.lemma in demands and not w.negated for w in text.words):
+        return None
+    table = period_by_id()
+    rows = [table[i] for i in lexicon()["demand_kinds"] if i in table]
+    listed = "; ".join(f"{row.what} — {plural(row.period, row.unit)} ({row.norm})" for row in rows)
+    return (
+        "О чём требование и в рамках какой процедуры оно направлено? От этого зависит "
+        f"срок ответа, например: {listed}."
+    )
+
+
 def _event_question(req: CalcRequest) -> str:
     row = period_by_id().get(req.row_id) if req.row_id else None
+    asked = sorted({d.day for d in req.dated("asked_event")})
+    if row is not None and len(asked) > 1:
+        # two documents of the row's kind, and the question does not say which
+        named = " или ".join(f"{day:%d.%m.%Y}" for day in asked)
+        return (
+            f"В вопросе несколько событий, от которых может считаться срок ({row.event}): "
+            f"{named}. От какого из них считать срок?"
+        )
     if row is None:
         return "От какой даты считать срок (дата события, с которого он начинается)?"
     return f"Какого числа было событие, от которого считается срок: {row.event}?"
@@ -193,6 +218,9 @@ async def answer_request(
         if "procedure" in req.missing and not req.dates and req.kind == "deadline":
             # neither a period nor a date: not a calculation the table knows
             return CalcOutcome("", False, {"missing": req.missing}, "not_calc")
+        demand = _demand_question(question) if "procedure" in req.missing else None
+        if demand is not None and _PROCEDURE in asked:
+            asked = asked.replace(_PROCEDURE, demand)
         return CalcOutcome(asked, True, {"missing": req.missing}, "clarify")
     if req.kind == "penalty":
         return await answer_penalty(req, registry, ctx, today)
