@@ -8,8 +8,9 @@ import pytest
 
 from evals.answers.calc import answer_value
 from evals.answers.calc_missing import missing_codes
-from finagent.answering.calc import CalcOutcome, calculate
+from finagent.answering.calc import CalcOutcome, LlmReader, calculate
 from finagent.legal.calc_extract import extract_calc_request, looks_like_calc
+from finagent.legal.calc_llm import SCHEMA_NAME
 from finagent.legal.calc_text import read_question
 from finagent.legal.key_rates import KeyRateSource
 from finagent.legal.law_scope import OTHER_LAW, governing_law
@@ -19,6 +20,7 @@ from finagent.tools.calc import (
     Req_Calculate_Penalty_For_Payments,
 )
 from finagent.tools.registry import ToolRegistry
+from tests.fakes.llm import ScriptedChatModel, tool_call_message
 from tests.unit.calc_reading import TODAY
 
 
@@ -168,3 +170,23 @@ def test_an_items_examples_in_brackets_are_not_what_is_missing() -> None:
     assert missing_codes("вид документа (требование — 10 дней, пояснения — 5 дней)") == {
         "procedure"
     }
+
+
+async def test_an_llm_reading_does_not_pick_one_of_two_open_demands() -> None:
+    question = (
+        "Налоговая прислала по ТКС требование о представлении документов 2 июля 2025 года, "
+        "а 8 июля — ещё одно требование о представлении документов. До какой даты их "
+        "представить?"
+    )
+    args = {
+        "kind": "deadline",
+        "row_id": "documents_93",
+        "dates": [{"day": "2025-07-02", "role": "asked_event", "text": "", "year_assumed": False}],
+    }
+    reader = LlmReader(
+        ScriptedChatModel([tool_call_message(SCHEMA_NAME, args)]), "function_calling"
+    )
+    registry = ToolRegistry([Req_Calculate_Deadline_For_Events()])
+    outcome = await calculate(question, registry, ToolContext(user_id="u"), TODAY, None, reader)
+    assert outcome.mode == "clarify" and "Ответ:" not in outcome.markdown
+    assert outcome.debug["llm_reading"]["verdict"] == "unverified"
