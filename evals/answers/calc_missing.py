@@ -7,6 +7,8 @@ its lemmas: the kind of fact it names, not its wording.
 
 from __future__ import annotations
 
+import re
+
 from finagent.language.text import analyse
 
 CODES = frozenset(
@@ -14,18 +16,24 @@ CODES = frozenset(
 )
 # a phrase's words -> the piece of the request it names (checked in this order)
 _AMOUNT = frozenset({"сумма", "размер", "недоимка"})
+_SUM = frozenset({"сумма", "размер"})
 _PAYMENT = frozenset({"уплата", "оплата", "погашение", "перечисление"})
 _PAYER = frozenset({"плательщик", "организация", "ип", "физлицо"})
-_PROCEDURE = frozenset({"процедура", "документ", "действие", "какой"})
+_PROCEDURE = frozenset({"процедура", "документ", "действие", "какой", "вид"})
 _DAY = frozenset({"дата", "день", "число"})
 
 
 def _codes_of_phrase(phrase: str) -> set[str]:
+    # a parenthesis gives examples of what is missing («вид требования (документы по
+    # ст. 93 — 10 дней …)»), not the missing thing itself
+    phrase = re.sub(r"\([^()]*\)", " ", phrase)
     words = {w for sentence in analyse(phrase).sentences for w in sentence.lemmas}
     if "срок" in words and words & _PAYMENT:
         return {"due_date"}
     if words & _DAY and words & _PAYMENT:
         return {"payment_date"}
+    if words & _SUM:  # «сумма недоимки и точных дат»: the sum is named first
+        return {"amount"}
     if words & _DAY:
         return {"event_date"}
     if words & _AMOUNT:

@@ -20,19 +20,25 @@ from finagent.answering import messages
 from finagent.answering.abstention import jurisdiction_abstention, render_abstention
 from finagent.answering.calc_common import CALC_TOOL, DEADLINE_TOOL, PENALTY_TOOL, CalcOutcome
 from finagent.answering.calc_deadline import answer_deadline
-from finagent.answering.calc_declines import CONTRACT_DEBT, contract_debt, stated_rule_answer
+from finagent.answering.calc_declines import (
+    CONTRACT_DEBT,
+    contract_debt,
+    other_law_refusal,
+    stated_rule_answer,
+)
 from finagent.answering.calc_penalty import answer_penalty, future_rate_answer
 from finagent.answering.calc_referee import Verdict, disagreement_question, referee
 from finagent.answering.calc_verify import consultable, verify
 from finagent.error_report import report
 from finagent.legal.calc_extract import FUTURE_KEY_RATE, JURISDICTION, extract_calc_request
+from finagent.legal.calc_lexicon import document_names, lexicon
 from finagent.legal.calc_llm import LlmReader, llm_calc_request
 from finagent.legal.calc_request import CalcRequest, Missing
 from finagent.legal.calc_text import read_question
 from finagent.legal.catalog import LawCatalog
 from finagent.legal.deadline_reading import REGISTERED_MAIL, SENT_NOT_RECEIVED
 from finagent.legal.deadlines import plural
-from finagent.legal.law_scope import OTHER_LAW
+from finagent.legal.law_scope import OTHER_LAW, governing_law
 from finagent.legal.periods import period_by_id
 from finagent.legal.stated_rule import STATED_RULE, without_rule
 from finagent.question.build import build_question
@@ -90,8 +96,33 @@ def _procedure_question(req: CalcRequest) -> str:
     )
 
 
+def _demand_question(question: str) -> str | None:
+    """The question back for a dated demand whose kind is not told («пришло требование
+    14 октября, до какого числа отвечать?»): what the demand is about decides the period,
+    so that is asked, with the periods of the commonest kinds (``demand_kinds``)."""
+    text = read_question(question)
+    demands = document_names("требование")
+    if not any(w.lemma in demands and not w.negated for w in text.words):
+        return None
+    table = period_by_id()
+    rows = [table[i] for i in lexicon()["demand_kinds"] if i in table]
+    listed = "; ".join(f"{row.what} — {plural(row.period, row.unit)} ({row.norm})" for row in rows)
+    return (
+        "О чём требование и в рамках какой процедуры оно направлено? От этого зависит "
+        f"срок ответа, например: {listed}."
+    )
+
+
 def _event_question(req: CalcRequest) -> str:
     row = period_by_id().get(req.row_id) if req.row_id else None
+    asked = sorted({d.day for d in req.dated("asked_event")})
+    if row is not None and len(asked) > 1:
+        # two documents of the row's kind, and the question does not say which
+        named = " или ".join(f"{day:%d.%m.%Y}" for day in asked)
+        return (
+            f"В вопросе несколько событий, от которых может считаться срок ({row.event}): "
+            f"{named}. От какого из них считать срок?"
+        )
     if row is None:
         return "От какой даты считать срок (дата события, с которого он начинается)?"
     return f"Какого числа было событие, от которого считается срок: {row.event}?"
@@ -144,6 +175,9 @@ def _declined(req: CalcRequest, question: str, today: date | None) -> CalcOutcom
         and contract_debt(read_question(question))
     ):
         return CalcOutcome(CONTRACT_DEBT, True, {**debug, "civil_law": True}, "decline")
+    law = governing_law(read_question(question)) if req.decline == OTHER_LAW else None
+    if law is not None:
+        return CalcOutcome(other_law_refusal(law), True, {**debug, "law": law.law}, "decline")
     if req.decline.startswith(JURISDICTION):
         abstention = jurisdiction_abstention(question, req.decline.removeprefix(JURISDICTION))
         if abstention is not None:
@@ -184,6 +218,9 @@ async def answer_request(
         if "procedure" in req.missing and not req.dates and req.kind == "deadline":
             # neither a period nor a date: not a calculation the table knows
             return CalcOutcome("", False, {"missing": req.missing}, "not_calc")
+        demand = _demand_question(question) if "procedure" in req.missing else None
+        if demand is not None and _PROCEDURE in asked:
+            asked = asked.replace(_PROCEDURE, demand)
         return CalcOutcome(asked, True, {"missing": req.missing}, "clarify")
     if req.kind == "penalty":
         return await answer_penalty(req, registry, ctx, today)

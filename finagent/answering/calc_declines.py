@@ -9,6 +9,10 @@
   with a contract word): the Code's пени (ст. 75 НК РФ) are charged on taxes, levies and
   contributions only; a delay under a contract is civil law (ст. 330, 395 ГК РФ).
   Nothing is computed.
+- any other debt or deadline the question ties to another law (``OTHER_LAW`` with a law
+  of the lexicon's ``governing_laws``: customs payments, injury contributions, КоАП
+  fines, a write-off «для самозанятых»): the refusal names that law and what it governs.
+  Nothing is computed and nothing is asked back.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from finagent.answering.calc_common import CalcOutcome
-from finagent.legal.calc_lexicon import phrases
+from finagent.legal.calc_lexicon import GoverningLaw, phrases
 from finagent.legal.calc_text import CalcText
 
 RULE_NOT_IN_CODE = (
@@ -47,6 +51,22 @@ CONTRACT_DEBT = (
     "предусмотрено иное, — п. 4 ст. 395 ГК РФ). Налоговый калькулятор такие суммы не "
     "считает: сверьте условия договора об ответственности за просрочку."
 )
+
+OTHER_LAW_HEADING = "## Налоговый кодекс здесь не применяется"
+
+
+def other_law_refusal(law: GoverningLaw) -> str:
+    """The refusal of a question another law governs, naming that law."""
+    return (
+        f"{OTHER_LAW_HEADING}\n"
+        f"- **Применимый закон:** {law.law}.\n"
+        f"- **Что он регулирует:** {law.what}.\n\n"
+        "Налоговый калькулятор считает только пени по ст. 75 НК РФ и сроки по правилам "
+        "ст. 6.1 НК РФ, поэтому эту дату или сумму не рассчитывает: порядок, сроки и "
+        "размер ответственности определяются названным законом и документом, которым "
+        "начислен долг."
+    )
+
 
 _STRIPPED_HEADINGS = ("## Краткий вывод\n",)
 

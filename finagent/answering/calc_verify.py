@@ -140,6 +140,10 @@ def _deadline(
         if llm.chain_from is not None and llm.chain_from != row.after:
             reasons.append("chain not of the row")
     event = _day_of(days, llm.event_date)
+    if len({d.day for d in rule.dated("asked_event")}) > 1:
+        # the rules found two documents of the row's kind and nothing that picks one: a
+        # reading that takes one of them is a guess, and the question back stands
+        reasons.append("the question dates several events of the row's kind")
     if event is None:
         reasons.append("event date not in the question")
     elif read_row and rule.event_date is not None and rule.event_date != event.day:

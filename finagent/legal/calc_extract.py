@@ -22,7 +22,11 @@ from finagent.legal.stated_rule import STATED_RULE, stated_rule
 
 PENALTY = ("пеня",)
 _RECEIPT = frozenset({"получить", "вручить"})
-_AUTHORITY = frozenset({"инспекция", "ифнс", "фнс", "налоговый", "налоговик"})
+# from the inspection: named, or its channel (telecommunication channels, «по ТКС», carry
+# only the exchange with the tax authority), or a demand (only an authority demands)
+_AUTHORITY = frozenset(
+    {"инспекция", "ифнс", "фнс", "налоговый", "налоговик", "ткс", "требование", "истребование"}
+)
 JURISDICTION = "jurisdiction:"
 # пени asked by a key rate the Bank of Russia has not set yet
 FUTURE_KEY_RATE = "future_key_rate"

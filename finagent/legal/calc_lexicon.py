@@ -131,3 +131,47 @@ def document_names(lemma: str) -> frozenset[str]:
     """Every name of the document ``lemma`` names, itself included («запрос» is also
     «требование» and «истребование»); a word of no class is its own only name."""
     return _document_names().get(lemma, frozenset({lemma}))
+
+
+@dataclass(frozen=True)
+class GoverningLaw:
+    """A law other than the Tax Code and the phrases that tie a question to it
+    (``governing_laws`` of the lexicon), each phrase as canonical lemmas."""
+
+    law: str
+    what: str
+    cites: tuple[tuple[str, ...], ...] = ()
+    payments: tuple[tuple[str, ...], ...] = ()
+    debts: tuple[tuple[str, ...], ...] = ()
+    scoped: tuple[tuple[str, ...], ...] = ()
+    with_: tuple[tuple[str, ...], ...] = ()
+    objects: tuple[tuple[str, ...], ...] = ()
+
+    def all_phrases(self) -> tuple[tuple[str, ...], ...]:
+        return self.cites + self.payments + self.debts + self.scoped + self.objects
+
+
+_LAW_FIELDS = ("cites", "payments", "debts", "scoped", "with", "objects")
+
+
+@cache
+def governing_laws() -> tuple[GoverningLaw, ...]:
+    """The other laws of the lexicon, in its order."""
+    out = []
+    for entry in lexicon()["governing_laws"]:
+        lists = {
+            ("with_" if key == "with" else key): tuple(
+                sorted({canonical(str(p)) for p in entry.get(key, ())}, key=lambda p: -len(p))
+            )
+            for key in _LAW_FIELDS
+        }
+        out.append(GoverningLaw(law=str(entry["law"]), what=str(entry["what"]), **lists))
+    return tuple(out)
+
+
+@cache
+def law_phrases(field: str) -> tuple[tuple[str, ...], ...]:
+    """One field's phrases over every other law (``cites``, ``payments``, ``debts``,
+    ``objects``), longest first."""
+    found = {p for law in governing_laws() for p in getattr(law, field)}
+    return tuple(sorted(found, key=lambda p: -len(p)))

@@ -598,10 +598,11 @@ def _later_asked_clauses(
 
 
 def _head(words: list[Word], named: list[int]) -> int | None:
-    """The asked action: the first naming verb of the asking part, or noun that the
+    """The asked action: the first naming verb of the asking part (not an aside: «насколько
+    понимаю, надо сообщить»), or noun that the
     lexicon reads as a verb («подать возражения», «срок подачи заявления», «для сообщения в
     налоговый орган»), else its first naming noun («срок камеральной проверки»)."""
-    auxiliaries = word_set("auxiliaries")
+    auxiliaries = word_set("auxiliaries") | word_set("aside_verbs")
     actions = [
         i
         for i in named

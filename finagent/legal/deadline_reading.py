@@ -16,6 +16,7 @@ from finagent.legal.calc_request import RoledDate, StatedPeriod
 from finagent.legal.calc_text import CalcText, Word
 from finagent.legal.calendar import CalendarYearError
 from finagent.legal.deadlines import Unit, compute_deadline, plural
+from finagent.legal.event_choice import choose_event
 from finagent.legal.penalty_reading import date_cues
 from finagent.legal.period_cues import (
     cited_not_asked,
@@ -480,7 +481,26 @@ def read_deadline(text: CalcText, days: list[QuestionDay]) -> DeadlineReading:
         out.decline = undated
         out.dates = [roled(text, d, "other_event") for d in days]
         return out
-    event, chained, marked = _event_day(text, days, row)
+    candidates = days
+    if row is not None and row.after is None:
+        verbs = frozenset(phrase[0] for phrase in event_words(row.id))
+        if verbs & {"получить", "вручить"}:
+            choice = choose_event(text, days, row, verbs)
+            if choice.ambiguous:
+                # two documents of the row's kind and nothing says which: asked back
+                out.event_missing = True
+                out.dates = [
+                    roled(text, d, "asked_event" if d in choice.ambiguous else "other_event")
+                    for d in days
+                ]
+                return out
+            candidates = [choice.picked] if choice.picked else choice.candidates
+            for d in choice.closed:
+                told = text.days[d.mention].text
+                out.assumptions.append(
+                    f"документ от {told} описан как уже исполненный: срок от него не считается"
+                )
+    event, chained, marked = _event_day(text, candidates, row)
     if (
         row is not None
         and not chained

@@ -237,23 +237,33 @@ async def test_another_countrys_deadline_is_declined() -> None:
 
 
 @pytest.mark.parametrize(
-    "question",
+    ("question", "law"),
     [
         # a civil debt under a cited code
-        "Арендатор должен был внести 120 000 руб. до 05.03.2025, внёс 02.04.2025. "
-        "Сколько процентов по ст. 395 ГК РФ?",
+        (
+            "Арендатор должен был внести 120 000 руб. до 05.03.2025, внёс 02.04.2025. "
+            "Сколько процентов по ст. 395 ГК РФ?",
+            "Гражданский кодекс",
+        ),
         # a loan and a housing debt: no tax named
-        "Заём 300 000 руб. вернули 20.06.2025 вместо 01.05.2025. Сколько пени по займу?",
-        "Долг за квартплату 9 000 руб., срок 10.02.2025, оплатили 15.05.2025. Сколько пени?",
+        (
+            "Заём 300 000 руб. вернули 20.06.2025 вместо 01.05.2025. Сколько пени по займу?",
+            "Гражданский кодекс",
+        ),
+        (
+            "Долг за квартплату 9 000 руб., срок 10.02.2025, оплатили 15.05.2025. Сколько пени?",
+            "Жилищный кодекс",
+        ),
         # a deadline of another code, no row of the table
-        "Протокол по КоАП получили 02.06.2025. До какого числа обжаловать?",
+        ("Протокол по КоАП получили 02.06.2025. До какого числа обжаловать?", "КоАП РФ"),
     ],
 )
-async def test_another_branch_of_law_is_not_computed(question: str) -> None:
+async def test_another_branch_of_law_is_declined_naming_the_law(question: str, law: str) -> None:
     req = extract_calc_request(question, TODAY)
     assert req.decline == "other_law"
     outcome = await _answer(req, question)
-    assert outcome.mode == "not_calc" and "Ответ:" not in outcome.markdown
+    assert outcome.mode == "decline" and "Ответ:" not in outcome.markdown
+    assert "Применимый закон" in outcome.markdown and law in outcome.markdown
 
 
 def test_a_tax_debt_under_a_contract_is_still_the_codes() -> None:
