@@ -17,6 +17,7 @@ from razdel import tokenize
 from finagent.answering.evidence import Candidate
 from finagent.cards.doc_types import ABOUT_ANOTHER
 from finagent.cards.model import DocumentCard
+from finagent.language.cues import find_cue
 from finagent.language.lemmas import lemma
 
 _CLAUSE_NUMBER = re.compile(r"\d+(?:\.\d+)*")
@@ -90,3 +91,13 @@ def _clause_of(candidate: Candidate) -> str | None:
 @lru_cache(maxsize=256)
 def _numbered_lines(text: str) -> tuple[tuple[int, str], ...]:
     return tuple((m.start(), m.group(1)) for m in _OPENING_NUMBER.finditer(text))
+
+
+# a sentence stating terms as changed within the document itself: «После внесения
+# изменений с 01.07.2026 штат составляет …», «с учётом изменений», «в новой редакции»
+_CHANGED_TERMS = ("внесение изменений", "с учётом изменений", "в новой редакции")
+
+
+def states_changed_terms(lemmas: Sequence[str]) -> bool:
+    """Whether a sentence (its lemmas in order) states terms as changed later."""
+    return any(find_cue(lemmas, cue) >= 0 for cue in _CHANGED_TERMS)

@@ -355,11 +355,12 @@ def asked_fields(question: Question) -> list[str]:
 def _asked_keys(question: Question, cards: list[DocumentCard]) -> list[str]:
     """The asked fields, and the qualified amount for an amount question that names a
     document and qualifies its figure but asks no amount field a card fills («сумма без
-    НДС», «сколько в месяц», «сколько в итоге перечислить»)."""
+    НДС», «сколько в месяц», «сколько в итоге перечислить»); not for a count asked in a
+    unit of measure («сколько квадратных метров в итоге приняли»): that is no sum of money."""
     keys = asked_fields(question)
     amount_fields = [k for k in keys if k in FIELD_BY_KEY and FIELD_BY_KEY[k].kind == "amount"]
     filled = any(_candidates(c, k, question) for c in cards for k in amount_fields)
-    if question.documents and _qualified(question) and not filled:
+    if question.documents and _qualified(question) and not filled and question.unit is None:
         keys = [k for k in keys if k not in amount_fields] + [QUALIFIED]
     return keys
 

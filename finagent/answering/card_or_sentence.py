@@ -24,6 +24,8 @@ from finagent.answering.sentence_profile import profile
 from finagent.cards.fields import BY_KEY as FIELD_BY_KEY
 from finagent.cards.model import DocumentCard
 from finagent.language.cues import cue_lemmas
+from finagent.language.lemmas import nominative, part_of_speech
+from finagent.language.text import analyse
 from finagent.question.model import Question
 
 MARGIN = 1.0  # shared question words a clause needs beyond the card's sentence
@@ -52,7 +54,8 @@ def clause_answers_instead(
         return False  # several fields asked: the card states each
     answer = answers[0]
     kind = FIELD_BY_KEY[answer.key].kind if answer.key in FIELD_BY_KEY else "amount"
-    if question.answer_type in _STATES.get(kind, {question.answer_type}):
+    of_kind = question.answer_type in _STATES.get(kind, {question.answer_type})
+    if of_kind and _field_asked_by_name(question, answer.key):
         return False
     top = next((c for c in ranked if clean_sentence(c.sentence)), None)
     if top is None or top.chunk.source != "user_docs":
@@ -71,6 +74,61 @@ def clause_answers_instead(
     asked = asked_lemmas(question, cards) - naming
     if not asked:
         return False
+    if of_kind:
+        return _names_the_thing_measured(question, asked, text, answer)
     clause = shared_words(asked, profile(text).lemmas)
     card = max(shared_words(asked, profile(q).lemmas) for q in quoted)
     return clause >= card + MARGIN
+
+
+def _field_asked_by_name(question: Question, key: str) -> bool:
+    """Whether a noun phrase the question asks holds a whole cue of the field («какой
+    остаток», «дата заключения договора»): the field is then what is asked. «На какую
+    сумму недостача», «какие транспортные расходы включили в стоимость» name the field
+    only by a generic word of amount or by a complement; what they measure is another
+    thing."""
+    field = FIELD_BY_KEY.get(key)
+    if field is None:
+        return True
+    for attribute in question.attributes:
+        named = set(attribute.lemmas)
+        if any(set(cue_lemmas(cue)) <= named for cue in field.cues):
+            return True
+    return False
+
+
+def _subject_nouns(question: Question) -> set[str]:
+    """The lemmas of what the question measures: the heads of its asked attributes and
+    the nouns that may stand as its grammatical subject (in the nominative, not after a
+    preposition: «на какую сумму недостача», not «на конец марта»)."""
+    nouns = {a.head for a in question.attributes}
+    analysed = analyse(question.text)
+    for sentence in analysed.sentences:
+        tokens = sentence.tokens
+        for i, token in enumerate(tokens):
+            if part_of_speech(token.text) != "NOUN" or not nominative(token.text):
+                continue
+            if i and part_of_speech(tokens[i - 1].text) == "PREP":
+                continue
+            nouns.add(token.lemma)
+    return nouns
+
+
+def _names_the_thing_measured(
+    question: Question, asked: set[str], text: str, answer: CardAnswer
+) -> bool:
+    """For a field of the asked kind the question does not name as what it asks: whether
+    the clause names what the question measures (:func:`_subject_nouns`) while none of the
+    field's sentences, nor their table labels, names any asked word («Выявлена недостача:
+    … на сумму 15 840,00 руб.» over a stock list's «Итого» row for «на какую сумму
+    недостача»)."""
+    measured = asked & _subject_nouns(question)
+    if not measured or not measured & profile(text).lemmas:
+        return False
+    for value in answer.values:
+        lemmas = profile(value.sentence).lemmas
+        if value.label:
+            lemmas |= profile(value.label).lemmas
+        if shared_words(asked, lemmas) > 0:
+            return False
+    return True

@@ -13,6 +13,7 @@ import re
 
 from finagent.answering.asked_values import asked_values, value_type
 from finagent.answering.card_evidence import CardAnswer
+from finagent.answering.card_parts import card_further_parts, card_part_values
 from finagent.answering.code_norm import code_norm
 from finagent.answering.context import AnswerContext
 from finagent.answering.cut_sentences import values_of_year
@@ -387,6 +388,13 @@ def compose_direct(
                 quote = clean_sentence(runner_up.sentence)
                 lead.append(f"{quote_lead(runner_up)} «{quote}» [{runner_up.number}]")
     more = further_parts(question, ranked) if lead and not cards else []
+    if lead and cards:  # the parts no card field answers get sentences of their own
+        more = card_further_parts(question, cards, ranked)
+        parts = card_part_values(question, cards, more, stated_values)
+        if parts:  # named in the first line, before the documents' titles
+            at = lead[0].rfind(" (документ «")
+            at = at if at >= 0 else len(lead[0].rstrip("."))
+            lead[0] = f"{lead[0][:at]}; {'; '.join(parts)}{lead[0][at:]}"
     if len(lead) == 2 and not cards:  # a value line: name each further part's value too
         top = next(c for c in ranked if clean_sentence(c.sentence))
         parts = part_values(question, top, more, _line_values(lead[0]), stated_values)

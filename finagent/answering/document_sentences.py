@@ -20,7 +20,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 
-from finagent.answering.amendments import superseded
+from finagent.answering.amendments import states_changed_terms, superseded
 from finagent.answering.answer_kinds import (
     asks_moment,
     asks_unit_price,
@@ -45,6 +45,7 @@ from finagent.answering.sentence_profile import SentenceProfile, profile, states
 from finagent.cards.model import DocumentCard
 from finagent.cards.sentence_vectors import sentence_key
 from finagent.language.lemmas import adjective_of
+from finagent.language.text import analyse
 from finagent.question.model import Question
 from finagent.question.tables import STOP_LEMMAS
 from finagent.state import Chunk, Source
@@ -385,9 +386,13 @@ def document_order_keys(
         lexical = shared_words(asked - title, p.lemmas)
         inherited = p.lemmas | heading_lemmas.get(id(candidate), _NONE)
         lexical += HEADING_WEIGHT * (shared_words(asked - title, inherited) - lexical)
+        # «при утверждении», «первоначально»: a sentence stating the terms as changed
+        # later in the same document («После внесения изменений … — 1 129 300 руб.»)
+        # states no original term
+        changed = question.revision == "original" and states_changed_terms(_lemmas_of(text))
         return (
             clause,
-            id(candidate) not in restated,
+            id(candidate) not in restated and not changed,
             valued,
             lexical + SEMANTIC_WEIGHT * similarity.get(id(candidate), 0.0),
             len(asked & title & p.lemmas),
@@ -398,6 +403,11 @@ def document_order_keys(
 
 
 _NONE: frozenset[str] = frozenset()
+
+
+def _lemmas_of(text: str) -> list[str]:
+    """The sentence's lemmas in order."""
+    return [t.lemma for s in analyse(text).sentences for t in s.tokens]
 
 
 def _section_lemmas(own: Sequence[Candidate]) -> dict[int, frozenset[str]]:

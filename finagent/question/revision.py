@@ -3,7 +3,8 @@
 A supplementary agreement, a protocol of disagreements or a termination agreement changes
 the contract it names. «Теперь», «новый», «в итоге», «после допсоглашения», a verb of
 change («поднимается», «изменится») ask the terms as amended; «до допсоглашения»,
-«первоначально», «прежний» the terms before. The documents of one contract are linked by
+«первоначально», «прежний», «при утверждении» the terms before («при заключении договора»
+is when a payment falls due, not an edition). The documents of one contract are linked by
 their cards: an amending document's heading names the contract's number
 (``DocumentCard.references``).
 """
@@ -39,7 +40,14 @@ _AMENDED = (
     "изменяться",
     "поменяться",
 )
-_ORIGINAL = ("первоначальный", "первоначально", "изначально", "изначальный", "прежний")
+_ORIGINAL = (
+    "первоначальный",
+    "первоначально",
+    "изначально",
+    "изначальный",
+    "прежний",
+    "при утверждении",
+)
 _BEFORE, _AFTER = "до", "после"
 # the words that name an amending document: «допсоглашение», «протокол разногласий» …
 _AMENDING_CUES = tuple(cue for key in ABOUT_ANOTHER for cue in BY_KEY[key].cues)

@@ -215,3 +215,13 @@ def test_a_bound_asked_beside_a_value_is_named_with_the_clause_that_states_it() 
     # of two bounded clauses, the one the question names («поставки»), each value its own
     found = _answers(PENALTIES, "Какая неустойка за просрочку поставки и какой у неё потолок?")
     assert found == [("неустойка", ["0,1 %"]), ("предел", ["10 %"])]
+
+
+def test_a_count_in_a_unit_of_measure_is_no_qualified_sum() -> None:
+    acts = (
+        "# Акт приёмки № 4\n\n"
+        "Уложено плитки: 320 м2.\n\n"
+        "Итого стоимость работ без НДС — 640 000,00 руб.\n"
+    )
+    assert _answers(acts, "Акт № 4: сколько квадратных метров плитки в итоге уложено?") == []
+    assert _answers(acts, "Акт № 4: сколько в итоге без НДС?") == [("сумма", ["640 000,00 руб."])]

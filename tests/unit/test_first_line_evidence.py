@@ -120,3 +120,54 @@ def test_words_only_a_later_part_has_do_not_choose_the_first_line() -> None:
     assert "списать" in later_part_words(question)
     assert "списать" not in asked_lemmas(question, [])
     assert "поступить" in asked_lemmas(question, [])
+
+
+WRITE_OFF = """# Акт № 14 о результатах проверки склада
+г. Самара — 12 мая 2026 г.
+Итого по описи: 2 430 000,00 руб.
+Выявлена порча: плитка керамическая — 30 коробок на сумму 48 600,00 руб.
+Транспортные расходы по доставке плитки составили 12 500,00 руб. и включены в её стоимость.
+Стоимость ремонта стеллажей составляет 90 000,00 руб.
+"""
+
+
+@pytest.mark.parametrize(
+    ("question", "quoted", "clause", "clause_leads"),
+    [
+        # a generic amount word asks the sum of what the question measures: a clause
+        # naming it leads over a field whose sentence names nothing asked
+        ("На какую сумму порча плитки на складе?", 2, 3, True),
+        ("Какие транспортные расходы включили в стоимость плитки?", 2, 4, True),
+        # the field's sentence names what is measured: the card keeps the lead
+        ("На какую сумму ремонт стеллажей?", 5, 3, False),
+        # a clause that does not name what is measured does not lead
+        ("На какую сумму порча плитки на складе?", 2, 5, False),
+    ],
+)
+def test_a_generic_amount_field_yields_to_the_clause_naming_what_is_measured(
+    question: str, quoted: int, clause: int, clause_leads: bool
+) -> None:
+    card = build_card("d1", "act", WRITE_OFF)
+    lines = WRITE_OFF.splitlines()
+    chunk = Chunk(id="c", text=WRITE_OFF, source="user_docs", title=card.title, document_id="d1")
+    answer = CardAnswer(
+        "contract_amount",
+        "сумма договора",
+        "d1",
+        card.title,
+        1,
+        [CardValue("1 руб.", lines[quoted])],
+    )
+    ranked = [Candidate(chunk, 1, lines[clause], 0, 0, score=1.0)]
+    asked = build_question(question, cards=[card])
+    assert clause_answers_instead(asked, [answer], ranked, [card]) is clause_leads
+
+
+def test_a_field_the_question_asks_by_name_keeps_the_lead() -> None:
+    card = build_card("d1", "act", WRITE_OFF)
+    lines = WRITE_OFF.splitlines()
+    chunk = Chunk(id="c", text=WRITE_OFF, source="user_docs", title=card.title, document_id="d1")
+    answer = CardAnswer("balance", "остаток", "d1", card.title, 1, [CardValue("1 руб.", lines[2])])
+    ranked = [Candidate(chunk, 1, lines[3], 0, 0, score=1.0)]
+    asked = build_question("Какой остаток плитки по акту после порчи?", cards=[card])
+    assert clause_answers_instead(asked, [answer], ranked, [card]) is False
