@@ -19,7 +19,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from finagent.cards.doc_types import DOC_TYPES, DocType
+from finagent.cards.doc_types import BY_KEY, DOC_TYPES, GENERIC, DocType
 from finagent.cards.model import DocumentCard
 from finagent.cards.title import doc_type_of
 from finagent.language.cues import cue_lemmas, find_cue
@@ -299,16 +299,18 @@ def _missing(question: Question, cards: Sequence[DocumentCard]) -> str | None:
 def _source_kind(
     lemmas: Sequence[str], kind: DocType, start: int, end: int
 ) -> tuple[DocType, int, int]:
-    """The kind named as the question's source when the most specific kind it names is its
-    topic: «в договоре с ООО «Сфера-Ресурс» о сроках поставки» asks a contract, whose kind
-    «поставка» is only what it is about."""
-    if start < 0 or _as_source(lemmas, start, end):
+    """The contract named as the question's source when the more specific kind it names
+    later is only its topic: «в договоре с ООО «Сфера-Ресурс» о сроках поставки» asks a
+    contract, whose kind «поставка» is what it is about. Only a generic contract word
+    before the topic counts: a further document after it («по какому УПД … по договору
+    …») is what the asked one refers to."""
+    if start < 0 or kind.key == GENERIC or _as_source(lemmas, start, end):
         return kind, start, end
-    for other in DOC_TYPES:
-        for cue in other.cues:
-            at = find_cue(tuple(lemmas), cue)
-            if at >= 0 and _as_source(lemmas, at, at + len(cue_lemmas(cue))):
-                return other, at, at + len(cue_lemmas(cue))
+    generic = BY_KEY[GENERIC]
+    for cue in generic.cues:
+        at = find_cue(tuple(lemmas[:start]), cue)
+        if at >= 0 and _as_source(lemmas, at, at + len(cue_lemmas(cue))):
+            return generic, at, at + len(cue_lemmas(cue))
     return kind, start, end
 
 
