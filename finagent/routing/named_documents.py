@@ -342,7 +342,8 @@ def _unheld_record(question: Question, cards: Sequence[DocumentCard]) -> str | N
     for kind in RECORD_KINDS:
         for cue in kind.cues:
             at = find_cue(lemmas, cue)
-            if at < 0 or not _as_source(lemmas, at, at + len(cue_lemmas(cue))):
+            end = at + len(cue_lemmas(cue))
+            if at < 0 or not (_as_source(lemmas, at, end) or _of_party(question, end)):
                 continue
             if not any(_record_held(card, other) for card in cards for other in kind.cues):
                 return kind.name
