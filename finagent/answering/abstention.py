@@ -20,6 +20,7 @@ from finagent.legal.catalog import LawCatalog
 from finagent.legal.jurisdiction import foreign_country
 from finagent.legal.references import CODE_PATTERNS, find_documents, find_references
 from finagent.legal.taxes import RATE_ARTICLE_TITLE, asks_figure, asks_rate, taxes_named
+from finagent.question.requests import asks_choice, asks_invention
 from finagent.retrieval.legal_units import code_name
 from finagent.state import Chunk
 
@@ -99,6 +100,16 @@ def _terms_covered(terms: list[str], chunks: list[Chunk]) -> bool:
         if any(find_cue(lemmas, term) >= 0 for term in terms):
             return True
     return False
+
+
+def request_abstention(query: str) -> Abstention | None:
+    """An abstention for a request no source can ground: to make data up, or to choose
+    for the user (``finagent.question.requests``)."""
+    if asks_invention(query):
+        return Abstention("request", messages.ABSTAIN_INVENT, messages.ABSTAIN_INVENT_MISSING)
+    if asks_choice(query):
+        return Abstention("request", messages.ABSTAIN_ADVICE, messages.ABSTAIN_ADVICE_MISSING)
+    return None
 
 
 async def scope_abstention(

@@ -91,6 +91,9 @@ _OWE = "должный"
 # a count of the people who work somewhere: asked now, it is a state like a balance
 _STAFF = frozenset({"человек", "работник", "сотрудник", "численность", "штат"})
 _WORK = frozenset({"работать", "трудиться", "числиться", "штат", "численность"})
+# a price asked now («почём сейчас продают», «какая сегодня цена») is a market's state: a
+# held document states the price of its own deal on its own date
+_PRICES = frozenset({"цена", "почём", "почем", "прайс", "расценка"})
 # a yes/no question or a definition asks for no value of the entities it names («нужно ли
 # регистрировать договор в Росреестре?»)
 _NOT_VALUES = frozenset({"yes_no", "definition"})
@@ -397,6 +400,14 @@ def _balance_now(question: Question) -> bool:
     return _now(question) and (bool(_BALANCES & set(question.topic)) or _owes(question))
 
 
+def _price_now(question: Question) -> bool:
+    """A price asked «сейчас» / «сегодня» of no document the question names by its kind or
+    number («почём сейчас поставщик продаёт стеллажи?»; «какая сейчас цена по договору
+    поставки?» asks the deal's own price)."""
+    named = any({"тип", "номер"} & set(m.reasons) for m in question.documents)
+    return _now(question) and bool(_PRICES & set(question.lemmas)) and not named
+
+
 def _staff_now(question: Question) -> bool:
     """The number of people who work somewhere asked «сейчас» («сколько человек сейчас
     работает», «какая сейчас численность»): it changes with every hire, so only a source
@@ -473,13 +484,15 @@ def coverage_abstention(
         return None
     if (
         documents
-        and (_balance_now(question) or _staff_now(question))
+        and (_balance_now(question) or _staff_now(question) or _price_now(question))
         and not any(
             question.as_of in t.dates for t in (_Text.of(f"{c.title}\n{c.text}") for c in chunks)
         )
     ):
         if _balance_now(question):
             reason, missing = messages.ABSTAIN_BALANCE_NOW, messages.ABSTAIN_BALANCE_NOW_MISSING
+        elif _price_now(question):
+            reason, missing = messages.ABSTAIN_PRICE_NOW, messages.ABSTAIN_PRICE_NOW_MISSING
         else:
             reason, missing = messages.ABSTAIN_STAFF_NOW, messages.ABSTAIN_STAFF_NOW_MISSING
         return Abstention("date", reason, missing.format(titles=_titles(chunks)))

@@ -20,7 +20,11 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from pydantic import BaseModel
 
 from finagent.answering import messages
-from finagent.answering.abstention import evidence_abstention, scope_abstention
+from finagent.answering.abstention import (
+    evidence_abstention,
+    request_abstention,
+    scope_abstention,
+)
 from finagent.answering.asked_subject import prefer_asked_subject
 from finagent.answering.card_evidence import CardAnswer, card_answers
 from finagent.answering.card_or_sentence import clause_answers_instead
@@ -202,6 +206,10 @@ async def gather_evidence(turn: TurnInput) -> Evidence | dict[str, Any]:
     knowledge = is_knowledge_question(decision) or (
         decision.scenario == Scenario.ROUTED and bool(ctx.chunks and ctx.unavailable) and not live
     )
+    # a request to make data up or to choose for the user: no source of any route grounds it
+    request = request_abstention(turn.query)
+    if request is not None:
+        return _live_notice(ctx) or abstention_update(request, None)
     if knowledge:
         scope = await scope_abstention(turn.query, ctx.chunks, deps.catalog)
         if scope is not None:

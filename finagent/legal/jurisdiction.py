@@ -18,13 +18,15 @@ from finagent.language.countries import (
 )
 from finagent.language.cues import find_cue, has_any
 from finagent.language.lemmas import can_be
-from finagent.language.text import AnalysedSentence, analyse
+from finagent.language.text import Analysed, AnalysedSentence, analyse
 
 # a Russian taxpayer's foreign income or trade is a Tax Code question
 _RUSSIAN_ANGLE = frozenset(
     {"рф", "россия", "российский", "резидент", "нерезидент", "россиянин", "ндфл"}
 )
 _RUSSIAN_TRADE = ("НДС при экспорте", "НДС при импорте")
+# a resident of another country («резиденты Германии») is that country's question
+_RESIDENT = frozenset({"резидент", "нерезидент"})
 _PLACE_PREPOSITIONS = frozenset({"в", "во", "на"})
 _LAW_WORDS = frozenset({"закон", "законодательство", "право", "кодекс", "норма", "правило"})
 _LANGUAGE = "язык"
@@ -43,7 +45,9 @@ def _of_law(sentence: AnalysedSentence, i: int) -> bool:
     """«по законам Казахстана», «кодексу Республики Беларусь»: a law word before the name."""
     before = sentence.lemmas[max(0, i - 2) : i]
     return bool(before) and (
-        before[-1] in _LAW_WORDS or (before[-1] == "республика" and before[0] in _LAW_WORDS)
+        before[-1] in _LAW_WORDS
+        or before[-1] in _RESIDENT
+        or (before[-1] == "республика" and before[0] in _LAW_WORDS | _RESIDENT)
     )
 
 
@@ -79,10 +83,24 @@ def _sentence_country(sentence: AnalysedSentence) -> tuple[str, bool] | None:
     return (by_adjective, True) if by_adjective else None
 
 
+def _resident_abroad(analysed: Analysed) -> bool:
+    """«резиденты Германии», «налоговый резидент Республики Кипр»: the residence named is
+    another country's, so «резидент» is no Russian angle."""
+    for sentence in analysed.sentences:
+        for i, token in enumerate(sentence.tokens[1:], start=1):
+            if sentence.lemmas[i - 1] in _RESIDENT | {"республика"} and token.text[:1].isupper():
+                if country_of_noun(token.text):
+                    return True
+    return False
+
+
 def _found(query: str) -> tuple[str, bool] | None:
     analysed = analyse(query)
     lemmas = [lemma for sentence in analysed.sentences for lemma in sentence.lemmas]
-    if _RUSSIAN_ANGLE.intersection(lemmas) or has_any(lemmas, _RUSSIAN_TRADE):
+    angle = _RUSSIAN_ANGLE.intersection(lemmas)
+    if angle <= _RESIDENT and _resident_abroad(analysed):
+        angle = frozenset()
+    if angle or has_any(lemmas, _RUSSIAN_TRADE):
         return None
     parties: list[str] = []
     for sentence in analysed.sentences:

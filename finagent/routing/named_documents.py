@@ -19,7 +19,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from finagent.cards.doc_types import DOC_TYPES, DocType
+from finagent.cards.doc_types import BY_KEY, DOC_TYPES, GENERIC, DocType
 from finagent.cards.model import DocumentCard
 from finagent.cards.title import doc_type_of
 from finagent.language.cues import cue_lemmas, find_cue
@@ -42,6 +42,17 @@ RECORD_KINDS = (
     DocType("declaration", "налоговая декларация", ("декларация",)),
     DocType("advance_report", "авансовый отчёт", ("авансовый отчёт",)),
     DocType("payment_order", "платёжное поручение", ("платёжное поручение", "платёжка")),
+    # common records of Russian accounting and corporate law the cards do not type
+    # «устава»: pymorphy3 reads a bare «устав» as the gerund of «устать» (so does a heading)
+    DocType("charter", "устав", ("устава", "устав")),
+    DocType("waybill", "товарная накладная", ("товарная накладная", "накладная")),
+    DocType("route_sheet", "путевой лист", ("путевой лист",)),
+    DocType(
+        "cash_order", "кассовый ордер", ("кассовый ордер", "приходный ордер", "расходный ордер")
+    ),
+    DocType("balance_sheet", "бухгалтерский баланс", ("бухгалтерский баланс",)),
+    DocType("timesheet", "табель учёта рабочего времени", ("табель",)),
+    DocType("payroll", "расчётная ведомость", ("расчётная ведомость", "платёжная ведомость")),
 )
 # a generic kind is held when any card is of its family («договор»: a lease is one)
 _FAMILIES: dict[str, frozenset[str]] = {
@@ -255,8 +266,10 @@ def _missing(question: Question, cards: Sequence[DocumentCard]) -> str | None:
     kind, start, end = _kind_named(question)
     if kind is None:
         return _unheld_record(question, cards) or _stranger(question, cards, "документ")
+    kind, start, end = _source_kind(question.lemmas, kind, start, end)
+    source = _as_source(question.lemmas, start, end) or _of_party(question, end)
     if (
-        _as_source(question.lemmas, start, end)
+        source
         and not _held(kind, cards)
         and not _said_by_named(question, cards, question.lemmas[start:end])
         and not _common_noun_of_named(question, cards, start, end)
@@ -265,7 +278,7 @@ def _missing(question: Question, cards: Sequence[DocumentCard]) -> str | None:
         return kind.name
     # «договор с ООО «ЛогистикПро»»: a counterparty, with its legal form or not, must be
     # one of a held document of that kind, not only a payee in a statement's row
-    if _as_source(question.lemmas, start, end) and not written:
+    if source and not written:
         family = _FAMILIES.get(kind.key, frozenset({kind.key}))
         of_kind = [c for c in cards if c.doc_type in family]
         if question.organisations:
@@ -283,6 +296,43 @@ def _missing(question: Question, cards: Sequence[DocumentCard]) -> str | None:
     return _stranger(question, cards, kind.name)
 
 
+def _source_kind(
+    lemmas: Sequence[str], kind: DocType, start: int, end: int
+) -> tuple[DocType, int, int]:
+    """The contract named as the question's source when the more specific kind it names
+    later is only its topic: «в договоре с ООО «Сфера-Ресурс» о сроках поставки» asks a
+    contract, whose kind «поставка» is what it is about. Only a generic contract word
+    before the topic counts: a further document after it («по какому УПД … по договору
+    …») is what the asked one refers to."""
+    if start < 0 or kind.key == GENERIC or _as_source(lemmas, start, end):
+        return kind, start, end
+    generic = BY_KEY[GENERIC]
+    for cue in generic.cues:
+        at = find_cue(tuple(lemmas[:start]), cue)
+        if at >= 0 and _as_source(lemmas, at, at + len(cue_lemmas(cue))):
+            return generic, at, at + len(cue_lemmas(cue))
+    return kind, start, end
+
+
+# prepositions that tie a kind of document to its party: «трудовой договор с Белозёровой»,
+# «доверенность на Аверина», «счёт от ЛогистикПро», «соглашение между …»
+_PARTY_BEFORE = frozenset({"с", "на", "от", "между"})
+_LEGAL_FORMS = frozenset({"ооо", "ао", "пао", "зао", "оао", "ип", "нко", "«"})
+
+
+def _of_party(question: Question, end: int) -> bool:
+    """The kind word is followed by its party, a name or an organisation: the question
+    names one document of that party (a person's contract, a power of attorney issued to
+    someone), which is its source even without «по» or «в» before it."""
+    lemmas = question.lemmas
+    if not 0 <= end < len(lemmas) - 1 or lemmas[end] not in _PARTY_BEFORE:
+        return False
+    following = lemmas[end + 1]
+    names = {lemma(name) for name in question.names} | {fold(name) for name in question.names}
+    names |= {fold(o.name) for o in question.organisations}
+    return following in _LEGAL_FORMS or fold(following) in names or following in names
+
+
 def _unheld_record(question: Question, cards: Sequence[DocumentCard]) -> str | None:
     """A record the question names as its source («по декларации», «по авансовому
     отчёту», «в платёжном поручении») that no card's heading is: such records are not
@@ -292,9 +342,10 @@ def _unheld_record(question: Question, cards: Sequence[DocumentCard]) -> str | N
     for kind in RECORD_KINDS:
         for cue in kind.cues:
             at = find_cue(lemmas, cue)
-            if at < 0 or not _as_source(lemmas, at, at + len(cue_lemmas(cue))):
+            end = at + len(cue_lemmas(cue))
+            if at < 0 or not (_as_source(lemmas, at, end) or _of_party(question, end)):
                 continue
-            if not any(_record_held(card, cue) for card in cards):
+            if not any(_record_held(card, other) for card in cards for other in kind.cues):
                 return kind.name
     return None
 

@@ -59,6 +59,10 @@ def unheld_detail(text: str, kind: DocType, end: int, held: Sequence[DocumentCar
         if len(word) >= _MIN_WORD and word[:1].isupper() and word.replace("-", "").isalpha():
             # «с Чистым Домом», «с Глянцем»: any normal form pymorphy3 offers («глянец»)
             forms = {fold(word), *normal_forms(word)}
-            held_name = any(form[:_STEM] in known for form in forms)
+            # or a word of a held document's text, whole: a name the card did not type
+            # (spaced out in a PDF), never a common word sharing its stem («логистика»)
+            held_name = any(form[:_STEM] in known for form in forms) or any(
+                form in card.vocabulary for form in forms for card in held
+            )
             return None if held_name else f"{kind.name} с {word}"
     return None

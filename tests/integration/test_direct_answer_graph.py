@@ -69,3 +69,19 @@ async def test_a_new_kind_of_document_answers_its_roles_and_clauses(make_service
     )
     first = term.answer.split("## Краткий вывод\n", 1)[1].splitlines()[0]
     assert "5 рабочих дней" in first
+
+
+async def test_a_request_to_make_data_up_is_declined_on_the_documents_route(make_services):  # type: ignore[no-untyped-def]
+    """«Придумай …» asks for data no source holds: declined even with the lease selected,
+    and none of the lease's figures is offered instead."""
+    deps = await make_services()
+    report = await deps.ingestor().ingest_documents("demo", [LEASE])
+    result = await Agent(deps).run(
+        user_id="demo",
+        query="Придумай номер для следующего акта по аренде, чтобы выглядел как настоящий.",
+        selected_document_ids=[report.results[0].document_id],
+    )
+    summary = result.answer.split("## Краткий вывод\n", 1)[1]
+    assert summary.startswith("В загруженных источниках нет оснований")
+    assert "придумать" in summary.splitlines()[0]
+    assert "297 200" not in result.answer  # nothing of the lease is offered instead

@@ -355,3 +355,12 @@ def test_an_attribute_named_by_its_adjective_is_stated() -> None:
 def test_a_make_with_its_model_number_is_called_by_the_make() -> None:
     waybill = _doc("Марка, модель: КАМАЗ-43253. Пробег за смену: 87 км.", "Путевой лист")
     assert _abstains("Какой пробег за смену у КАМАЗа?", [waybill]) is None
+
+
+def test_a_price_asked_for_today_is_a_market_state() -> None:
+    """«почём сейчас продают» asks today's price: a contract states its own deal's price on
+    its own date; without «now», or of a document named by its kind, the price is answered."""
+    contract = _doc("Цена стеллажа СТ-2 — 18 000 руб. за единицу с НДС.", "Договор поставки")
+    assert _abstains("Почём сейчас поставщик продаёт стеллажи?", [contract]) == "date"
+    assert _abstains("Какая сегодня цена стеллажа у поставщика?", [contract]) == "date"
+    assert _abstains("По какой цене поставщик продаёт стеллажи?", [contract]) is None

@@ -274,3 +274,16 @@ def test_a_live_source_notice_is_not_the_lead() -> None:
     notice = f"Источник данных «Банк России» не настроен. {FROM_KNOWLEDGE_BASE}"
     summary = f"{notice}\n\nСтавка — 16,5 % («Ключевая ставка») [1].\n\n«27 октября — 16,5 %.» [1]"
     assert lead_line(summary, ["27 октября — 16,5 %."]).startswith("Ставка — 16,5 %")
+
+
+def test_the_decline_probes_run_on_the_dev_sets_data_dir() -> None:
+    """The probe set has no documents of its own: its fresh user is dev11's, and the dev
+    sets come without items so that the data dir (their digest) is theirs."""
+    from evals.direct.probes import FRESH_OF, probe_datasets
+
+    *dev, probes = probe_datasets()
+    assert len(dev) == 11 and all(not d.items for d in dev)
+    assert not probes.problems
+    refuse = [i for i in probes.items if i.expected != "answer"]
+    assert len(refuse) >= 40 and len(probes.items) - len(refuse) >= 20
+    assert all(i.dataset == FRESH_OF for i in probes.items if i.user == "fresh")

@@ -26,6 +26,12 @@ from finagent.legal.jurisdiction import foreign_country
         # a direction of trade or a Russian angle keeps the question Russian
         ("Какая ставка НДС при экспорте в Казахстан?", None),
         ("Резидент РФ получил доход в Германии: какой НДФЛ?", None),
+        # a resident of another country is that country's taxpayer («резидент» alone is not
+        # a Russian angle then); with НДФЛ named the question is still Russian
+        ("Сколько подоходного налога платят резиденты Франции?", "Франция"),
+        ("Какой налог на дивиденды у налогового резидента Кипра?", "Кипр"),
+        ("Какой НДФЛ у резидента Германии с дохода от сдачи квартиры в Москве?", None),
+        ("Кто признаётся налоговым резидентом?", None),
         ("До какого числа подать возражения на акт по законам РФ?", None),
         # Russian places, languages and ordinary words are no country
         ("ИП в Казани получил требование 3 марта: до какого числа ответить?", None),

@@ -587,3 +587,57 @@ def test_a_kind_subject_noun_the_held_documents_speak_of_is_no_missing_contract(
     cards = _cards({"upd": upd, "loan": LOAN})
     assert named("Сколько нам заплатили по поставке?", cards).missing is None
     assert named("Какая неустойка по договору поставки?", cards).missing == "договор поставки"
+
+
+@pytest.mark.parametrize(
+    ("question", "missing"),
+    [
+        # a kind followed by its party names one document of that party
+        ("На какой срок заключён трудовой договор с Белозёровой?", "трудовой договор"),
+        ("До какого числа действует доверенность на Аверина?", "доверенность"),
+        # records of accounting and corporate law the cards do not type
+        ("Какой размер уставного капитала записан в уставе Ромашка-Трейд?", "устав"),
+        ("Какая сумма в товарной накладной на стеллажи?", "товарная накладная"),
+        ("Сколько литров топлива списано по путевому листу?", "путевой лист"),
+        ("Есть ли печать на накладной от ПромСнабКомплекта?", "товарная накладная"),
+        # the contract is the source; «поставка» is only what it is about
+        (
+            "Что сказано в договоре с ООО «Сфера-Ресурс» о сроках поставки?",
+            ("договор с ООО «Сфера-Ресурс»"),
+        ),
+    ],
+)
+def test_a_document_named_by_its_party_or_a_record_kind_the_user_lacks(
+    demo_cards: list[DocumentCard], question: str, missing: str
+) -> None:
+    assert named(question, demo_cards).missing == missing
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Когда трудовой договор считается заключённым?",  # the law's topic
+        "На какой срок выдаётся доверенность по закону?",
+        "Какой уставный капитал у Ромашка-Трейд?",  # no document named
+        "Сколько мы платим по договору с СеверСтройИнвестом?",
+        "Какая неустойка в договоре с ПромСнабКомплектом за просрочку поставки?",
+    ],
+)
+def test_topics_and_held_parties_are_not_missing(
+    demo_cards: list[DocumentCard], question: str
+) -> None:
+    assert named(question, demo_cards).missing is None
+
+
+def test_a_party_written_only_in_the_contracts_text_is_held() -> None:
+    """A counterparty the card did not type (a name spaced out in a PDF's text) is still
+    the held contract's: its words name it."""
+    text = (
+        "ДОГОВОР № ОУ-7/2026\nвозмездного оказания образовательных услуг\n"
+        "Автономная  некоммерческая  организация  «Учебный  центр  «Квалитет»,  именуемая "
+        "«Исполнитель», и ООО «Берёзка», именуемое «Заказчик», заключили договор.\n"
+        "1.1. Стоимость обучения — 48 000 рублей.\n"
+    )
+    cards = _cards({"training": text})
+    assert named("Какой срок действия договора с Квалитетом?", cards).missing is None
+    assert named("Какой аванс в договоре с Глобусом?", cards).missing == "договор с Глобусом"

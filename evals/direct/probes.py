@@ -1,0 +1,87 @@
+"""The decline probe set: questions to decline or ask back, and answerable near-misses.
+
+``evals/datasets/direct_decline_probes.jsonl`` has no documents of its own: its ``demo``
+items read the sample documents and its ``fresh`` items the documents of
+``direct_dev_blind11``. It runs on the data dir of the eleven dev sets, so a warm run of
+those sets serves it too::
+
+    python -m evals.direct.probes --taxcode-dir /work/shared/data/tax-code
+
+Printed: the decline rate (declined or asked back, of the items to decline or clarify),
+the false-decline rate (declined or asked back, of the answerable items), the hit rate of
+the answerable items, and every item that went the wrong way.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from evals import DATASETS_DIR
+from evals.answers.runner import TAXCODE_FILES
+from evals.direct.dataset import LoadedDataset, load_direct_dataset
+from evals.direct.runner import DirectEvalConfig, run_direct_eval
+from finagent.commands.running import run_command
+from finagent.config import get_settings
+
+PROBES = DATASETS_DIR / "direct_decline_probes.jsonl"
+FRESH_OF = "direct_dev_blind11"  # whose documents the probes' fresh user holds
+DEV_SETS = [DATASETS_DIR / f"direct_dev_blind{i}.jsonl" for i in range(1, 12)]
+
+
+def probe_datasets(path: Path = PROBES) -> list[LoadedDataset]:
+    """The eleven dev sets without items (so the data dir is theirs) and the probes."""
+    dev = [replace(load_direct_dataset(p), items=[]) for p in DEV_SETS]
+    probes = load_direct_dataset(path)
+    probes.items = [replace(i, dataset=FRESH_OF) if i.user == "fresh" else i for i in probes.items]
+    return [*dev, probes]
+
+
+def summarise(result: dict[str, Any], name: str = PROBES.stem) -> dict[str, Any]:
+    """Decline rate, false-decline rate and the items that went the wrong way."""
+    items = result["by_dataset"][name]["modes"]["direct"]["items"]
+    refuse = [i for i in items if i["expected"] != "answer"]
+    answer = [i for i in items if i["expected"] == "answer"]
+
+    def abstained(i: dict[str, Any]) -> bool:
+        return bool(i["declined"] or i["clarified"] or i["live_unavailable"])
+
+    return {
+        "declined": f"{sum(map(abstained, refuse))}/{len(refuse)}",
+        "false_declines": f"{sum(map(abstained, answer))}/{len(answer)}",
+        "answer_hits": f"{sum(bool(i['hit']) for i in answer)}/{len(answer)}",
+        "answered_instead": [(i["id"], i["summary"][:160]) for i in refuse if not abstained(i)],
+        "declined_instead": [(i["id"], i["summary"][:160]) for i in answer if abstained(i)],
+        "missed": [
+            (i["id"], i["summary"][:160]) for i in answer if not abstained(i) and not i["hit"]
+        ],
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--taxcode-dir", type=Path, required=True)
+    parser.add_argument("--data-root", type=Path, default=None)
+    args = parser.parse_args()
+    repo = Path(__file__).resolve().parents[2]
+    config = DirectEvalConfig(
+        kb_csv=repo / "knowledge_base" / "train_data.csv",
+        demo_docs=repo / "sample_docs",
+        taxcode=[(args.taxcode_dir / name, part) for part, name in TAXCODE_FILES.items()],
+        modes=["direct"],
+        data_root=args.data_root,
+    )
+    result = run_command(run_direct_eval(probe_datasets(), get_settings(), config))
+    for key, value in summarise(result).items():
+        if isinstance(value, list):
+            print(f"{key}: {len(value)}")
+            for item_id, summary in value:
+                print(f"  {item_id}: {summary}")
+        else:
+            print(f"{key}: {value}")
+
+
+if __name__ == "__main__":
+    main()

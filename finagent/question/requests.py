@@ -1,0 +1,51 @@
+"""Requests no source can ground: to make data up, or to choose for the user.
+
+Both are read from the question's words through pymorphy3 (lemmas and the mood of a
+verb), not from phrasings:
+
+- *Invention*: a verb of making something up in the imperative («придумай номер»,
+  «сочините реквизиты», «сгенерируй акт»). An infinitive («что будет, если подделать
+  счёт-фактуру?») asks about the law and is not one.
+- *Personal choice*: a comparative of preference («лучше», «выгоднее», «надёжнее») with a
+  verb of choosing or investing («во что лучше вложить», «какой банк лучше выбрать») in a
+  question that names no tax or regime: a comparison of regimes («что выгоднее — УСН или
+  ОСНО») is the knowledge base's.
+"""
+
+from __future__ import annotations
+
+from finagent.language.lemmas import can_be
+from finagent.language.text import analyse
+
+_INVENT = frozenset(
+    {"придумать", "выдумать", "сочинить", "сфабриковать", "нафантазировать", "сгенерировать"}
+)
+_PREFER = frozenset({"лучше", "выгоднее", "надёжнее", "надежнее", "предпочтительнее"})
+_CHOOSE = frozenset({"выбрать", "выбирать", "вложить", "вкладывать", "инвестировать", "вложиться"})
+# a tax, a regime or a contribution makes a comparison the law's or the knowledge base's
+_TAX_STEMS = (
+    *("налог", "ндс", "ндфл", "усн", "осно", "псн", "енвд", "нпд", "взнос", "патент"),
+    *("вычет", "иис", "льгот", "режим", "учёт", "учет", "отчётност", "отчетност"),
+)
+
+
+def asks_invention(text: str) -> bool:
+    """The user asks the agent to make data up («придумай номер счёта-фактуры»)."""
+    for sentence in analyse(text).sentences:
+        for token, lemma in zip(sentence.tokens, sentence.lemmas, strict=False):
+            if lemma in _INVENT and can_be(token.text, "impr"):
+                return True
+    return False
+
+
+def asks_choice(text: str) -> bool:
+    """The user asks which option to prefer where no norm decides («во что лучше вложить
+    свободные деньги», «какой банк лучше выбрать»)."""
+    for sentence in analyse(text).sentences:
+        words = [t.text.lower() for t in sentence.tokens]
+        lemmas = sentence.lemmas
+        if any(lemma.startswith(_TAX_STEMS) for lemma in lemmas):
+            continue
+        if _PREFER & set(words) and _CHOOSE & set(lemmas):
+            return True
+    return False

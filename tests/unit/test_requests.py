@@ -1,0 +1,47 @@
+"""Requests no source grounds: to make data up, or to choose for the user."""
+
+from __future__ import annotations
+
+import pytest
+
+from finagent.answering.abstention import request_abstention
+from finagent.question.requests import asks_choice, asks_invention
+
+
+@pytest.mark.parametrize(
+    ("question", "invent"),
+    [
+        ("Придумай номер для следующего акта, чтобы было похоже на настоящий.", True),
+        ("Сочините реквизиты покупателя для счёта.", True),
+        ("Сгенерируй сумму для отчёта за май.", True),
+        # an infinitive or a noun asks the law about it
+        ("Что будет, если подделать счёт-фактуру?", False),
+        ("Можно ли придумать название ООО на латинице?", False),
+        ("Какая ответственность за выдуманные расходы?", False),
+    ],
+)
+def test_invention_is_a_verb_of_making_up_in_the_imperative(question: str, invent: bool) -> None:
+    assert asks_invention(question) is invent
+
+
+@pytest.mark.parametrize(
+    ("question", "choice"),
+    [
+        ("Куда выгоднее вложить прибыль фирмы?", True),
+        ("Какого подрядчика нам лучше выбрать для ремонта?", True),
+        # a tax, a regime or a deduction makes it a question of the law or the knowledge base
+        ("Что выгоднее выбрать ИП: УСН или патент?", False),
+        ("Когда лучше открыть ИИС, чтобы получить вычет?", False),
+        ("Какой режим налогообложения лучше выбрать?", False),
+        ("Какая ставка лучше для малого бизнеса по НДС?", False),
+    ],
+)
+def test_a_personal_choice_prefers_an_option_no_norm_decides(question: str, choice: bool) -> None:
+    assert asks_choice(question) is choice
+
+
+def test_the_abstention_says_why() -> None:
+    invented = request_abstention("Придумай ИНН контрагента")
+    assert invented is not None and invented.kind == "request"
+    assert "придумать" in invented.reason
+    assert request_abstention("Какая ставка НДС?") is None
