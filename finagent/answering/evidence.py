@@ -37,6 +37,7 @@ _STOP = frozenset(
 )
 MAX_SENTENCE_CHARS = 400
 MAX_EMBEDDED = 32  # sentences embedded per answer
+PER_CHUNK = 40  # candidate sentences per passage
 MAX_WINDOWS = 3  # windows of a too long sentence beyond its start
 WINDOW_OVERLAP = 160  # a window may repeat this much of the one before, to open a clause
 # a rate question about a named tax: its chapter's «Налоговые ставки» article answers it,
@@ -304,7 +305,9 @@ def _windows(sentence: str) -> list[str]:
     return out
 
 
-def candidates(ctx: AnswerContext, max_chunks: int = 5, per_chunk: int = 40) -> list[Candidate]:
+def candidates(
+    ctx: AnswerContext, max_chunks: int = 5, per_chunk: int = PER_CHUNK
+) -> list[Candidate]:
     """Sentences of the best ``max_chunks`` passages: every retrieved passage of the Code
     and the knowledge base, one per document (source number) of the user's. A point of the
     Code is one text though it is indexed in pieces: every retrieved piece of a point
@@ -334,6 +337,12 @@ def candidates(ctx: AnswerContext, max_chunks: int = 5, per_chunk: int = 40) -> 
         out.extend(_candidates_of(chunk, number, rank, per_chunk))
         rank += 1
     return out
+
+
+def passage_sentences(chunk: Chunk) -> list[str]:
+    """The texts :func:`rank` may embed for a passage (each candidate's ``ranked_text``):
+    what ``finagent embeddings rebuild`` ships for the Code and the knowledge base."""
+    return [c.ranked_text for c in _candidates_of(chunk, 0, 0, PER_CHUNK)]
 
 
 def _candidates_of(

@@ -27,7 +27,9 @@ def rebuild(
     ] = True,
 ) -> None:
     """Run the demo offline on fresh data dirs (without and with the Tax Code, when it is
-    found) and write every vector embedded on the way to finagent/data/embeddings.npz."""
+    found) and write every vector embedded on the way to finagent/data/embeddings.npz, and
+    the candidate sentences of every Tax Code and knowledge-base passage to
+    sentence_embeddings.npz beside it."""
     from finagent.config import get_settings
     from finagent.retrieval import shipped
     from finagent.retrieval.embedding_cache import cache_path
@@ -41,4 +43,8 @@ def rebuild(
         f"{report.path}: {report.vectors} vectors ({report.queries} questions), "
         f"{report.bytes / 1e6:.2f} MB, Tax Code {tax_code}; "
         f"int8 recall@10 {report.recall_at_10:.4f}, max cosine error {report.max_cosine_error:.5f}"
+    )
+    typer.echo(
+        f"{shipped.SENTENCES_PATH.name}: {report.sentences} passage sentences "
+        f"(Tax Code and knowledge base), {report.sentence_bytes / 1e6:.2f} MB"
     )

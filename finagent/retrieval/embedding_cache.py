@@ -195,29 +195,39 @@ def build_cached_embedder(settings: Settings, inner: Embedder | None = None) -> 
         return base
     cache = EmbeddingCache(cache_path(settings.data_dir))
     if settings.shipped_embeddings:
-        seed_shipped(cache, base.model_id)
+        from finagent.retrieval.shipped import SHIPPED_FILES
+
+        for path, marker in SHIPPED_FILES:
+            seed_shipped(cache, base.model_id, path, marker=marker)
     return CachedEmbedder(base, cache, batch_size=settings.embeddings_batch_size)
 
 
 def seed_shipped(
-    cache: EmbeddingCache, model_id: str, path: Path | None = None, force: bool = False
+    cache: EmbeddingCache,
+    model_id: str,
+    path: Path | None = None,
+    force: bool = False,
+    marker: str | None = None,
 ) -> int:
-    """Copy the shipped vectors of ``model_id`` into ``cache`` once per shipped file;
-    vectors already in the cache are kept (``force``: always copy, replacing them).
-    Returns how many were offered."""
+    """Copy the shipped vectors of ``model_id`` into ``cache`` once per shipped file
+    (``marker``: the ``meta`` key remembering the file's digest); vectors already in the
+    cache are kept (``force``: always copy, replacing them). Returns how many were offered."""
     from finagent.retrieval import shipped
 
     source = path or shipped.SHIPPED_PATH
+    key = marker or shipped.MARKER
     head = shipped.read_digest(source)
     if head is None or head[0] != model_id:
         return 0
-    if not force and cache.get_meta(shipped.MARKER) == head[1]:
+    if not force and cache.get_meta(key) == head[1]:
         return 0
     vectors = shipped.load(source)
     if vectors is None:
         return 0
     items = list(zip(vectors.keys, vectors.vectors, strict=True))
     cache.put_many(model_id, items, replace=force)
-    cache.set_meta(shipped.MARKER, vectors.digest)
-    log.info("shipped_embeddings_loaded", vectors=len(vectors.keys), model=model_id)
+    cache.set_meta(key, vectors.digest)
+    log.info(
+        "shipped_embeddings_loaded", vectors=len(vectors.keys), model=model_id, file=source.name
+    )
     return len(vectors.keys)

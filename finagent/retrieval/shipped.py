@@ -1,12 +1,13 @@
 """Embeddings shipped with the package for the bundled data (knowledge base, sample
-documents, the demo's questions and the Tax Code chunks).
+documents, the demo's questions and the Tax Code chunks; in a second file, the candidate
+sentences of every Tax Code and knowledge-base passage).
 
-The file ``finagent/data/embeddings.npz`` holds, for one model, the sha256 keys of the
-embedded texts (the same keys as the embedding cache: kind prefix included) and their
-vectors as int8 with one float32 scale per vector (a quarter of float32; the recall
-check is in docs/shipped-embeddings.md). It holds no text. On first use the vectors are
-copied into the data dir's embedding cache, so unchanged bundled text costs no model
-time; text that changed has another key and is embedded afresh.
+Each file (``finagent/data/embeddings.npz``, ``sentence_embeddings.npz``) holds, for one
+model, the sha256 keys of the embedded texts (the same keys as the embedding cache: kind
+prefix included) and their vectors as int8 with one float32 scale per vector (a quarter
+of float32; the recall check is in docs/first-run.md). It holds no text. On first use
+the vectors are copied into the data dir's embedding cache, so unchanged bundled text
+costs no model time; text that changed has another key and is embedded afresh.
 """
 
 from __future__ import annotations
@@ -23,6 +24,12 @@ log = get_logger("finagent.shipped_embeddings")
 
 SHIPPED_PATH = Path(__file__).resolve().parents[1] / "data" / "embeddings.npz"
 MARKER = "shipped_embeddings"
+SENTENCES_PATH = SHIPPED_PATH.with_name("sentence_embeddings.npz")
+"""The candidate sentences of every Tax Code and knowledge-base passage (what the answer
+step ranks), so a new question about them embeds only itself."""
+SENTENCES_MARKER = "shipped_sentence_embeddings"
+SHIPPED_FILES = ((SHIPPED_PATH, MARKER), (SENTENCES_PATH, SENTENCES_MARKER))
+"""Every shipped file and the cache's ``meta`` key holding the digest seeded from it."""
 
 
 @dataclass

