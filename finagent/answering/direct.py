@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from finagent.answering.asked_extreme import of_asked_extreme
 from finagent.answering.asked_values import asked_values, value_type
 from finagent.answering.card_evidence import CardAnswer
 from finagent.answering.card_parts import card_further_parts, card_part_values
@@ -311,6 +312,8 @@ def sentence_lead(question: Question, top: Candidate) -> list[str]:
     if shares and (not values or share != _SIZE_SUBJECT):
         values = tuple(sorted({*values, *shares}, key=lambda v: _position(quote, v)))
         subject = share
+    if top.chunk.source != "user_docs":
+        values = of_asked_extreme(question, values)
     values = of_asked_condition(question, quote, values)
     values = of_asked_head(question, quote, values)
     values = of_asked_clauses(question, top, quote, values)

@@ -10,7 +10,10 @@ that states a value of the part's type not stated yet comes next (for a part ask
 value, a sentence sharing none of its words is not its answer); ties go to the best
 sentence's source (the same point or article), then to the score. A sentence whose values
 are of other years than the question names («за 2024 год — …, за 2025 год — …» for 2026)
-answers no part.
+answers no part. A Code or knowledge-base sentence that names more of a later part's own
+words than of the first's answers that part: then the first part is looked for instead
+(«…годовой лимит дохода … и какой налоговый бонус дают при регистрации?» led by the
+sentence on the bonus).
 """
 
 from __future__ import annotations
@@ -45,9 +48,28 @@ def _overlap(words: set[str], lemmas: frozenset[str]) -> float:
     return len(exact) + 0.5 * len(near)
 
 
+def _own_words(question: Question, i: int) -> set[str]:
+    """The words of part ``i`` no other part has."""
+    others = {lm for j, p in enumerate(question.parts) if j != i for lm in p.own}
+    own = question.parts[i].own
+    return {lm for lm in own if lm.isalpha() and lm not in STOP_LEMMAS} - others
+
+
+def _answered_part(top: Candidate, words_of: list[set[str]]) -> int:
+    """The part the best sentence answers: the first, unless it names more of a later
+    part's own words than of the first's («Какой годовой лимит дохода у самозанятого и
+    какой налоговый бонус дают при регистрации?» — «При регистрации … предоставляется
+    налоговый вычет 10 000 руб.» answers the second part; the first is then looked for)."""
+    lemmas = profile(top.ranked_text).lemmas
+    scores = [len(words & lemmas) for words in words_of]
+    best = max(range(len(scores)), key=lambda i: (scores[i], -i))
+    return best if scores[best] > scores[0] else 0
+
+
 def further_parts(question: Question, ranked: list[Candidate]) -> list[Candidate]:
-    """The sentences answering the question's parts after the first, in the parts' order;
-    none when the question asks one thing."""
+    """The sentences answering the question's parts other than the one the best sentence
+    answers (the first, or for the Code and the knowledge base a later part it names more
+    of, :func:`_answered_part`), in the parts' order; none when the question asks one thing."""
     if len(question.parts) < 2 or not ranked:
         return []
     top = ranked[0]
@@ -67,10 +89,12 @@ def further_parts(question: Question, ranked: list[Candidate]) -> list[Candidate
     own = own_numbers(question)
     years = {y.year for y in question.years}
     out: list[Candidate] = []
-    for i, part in enumerate(question.parts[1:], start=1):
-        others = {lm for j, p in enumerate(question.parts) if j != i for lm in p.own}
-        words = {lm for lm in part.own if lm.isalpha() and lm not in STOP_LEMMAS} - others
-        if not words:
+    words_of = [_own_words(question, i) for i in range(len(question.parts))]
+    # a document's best sentence is ordered by the document key: it answers the first part
+    answered = 0 if document else _answered_part(top, words_of)
+    for i, part in enumerate(question.parts):
+        words = words_of[i]
+        if i == answered or not words:
             continue
         best: tuple[float, float, bool, float] | None = None
         pick: Candidate | None = None

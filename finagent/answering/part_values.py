@@ -6,8 +6,12 @@ sentence chosen for the further part (:mod:`further_parts`), states the other pa
 value («в течение 5 рабочих дней»). Each part of a value type other than the lead's is
 named in the same line with its own value and source number («; срок — 5 рабочих дн.
 [1]»), so the reader sees both values and which is which, instead of the second only in a
-quote. Only for the user's documents: the Code's and the knowledge base's parts are
-another lane's.
+quote. The same for the Code and the knowledge base («Какая ставка УСН и до какого числа
+платить аванс?» — «Ставка — 6 % […] [1]; дата — 28-го числа [2].»), each value from a
+sentence of the same kind of source as the lead's (never a worked example's figure), with
+its own source number. When no sentence answers the further parts at all, a part whose
+value is missing is named as not found («дата — нет в найденных источниках»), so the
+reader knows what is missing; a document's part with no value is left out as before.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from finagent.answering.sentence_profile import shown
 from finagent.question.model import Question
 
 NAMES = {"rate": "ставка", "amount": "сумма", "date": "дата", "period": "срок"}
+NOT_FOUND = "нет в найденных источниках"
 
 
 def part_values(
@@ -34,8 +39,9 @@ def part_values(
     read from the best sentence, else from a further part's sentence;
     ``stated``: the values the line names already; ``values_for(question, quote)``: the
     values of the question's answer type a quote states (the lead's own reading)."""
-    if len(question.parts) < 2 or top.chunk.source != "user_docs":
+    if len(question.parts) < 2:
         return []
+    document = top.chunk.source == "user_docs"
     named = set(stated)
     own = own_numbers(question)
     out: list[str] = []
@@ -44,9 +50,12 @@ def part_values(
         if kind not in NAMES or kind == question.answer_type:
             continue
         asked = question.model_copy(update={"answer_type": kind})
+        found_any = False
         for candidate in [top, *more]:
-            if candidate.chunk.source != "user_docs":
+            if (candidate.chunk.source == "user_docs") != document:
                 continue
+            if not document and candidate.example:
+                continue  # a worked example's figure is not the rule's value
             quote = clean_sentence(candidate.sentence)
             found = [
                 shown(v)
@@ -56,5 +65,8 @@ def part_values(
             if found:
                 out.append(f"{NAMES[kind]} — {found[0]} [{candidate.number}]")
                 named.add(found[0])
+                found_any = True
                 break
+        if not found_any and not document and not more:
+            out.append(f"{NAMES[kind]} — {NOT_FOUND}")
     return out
