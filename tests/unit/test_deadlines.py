@@ -82,7 +82,9 @@ def test_add_months_clips() -> None:
 
 
 UNITS = st.sampled_from(["days", "working_days", "months", "years"])
-EVENTS = st.dates(min_value=date(2014, 1, 1), max_value=date(last_year() - 3, 12, 31))
+# the latest event ends three years later before December, so a deadline moved off a
+# year-end holiday stays inside the years the calendar covers
+EVENTS = st.dates(min_value=date(2014, 1, 1), max_value=date(last_year() - 3, 11, 30))
 
 
 @settings(max_examples=300, deadline=None)
