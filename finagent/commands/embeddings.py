@@ -33,7 +33,7 @@ def rebuild(
     from finagent.config import get_settings
     from finagent.retrieval import shipped
     from finagent.retrieval.embedding_cache import cache_path
-    from finagent.retrieval.shipped_build import rebuild as run_rebuild
+    from finagent.shipped_build import rebuild as run_rebuild
 
     settings = get_settings()
     seed_cache = cache_path(settings.data_dir) if seed else None

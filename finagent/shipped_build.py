@@ -6,7 +6,10 @@ keyed by model and text, so they are the same vectors).
 It also rebuilds ``finagent/data/sentence_embeddings.npz``: the candidate sentences the
 answer step may rank for every Tax Code and knowledge-base passage of the demo's index
 (:func:`finagent.answering.evidence.passage_sentences`), so that a new question about
-them embeds only itself."""
+them embeds only itself.
+
+A build tool above the layers: it runs the demo and lists the answer step's sentences, so it
+lives beside ``finagent.demo`` rather than in ``finagent.retrieval``."""
 
 from __future__ import annotations
 
