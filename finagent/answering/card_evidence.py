@@ -21,8 +21,9 @@ from finagent.answering.qualifiers import best_facts, named_words, qualifier_wor
 from finagent.cards.fields import BY_KEY as FIELD_BY_KEY
 from finagent.cards.model import DocumentCard, Fact
 from finagent.language.cues import cue_lemmas
-from finagent.language.lemmas import part_of_speech
+from finagent.language.lemmas import part_of_speech, participle_noun
 from finagent.language.text import analyse
+from finagent.question.build import role_acts
 from finagent.question.documents import PRECISE
 from finagent.question.model import Question
 from finagent.question.tables import STOP_LEMMAS
@@ -264,7 +265,12 @@ def _naming_words(card: DocumentCard, key: str) -> set[str]:
 
 def _values(card: DocumentCard, key: str, question: Question) -> list[CardValue]:
     out: dict[str, CardValue] = {}
+    codes: set[str] = set()
     for party in card.parties_with(key):
+        if party.inn in codes:  # «… (АО «ВЛК»)»: one party by its full and short names
+            continue
+        if party.inn:
+            codes.add(party.inn)
         shown = f"{party.name} (ИНН {party.inn})" if party.inn else party.name
         out.setdefault(shown, CardValue(shown, party.sentence.text))
     kinds = _fact_kinds(key, question)
@@ -352,12 +358,56 @@ def asked_fields(question: Question) -> list[str]:
     ]
 
 
+_OBLIQUE_WHO = frozenset({"кого", "кому", "кем", "ком"})
+
+
+def own_roles_asked(question: Question, cards: list[DocumentCard]) -> list[str]:
+    """The roles a party question asks that no list names but a card's document names in
+    its own words («…, именуемое в дальнейшем «Кредитор»»: «кто в нём кредитор», «кто
+    страховщик», «кто является поручителем»): a card party's role lemma the question asks
+    with «кто»/«какой», or names in the nominative with no predicate after it; not one
+    that acts («у кого лизингодатель покупает»)."""
+    if "party" not in question.answer_types:
+        return []
+    held = {p.role for card in cards for p in card.parties if p.role not in FIELD_BY_KEY}
+    if not held:
+        return []
+    analysed = analyse(question.text)
+    words = [t.text for sentence in analysed.sentences for t in sentence.tokens]
+    # a role a participle names («одаряемый») is held in its own form, not its verb's
+    lemmas = [
+        lm if lm in held else participle_noun(word) or lm
+        for sentence in analysed.sentences
+        for word, lm in zip((t.text for t in sentence.tokens), sentence.lemmas, strict=True)
+    ]
+    if not held & set(lemmas):
+        return []
+    # «кто является поручителем», «какой страховщик»: the noun «кто»/«какой» asks
+    heads = [a.head for a in question.attributes if a.head in held]
+    # «перед кем отвечает поручитель», «кому платит арендатор»: «кто» in an oblique case
+    # asks another party than the nominative role, which acts
+    oblique = any(w.lower() in _OBLIQUE_WHO for w in words)
+    named = [
+        lm
+        for at, lm in enumerate(lemmas)
+        if lm in held and not oblique and not role_acts(words, at)
+    ]
+    return list(dict.fromkeys([*heads, *named]))
+
+
+def _own_role_name(key: str) -> str:
+    """The name a lead gives a value: a role in the document's own words is its lemma
+    («кредитор»), the qualified amount is «сумма»."""
+    return "сумма" if key == QUALIFIED else key
+
+
 def _asked_keys(question: Question, cards: list[DocumentCard]) -> list[str]:
     """The asked fields, and the qualified amount for an amount question that names a
     document and qualifies its figure but asks no amount field a card fills («сумма без
     НДС», «сколько в месяц», «сколько в итоге перечислить»); not for a count asked in a
     unit of measure («сколько квадратных метров в итоге приняли»): that is no sum of money."""
     keys = asked_fields(question)
+    keys += [k for k in own_roles_asked(question, cards) if k not in keys]
     amount_fields = [k for k in keys if k in FIELD_BY_KEY and FIELD_BY_KEY[k].kind == "amount"]
     filled = any(_candidates(c, k, question) for c in cards for k in amount_fields)
     if question.documents and _qualified(question) and not filled and question.unit is None:
@@ -380,7 +430,7 @@ def card_answers(
             number = _source_number(ctx, card, new_sources)
             if number is None:
                 continue
-            name = FIELD_BY_KEY[key].name if key in FIELD_BY_KEY else "сумма"
+            name = FIELD_BY_KEY[key].name if key in FIELD_BY_KEY else _own_role_name(key)
             shown = values if len(values) <= MAX_VALUES else _closest(values, question)
             answers.append(
                 CardAnswer(
