@@ -9,6 +9,8 @@ values equally supported are all shown with their sentences, never one picked si
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -19,7 +21,7 @@ from finagent.answering.figures import known_numbers
 from finagent.answering.qualifiers import asked as asked_qualifiers
 from finagent.answering.qualifiers import best_facts, named_words, qualifier_words
 from finagent.cards.fields import BY_KEY as FIELD_BY_KEY
-from finagent.cards.model import DocumentCard, Fact
+from finagent.cards.model import DocumentCard, Fact, Party
 from finagent.language.cues import cue_lemmas
 from finagent.language.lemmas import part_of_speech, participle_noun
 from finagent.language.text import analyse
@@ -415,14 +417,74 @@ def _asked_keys(question: Question, cards: list[DocumentCard]) -> list[str]:
     return keys
 
 
+COUNTERPARTY = "counterparty"  # the pseudo-field of «кому мы передаём …»: the other party
+
+
+def _party_key(party: Party) -> str:
+    return party.inn or party.name
+
+
+def _own_party(cards: Sequence[DocumentCard]) -> str | None:
+    """The user's own organisation: the party (by ИНН, else name) of more of the user's
+    documents than any other, and of two at least."""
+    counts = Counter(k for card in cards for k in {_party_key(p) for p in card.parties})
+    ranked = counts.most_common(2)
+    if not ranked or ranked[0][1] < 2 or (len(ranked) > 1 and ranked[1][1] == ranked[0][1]):
+        return None
+    return ranked[0][0]
+
+
+def _asks_counterparty(question: Question, keys: Sequence[str]) -> bool:
+    """«Кому передаём теплицу по договору ДИ-02/2026?», «у кого мы покупаем станок по
+    договору № 5?»: a party asked in the first person about a document the question names,
+    by no role: the document's other party than the user's own."""
+    roles = [k for k in keys if k not in FIELD_BY_KEY or FIELD_BY_KEY[k].kind == "party"]
+    return (
+        "party" in question.answer_types
+        and question.own_asked
+        and bool(question.documents)
+        and not roles
+    )
+
+
+def _counterparty_values(card: DocumentCard, own: str | None) -> tuple[str, list[CardValue]]:
+    """The role and the value of the card's one party that is not the user's own, when the
+    user's own is a party of it; else no value."""
+    if own is None or own not in {_party_key(p) for p in card.parties}:
+        return "", []
+    others = {_party_key(p): p for p in card.parties if _party_key(p) != own}
+    if len(others) != 1:
+        return "", []
+    party = next(iter(others.values()))
+    shown = f"{party.name} (ИНН {party.inn})" if party.inn else party.name
+    role = FIELD_BY_KEY[party.role].name if party.role in FIELD_BY_KEY else party.role
+    return role, [CardValue(shown, party.sentence.text)]
+
+
 def card_answers(
     question: Question, cards: list[DocumentCard], ctx: AnswerContext, new_sources: bool = True
 ) -> list[CardAnswer]:
     """One answer per field or role the question asks that a relevant card fills."""
     ordered = _ordered_cards(question, cards, ctx)
     answers: list[CardAnswer] = []
-    for key in _asked_keys(question, ordered):
+    keys = _asked_keys(question, ordered)
+    own: str | None = None
+    if _asks_counterparty(question, keys):
+        own = _own_party(cards)
+        first = question.answer_types[0] == "party"
+        keys = [COUNTERPARTY, *keys] if first else [*keys, COUNTERPARTY]
+    for key in keys:
         for card in ordered:
+            if key == COUNTERPARTY:
+                role, values = _counterparty_values(card, own)
+                if not values:
+                    break  # the named document's party, or none
+                number = _source_number(ctx, card, new_sources)
+                if number is not None:
+                    answers.append(
+                        CardAnswer(key, role, card.document_id, card.title, number, values)
+                    )
+                break
             values = _values(card, key, question)
             if not values:
                 continue

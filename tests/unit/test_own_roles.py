@@ -110,3 +110,49 @@ def test_institutions_are_organisations_by_their_kind() -> None:
     assert ("ГБУ", "Жилищник") in found
     # «учреждение» after words that name no kind is no legal form
     assert not organisations_in(analyse("Это учреждение «Ромашка» закрыто."))
+
+
+OUR_GIFT = (
+    "# Договор дарения № Д-8/2026\n\n"
+    "Общество с ограниченной ответственностью «Бор-Трейд» (ООО «Бор-Трейд»), ИНН "
+    "5260112233, именуемое в дальнейшем «Даритель», в лице директора Орлова Петра Ильича.\n\n"
+    "Государственное бюджетное учреждение «Центр реабилитации «Надежда»» (ГБУ «ЦР «Надежда»»), "
+    "ИНН 5260998877, именуемое в дальнейшем «Одаряемый», в лице директора Сидоровой Анны "
+    "Павловны.\n\n"
+    "1. Даритель безвозмездно передаёт Одаряемому тренажёры общей стоимостью 210 000 рублей.\n"
+)
+OUR_SUPPLY = (
+    "# Договор поставки № П-12/2026\n\n"
+    "Общество с ограниченной ответственностью «Станкомаш» (ООО «Станкомаш»), ИНН 7702334455, "
+    "именуемое в дальнейшем «Поставщик», и Общество с ограниченной ответственностью "
+    "«Бор-Трейд» (ООО «Бор-Трейд»), ИНН 5260112233, именуемое в дальнейшем «Покупатель», "
+    "заключили договор.\n\n"
+    "1. Поставщик передаёт Покупателю токарный станок стоимостью 1 200 000 рублей.\n"
+)
+
+
+def _answers_among(texts: list[str], question: str) -> list[tuple[str, list[str]]]:
+    cards = [build_card(f"d{i}", f"doc{i}.md", t) for i, t in enumerate(texts)]
+    chunks = [
+        Chunk(id=f"c{i}", text=t, source="user_docs", title=c.title, document_id=c.document_id)
+        for i, (t, c) in enumerate(zip(texts, cards, strict=True))
+    ]
+    asked = build_question(question, cards=cards)
+    found = card_answers(asked, cards, build_context(chunks, [], 10_000))
+    return [(a.name, [v.value for v in a.values]) for a in found]
+
+
+def test_whom_we_deal_with_is_the_named_documents_other_party() -> None:
+    documents = [OUR_GIFT, OUR_SUPPLY, POLICY]
+    # the user's own organisation is the party of most of their documents
+    assert _answers_among(documents, "Кому мы передаём тренажёры по договору Д-8/2026?") == [
+        ("одаряемый", ["ГБУ «Центр реабилитации «Надежда»» (ИНН 5260998877)"])
+    ]
+    assert _answers_among(documents, "У кого мы покупаем станок по договору П-12/2026?") == [
+        ("поставщик", ["ООО «Станкомаш» (ИНН 7702334455)"])
+    ]
+
+
+def test_no_counterparty_without_the_users_own_organisation() -> None:
+    # one document: whose side the user is on is not known
+    assert _answers_among([OUR_GIFT], "Кому мы передаём тренажёры по договору Д-8/2026?") == []
