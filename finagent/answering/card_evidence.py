@@ -361,18 +361,22 @@ def asked_fields(question: Question) -> list[str]:
 
 
 _OBLIQUE_WHO = frozenset({"кого", "кому", "кем", "ком"})
+_COPULAS = frozenset({"быть", "являться", "выступать"})
+# the types a question's words give when they ask no value («какой страховщик»)
+_NO_VALUE_TYPES = frozenset({"procedure", "unknown"})
 
 
 def own_roles_asked(question: Question, cards: list[DocumentCard]) -> list[str]:
-    """The roles a party question asks that no list names but a card's document names in
-    its own words («…, именуемое в дальнейшем «Кредитор»»: «кто в нём кредитор», «кто
-    страховщик», «кто является поручителем»): a card party's role lemma the question asks
-    with «кто»/«какой», or names in the nominative with no predicate after it; not one
-    that acts («у кого лизингодатель покупает»)."""
-    if "party" not in question.answer_types:
-        return []
+    """The roles a question asks that no list names but a card's document names in its
+    own words («…, именуемое в дальнейшем «Кредитор»»): the head «какой» or a request
+    governs («какой страховщик», «назовите кредитора»), whatever type the question's
+    other words ask but a value's; or, in a party question, «кто» names it through a
+    copula («кто является одаряемым») or the word stands in the nominative with no
+    predicate after it («кто в нём кредитор»); not a role that acts («у кого
+    лизингодатель покупает»)."""
     held = {p.role for card in cards for p in card.parties if p.role not in FIELD_BY_KEY}
-    if not held:
+    party = "party" in question.answer_types
+    if not held or not (party or set(question.answer_types) <= _NO_VALUE_TYPES):
         return []
     analysed = analyse(question.text)
     words = [t.text for sentence in analysed.sentences for t in sentence.tokens]
@@ -384,15 +388,20 @@ def own_roles_asked(question: Question, cards: list[DocumentCard]) -> list[str]:
     ]
     if not held & set(lemmas):
         return []
-    # «кто является поручителем», «какой страховщик»: the noun «кто»/«какой» asks
     heads = [a.head for a in question.attributes if a.head in held]
+    if not party:
+        return list(dict.fromkeys(heads))
     # «перед кем отвечает поручитель», «кому платит арендатор»: «кто» in an oblique case
     # asks another party than the nominative role, which acts
     oblique = any(w.lower() in _OBLIQUE_WHO for w in words)
     named = [
         lm
         for at, lm in enumerate(lemmas)
-        if lm in held and not oblique and not role_acts(words, at)
+        if lm in held
+        and (
+            (not oblique and not role_acts(words, at))
+            or (at > 1 and lemmas[at - 1] in _COPULAS and lemmas[at - 2] == "кто")
+        )
     ]
     return list(dict.fromkeys([*heads, *named]))
 

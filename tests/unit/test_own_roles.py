@@ -70,6 +70,17 @@ def test_a_role_asked_through_a_copula_in_the_instrumental() -> None:
     ]
 
 
+def test_a_role_asked_by_a_head_or_a_request_whatever_type_the_words_gave() -> None:
+    assert _answers(POLICY, "Какой страховщик по полису ИМ-77/2026?") == [
+        ("страховщик", ["АО «Оберег-Страхование» (ИНН 7704556677)"])
+    ]
+    assert _answers(SURETY, "Назовите кредитора по договору П-1/2026") == [
+        ("кредитор", ["ПАО «Камский банк» (ИНН 1650001234)"])
+    ]
+    # a value asked of the role's clause is no party
+    assert _answers(SURETY, "Какой срок у поручителя по договору П-1/2026?") == []
+
+
 def test_a_role_that_acts_is_not_the_one_asked() -> None:
     assert _answers(SURETY, "Перед кем отвечает поручитель по договору П-1/2026?") == []
     assert _answers(POLICY, "Что страховщик возмещает страхователю по полису ИМ-77/2026?") == []
@@ -88,6 +99,9 @@ def test_a_participle_names_a_role_in_its_own_form() -> None:
     )
     assert not other.parties
     assert _answers(GIFT, "Кто одаряемый по договору дарения Д-5/2026?") == [
+        ("одаряемый", ["МБУ «Дом культуры «Север»» (ИНН 4703998811)"])
+    ]
+    assert _answers(GIFT, "Кто является одаряемым по договору Д-5/2026?") == [
         ("одаряемый", ["МБУ «Дом культуры «Север»» (ИНН 4703998811)"])
     ]
 
