@@ -9,6 +9,8 @@ values equally supported are all shown with their sentences, never one picked si
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -19,10 +21,11 @@ from finagent.answering.figures import known_numbers
 from finagent.answering.qualifiers import asked as asked_qualifiers
 from finagent.answering.qualifiers import best_facts, named_words, qualifier_words
 from finagent.cards.fields import BY_KEY as FIELD_BY_KEY
-from finagent.cards.model import DocumentCard, Fact
+from finagent.cards.model import DocumentCard, Fact, Party
 from finagent.language.cues import cue_lemmas
-from finagent.language.lemmas import part_of_speech
+from finagent.language.lemmas import part_of_speech, participle_noun
 from finagent.language.text import analyse
+from finagent.question.build import role_acts
 from finagent.question.documents import PRECISE
 from finagent.question.model import Question
 from finagent.question.tables import STOP_LEMMAS
@@ -264,7 +267,12 @@ def _naming_words(card: DocumentCard, key: str) -> set[str]:
 
 def _values(card: DocumentCard, key: str, question: Question) -> list[CardValue]:
     out: dict[str, CardValue] = {}
+    codes: set[str] = set()
     for party in card.parties_with(key):
+        if party.inn in codes:  # «… (АО «ВЛК»)»: one party by its full and short names
+            continue
+        if party.inn:
+            codes.add(party.inn)
         shown = f"{party.name} (ИНН {party.inn})" if party.inn else party.name
         out.setdefault(shown, CardValue(shown, party.sentence.text))
     kinds = _fact_kinds(key, question)
@@ -352,17 +360,114 @@ def asked_fields(question: Question) -> list[str]:
     ]
 
 
+_OBLIQUE_WHO = frozenset({"кого", "кому", "кем", "ком"})
+_COPULAS = frozenset({"быть", "являться", "выступать"})
+# the types a question's words give when they ask no value («какой страховщик»)
+_NO_VALUE_TYPES = frozenset({"procedure", "unknown"})
+
+
+def own_roles_asked(question: Question, cards: list[DocumentCard]) -> list[str]:
+    """The roles a question asks that no list names but a card's document names in its
+    own words («…, именуемое в дальнейшем «Кредитор»»): the head «какой» or a request
+    governs («какой страховщик», «назовите кредитора»), whatever type the question's
+    other words ask but a value's; or, in a party question, «кто» names it through a
+    copula («кто является одаряемым») or the word stands in the nominative with no
+    predicate after it («кто в нём кредитор»); not a role that acts («у кого
+    лизингодатель покупает»)."""
+    held = {p.role for card in cards for p in card.parties if p.role not in FIELD_BY_KEY}
+    party = "party" in question.answer_types
+    if not held or not (party or set(question.answer_types) <= _NO_VALUE_TYPES):
+        return []
+    analysed = analyse(question.text)
+    words = [t.text for sentence in analysed.sentences for t in sentence.tokens]
+    # a role a participle names («одаряемый») is held in its own form, not its verb's
+    lemmas = [
+        lm if lm in held else participle_noun(word) or lm
+        for sentence in analysed.sentences
+        for word, lm in zip((t.text for t in sentence.tokens), sentence.lemmas, strict=True)
+    ]
+    if not held & set(lemmas):
+        return []
+    heads = [a.head for a in question.attributes if a.head in held]
+    if not party:
+        return list(dict.fromkeys(heads))
+    # «перед кем отвечает поручитель», «кому платит арендатор»: «кто» in an oblique case
+    # asks another party than the nominative role, which acts
+    oblique = any(w.lower() in _OBLIQUE_WHO for w in words)
+    named = [
+        lm
+        for at, lm in enumerate(lemmas)
+        if lm in held
+        and (
+            (not oblique and not role_acts(words, at))
+            or (at > 1 and lemmas[at - 1] in _COPULAS and lemmas[at - 2] == "кто")
+        )
+    ]
+    return list(dict.fromkeys([*heads, *named]))
+
+
+def _own_role_name(key: str) -> str:
+    """The name a lead gives a value: a role in the document's own words is its lemma
+    («кредитор»), the qualified amount is «сумма»."""
+    return "сумма" if key == QUALIFIED else key
+
+
 def _asked_keys(question: Question, cards: list[DocumentCard]) -> list[str]:
     """The asked fields, and the qualified amount for an amount question that names a
     document and qualifies its figure but asks no amount field a card fills («сумма без
     НДС», «сколько в месяц», «сколько в итоге перечислить»); not for a count asked in a
     unit of measure («сколько квадратных метров в итоге приняли»): that is no sum of money."""
     keys = asked_fields(question)
+    keys += [k for k in own_roles_asked(question, cards) if k not in keys]
     amount_fields = [k for k in keys if k in FIELD_BY_KEY and FIELD_BY_KEY[k].kind == "amount"]
     filled = any(_candidates(c, k, question) for c in cards for k in amount_fields)
     if question.documents and _qualified(question) and not filled and question.unit is None:
         keys = [k for k in keys if k not in amount_fields] + [QUALIFIED]
     return keys
+
+
+COUNTERPARTY = "counterparty"  # the pseudo-field of «кому мы передаём …»: the other party
+
+
+def _party_key(party: Party) -> str:
+    return party.inn or party.name
+
+
+def _own_party(cards: Sequence[DocumentCard]) -> str | None:
+    """The user's own organisation: the party (by ИНН, else name) of more of the user's
+    documents than any other, and of two at least."""
+    counts = Counter(k for card in cards for k in {_party_key(p) for p in card.parties})
+    ranked = counts.most_common(2)
+    if not ranked or ranked[0][1] < 2 or (len(ranked) > 1 and ranked[1][1] == ranked[0][1]):
+        return None
+    return ranked[0][0]
+
+
+def _asks_counterparty(question: Question, keys: Sequence[str]) -> bool:
+    """«Кому передаём теплицу по договору ДИ-02/2026?», «у кого мы покупаем станок по
+    договору № 5?»: a party asked in the first person about a document the question names,
+    by no role: the document's other party than the user's own."""
+    roles = [k for k in keys if k not in FIELD_BY_KEY or FIELD_BY_KEY[k].kind == "party"]
+    return (
+        "party" in question.answer_types
+        and question.own_asked
+        and bool(question.documents)
+        and not roles
+    )
+
+
+def _counterparty_values(card: DocumentCard, own: str | None) -> tuple[str, list[CardValue]]:
+    """The role and the value of the card's one party that is not the user's own, when the
+    user's own is a party of it; else no value."""
+    if own is None or own not in {_party_key(p) for p in card.parties}:
+        return "", []
+    others = {_party_key(p): p for p in card.parties if _party_key(p) != own}
+    if len(others) != 1:
+        return "", []
+    party = next(iter(others.values()))
+    shown = f"{party.name} (ИНН {party.inn})" if party.inn else party.name
+    role = FIELD_BY_KEY[party.role].name if party.role in FIELD_BY_KEY else party.role
+    return role, [CardValue(shown, party.sentence.text)]
 
 
 def card_answers(
@@ -371,8 +476,24 @@ def card_answers(
     """One answer per field or role the question asks that a relevant card fills."""
     ordered = _ordered_cards(question, cards, ctx)
     answers: list[CardAnswer] = []
-    for key in _asked_keys(question, ordered):
+    keys = _asked_keys(question, ordered)
+    own: str | None = None
+    if _asks_counterparty(question, keys):
+        own = _own_party(cards)
+        first = question.answer_types[0] == "party"
+        keys = [COUNTERPARTY, *keys] if first else [*keys, COUNTERPARTY]
+    for key in keys:
         for card in ordered:
+            if key == COUNTERPARTY:
+                role, values = _counterparty_values(card, own)
+                if not values:
+                    break  # the named document's party, or none
+                number = _source_number(ctx, card, new_sources)
+                if number is not None:
+                    answers.append(
+                        CardAnswer(key, role, card.document_id, card.title, number, values)
+                    )
+                break
             values = _values(card, key, question)
             if not values:
                 continue
@@ -380,7 +501,7 @@ def card_answers(
             number = _source_number(ctx, card, new_sources)
             if number is None:
                 continue
-            name = FIELD_BY_KEY[key].name if key in FIELD_BY_KEY else "сумма"
+            name = FIELD_BY_KEY[key].name if key in FIELD_BY_KEY else _own_role_name(key)
             shown = values if len(values) <= MAX_VALUES else _closest(values, question)
             answers.append(
                 CardAnswer(

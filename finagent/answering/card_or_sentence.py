@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from finagent.answering.card_evidence import CardAnswer
+from finagent.answering.card_evidence import QUALIFIED, CardAnswer
 from finagent.answering.document_sentences import (
     asked_lemmas,
     shared_words,
@@ -53,7 +53,12 @@ def clause_answers_instead(
     if len(answers) != 1:
         return False  # several fields asked: the card states each
     answer = answers[0]
-    kind = FIELD_BY_KEY[answer.key].kind if answer.key in FIELD_BY_KEY else "amount"
+    # a key no list holds is the qualified amount («amount») or a party: a role in the
+    # document's own words («кредитор») or the user's counterparty
+    if answer.key in FIELD_BY_KEY:
+        kind = FIELD_BY_KEY[answer.key].kind
+    else:
+        kind = "amount" if answer.key == QUALIFIED else "party"
     of_kind = question.answer_type in _STATES.get(kind, {question.answer_type})
     if of_kind and _field_asked_by_name(question, answer.key):
         return False

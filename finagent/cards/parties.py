@@ -3,14 +3,15 @@ table rows «| Заказчик | ООО … |»; their ИНН/КПП and repres
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 
 from finagent.cards.fields import ROLES
 from finagent.cards.model import Party
 from finagent.language.cues import cue_lemmas, find_cue
-from finagent.language.lemmas import animate, lemma
+from finagent.language.lemmas import animate, lemma, participle_noun
 from finagent.language.spans import Identifier, Organisation, Person
-from finagent.language.text import Analysed, AnalysedSentence
+from finagent.language.text import Analysed, AnalysedSentence, Token
 
 
 @cache
@@ -43,6 +44,14 @@ def _own_role(text: str) -> str | None:
     return None
 
 
+def _participle_role(tokens: Sequence[Token]) -> str | None:
+    """A capitalised participle standing alone as a party's name («именуемое в дальнейшем
+    «Одаряемый»», «Застрахованное лицо» is not one): its masculine nominative form."""
+    if len(tokens) < 2 or not tokens[0].text[:1].isupper() or tokens[1].text[:1].isalnum():
+        return None
+    return participle_noun(tokens[0].text)
+
+
 def _hereinafter_roles(sentence: AnalysedSentence) -> list[tuple[str, int]]:
     """Each role after «именуемое в дальнейшем» / «далее —» with the offset of its cue;
     one sentence may introduce both parties."""
@@ -52,8 +61,9 @@ def _hereinafter_roles(sentence: AnalysedSentence) -> list[tuple[str, int]]:
         size = len(cue.split())
         at = find_cue(lemmas, cue)
         while at >= 0:
-            for token in sentence.tokens[at + size : at + size + 4]:
-                role = _own_role(token.text)
+            following = sentence.tokens[at + size : at + size + 4]
+            for k, token in enumerate(following):
+                role = _own_role(token.text) or _participle_role(following[k:])
                 if role is not None:
                     found.setdefault(sentence.tokens[at].start, role)
                     break

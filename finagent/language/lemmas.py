@@ -319,6 +319,18 @@ def animate(word: str) -> bool:
     return "anim" in _analyzer().parse(fold(word))[0].tag
 
 
+@lru_cache(maxsize=50_000)
+def participle_noun(word: str) -> str | None:
+    """A participle in its most likely reading as a noun would stand in a list of roles:
+    masculine singular nominative, folded («Одаряемая» → «одаряемый»); None for any other
+    word. pymorphy3's normal form of a participle is its verb («одарять»)."""
+    parse = _analyzer().parse(fold(word))[0]
+    if parse.tag.POS != "PRTF":
+        return None
+    form = parse.inflect({"masc", "sing", "nomn"})
+    return fold(form.word) if form is not None else None
+
+
 def content_word(word: str) -> bool:
     """A noun or an adjective: what a text is about (not a verb, pronoun or particle)."""
     folded = fold(word)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from finagent.language.cues import cue_lemmas
+from finagent.language.lemmas import part_of_speech
 from finagent.language.spans import Organisation
 from finagent.language.text import Analysed, AnalysedSentence
 
@@ -20,7 +21,26 @@ ABBREVIATIONS = {
     "муп",
     "фгуп",
     "ип",
+    # state and municipal institutions and non-profits («МОУ «…»», «ФГБУ «…»», «ТСЖ «…»»)
+    "моу",
+    "мбу",
+    "мбоу",
+    "маоу",
+    "мау",
+    "мку",
+    "гбу",
+    "гку",
+    "гау",
+    "гбоу",
+    "фгбу",
+    "фгбоу",
+    "тсж",
+    "снт",
 }
+# «Муниципальное общеобразовательное учреждение «…»»: adjectives naming its kind before
+# «учреждение»; the legal form is their initials («МОУ», «ФГБУ»)
+_INSTITUTION = "учреждение"
+_MAX_KIND_WORDS = 4
 # full forms, lemmatised on first use; longest first so «публичное акционерное общество» wins
 FULL_FORMS = (
     ("общество с ограниченной ответственностью", "ООО"),
@@ -89,7 +109,25 @@ def _form_at(sentence: AnalysedSentence, i: int) -> tuple[str, int] | None:
         cue = cue_lemmas(phrase)
         if sentence.lemmas[i : i + len(cue)] == cue:
             return short, i + len(cue)
-    return None
+    return _institution_at(sentence, i)
+
+
+def _institution_at(sentence: AnalysedSentence, i: int) -> tuple[str, int] | None:
+    """«Муниципальное бюджетное учреждение», capitalised, as «МБУ», and the index after it."""
+    tokens = sentence.tokens
+    if not tokens[i].text[:1].isupper():
+        return None
+    k = i
+    while k < len(tokens) and k - i < _MAX_KIND_WORDS:
+        if sentence.lemmas[k] == _INSTITUTION:
+            break
+        if part_of_speech(tokens[k].text) not in {"ADJF", "PRTF"}:
+            return None
+        k += 1
+    if k == i or k >= len(tokens) or sentence.lemmas[k] != _INSTITUTION:
+        return None
+    initials = "".join(t.text[0] for t in tokens[i:k]).upper()
+    return initials + "У", k + 1
 
 
 def organisations_in(analysed: Analysed) -> list[Organisation]:

@@ -364,7 +364,7 @@ def _answer_types(
     return ordered
 
 
-def _actor(words: Sequence[str], at: int) -> bool:
+def role_acts(words: Sequence[str], at: int) -> bool:
     """A role word that acts or is acted with, not one asked for: «какой срок подрядчик
     дал», «заказчик должен рассчитаться с исполнителем», «сделки покупателями»."""
     if at >= len(words):
@@ -396,7 +396,7 @@ def _fields(lemmas: Sequence[str], words: Sequence[str]) -> list[tuple[int, str]
         not_after = frozenset(lm for word in field.not_after for lm in cue_lemmas(word))
         positions = _field_positions(lemmas, cues, not_after, words)
         if field.kind == "party":
-            positions = [at for at in positions if not _actor(words, at)]
+            positions = [at for at in positions if not role_acts(words, at)]
         else:
             positions = [at for at in positions if not _complement(lemmas, words, at)]
         if positions:
