@@ -77,6 +77,7 @@ CALC_HOLDOUT_V11 = DATASETS_DIR / "calc_holdout_v11.jsonl"
 CALC_HOLDOUT_V12 = DATASETS_DIR / "calc_holdout_v12.jsonl"
 CALC_HOLDOUT_V13 = DATASETS_DIR / "calc_holdout_v13.jsonl"
 CALC_HOLDOUT_V14 = DATASETS_DIR / "calc_holdout_v14.jsonl"
+CALC_HOLDOUT_V15 = DATASETS_DIR / "calc_holdout_v15.jsonl"
 CALC_DATASETS = [
     CALC_DEV,
     CALC_DEV_EXTRA,
@@ -97,6 +98,7 @@ CALC_DATASETS = [
     CALC_HOLDOUT_V12,
     CALC_HOLDOUT_V13,
     CALC_HOLDOUT_V14,
+    CALC_HOLDOUT_V15,
 ]
 # the evaluation's "today": questions without a year take this year; the responder serves
 # key rates up to this day (the last shipped step holding after its as_of)
