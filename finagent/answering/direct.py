@@ -55,6 +55,13 @@ _QUALIFYING_VAT = tuple(c for cues in VAT.values() for c in cues if c.startswith
 _SHARE_SUBJECTS = {"штраф": "Штраф", "пеня": "Пени", "пени": "Пени", "неустойка": "Неустойка"}
 _SIZE = "размер"
 _SIZE_SUBJECT = "Размер"
+# a question that asks what a breach costs without a value word («что грозит за …», «какая
+# ответственность за …», «чем грозит …»): when the law's sentence names a fine, the lead
+# states the fine's sum and share as an amount question's would
+_SANCTION_ASKS = frozenset({"грозить", "ответственность", "наказание", "санкция", "наказать"})
+_FINE = "штраф"
+_FINE_SUBJECT = "Штраф"
+_UNTYPED = frozenset({"unknown", "procedure"})
 # the clauses of a sentence that may each state a case: «…; …», «…, а в … - …», «…, но …»
 _CLAUSES = re.compile(r";|,\s+(?:а|но)\s+")
 _FIGURE = re.compile(r"[\d\s.,/]*\d")
@@ -168,6 +175,7 @@ def share_subject(question: Question) -> str | None:
         return None
     lemmas = set(question.lemmas)
     named = next((v for k, v in _SHARE_SUBJECTS.items() if k in lemmas), None)
+    named = named or (_FINE_SUBJECT if _SANCTION_ASKS & lemmas else None)
     return named or (_SIZE_SUBJECT if _SIZE in lemmas else None)
 
 
@@ -298,10 +306,23 @@ def open_values(question: Question, top: Candidate, quote: str) -> tuple[str, ..
     return kinds[0] if len(kinds) == 1 else ()
 
 
+def as_fine(question: Question, top: Candidate, quote: str) -> Question | None:
+    """A sanction question with no value type of its own («что грозит за ведение бизнеса без
+    постановки на учёт?») read as an amount question about the fine, when the best sentence
+    is the law's or the knowledge base's and names a fine; None otherwise."""
+    if question.answer_type not in _UNTYPED or top.chunk.source == "user_docs":
+        return None
+    if not _SANCTION_ASKS & set(question.lemmas) or _FINE not in profile(quote).lemmas:
+        return None
+    return question.model_copy(update={"answer_type": "amount", "answer_types": ["amount"]})
+
+
 def sentence_lead(question: Question, top: Candidate) -> list[str]:
     """The value line and the quote of the best sentence, or just the quote."""
     quote = clean_sentence(top.sentence)
-    subject = subject_of(question)
+    fine = as_fine(question, top, quote)
+    question = fine or question
+    subject = _FINE_SUBJECT if fine else subject_of(question)
     if subject is None and (named := open_values(question, top, quote)):
         return _value_line(question.open_head or "", named, top, quote)
     values = stated_values(question, quote) if subject else ()
@@ -312,6 +333,8 @@ def sentence_lead(question: Question, top: Candidate) -> list[str]:
     if shares and (not values or share != _SIZE_SUBJECT):
         values = tuple(sorted({*values, *shares}, key=lambda v: _position(quote, v)))
         subject = share
+    elif share and share != _SIZE_SUBJECT and values and subject == _SUBJECTS["amount"]:
+        subject = share  # «Штраф — 10 тысяч рублей», not «Сумма — …»
     if top.chunk.source != "user_docs":
         values = of_asked_extreme(question, values)
     values = of_asked_condition(question, quote, values)

@@ -327,6 +327,7 @@ def _answer_types(
     found = _asked_cues(lemmas, stated or {}, start)
     if not any(-strength >= CLEAR_CUE for strength, _, _ in found):
         found = _asked_cues(lemmas, {}, start)
+    found = _outside_condition(lemmas, found)
     roles = {field.key for field in ALL_FIELDS if field.kind == "party"}
     found.extend((-ROLE_STRENGTH, at, "party") for at, key in fields if key in roles)
     # the head noun speaks when no cue of the clause clearly asks a type, and for the
@@ -416,6 +417,20 @@ _OWN_FIELDS = frozenset({"signed", "number"})
 _CONDITIONS = ("если", "в случае", "при условии")
 _QUALIFYING = ("с учётом", "без учёта", "за вычетом", "за исключением", "помимо", "кроме")
 _CLAUSE_ENDS = frozenset({",", "?", ".", ";", "—"})
+
+
+def _outside_condition(
+    lemmas: Sequence[str], found: list[tuple[int, int, AnswerType]]
+) -> list[tuple[int, int, AnswerType]]:
+    """The cues outside the question's conditional clauses, when one of them asks a value
+    (strength 2 or more): «какой штраф, если пропустили срок подачи заявления?» asks the
+    sanction, and the condition's «срок» names the case, not the value asked; a question
+    whose only cues lie in its condition keeps them."""
+    condition = _condition(lemmas)
+    if not condition:
+        return found
+    outside = [cue for cue in found if cue[1] not in condition]
+    return outside if any(-strength >= 2 for strength, _, _ in outside) else found
 
 
 def _condition(lemmas: Sequence[str]) -> set[int]:
