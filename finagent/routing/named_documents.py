@@ -24,7 +24,7 @@ from finagent.cards.model import DocumentCard
 from finagent.cards.title import doc_type_of
 from finagent.language.cues import cue_lemmas, find_cue
 from finagent.language.form_codes import is_form_code
-from finagent.language.lemmas import first_person, fold, lemma, stated_participle
+from finagent.language.lemmas import first_person, fold, lemma, normal_forms, stated_participle
 from finagent.language.text import analyse
 from finagent.question.build import asked_clause_words
 from finagent.question.documents import PRECISE, institution_numbers, number_key
@@ -432,10 +432,28 @@ def _bare_number(question: Question, end: int) -> str | None:
 _FIRST_YEAR, _LAST_YEAR = 1990, 2100
 
 
+def _name_forms(text: str) -> set[str]:
+    """Every normal form pymorphy3 offers for each word of ``text``."""
+    return {form for word in _NAME_WORD.findall(text) for form in normal_forms(word)}
+
+
+_NAME_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _known_name(name: str, known: str, known_forms: set[str]) -> bool:
+    """A name a card holds as written, or in another case: «ИП Орловой» of «Орлова Наталья
+    Геннадьевна», «с Чистым Домом» of «Чистый Дом» (each word shares a normal form)."""
+    if fold(name) in known:
+        return True
+    words = _NAME_WORD.findall(name)
+    return bool(words) and all(normal_forms(word) & known_forms for word in words)
+
+
 def _stranger(question: Question, cards: Sequence[DocumentCard], what: str) -> str | None:
     """A document with an organisation the question names and no card of the user's has."""
     known = _card_names(cards)
-    strangers = [o for o in question.organisations if fold(o.name) not in known]
+    known_forms = _name_forms(known)
+    strangers = [o for o in question.organisations if not _known_name(o.name, known, known_forms)]
     if not strangers or len(strangers) < len(question.organisations):
         return None
     name = " ".join(filter(None, (strangers[0].legal_form, f"«{strangers[0].name}»")))

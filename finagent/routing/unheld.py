@@ -25,12 +25,16 @@ def _known_text(cards: Sequence[DocumentCard]) -> str:
     return fold(" ".join(names))
 
 
-def _spoken_of(term: str, held: Sequence[DocumentCard]) -> bool:
-    """Some held document uses the word, or one of its stem («консалтинг» — «Консалт»)."""
-    stem = term[:_STEM]
-    return stem in _known_text(held) or any(
-        word.startswith(stem) for card in held for word in card.vocabulary
-    )
+def _spoken_of(word: str, held: Sequence[DocumentCard]) -> bool:
+    """Some held document uses the word, or one of its stem («консалтинг» — «Консалт»),
+    in any normal form pymorphy3 offers: «мены» is read «мена» in a question and «мены»
+    in a heading («ДОГОВОР МЕНЫ»)."""
+    known = _known_text(held)
+    for form in normal_forms(word):
+        stem = form[:_STEM]
+        if stem in known or any(w.startswith(stem) for card in held for w in card.vocabulary):
+            return True
+    return False
 
 
 def unheld_detail(text: str, kind: DocType, end: int, held: Sequence[DocumentCard]) -> str | None:
@@ -48,7 +52,7 @@ def unheld_detail(text: str, kind: DocType, end: int, held: Sequence[DocumentCar
         and after.text.isalpha()
         and part_of_speech(after.text) == "NOUN"
         and genitive(after.text)
-        and not _spoken_of(after.lemma, held)
+        and not _spoken_of(after.text, held)
     ):
         return f"{kind.name} {after.text.lower()}"
     if after.lemma not in _WITH:
