@@ -23,6 +23,7 @@ from finagent.legal.calendar import CalendarYearError, next_working_day
 from finagent.legal.question_days import QuestionDay
 from finagent.legal.question_periods import stated_periods
 
+DOCUMENT = "document"  # the cue of the date of a procedural document: context
 _CUE_REACH = 8  # words before a date that may say what it is
 _AMOUNT_REACH = 2  # words before an amount that may make it a threshold or the rest
 _LATE_REACH = 3
@@ -87,10 +88,13 @@ def _late_days(text: CalcText) -> int | None:
 
 
 def _cue_before(text: CalcText, day: QuestionDay, previous_end: int) -> str | None:
-    """«due» or «paid»: what the nearest cue before a day says it is («срок уплаты» is due
-    though it holds «уплата»: the longer phrase wins); none near the day, the nearest in
-    its sentence («заплатила НДС за 2 квартал 2025 с опозданием, 3 сентября»)."""
+    """«due», «paid» or «document» (:func:`_document_day`): what the nearest cue before a
+    day says it is («срок уплаты» is due though it holds «уплата»: the longer phrase
+    wins); none near the day, the nearest in its sentence («заплатила НДС за 2 квартал
+    2025 с опозданием, 3 сентября»)."""
     first, _ = text.day_words(day.mention)
+    if _document_day(text, previous_end, first):
+        return DOCUMENT
     reach = max(previous_end, first - _CUE_REACH)
     near = _cue_in(text, reach, first, min(_PHRASE_LEAD, reach - previous_end))
     if near is not None:
@@ -100,6 +104,36 @@ def _cue_before(text: CalcText, day: QuestionDay, previous_end: int) -> str | No
     while start > previous_end and text.words[start - 1].sentence == sentence:
         start -= 1
     return _cue_in(text, start, first)
+
+
+_CLAUSE_BREAKS = frozenset({",", ";", "а", "но", "и"})
+_VERBS = frozenset({"VERB", "INFN", "PRTS", "PRTF", "GRND"})
+
+
+def _document_day(text: CalcText, previous_end: int, first: int) -> bool:
+    """The clause right before a day names a procedural document of the inspection and no
+    verb of paying: the document's date («требование пришло 10.08», «решение о взыскании
+    — 05.09»), context, neither due nor paid; «оплатили по требованию 12.09» ties the
+    day to the payment, and a due date the document states stays due."""
+    words = text.words
+    start = first
+    while (
+        start > previous_end
+        and words[start - 1].sentence == words[first].sentence
+        and words[start - 1].lemma not in _CLAUSE_BREAKS
+    ):
+        start -= 1
+    clause = words[start:first]
+    if any(w.pos in _VERBS and w.lemma in word_set("payment_verbs") for w in clause):
+        return False
+    if _cue_in(text, start, first) == "due":
+        return False  # «срок в уведомлении — 1 декабря»: the due date the document states
+    lemmas = [w.lemma if not w.negated else "" for w in clause]
+    return any(
+        tuple(lemmas[i : i + len(p)]) == p
+        for p in phrases("procedural_documents")
+        for i in range(len(lemmas))
+    )
 
 
 def _cue_in(text: CalcText, start: int, first: int, lead: int = 0) -> str | None:
@@ -140,8 +174,8 @@ def _obliged(before: list[str]) -> bool:
 
 
 def date_cues(text: CalcText, days: list[QuestionDay]) -> list[str | None]:
-    """«due», «paid» or None for each day: what the words between it and the day before
-    call it."""
+    """«due», «paid», «document» or None for each day: what the words between it and the
+    day before call it."""
     out: list[str | None] = []
     previous_end = 0
     for d in days:
@@ -236,7 +270,11 @@ def read_penalty(text: CalcText, days: list[QuestionDay], today: date) -> Penalt
     due: date | None = None
     paid: date | None = None
     stated = True  # the due date is one the question gives, not derived from others
-    distinct = sorted({d.day for d in days})
+    # the dates of the inspection's documents are context, neither due nor paid (a day
+    # told otherwise as well keeps its other mentions)
+    cues = date_cues(text, days)
+    told = [(d, cue) for d, cue in zip(days, cues, strict=True) if cue != DOCUMENT]
+    distinct = sorted({d.day for d, _ in told})
     if len(distinct) == 2 and _paid_early(text, days, distinct):
         paid, due = distinct  # the words call the earlier day the payment: no arrears
     elif len(distinct) == 2:  # пени accrue only after the due date: the earlier one is due
@@ -250,10 +288,10 @@ def read_penalty(text: CalcText, days: list[QuestionDay], today: date) -> Penalt
             )
     elif len(distinct) > 2:
         due, paid = _marked(text, days)
-    elif distinct and {"due", "paid"} <= set(date_cues(text, days)):
+    elif distinct and {"due", "paid"} <= {cue for _, cue in told}:
         due = paid = distinct[0]  # «срок … 28 апреля, уплатили 28 апреля»: paid on time
     elif distinct:
-        if _cue_before(text, days[0], 0) == "paid":
+        if told[0][1] == "paid":
             paid = distinct[0]
         else:
             due = distinct[0]

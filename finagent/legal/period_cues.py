@@ -754,8 +754,9 @@ def find_rows(text: CalcText, days: list[QuestionDay]) -> list[ProceduralPeriod]
     if attached and not any(c.asks for c in ranked):
         # every candidate is named by the story alone, none by the asking part: the rows
         # of the document a citation is attached to win («требование по ст. 93.1
-        # (истребование в рамках выездной проверки)»: not the audit's own period)
-        return attached
+        # (истребование в рамках выездной проверки)»: not the audit's own period), those
+        # of the situation the question states when it states one
+        return _stated_situation(attached, ranked)
     top = ranked[0].score
     best = [c.row for c in ranked if c.score >= top - _TIE]
     # among rows tied at the top, those of a norm the question cites; of the cited
@@ -772,6 +773,22 @@ def find_rows(text: CalcText, days: list[QuestionDay]) -> list[ProceduralPeriod]
     if declined:
         return declined[:1]
     return _distinct(best)
+
+
+def _stated_situation(
+    attached: list[ProceduralPeriod], ranked: list[Candidate]
+) -> list[ProceduralPeriod]:
+    """Of the cited document's rows, those the question's words rank best («требование по
+    ст. 93.1 … нам как контрагенту проверяемой компании»: п. 1, not the deal outside an
+    audit); all of them when the words rank none."""
+    scores: dict[str, float] = {}
+    for c in ranked:
+        if any(r.id == c.row.id for r in attached):
+            scores[c.row.id] = max(scores.get(c.row.id, c.score), c.score)
+    if not scores:
+        return attached
+    top = max(scores.values())
+    return [r for r in attached if scores.get(r.id, -1.0) >= top - _TIE]
 
 
 def _distinct(rows: list[ProceduralPeriod]) -> list[ProceduralPeriod]:
