@@ -72,7 +72,7 @@ def test_the_lead_states_a_sum_in_words_in_digits_and_quotes_the_words() -> None
         LAW, 1, "Отказ эксперта влечет взыскание штрафа в размере пяти тысяч рублей.", 0, 0
     )
     line, quote = sentence_lead(q, top)
-    assert line.startswith("Сумма — 5 000 руб. (ст. 999) [1].")
+    assert line.startswith("Штраф — 5 000 руб. (ст. 999) [1].")  # a fine asked: named so
     assert "в размере пяти тысяч рублей" in quote
 
 
