@@ -39,6 +39,8 @@ RECALL_K = 10
 
 @dataclass
 class RebuildReport:
+    """What a rebuild wrote and how well the int8 vectors keep the float32 neighbours."""
+
     path: Path
     vectors: int
     queries: int
@@ -51,6 +53,8 @@ class RebuildReport:
 
 
 def offline(settings: Settings, data_dir: Path, taxcode_dir: Path | None) -> Settings:
+    """``settings`` for a build run: a fresh data dir, no LLM, no live Bank of Russia, no
+    shipped vectors (they are what is rebuilt), every embedding cached."""
     return settings.model_copy(
         update={
             "data_dir": data_dir,

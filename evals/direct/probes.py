@@ -46,6 +46,7 @@ def summarise(result: dict[str, Any], name: str = PROBES.stem) -> dict[str, Any]
     answer = [i for i in items if i["expected"] == "answer"]
 
     def abstained(i: dict[str, Any]) -> bool:
+        """The item was declined, asked back or met an unavailable live source."""
         return bool(i["declined"] or i["clarified"] or i["live_unavailable"])
 
     return {
@@ -61,6 +62,7 @@ def summarise(result: dict[str, Any], name: str = PROBES.stem) -> dict[str, Any]
 
 
 def main() -> None:
+    """Run the probe set on the dev sets' data dir and print its rates."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--taxcode-dir", type=Path, required=True)
     parser.add_argument("--data-root", type=Path, default=None)

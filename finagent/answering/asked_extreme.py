@@ -21,13 +21,14 @@ or asks the extreme. Two steps, both on the Code's and the knowledge base's sent
 from __future__ import annotations
 
 from collections.abc import Callable
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from finagent.answering.asked_values import states_asked
-from finagent.answering.evidence import Candidate
+from finagent.answering.evidence import Candidate, promoted
 from finagent.answering.ranker import EXCEPTIONS, asked_conditions
 from finagent.answering.sentence_profile import profile
 from finagent.language.money import money_in
+from finagent.language.percents import percents_in
 from finagent.language.periods import periods_in
 from finagent.language.text import analyse
 from finagent.question.model import Question
@@ -72,14 +73,12 @@ def _money(value: str) -> tuple[str, Decimal] | None:
 
 
 def _share(value: str) -> tuple[str, Decimal] | None:
+    """A value that is one percentage and nothing else («0,8 %», «3 процента»)."""
     text = value.strip()
-    if not text.endswith(("%", "процент", "процента", "процентов")):
+    found = percents_in(analyse(text))
+    if len(found) != 1 or found[0].start != 0 or found[0].end != len(text):
         return None
-    figure = text.split()[0].rstrip("%").replace(",", ".")
-    try:
-        return "share", Decimal(figure)
-    except InvalidOperation:
-        return None
+    return "share", found[0].value
 
 
 _READERS: tuple[Callable[[str], tuple[str, Decimal] | None], ...] = (_share, _period, _money)
@@ -138,5 +137,4 @@ def prefer_asked_condition(question: Question, ranked: list[Candidate]) -> list[
     if not near:
         return ranked
     best = near[0]
-    best.score = max(best.score, top.score)
-    return [best, *(c for c in ranked if c is not best)]
+    return promoted(ranked, best)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from itertools import pairwise
 
 from finagent.answering.asked_values import states_asked
-from finagent.answering.evidence import Candidate
+from finagent.answering.evidence import Candidate, promoted
 from finagent.answering.sentence_profile import profile
 from finagent.question.model import Question
 from finagent.question.tables import STOP_LEMMAS
@@ -49,5 +49,4 @@ def prefer_asked_subject(question: Question, ranked: list[Candidate]) -> list[Ca
     best = max(near, key=lambda c: shared[id(c)])  # the first of equals: the better scored
     if best is top or shared[id(best)] <= shared[id(top)]:
         return ranked
-    best.score = max(best.score, top.score)
-    return [best, *(c for c in ranked if c is not best)]
+    return promoted(ranked, best)

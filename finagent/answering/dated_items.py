@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import TypeVar
 
 from finagent.answering.asked_values import states_asked
-from finagent.answering.evidence import Candidate
+from finagent.answering.evidence import Candidate, promoted
 from finagent.answering.extractive import clean_sentence
 from finagent.answering.sentence_profile import profile
 from finagent.language.dates import MONTHS, dates_in, years_in
@@ -151,5 +151,4 @@ def prefer_asked_year(question: Question, ranked: list[Candidate]) -> list[Candi
     best = best or next((c for c, v in verdicts if v is None), None)
     if best is None:
         return ranked
-    best.score = max(best.score, top.score)
-    return [best, *(c for c in ranked if c is not best)]
+    return promoted(ranked, best)

@@ -67,6 +67,14 @@ class Candidate:
         return f"{self.context} {self.sentence}" if self.context else self.sentence
 
 
+def promoted(ranked: list[Candidate], best: Candidate) -> list[Candidate]:
+    """``ranked`` with ``best`` first, scored at least as the former first: how a rule that
+    prefers a near candidate (an asked condition, a given value, a general rule...) puts it
+    ahead of the one the ranker chose."""
+    best.score = max(best.score, ranked[0].score)
+    return [best, *(c for c in ranked if c is not best)]
+
+
 def stems(text: str) -> set[str]:
     return {w[:5] for w in _WORD.findall(normalize(text)) if w not in _STOP and len(w) > 2}
 

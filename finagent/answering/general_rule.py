@@ -37,7 +37,7 @@ from __future__ import annotations
 import re
 
 from finagent.answering.asked_values import states_asked
-from finagent.answering.evidence import Candidate
+from finagent.answering.evidence import Candidate, promoted
 from finagent.answering.ranker import EXCEPTIONS, asked_conditions, type_match
 from finagent.answering.sentence_profile import SentenceProfile, profile
 from finagent.language.cues import cue_lemmas, has_any
@@ -148,8 +148,7 @@ def prefer_general_rule(question: Question, ranked: list[Candidate]) -> list[Can
     best = min(peers, key=key)
     if best is top:
         return ranked
-    best.score = max(best.score, top.score)
-    return [best, *(c for c in ranked if c is not best)]
+    return promoted(ranked, best)
 
 
 def prefer_general_case(question: Question, ranked: list[Candidate]) -> list[Candidate]:
@@ -177,5 +176,4 @@ def prefer_general_case(question: Question, ranked: list[Candidate]) -> list[Can
         return (not _conditions(profile(c.sentence)) & asked, -c.score)
 
     best = min(rivals, key=key)
-    best.score = max(best.score, top.score)
-    return [best, *(c for c in ranked if c is not best)]
+    return promoted(ranked, best)

@@ -13,7 +13,7 @@ them: a sentence on another rule («годовой доход самозанят
 from __future__ import annotations
 
 from finagent.answering.asked_values import states_asked, value_type
-from finagent.answering.evidence import Candidate
+from finagent.answering.evidence import Candidate, promoted
 from finagent.answering.sentence_profile import SentenceProfile, profile
 from finagent.question.model import Question
 
@@ -61,5 +61,4 @@ def prefer_given_value(question: Question, ranked: list[Candidate]) -> list[Cand
     if not near:
         return ranked
     best = near[0]
-    best.score = max(best.score, top.score)
-    return [best, *(c for c in ranked if c is not best)]
+    return promoted(ranked, best)

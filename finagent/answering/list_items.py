@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from finagent.answering.evidence import Candidate
+from finagent.answering.evidence import Candidate, promoted
 from finagent.answering.sentence_profile import profile
 from finagent.question.model import Question
 
@@ -46,5 +46,4 @@ def prefer_matching_item(question: Question, ranked: list[Candidate]) -> list[Ca
     ties = sum(1 for c in items if overlap[id(c)] == overlap[id(best)])
     if best is top or ties > 1 or overlap[id(best)] == 0:
         return ranked
-    best.score = max(best.score, top.score)
-    return [best, *(c for c in ranked if c is not best)]
+    return promoted(ranked, best)

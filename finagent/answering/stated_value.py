@@ -14,7 +14,7 @@ ranker's weights hold.)
 from __future__ import annotations
 
 from finagent.answering.asked_values import states_asked
-from finagent.answering.evidence import Candidate
+from finagent.answering.evidence import Candidate, promoted
 from finagent.answering.sentence_profile import profile
 from finagent.question.model import Question
 
@@ -41,5 +41,4 @@ def prefer_stated_value(question: Question, ranked: list[Candidate]) -> list[Can
     if not near:
         return ranked
     best = min(near, key=lambda c: (c.example, -c.score))
-    best.score = max(best.score, top.score)
-    return [best, *(c for c in ranked if c is not best)]
+    return promoted(ranked, best)

@@ -147,9 +147,6 @@ class GoverningLaw:
     with_: tuple[tuple[str, ...], ...] = ()
     objects: tuple[tuple[str, ...], ...] = ()
 
-    def all_phrases(self) -> tuple[tuple[str, ...], ...]:
-        return self.cites + self.payments + self.debts + self.scoped + self.objects
-
 
 _LAW_FIELDS = ("cites", "payments", "debts", "scoped", "with", "objects")
 

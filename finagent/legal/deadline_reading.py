@@ -8,6 +8,7 @@ act's receipt, so the request chains the objections row before it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
@@ -73,6 +74,13 @@ class DeadlineReading:
     cited: list[ProceduralPeriod] = field(default_factory=list)
 
 
+def _of_receipt(phrases: Iterable[tuple[str, ...]]) -> bool:
+    """A phrase of an event opens with a verb of receipt (``receipt_verbs``): the row runs
+    from a document's receipt."""
+    verbs = word_set("receipt_verbs")
+    return any(phrase[0] in verbs for phrase in phrases)
+
+
 def _extends(row: ProceduralPeriod, unit: Unit) -> bool:
     """An extension in months («продлили до трех месяцев») is of a period in months: it
     says nothing of a period in days the question asks about (sending the decision)."""
@@ -96,7 +104,7 @@ def _receipt_undated(text: CalcText, days: list[QuestionDay], row: ProceduralPer
     ``registered_mail`` row), or sent otherwise (``sent_not_received``). None when a date is
     marked as received, or nothing is marked as sent."""
     words = event_words(row.id)
-    receipt = any(phrase[0] in ("получить", "вручить") for phrase in words)
+    receipt = _of_receipt(words)
     if not receipt or any(phrase[0] in _SENT for phrase in words):
         return None  # not from receipt, or the row counts from the sending too
     received = sent = False
@@ -170,7 +178,7 @@ def _posted_receipt(
     if row.after is not None or not any(text.has(p) for p in _MAIL):
         return None
     words = event_words(row.id)
-    if not any(phrase[0] in ("получить", "вручить") for phrase in words):
+    if not _of_receipt(words):
         return None
     marked = marked_day(text, days, [(verb,) for verb in sorted(_SENT)])
     if marked is None or marked[0].day >= event.day:
@@ -198,7 +206,7 @@ def _from_receipt(row: ProceduralPeriod) -> bool:
     or a declined case)."""
     if row.id == REGISTERED_MAIL or row.after is not None or row.decline:
         return False
-    return any(phrase[0] in ("получить", "вручить") for phrase in event_words(row.id))
+    return _of_receipt(event_words(row.id))
 
 
 def _picked_up_late(
@@ -337,7 +345,7 @@ def _event_day(
         updated = [d for d in days if told_of_updated(text, d)]
         if len({d.day for d in updated}) == 1:
             return updated[-1], False, True
-    if row.after is None and any(phrase[0] in ("получить", "вручить") for phrase in own):
+    if row.after is None and _of_receipt(own):
         # the day the receipt of acceptance was sent is the day of receipt
         acknowledged_days = [d for d in days if acknowledged(text, d)]
         if len({d.day for d in acknowledged_days}) == 1:
@@ -484,7 +492,7 @@ def read_deadline(text: CalcText, days: list[QuestionDay]) -> DeadlineReading:
     candidates = days
     if row is not None and row.after is None:
         verbs = frozenset(phrase[0] for phrase in event_words(row.id))
-        if verbs & {"получить", "вручить"}:
+        if verbs & word_set("receipt_verbs"):
             choice = choose_event(text, days, row, verbs)
             if choice.ambiguous:
                 # two documents of the row's kind and nothing says which: asked back
@@ -677,9 +685,9 @@ def _filed_not_received(text: CalcText, day: QuestionDay, row: ProceduralPeriod)
     прошло контрольные соотношения»: from its receipt by the inspection), and the question
     dates its filing («подали уведомление 25.04.2025»), not its receipt."""
     event = canonical(row.event)
-    if not {"получить", "вручить"} & set(event):
+    if not word_set("receipt_verbs") & set(event):
         return False
-    documents = set(event) - {"день", "получить", "вручить", "налоговый", "орган"}
+    documents = set(event) - word_set("receipt_verbs") - {"день", "налоговый", "орган"}
     first, last = text.day_words(day.mention)
     sentence = text.words[first].sentence
     before = [

@@ -10,30 +10,34 @@ verb), not from phrasings:
   verb of choosing or investing («во что лучше вложить», «какой банк лучше выбрать») in a
   question that names no tax or regime: a comparison of regimes («что выгоднее — УСН или
   ОСНО») is the knowledge base's.
+
+The word lists are data: ``finagent/question/data/requests.yaml``.
 """
 
 from __future__ import annotations
 
+from functools import cache
+from importlib import resources
+
+import yaml
+
 from finagent.language.lemmas import can_be
 from finagent.language.text import analyse
 
-_INVENT = frozenset(
-    {"придумать", "выдумать", "сочинить", "сфабриковать", "нафантазировать", "сгенерировать"}
-)
-_PREFER = frozenset({"лучше", "выгоднее", "надёжнее", "надежнее", "предпочтительнее"})
-_CHOOSE = frozenset({"выбрать", "выбирать", "вложить", "вкладывать", "инвестировать", "вложиться"})
-# a tax, a regime or a contribution makes a comparison the law's or the knowledge base's
-_TAX_STEMS = (
-    *("налог", "ндс", "ндфл", "усн", "осно", "псн", "енвд", "нпд", "взнос", "патент"),
-    *("вычет", "иис", "льгот", "режим", "учёт", "учет", "отчётност", "отчетност"),
-)
+
+@cache
+def _words(key: str) -> tuple[str, ...]:
+    """One word list of ``data/requests.yaml``, in file order."""
+    path = resources.files("finagent.question").joinpath("data/requests.yaml")
+    table = yaml.safe_load(path.read_text("utf-8")) or {}
+    return tuple(str(w) for w in table[key])
 
 
 def asks_invention(text: str) -> bool:
     """The user asks the agent to make data up («придумай номер счёта-фактуры»)."""
     for sentence in analyse(text).sentences:
         for token, lemma in zip(sentence.tokens, sentence.lemmas, strict=False):
-            if lemma in _INVENT and can_be(token.text, "impr"):
+            if lemma in _words("invent") and can_be(token.text, "impr"):
                 return True
     return False
 
@@ -44,8 +48,8 @@ def asks_choice(text: str) -> bool:
     for sentence in analyse(text).sentences:
         words = [t.text.lower() for t in sentence.tokens]
         lemmas = sentence.lemmas
-        if any(lemma.startswith(_TAX_STEMS) for lemma in lemmas):
+        if any(lemma.startswith(_words("tax_stems")) for lemma in lemmas):
             continue
-        if _PREFER & set(words) and _CHOOSE & set(lemmas):
+        if set(_words("prefer")) & set(words) and set(_words("choose")) & set(lemmas):
             return True
     return False
