@@ -24,7 +24,13 @@ from finagent.cards.model import DocumentCard
 from finagent.cards.title import doc_type_of
 from finagent.language.cues import cue_lemmas, find_cue
 from finagent.language.form_codes import is_form_code
-from finagent.language.lemmas import first_person, fold, lemma, normal_forms, stated_participle
+from finagent.language.lemmas import (
+    first_person,
+    fold,
+    lemma,
+    normal_forms,
+    stated_participle,
+)
 from finagent.language.text import analyse
 from finagent.question.build import asked_clause_words
 from finagent.question.documents import PRECISE, institution_numbers, number_key
@@ -265,7 +271,9 @@ def _missing(question: Question, cards: Sequence[DocumentCard]) -> str | None:
         return None
     kind, start, end = _kind_named(question)
     if kind is None:
-        return _unheld_record(question, cards) or _stranger(question, cards, "документ")
+        return _unheld_record(question, cards) or _stranger(
+            question, cards, "документ", inflected=True
+        )
     kind, start, end = _source_kind(question.lemmas, kind, start, end)
     source = _as_source(question.lemmas, start, end) or _of_party(question, end)
     if (
@@ -281,12 +289,14 @@ def _missing(question: Question, cards: Sequence[DocumentCard]) -> str | None:
     if source and not written:
         family = _FAMILIES.get(kind.key, frozenset({kind.key}))
         of_kind = [c for c in cards if c.doc_type in family]
-        if question.organisations:
-            unheld = _stranger(question, of_kind, kind.name) if of_kind else None
-        else:
+        if question.organisations and of_kind:
+            # its party, as written or declined («ИП Орловой»), is one of a held document
+            # of that kind: that document is held, whatever other cards name
+            return _stranger(question, of_kind, kind.name, inflected=True)
+        if not question.organisations:
             unheld = unheld_detail(question.text, kind, end, of_kind)
-        if unheld is not None:
-            return unheld
+            if unheld is not None:
+                return unheld
     if _numbered(question.lemmas, end) and numbers:
         if not any(number_key(n) in held_numbers for n in numbers):
             return f"{kind.name} № {numbers[0]}"
@@ -432,32 +442,37 @@ def _bare_number(question: Question, end: int) -> str | None:
 _FIRST_YEAR, _LAST_YEAR = 1990, 2100
 
 
-def _name_forms(text: str) -> set[str]:
-    """Every normal form pymorphy3 offers for each word of ``text``."""
-    return {form for word in _NAME_WORD.findall(text) for form in normal_forms(word)}
-
-
-_NAME_WORD = re.compile(r"[^\W\d_]+")
-
-
-def _known_name(name: str, known: str, known_forms: set[str]) -> bool:
-    """A name a card holds as written, or in another case: «ИП Орловой» of «Орлова Наталья
-    Геннадьевна», «с Чистым Домом» of «Чистый Дом» (each word shares a normal form)."""
-    if fold(name) in known:
-        return True
-    words = _NAME_WORD.findall(name)
-    return bool(words) and all(normal_forms(word) & known_forms for word in words)
-
-
-def _stranger(question: Question, cards: Sequence[DocumentCard], what: str) -> str | None:
-    """A document with an organisation the question names and no card of the user's has."""
+def _stranger(
+    question: Question, cards: Sequence[DocumentCard], what: str, inflected: bool = False
+) -> str | None:
+    """A document with an organisation the question names and no card of the user's has;
+    ``inflected``: the name may be declined («ИП Орловой», «заплатили ИП Гончарову»):
+    when ``cards`` are the held documents of the kind the question names, or every card
+    when it names no kind (not for a kind the user lacks: a payee in a statement is no
+    contract)."""
     known = _card_names(cards)
-    known_forms = _name_forms(known)
-    strangers = [o for o in question.organisations if not _known_name(o.name, known, known_forms)]
+    strangers = [
+        o
+        for o in question.organisations
+        if not (_name_held(o.name, known) if inflected else fold(o.name) in known)
+    ]
     if not strangers or len(strangers) < len(question.organisations):
         return None
     name = " ".join(filter(None, (strangers[0].legal_form, f"«{strangers[0].name}»")))
     return f"{what} с {name}"
+
+
+def _name_held(name: str, known: str) -> bool:
+    """An organisation's name is one of the cards' names, as written or inflected: «ИП
+    Орловой» is the card's «ИП Орлова Наталья Геннадьевна» (each word of the name shares a
+    normal form with a word of the cards' names)."""
+    if fold(name) in known:
+        return True
+    words = _WORD.findall(name)
+    if not words:
+        return False
+    forms = {form for word in _WORD.findall(known) for form in normal_forms(word)}
+    return all(normal_forms(word) & forms for word in words)
 
 
 def _ambiguous(question: Question, cards: Sequence[DocumentCard]) -> list[str]:

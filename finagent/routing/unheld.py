@@ -45,16 +45,24 @@ def unheld_detail(text: str, kind: DocType, end: int, held: Sequence[DocumentCar
     if not held or end >= len(tokens):
         return None
     after = tokens[end]
-    # «договор лизинга»: a generic kind made specific by a genitive noun
+    # «договор лизинга»: a generic kind made specific by a genitive noun, spoken of by a
+    # held document in its normal form or as written («мены» of «Договор мены»)
     if (
         kind.key == GENERIC
         and len(after.text) >= _MIN_WORD
         and after.text.isalpha()
         and part_of_speech(after.text) == "NOUN"
         and genitive(after.text)
-        and not _spoken_of(after.text, held)
     ):
-        return f"{kind.name} {after.text.lower()}"
+        speaking = [card for card in held if _spoken_of(after.text, [card])]
+        if not speaking:
+            return f"{kind.name} {after.text.lower()}"
+        # «договор перевозки с ЛогистикПро»: its party follows the subject, and must be one
+        # of the documents that speak of it
+        held, end = speaking, end + 1
+        if end >= len(tokens):
+            return None
+        after = tokens[end]
     if after.lemma not in _WITH:
         return None
     known = _known_text(held)
