@@ -78,6 +78,7 @@ CALC_HOLDOUT_V12 = DATASETS_DIR / "calc_holdout_v12.jsonl"
 CALC_HOLDOUT_V13 = DATASETS_DIR / "calc_holdout_v13.jsonl"
 CALC_HOLDOUT_V14 = DATASETS_DIR / "calc_holdout_v14.jsonl"
 CALC_HOLDOUT_V15 = DATASETS_DIR / "calc_holdout_v15.jsonl"
+CALC_HOLDOUT_V16 = DATASETS_DIR / "calc_holdout_v16.jsonl"
 CALC_DATASETS = [
     CALC_DEV,
     CALC_DEV_EXTRA,
@@ -99,6 +100,7 @@ CALC_DATASETS = [
     CALC_HOLDOUT_V13,
     CALC_HOLDOUT_V14,
     CALC_HOLDOUT_V15,
+    CALC_HOLDOUT_V16,
 ]
 # the evaluation's "today": questions without a year take this year; the responder serves
 # key rates up to this day (the last shipped step holding after its as_of)
