@@ -332,12 +332,38 @@ def read_question(text: str) -> CalcText:
                 w.day = index
     _split_after_abbreviations(words)
     _mark_grants(words)
+    _mark_speaker_workplace(words)
     out = CalcText(folded, words, days, analysed)
     _mark_denied(out)
     _mark_asked(out)
     _mark_frames(out)
     _mark_events(out)
     return out
+
+
+_SPEAKERS = frozenset({"я", "мы"})
+_WORKING = frozenset({"работать", "трудиться", "служить"})
+
+
+def _mark_speaker_workplace(words: list[Word]) -> None:
+    """«Я работаю в банке. … мы обязаны сообщить»: the speaker speaks for the place he
+    works at, so a first-person pronoun of another sentence is read as that place too
+    (its noun joins the pronoun's forms) and a cue «банк сообщить» finds «мы сообщить»."""
+    places: set[str] = set()
+    for k, w in enumerate(words):
+        if w.lemma not in _WORKING or w.negated:
+            continue
+        ahead = words[k + 1 : k + 4]
+        for j, v in enumerate(ahead[:-1]):
+            if v.lemma in ("в", "на") and ahead[j + 1].pos == "NOUN":
+                if ahead[j + 1].sentence == w.sentence:
+                    places.add(ahead[j + 1].lemma)
+                break
+    if not places:
+        return
+    for w in words:
+        if w.lemma in _SPEAKERS:
+            w.forms = w.forms | places
 
 
 def _names_of(forms: frozenset[str] | set[str]) -> frozenset[str]:
@@ -627,14 +653,33 @@ def _clause_break(w: Word) -> bool:
     return w.text in (",", ";", "(", "—", "–", ":")
 
 
+# a demonstrative inside an asking phrase points back, it names nothing: «Какой это день?»
+# asks as «Какой день?»
+_POINTING = frozenset({"это", "этот"})
+
+
+def _phrase_span(lemmas: list[str], i: int, phrase: tuple[str, ...]) -> int | None:
+    """How many words from ``i`` hold ``phrase`` in order, a demonstrative between its
+    words allowed, or None."""
+    j = i
+    for k, wanted in enumerate(phrase):
+        if k and j < len(lemmas) and lemmas[j] in _POINTING and wanted not in _POINTING:
+            j += 1
+        if j >= len(lemmas) or lemmas[j] != wanted:
+            return None
+        j += 1
+    return j - i
+
+
 def _asking_hits(lemmas: list[str], words: list[Word]) -> list[tuple[int, int]]:
     """Where an asking phrase starts and how many words it has (contiguous lemmas), and
     terse question sentences: «Срок подачи возражений?», «Когда камеральная?»."""
     hits: list[tuple[int, int]] = []
     for i in range(len(lemmas)):
         for phrase in phrases("asks_date"):
-            if tuple(lemmas[i : i + len(phrase)]) == phrase:
-                hits.append((i, len(phrase)))
+            span = _phrase_span(lemmas, i, phrase)
+            if span is not None:
+                hits.append((i, span))
                 break
     intent = word_set("asks_intent")
     terse = word_set("asks_terse")

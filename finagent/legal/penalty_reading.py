@@ -221,16 +221,48 @@ def due_on_working_day(stated: date) -> date:
 def payer_of(text: CalcText) -> Payer | None:
     """Organisation words («ООО», «компания», «ТСЖ»), else person words («ИП», «физлицо»,
     «я», «пенсионер»), else НДФЛ the payer pays himself; words the question denies («Я
-    ИП, не организация») do not count."""
+    ИП, не организация») do not count, and neither does the standard of a comparison («Я
+    ИП … Для ИП ставка как у организаций?»): a payer type the question measures the rule
+    against is not the one who pays."""
     payers = _payer_words()
     for payer in ("organization", "individual"):
-        if any(text.has(p) for p in payers[payer]):
+        if any(_names_payer(text, p) for p in payers[payer]):
             return payer  # type: ignore[return-value]
     if text.has(("ндфл",)) and not (text.has(("агент",)) or text.has(("удержать",))):
         return "individual"
     if any(_speaker_paid(text, i) for i in range(len(text.words))):
         return "individual"
     return None
+
+
+def _names_payer(text: CalcText, phrase: tuple[str, ...]) -> bool:
+    """Some mention of ``phrase`` the question does not deny names the payer: not one
+    that is only the standard of a comparison."""
+    if len(phrase) > 1:
+        found = text.find(phrase)
+        return found is not None and not _comparison_standard(text, min(found))
+    return any(
+        text.words[i].lemma == phrase[0]
+        and not text.words[i].negated
+        and not _comparison_standard(text, i)
+        for i in text.content
+    )
+
+
+def _comparison_standard(text: CalcText, index: int) -> bool:
+    """The word at ``index`` is what a rule is compared with: a comparison word
+    (lexicon ``comparison_words``, «чем») then a preposition right before it, in its
+    sentence («как у организаций», «или как для юрлиц», «чем у ИП»). Without the
+    preposition the word is a role the payer has («мы как организация платим …»)."""
+    if index < 2:
+        return False
+    marker, preposition = text.words[index - 2], text.words[index - 1]
+    markers = word_set("comparison_words") | {"чем"}
+    return (
+        marker.sentence == text.words[index].sentence
+        and preposition.pos == "PREP"
+        and marker.lemma in markers
+    )
 
 
 # the verbs of a payment a speaker tells of himself

@@ -11,12 +11,14 @@ and computing by the Code's rule alone would answer another question without say
 A told rule is a sentence with hearsay («слышал», «говорят», «якобы», «нам сказали») or
 a question that asks to count «по этому правилу»; its condition is foreign to the Code
 when a rule sentence names an hour of the day or adds days (``rule_extra_day_words`` with
-a number of days, or days «на отправку»: ``rule_sending_words``).
+a number of days, or days «на отправку»: ``rule_sending_words``), grants a reduction for
+acting in time (``rule_benefit_words``: «оплатить в течение 20 дней — скидка 50 %») or
+borrows another law's rule («как у ГИБДД»: a debt or citation of ``governing_laws``).
 """
 
 from __future__ import annotations
 
-from finagent.legal.calc_lexicon import phrases, word_set
+from finagent.legal.calc_lexicon import law_phrases, phrases, word_set
 from finagent.legal.calc_text import CalcText, Word
 
 STATED_RULE = "rule_not_in_code"
@@ -42,7 +44,26 @@ def _rule_sentences(text: CalcText) -> set[int]:
     if not _told(text):
         return set()
     stating = {w.sentence for w in text.words if w.lemma in _RULE_WORDS}
-    return {s for s in stating if _names_hour(text, s) or _adds_days(text, s)}
+    return {
+        s
+        for s in stating
+        if _names_hour(text, s) or _adds_days(text, s) or _grants_or_borrows(text, s)
+    }
+
+
+def _grants_or_borrows(text: CalcText, sentence: int) -> bool:
+    """The rule sentence grants a reduction for acting in time (``rule_benefit_words``:
+    «дают скидку 50 %») or borrows another law's rule (a payment or debt of another law
+    of ``governing_laws``: «как у ГИБДД»): no period of the Code does either."""
+    words = [w for w in text.words if w.sentence == sentence]
+    benefit = word_set("rule_benefit_words")
+    if any(w.lemma in benefit and not w.negated for w in words):
+        return True
+    for phrase in (*law_phrases("cites"), *law_phrases("debts")):
+        found = text.find(phrase)
+        if found and all(text.words[i].sentence == sentence for i in found):
+            return True
+    return False
 
 
 def _sentence_text(text: CalcText, sentence: int) -> str:
