@@ -51,11 +51,12 @@ _MIN_BARE = 6  # a shorter remainder after a prefix would match ordinary words
 
 # What providers echo back in error messages, whether or not we know the value: OpenAI and
 # OpenRouter keys ("sk-...", "sk-or-v1-..."), Tavily keys, bearer headers, and the tail of
-# "Incorrect API key provided: sk-ab***1234" (a masked key is still part of a key).
+# "Incorrect API key provided: sk-ab***1234" (a masked key is still part of a key; only key
+# characters, so a quote or comma after it in JSON output stays).
 _ECHOED = re.compile(
     r"\b(?:sk|tvly|rk|pk)-[A-Za-z0-9_\-*]{6,}"
     r"|(?i:bearer)\s+[A-Za-z0-9._~+/=\-*]{6,}"
-    r"|(?<=(?i:api key provided: ))\S+"
+    r"|(?<=(?i:api key provided: ))[A-Za-z0-9._~+/=\-*]+"
     r"|(?<=(?i:api_key=))[^\s&\"']+"
 )
 

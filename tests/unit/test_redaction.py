@@ -190,3 +190,13 @@ def test_report_keeps_kind_and_request_id_only() -> None:
         }
     generated = report(ValueError(KEY), "test_failure")
     assert generated["error_kind"] == "ValueError" and generated["request_id"].startswith("fa-")
+
+
+def test_an_echoed_key_in_json_output_keeps_the_json_valid() -> None:
+    text = json.dumps(
+        {"success": True, "query": "API KEY PROVIDED: ab12cd***1234", "results": []},
+        separators=(",", ":"),
+    )
+    out = Redactor([]).redact(text)
+    assert "ab12cd" not in out and "1234" not in out
+    assert json.loads(out)["results"] == []  # the pattern stops at the key's last character
