@@ -8,31 +8,18 @@ import pytest
 
 from evals.answers.calc import answer_value
 from evals.answers.calc_missing import missing_codes
-from finagent.answering.calc import CalcOutcome, LlmReader, calculate
+from finagent.answering.calc import LlmReader, calculate
 from finagent.legal.calc_extract import extract_calc_request, looks_like_calc
 from finagent.legal.calc_llm import SCHEMA_NAME
 from finagent.legal.calc_text import read_question
-from finagent.legal.key_rates import KeyRateSource
 from finagent.legal.law_scope import OTHER_LAW, governing_law
 from finagent.tools.base import ToolContext
 from finagent.tools.calc import (
     Req_Calculate_Deadline_For_Events,
-    Req_Calculate_Penalty_For_Payments,
 )
 from finagent.tools.registry import ToolRegistry
 from tests.fakes.llm import ScriptedChatModel, tool_call_message
-from tests.unit.calc_reading import TODAY
-
-
-async def ask(question: str) -> CalcOutcome:
-    registry = ToolRegistry(
-        [
-            Req_Calculate_Deadline_For_Events(),
-            Req_Calculate_Penalty_For_Payments(KeyRateSource(None)),
-        ]
-    )
-    return await calculate(question, registry, ToolContext(user_id="u"), TODAY)
-
+from tests.unit.calc_reading import TODAY, ask
 
 # --- a second document of the same kind ------------------------------------------------
 

@@ -7,27 +7,8 @@ from __future__ import annotations
 import pytest
 
 from evals.answers.calc import answer_value
-from finagent.answering.calc import CalcOutcome, calculate
 from finagent.legal.calc_extract import extract_calc_request, looks_like_calc
-from finagent.legal.key_rates import KeyRateSource
-from finagent.tools.base import ToolContext
-from finagent.tools.calc import (
-    Req_Calculate_Deadline_For_Events,
-    Req_Calculate_Penalty_For_Payments,
-)
-from finagent.tools.registry import ToolRegistry
-from tests.unit.calc_reading import TODAY
-
-
-async def ask(question: str) -> CalcOutcome:
-    registry = ToolRegistry(
-        [
-            Req_Calculate_Deadline_For_Events(),
-            Req_Calculate_Penalty_For_Payments(KeyRateSource(None)),
-        ]
-    )
-    return await calculate(question, registry, ToolContext(user_id="u"), TODAY)
-
+from tests.unit.calc_reading import TODAY, ask
 
 # --- a cited article and the stated situation ------------------------------------------
 

@@ -6,29 +6,10 @@ a day; a speaker who works at a bank speaks for it. Wording ours, not an eval it
 from __future__ import annotations
 
 from evals.answers.calc import answer_value
-from finagent.answering.calc import CalcOutcome, calculate
 from finagent.legal.calc_extract import looks_like_calc
 from finagent.legal.calc_text import read_question
-from finagent.legal.key_rates import KeyRateSource
 from finagent.legal.penalty_reading import payer_of
-from finagent.tools.base import ToolContext
-from finagent.tools.calc import (
-    Req_Calculate_Deadline_For_Events,
-    Req_Calculate_Penalty_For_Payments,
-)
-from finagent.tools.registry import ToolRegistry
-from tests.unit.calc_reading import TODAY
-
-
-async def ask(question: str) -> CalcOutcome:
-    registry = ToolRegistry(
-        [
-            Req_Calculate_Deadline_For_Events(),
-            Req_Calculate_Penalty_For_Payments(KeyRateSource(None)),
-        ]
-    )
-    return await calculate(question, registry, ToolContext(user_id="u"), TODAY)
-
+from tests.unit.calc_reading import ask
 
 # --- the payer is who pays, not the standard of a comparison ----------------------------
 
