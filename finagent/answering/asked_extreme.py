@@ -24,7 +24,7 @@ from collections.abc import Callable
 from decimal import Decimal
 
 from finagent.answering.asked_values import states_asked
-from finagent.answering.evidence import Candidate, promoted
+from finagent.answering.evidence import Candidate, first_near, promoted
 from finagent.answering.ranker import EXCEPTIONS, asked_conditions
 from finagent.answering.sentence_profile import profile
 from finagent.language.money import money_in
@@ -125,16 +125,9 @@ def prefer_asked_condition(question: Question, ranked: list[Candidate]) -> list[
     top = ranked[0]
     if not asked or _names(top, asked):
         return ranked
-    near = [
-        c
-        for c in ranked[1:]
-        if c.score >= top.score - MARGIN
-        and c.chunk.source != "user_docs"
-        and not c.example
-        and _names(c, asked)
-        and states_asked(profile(c.sentence), question)
-    ]
-    if not near:
-        return ranked
-    best = near[0]
-    return promoted(ranked, best)
+    best = first_near(
+        ranked,
+        MARGIN,
+        lambda c: _names(c, asked) and states_asked(profile(c.sentence), question),
+    )
+    return promoted(ranked, best) if best is not None else ranked

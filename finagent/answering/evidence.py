@@ -9,6 +9,7 @@ best-ranked passages before the others.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -73,6 +74,26 @@ def promoted(ranked: list[Candidate], best: Candidate) -> list[Candidate]:
     ahead of the one the ranker chose."""
     best.score = max(best.score, ranked[0].score)
     return [best, *(c for c in ranked if c is not best)]
+
+
+def first_near(
+    ranked: list[Candidate], margin: float, keep: Callable[[Candidate], bool]
+) -> Candidate | None:
+    """The first candidate after the top within ``margin`` of its score, from the Code or
+    the knowledge base, not a worked example, that ``keep`` accepts: the one a preference
+    rule may put first."""
+    top = ranked[0]
+    return next(
+        (
+            c
+            for c in ranked[1:]
+            if c.score >= top.score - margin
+            and c.chunk.source != "user_docs"
+            and not c.example
+            and keep(c)
+        ),
+        None,
+    )
 
 
 def stems(text: str) -> set[str]:

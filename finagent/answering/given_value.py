@@ -13,7 +13,7 @@ them: a sentence on another rule («годовой доход самозанят
 from __future__ import annotations
 
 from finagent.answering.asked_values import states_asked, value_type
-from finagent.answering.evidence import Candidate, promoted
+from finagent.answering.evidence import Candidate, first_near, promoted
 from finagent.answering.sentence_profile import SentenceProfile, profile
 from finagent.question.model import Question
 
@@ -49,16 +49,9 @@ def prefer_given_value(question: Question, ranked: list[Candidate]) -> list[Cand
     top = ranked[0]
     if _states(profile(top.sentence), kinds, given):
         return ranked
-    near = [
-        c
-        for c in ranked[1:]
-        if c.score >= top.score - MARGIN
-        and c.chunk.source != "user_docs"
-        and not c.example
-        and _states(p := profile(c.sentence), kinds, given)
-        and states_asked(p, question)
-    ]
-    if not near:
-        return ranked
-    best = near[0]
-    return promoted(ranked, best)
+    best = first_near(
+        ranked,
+        MARGIN,
+        lambda c: _states(p := profile(c.sentence), kinds, given) and states_asked(p, question),
+    )
+    return promoted(ranked, best) if best is not None else ranked
