@@ -593,6 +593,8 @@ def _mark_asked(text: CalcText) -> None:
             ),
             in_sentence[-1] + 1,
         )
+        if sentence != sentences[-1] and _checks_start(words, in_sentence):
+            continue  # «Считать от 24 февраля?»: an earlier sentence asks the period
         for start, stop in ((first, end), (in_sentence[0], in_sentence[-1] + 1)):
             named = [i for i in range(start, stop) if i not in range(first, first + size)]
             if any(_names(words[i]) for i in named):
@@ -605,6 +607,15 @@ def _mark_asked(text: CalcText) -> None:
                 return
     for w in words:
         w.asked = True
+
+
+def _checks_start(words: list[Word], sentence: list[int]) -> bool:
+    """A sentence that dates a candidate start and names nothing but counting
+    («Или считать от 24 февраля?», «Отсчёт с 19.06?»): it checks where a period begins,
+    the period asked is named elsewhere."""
+    named = [words[i] for i in sentence if _names(words[i])]
+    dated = any(words[i].day is not None for i in sentence)
+    return dated and all(w.lemma in word_set("count_verbs") for w in named)
 
 
 def _later_asked_clauses(
