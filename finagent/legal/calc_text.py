@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 
 from finagent.language.countries import country_of_adjective
 from finagent.language.dates import days_in
@@ -20,12 +20,17 @@ from finagent.language.lemmas import grammatical_case, part_of_speech
 from finagent.language.spans import DayMention
 from finagent.language.text import Analysed, analyse
 from finagent.legal.calc_lexicon import (
+    canonical as canonical_phrase,
+)
+from finagent.legal.calc_lexicon import (
     canonical_spans,
     document_names,
+    lexicon,
     phrases,
     readings,
     word_set,
 )
+from finagent.legal.periods import procedural_periods
 
 # parts of speech that carry no meaning of a situation (prepositions, conjunctions, particles)
 _FUNCTION = frozenset({"PREP", "CONJ", "PRCL", "INTJ"})
@@ -333,6 +338,7 @@ def read_question(text: str) -> CalcText:
     _split_after_abbreviations(words)
     _mark_grants(words)
     _mark_speaker_workplace(words)
+    _mark_speaker_role(words)
     out = CalcText(folded, words, days, analysed)
     _mark_denied(out)
     _mark_asked(out)
@@ -364,6 +370,84 @@ def _mark_speaker_workplace(words: list[Word]) -> None:
     for w in words:
         if w.lemma in _SPEAKERS:
             w.forms = w.forms | places
+
+
+_POSSESSIVES = frozenset({"наш", "мой"})
+_FROM = frozenset({"от", "из"})
+_LINKS = frozenset({"—", "–", "-", ",", "как", "являться", "быть", "тоже", "же"})
+
+
+@cache
+def _bearer_nouns() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """(the noun the cues use, a phrase naming the party) for each party that bears a
+    duty of the period table other than the taxpayer (its ``bearer``)."""
+    bearers = {row.bearer for row in procedural_periods()}
+    named: dict[str, list[str]] = lexicon()["bearer_nouns"]
+    return tuple(
+        (canonical_phrase(str(nouns[0]))[-1], canonical_phrase(str(noun)))
+        for bearer, nouns in named.items()
+        if bearer in bearers
+        for noun in nouns
+    )
+
+
+def _mark_speaker_role(words: list[Word]) -> None:
+    """«Вопрос от банка: … мы обязаны сообщить», «Мы — банк», «наш банк открыл счет», «я
+    юрист банка», «как агент мы удержали»: the speaker speaks as a party that bears duties
+    of its own (a row's ``bearer``), named anywhere in the question, so its first-person
+    pronouns take that party's noun and the actor cues («банк сообщить») find the speaker.
+    Not when the party acts on the speaker («банк открыл нам счет», «от банка пришло»)."""
+    speakers = [w for w in words if w.lemma in _SPEAKERS]
+    if not speakers:
+        return
+    lemmas = [w.lemma for w in words]
+    roles: set[str] = set()
+    for noun, phrase in _bearer_nouns():
+        for i in range(len(words) - len(phrase) + 1):
+            if tuple(lemmas[i : i + len(phrase)]) == phrase and _speaks_as(words, i):
+                roles.add(noun)
+    if roles:
+        for w in speakers:
+            w.forms = w.forms | roles
+
+
+def _speaks_as(words: list[Word], i: int) -> bool:
+    """Whether the party named at ``i`` is the speaker: a possessive («наш банк», «у нас в
+    банке»), a first-person subject linked to it («мы — банк», «мы как банк», «как агент
+    мы»), a sender («Вопрос от банка», «пишу из банка», «от имени банка») or a staff noun
+    («сотрудник банка»); and it does not act on the speaker in its sentence (a
+    first-person pronoun in an oblique case, a verb of receipt after «от»)."""
+    sentence = [w for w in words if w.sentence == words[i].sentence]
+    at = sentence.index(words[i])
+    oblique = any(
+        w.lemma in _SPEAKERS
+        and w.case not in (None, "nomn")
+        and (k == 0 or sentence[k - 1].lemma != "у")
+        for k, w in enumerate(sentence)
+    )
+    if oblique or words[i].negated:
+        return False
+    before = [w.lemma for w in sentence[max(0, at - 3) : at]]
+    prev = before[-1] if before else ""
+    if prev in _POSSESSIVES or before[-3:] == ["у", "мы", "в"]:
+        return True
+    subject = [
+        k
+        for k in range(max(0, at - 3), at)
+        if sentence[k].lemma in _SPEAKERS
+        and sentence[k].case == "nomn"
+        and all(w.lemma in _LINKS for w in sentence[k + 1 : at])
+    ]
+    if subject:
+        return True
+    if prev == "как":
+        return any(w.lemma in _SPEAKERS and w.case == "nomn" for w in sentence)
+    if prev == "имя" and len(before) > 1:
+        prev = before[-2]
+    if prev in _FROM:
+        receipt = word_set("receipt_verbs")
+        return not any(w.lemma in receipt for w in sentence)
+    return prev in word_set("staff_nouns") and words[i].case == "gent"
 
 
 def _names_of(forms: frozenset[str] | set[str]) -> frozenset[str]:
