@@ -585,18 +585,33 @@ def _mark_denied(text: CalcText) -> None:
 
 def _deny_group_after(words: list[Word], j: int) -> None:
     """The noun group from ``j``: adjectives, prepositions and coordinated words up to and
-    including its first noun («камеральной или выездной проверки»)."""
+    including its first noun («камеральной или выездной проверки»), and the nouns
+    coordinated with it in its case («без продления и приостановления»; not «без продления,
+    но с приостановлением»)."""
     while j < len(words) and not _breaks(words[j]):
         w = words[j]
         if w.pos in ("VERB", "INFN", "GRND") or w.pos == "PRED":
             return
         if w.pos in _NOUN_GROUP or w.pos in ("PREP", "NPRO") or w.lemma in _JOIN:
             w.negated = w.pos not in ("PREP",) and w.lemma not in _JOIN
-            if w.pos == "NOUN":
+            if w.pos == "NOUN" and not _coordinated(words, j):
                 return
         else:
             return
         j += 1
+
+
+def _coordinated(words: list[Word], j: int) -> bool:
+    """Whether the noun at ``j`` is followed by «и»/«или» and a noun group whose noun is in
+    its case («продления и приостановления»)."""
+    if j + 1 >= len(words) or words[j + 1].lemma not in _JOIN or words[j].case is None:
+        return False
+    for w in words[j + 2 : j + 5]:
+        if _breaks(w) or w.pos not in _NOUN_GROUP:
+            return False
+        if w.pos == "NOUN":
+            return w.case == words[j].case
+    return False
 
 
 def _clause_ends(words: list[Word], j: int) -> bool:
@@ -749,16 +764,17 @@ def _clause_break(w: Word) -> bool:
 
 
 # a demonstrative inside an asking phrase points back, it names nothing: «Какой это день?»
-# asks as «Какой день?»
+# asks as «Какой день?» (and «Какая максимальная дата?» as «Какая дата?», asking_modifiers)
 _POINTING = frozenset({"это", "этот"})
 
 
 def _phrase_span(lemmas: list[str], i: int, phrase: tuple[str, ...]) -> int | None:
-    """How many words from ``i`` hold ``phrase`` in order, a demonstrative between its
-    words allowed, or None."""
+    """How many words from ``i`` hold ``phrase`` in order, a demonstrative or a sharpening
+    word («какая максимальная дата») between its words allowed, or None."""
     j = i
+    skipped = _POINTING | word_set("asking_modifiers")
     for k, wanted in enumerate(phrase):
-        if k and j < len(lemmas) and lemmas[j] in _POINTING and wanted not in _POINTING:
+        if k and j < len(lemmas) and lemmas[j] in skipped and wanted not in skipped:
             j += 1
         if j >= len(lemmas) or lemmas[j] != wanted:
             return None
