@@ -735,14 +735,17 @@ def _later_asked_clauses(
 
 def _head(words: list[Word], named: list[int]) -> int | None:
     """The asked action: the first naming verb of the asking part (not an aside: «насколько
-    понимаю, надо сообщить»), or noun that the
+    понимаю, надо сообщить»; not a verb granting the period: «сколько дней даётся на
+    сообщение»), or noun that the
     lexicon reads as a verb («подать возражения», «срок подачи заявления», «для сообщения в
     налоговый орган»), else its first naming noun («срок камеральной проверки»)."""
     auxiliaries = word_set("auxiliaries") | word_set("aside_verbs")
+    granting = frozenset(str(verb) for verb in lexicon()["period_granting"])
     actions = [
         i
         for i in named
         if words[i].lemma not in auxiliaries
+        and words[i].raw not in granting
         and (words[i].pos in _VERBS or part_of_speech(words[i].lemma) == "INFN")
     ]
     nouns = [
