@@ -161,3 +161,13 @@ async def test_a_period_granted_for_a_notice_is_answered() -> None:
     ):
         outcome = await ask(question)
         assert answer_value("deadline", outcome.markdown) == day, question
+
+
+async def test_a_notice_asked_by_its_noun_is_answered() -> None:
+    # «уведомление» also names a document, but as the asked action it is «сообщить»
+    question = (
+        "Обособленное подразделение закрыто 3 июля 2025 г. Крайний срок уведомления "
+        "налогового органа?"
+    )
+    outcome = await ask(question)
+    assert answer_value("deadline", outcome.markdown) == "2025-07-08"
