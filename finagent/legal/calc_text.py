@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 
 from finagent.language.countries import country_of_adjective
 from finagent.language.dates import days_in
@@ -20,12 +20,17 @@ from finagent.language.lemmas import grammatical_case, part_of_speech
 from finagent.language.spans import DayMention
 from finagent.language.text import Analysed, analyse
 from finagent.legal.calc_lexicon import (
+    canonical as canonical_phrase,
+)
+from finagent.legal.calc_lexicon import (
     canonical_spans,
     document_names,
+    lexicon,
     phrases,
     readings,
     word_set,
 )
+from finagent.legal.periods import procedural_periods
 
 # parts of speech that carry no meaning of a situation (prepositions, conjunctions, particles)
 _FUNCTION = frozenset({"PREP", "CONJ", "PRCL", "INTJ"})
@@ -333,6 +338,7 @@ def read_question(text: str) -> CalcText:
     _split_after_abbreviations(words)
     _mark_grants(words)
     _mark_speaker_workplace(words)
+    _mark_speaker_role(words)
     out = CalcText(folded, words, days, analysed)
     _mark_denied(out)
     _mark_asked(out)
@@ -364,6 +370,84 @@ def _mark_speaker_workplace(words: list[Word]) -> None:
     for w in words:
         if w.lemma in _SPEAKERS:
             w.forms = w.forms | places
+
+
+_POSSESSIVES = frozenset({"наш", "мой"})
+_FROM = frozenset({"от", "из"})
+_LINKS = frozenset({"—", "–", "-", ",", "как", "являться", "быть", "тоже", "же"})
+
+
+@cache
+def _bearer_nouns() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """(the noun the cues use, a phrase naming the party) for each party that bears a
+    duty of the period table other than the taxpayer (its ``bearer``)."""
+    bearers = {row.bearer for row in procedural_periods()}
+    named: dict[str, list[str]] = lexicon()["bearer_nouns"]
+    return tuple(
+        (canonical_phrase(str(nouns[0]))[-1], canonical_phrase(str(noun)))
+        for bearer, nouns in named.items()
+        if bearer in bearers
+        for noun in nouns
+    )
+
+
+def _mark_speaker_role(words: list[Word]) -> None:
+    """«Вопрос от банка: … мы обязаны сообщить», «Мы — банк», «наш банк открыл счет», «я
+    юрист банка», «как агент мы удержали»: the speaker speaks as a party that bears duties
+    of its own (a row's ``bearer``), named anywhere in the question, so its first-person
+    pronouns take that party's noun and the actor cues («банк сообщить») find the speaker.
+    Not when the party acts on the speaker («банк открыл нам счет», «от банка пришло»)."""
+    speakers = [w for w in words if w.lemma in _SPEAKERS]
+    if not speakers:
+        return
+    lemmas = [w.lemma for w in words]
+    roles: set[str] = set()
+    for noun, phrase in _bearer_nouns():
+        for i in range(len(words) - len(phrase) + 1):
+            if tuple(lemmas[i : i + len(phrase)]) == phrase and _speaks_as(words, i):
+                roles.add(noun)
+    if roles:
+        for w in speakers:
+            w.forms = w.forms | roles
+
+
+def _speaks_as(words: list[Word], i: int) -> bool:
+    """Whether the party named at ``i`` is the speaker: a possessive («наш банк», «у нас в
+    банке»), a first-person subject linked to it («мы — банк», «мы как банк», «как агент
+    мы»), a sender («Вопрос от банка», «пишу из банка», «от имени банка») or a staff noun
+    («сотрудник банка»); and it does not act on the speaker in its sentence (a
+    first-person pronoun in an oblique case, a verb of receipt after «от»)."""
+    sentence = [w for w in words if w.sentence == words[i].sentence]
+    at = sentence.index(words[i])
+    oblique = any(
+        w.lemma in _SPEAKERS
+        and w.case not in (None, "nomn")
+        and (k == 0 or sentence[k - 1].lemma != "у")
+        for k, w in enumerate(sentence)
+    )
+    if oblique or words[i].negated:
+        return False
+    before = [w.lemma for w in sentence[max(0, at - 3) : at]]
+    prev = before[-1] if before else ""
+    if prev in _POSSESSIVES or before[-3:] == ["у", "мы", "в"]:
+        return True
+    subject = [
+        k
+        for k in range(max(0, at - 3), at)
+        if sentence[k].lemma in _SPEAKERS
+        and sentence[k].case == "nomn"
+        and all(w.lemma in _LINKS for w in sentence[k + 1 : at])
+    ]
+    if subject:
+        return True
+    if prev == "как":
+        return any(w.lemma in _SPEAKERS and w.case == "nomn" for w in sentence)
+    if prev == "имя" and len(before) > 1:
+        prev = before[-2]
+    if prev in _FROM:
+        receipt = word_set("receipt_verbs")
+        return not any(w.lemma in receipt for w in sentence)
+    return prev in word_set("staff_nouns") and words[i].case == "gent"
 
 
 def _names_of(forms: frozenset[str] | set[str]) -> frozenset[str]:
@@ -501,18 +585,33 @@ def _mark_denied(text: CalcText) -> None:
 
 def _deny_group_after(words: list[Word], j: int) -> None:
     """The noun group from ``j``: adjectives, prepositions and coordinated words up to and
-    including its first noun («камеральной или выездной проверки»)."""
+    including its first noun («камеральной или выездной проверки»), and the nouns
+    coordinated with it in its case («без продления и приостановления»; not «без продления,
+    но с приостановлением»)."""
     while j < len(words) and not _breaks(words[j]):
         w = words[j]
         if w.pos in ("VERB", "INFN", "GRND") or w.pos == "PRED":
             return
         if w.pos in _NOUN_GROUP or w.pos in ("PREP", "NPRO") or w.lemma in _JOIN:
             w.negated = w.pos not in ("PREP",) and w.lemma not in _JOIN
-            if w.pos == "NOUN":
+            if w.pos == "NOUN" and not _coordinated(words, j):
                 return
         else:
             return
         j += 1
+
+
+def _coordinated(words: list[Word], j: int) -> bool:
+    """Whether the noun at ``j`` is followed by «и»/«или» and a noun group whose noun is in
+    its case («продления и приостановления»)."""
+    if j + 1 >= len(words) or words[j + 1].lemma not in _JOIN or words[j].case is None:
+        return False
+    for w in words[j + 2 : j + 5]:
+        if _breaks(w) or w.pos not in _NOUN_GROUP:
+            return False
+        if w.pos == "NOUN":
+            return w.case == words[j].case
+    return False
 
 
 def _clause_ends(words: list[Word], j: int) -> bool:
@@ -593,6 +692,8 @@ def _mark_asked(text: CalcText) -> None:
             ),
             in_sentence[-1] + 1,
         )
+        if sentence != sentences[-1] and _checks_start(words, in_sentence):
+            continue  # «Считать от 24 февраля?»: an earlier sentence asks the period
         for start, stop in ((first, end), (in_sentence[0], in_sentence[-1] + 1)):
             named = [i for i in range(start, stop) if i not in range(first, first + size)]
             if any(_names(words[i]) for i in named):
@@ -605,6 +706,15 @@ def _mark_asked(text: CalcText) -> None:
                 return
     for w in words:
         w.asked = True
+
+
+def _checks_start(words: list[Word], sentence: list[int]) -> bool:
+    """A sentence that dates a candidate start and names nothing but counting
+    («Или считать от 24 февраля?», «Отсчёт с 19.06?»): it checks where a period begins,
+    the period asked is named elsewhere."""
+    named = [words[i] for i in sentence if _names(words[i])]
+    dated = any(words[i].day is not None for i in sentence)
+    return dated and all(w.lemma in word_set("count_verbs") for w in named)
 
 
 def _later_asked_clauses(
@@ -625,14 +735,17 @@ def _later_asked_clauses(
 
 def _head(words: list[Word], named: list[int]) -> int | None:
     """The asked action: the first naming verb of the asking part (not an aside: «насколько
-    понимаю, надо сообщить»), or noun that the
+    понимаю, надо сообщить»; not a verb granting the period: «сколько дней даётся на
+    сообщение»), or noun that the
     lexicon reads as a verb («подать возражения», «срок подачи заявления», «для сообщения в
     налоговый орган»), else its first naming noun («срок камеральной проверки»)."""
     auxiliaries = word_set("auxiliaries") | word_set("aside_verbs")
+    granting = frozenset(str(verb) for verb in lexicon()["period_granting"])
     actions = [
         i
         for i in named
         if words[i].lemma not in auxiliaries
+        and words[i].raw not in granting
         and (words[i].pos in _VERBS or part_of_speech(words[i].lemma) == "INFN")
     ]
     nouns = [
@@ -654,16 +767,17 @@ def _clause_break(w: Word) -> bool:
 
 
 # a demonstrative inside an asking phrase points back, it names nothing: «Какой это день?»
-# asks as «Какой день?»
+# asks as «Какой день?» (and «Какая максимальная дата?» as «Какая дата?», asking_modifiers)
 _POINTING = frozenset({"это", "этот"})
 
 
 def _phrase_span(lemmas: list[str], i: int, phrase: tuple[str, ...]) -> int | None:
-    """How many words from ``i`` hold ``phrase`` in order, a demonstrative between its
-    words allowed, or None."""
+    """How many words from ``i`` hold ``phrase`` in order, a demonstrative or a sharpening
+    word («какая максимальная дата») between its words allowed, or None."""
     j = i
+    skipped = _POINTING | word_set("asking_modifiers")
     for k, wanted in enumerate(phrase):
-        if k and j < len(lemmas) and lemmas[j] in _POINTING and wanted not in _POINTING:
+        if k and j < len(lemmas) and lemmas[j] in skipped and wanted not in skipped:
             j += 1
         if j >= len(lemmas) or lemmas[j] != wanted:
             return None

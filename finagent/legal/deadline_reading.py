@@ -110,7 +110,12 @@ def _receipt_undated(text: CalcText, days: list[QuestionDay], row: ProceduralPer
     received = sent = False
     for d in days:
         first, last = text.day_words(d.mention)
-        near = [w for w in text.words[max(0, first - 4) : last + 4] if not w.negated]
+        start = max(0, first - 4)
+        near = [
+            w
+            for i, w in enumerate(text.words[start : last + 4], start)
+            if not w.negated and not _refused(text, i)
+        ]
         received = received or any(w.raw in _RECEIVED for w in near) or acknowledged(text, d)
         sent = sent or any(w.raw in _SENT for w in near)
     if received or _received_same_day(text):
@@ -118,6 +123,20 @@ def _receipt_undated(text: CalcText, days: list[QuestionDay], row: ProceduralPer
     if any(text.has(p) for p in _MAIL):
         return REGISTERED_MAIL
     return SENT_NOT_RECEIVED if sent else None
+
+
+def _refused(text: CalcText, i: int) -> bool:
+    """The word at ``i`` is a receipt avoided or refused, not one that happened: a verb of
+    ``receipt_refusals`` stands right before it, «от» between («уклоняемся от получения»,
+    «отказался получить акт»), or right after it («получать отказались»)."""
+    refusals = word_set("receipt_refusals")
+    sentence = text.words[i].sentence
+    before = [w for w in text.words[max(0, i - 3) : i] if w.sentence == sentence]
+    lemmas = [w.lemma for w in before if w.lemma != "от"]
+    after = text.words[i + 1 : i + 2]  # «получать отказались»
+    return (bool(lemmas) and lemmas[-1] in refusals) or any(
+        w.sentence == sentence and w.lemma in refusals for w in after
+    )
 
 
 def acknowledged(text: CalcText, day: QuestionDay) -> bool:
@@ -303,6 +322,15 @@ def _posted(
             1,
             f"фактическое получение письма {picked[0].day:%d.%m.%Y} позже этого дня и срок "
             "не продлевает",
+        )
+    named = {sent.day, receipt} | ({picked[0].day} if picked is not None else set())
+    others = sorted({d.day for d in days} - named)
+    if others:
+        # «акт датирован 30 мая»: a candidate start the Code's rule does not count from
+        told = ", ".join(f"{day:%d.%m.%Y}" for day in others)
+        out.assumptions.append(
+            f"{'дата' if len(others) == 1 else 'даты'} {told} из вопроса — не начало срока: "
+            f"срок считается со дня получения документа ({receipt:%d.%m.%Y})"
         )
     if not sent.year_given:
         out.assumptions.insert(0, sent.year_note)

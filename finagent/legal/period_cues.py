@@ -177,7 +177,7 @@ def _told_done(text: CalcText, phrase: Phrase, hit: set[int]) -> bool:
 def _score(
     text: CalcText, cues: RowCues, days: list[QuestionDay]
 ) -> tuple[float, frozenset[int], bool, bool, bool] | None:
-    if cues.heads and text.head is not None and text.words[text.head].lemma not in cues.heads:
+    if cues.heads and text.head is not None and not _head_lemmas(text) & cues.heads:
         return None  # it asks for another action («подать заявление», not «поставить на учет»)
     covered: set[int] = set()
     own = _own_taxes(text)
@@ -227,6 +227,15 @@ def _score(
     if any(phrases and marked_day(text, days, phrases) for phrases in told):
         score += ASKED_WEIGHT * EVENT_WEIGHT  # the question gives the event the period runs from
     return score, frozenset(covered), asks, names_head, told_done
+
+
+def _head_lemmas(text: CalcText) -> set[str]:
+    """The asked action's lemma, and the verb of a noun that also names a document when it
+    is the asked action («срок уведомления налогового органа»: «сообщить»)."""
+    assert text.head is not None
+    lemma = text.words[text.head].lemma
+    verbs: dict[str, str] = lexicon()["action_nouns"]
+    return {lemma, *canonical(verbs[lemma])} if lemma in verbs else {lemma}
 
 
 def _find_qualifier(text: CalcText, phrase: Phrase) -> set[int] | None:

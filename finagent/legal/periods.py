@@ -1,10 +1,10 @@
 """The table of procedural periods (data/procedural_periods.yaml): facts only.
 
 Each row is one period of the Tax Code: the action, the event it runs from, the period and
-its unit, the norm and its unit id, optionally the row whose period ends at this row's
-event (``after``) and the norm by which its document sent by registered mail counts as
-received on the sixth day (``mail_receipt``), or, for a situation the calculator does not
-guess at, ``decline``.
+its unit, the norm and its unit id, who must act when not the taxpayer (``bearer``),
+optionally the row whose period ends at this row's event (``after``) and the norm by which
+its document sent by registered mail counts as received on the sixth day
+(``mail_receipt``), or, for a situation the calculator does not guess at, ``decline``.
 How a question finds its row is :mod:`finagent.legal.period_cues`.
 """
 
@@ -32,6 +32,7 @@ class ProceduralPeriod:
     norm: str
     unit_id: str
     decline: str | None = None
+    bearer: str = "taxpayer"  # who must act (bank, tax_agent, …), when not the taxpayer
     after: str | None = None  # the row whose period ends at this row's event
     # the norm (its unit id, its words quoted) by which a document of this row's event
     # sent by registered mail counts as received on the sixth day from its sending
@@ -55,6 +56,7 @@ def procedural_periods() -> tuple[ProceduralPeriod, ...]:
             norm=r.get("norm", ""),
             unit_id=r.get("unit_id", ""),
             decline=r.get("decline"),
+            bearer=r.get("bearer", "taxpayer"),
             after=r.get("after"),
             mail_receipt=r.get("mail_receipt"),
             mail_receipt_unit=r.get("mail_receipt_unit"),
