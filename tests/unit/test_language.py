@@ -11,7 +11,7 @@ import pytest
 
 from finagent.language.dates import as_of, dates_in, months_in, years_in
 from finagent.language.identifiers import identifiers_in
-from finagent.language.lemmas import lemma
+from finagent.language.lemmas import lemma, oblique_forms
 from finagent.language.money import money_in
 from finagent.language.organisations import organisations_in
 from finagent.language.percents import percents_in
@@ -190,3 +190,7 @@ def test_a_text_states_a_time_limit_by_its_periods_and_days() -> None:
         "Договор заключён на 3 года.",
     ):
         assert not states_time_limit(analyse(text)), text
+
+
+def test_oblique_forms_come_from_the_words_lexeme() -> None:
+    assert oblique_forms("кто") == {"кого", "кому", "кем", "ком"}
