@@ -10,6 +10,7 @@ asked type the best sentence is quoted as the extractive composer quotes it.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from finagent.answering.asked_extreme import of_asked_extreme
 from finagent.answering.asked_values import asked_values, value_type
@@ -364,16 +365,17 @@ def _line_values(line: str) -> list[str]:
     return [v.strip() for v in re.split(r",\s|\s\(|\s\[", head) if v.strip()]
 
 
-def card_lead(answers: list[CardAnswer]) -> list[str]:
-    """One first sentence with every asked field («Арендодатель — …; арендная плата — …»),
-    then each value's sentence quoted; two values of a field are both shown."""
-    parts = []
+def card_lead(answers: list[CardAnswer], further: Sequence[str] = ()) -> list[str]:
+    """One first sentence with every asked field («Арендодатель — …; арендная плата — …»)
+    and the ``further`` parts' values no field answers, before the documents' titles; then
+    each value's sentence quoted; two values of a field are both shown."""
+    parts: list[str] = []
     for i, a in enumerate(answers):
         name = a.name[:1].upper() + a.name[1:] if i == 0 else a.name
         values = " или ".join(v.value for v in a.values)
         parts.append(f"{name} — {values} [{a.number}]")
     titles = list(dict.fromkeys(a.title for a in answers))
-    line = "; ".join(parts) + f" (документ «{'», «'.join(titles)}»)."
+    line = "; ".join([*parts, *further]) + f" (документ «{'», «'.join(titles)}»)."
     quotes: list[str] = []
     for a in answers:
         several = len(a.values) > 1
@@ -402,8 +404,10 @@ def compose_direct(
     """The offline answer in the answer format, led by the value asked; ``after_lead``
     stands right after the lead (the first line when there is no lead)."""
     lead: list[str] = []
-    if cards:
-        lead = card_lead(cards)
+    more: list[Candidate] = []
+    if cards:  # the parts no card field answers get sentences of their own
+        more = card_further_parts(question, cards, ranked)
+        lead = card_lead(cards, card_part_values(question, cards, more, stated_values))
     else:
         quotable = [c for c in ranked if clean_sentence(c.sentence)]
         if quotable:
@@ -413,14 +417,7 @@ def compose_direct(
             if len(lead) == 1 and runner_up and runner_up.score >= top.score - RUNNER_UP_MARGIN:
                 quote = clean_sentence(runner_up.sentence)
                 lead.append(f"{quote_lead(runner_up)} «{quote}» [{runner_up.number}]")
-    more = further_parts(question, ranked) if lead and not cards else []
-    if lead and cards:  # the parts no card field answers get sentences of their own
-        more = card_further_parts(question, cards, ranked)
-        parts = card_part_values(question, cards, more, stated_values)
-        if parts:  # named in the first line, before the documents' titles
-            at = lead[0].rfind(" (документ «")
-            at = at if at >= 0 else len(lead[0].rstrip("."))
-            lead[0] = f"{lead[0][:at]}; {'; '.join(parts)}{lead[0][at:]}"
+        more = further_parts(question, ranked) if lead else []
     if len(lead) == 2 and not cards:  # a value line: name each further part's value too
         top = next(c for c in ranked if clean_sentence(c.sentence))
         parts = part_values(question, top, more, _line_values(lead[0]), stated_values)
