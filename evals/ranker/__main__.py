@@ -92,12 +92,12 @@ async def collect() -> list[Group]:
             with pinned_today(as_of):
                 result = await agent.run(user_id=user, query=question)
                 ctx = build_context(result.used_chunks, [], deps.settings.max_context_chars)
-                found, _ = await rank(question, candidates(ctx), deps.embedder)
                 cards = await deps.documents.cards.list(user)
                 q = build_question(question, cards=cards)
+                found, _ = await rank(question, candidates(ctx), deps.embedder, question=q)
             if not found:
                 continue
-            x = features(q, found, tax_focus(question))
+            x = features(q, found, tax_focus(q))
             y = np.asarray(
                 [
                     float(

@@ -35,6 +35,7 @@ from typing import Any
 
 from evals import DATASETS_DIR
 from finagent.config import Settings
+from finagent.question.build import build_question
 from finagent.retrieval.edge_index import EdgeIndex
 from finagent.retrieval.embedding_cache import build_cached_embedder
 from finagent.retrieval.embeddings import Embedder
@@ -177,7 +178,7 @@ def collapse_units(chunks: Sequence[Chunk], limit: int = DEPTH) -> list[Chunk]:
 async def _search(retriever: Retriever, method: str, question: str) -> list[Chunk]:
     flt = SearchFilter(source=LAW_SOURCE)
     if method.startswith("hybrid_expansion"):
-        focus = tax_focus(question) if method == "hybrid_expansion_tax" else None
+        focus = tax_focus(build_question(question)) if method == "hybrid_expansion_tax" else None
         fused, _ = await retriever.search_many(
             KB, expand_query(question), flt=flt, top_k=FETCH, focus=focus
         )

@@ -23,7 +23,7 @@ from finagent.answering.qualifiers import best_facts, named_words, qualifier_wor
 from finagent.cards.fields import BY_KEY as FIELD_BY_KEY
 from finagent.cards.model import DocumentCard, Fact, Party
 from finagent.language.cues import cue_lemmas
-from finagent.language.lemmas import part_of_speech, participle_noun
+from finagent.language.lemmas import fold, oblique_forms, part_of_speech, participle_noun
 from finagent.language.text import analyse
 from finagent.question.build import role_acts
 from finagent.question.documents import PRECISE
@@ -360,7 +360,7 @@ def asked_fields(question: Question) -> list[str]:
     ]
 
 
-_OBLIQUE_WHO = frozenset({"кого", "кому", "кем", "ком"})
+_WHO = "кто"  # in an oblique case («кому», «перед кем») it asks another party than the actor
 _COPULAS = frozenset({"быть", "являться", "выступать"})
 # the types a question's words give when they ask no value («какой страховщик»)
 _NO_VALUE_TYPES = frozenset({"procedure", "unknown"})
@@ -393,7 +393,7 @@ def own_roles_asked(question: Question, cards: list[DocumentCard]) -> list[str]:
         return list(dict.fromkeys(heads))
     # «перед кем отвечает поручитель», «кому платит арендатор»: «кто» in an oblique case
     # asks another party than the nominative role, which acts
-    oblique = any(w.lower() in _OBLIQUE_WHO for w in words)
+    oblique = any(fold(w) in oblique_forms(_WHO) for w in words)
     named = [
         lm
         for at, lm in enumerate(lemmas)

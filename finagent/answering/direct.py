@@ -10,6 +10,8 @@ asked type the best sentence is quoted as the extractive composer quotes it.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from finagent.answering.asked_extreme import of_asked_extreme
 from finagent.answering.asked_values import asked_values, value_type
@@ -317,8 +319,31 @@ def as_fine(question: Question, top: Candidate, quote: str) -> Question | None:
     return question.model_copy(update={"answer_type": "amount", "answer_types": ["amount"]})
 
 
+@dataclass(frozen=True)
+class ValueLine:
+    """«Срок — 24 месяца (…) [1].» as its parts: the subject, the values as shown, where
+    the sentence stands, its source number; and the sentence quoted under it."""
+
+    subject: str
+    values: tuple[str, ...]
+    where: str  # « (ст. 93 НК РФ)» or nothing
+    number: int
+    quote: str
+
+    def lines(self, further: Sequence[str] = ()) -> list[str]:
+        """The line, with the ``further`` parts' values after the lead's, and the quote."""
+        named = f"{self.subject} — {', '.join(self.values)}{self.where} [{self.number}]"
+        return ["; ".join([named, *further]) + ".", f"«{self.quote}» [{self.number}]"]
+
+
 def sentence_lead(question: Question, top: Candidate) -> list[str]:
     """The value line and the quote of the best sentence, or just the quote."""
+    lead = lead_of(question, top)
+    return lead.lines() if isinstance(lead, ValueLine) else [lead]
+
+
+def lead_of(question: Question, top: Candidate) -> ValueLine | str:
+    """The value line of the best sentence, or the line quoting it."""
     quote = clean_sentence(top.sentence)
     fine = as_fine(question, top, quote)
     question = fine or question
@@ -342,38 +367,38 @@ def sentence_lead(question: Question, top: Candidate) -> list[str]:
     values = of_asked_clauses(question, top, quote, values)
     values = not_the_qualifying_tax(question, quote, values)
     if not subject or not values or len(values) > MAX_VALUES:
-        return [f"{quote_lead(top)} «{quote}» [{top.number}]"]
+        return f"{quote_lead(top)} «{quote}» [{top.number}]"
     return _value_line(subject, values, top, quote)
 
 
-def _value_line(subject: str, values: tuple[str, ...], top: Candidate, quote: str) -> list[str]:
-    """«Срок — 24 месяца (…) [1].» and the quote; a quote when there are too many values."""
+def _value_line(
+    subject: str, values: tuple[str, ...], top: Candidate, quote: str
+) -> ValueLine | str:
+    """«Срок — 24 месяца (…) [1].»; the line quoting the sentence when there are too many
+    values."""
     if len(values) > MAX_VALUES:
-        return [f"{quote_lead(top)} «{quote}» [{top.number}]"]
-    subject = subject[:1].upper() + subject[1:]
+        return f"{quote_lead(top)} «{quote}» [{top.number}]"
     reference = _reference(top)
-    where = f" ({reference})" if reference else ""
-    stated = dict.fromkeys(shown(v) for v in values)
-    line = f"{subject} — {', '.join(stated)}{where} [{top.number}]."
-    return [line, f"«{quote}» [{top.number}]"]
+    return ValueLine(
+        subject=subject[:1].upper() + subject[1:],
+        values=tuple(dict.fromkeys(shown(v) for v in values)),
+        where=f" ({reference})" if reference else "",
+        number=top.number,
+        quote=quote,
+    )
 
 
-def _line_values(line: str) -> list[str]:
-    """The values a value line names («Сумма — 2 928 000 рублей, 528 000 рублей (…) [1].»)."""
-    head = line.split(" — ", 1)[-1]
-    return [v.strip() for v in re.split(r",\s|\s\(|\s\[", head) if v.strip()]
-
-
-def card_lead(answers: list[CardAnswer]) -> list[str]:
-    """One first sentence with every asked field («Арендодатель — …; арендная плата — …»),
-    then each value's sentence quoted; two values of a field are both shown."""
-    parts = []
+def card_lead(answers: list[CardAnswer], further: Sequence[str] = ()) -> list[str]:
+    """One first sentence with every asked field («Арендодатель — …; арендная плата — …»)
+    and the ``further`` parts' values no field answers, before the documents' titles; then
+    each value's sentence quoted; two values of a field are both shown."""
+    parts: list[str] = []
     for i, a in enumerate(answers):
         name = a.name[:1].upper() + a.name[1:] if i == 0 else a.name
         values = " или ".join(v.value for v in a.values)
         parts.append(f"{name} — {values} [{a.number}]")
     titles = list(dict.fromkeys(a.title for a in answers))
-    line = "; ".join(parts) + f" (документ «{'», «'.join(titles)}»)."
+    line = "; ".join([*parts, *further]) + f" (документ «{'», «'.join(titles)}»)."
     quotes: list[str] = []
     for a in answers:
         several = len(a.values) > 1
@@ -402,30 +427,30 @@ def compose_direct(
     """The offline answer in the answer format, led by the value asked; ``after_lead``
     stands right after the lead (the first line when there is no lead)."""
     lead: list[str] = []
-    if cards:
-        lead = card_lead(cards)
+    first: ValueLine | str | None = None  # the best sentence's own lead (no card)
+    more: list[Candidate] = []
+    if cards:  # the parts no card field answers get sentences of their own
+        more = card_further_parts(question, cards, ranked)
+        lead = card_lead(cards, card_part_values(question, cards, more, stated_values))
     else:
         quotable = [c for c in ranked if clean_sentence(c.sentence)]
         if quotable:
             top = quotable[0]
-            lead = sentence_lead(question, top)
+            first = lead_of(question, top)
+            lead = first.lines() if isinstance(first, ValueLine) else [first]
             runner_up = next((c for c in quotable[1:] if c.number != top.number), None)
             if len(lead) == 1 and runner_up and runner_up.score >= top.score - RUNNER_UP_MARGIN:
                 quote = clean_sentence(runner_up.sentence)
                 lead.append(f"{quote_lead(runner_up)} «{quote}» [{runner_up.number}]")
-    more = further_parts(question, ranked) if lead and not cards else []
-    if lead and cards:  # the parts no card field answers get sentences of their own
-        more = card_further_parts(question, cards, ranked)
-        parts = card_part_values(question, cards, more, stated_values)
-        if parts:  # named in the first line, before the documents' titles
-            at = lead[0].rfind(" (документ «")
-            at = at if at >= 0 else len(lead[0].rstrip("."))
-            lead[0] = f"{lead[0][:at]}; {'; '.join(parts)}{lead[0][at:]}"
-    if len(lead) == 2 and not cards:  # a value line: name each further part's value too
+        more = further_parts(question, ranked) if lead else []
+    if len(lead) == 2 and first is not None:  # name each further part's value too
         top = next(c for c in ranked if clean_sentence(c.sentence))
-        parts = part_values(question, top, more, _line_values(lead[0]), stated_values)
-        if parts:
-            lead[0] = f"{lead[0].rstrip('.')}; {'; '.join(parts)}."
+        named = first.values if isinstance(first, ValueLine) else ()
+        parts = part_values(question, top, more, named, stated_values)
+        if isinstance(first, ValueLine):
+            lead[0] = first.lines(parts)[0]
+        elif parts:  # after the quote's line (a runner-up's quote follows)
+            lead[0] = f"{lead[0]}; {'; '.join(parts)}."
 
     def norm(candidates: list[Candidate], shown: list[str]) -> Candidate | None:
         return code_norm(question, candidates, shown)

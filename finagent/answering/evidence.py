@@ -17,6 +17,8 @@ import numpy as np
 
 from finagent.answering.context import AnswerContext
 from finagent.language.lemmas import lemma
+from finagent.question.build import build_question
+from finagent.question.model import Question
 from finagent.retrieval.embeddings import Embedder
 from finagent.retrieval.tax_focus import tax_focus
 from finagent.state import Chunk
@@ -403,14 +405,16 @@ async def rank(
     found: list[Candidate],
     embedder: Embedder | None,
     query_vector: np.ndarray | None = None,
+    question: Question | None = None,
 ) -> tuple[list[Candidate], float | None]:
     """Candidates best first, and the best semantic similarity (None without an embedder);
-    ``query_vector``: the question's vector when the caller has it already."""
+    ``query_vector``: the question's vector, ``question``: the turn's typed question, when
+    the caller has them already."""
     if not found:
         return [], None
     query_stems = stems(query)
     wants_figure = bool(_ASKS_FIGURE.search(query))
-    focus = tax_focus(query)
+    focus = tax_focus(question or build_question(query), query)
     for c in found:
         c.lexical = len(stems(c.ranked_text) & query_stems) / max(1, len(query_stems))
     best_semantic: float | None = None

@@ -171,11 +171,11 @@ async def _rank(turn: TurnInput) -> tuple[list[Candidate], float | None]:
     embedder = turn.deps.embedder
     found = candidates(turn.ctx)
     vector = await question_vector(turn.query, embedder) if embedder is not None else None
-    ranked, best = await rank(turn.query, found, embedder, vector)
+    ranked, best = await rank(turn.query, found, embedder, vector, turn.question)
     if not _direct(turn):
         ranked = prefer_rule(turn.question, ranked)
     else:
-        ranked = rank_learned(turn.question, ranked, tax_focus(turn.query))
+        ranked = rank_learned(turn.question, ranked, tax_focus(turn.question))
         ranked = prefer_stated_value(turn.question, ranked)
         ranked = prefer_matching_item(turn.question, ranked)
         ranked = prefer_general_case(turn.question, ranked)

@@ -223,6 +223,16 @@ def genitive(word: str) -> bool:
     return any("а" <= ch <= "я" for ch in folded) and "gent" in _analyzer().parse(folded)[0].tag
 
 
+@lru_cache(maxsize=1024)
+def oblique_forms(word: str) -> frozenset[str]:
+    """The forms of ``word``'s lexeme in a case other than the nominative, as pymorphy3
+    inflects it: «кто» -> «кого», «кому», «кем», «ком»."""
+    parse = _analyzer().parse(fold(word))[0]
+    return frozenset(
+        form.word for form in parse.lexeme if form.tag.case and form.tag.case != "nomn"
+    )
+
+
 @lru_cache(maxsize=50_000)
 def grammatical_case(word: str) -> str | None:
     """The case of the most probable reading (pymorphy3: nomn, gent, datv, accs, ablt,

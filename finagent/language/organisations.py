@@ -3,40 +3,20 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from finagent.language.cues import cue_lemmas
 from finagent.language.lemmas import part_of_speech
 from finagent.language.spans import Organisation
 from finagent.language.text import Analysed, AnalysedSentence
 
-ABBREVIATIONS = {
-    "ооо",
-    "ао",
-    "пао",
-    "зао",
-    "оао",
-    "нао",
-    "нко",
-    "ано",
-    "гуп",
-    "муп",
-    "фгуп",
-    "ип",
-    # state and municipal institutions and non-profits («МОУ «…»», «ФГБУ «…»», «ТСЖ «…»»)
-    "моу",
-    "мбу",
-    "мбоу",
-    "маоу",
-    "мау",
-    "мку",
-    "гбу",
-    "гку",
-    "гау",
-    "гбоу",
-    "фгбу",
-    "фгбоу",
-    "тсж",
-    "снт",
-}
+# legal forms written as abbreviations («ООО», «ИП», «МБУ», «ТСЖ»): one list, shipped as data
+ABBREVIATIONS: frozenset[str] = frozenset(
+    json.loads((Path(__file__).with_name("data") / "legal_forms.json").read_text("utf-8"))[
+        "abbreviations"
+    ]
+)
 # «Муниципальное общеобразовательное учреждение «…»»: adjectives naming its kind before
 # «учреждение»; the legal form is their initials («МОУ», «ФГБУ»)
 _INSTITUTION = "учреждение"

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from finagent.language.cues import find_cue
+from finagent.language.cues import find_cue, has_any
+from finagent.language.dates import dates_in, days_in, days_of_month_in
 from finagent.language.numbers import NUMBER_WORDS, is_digits, read_number, skip_parenthetical
 from finagent.language.spans import DayKind, Period, PeriodUnit
 from finagent.language.text import Analysed, AnalysedSentence
@@ -112,3 +113,36 @@ def periods_in(analysed: Analysed) -> list[Period]:
             )
             i = last + 1
     return found
+
+
+# the relations of a period that make it a time limit: «в течение трех месяцев», «не позднее
+# чем через 10 дней», «в срок 5 рабочих дней»; «через», «за», «на» only place or size it
+TIME_LIMIT_RELATIONS = ("в течение", "не позднее", "в срок")
+# a day written after «до» is a time limit: «до 28-го числа», «в срок до 1 декабря»
+_UNTIL = "до"
+
+
+def _until_day(analysed: Analysed) -> bool:
+    """A day of a month or a calendar day written right after «до»."""
+    days = [*days_of_month_in(analysed), *days_in(analysed), *dates_in(analysed)]
+    starts = {span.start for span in days}
+    return any(
+        token.lemma == _UNTIL and following.start in starts
+        for sentence in analysed.sentences
+        for token, following in zip(sentence.tokens, sentence.tokens[1:], strict=False)
+    )
+
+
+def states_time_limit(analysed: Analysed) -> bool:
+    """The text states a time limit in a rule's own words: «не позднее …» (whatever it
+    counts from), a period «в течение трех месяцев» / «в срок 5 дней», or a day after «до»
+    («до 28-го числа», «до 1 декабря»)."""
+    if any(has_any(s.lemmas, ("не позднее",)) for s in analysed.sentences):
+        return True
+    if any(
+        p.relation and p.relation.lower().startswith(TIME_LIMIT_RELATIONS)
+        for p in periods_in(analysed)
+    ):
+        return True
+    has_until = any(_UNTIL in s.lemmas for s in analysed.sentences)
+    return has_until and _until_day(analysed)

@@ -13,6 +13,7 @@ from finagent.bootstrap import Deps
 from finagent.error_report import report
 from finagent.nodes.common import decision_of, sub_queries
 from finagent.nodes.context import AgentContext, caller, deps_of
+from finagent.nodes.question import turn_question
 from finagent.observability import get_logger, redact
 from finagent.retrieval.index import IndexUnavailableError
 from finagent.retrieval.retriever import KB
@@ -57,7 +58,8 @@ async def kb_passages(deps: Deps, state: AgentState) -> dict[str, Any]:
     try:
         queries = sub_queries(state)
         shared = deps.query_vectors.lookup(queries)  # the router's vector of this turn
-        focus = tax_focus(queries[0]) if queries else None  # the question as understood
+        question = await turn_question(dict(state), deps, None)  # the turn's, as understood
+        focus = tax_focus(question, queries[0]) if queries else None
         chunks, debug = await deps.retriever.search_many(KB, queries, vectors=shared, focus=focus)
         chunks = await with_preceding_pieces(deps.retriever, KB, chunks)
     except IndexUnavailableError as exc:

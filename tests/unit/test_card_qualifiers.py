@@ -14,6 +14,7 @@ from finagent.question.build import build_question
 from finagent.state import Chunk
 from finagent.storage.card_refresh import current_cards
 from finagent.storage.documents import DocumentStore
+from tests.unit.card_reading import card_answer
 
 INVOICE = (
     "# Счёт № 41 от 2 февраля 2026 г.\n\n"
@@ -44,14 +45,6 @@ WRAPPED = (
     "   рублей 00 копеек.\n"
     "   Доплату Арендатор вносит не позднее 15 мая 2026 г.\n"
 )
-
-
-def _answers(text: str, question: str) -> list[tuple[str, list[str]]]:
-    card = build_card("d1", "doc.md", text)
-    chunk = Chunk(id="c", text=text, source="user_docs", title=card.title, document_id="d1")
-    asked = build_question(question, cards=[card])
-    found = card_answers(asked, [card], build_context([chunk], [], 10_000))
-    return [(a.name, [v.value for v in a.values]) for a in found]
 
 
 def test_table_cells_carry_their_row_label_and_column_header() -> None:
@@ -93,22 +86,22 @@ def test_figures_with_kopecks_in_cells_are_amounts_of_the_row_field() -> None:
 
 
 def test_the_vat_qualifier_chooses_the_column() -> None:
-    found = _answers(INVOICE, "Счёт № 41: на какую сумму с НДС?")
+    found = card_answer(INVOICE, "Счёт № 41: на какую сумму с НДС?")
     assert found == [("сумма договора", ["84 000,00 руб."])]
-    assert _answers(INVOICE, "Счёт № 41: итого без НДС?") == [
+    assert card_answer(INVOICE, "Счёт № 41: итого без НДС?") == [
         ("итого к оплате", ["70 000,00 руб."])
     ]
 
 
 def test_a_restated_figure_answers_when_the_field_states_another_vat_basis() -> None:
-    found = _answers(LEASE, "По договору аренды Л-9 сколько арендная плата в месяц без НДС?")
+    found = card_answer(LEASE, "По договору аренды Л-9 сколько арендная плата в месяц без НДС?")
     assert found == [("арендная плата", ["30 000 руб. в месяц"])]
-    found = _answers(LEASE, "По договору аренды Л-9 какая арендная плата в месяц с НДС?")
+    found = card_answer(LEASE, "По договору аренды Л-9 какая арендная плата в месяц с НДС?")
     assert found == [("арендная плата", ["36 000 руб. в месяц"])]
 
 
 def test_the_sub_object_the_question_names_chooses_the_value() -> None:
-    found = _answers(SUPPLY, "На какую сумму с НДС спецификация № 2 по договору П-3?")
+    found = card_answer(SUPPLY, "На какую сумму с НДС спецификация № 2 по договору П-3?")
     assert found == [("сумма договора", ["240 000,00 руб."])]
 
 
@@ -127,9 +120,9 @@ WORKS = (
 def test_an_ordinal_names_the_row_that_numbers_the_same_object() -> None:
     """«третий этап» is the row «Этап 3»; «этапов 1 и 2» of another clause is no stage 2."""
     asked = "Сколько стоит третий этап у «Северного Моста» с НДС?"
-    assert _answers(WORKS, asked) == [("сумма", ["120 000,00 руб."])]
+    assert card_answer(WORKS, asked) == [("сумма", ["120 000,00 руб."])]
     asked = "Сколько стоит второй этап у «Северного Моста» с НДС?"
-    assert _answers(WORKS, asked) == [("сумма", ["360 000,00 руб."])]
+    assert card_answer(WORKS, asked) == [("сумма", ["360 000,00 руб."])]
 
 
 def test_wrapped_lines_are_joined_with_their_offsets_kept() -> None:
@@ -143,7 +136,7 @@ def test_wrapped_lines_are_joined_with_their_offsets_kept() -> None:
 
 
 def test_the_second_value_asked_is_read_beside_the_first() -> None:
-    found = _answers(
+    found = card_answer(
         WRAPPED, "По дополнительному соглашению № 2 какой обеспечительный платёж и до какого числа?"
     )
     assert found == [("обеспечительный платёж", ["90 000 руб."]), ("дата", ["15 мая 2026 г"])]
@@ -213,7 +206,7 @@ PENALTIES = (
 
 def test_a_bound_asked_beside_a_value_is_named_with_the_clause_that_states_it() -> None:
     # of two bounded clauses, the one the question names («поставки»), each value its own
-    found = _answers(PENALTIES, "Какая неустойка за просрочку поставки и какой у неё потолок?")
+    found = card_answer(PENALTIES, "Какая неустойка за просрочку поставки и какой у неё потолок?")
     assert found == [("неустойка", ["0,1 %"]), ("предел", ["10 %"])]
 
 
@@ -223,5 +216,7 @@ def test_a_count_in_a_unit_of_measure_is_no_qualified_sum() -> None:
         "Уложено плитки: 320 м2.\n\n"
         "Итого стоимость работ без НДС — 640 000,00 руб.\n"
     )
-    assert _answers(acts, "Акт № 4: сколько квадратных метров плитки в итоге уложено?") == []
-    assert _answers(acts, "Акт № 4: сколько в итоге без НДС?") == [("сумма", ["640 000,00 руб."])]
+    assert card_answer(acts, "Акт № 4: сколько квадратных метров плитки в итоге уложено?") == []
+    assert card_answer(acts, "Акт № 4: сколько в итоге без НДС?") == [
+        ("сумма", ["640 000,00 руб."])
+    ]

@@ -11,11 +11,11 @@ import pytest
 
 from finagent.language.dates import as_of, dates_in, months_in, years_in
 from finagent.language.identifiers import identifiers_in
-from finagent.language.lemmas import lemma
+from finagent.language.lemmas import lemma, oblique_forms
 from finagent.language.money import money_in
 from finagent.language.organisations import organisations_in
 from finagent.language.percents import percents_in
-from finagent.language.periods import periods_in
+from finagent.language.periods import periods_in, states_time_limit
 from finagent.language.text import analyse
 
 
@@ -174,3 +174,23 @@ def test_the_question_path_loads_no_ner_and_no_pymorphy2() -> None:
 def test_months_with_their_year_are_read_but_not_days() -> None:
     found = months_in(analyse("Акт за апрель 2025 г. подписан 1 мая 2025 года."))
     assert [(m.year, m.month) for m in found] == [(2025, 4)]
+
+
+def test_a_text_states_a_time_limit_by_its_periods_and_days() -> None:
+    for text in (
+        "Отчёт сдаётся не позднее дня, следующего за днём проверки.",
+        "Жалоба рассматривается в течение пятнадцати рабочих дней со дня её получения.",
+        "Взнос перечисляется до 15-го числа следующего месяца.",
+        "Сбор уплачивается в срок до 1 марта.",
+    ):
+        assert states_time_limit(analyse(text)), text
+    for text in (
+        "Если фонд создан в течение календарного года, периодом считается остаток года.",
+        "Ставка составляет 5 процентов до 31 тысячи рублей.",
+        "Договор заключён на 3 года.",
+    ):
+        assert not states_time_limit(analyse(text)), text
+
+
+def test_oblique_forms_come_from_the_words_lexeme() -> None:
+    assert oblique_forms("кто") == {"кого", "кому", "кем", "ком"}

@@ -3,13 +3,10 @@
 
 from __future__ import annotations
 
-from finagent.answering.card_evidence import card_answers
-from finagent.answering.context import build_context
 from finagent.cards.build import build_card
 from finagent.language.organisations import organisations_in
 from finagent.language.text import analyse
-from finagent.question.build import build_question
-from finagent.state import Chunk
+from tests.unit.card_reading import card_answer, card_values
 
 POLICY = (
     "# Полис страхования имущества № ИМ-77/2026\n\n"
@@ -44,46 +41,38 @@ SURETY = (
 )
 
 
-def _answers(text: str, question: str) -> list[tuple[str, list[str]]]:
-    card = build_card("d1", "doc.md", text)
-    chunk = Chunk(id="c", text=text, source="user_docs", title=card.title, document_id="d1")
-    asked = build_question(question, cards=[card])
-    found = card_answers(asked, [card], build_context([chunk], [], 10_000))
-    return [(a.name, [v.value for v in a.values]) for a in found]
-
-
 def test_a_role_in_the_documents_own_words_is_answered_by_its_party() -> None:
-    assert _answers(POLICY, "Кто страховщик по полису ИМ-77/2026?") == [
+    assert card_answer(POLICY, "Кто страховщик по полису ИМ-77/2026?") == [
         ("страховщик", ["АО «Оберег-Страхование» (ИНН 7704556677)"])
     ]
-    assert _answers(SURETY, "кто кредитор по договору поручительства?") == [
+    assert card_answer(SURETY, "кто кредитор по договору поручительства?") == [
         ("кредитор", ["ПАО «Камский банк» (ИНН 1650001234)"])
     ]
-    assert _answers(GIFT, "кто в договоре дарения даритель") == [
+    assert card_answer(GIFT, "кто в договоре дарения даритель") == [
         ("даритель", ["ООО «Север-Агро» (ИНН 4703001122)"])
     ]
 
 
 def test_a_role_asked_through_a_copula_in_the_instrumental() -> None:
-    assert _answers(SURETY, "Кто является поручителем по договору П-1/2026?") == [
+    assert card_answer(SURETY, "Кто является поручителем по договору П-1/2026?") == [
         ("поручитель", ["ООО «Вектор-Строй» (ИНН 1655111222)"])
     ]
 
 
 def test_a_role_asked_by_a_head_or_a_request_whatever_type_the_words_gave() -> None:
-    assert _answers(POLICY, "Какой страховщик по полису ИМ-77/2026?") == [
+    assert card_answer(POLICY, "Какой страховщик по полису ИМ-77/2026?") == [
         ("страховщик", ["АО «Оберег-Страхование» (ИНН 7704556677)"])
     ]
-    assert _answers(SURETY, "Назовите кредитора по договору П-1/2026") == [
+    assert card_answer(SURETY, "Назовите кредитора по договору П-1/2026") == [
         ("кредитор", ["ПАО «Камский банк» (ИНН 1650001234)"])
     ]
     # a value asked of the role's clause is no party
-    assert _answers(SURETY, "Какой срок у поручителя по договору П-1/2026?") == []
+    assert card_answer(SURETY, "Какой срок у поручителя по договору П-1/2026?") == []
 
 
 def test_a_role_that_acts_is_not_the_one_asked() -> None:
-    assert _answers(SURETY, "Перед кем отвечает поручитель по договору П-1/2026?") == []
-    assert _answers(POLICY, "Что страховщик возмещает страхователю по полису ИМ-77/2026?") == []
+    assert card_answer(SURETY, "Перед кем отвечает поручитель по договору П-1/2026?") == []
+    assert card_answer(POLICY, "Что страховщик возмещает страхователю по полису ИМ-77/2026?") == []
 
 
 def test_a_participle_names_a_role_in_its_own_form() -> None:
@@ -98,17 +87,17 @@ def test_a_participle_names_a_role_in_its_own_form() -> None:
         "4703998877, именуемое в дальнейшем «Одаряемая сторона», подписало соглашение.\n",
     )
     assert not other.parties
-    assert _answers(GIFT, "Кто одаряемый по договору дарения Д-5/2026?") == [
+    assert card_answer(GIFT, "Кто одаряемый по договору дарения Д-5/2026?") == [
         ("одаряемый", ["МБУ «Дом культуры «Север»» (ИНН 4703998811)"])
     ]
-    assert _answers(GIFT, "Кто является одаряемым по договору Д-5/2026?") == [
+    assert card_answer(GIFT, "Кто является одаряемым по договору Д-5/2026?") == [
         ("одаряемый", ["МБУ «Дом культуры «Север»» (ИНН 4703998811)"])
     ]
 
 
 def test_one_party_by_its_full_and_short_names_is_one_value() -> None:
     text = SURETY.replace("(ПАО «Камский банк»)", "(ПАО «КБ»)")
-    values = _answers(text, "кто кредитор по договору поручительства?")[0][1]
+    values = card_answer(text, "кто кредитор по договору поручительства?")[0][1]
     assert len(values) == 1
 
 
@@ -145,28 +134,17 @@ OUR_SUPPLY = (
 )
 
 
-def _answers_among(texts: list[str], question: str) -> list[tuple[str, list[str]]]:
-    cards = [build_card(f"d{i}", f"doc{i}.md", t) for i, t in enumerate(texts)]
-    chunks = [
-        Chunk(id=f"c{i}", text=t, source="user_docs", title=c.title, document_id=c.document_id)
-        for i, (t, c) in enumerate(zip(texts, cards, strict=True))
-    ]
-    asked = build_question(question, cards=cards)
-    found = card_answers(asked, cards, build_context(chunks, [], 10_000))
-    return [(a.name, [v.value for v in a.values]) for a in found]
-
-
 def test_whom_we_deal_with_is_the_named_documents_other_party() -> None:
     documents = [OUR_GIFT, OUR_SUPPLY, POLICY]
     # the user's own organisation is the party of most of their documents
-    assert _answers_among(documents, "Кому мы передаём тренажёры по договору Д-8/2026?") == [
+    assert card_values(documents, "Кому мы передаём тренажёры по договору Д-8/2026?") == [
         ("одаряемый", ["ГБУ «Центр реабилитации «Надежда»» (ИНН 5260998877)"])
     ]
-    assert _answers_among(documents, "У кого мы покупаем станок по договору П-12/2026?") == [
+    assert card_values(documents, "У кого мы покупаем станок по договору П-12/2026?") == [
         ("поставщик", ["ООО «Станкомаш» (ИНН 7702334455)"])
     ]
 
 
 def test_no_counterparty_without_the_users_own_organisation() -> None:
     # one document: whose side the user is on is not known
-    assert _answers_among([OUR_GIFT], "Кому мы передаём тренажёры по договору Д-8/2026?") == []
+    assert card_values([OUR_GIFT], "Кому мы передаём тренажёры по договору Д-8/2026?") == []

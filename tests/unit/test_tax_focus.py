@@ -3,10 +3,16 @@ which passages go last."""
 
 from __future__ import annotations
 
+from finagent.question.build import build_question
 from finagent.retrieval.index import SearchFilter
 from finagent.retrieval.retriever import _with_kept
 from finagent.retrieval.tax_focus import DEADLINE_WEIGHT, TaxFocus, tax_focus
 from finagent.state import Chunk
+
+
+def focus_of(text: str) -> TaxFocus | None:
+    """The focus of the question ``text`` typed as the turn's question is."""
+    return tax_focus(build_question(text))
 
 
 def law(chapter: str, title: str = "Порядок", code: str = "nk") -> Chunk:
@@ -19,13 +25,13 @@ def law(chapter: str, title: str = "Порядок", code: str = "nk") -> Chunk:
 
 
 def test_the_taxes_a_question_names_give_the_chapters() -> None:
-    assert tax_focus("Какие ставки НДС действуют и когда применяется 0 %?") == TaxFocus(
+    assert focus_of("Какие ставки НДС действуют и когда применяется 0 %?") == TaxFocus(
         ("21",), rate=True
     )
-    assert tax_focus("Можно ли на патенте не платить НДФЛ?") == TaxFocus(("23", "26.5"))
-    assert tax_focus("Какой порядок проведения камеральной проверки?") is None
+    assert focus_of("Можно ли на патенте не платить НДФЛ?") == TaxFocus(("23", "26.5"))
+    assert focus_of("Какой порядок проведения камеральной проверки?") is None
     # taxes outside the Code have no chapter to prefer
-    assert tax_focus("Какой лимит дохода у самозанятых?") is None
+    assert focus_of("Какой лимит дохода у самозанятых?") is None
 
 
 def test_the_focused_legs_search_the_chapters_and_their_rate_article() -> None:
@@ -75,10 +81,10 @@ def test_a_kept_passage_takes_the_last_place_it_lacks() -> None:
 
 
 def test_a_compound_short_form_names_its_tax() -> None:
-    focus = tax_focus("Какая ставка единого сельхозналога?")
+    focus = focus_of("Какая ставка единого сельхозналога?")
     assert focus == TaxFocus(("26.1",), rate=True)
-    assert tax_focus("Турналог не может быть меньше какой суммы?") == TaxFocus(("33.1",))
-    assert tax_focus("Какой налог платит сельхозпредприятие?") is None
+    assert focus_of("Турналог не может быть меньше какой суммы?") == TaxFocus(("33.1",))
+    assert focus_of("Какой налог платит сельхозпредприятие?") is None
 
 
 def stated(text: str, source: str = "law") -> Chunk:
@@ -97,16 +103,16 @@ DEADLINE_QUESTIONS = (
 
 def test_a_question_asking_a_time_limit_weighs_up_passages_stating_one() -> None:
     for question in DEADLINE_QUESTIONS:
-        focus = tax_focus(question)
+        focus = focus_of(question)
         assert focus is not None and focus.deadline, question
     # with no tax named: the weight only, no chapter leg and nothing pushed back
-    focus = tax_focus("Сколько длится камеральная проверка?")
+    focus = focus_of("Сколько длится камеральная проверка?")
     assert focus == TaxFocus((), deadline=True)
     assert focus.narrowed(None) == []
     assert not focus.demoted(law("26.5"))
     # a rate or an amount asked: no weight
     for question in ("Какая ставка земельного налога?", "Сколько составляет вычет на лечение?"):
-        focus = tax_focus(question)
+        focus = focus_of(question)
         assert focus is None or not focus.deadline, question
 
 
@@ -124,6 +130,9 @@ def test_the_code_states_a_time_limit_in_its_own_words() -> None:
         "Страховые взносы уплачиваются в фиксированном размере 53 658 рублей.",
         "Налоговая ставка устанавливается в размере 13 процентов.",
         "В течение налогового периода налогоплательщик ведет учет доходов.",  # no span
+        # a span the rule holds within, not a limit to act by
+        "Если организация создана в течение календарного года, периодом является время "
+        "со дня создания до конца этого года.",
     ):
         assert focus.weight(stated(text)) == 1.0, text
     # only the Code's passages, only for a time limit asked

@@ -104,3 +104,30 @@ def test_an_organisation_named_in_another_case_without_a_kind_is_held() -> None:
     # «заплатили ИП Громову»: the statement's «ИП Громов Павел Ильич»
     assert _missing_of("Сколько мы заплатили ИП Громову?") is None
     assert _missing_of("Сколько мы заплатили ИП Лаптевой?") == "документ с ИП «Лаптевой»"
+
+
+# stop 37: a compound name is compared part by part in its normal forms, not by its first
+# letters: two counterparties sharing a first word are different parties
+SUPPLY = """\
+# Договор поставки № П-3/2026
+
+ООО «Ольха-Строй», ИНН 7702000066, именуемое в дальнейшем «Поставщик», и ООО «Кедр»,
+ИНН 7702000022, именуемое в дальнейшем «Покупатель», заключили настоящий договор.
+1. Поставщик поставляет пиломатериалы на сумму 90 000 руб.
+"""
+
+
+def _missing_supply(question: str) -> str | None:
+    cards = [build_card("p", "p.md", SUPPLY)]
+    return named_documents(build_question(question, cards=cards), cards).missing
+
+
+def test_a_party_sharing_only_the_first_word_of_a_held_name_is_not_held() -> None:
+    assert _missing_supply("Какая сумма в договоре с Ольха-Сервисом?") == (
+        "договор с Ольха-Сервисом"
+    )
+
+
+def test_a_held_compound_name_declined_or_shortened_is_held() -> None:
+    assert _missing_supply("Какая сумма в договоре с Ольха-Строем?") is None
+    assert _missing_supply("Какая сумма в договоре с Ольхой?") is None
