@@ -51,17 +51,18 @@ _EXPANSIONS: tuple[tuple[str, str], ...] = (
 
 
 # a dwelling («квартира», «жильё», «ипотека») is the property deduction's subject only when
-# the question speaks of a deduction or of buying one: renting a flat out, its property tax
-# or its inheritance is another subject
+# the question speaks of a deduction, of buying or of selling one (ст. 220 covers both):
+# renting a flat out, its property tax or its inheritance is another subject
 _DWELLING_TERMS = "имущественный налоговый вычет жилой дом квартира"
 _DEDUCTION_OR_PURCHASE = frozenset(
     {"вычет", "покупка", "купить", "покупать", "приобретение", "приобрести", "приобретать"}
     | {"ипотека", "ипотечный", "строительство"}
+    | {"продажа", "продать", "продавать"}
 )
 
 
 def _asks_property_deduction(lowered: str) -> bool:
-    """The question speaks of a deduction or a purchase (by their lemmas)."""
+    """The question speaks of a deduction, a purchase or a sale (by their lemmas)."""
     return not _DEDUCTION_OR_PURCHASE.isdisjoint(lemma(w) for w in _WORD.findall(lowered))
 
 

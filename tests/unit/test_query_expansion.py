@@ -1,6 +1,6 @@
 """The rule-based expansion adds the Code's wording of a subject only for a question of
-that subject: a dwelling is the property deduction's subject when a deduction or a
-purchase is spoken of (questions written for this test)."""
+that subject: a dwelling is the property deduction's subject when a deduction, a
+purchase or a sale is spoken of (questions written for this test)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ def test_a_dwelling_bought_or_deducted_brings_the_property_deduction() -> None:
         "Сколько можно вернуть за купленную в 2024 году квартиру?",
         "Какой лимит вычета за жильё, построенное своими силами?",
         "Сколько вернут с процентов по ипотеке за дом?",
+        "Продаём квартиру раньше трёх лет владения: на что можно уменьшить доход?",
     ):
         assert DWELLING_TERMS in _expanded(question), question
 
