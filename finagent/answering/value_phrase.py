@@ -76,14 +76,13 @@ def _content(lemmas: Iterable[str]) -> set[str]:
     return {w for w in lemmas if w.isalpha() and w not in STOP_LEMMAS and len(w) > 1}
 
 
-def asked_phrase(question: Question) -> frozenset[str]:
-    """The content lemmas of the noun phrase «какой» asks («какой максимальный взнос» →
-    максимальный, взнос; «какой доход тогда берут» → доход), up to its head noun; empty
+def _asked_words(question: Question) -> list[str]:
+    """The lemmas of the noun phrase «какой» asks, up to its head noun (the last); empty
     when no «какой» asks a noun."""
     words = [t.text for t in tokenize(question.text) if any(ch.isalpha() for ch in t.text)]
     at = next((i for i, w in enumerate(words) if lemma(w.lower()) == "какой"), -1)
     if at < 0:
-        return frozenset()
+        return []
     found: list[str] = []
     for word in words[at + 1 : at + 1 + HEAD_REACH]:
         kind = part_of_speech(word)
@@ -91,19 +90,67 @@ def asked_phrase(question: Question) -> frozenset[str]:
             break
         found.append(lemma(word.lower()))
         if kind == "NOUN":
-            return frozenset(_BOUNDS.get(w, w) for w in _content(found) - GENERIC)
-    return frozenset()
+            return found
+    return []
+
+
+def asked_phrase(question: Question) -> frozenset[str]:
+    """The content lemmas of the noun phrase «какой» asks («какой максимальный взнос» →
+    максимальный, взнос; «какой доход тогда берут» → доход), less the nouns naming only a
+    kind of value, with a bound's words as :data:`UPPER` or :data:`LOWER`."""
+    found = _asked_words(question)
+    return frozenset(_BOUNDS.get(w, w) for w in _content(found) - GENERIC)
+
+
+def asked_noun(question: Question) -> str | None:
+    """The head noun «какой» asks («какой доход тогда берут» → доход), unless it names only
+    a kind of value («какую сумму»)."""
+    found = _asked_words(question)
+    return found[-1] if found and found[-1] not in GENERIC else None
+
+
+def _share_spans(question: Question, sentence: str) -> list[tuple[int, int]]:
+    """Each percentage of a quantity the question names, with the words naming it: «70 %
+    кадастровой стоимости» (start, end) for a question naming «кадастровой стоимости»."""
+    topic = _content(question.topic)
+    spans: list[tuple[int, int]] = []
+    for match in PERCENT.finditer(sentence):
+        rest = sentence[match.end() :]
+        # the noun phrase after the share («кадастровой стоимости», «от всех доходов»),
+        # up to its last noun
+        phrase = []
+        tokens = list(tokenize(rest))
+        tokens = tokens[1:] if tokens and tokens[0].text.lower() == "от" else tokens
+        for token in tokens[:SHARE_WORDS]:
+            if part_of_speech(token.text) not in {*_MODIFIERS, "NOUN"}:
+                break
+            phrase.append(token)
+        nouns = [t for t in phrase if part_of_speech(t.text) == "NOUN"]
+        if nouns and any(lemma(t.text.lower()) in topic for t in phrase):
+            spans.append((match.start(), match.end() + nouns[-1].stop))
+    return spans
 
 
 def share_of_named(question: Question, sentence: str) -> bool:
     """The sentence states a percentage of a quantity the question names: «равным 70 %
     кадастровой стоимости» for a question naming «кадастровой стоимости»."""
-    topic = _content(question.topic)
-    for match in PERCENT.finditer(sentence):
-        after = [t.text for t in tokenize(sentence[match.end() :])][:SHARE_WORDS]
-        if any(lemma(w.lower()) in topic for w in after if w.isalpha()):
-            return True
-    return False
+    return bool(_share_spans(question, sentence))
+
+
+def named_shares(question: Question, sentence: str) -> tuple[str, ...]:
+    """For a sum asked by its noun («какой доход»), the shares of a named quantity the
+    sentence states after that noun («доход принимается равным 70 % кадастровой
+    стоимости» → «70 % кадастровой стоимости»), not those of a condition before it («если
+    цена ниже 70 % …»); empty without the noun in the sentence."""
+    noun = asked_noun(question)
+    if noun is None or value_type(question) not in SUMS:
+        return ()
+    tokens = list(tokenize(sentence))
+    at = next((t.start for t in tokens if lemma(t.text.lower()) == noun), -1)
+    if at < 0:
+        return ()
+    found = (sentence[a:b] for a, b in _share_spans(question, sentence) if a > at)
+    return tuple(dict.fromkeys(" ".join(v.split()) for v in found))
 
 
 def _states(question: Question, candidate: Candidate) -> bool:

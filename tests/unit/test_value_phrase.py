@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from finagent.answering.direct import sentence_lead
 from finagent.answering.evidence import Candidate
 from finagent.answering.value_phrase import (
     UPPER,
+    asked_noun,
     asked_phrase,
+    named_shares,
     prefer_named_phrase,
     share_of_named,
 )
@@ -90,3 +93,17 @@ def test_a_bound_is_named_by_any_of_its_words() -> None:
     other = "Добровольный сбор на предельные значения выручки составляет 5 % в день."
     found = ranked(FEE, capped, other, top=3.0, gap=0.5)
     assert prefer_named_phrase(question, found)[0].sentence == capped
+
+
+def test_the_lead_states_the_share_of_the_named_quantity_after_the_asked_noun() -> None:
+    question = build_question(
+        "Участок продали дешевле рыночной стоимости — какую выручку тогда признают?"
+    )
+    assert asked_noun(question) == "выручка"
+    assert named_shares(question, SHARE) == ("60 % рыночной стоимости",)
+    top = ranked(SALE, SHARE, top=2.0, gap=1.0)[0]
+    lead = sentence_lead(question, top)
+    assert lead[0].startswith("Выручка — 60 % рыночной стоимости")
+    # a share before the asked noun is the condition's, not the value
+    condition = "Если цена ниже 60 % рыночной стоимости, налог не взимается с выручки."
+    assert named_shares(question, condition) == ()
