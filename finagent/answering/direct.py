@@ -29,6 +29,7 @@ from finagent.answering.part_values import part_values
 from finagent.answering.qualifiers import VAT
 from finagent.answering.ranker import EXCEPTIONS, asked_conditions
 from finagent.answering.sentence_profile import profile, shown, values_of
+from finagent.answering.value_phrase import asked_noun, named_shares
 from finagent.language.cues import cue_lemmas, find_cue
 from finagent.language.lemmas import in_genitive, lemma
 from finagent.language.text import analyse
@@ -366,6 +367,11 @@ def lead_of(question: Question, top: Candidate) -> ValueLine | str:
     values = of_asked_head(question, quote, values)
     values = of_asked_clauses(question, top, quote, values)
     values = not_the_qualifying_tax(question, quote, values)
+    if not values and top.chunk.source != "user_docs":
+        # «какой доход берут» answered by «доход принимается равным 70 % кадастровой
+        # стоимости»: the asked noun and its share of the named quantity
+        if (shares := named_shares(question, quote)) and (noun := asked_noun(question)):
+            subject, values = noun, shares
     if not subject or not values or len(values) > MAX_VALUES:
         return f"{quote_lead(top)} «{quote}» [{top.number}]"
     return _value_line(subject, values, top, quote)

@@ -77,6 +77,7 @@ from finagent.answering.question_prompt import question_brief
 from finagent.answering.ranker import rank_learned
 from finagent.answering.stated_value import prefer_stated_value
 from finagent.answering.vague import clarification
+from finagent.answering.value_phrase import prefer_named_phrase
 from finagent.answering.worked_examples import prefer_rule
 from finagent.answering.year_coverage import uncovered_year
 from finagent.bootstrap import Deps
@@ -181,6 +182,7 @@ async def _rank(turn: TurnInput) -> tuple[list[Candidate], float | None]:
         ranked = prefer_general_case(turn.question, ranked)
         ranked = prefer_general_rule(turn.question, ranked)
         ranked = prefer_asked_subject(turn.question, ranked)
+        ranked = prefer_named_phrase(turn.question, ranked)
         ranked = prefer_asked_year(turn.question, ranked)
         ranked = prefer_code_point(turn.question, ranked)
         ranked = prefer_given_value(turn.question, ranked)
