@@ -1,6 +1,6 @@
 """Document values on document kinds nobody tuned on (stop 37, the `docs` lane): each
 asked part's own value, a threshold asked by «сверх какой суммы», an area asked by «какая
-площадь».
+площадь», a total asked met by a total payable row.
 
 The documents and questions are the lane's own wording (a debt settlement, a lease of a
 land plot, a loan schedule), not items of any evaluation set."""
@@ -11,8 +11,9 @@ from datetime import date
 
 import pytest
 
-from finagent.answering.card_evidence import QUALIFIED, CardAnswer, CardValue
+from finagent.answering.card_evidence import QUALIFIED, CardAnswer, CardValue, card_answers
 from finagent.answering.card_parts import card_further_parts, card_part_values
+from finagent.answering.context import build_context
 from finagent.answering.date_bounds import lemmas_bound
 from finagent.answering.direct import stated_values
 from finagent.answering.document_sentences import value_level
@@ -118,3 +119,42 @@ def test_an_area_is_a_count_in_square_metres(question: str) -> None:
 def test_a_sum_asked_first_asks_no_unit(question: str) -> None:
     asked = build_question(question, today=TODAY)
     assert asked.unit is None and asked.answer_type == "amount"
+
+
+# an invoice: the items' cells «Стоимость с НДС» and the «Всего к оплате» row
+INVOICE = (
+    "# Счёт-фактура № 15 от 2 июня 2026 г.\n\n"
+    "| № | Товар | Стоимость без НДС, руб. | Сумма НДС, руб. | Стоимость с НДС, руб. |\n"
+    "|---|---|---:|---:|---:|\n"
+    "| 1 | Кресло офисное | 50 000,00 | 11 000,00 | 61 000,00 |\n"
+    "| 2 | Стол рабочий | 30 000,00 | 6 600,00 | 36 600,00 |\n"
+    "| | **Всего к оплате** | **80 000,00** | **17 600,00** | **97 600,00** |\n"
+)
+# an act whose payable sum is what is left after an advance
+ACT = (
+    "# Акт № 9 сдачи-приёмки выполненных работ\n\n"
+    "**г. Тверь** — **30 апреля 2026 г.**\n\n"
+    "| № | Наименование работ | Сумма без НДС, руб. | Сумма НДС, руб. | Всего с НДС, руб. |\n"
+    "|---|---|---:|---:|---:|\n"
+    "| 1 | Окраска фасада | 100 000,00 | 22 000,00 | 122 000,00 |\n"
+    "| 2 | Замена водостоков | 40 000,00 | 8 800,00 | 48 800,00 |\n"
+    "| | **Итого** | **140 000,00** | **30 800,00** | **170 800,00** |\n"
+    "| | **Итого к оплате за вычетом аванса** | | | **120 800,00** |\n"
+)
+
+
+def _card_values(text: str, question: str) -> list[list[str]]:
+    card = build_card("d1", "doc.md", text)
+    chunk = Chunk(id="c", text=text, source="user_docs", title=card.title, document_id="d1")
+    asked = build_question(question, today=TODAY, cards=[card])
+    found = card_answers(asked, [card], build_context([chunk], [], 10_000))
+    return [[v.value for v in a.values] for a in found]
+
+
+def test_a_total_asked_is_the_total_payable_row_not_the_items_cells() -> None:
+    found = _card_values(INVOICE, "Счёт-фактура № 15: итого с НДС?")
+    assert found[0] == ["97 600,00 руб."]
+
+
+def test_a_total_of_its_own_leads_a_payable_sum_after_an_advance() -> None:
+    assert _card_values(ACT, "Сколько итого по акту № 9 с НДС?")[0] == ["170 800,00 руб."]
