@@ -600,6 +600,14 @@ def build_question(
         lemmas,
         words if len(words) == len(lemmas) else [],
     )
+    if (
+        parts
+        and answer_types[0] == "date"
+        and parts[0].answer_type == "amount"
+        and any(p.answer_type == "date" for p in parts[1:])
+    ):
+        # «Сколько … и до какого числа?»: the first part's sum leads, the date follows
+        answer_types = ["amount", *(t for t in answer_types if t != "amount")]
     unit = _asked_unit(lemmas, parts[0].own if parts else None)
     if unit and answer_types[0] in ("procedure", "unknown"):
         # «какая площадь офиса»: a count in the unit is asked, not a procedure

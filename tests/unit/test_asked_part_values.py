@@ -158,3 +158,28 @@ def test_a_total_asked_is_the_total_payable_row_not_the_items_cells() -> None:
 
 def test_a_total_of_its_own_leads_a_payable_sum_after_an_advance() -> None:
     assert _card_values(ACT, "Сколько итого по акту № 9 с НДС?")[0] == ["170 800,00 руб."]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Сколько нам должен вернуть арендодатель по соглашению и до какого числа?",
+        "Сколько мы должны доплатить подрядчику по акту и до какой даты?",
+    ],
+)
+def test_a_sum_asked_first_leads_the_date_asked_after_it(question: str) -> None:
+    asked = build_question(question, today=TODAY)
+    assert [p.answer_type for p in asked.parts] == ["amount", "date"]
+    assert asked.answer_types[:2] == ["amount", "date"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Когда и сколько мы заплатили поставщику аванса?",
+        "До какого числа и сколько нужно доплатить подрядчику?",
+    ],
+)
+def test_a_date_asked_first_still_leads(question: str) -> None:
+    asked = build_question(question, today=TODAY)
+    assert asked.answer_types[:2] == ["date", "amount"]
