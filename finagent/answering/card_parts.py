@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from finagent.answering.asked_values import number_of, own_numbers
-from finagent.answering.card_evidence import CardAnswer
+from finagent.answering.card_evidence import QUALIFIED, CardAnswer
 from finagent.answering.evidence import Candidate
 from finagent.answering.extractive import clean_sentence
 from finagent.answering.further_parts import further_parts
@@ -37,14 +37,57 @@ def _field_words(answers: Sequence[CardAnswer]) -> set[str]:
     return words - STOP_LEMMAS
 
 
+# the answer types a field of each kind states (a role no list holds is a party)
+_KIND_TYPES: dict[str, frozenset[str]] = {
+    "amount": frozenset({"amount", "limit"}),
+    "rate": frozenset({"rate", "limit"}),
+    "date": frozenset({"date"}),
+    "term": frozenset({"period", "date"}),
+    "party": frozenset({"party"}),
+}
+
+
+def _answered_types(answers: Sequence[CardAnswer]) -> frozenset[str]:
+    """The answer types the answering fields state by their kinds of value."""
+    kinds = {
+        "amount"
+        if a.key == QUALIFIED
+        else (FIELD_BY_KEY[a.key].kind if a.key in FIELD_BY_KEY else "party")
+        for a in answers
+    }
+    return frozenset(t for kind in kinds for t in _KIND_TYPES.get(kind, ()))
+
+
+def _by_type(
+    question: Question, answers: Sequence[CardAnswer]
+) -> tuple[list[AskedPart], list[AskedPart]]:
+    """When no part names a field (the amount read from «сколько», a role in the
+    document's own words), the first part of a type the fields state is theirs, and the
+    parts asking a value of another type are left («Сколько неустойки … и до какой
+    даты?»: the amount is the card's, the date is not)."""
+    answered = _answered_types(answers)
+    typed = [p for p in question.parts if p.answer_type in answered]
+    if not typed:
+        return [], []
+    left = [
+        p
+        for p in question.parts
+        if p is not typed[0] and p.answer_type != "unknown" and p.answer_type not in answered
+    ]
+    return typed[:1], left
+
+
 def _parts(
     question: Question, answers: Sequence[CardAnswer]
 ) -> tuple[list[AskedPart], list[AskedPart]]:
     """The parts naming an answering field, and those naming none — as many of the last
     of them as the fields leave unanswered (a field may answer a part by its kind of
-    value: «и до какого числа доплатить?» — the deposit's date)."""
+    value: «и до какого числа доплатить?» — the deposit's date); when no part names a
+    field, by the parts' types (:func:`_by_type`)."""
     named = _field_words(answers)
     covering = [p for p in question.parts if set(p.own) & named]
+    if not covering:
+        return _by_type(question, answers)
     free = max(len(question.parts) - len(answers), 0)
     uncovered = [p for p in question.parts if not set(p.own) & named]
     return covering, uncovered[len(uncovered) - free :] if free else []

@@ -9,6 +9,7 @@ mentions, not of the event. Prepositions are a closed class: they are matched as
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import pairwise
 from typing import Literal
@@ -78,6 +79,18 @@ def _asked_bounds(text: str) -> frozenset[Bound]:
             elif before in _START:
                 found.add("start")
     return frozenset(found)
+
+
+def lemmas_bound(lemmas: Sequence[str]) -> Bound | None:
+    """The end of a term a part of a question asks, read from its lemmas («и до какой
+    даты?» — the end); None when it asks both or neither."""
+    found: set[Bound] = set()
+    for before, word in pairwise(lemmas):
+        if word in _WHICH and before in _END:
+            found.add("end")
+        elif word in _WHICH and before in _START:
+            found.add("start")
+    return next(iter(found)) if len(found) == 1 else None
 
 
 def asks_lasting(question: Question) -> bool:

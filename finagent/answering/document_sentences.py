@@ -288,7 +288,8 @@ def value_level(question: Question, p: SentenceProfile, sentence: str) -> float:
     переходит» also the event it waits for, for «сколько мест» a count of places), only the
     date of a document it mentions («№ 3 от …») 0.5, none 0; a limit bounded in the clause
     («не более») and the price of one unit a «почём» question asks half a level more; a
-    period question asking its end («срок действия — до какого?») wants the end date (2)."""
+    period question asking its end («срок действия — до какого?») wants the end date (2);
+    a count in a unit of measure a quantity in that unit (1)."""
     kind = question.answer_type
     if kind == "date":
         bound = asked_bound(question)
@@ -305,6 +306,10 @@ def value_level(question: Question, p: SentenceProfile, sentence: str) -> float:
     if kind == "period" and deadline_dates(sentence):
         # «срок действия гарантии — до какого?»: the end of the term by its date
         return 2.0 if asked_bound(question) == "end" else 1.0
+    if kind == "amount" and question.unit:
+        # «какая площадь», «сколько квадратных метров»: a quantity in the asked unit; a
+        # sum of money states none
+        return 1.0 if any(unit == question.unit for unit, _ in p.measures) else 0.0
     level = 1.0 if states_type(p, kind) else 0.0
     if kind in ("amount", "limit") and not level and states_count(question, sentence):
         level = 1.0

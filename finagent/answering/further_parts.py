@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from finagent.answering.asked_values import number_of, own_numbers
 from finagent.answering.cut_sentences import names_other_years
+from finagent.answering.date_bounds import bounded_dates, lemmas_bound
 from finagent.answering.evidence import Candidate
 from finagent.answering.sentence_profile import profile, values_of
 from finagent.question.model import Question
@@ -96,8 +97,11 @@ def further_parts(question: Question, ranked: list[Candidate]) -> list[Candidate
         words = words_of[i]
         if i == answered or not words:
             continue
-        best: tuple[float, float, bool, float] | None = None
+        best: tuple[float, bool, float, bool, float] | None = None
         pick: Candidate | None = None
+        # «… и до какой даты?»: a date that ends a term («не позднее 30 октября»), not the
+        # date a document was signed or an event happened
+        bound = lemmas_bound(part.own) if part.answer_type == "date" else None
         for c in near:
             if any(c.sentence in s.sentence or s.sentence in c.sentence for s in chosen):
                 continue
@@ -113,7 +117,8 @@ def further_parts(question: Question, ranked: list[Candidate]) -> list[Candidate
             # in a document, the words of the whole question tell its rows apart next
             # («…проценты на остаток … и сколько зачислил?» — the row «Проценты на остаток»)
             named = _overlap(asked, lemmas) if document else 0.0
-            key = (overlap, named, c.number == top.number, c.score)
+            bounded = bound is not None and bool(bounded_dates(c.sentence, bound))
+            key = (overlap, bounded, named, c.number == top.number, c.score)
             if best is None or key > best:
                 best, pick = key, c
         if pick is not None:

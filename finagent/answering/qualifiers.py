@@ -160,6 +160,15 @@ def _class_score(wanted: str | None, own: str | None, clause: str | None) -> flo
     return 0.0
 
 
+def _final_score(wanted: str | None, own: str | None, clause: str | None) -> float:
+    """As :func:`_class_score`; but a total asked («итого с НДС») is met, more weakly than
+    by a total of its own, by a final figure that is a total payable («Всего к оплате»):
+    it is the whole sum, not an item's cell."""
+    if wanted == "total" and (own or clause) == "payable":
+        return _CLAUSE
+    return _class_score(wanted, own, clause)
+
+
 @dataclass(frozen=True)
 class Fit:
     score: float
@@ -187,7 +196,7 @@ def fit(question: Question, wanted: Qualifiers, context: Context, ignore: set[st
     parts = [
         _class_score(wanted.vat, own.vat, clause.vat),
         _class_score(wanted.basis, own.basis, clause.basis),
-        _class_score(wanted.final, own.final, clause.final),
+        _final_score(wanted.final, own.final, clause.final),
     ]
     words = {lm for lm in question.lemmas if lm not in STOP_LEMMAS and lm not in ignore}
     shared = {w for w in words if w.isalnum()} & set(context.clause)

@@ -175,7 +175,7 @@ def _cues(
 # asks a share, as «доля» does by itself; «до какого числа», «с какого момента», «при
 # каких условиях» name no quantity. A bound asked by a later part («какой вычет и до
 # какого дохода он даётся?») does not lead: the first part's type does.
-_BOUND_PREPOSITIONS = frozenset({"с", "со", "от", "до", "при", "свыше"})
+_BOUND_PREPOSITIONS = frozenset({"с", "со", "от", "до", "при", "свыше", "сверх"})
 _QUANTITY_NOUNS = frozenset(
     "сумма стоимость размер доход выручка часть величина объём объем количество цена "
     "площадь оборот численность выплата зарплата заработок".split()
@@ -498,9 +498,23 @@ def _with_parts(
     return list(dict.fromkeys([first, *known, *by_field]))
 
 
-def _asked_unit(lemmas: Sequence[str]) -> str | None:
+# a physical quantity measured in one unit whatever the document: «какая площадь офиса»
+# asks square metres (a sum of money is never an area)
+_MEASURED = {"площадь": "метр"}
+
+
+def _asked_unit(lemmas: Sequence[str], first: Sequence[str] | None = None) -> str | None:
     """The unit of measure right after «сколько» («сколько квадратных метров», «на
-    сколько тонн»): a count in that unit is asked."""
+    сколько тонн»): a count in that unit is asked; so does «какой» before the noun of a
+    physical quantity («какая площадь», «какова общая площадь») in the ``first`` part
+    (the whole question when it asks one thing: «Сколько без НДС … и какой площади
+    стенд?» asks a sum first)."""
+    asking = lemmas if first is None else first
+    for i, lm in enumerate(asking):
+        if lm in ("какой", "каков", "каковой") and i + 1 < len(asking):
+            nouns = [n for n in asking[i + 1 : i + 1 + HEAD_REACH] if n in _MEASURED]
+            if nouns:
+                return _MEASURED[nouns[0]]
     at = find_cue(lemmas, "сколько")
     while at >= 0:
         j = at + 1
@@ -586,6 +600,18 @@ def build_question(
         lemmas,
         words if len(words) == len(lemmas) else [],
     )
+    if (
+        parts
+        and answer_types[0] == "date"
+        and parts[0].answer_type == "amount"
+        and any(p.answer_type == "date" for p in parts[1:])
+    ):
+        # «Сколько … и до какого числа?»: the first part's sum leads, the date follows
+        answer_types = ["amount", *(t for t in answer_types if t != "amount")]
+    unit = _asked_unit(lemmas, parts[0].own if parts else None)
+    if unit and answer_types[0] in ("procedure", "unknown"):
+        # «какая площадь офиса»: a count in the unit is asked, not a procedure
+        answer_types = list(dict.fromkeys(["amount", *answer_types[1:]]))
     aligned = words if len(words) == len(lemmas) else []
     head = _asked_head(lemmas, aligned, answer_types[0]) if aligned else None
     # «какие суточные»: a plural-only value is one value, not several
@@ -625,7 +651,7 @@ def build_question(
         head=head,
         open_head=_open_head(lemmas, aligned, answer_types[0]) if aligned else None,
         parts=parts,
-        unit=_asked_unit(lemmas),
+        unit=unit,
         of_record=record[0],
         own_act=record[1],
         own_asked=record[2],
