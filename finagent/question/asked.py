@@ -20,7 +20,13 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel
 
-from finagent.language.lemmas import can_be, classifying_adjective, genitive, part_of_speech
+from finagent.language.lemmas import (
+    can_be,
+    classifying_adjective,
+    genitive,
+    part_of_speech,
+    role_in_nominative,
+)
 from finagent.question.tables import SCOPE_ADJECTIVES
 
 _QUESTION_WORDS = frozenset({"какой", "каков", "каковой", "сколько"})
@@ -115,7 +121,10 @@ def _attribute(words: Sequence[str], lemmas: Sequence[str], at: int) -> tuple[As
     complements = 0
     while end < len(words) and complements < _MAX_COMPLEMENTS:
         word = words[end]
-        if not genitive(word) or part_of_speech(word) not in ("NOUN", "ADJF"):
+        # «номер свидетельства»: pymorphy3 reads «свидетельства» as a plural nominative
+        # first; after a noun, a reading in the genitive is the complement's
+        of_head = not complements and not word[:1].isupper() and can_be(word, "gent")
+        if not (genitive(word) or of_head) or part_of_speech(word) not in ("NOUN", "ADJF"):
             break
         complements += part_of_speech(word) == "NOUN"
         end += 1
@@ -148,6 +157,10 @@ def asked_attributes(words: Sequence[str], lemmas: Sequence[str]) -> list[AskedA
         while at >= 0:
             attribute, end = _attribute(words, lemmas, at)
             attribute.role = who
+            if named:  # «как зовут главного бухгалтера»: named «главный бухгалтер»
+                first = at - 1 if at - 1 > i and can_be(words[at - 1], "ADJF") else at
+                role = role_in_nominative(list(words[first : at + 1]))
+                attribute.text = " ".join([role, *words[at + 1 : end]])
             found.append(attribute)
             i = end
             # «страховая сумма и франшиза»: a coordinated noun is asked too

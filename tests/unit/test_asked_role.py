@@ -28,3 +28,11 @@ def test_a_name_asked_by_its_role_asks_the_role(question: str, head: str) -> Non
 
 def test_a_name_alone_is_no_role() -> None:
     assert build_question("Как зовут Соколова?", TODAY).attributes == []
+
+
+def test_the_role_is_named_in_the_nominative() -> None:
+    """An abstention names the role as a reader writes it, not in the question's case."""
+    asked = build_question("Как зовут главного бухгалтера подрядчика?", TODAY).attributes
+    assert asked[0].text == "главный бухгалтер подрядчика"
+    asked = build_question("Как зовут главную кассиршу?", TODAY).attributes
+    assert asked[0].text == "главная кассирша"
