@@ -474,9 +474,7 @@ def coverage_abstention(
     # a period in a condition («если управляющий опоздает в декабре 2026, какая
     # неустойка?») is the case a held rule is applied to, not the period of a value asked
     dates = [d for d in question.dates if not in_condition(question.text, d)] if documents else []
-    months = (
-        [m for m in question.months if not in_condition(question.text, m)] if documents else []
-    )
+    months = [m for m in question.months if not in_condition(question.text, m)] if documents else []
     # a year asked as a period («оклад в 2024 году»), not the year of a month or a date
     years = (
         sorted(
@@ -590,9 +588,12 @@ def coverage_abstention(
             return _uncovered(attribute, searched)
     if complements and vocabulary:
         stems = _stems([*vocabulary, *(lm for t in texts for lm in t.lemmas)])
+        # a specific attribute («номер свидетельства») is of a thing the passages that may
+        # lend it speak of: a birth certificate in another document is not the deed asked
+        lent = _stems([lm for t in lenders for lm in t.lemmas])
         for attribute in complements:
             what = _complement(attribute, question.text) or ""
-            if what[:_STEM] not in stems:
+            if what[:_STEM] not in (stems if _generic(attribute.head) else lent):
                 return _uncovered(attribute, searched)
     return None
 

@@ -408,3 +408,15 @@ def test_a_period_in_a_condition_is_the_case_a_rule_applies_to() -> None:
     assert _abstains(late, [rule]) is None
     assert _abstains("В случае просрочки в марте 2027 года какие пени за день?", [rule]) is None
     assert _abstains("Сколько неустойки управляющий заплатил за декабрь 2026?", [rule]) == "date"
+
+
+def test_a_number_of_a_thing_only_another_document_speaks_of_is_declined() -> None:
+    """A birth certificate in a grant decision is not the ownership certificate of the
+    building a gift contract hands over."""
+    gift = "2.1. Даритель передаёт Одаряемому склад площадью 120 кв. м, кадастровый номер 50:1:2."
+    grant = "Материальная помощь выплачена на основании свидетельства о рождении ребёнка."
+    chunks = [_doc(gift, "Договор дарения")]
+    texts = {"gift": gift, "grant": grant}
+    question = "Какой номер свидетельства о праве собственности на склад?"
+    assert _abstains_with_cards(question, chunks, texts) == "attribute"
+    assert _abstains_with_cards("Какой кадастровый номер склада?", chunks, texts) is None
