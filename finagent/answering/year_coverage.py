@@ -21,10 +21,9 @@ from datetime import date
 from finagent.answering import messages
 from finagent.answering.abstention import Abstention
 from finagent.answering.edition import source_date
-from finagent.language.lemmas import lemma, part_of_speech
+from finagent.language.lemmas import lemma
 from finagent.question.conditions import in_condition
 from finagent.question.model import Question
-from finagent.question.tables import GENERIC_HEADS
 from finagent.state import Chunk
 
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
@@ -35,7 +34,6 @@ _GENERIC = frozenset(
 )
 
 
-_SUBJECT_PARTS = frozenset({"NOUN", "ADJF"})
 _YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 
 
@@ -48,17 +46,6 @@ def _years_of_subject(topic: set[str], chunks: Sequence[Chunk]) -> set[int]:
             if named and topic & {lemma(w) for w in _WORD.findall(sentence)}:
                 years |= named
     return years
-
-
-def _subject(question: Question) -> set[str]:
-    """The content words a figure is of: nouns and adjectives, not a verb («установят»,
-    «начиная») nor a word for a kind of value («сумма», «размер»), which the Code ties to
-    years of every other subject."""
-    return {
-        word
-        for word in set(question.topic) - _GENERIC - GENERIC_HEADS
-        if part_of_speech(word) in _SUBJECT_PARTS
-    }
 
 
 def uncovered_year(question: Question, chunks: Sequence[Chunk]) -> Abstention | None:
@@ -78,7 +65,7 @@ def uncovered_year(question: Question, chunks: Sequence[Chunk]) -> Abstention | 
     dated = [d.when for d in map(source_date, chunks) if d is not None]
     if not dated or max(dated) >= date(year, 1, 1):
         return None
-    dated_subject = _years_of_subject(_subject(question), chunks)
+    dated_subject = _years_of_subject(set(question.topic) - _GENERIC, chunks)
     if year in dated_subject or not dated_subject:
         return None
     # what the sources do cover: the years they state the subject for

@@ -82,12 +82,3 @@ def test_a_later_year_in_a_condition_is_the_case_not_the_period_asked() -> None:
         "Если прожиточный минимум в 2028 году не изменят, какой он будет?", TODAY
     )
     assert uncovered_year(question, [KB_2025, NK_2025]) is None
-
-
-def test_a_word_for_a_kind_of_value_or_a_verb_is_not_the_subject() -> None:
-    """«сумма» and «установят» stand beside the asked year in the Code on other subjects."""
-    other = NK_2025.model_copy(
-        update={"id": "nk-3", "text": "Начиная с 2029 года сумма налога установлена в рублях."}
-    )
-    question = build_question("На какую сумму установят прожиточный минимум с 2029 года?", TODAY)
-    assert uncovered_year(question, [KB_2025, other]) is not None
