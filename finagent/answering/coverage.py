@@ -9,7 +9,9 @@ Four checks, each an abstention when it fails:
 - numbers: a document number («счёт № 15») occurs after «№» in the user's documents;
 - date: in the user's documents, a calendar date the question names («остаток на 30
   апреля 2025») occurs in some passage: a value stated for another date is not it; a
-  month with its year («по акту за апрель 2025») occurs as such or as a date in it;
+  month with its year («по акту за апрель 2025») occurs as such or as a date in it; a
+  period in a conditional clause («если управляющий опоздает в декабре 2026, какая
+  неустойка?») names the case a held rule applies to and is not checked;
 - attributes: each specific attribute asked («ОГРН», «франшиза», «численность») — not a
   word for a kind of value such as «сумма» or «срок» (``GENERIC_HEADS``) — occurs by lemma,
   its abbreviation or full form, or a synonym the card fields list, in the passages that
@@ -56,6 +58,7 @@ from finagent.language.lemmas import (
 )
 from finagent.language.text import analyse
 from finagent.question.asked import AskedAttribute
+from finagent.question.conditions import in_condition
 from finagent.question.documents import institution_numbers
 from finagent.question.model import Question
 from finagent.question.tables import (
@@ -468,14 +471,16 @@ def coverage_abstention(
         if documents
         else []
     )
-    dates = list(question.dates) if documents else []
-    months = list(question.months) if documents else []
+    # a period in a condition («если управляющий опоздает в декабре 2026, какая
+    # неустойка?») is the case a held rule is applied to, not the period of a value asked
+    dates = [d for d in question.dates if not in_condition(question.text, d)] if documents else []
+    months = [m for m in question.months if not in_condition(question.text, m)] if documents else []
     # a year asked as a period («оклад в 2024 году»), not the year of a month or a date
     years = (
         sorted(
-            {y.year for y in question.years}
-            - {m.year for m in months}
-            - {d.value.year for d in dates}
+            {y.year for y in question.years if not in_condition(question.text, y)}
+            - {m.year for m in question.months}
+            - {d.value.year for d in question.dates}
         )
         if documents
         else []
@@ -583,9 +588,12 @@ def coverage_abstention(
             return _uncovered(attribute, searched)
     if complements and vocabulary:
         stems = _stems([*vocabulary, *(lm for t in texts for lm in t.lemmas)])
+        # a specific attribute («номер свидетельства») is of a thing the passages that may
+        # lend it speak of: a birth certificate in another document is not the deed asked
+        lent = _stems([lm for t in lenders for lm in t.lemmas])
         for attribute in complements:
             what = _complement(attribute, question.text) or ""
-            if what[:_STEM] not in stems:
+            if what[:_STEM] not in (stems if _generic(attribute.head) else lent):
                 return _uncovered(attribute, searched)
     return None
 
@@ -598,22 +606,30 @@ def _stems(lemmas: Sequence[str]) -> set[str]:
 
 
 def _complement(attribute: AskedAttribute, text: str) -> str | None:
-    """The noun a generic value word is of («лимит овердрафта», «сумма предоплаты»): what
-    the value is of must be spoken of by the user's documents, or the value is not theirs;
-    None for a name, an abbreviation, a tax or another value word («ставка НДС»)."""
+    """The noun an asked value is of («лимит овердрафта», «сумма предоплаты», «номер
+    страхового полиса»): what the value is of must be spoken of by the user's documents,
+    or the value is not theirs (a contract that only obliges to insure states no policy's
+    number); None for a name, an abbreviation, a tax or another value word («ставка
+    НДС»)."""
     # a qualified value («выкупная стоимость станка») is checked by its qualifier; what it
     # is of is then often the user's own word for the document's subject («станок»)
-    if not _generic(attribute.head) or len(attribute.lemmas) < 2 or attribute.qualifiers:
+    if len(attribute.lemmas) < 2 or attribute.qualifiers:
         return None
-    after = attribute.lemmas[1]
-    written = attribute.text.split()[1:2]
+    # the first noun after the head, past its adjectives: «номер страхового полиса» is
+    # a number of a «полис»
+    words = attribute.text.split()[1:]
+    at = next(
+        (i for i, lm in enumerate(attribute.lemmas[1:]) if part_of_speech(lm) != "ADJF"), None
+    )
+    if at is None or at >= len(words):
+        return None
+    after, written = attribute.lemmas[1 + at], words[at]
     if (
         len(after) < _STEM
         or _generic(after)
         or part_of_speech(after) != "NOUN"
-        or not written
-        or written[0][:1].isupper()
-        or written[0].lower() not in text.lower()
+        or written[:1].isupper()
+        or written.lower() not in text.lower()
     ):
         return None
     return after

@@ -61,6 +61,7 @@ ABSTAIN_YEAR_MISSING = (
     "годе; значение на {year} год "
     "по ним назвать нельзя — проверьте действующую редакцию или официальный источник."
 )
+ABSTAIN_YEAR_COVERED = "В источниках — значения за другие годы: {years}."
 ABSTAIN_AVAILABLE_DEFAULT = "налоги и финансы из базы знаний и ваших документов"
 
 # Which text an answer rests on, and the warning when every source predates the question's year.

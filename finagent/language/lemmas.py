@@ -83,6 +83,23 @@ def in_nominative(phrase: str) -> str:
     return " ".join(out)
 
 
+def role_in_nominative(words: list[str]) -> str:
+    """A role asked in an oblique case («главного бухгалтера», «главную кассиршу») in the
+    nominative singular, each adjective agreeing with the noun that ends it: «главный
+    бухгалтер», «главная кассирша»."""
+    if not words:
+        return ""
+    parses = _analyzer().parse(fold(words[-1]))
+    noun = next((p for p in parses if "NOUN" in p.tag), parses[0])
+    gender = noun.tag.gender or "masc"
+    out: list[str] = []
+    for word in words[:-1]:
+        adjective = next((p for p in _analyzer().parse(fold(word)) if "ADJF" in p.tag), None)
+        form = adjective.inflect({"nomn", "sing", gender}) if adjective else None
+        out.append(form.word if form is not None else word)
+    return " ".join([*out, noun.normal_form])
+
+
 def lemmas_of(words: list[str]) -> tuple[str, ...]:
     return tuple(lemma(word) for word in words)
 

@@ -6,7 +6,8 @@
   and the relative adjectives before it that name its kind («кадастровая стоимость»; not
   a scope such as «общая», «месячная»: ``SCOPE_ADJECTIVES``); «кто» with the noun it
   names, directly or through a copula («кто главный бухгалтер», «кто является
-  поручителем»), asks that role or position; a capitalised noun there is a name, not a
+  поручителем»), asks that role or position, and so does «как зовут» with its object
+  («как зовут главного бухгалтера»); a capitalised noun there is a name, not a
   role («кто Соколов»); a possessor between them is read past («какой у нас лимит»);
 - the proper names: capitalised words inside a sentence (organisations, people, places,
   streets), not abbreviations.
@@ -19,7 +20,13 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel
 
-from finagent.language.lemmas import classifying_adjective, genitive, part_of_speech
+from finagent.language.lemmas import (
+    can_be,
+    classifying_adjective,
+    genitive,
+    part_of_speech,
+    role_in_nominative,
+)
 from finagent.question.tables import SCOPE_ADJECTIVES
 
 _QUESTION_WORDS = frozenset({"какой", "каков", "каковой", "сколько"})
@@ -29,6 +36,9 @@ _MODIFIERS = frozenset({"ADJF", "PRTF", "ADVB", "PRCL", "NUMR"})
 # «кто» names a role through these («кто является поручителем», «кто выступает гарантом»)
 _WHO = "кто"
 _COPULAS = frozenset({"быть", "являться", "выступать"})
+# «как зовут», «как звать», «как величают» ask the name of the one the role names
+_HOW = "как"
+_CALLED = frozenset({"звать", "величать", "именовать"})
 _MAX_GAP = 4
 _LATIN = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*")
 _MAX_COMPLEMENTS = 2
@@ -80,6 +90,16 @@ def _role_after_who(words: Sequence[str], lemmas: Sequence[str], start: int) -> 
     at = _head_after(words, lemmas, start, _COPULAS)
     if at < 0 or words[at][:1].isupper():
         return -1
+    # «главного бухгалтера»: pymorphy3 reads «главного» as the noun «главное» first; an
+    # adjective's reading before a common noun is the role's modifier
+    following = at + 1
+    if (
+        following < len(words)
+        and can_be(words[at], "ADJF")
+        and _noun(words[following])
+        and not words[following][:1].isupper()
+    ):
+        return following
     return at
 
 
@@ -101,7 +121,10 @@ def _attribute(words: Sequence[str], lemmas: Sequence[str], at: int) -> tuple[As
     complements = 0
     while end < len(words) and complements < _MAX_COMPLEMENTS:
         word = words[end]
-        if not genitive(word) or part_of_speech(word) not in ("NOUN", "ADJF"):
+        # «номер свидетельства»: pymorphy3 reads «свидетельства» as a plural nominative
+        # first; after a noun, a reading in the genitive is the complement's
+        of_head = not complements and not word[:1].isupper() and can_be(word, "gent")
+        if not (genitive(word) or of_head) or part_of_speech(word) not in ("NOUN", "ADJF"):
             break
         complements += part_of_speech(word) == "NOUN"
         end += 1
@@ -122,7 +145,11 @@ def asked_attributes(words: Sequence[str], lemmas: Sequence[str]) -> list[AskedA
     i = 0
     while i < len(words):
         requested = lemmas[i] in _REQUESTS and part_of_speech(words[i]) == "VERB"
-        who = lemmas[i] == _WHO
+        # «как зовут главного бухгалтера»: a person's name asked by the role they hold
+        named = lemmas[i] == _HOW and i + 1 < len(words) and lemmas[i + 1] in _CALLED
+        who = lemmas[i] == _WHO or named
+        if named:
+            i += 1
         if lemmas[i] not in _QUESTION_WORDS and not requested and not who:
             i += 1
             continue
@@ -130,6 +157,10 @@ def asked_attributes(words: Sequence[str], lemmas: Sequence[str]) -> list[AskedA
         while at >= 0:
             attribute, end = _attribute(words, lemmas, at)
             attribute.role = who
+            if named:  # «как зовут главного бухгалтера»: named «главный бухгалтер»
+                first = at - 1 if at - 1 > i and can_be(words[at - 1], "ADJF") else at
+                role = role_in_nominative(list(words[first : at + 1]))
+                attribute.text = " ".join([role, *words[at + 1 : end]])
             found.append(attribute)
             i = end
             # «страховая сумма и франшиза»: a coordinated noun is asked too

@@ -364,3 +364,59 @@ def test_a_price_asked_for_today_is_a_market_state() -> None:
     assert _abstains("Почём сейчас поставщик продаёт стеллажи?", [contract]) == "date"
     assert _abstains("Какая сегодня цена стеллажа у поставщика?", [contract]) == "date"
     assert _abstains("По какой цене поставщик продаёт стеллажи?", [contract]) is None
+
+
+def test_a_number_of_a_thing_the_documents_only_speak_about_is_declined() -> None:
+    """A contract that obliges to insure states no policy's number; a number of what the
+    documents hold is answered (invented trust-management contract)."""
+    text = (
+        "5.2. Управляющий обязан застраховать склад от пожара на страховую сумму "
+        "не менее 9 000 000 рублей. Номер склада по техническому паспорту — 14."
+    )
+    chunks = [_doc(text, "Договор доверительного управления")]
+    texts = {"trust": text}
+    question = "Какой номер страхового полиса на склад?"
+    assert _abstains_with_cards(question, chunks, texts) == "attribute"
+    assert _abstains_with_cards("Какой номер склада по паспорту?", chunks, texts) is None
+
+
+def test_a_name_asked_by_a_role_needs_the_role_in_the_companys_passages() -> None:
+    """«Как зовут главного бухгалтера …»: a role the documents of that company do not name
+    is declined; a role they name is answered."""
+    act = _doc(
+        "Исполнитель: ООО «Кедр-Сервис», в лице генерального директора Зуева П. А. "
+        "Заказчик: ООО «Ольха», в лице директора Лунина Е. В.",
+        "Акт оказанных услуг",
+    )
+    contacts = _doc("Главный бухгалтер ООО «Липа» — Серова Н. К.", "Договор подряда")
+    accountant = "Как зовут главного бухгалтера ООО «Кедр-Сервис»?"
+    assert _abstains(accountant, [act, contacts]) == "attribute"
+    assert _abstains("Как зовут главного бухгалтера ООО «Липа»?", [act, contacts]) is None
+    director = "Как зовут генерального директора ООО «Кедр-Сервис»?"
+    assert _abstains(director, [act, contacts]) is None
+
+
+def test_a_period_in_a_condition_is_the_case_a_rule_applies_to() -> None:
+    """«если опоздаем в декабре 2026» names the event a held rule is applied to; a period
+    asked for outside a condition is still checked."""
+    rule = _doc(
+        "6.1. За просрочку перечисления дохода управляющий уплачивает неустойку 0,2 % от "
+        "суммы за каждый день просрочки.",
+        "Договор доверительного управления",
+    )
+    late = "Если управляющий опоздает с перечислением в декабре 2026, какая неустойка в день?"
+    assert _abstains(late, [rule]) is None
+    assert _abstains("В случае просрочки в марте 2027 года какие пени за день?", [rule]) is None
+    assert _abstains("Сколько неустойки управляющий заплатил за декабрь 2026?", [rule]) == "date"
+
+
+def test_a_number_of_a_thing_only_another_document_speaks_of_is_declined() -> None:
+    """A birth certificate in a grant decision is not the ownership certificate of the
+    building a gift contract hands over."""
+    gift = "2.1. Даритель передаёт Одаряемому склад площадью 120 кв. м, кадастровый номер 50:1:2."
+    grant = "Материальная помощь выплачена на основании свидетельства о рождении ребёнка."
+    chunks = [_doc(gift, "Договор дарения")]
+    texts = {"gift": gift, "grant": grant}
+    question = "Какой номер свидетельства о праве собственности на склад?"
+    assert _abstains_with_cards(question, chunks, texts) == "attribute"
+    assert _abstains_with_cards("Какой кадастровый номер склада?", chunks, texts) is None

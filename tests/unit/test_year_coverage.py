@@ -65,3 +65,20 @@ def test_the_sources_year_now_and_undated_sources_are_not_declined() -> None:
     assert uncovered_year(implicit, [KB_2025]) is None  # the dating warning says it instead
     assert uncovered_year(later, [user_doc]) is None
     assert uncovered_year(later, []) is None
+
+
+def test_a_day_of_a_later_year_is_declined_with_the_years_the_sources_cover() -> None:
+    question = build_question("Каким будет прожиточный минимум с 1 января 2028 года?", TODAY)
+    found = uncovered_year(question, [KB_2025, NK_2025])
+    assert found is not None and "2028" in found.reason
+    assert "2025" in found.missing and "17 733" not in found.missing
+    # a day of the sources' own year is theirs
+    covered = build_question("Каким был прожиточный минимум на 1 марта 2025 года?", TODAY)
+    assert uncovered_year(covered, [KB_2025, NK_2025]) is None
+
+
+def test_a_later_year_in_a_condition_is_the_case_not_the_period_asked() -> None:
+    question = build_question(
+        "Если прожиточный минимум в 2028 году не изменят, какой он будет?", TODAY
+    )
+    assert uncovered_year(question, [KB_2025, NK_2025]) is None
