@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -84,7 +85,7 @@ def save_lemmas(path: Path) -> bool:
     used = dict(_used)
     if all(_stored.get(word) == found for word, found in used.items()):
         return False
-    table = used
+    table = dict(itertools.islice(used.items(), LEMMA_FILE_MAX))
     for word, found in _stored.items():
         if len(table) >= LEMMA_FILE_MAX:
             break

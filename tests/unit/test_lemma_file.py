@@ -76,6 +76,11 @@ def test_the_file_keeps_this_process_words_first_up_to_its_size(
     assert save_lemmas(path)
     kept = json.loads(path.read_text(encoding="utf-8"))["lemmas"]
     assert kept == {"взносами": "взнос", "налогами": "налог"}
+    for word in ("сборами", "штрафами", "льготами"):
+        lemma(word)
+    assert save_lemmas(path)  # more new words than the file holds: the first ones
+    kept = json.loads(path.read_text(encoding="utf-8"))["lemmas"]
+    assert kept == {"взносами": "взнос", "сборами": "сбор"}
 
 
 async def test_the_composition_root_reads_and_writes_the_data_dir_file(tmp_path: Path) -> None:
