@@ -17,6 +17,7 @@ from pydantic_core import core_schema
 
 from finagent.clients.llm import ROLES, LLMRole, build_chat_model
 from finagent.config import Settings, get_settings
+from finagent.language.lemmas import load_lemmas, save_lemmas
 from finagent.legal.catalog import LawCatalog
 from finagent.observability import register_secrets
 from finagent.prompts import preload_prompts
@@ -174,6 +175,9 @@ class Root:
         catalog = LawCatalog(index, retriever.collection(KB))
         stack.push_async_callback(catalog.stop)  # a load still running ends before the index
         await asyncio.to_thread(_prepare_files, settings)
+        # the lemmas of the last process: its words are not parsed again (saved at close)
+        await asyncio.to_thread(load_lemmas, settings.lemma_file)
+        stack.push_async_callback(asyncio.to_thread, save_lemmas, settings.lemma_file)
         persistence = await open_persistence(settings, stack)
         documents = DocumentStore(persistence.store)
         if self._with_tools:

@@ -335,6 +335,11 @@ class Settings(BaseSettings):
         return self.reports_dir or self.data_dir / "reports"
 
     @property
+    def lemma_file(self) -> Path:
+        """pymorphy3's lemmas kept between processes (``finagent.language.lemmas``)."""
+        return self.data_dir / "lemmas.json"
+
+    @property
     def llm_enabled(self) -> bool:
         """An LLM is used when a key is given or a model is named explicitly."""
         return self.llm_api_key is not None or self.llm_model is not None

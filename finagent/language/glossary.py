@@ -9,18 +9,18 @@ from __future__ import annotations
 from functools import cache
 from importlib import resources
 
-import yaml
 from razdel import tokenize
 
 from finagent.language.cues import has_any
 from finagent.language.lemmas import lemma
+from finagent.yaml_data import load_yaml
 
 
 @cache
 def glossary() -> tuple[tuple[tuple[str, ...], str], ...]:
     """The (cues, Code term) pairs of the shipped glossary, in file order."""
     text = resources.files("finagent.language").joinpath("data/glossary.yaml").read_text("utf-8")
-    rows = yaml.safe_load(text) or []
+    rows = load_yaml(text) or []
     return tuple((tuple(str(c) for c in row["cues"]), str(row["term"])) for row in rows)
 
 

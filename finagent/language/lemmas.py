@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
+import json
+import os
 import re
 from functools import cache, lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -27,6 +31,24 @@ def fold(word: str) -> str:
     return word.lower().replace("ё", "е")
 
 
+# A data dir's lemma file (``load_lemmas``/``save_lemmas``, called by the composition
+# root): pymorphy3's answers kept between processes, so a command does not parse again the
+# thousands of words its cue tables, its documents and the Code's passages share with the
+# last one. Stamped with the versions that decide a lemma; another stamp is ignored.
+LEMMA_RULES = 1  # bump when ``lemma`` reads words differently
+LEMMA_FILE_MAX = 50_000  # words kept, those of the last process first
+_stored: dict[str, str] = {}  # read from the file
+_used: dict[str, str] = {}  # parsed or read by this process, in order of first use
+
+
+def _stamp() -> str:
+    import pymorphy3
+    import pymorphy3_dicts_ru
+
+    dicts = getattr(pymorphy3_dicts_ru, "__version__", "")
+    return f"{LEMMA_RULES}/{pymorphy3.__version__}/{dicts}"
+
+
 @lru_cache(maxsize=200_000)
 def lemma(word: str) -> str:
     """The most probable normal form of ``word``, folded; non-Cyrillic words just folded."""
@@ -34,7 +56,50 @@ def lemma(word: str) -> str:
     # abbreviations (ИНН, НДС, УПД, ООО) are their own lemmas: «ИНН» is not the name «Инна»
     if not any("а" <= ch <= "я" for ch in folded) or (word.isupper() and len(word) <= 6):
         return folded
-    return fold(_analyzer().parse(folded)[0].normal_form)
+    found = _stored.get(word)
+    if found is None:
+        found = fold(_analyzer().parse(folded)[0].normal_form)
+    _used[word] = found
+    return found
+
+
+def load_lemmas(path: Path) -> int:
+    """Read the lemmas a previous process saved to ``path``; how many (0 when the file is
+    missing, unreadable or stamped by other versions)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return 0
+    if not isinstance(data, dict) or data.get("stamp") != _stamp():
+        return 0
+    table = data.get("lemmas")
+    if not isinstance(table, dict):
+        return 0
+    _stored.update({k: v for k, v in table.items() if isinstance(v, str)})
+    return len(table)
+
+
+def save_lemmas(path: Path) -> bool:
+    """Write this process's lemmas, then the file's others, up to ``LEMMA_FILE_MAX``, to
+    ``path`` (atomically); nothing when this process parsed no new word. Whether written."""
+    used = dict(_used)
+    if all(_stored.get(word) == found for word, found in used.items()):
+        return False
+    table = dict(itertools.islice(used.items(), LEMMA_FILE_MAX))
+    for word, found in _stored.items():
+        if len(table) >= LEMMA_FILE_MAX:
+            break
+        table.setdefault(word, found)
+    text = json.dumps({"stamp": _stamp(), "lemmas": table}, ensure_ascii=False)
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:  # a cache: a read-only or full disk costs speed, never the command
+        tmp.unlink(missing_ok=True)
+        return False
+    _stored.update(table)
+    return True
 
 
 def counted(n: int, noun: str) -> str:

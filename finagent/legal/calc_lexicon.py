@@ -14,10 +14,9 @@ from functools import cache, lru_cache
 from importlib.resources import files
 from typing import Any
 
-import yaml
-
 from finagent.language.cues import cue_lemmas
 from finagent.language.lemmas import normal_forms
+from finagent.yaml_data import load_yaml
 
 
 @dataclass(frozen=True)
@@ -29,7 +28,7 @@ class Replacement:
 @cache
 def lexicon() -> dict[str, Any]:
     text = files("finagent.legal").joinpath("data/calc_lexicon.yaml").read_text("utf-8")
-    data: dict[str, Any] = yaml.safe_load(text)
+    data: dict[str, Any] = load_yaml(text)
     return data
 
 

@@ -20,8 +20,6 @@ from importlib.resources import files
 from itertools import pairwise
 from typing import Any
 
-import yaml
-
 from finagent.language.lemmas import done, grammatical_case, part_of_speech
 from finagent.legal.calc_lexicon import canonical, document_names, lexicon, phrases, word_set
 from finagent.legal.calc_text import CUE_WINDOW, CalcText, Word, content_phrase
@@ -33,6 +31,7 @@ from finagent.legal.periods import (
 )
 from finagent.legal.question_days import QuestionDay, marked_day
 from finagent.legal.references import find_references
+from finagent.yaml_data import load_yaml
 
 Phrase = tuple[str, ...]
 ASKED_WEIGHT = 3
@@ -74,7 +73,7 @@ def _phrases(items: list[Any], terms: bool = False) -> tuple[Phrase, ...]:
 @cache
 def row_cues() -> dict[str, RowCues]:
     """The cues of every row, a narrowing row's with those of the row it extends."""
-    raw: dict[str, dict[str, Any]] = yaml.safe_load(
+    raw: dict[str, dict[str, Any]] = load_yaml(
         files("finagent.legal").joinpath("data/period_cues.yaml").read_text("utf-8")
     )
 

@@ -15,9 +15,8 @@ from functools import cache
 from importlib.resources import files
 from typing import Any
 
-import yaml
-
 from finagent.legal.deadlines import Unit
+from finagent.yaml_data import load_yaml
 
 
 @dataclass(frozen=True)
@@ -43,7 +42,7 @@ class ProceduralPeriod:
 
 @cache
 def procedural_periods() -> tuple[ProceduralPeriod, ...]:
-    raw: list[dict[str, Any]] = yaml.safe_load(
+    raw: list[dict[str, Any]] = load_yaml(
         files("finagent.legal").joinpath("data/procedural_periods.yaml").read_text("utf-8")
     )
     return tuple(
@@ -75,7 +74,7 @@ def period_by_id() -> dict[str, ProceduralPeriod]:
 def period_points() -> dict[str, frozenset[str]]:
     """The points of each article of the table whose text states a period (scanned from
     the Code, data/period_points.yaml): a cited one without a row is asked back."""
-    raw: dict[str, list[str]] = yaml.safe_load(
+    raw: dict[str, list[str]] = load_yaml(
         files("finagent.legal").joinpath("data/period_points.yaml").read_text("utf-8")
     )
     return {str(article): frozenset(map(str, points)) for article, points in raw.items()}

@@ -19,17 +19,16 @@ from __future__ import annotations
 from functools import cache
 from importlib import resources
 
-import yaml
-
 from finagent.language.lemmas import can_be
 from finagent.language.text import analyse
+from finagent.yaml_data import load_yaml
 
 
 @cache
 def _words(key: str) -> tuple[str, ...]:
     """One word list of ``data/requests.yaml``, in file order."""
     path = resources.files("finagent.question").joinpath("data/requests.yaml")
-    table = yaml.safe_load(path.read_text("utf-8")) or {}
+    table = load_yaml(path.read_text("utf-8")) or {}
     return tuple(str(w) for w in table[key])
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-import yaml
+from finagent.yaml_data import load_yaml
 
 _PLACEHOLDER = re.compile(r"\{([A-Z_]+)\}")
 
@@ -30,7 +30,7 @@ def _join(value: str | list[str]) -> str:
 def rule_patterns() -> RulePatterns:
     """The data file parsed: pieces joined and ``{NAME}`` replaced by fragment NAME."""
     text = resources.files("finagent.routing").joinpath("data/rules.yaml").read_text("utf-8")
-    raw = yaml.safe_load(text)
+    raw = load_yaml(text)
     fragments = {name: _join(value) for name, value in raw["fragments"].items()}
 
     def fill(pattern: str) -> str:
