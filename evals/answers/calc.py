@@ -80,6 +80,7 @@ CALC_HOLDOUT_V14 = DATASETS_DIR / "calc_holdout_v14.jsonl"
 CALC_HOLDOUT_V15 = DATASETS_DIR / "calc_holdout_v15.jsonl"
 CALC_HOLDOUT_V16 = DATASETS_DIR / "calc_holdout_v16.jsonl"
 CALC_HOLDOUT_V17 = DATASETS_DIR / "calc_holdout_v17.jsonl"
+CALC_HOLDOUT_V18 = DATASETS_DIR / "calc_holdout_v18.jsonl"
 CALC_DATASETS = [
     CALC_DEV,
     CALC_DEV_EXTRA,
@@ -103,6 +104,7 @@ CALC_DATASETS = [
     CALC_HOLDOUT_V15,
     CALC_HOLDOUT_V16,
     CALC_HOLDOUT_V17,
+    CALC_HOLDOUT_V18,
 ]
 # the evaluation's "today": questions without a year take this year; the responder serves
 # key rates up to this day (the last shipped step holding after its as_of)
