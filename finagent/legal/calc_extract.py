@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from finagent.legal.calc_lexicon import phrases
+from finagent.legal.calc_lexicon import phrases, word_set
 from finagent.legal.calc_request import CalcRequest, Missing
 from finagent.legal.calc_text import CalcText, read_question
 from finagent.legal.deadline_reading import read_deadline
@@ -39,8 +39,17 @@ def asks_penalty(text: CalcText) -> bool:
     if not text.has(PENALTY):
         return False
     asked_penalty = any(w.lemma == PENALTY[0] and w.asked for w in text.words)
-    asks_date = any(text.words[first].asked for first, _ in text.asking_phrases)
+    asks_date = any(
+        text.words[first].asked and not _asks_delay(text, first + size)
+        for first, size in text.asking_phrases
+    )
     return asked_penalty or not asks_date
+
+
+def _asks_delay(text: CalcText, after: int) -> bool:
+    """An asking phrase of a count of days followed by a word of delay («Сколько дней
+    просрочки и какая пеня?»): it asks the days of the пени's own count, not a period."""
+    return after < len(text.words) and text.words[after].lemma in word_set("late_words")
 
 
 def _asks_amount(text: CalcText) -> bool:
