@@ -30,7 +30,12 @@ from finagent.answering.calc_penalty import answer_penalty, future_rate_answer
 from finagent.answering.calc_referee import Verdict, disagreement_question, referee
 from finagent.answering.calc_verify import consultable, verify
 from finagent.error_report import report
-from finagent.legal.calc_extract import FUTURE_KEY_RATE, JURISDICTION, extract_calc_request
+from finagent.legal.calc_extract import (
+    FUTURE_KEY_RATE,
+    JURISDICTION,
+    extract_calc_request,
+    told_receipt,
+)
 from finagent.legal.calc_lexicon import document_names, lexicon
 from finagent.legal.calc_llm import LlmReader, llm_calc_request
 from finagent.legal.calc_request import CalcRequest, Missing
@@ -73,6 +78,12 @@ _MAIL = (
     "отправки (п. 4 ст. 31 НК РФ)."
 )
 
+
+_UNDATED_EVENT = "От какой даты считать срок (дата события, с которого он начинается)?"
+_RECEIVED_ON = (
+    "Какого числа документ из инспекции получен (по ТКС или в личном кабинете — дата "
+    "получения, а не отправки)? Срок ответа считается со дня получения."
+)
 
 _LISTED = 6  # rows of a cited article named in a question back
 
@@ -124,7 +135,7 @@ def _event_question(req: CalcRequest) -> str:
             f"{named}. От какого из них считать срок?"
         )
     if row is None:
-        return "От какой даты считать срок (дата события, с которого он начинается)?"
+        return _UNDATED_EVENT
     return f"Какого числа было событие, от которого считается срок: {row.event}?"
 
 
@@ -215,12 +226,21 @@ async def answer_request(
         return CalcOutcome("", False, {"calc": "a period asked in general"}, "not_calc")
     asked = clarification(req)
     if asked is not None:
+        received = (
+            req.kind == "deadline"
+            and not req.dates
+            and told_receipt(read_question(question), dated=False)
+        )
         if "procedure" in req.missing and not req.dates and req.kind == "deadline":
-            # neither a period nor a date: not a calculation the table knows
-            return CalcOutcome("", False, {"missing": req.missing}, "not_calc")
+            if not received:
+                # neither a period nor a date: not a calculation the table knows
+                return CalcOutcome("", False, {"missing": req.missing}, "not_calc")
         demand = _demand_question(question) if "procedure" in req.missing else None
         if demand is not None and _PROCEDURE in asked:
             asked = asked.replace(_PROCEDURE, demand)
+        if received and req.row_id is None and _UNDATED_EVENT in asked:
+            # a document from the inspection told received, undated: its day is asked
+            asked = asked.replace(_UNDATED_EVENT, _RECEIVED_ON)
         return CalcOutcome(asked, True, {"missing": req.missing}, "clarify")
     if req.kind == "penalty":
         return await answer_penalty(req, registry, ctx, today)

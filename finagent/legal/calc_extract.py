@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from finagent.legal.calc_lexicon import phrases
+from finagent.legal.calc_lexicon import phrases, word_set
 from finagent.legal.calc_request import CalcRequest, Missing
 from finagent.legal.calc_text import CalcText, read_question
 from finagent.legal.deadline_reading import read_deadline
@@ -39,8 +39,17 @@ def asks_penalty(text: CalcText) -> bool:
     if not text.has(PENALTY):
         return False
     asked_penalty = any(w.lemma == PENALTY[0] and w.asked for w in text.words)
-    asks_date = any(text.words[first].asked for first, _ in text.asking_phrases)
+    asks_date = any(
+        text.words[first].asked and not _asks_delay(text, first + size)
+        for first, size in text.asking_phrases
+    )
     return asked_penalty or not asks_date
+
+
+def _asks_delay(text: CalcText, after: int) -> bool:
+    """An asking phrase of a count of days followed by a word of delay («Сколько дней
+    просрочки и какая пеня?»): it asks the days of the пени's own count, not a period."""
+    return after < len(text.words) and text.words[after].lemma in word_set("late_words")
 
 
 def _asks_amount(text: CalcText) -> bool:
@@ -71,20 +80,27 @@ def looks_like_calc(question: str) -> bool:
     # run from («бумагу из инспекции получили 4 августа»: which period is then asked back)
     # (a length asked with the date of a receipt too: «пришло письмо 5 марта, в какой срок
     # ответить?»)
-    dated_event = (asks_day and any(w.event for w in text.words)) or _dated_receipt(text)
+    # (a day asked with no date at all: «Пришло требование из налоговой. До какого числа
+    # ответить?» is asked back for the day of receipt, and for the demand's kind)
+    dated_event = (
+        (asks_day and any(w.event for w in text.words))
+        or told_receipt(text)
+        or (asks_day and not text.days and told_receipt(text, dated=False))
+    )
     return bool(rank_rows(text, [])) or bool(stated_periods(text)) or dated_event
 
 
-def _dated_receipt(text: CalcText) -> bool:
-    """A story sentence tells that a document from the inspection was received on a day
-    («Получили из инспекции документ по ТКС 12 ноября 2025, до какого числа ответить?»):
-    the period asked then runs from it, whichever document it was (the calc node asks
-    which)."""
-    dated = {text.words[text.day_words(k)[0]].sentence for k in range(len(text.days))}
+def told_receipt(text: CalcText, dated: bool = True) -> bool:
+    """A story sentence tells that a document from the inspection was received («Получили
+    из инспекции документ по ТКС 12 ноября 2025, до какого числа ответить?»): the period
+    asked then runs from it, whichever document it was (the calc node asks which). With
+    ``dated`` the sentence must date it; without, any story sentence counts (the day of
+    receipt is then asked back too)."""
+    dated_sentences = {text.words[text.day_words(k)[0]].sentence for k in range(len(text.days))}
     told = {
         w.sentence
         for w in text.words
-        if w.sentence in dated
+        if (not dated or w.sentence in dated_sentences)
         and w.lemma in _RECEIPT
         and w.pos == "VERB"
         and not w.asked

@@ -11,7 +11,7 @@ window of one sentence: «требование о представлении д�
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, cached_property
 
 from finagent.language.countries import country_of_adjective
@@ -113,6 +113,9 @@ class CalcText:
     asks: bool = False  # whether an asking phrase was found at all
     asking_phrases: tuple[tuple[int, int], ...] = ()  # (first word, size) of each one
     head: int | None = None  # the asked action: the first naming verb (or noun) asked
+    # a party the speaker speaks as («наш банк») when no first-person pronoun stands for
+    # it: its noun's lemma and the word naming it; the actor of an asked action with none
+    speaker_party: dict[str, int] = field(default_factory=dict)
 
     @cached_property
     def content(self) -> list[int]:
@@ -171,7 +174,38 @@ class CalcText:
             spread = None
         if spread is not None and (strict is None or self._asked(spread) > self._asked(strict)):
             return spread, False
-        return (strict, True) if strict is not None else None
+        if strict is None:
+            return self._implied_actor(phrase, ordered=ordered, window=window)
+        return strict, True
+
+    def _implied_actor(
+        self, phrase: Sequence[str], *, ordered: bool, window: int | None
+    ) -> tuple[set[int], bool] | None:
+        """A phrase opening with the party the speaker speaks as («банк сообщить») whose
+        action the asking part holds with no actor of its own: «Наш банк открыл счет …
+        Когда крайний срок для сообщения?» (the speaker's party is the actor left out)."""
+        party = self.speaker_party.get(phrase[0])
+        if party is None or len(phrase) < 2:
+            return None
+        rest = self.match(phrase[1:], ordered=ordered, loose=False, window=window)
+        if rest is None and len(phrase) == 2 and self.head is not None:
+            # «срок для уведомления налоговой»: a document's noun asked as the action
+            verbs: dict[str, str] = lexicon()["action_nouns"]
+            verb = verbs.get(self.words[self.head].lemma)
+            if verb is not None and canonical_phrase(verb) == (phrase[1],):
+                rest = ({self.head}, True)
+        if rest is None or not all(self.words[i].asked for i in rest[0]):
+            return None
+        actors = word_set("actors")
+        if any(
+            w.asked
+            and w.case == "nomn"
+            and w.lemma in actors
+            and not (k and self.words[k - 1].pos == "PREP")  # «сообщить в ИФНС»
+            for k, w in enumerate(self.words)
+        ):
+            return None  # «когда инспекция должна сообщить»: another actor is named
+        return rest[0] | {party}, True
 
     def _narrowed(self, i: int, phrase: Sequence[str]) -> bool:
         """Whether word ``i`` is qualified by a narrowing word the phrase does not hold
@@ -338,8 +372,8 @@ def read_question(text: str) -> CalcText:
     _split_after_abbreviations(words)
     _mark_grants(words)
     _mark_speaker_workplace(words)
-    _mark_speaker_role(words)
-    out = CalcText(folded, words, days, analysed)
+    party = _mark_speaker_role(words)
+    out = CalcText(folded, words, days, analysed, speaker_party=party)
     _mark_denied(out)
     _mark_asked(out)
     _mark_frames(out)
@@ -391,32 +425,34 @@ def _bearer_nouns() -> tuple[tuple[str, tuple[str, ...]], ...]:
     )
 
 
-def _mark_speaker_role(words: list[Word]) -> None:
+def _mark_speaker_role(words: list[Word]) -> dict[str, int]:
     """«Вопрос от банка: … мы обязаны сообщить», «Мы — банк», «наш банк открыл счет», «я
     юрист банка», «как агент мы удержали»: the speaker speaks as a party that bears duties
     of its own (a row's ``bearer``), named anywhere in the question, so its first-person
     pronouns take that party's noun and the actor cues («банк сообщить») find the speaker.
-    Not when the party acts on the speaker («банк открыл нам счет», «от банка пришло»)."""
+    Not when the party acts on the speaker («банк открыл нам счет», «от банка пришло»).
+    Without a first-person pronoun the party's noun and the word naming it are returned:
+    the actor an asked action leaves out (``CalcText.speaker_party``)."""
     speakers = [w for w in words if w.lemma in _SPEAKERS]
-    if not speakers:
-        return
     lemmas = [w.lemma for w in words]
-    roles: set[str] = set()
+    roles: dict[str, int] = {}
     for noun, phrase in _bearer_nouns():
         for i in range(len(words) - len(phrase) + 1):
             if tuple(lemmas[i : i + len(phrase)]) == phrase and _speaks_as(words, i):
-                roles.add(noun)
-    if roles:
-        for w in speakers:
-            w.forms = w.forms | roles
+                roles.setdefault(noun, i + len(phrase) - 1)
+    if not speakers:
+        return roles
+    for w in speakers:
+        w.forms = w.forms | set(roles)
+    return {}
 
 
 def _speaks_as(words: list[Word], i: int) -> bool:
     """Whether the party named at ``i`` is the speaker: a possessive («наш банк», «у нас в
-    банке»), a first-person subject linked to it («мы — банк», «мы как банк», «как агент
-    мы»), a sender («Вопрос от банка», «пишу из банка», «от имени банка») or a staff noun
-    («сотрудник банка»); and it does not act on the speaker in its sentence (a
-    first-person pronoun in an oblique case, a verb of receipt after «от»)."""
+    банке», «у себя в банке»), a first-person subject linked to it («мы — банк», «мы как
+    банк», «как агент мы»), a sender («Вопрос от банка», «пишу из банка», «от имени
+    банка») or a staff noun («сотрудник банка»); and it does not act on the speaker in its
+    sentence (a first-person pronoun in an oblique case, a verb of receipt after «от»)."""
     sentence = [w for w in words if w.sentence == words[i].sentence]
     at = sentence.index(words[i])
     oblique = any(
@@ -429,7 +465,7 @@ def _speaks_as(words: list[Word], i: int) -> bool:
         return False
     before = [w.lemma for w in sentence[max(0, at - 3) : at]]
     prev = before[-1] if before else ""
-    if prev in _POSSESSIVES or before[-3:] == ["у", "мы", "в"]:
+    if prev in _POSSESSIVES or before[-3:] in (["у", "мы", "в"], ["у", "себя", "в"]):
         return True
     subject = [
         k
