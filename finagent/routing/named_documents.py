@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from finagent.cards.doc_types import BY_KEY, DOC_TYPES, GENERIC, DocType
+from finagent.cards.fields import ROLES
 from finagent.cards.model import DocumentCard
 from finagent.cards.title import doc_type_of
 from finagent.language.cues import cue_lemmas, find_cue
@@ -39,6 +40,7 @@ from finagent.question.model import Question
 from finagent.question.parts import QUESTION_WORDS
 from finagent.routing.corpus_lemmas import corpus_lemmas
 from finagent.routing.distinctive import distinctive_terms
+from finagent.routing.held_time import names_held_time
 from finagent.routing.subject import subject_words
 from finagent.routing.unheld import unheld_detail
 
@@ -110,6 +112,16 @@ class NamedDocuments:
     of_record: bool = False
     # and of an act of the user's own (``Question.own_act``): «сколько мы заплатили …»
     own_act: bool = False
+    # some card is named by a party role, whoever speaks («сколько банк начислил …?» of a
+    # user holding a bank statement); ``roles`` when the question is the user's own
+    held_role: bool = False
+    # a day or month the question names is one a held document dates a line by
+    # (``finagent.routing.held_time``: «ушёл единый налоговый платёж 28 марта»)
+    held_time: bool = False
+    # the kind of document named is the question's topic, not its source: no «по», «в»,
+    # «из», number or party ties it to a document («сколько дней на выставление
+    # счёта-фактуры после отгрузки?»)
+    kind_as_topic: bool = False
     # the kind of document named is a word the law uses everywhere («требование», «акт»)
     common_kind: bool = False
     # a held kind named as the source of what it states («какие доходы показаны в
@@ -561,6 +573,30 @@ def _speaks_of_own(question: Question) -> bool:
     return any(first_person(word) for word in _WORD.findall(question.text))
 
 
+# the words of every party role the cards know («банк», «исполнитель», «арендодатель»)
+_ROLE_WORDS = frozenset(w for role in ROLES for cue in role.cues for w in cue_lemmas(cue))
+
+
+def _held_role(question: Question) -> bool:
+    """Some card is named by a party role, and no role word is written as part of a name:
+    «Банк России» is the regulator, not the bank of the user's statement."""
+    if not any("роль" in m.reasons for m in question.documents):
+        return False
+    return not ({lemma(name) for name in question.names} & _ROLE_WORDS)
+
+
+def _held_time(question: Question, cards: Sequence[DocumentCard]) -> bool:
+    """A sum of an act already done, on a day or in a month a held document dates a line
+    by, and no name the user's parties lack: a dated line of theirs («сколько ушло 28
+    марта?»), not an institution's act («на сколько Банк России поднял ставку в марте?»)."""
+    if not question.of_record or question.answer_type != "amount":
+        return False
+    known = _card_names(cards)
+    if any(fold(name) not in known for name in question.names):
+        return False
+    return names_held_time(question.text, cards)
+
+
 def named_documents(question: Question, cards: Sequence[DocumentCard]) -> NamedDocuments:
     """What of ``cards`` (the user's) the turn's ``question`` names."""
     if not cards:
@@ -582,6 +618,11 @@ def named_documents(question: Question, cards: Sequence[DocumentCard]) -> NamedD
         precise_ids=precise,
         typed=typed,
         roles=any("роль" in m.reasons for m in question.documents) and own,
+        held_role=_held_role(question),
+        held_time=_held_time(question, cards),
+        kind_as_topic=start >= 0
+        and not _as_source(question.lemmas, start, end)
+        and not _of_party(question, end),
         names=terms.names,
         rare=terms.rare,
         own_names=terms.everywhere,

@@ -203,29 +203,41 @@ def _sure_otherwise(prediction: Prediction | None, named: NamedDocuments) -> boo
     """The classifier is surer of another route than a document word alone can outweigh: a
     kind of the user's cards needs ``TYPE_ONLY_VETO`` and must be a word the law uses
     everywhere («по требованию», not «по выписке»); another word less."""
-    if named.typed and not named.common_kind:
+    if named.typed and not named.common_kind and not named.kind_as_topic:
         return False
-    veto = TYPE_ONLY_VETO if named.typed else IMPERSONAL_TYPE_VETO
+    # a kind of theirs only as the question's topic («на выставление счёта-фактуры») names
+    # no document of theirs, as a word that is no kind of theirs does not
+    veto = TYPE_ONLY_VETO if named.typed and not named.kind_as_topic else IMPERSONAL_TYPE_VETO
     return prediction is not None and prediction.label != "S1" and prediction.probability >= veto
 
 
 def own_act_decision(text: str, decision: Decision, named: NamedDocuments) -> Decision:
     """The documents for a question of what the user did («сколько мы заплатили … в
     марте», «какой налог у нас вышел за 2025 год») that the classifier sent to the law or
-    the news: it is in their records. A rule's decision, a clarification and a question
-    that asks the law in its own words (``asks_the_law``) stand."""
+    the news: it is in their records. So is an act already done, told impersonally, of a
+    party a held card names by its role («сколько банк начислил процентов на остаток?» of
+    a bank statement's holder: over live rates too, the bank's own rate is the
+    statement's) or on a day or in a month a held document dates a line by («на какую
+    сумму ушёл единый налоговый платёж 28 марта?»). A rule's decision, a clarification and
+    a question that asks the law in its own words (``asks_the_law``) stand."""
+    held_record = named.of_record and (named.held_role or named.held_time)
+    by_role = named.of_record and named.held_role
+    labels = _RECORD_FROM | _ROLE_RECORD_FROM if by_role else _RECORD_FROM
     if (
-        not named.own_act
+        not (named.own_act or held_record)
         or decision.source != "classifier"
         or decision.scenario != Scenario.ROUTED
         or not decision.intents
-        or not set(decision.intents) <= _RECORD_FROM
+        or not set(decision.intents) <= labels
         or asks_the_law(text)
     ):
         return decision
-    return documents_decision(
-        text, "cards_record", f"asks what the user did, over {decision.reason}"
-    )
+    what = "what the user did" if named.own_act else "an act of the user's records"
+    return documents_decision(text, "cards_record", f"asks {what}, over {decision.reason}")
+
+
+# a held party's act asked by its role: the bank of a statement states its own rate
+_ROLE_RECORD_FROM = frozenset({"rates"})
 
 
 def which_document(text: str, titles: Sequence[str]) -> Decision:
