@@ -76,6 +76,19 @@ def _content(lemmas: Iterable[str]) -> set[str]:
     return {w for w in lemmas if w.isalpha() and w not in STOP_LEMMAS and len(w) > 1}
 
 
+# the adjectives and adverbs that ask a bound wherever the question names them («сколько
+# максимум можно вернуть», «штраф — минимальный и максимальный размер»); the nouns «лимит»,
+# «предел», «потолок» name the kind of value the question asks, not which bound
+_ASKED_BOUNDS = frozenset(
+    "максимальный предельный наибольший максимум минимальный наименьший минимум".split()
+)
+
+
+def asked_bounds(question: Question) -> frozenset[str]:
+    """The bounds the question asks (:data:`UPPER`, :data:`LOWER`), anywhere in it."""
+    return frozenset(_BOUNDS[w] for w in question.lemmas if w in _ASKED_BOUNDS)
+
+
 def _asked_words(question: Question) -> list[str]:
     """The lemmas of the noun phrase «какой» asks, up to its head noun (the last); empty
     when no «какой» asks a noun."""
@@ -178,18 +191,25 @@ def _named_in(text: str) -> frozenset[str]:
     return lemmas | bounds
 
 
+def _named_by(candidate: Candidate) -> frozenset[str]:
+    """The lemmas and bounds of the candidate's text (with the lead-in of its list, or the
+    sentence a pronoun opening it refers to)."""
+    return _named_in(f"{_antecedent(candidate)} {candidate.ranked_text}")
+
+
 def named(phrase: frozenset[str], candidate: Candidate) -> int:
-    """How many lemmas of the asked phrase the candidate's text names (with the lead-in of
-    its list, or the sentence a pronoun opening it refers to)."""
-    return len(phrase & _named_in(f"{_antecedent(candidate)} {candidate.ranked_text}"))
+    """How many lemmas of the asked phrase the candidate's text names."""
+    return len(phrase & _named_by(candidate))
 
 
 def prefer_named_phrase(question: Question, ranked: list[Candidate]) -> list[Candidate]:
     """``ranked`` with the near candidate naming the asked phrase best first (above)."""
-    if value_type(question) not in SUMS or len(question.parts) > 1 or not ranked:
+    bounds = asked_bounds(question)
+    both = bounds == {UPPER, LOWER}  # parts asking the two bounds of one value
+    if value_type(question) not in SUMS or (len(question.parts) > 1 and not both) or not ranked:
         return ranked
     top = ranked[0]
-    phrase = asked_phrase(question)
+    phrase = asked_phrase(question) | bounds
     if not phrase or top.chunk.source == "user_docs" or question.documents:
         return ranked
     floor = 0 if top.example else named(phrase, top)
@@ -200,6 +220,8 @@ def prefer_named_phrase(question: Question, ranked: list[Candidate]) -> list[Can
         near = c.score >= top.score - MARGIN and c.chunk.source != "user_docs"
         if not near or c.example or not _states(question, c):
             continue
+        if not bounds <= _named_by(c):
+            continue  # a question asking a bound is answered by a sentence naming it
         # more of the asked phrase than the best names; of equals, more of the question
         count = (named(phrase, c), named(topic, c))
         if count[0] > floor and count > most:
