@@ -24,6 +24,11 @@ question names («доход принимается равным 70 % кадас
 берут … дешевле кадастровой стоимости»): such a share counts as a value of the asked type.
 Rate questions are left alone: their phrase («какая ставка») names the kind only.
 
+A bound's adjective or adverb anywhere in the question (:func:`asked_bounds`: «сколько
+максимум можно вернуть», «минимальный и максимальный размер») joins the asked phrase, and
+only a candidate naming every asked bound is promoted; a question whose parts ask the two
+bounds of one value is read here too (one sentence states both).
+
 A question of several parts has each part's value chosen by :mod:`further_parts`; a
 question about the user's documents is answered from them; both are left alone.
 """
