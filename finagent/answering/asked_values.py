@@ -9,6 +9,9 @@ Two things the answer type alone does not say:
   «процент» there is interest, not the rate asked).
 - *A count in a unit.* «На сколько квадратных метров уменьшают…» asks a quantity in
   that unit («20 кв. м»), whatever else its words ask.
+- *A day of the month.* «До какого числа …» asks a day («не позднее 25-го числа
+  месяца»): for such a question a day of the month states the asked date
+  (:func:`asks_day`); for other date questions only a calendar date does.
 - *A figure the question states is given, not asked.* «Упрощенец перешёл на НДС по ставке
   5 %. Сколько он обязан её применять?» is not answered by «5 %»: a sentence's value whose
   number the question itself states is no value of the asked type.
@@ -17,6 +20,7 @@ Two things the answer type alone does not say:
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from finagent.answering.sentence_profile import SentenceProfile, values_of
 from finagent.question.model import Question
@@ -65,6 +69,16 @@ def states_asked(
 ) -> bool:
     """Whether the sentence states a value the question asks (party: a named party); a day
     of the month counts as a date only with ``days``, as in ``states_type``."""
-    if (answer_type or value_type(question)) == "party":
+    kind = answer_type or value_type(question)
+    if kind == "party":
         return p.party
+    days = days or (kind == "date" and asks_day(question))
     return bool(asked_values(p, question, answer_type, days))
+
+
+def asks_day(question: Question) -> bool:
+    """Whether the question asks a day of the month («до какого числа подаётся
+    декларация»): a recurring day («не позднее 25-го числа месяца») is then a date of the
+    asked type, not only a calendar date of some year."""
+    lemmas = question.lemmas
+    return any(a == "какой" and b == "число" for a, b in pairwise(lemmas))

@@ -9,7 +9,9 @@ Code within :data:`MARGIN` of it leads instead when it
 
 - states a value of the asked type, and every asked value of the knowledge-base sentence
   (compared as numbers: a window of a long Code sentence stating only some of them is
-  not the same rule);
+  not the same rule),
+  or, for a question asking a day of the month («до какого числа»), the recurring day
+  the knowledge base's list of one year's calendar dates applies (:func:`_general_day`);
 - is no special case the question leaves unasked (:func:`general_rule.special_case`);
 - names at least as many of the question's subject lemmas (with the official terms of
   its slang, a list item read with its lead-in): the same figures in a neighbouring rule
@@ -26,7 +28,7 @@ and a shared value or a citation «ст. N» alone.
 
 from __future__ import annotations
 
-from finagent.answering.asked_values import asked_values, number_of
+from finagent.answering.asked_values import asked_values, asks_day, number_of, value_type
 from finagent.answering.evidence import Candidate
 from finagent.answering.general_rule import special_case
 from finagent.answering.ranker import asked_conditions, type_match
@@ -40,6 +42,7 @@ MARGIN = 3.0  # logit units of the learned ranker, as across articles (general_r
 # the asker's own practice or policy: the company's rules, not the Code's
 OWN_PRACTICE = ("наш", "у нас", "учётная политика", "локальный акт")
 TIE = 0.01  # ahead of the knowledge-base sentence, not level with it
+_SUMS = frozenset({"amount", "limit"})
 
 
 def _subject(question: Question) -> frozenset[str]:
@@ -52,7 +55,13 @@ def _words(candidate: Candidate) -> SentenceProfile:
 
 
 def _numbers(candidate: Candidate, question: Question) -> set[str]:
-    values = asked_values(profile(candidate.sentence), question)
+    """The numbers of the asked values the sentence states; for a sum, its shares too (a
+    sanction's «5 %, не более 30 % и не менее 1 000 руб.» is one rule: the Code point
+    stating only the 1 000 руб. of another offence does not restate it)."""
+    p = profile(candidate.sentence)
+    values = asked_values(p, question)
+    if value_type(question) in _SUMS:
+        values = (*values, *asked_values(p, question, "rate"))
     return {n for n in (number_of(v) for v in values) if n}
 
 
@@ -63,6 +72,21 @@ def _restates(kb: Candidate, law: Candidate, question: Question) -> bool:
     same rule)."""
     ours = _numbers(kb, question)
     return bool(ours) and ours <= _numbers(law, question)
+
+
+def _general_day(kb: Candidate, law: Candidate, question: Question) -> bool:
+    """For a question asking a day of the month («до какого числа»), the Code states the
+    recurring day («не позднее 25-го числа месяца») that the knowledge base's list of one
+    year's calendar dates applies («до 25 апреля 2025 года; … до 27 октября (25 октября
+    пришлось на субботу)»): the Code's day is among the list's days, and the list states
+    calendar dates only."""
+    if not asks_day(question):
+        return False
+    ours, theirs = profile(kb.sentence), profile(law.sentence)
+    if not ours.dates or ours.days or not theirs.days:
+        return False
+    listed = {number_of(d) for d in ours.dates}
+    return {number_of(d) for d in theirs.days} <= listed
 
 
 def prefer_code_point(question: Question, ranked: list[Candidate]) -> list[Candidate]:
@@ -84,7 +108,7 @@ def prefer_code_point(question: Question, ranked: list[Candidate]) -> list[Candi
         # the question's words («расчета 6-НДФЛ» for a declaration) are another rule
         if special_case(c, question, asked) or len(_words(c).lemmas & subject) < named:
             return False
-        return _restates(top, c, question)
+        return _restates(top, c, question) or _general_day(top, c, question)
 
     rivals = [
         c

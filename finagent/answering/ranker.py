@@ -31,6 +31,7 @@ from finagent.answering.set_aside import names_set_aside, set_aside
 from finagent.cards.fields import BY_KEY as FIELD_BY_KEY
 from finagent.language.cues import cue_lemmas, has_any
 from finagent.language.glossary import glossary_terms
+from finagent.language.lemmas import part_of_speech
 from finagent.observability import get_logger
 from finagent.question.model import Question
 from finagent.question.tables import STOP_LEMMAS, TAXES
@@ -209,9 +210,24 @@ ACTOR_PENALTY = 2.0
 _VALUE_TYPES = frozenset({"rate", "amount", "limit", "period", "date"})
 
 
+_VERBS = frozenset({"VERB", "INFN"})
+
+
+def _negates(before: list[str]) -> bool:
+    """A negation among ``before`` (the lemmas just before a condition) reaches the
+    condition, unless a verb stands between them: «не» negates the verb it precedes
+    («налог не доплатили умышленно»: the payment is negated, the intent is asked), while
+    «если её не продлевали», «без учета продления» exclude the condition."""
+    at = max((i for i, lm in enumerate(before) if lm in _NEGATIONS), default=-1)
+    if at < 0:
+        return False
+    return not any(part_of_speech(lm) in _VERBS for lm in before[at + 1 :])
+
+
 def _conditions_of(lemmas: list[str]) -> tuple[set[str], set[str]]:
     """The conditions a question asks about, and those it excludes (a negation reaches the
-    conditions coordinated with the one it precedes: «без продления и приостановления»)."""
+    conditions coordinated with the one it precedes: «без продления и приостановления»;
+    a negated verb before a condition does not exclude it: «не доплатили умышленно»)."""
     asked: set[str] = set()
     excluded: set[str] = set()
     negated = False
@@ -220,7 +236,7 @@ def _conditions_of(lemmas: list[str]) -> tuple[set[str], set[str]]:
             continue
         before = lemmas[max(0, i - NEGATION_REACH) : i]
         coordinated = negated and i > 0 and lemmas[i - 1] in _COORDINATION
-        negated = bool(_NEGATIONS & set(before)) or coordinated
+        negated = _negates(before) or coordinated
         (excluded if negated else asked).add(EXCEPTIONS[lm])
     return asked, excluded - asked
 

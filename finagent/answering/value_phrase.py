@@ -24,6 +24,11 @@ question names («доход принимается равным 70 % кадас
 берут … дешевле кадастровой стоимости»): such a share counts as a value of the asked type.
 Rate questions are left alone: their phrase («какая ставка») names the kind only.
 
+A bound's adjective or adverb anywhere in the question (:func:`asked_bounds`: «сколько
+максимум можно вернуть», «минимальный и максимальный размер») joins the asked phrase, and
+only a candidate naming every asked bound is promoted; a question whose parts ask the two
+bounds of one value is read here too (one sentence states both).
+
 A question of several parts has each part's value chosen by :mod:`further_parts`; a
 question about the user's documents is answered from them; both are left alone.
 """
@@ -74,6 +79,19 @@ PRONOUNS = frozenset({"он", "она", "оно", "они", "его", "её", "�
 def _content(lemmas: Iterable[str]) -> set[str]:
     """Content lemmas: words with letters, not function words, not figures."""
     return {w for w in lemmas if w.isalpha() and w not in STOP_LEMMAS and len(w) > 1}
+
+
+# the adjectives and adverbs that ask a bound wherever the question names them («сколько
+# максимум можно вернуть», «штраф — минимальный и максимальный размер»); the nouns «лимит»,
+# «предел», «потолок» name the kind of value the question asks, not which bound
+_ASKED_BOUNDS = frozenset(
+    "максимальный предельный наибольший максимум минимальный наименьший минимум".split()
+)
+
+
+def asked_bounds(question: Question) -> frozenset[str]:
+    """The bounds the question asks (:data:`UPPER`, :data:`LOWER`), anywhere in it."""
+    return frozenset(_BOUNDS[w] for w in question.lemmas if w in _ASKED_BOUNDS)
 
 
 def _asked_words(question: Question) -> list[str]:
@@ -178,18 +196,25 @@ def _named_in(text: str) -> frozenset[str]:
     return lemmas | bounds
 
 
+def _named_by(candidate: Candidate) -> frozenset[str]:
+    """The lemmas and bounds of the candidate's text (with the lead-in of its list, or the
+    sentence a pronoun opening it refers to)."""
+    return _named_in(f"{_antecedent(candidate)} {candidate.ranked_text}")
+
+
 def named(phrase: frozenset[str], candidate: Candidate) -> int:
-    """How many lemmas of the asked phrase the candidate's text names (with the lead-in of
-    its list, or the sentence a pronoun opening it refers to)."""
-    return len(phrase & _named_in(f"{_antecedent(candidate)} {candidate.ranked_text}"))
+    """How many lemmas of the asked phrase the candidate's text names."""
+    return len(phrase & _named_by(candidate))
 
 
 def prefer_named_phrase(question: Question, ranked: list[Candidate]) -> list[Candidate]:
     """``ranked`` with the near candidate naming the asked phrase best first (above)."""
-    if value_type(question) not in SUMS or len(question.parts) > 1 or not ranked:
+    bounds = asked_bounds(question)
+    both = bounds == {UPPER, LOWER}  # parts asking the two bounds of one value
+    if value_type(question) not in SUMS or (len(question.parts) > 1 and not both) or not ranked:
         return ranked
     top = ranked[0]
-    phrase = asked_phrase(question)
+    phrase = asked_phrase(question) | bounds
     if not phrase or top.chunk.source == "user_docs" or question.documents:
         return ranked
     floor = 0 if top.example else named(phrase, top)
@@ -200,6 +225,8 @@ def prefer_named_phrase(question: Question, ranked: list[Candidate]) -> list[Can
         near = c.score >= top.score - MARGIN and c.chunk.source != "user_docs"
         if not near or c.example or not _states(question, c):
             continue
+        if not bounds <= _named_by(c):
+            continue  # a question asking a bound is answered by a sentence naming it
         # more of the asked phrase than the best names; of equals, more of the question
         count = (named(phrase, c), named(topic, c))
         if count[0] > floor and count > most:

@@ -198,6 +198,27 @@ def test_a_sentence_of_an_excluded_condition_goes_after_the_rule() -> None:
     assert rank_learned(plain, [rule, longer], None, model)[0] is longer
 
 
+def test_a_negated_verb_before_a_condition_does_not_exclude_it() -> None:
+    # «не» negates the verb it precedes: the condition after that verb is asked
+    for text, condition in (
+        ("Какой штраф, если взносы не уплатили умышленно?", "intent"),
+        ("Какой штраф, если отчёт не сдали повторно?", "repeat"),
+        ("Сколько длится ревизия, если её не начали, а приостановили?", "suspend"),
+    ):
+        lemmas = build_question(text).lemmas
+        assert asked_conditions(lemmas) == {condition}, text
+        assert not excluded_conditions(lemmas), text
+    # a negation before the condition itself (or a noun before it) still excludes it
+    for text, condition in (
+        ("Какой штраф, если занизили базу не умышленно?", "intent"),
+        ("Сколько длится ревизия без учёта продления?", "prolong"),
+        ("Сколько длится ревизия, если её не продлевали?", "prolong"),
+    ):
+        lemmas = build_question(text).lemmas
+        assert excluded_conditions(lemmas) == {condition}, text
+        assert not asked_conditions(lemmas), text
+
+
 def test_the_item_of_the_asked_year_answers() -> None:
     text = (
         "Лимит считается так.\n- за 2030 год — **90 000 руб.**;\n- за 2031 год — **95 000 руб.**."

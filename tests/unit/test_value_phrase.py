@@ -5,7 +5,9 @@ from __future__ import annotations
 from finagent.answering.direct import sentence_lead
 from finagent.answering.evidence import Candidate
 from finagent.answering.value_phrase import (
+    LOWER,
     UPPER,
+    asked_bounds,
     asked_noun,
     asked_phrase,
     named_shares,
@@ -107,3 +109,43 @@ def test_the_lead_states_the_share_of_the_named_quantity_after_the_asked_noun() 
     # a share before the asked noun is the condition's, not the value
     condition = "Если цена ниже 60 % рыночной стоимости, налог не взимается с выручки."
     assert named_shares(question, condition) == ()
+
+
+LIMITS = kb_passage(9, "Образцовый вычет по процентам")
+BASE_ONLY = "Отдельно можно получить образцовый вычет по процентам — до 4 млн руб."
+CAP = "Лимит — 4 млн руб. уплаченных процентов, максимальный возврат — 520 000 руб."
+FEE_RATE = "Если отчёт не подан, штрафуют на 5 % от налога за каждый месяц просрочки."
+FEE_BOUNDS = (
+    "За неподачу отчёта — штраф 5 % от налога за месяц, не более 30 % и не менее 1 000 руб."
+)
+FEE_OTHER = "Штраф за неподачу уведомления — 1 000 руб."
+FINES = kb_passage(10, "Образцовые штрафы")
+
+
+def test_a_bound_asked_outside_kakoy_picks_the_sentence_naming_it() -> None:
+    for text in (
+        "Сколько максимум можно вернуть по образцовому вычету по процентам?",
+        "Какую сумму максимум вернут по образцовому вычету по процентам?",
+    ):
+        question = build_question(text)
+        assert UPPER in asked_bounds(question), text
+        found = prefer_named_phrase(question, ranked(LIMITS, BASE_ONLY, CAP, top=3.0, gap=0.5))
+        assert found[0].sentence == CAP, text
+    # without a bound asked, the best stays
+    plain = build_question("Сколько можно получить по образцовому вычету по процентам?")
+    assert (
+        prefer_named_phrase(plain, ranked(LIMITS, BASE_ONLY, CAP, top=3.0, gap=0.5))[0]
+        == (ranked(LIMITS, BASE_ONLY, CAP, top=3.0, gap=0.5)[0])
+    )
+
+
+def test_both_bounds_asked_pick_the_sentence_stating_both() -> None:
+    question = build_question("Какой штраф за неподачу отчёта — минимальный и максимальный размер?")
+    assert asked_bounds(question) == {UPPER, LOWER}
+    found = prefer_named_phrase(
+        question, ranked(FINES, FEE_RATE, FEE_OTHER, FEE_BOUNDS, top=3.0, gap=0.5)
+    )
+    assert found[0].sentence == FEE_BOUNDS
+    # a sentence naming the noun but not the asked bounds is not promoted
+    found = prefer_named_phrase(question, ranked(FINES, FEE_RATE, FEE_OTHER, top=3.0, gap=0.5))
+    assert found[0].sentence == FEE_RATE
