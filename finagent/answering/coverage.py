@@ -220,8 +220,16 @@ def _located(name: str, text: str) -> bool:
     """A name written as a place: after «в», «во» or «на», in the locative («склад в
     Дзержинском», read by pymorphy3 first as the surname «Дзержинский»)."""
     at = text.find(name)
+    after = text[at + len(name) :].split(maxsplit=1)
+    # one word of its own: «на Большой Покровской» is a street of two, whose first word is
+    # a common adjective
+    alone = not after or not after[0][:1].isupper()
     return (
-        at > 0 and bool(_LOCATIVE_BEFORE.search(text[max(0, at - 4) : at])) and can_be(name, "loct")
+        at > 0
+        and alone
+        and bool(_LOCATIVE_BEFORE.search(text[max(0, at - 4) : at]))
+        and can_be(name, "loct")
+        and not can_be(name, "Qual")
     )
 
 

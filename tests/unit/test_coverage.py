@@ -475,3 +475,12 @@ def test_a_place_must_be_in_the_document_of_the_kind_asked() -> None:
     assert abstains("Сколько в месяц стоит аренда склада в Озёрске?") == "name"
     assert abstains("Сколько в месяц стоит аренда офиса в Коломне?") is None
     assert abstains("Куда доставляется товар в Озёрске по договору поставки?") is None
+
+
+def test_a_street_of_two_words_is_no_place_of_one() -> None:
+    """«на Большой Покровской»: the common adjective of a two-word street is not a place
+    to look for on its own."""
+    from finagent.answering.coverage import _located
+
+    assert not _located("Большой", "Сколько стоит уборка кафе на Большой Покровской?")
+    assert _located("Озёрском", "Сколько стоит аренда склада в Озёрском по договору?")
