@@ -2,7 +2,7 @@
 
 ``evals/datasets/direct_decline_probes.jsonl`` has no documents of its own: its ``demo``
 items read the sample documents and its ``fresh`` items the documents of
-``direct_dev_blind11``. It runs on the data dir of the thirteen dev sets, so a warm run
+``direct_dev_blind11``. It runs on the data dir of the fourteen dev sets, so a warm run
 of those sets serves it too::
 
     python -m evals.direct.probes --taxcode-dir /work/shared/data/tax-code
@@ -28,11 +28,11 @@ from finagent.config import get_settings
 
 PROBES = DATASETS_DIR / "direct_decline_probes.jsonl"
 FRESH_OF = "direct_dev_blind11"  # whose documents the probes' fresh user holds
-DEV_SETS = [DATASETS_DIR / f"direct_dev_blind{i}.jsonl" for i in range(1, 14)]
+DEV_SETS = [DATASETS_DIR / f"direct_dev_blind{i}.jsonl" for i in range(1, 15)]
 
 
 def probe_datasets(path: Path = PROBES) -> list[LoadedDataset]:
-    """The thirteen dev sets without items (so the data dir is theirs) and the probes."""
+    """The fourteen dev sets without items (so the data dir is theirs) and the probes."""
     dev = [replace(load_direct_dataset(p), items=[]) for p in DEV_SETS]
     probes = load_direct_dataset(path)
     probes.items = [replace(i, dataset=FRESH_OF) if i.user == "fresh" else i for i in probes.items]

@@ -31,9 +31,17 @@ Four checks, each an abstention when it fails:
   (остаток, сальдо, долг, переплата …) asked «сейчас» or «на сегодня» is stated only by
   a passage dated on the question's as-of day: a statement's closing balance is that of
   its own date;
+- realised results: in the user's documents, a question asking how a case turned out
+  («какой штраф в итоге начислила ИФНС», «сколько фактически перечислили»:
+  ``Question.realised``) is declined when every passage that may lend it and speaks of
+  what it asks (its verb's stem or an asked attribute) states it as a rule or a warning
+  («может быть начислен штраф», «в случае непредставления», «вправе»): a demand that
+  warns of a fine states no fine charged;
 - places: in the user's documents, a place the question names («аренда цеха в
   Дзержинске», pymorphy3's Geox) occurs in some document the user holds (its card's
-  vocabulary) or in the evidence: a value of the user's other premises is not it.
+  vocabulary) or in the evidence: a value of the user's other premises is not it; when
+  the question names documents by their kind («аренда», «по договору поставки»), in one
+  of those: a supply contract's table naming a warehouse holds no lease of it.
 """
 
 from __future__ import annotations
@@ -42,6 +50,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from itertools import pairwise
 
 from finagent.answering import messages
 from finagent.answering.abstention import Abstention
@@ -51,6 +60,7 @@ from finagent.language.cues import cue_lemmas, find_cue
 from finagent.language.dates import dates_in, months_in, years_in
 from finagent.language.form_codes import is_form_code
 from finagent.language.lemmas import (
+    can_be,
     normal_forms,
     part_of_speech,
     person_or_organisation,
@@ -100,6 +110,11 @@ _PRICES = frozenset({"цена", "почём", "почем", "прайс", "ра
 # a yes/no question or a definition asks for no value of the entities it names («нужно ли
 # регистрировать договор в Росреестре?»)
 _NOT_VALUES = frozenset({"yes_no", "definition"})
+# what makes a sentence a rule or a warning rather than a record of what happened
+_RULE_WORDS = frozenset(
+    "мочь вправе случай если обязанный обязать обязаться подлежать грозить возможный".split()
+)
+_ANCHOR = 5  # letters of a verb's stem that a sentence's words must contain
 
 
 @dataclass
@@ -196,6 +211,26 @@ def _party_name(word: str, question: Question) -> bool:
     inner_capital = any(ch.isupper() for ch in word[1:].replace("-", ""))
     in_organisation = any(word in organisation.text for organisation in question.organisations)
     return person_or_organisation(word) or inner_capital or in_organisation
+
+
+_LOCATIVE_BEFORE = re.compile(r"(?<![\w-])(?:в|во|на)\s+$", re.IGNORECASE)
+
+
+def _located(name: str, text: str) -> bool:
+    """A name written as a place: after «в», «во» or «на», in the locative («склад в
+    Дзержинском», read by pymorphy3 first as the surname «Дзержинский»)."""
+    at = text.find(name)
+    after = text[at + len(name) :].split(maxsplit=1)
+    # one word of its own: «на Большой Покровской» is a street of two, whose first word is
+    # a common adjective
+    alone = not after or not after[0][:1].isupper()
+    return (
+        at > 0
+        and alone
+        and bool(_LOCATIVE_BEFORE.search(text[max(0, at - 4) : at]))
+        and can_be(name, "loct")
+        and not can_be(name, "Qual")
+    )
 
 
 def _mentions(text: _Text, name: str) -> bool:
@@ -509,7 +544,11 @@ def coverage_abstention(
     # document question the router sent there, which the routing must fix, not a decline
     names = [n for n in question.names if _party_name(n, question)] if documents else []
     places = (
-        [n for n in question.names if place_name(n) and not _party_name(n, question)]
+        [
+            n
+            for n in question.names
+            if (place_name(n) and not _party_name(n, question)) or _located(n, question.text)
+        ]
         if documents
         else []
     )
@@ -517,6 +556,7 @@ def coverage_abstention(
     if (
         not (specific or qualified or complements or names or places or numbers or dates or months)
         and not years
+        and not (documents and question.realised)
     ):
         return None
     headers = {card.document_id: _header(card) for card in cards}
@@ -535,8 +575,25 @@ def coverage_abstention(
     held = [_Text.of("", header) for header in headers.values()]
     searched = _titles(chunks)
     vocabulary = {word for card in cards for word in card.vocabulary}
+    # a place of a document the question names by its kind («аренда склада в Дзержинском»)
+    # is that document's: a supply contract's table naming the town holds no lease there
+    typed = {m.document_id for m in question.documents if "тип" in m.reasons}
+    of_kind = [card for card in cards if card.document_id in typed]
+    place_vocabulary = {w for card in of_kind for w in card.vocabulary} if of_kind else vocabulary
+    place_texts = [t for t in texts if t.document in typed] if of_kind else texts
     for name in places if vocabulary else []:
-        if not normal_forms(name) & vocabulary and not any(_mentions(t, name) for t in texts):
+        if not normal_forms(name) & place_vocabulary and not any(
+            _mentions(t, name) for t in place_texts
+        ):
+            if of_kind and (
+                normal_forms(name) & vocabulary or any(_mentions(t, name) for t in texts)
+            ):
+                kinds = "; ".join(undated(card.title) for card in of_kind[:_MAX_TITLES])
+                return Abstention(
+                    "name",
+                    messages.ABSTAIN_PLACE_OF_KIND.format(name=name, titles=kinds),
+                    messages.ABSTAIN_PLACE_OF_KIND_MISSING.format(name=name, titles=kinds),
+                )
             return Abstention(
                 "name",
                 messages.ABSTAIN_NAME.format(name=name),
@@ -586,6 +643,12 @@ def coverage_abstention(
     for attribute in qualified:
         if not _qualified_covered(attribute, passages):
             return _uncovered(attribute, searched)
+    if question.realised and _only_rules(question, lenders):
+        return Abstention(
+            "attribute",
+            messages.ABSTAIN_REALISED,
+            messages.ABSTAIN_REALISED_MISSING.format(titles=searched),
+        )
     if complements and vocabulary:
         stems = _stems([*vocabulary, *(lm for t in texts for lm in t.lemmas)])
         # a specific attribute («номер свидетельства») is of a thing the passages that may
@@ -596,6 +659,40 @@ def coverage_abstention(
             if what[:_STEM] not in (stems if _generic(attribute.head) else lent):
                 return _uncovered(attribute, searched)
     return None
+
+
+def _only_rules(question: Question, texts: Sequence[_Text]) -> bool:
+    """Every sentence of ``texts`` that speaks of what a realised-result question asks (the
+    stem of its verbs, an asked attribute's head) is a rule or a warning, and there is at
+    least one: «может быть начислен штраф» states no fine charged. None speaking of it
+    decides nothing (a record may state the fact in other words)."""
+    verbs = [lm[:_ANCHOR] for lm in question.lemmas if part_of_speech(lm) == "INFN"]
+    heads = {a.head for a in question.attributes}
+    speaking = [
+        s
+        for t in texts
+        for s in t.sentences
+        if heads & set(s.lemmas)
+        or any(stem in lm for stem in verbs if len(stem) == _ANCHOR for lm in s.lemmas)
+    ]
+    return bool(speaking) and all(_rule(s) for s in speaking)
+
+
+# a sanction for a breach («за непредставление пояснений — штраф», «за неуплату») or a
+# reference to the law it follows from («п. 1 ст. 129.1 НК РФ»)
+_LAW_REFERENCE = re.compile(r"(?<!\w)(?:ст\.|стать[яиюей])\s*\d", re.IGNORECASE)
+
+
+def _rule(sentence: _Sentence) -> bool:
+    """A rule or a warning, not a record of what happened: a modal or conditional word
+    («может», «вправе», «в случае», «если»), a sanction «за» a breach (a negated
+    deverbal noun: «непредставление», «неуплата») or a reference to an article."""
+    lemmas = sentence.lemmas
+    breach = any(
+        lm == "за" and nxt.startswith("не") and part_of_speech(nxt) == "NOUN"
+        for lm, nxt in pairwise(lemmas)
+    )
+    return bool(_RULE_WORDS & set(lemmas)) or breach or bool(_LAW_REFERENCE.search(sentence.text))
 
 
 _STEM = 5  # letters compared: «представление» of «представить», «овердрафт» of «овердрафтный»

@@ -31,6 +31,7 @@ from finagent.language.periods import periods_in
 from finagent.language.text import Analysed, analyse
 from finagent.moscow_time import moscow_today
 from finagent.question.asked import asked_attributes, proper_names
+from finagent.question.conditions import asks_realised
 from finagent.question.documents import named_documents
 from finagent.question.model import Question
 from finagent.question.parts import QUESTION_WORDS, AskedPart, asked_parts, coordinated_parts
@@ -137,7 +138,7 @@ def asked_clause_words(lemmas: Sequence[str], words: Sequence[str]) -> list[str]
     return list(words[start : len(lemmas) if end is None else end])
 
 
-def asks_of_record(lemmas: Sequence[str], words: Sequence[str]) -> tuple[bool, bool, bool]:
+def asks_of_record(lemmas: Sequence[str], words: Sequence[str]) -> tuple[bool, bool, bool, bool]:
     """Whether the asking clause speaks of the speaker's own affairs (a first-person word:
     «кто ведёт нашу камералку», «кому мы отгрузили») or of an act already done (a finite
     verb in the past: «под какой процент банк начислил», «на какую сумму инспекция
@@ -145,11 +146,11 @@ def asks_of_record(lemmas: Sequence[str], words: Sequence[str]) -> tuple[bool, b
     of the speaker's own («сколько мы заплатили …», «какой налог у нас вышел»); third,
     whether it speaks in the first person at all. What a question states before its
     asking clause («затребовала у нас документы — сколько дней на ответ?») is context and
-    does not count."""
+    does not count. Fourth, whether it asks of an act already done at all."""
     clause = asked_clause_words(lemmas, words)
     own = any(first_person(word) for word in clause)
     done = any(past_verb(word) for word in clause)
-    return own or done, own and done, own
+    return own or done, own and done, own, done
 
 
 def _cues(
@@ -655,4 +656,6 @@ def build_question(
         of_record=record[0],
         own_act=record[1],
         own_asked=record[2],
+        done=record[3],
+        realised=record[3] and asks_realised(lemmas),
     )

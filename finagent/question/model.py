@@ -74,6 +74,11 @@ class Question(BaseModel):
     # the asking clause is in the first person («какой налог у нас вышел», not «продаю
     # квартиру … Какой доход посчитают?»)
     own_asked: bool = False
+    # the asking clause asks of an act already done (a finite verb in the past)
+    done: bool = False
+    # … and asks its outcome as it turned out («какой штраф в итоге начислила ИФНС»,
+    # «сколько фактически перечислили»): a realised fact, which a rule does not state
+    realised: bool = False
 
     @property
     def tax(self) -> str | None:

@@ -38,6 +38,7 @@ from finagent.question.build import asked_clause_words
 from finagent.question.documents import PRECISE, institution_numbers, number_key
 from finagent.question.model import Question
 from finagent.question.parts import QUESTION_WORDS
+from finagent.question.tables import GENERIC_HEADS
 from finagent.routing.corpus_lemmas import corpus_lemmas
 from finagent.routing.distinctive import distinctive_terms
 from finagent.routing.held_time import names_held_time
@@ -289,11 +290,14 @@ def _missing(question: Question, cards: Sequence[DocumentCard]) -> str | None:
         )
     kind, start, end = _source_kind(question.lemmas, kind, start, end)
     source = _as_source(question.lemmas, start, end) or _of_party(question, end)
+    # an act done with a kind as its subject or object («нам выдал кредит банк»): a word of
+    # a held document's text («Кредит» of a statement's column) is not that kind held
+    done = not source and _done_with_kind(question, kind, start)
     if (
-        source
+        (source or done)
         and not _held(kind, cards)
         and not _said_by_named(question, cards, question.lemmas[start:end])
-        and not _common_noun_of_named(question, cards, start, end)
+        and (done or not _common_noun_of_named(question, cards, start, end))
         and not _subject_of_held(question, cards, kind, start, end)
     ):
         return kind.name
@@ -314,7 +318,11 @@ def _missing(question: Question, cards: Sequence[DocumentCard]) -> str | None:
         if not any(number_key(n) in held_numbers for n in numbers):
             return f"{kind.name} № {numbers[0]}"
     bare = _bare_number(question, end)
-    if bare is not None and not _held_number(number_key(bare), held_numbers):
+    if (
+        bare is not None
+        and not _held_number(number_key(bare), held_numbers)
+        and not _stated_by_referrer(question, cards, bare)
+    ):
         return f"{kind.name} № {bare}"  # «срок договора ТС-08/2024» held only as mentioned
     return _stranger(question, cards, kind.name)
 
@@ -367,11 +375,40 @@ def _unheld_record(question: Question, cards: Sequence[DocumentCard]) -> str | N
         for cue in kind.cues:
             at = find_cue(lemmas, cue)
             end = at + len(cue_lemmas(cue))
-            if at < 0 or not (_as_source(lemmas, at, end) or _of_party(question, end)):
+            if at < 0:
                 continue
-            if not any(_record_held(card, other) for card in cards for other in kind.cues):
+            if _as_source(lemmas, at, end) or _of_party(question, end):
+                if not any(_record_held(card, other) for card in cards for other in kind.cues):
+                    return kind.name
+            elif _done_with_kind(question, kind, at) and not any(
+                _record_held(card, other) or _record_mentioned(card, other)
+                for card in cards
+                for other in kind.cues
+            ):
+                # «когда ушла платёжка с авансом?»: the record of an act done, which no
+                # held document is or mentions (a statement's rows mention payment orders)
                 return kind.name
     return None
+
+
+def _done_with_kind(question: Question, kind: DocType, at: int) -> bool:
+    """An act done that the user's own records would state, asked with a specific kind of
+    document as its subject or object rather than its source: «когда ушла платёжка с
+    авансом?», «под какой процент нам выдал кредит банк?» (a finite verb in the past,
+    in a question of the user's own affairs or naming a company). A generic kind
+    («договор») and a question word right before the kind («каким платёжным поручением
+    …», asking which of the held records) do not count."""
+    if at < 0 or kind.key == GENERIC or not question.done:
+        return False
+    if at > 0 and question.lemmas[at - 1] in QUESTION_WORDS | {"который"}:
+        return False
+    return question.own_asked or bool(question.organisations) or bool(question.names)
+
+
+def _record_mentioned(card: DocumentCard, cue: str) -> bool:
+    """A held document's words speak of the record («Комиссия за исполнение платёжных
+    поручений» of a statement, whose rows are payment orders)."""
+    return set(cue_lemmas(cue)) <= set(card.vocabulary)
 
 
 def _record_held(card: DocumentCard, cue: str) -> bool:
@@ -427,6 +464,24 @@ def _subject_of_held(
     word = question.lemmas[start]
     subject = any(word in cue_lemmas(cue)[1:] for cue in kind.cues)
     return subject and any(word in card.vocabulary for card in cards)
+
+
+def _stated_by_referrer(question: Question, cards: Sequence[DocumentCard], number: str) -> bool:
+    """A held document that cites the unheld one by its number («Основание: договор
+    № ТС-08/2024») and speaks of a specific value asked of it («норматив времени реакции»:
+    every word of the asked attribute, not a word for a kind of value such as «срок» or
+    «сумма»): the value is stated by a held document about that very thing, which answers
+    (the coverage check still requires the attribute in its passages)."""
+    key = number_key(number)
+    specific = [a for a in question.attributes if a.head not in GENERIC_HEADS]
+    if not specific:
+        return False
+    for card in cards:
+        cites = any(key in number_key(fact.sentence.text) for fact in card.facts)
+        words = set(card.vocabulary)
+        if cites and any(set(a.lemmas) <= words for a in specific):
+            return True
+    return False
 
 
 def _held_number(key: str, held: set[str]) -> bool:

@@ -420,3 +420,67 @@ def test_a_number_of_a_thing_only_another_document_speaks_of_is_declined() -> No
     question = "Какой номер свидетельства о праве собственности на склад?"
     assert _abstains_with_cards(question, chunks, texts) == "attribute"
     assert _abstains_with_cards("Какой кадастровый номер склада?", chunks, texts) is None
+
+
+def test_an_outcome_a_document_only_warns_of_is_declined() -> None:
+    """«в итоге», «фактически» with a past verb ask how a case turned out: a letter that
+    warns of a sanction («может быть», «за непредставление … — штраф») states none."""
+    letter = _doc(
+        "3. За непредоставление документов в срок — штраф 200 руб. за каждый документ. "
+        "Если нарушение повторится, Фонд вправе заблокировать выплаты. "
+        "4. Выявленные ошибки могут повлечь доначисление взносов и пени.",
+        "Запрос Социального фонда",
+    )
+    assert _abstains("Какой штраф нам в итоге выписал Фонд по запросу?", [letter]) == "attribute"
+    assert _abstains("Сколько взносов фактически доначислили по запросу Фонда?", [letter]) == (
+        "attribute"
+    )
+    # a rule asked as a rule is answered
+    assert _abstains("Какой штраф грозит за непредоставление документов?", [letter]) is None
+
+
+def test_an_outcome_a_record_states_is_answered() -> None:
+    """A record of what happened (an act, a statement) states the outcome in the past or
+    in its rows: nothing there is a rule or a warning."""
+    act = _doc(
+        "Комиссия пересчитала товар на складе. Фактически принято 118 коробок на сумму "
+        "354 000 руб.; недостача 2 коробки.",
+        "Акт приёмки товара № 12",
+    )
+    assert _abstains("Сколько коробок в итоге приняли по акту № 12?", [act]) is None
+    assert _abstains("На какую сумму фактически приняли товар по акту № 12?", [act]) is None
+
+
+def _located_chunk(text: str, title: str, document: str) -> Chunk:
+    return Chunk(id=document, text=text, source="user_docs", title=title, document_id=document)
+
+
+def test_a_place_must_be_in_the_document_of_the_kind_asked() -> None:
+    """«аренда склада в Озёрске»: a supply contract delivering to Озёрск holds no lease of a
+    warehouse there; the lease the user holds is of other premises."""
+    lease = "Договор аренды № 4\nАрендатору передаётся офис в г. Коломне, плата 90 000 руб."
+    supply = "Договор поставки № 9\nТовар доставляется на склад Покупателя в г. Озёрске."
+    texts = {"lease": lease, "supply": supply}
+    cards = [build_card(name, name, text) for name, text in texts.items()]
+    chunks = [
+        _located_chunk(lease, "Договор аренды № 4", "lease"),
+        _located_chunk(supply, "Договор поставки № 9", "supply"),
+    ]
+
+    def abstains(question: str) -> str | None:
+        asked = build_question(question, TODAY, cards=cards)
+        found = coverage_abstention(asked, chunks, [], True, cards)
+        return found.kind if found else None
+
+    assert abstains("Сколько в месяц стоит аренда склада в Озёрске?") == "name"
+    assert abstains("Сколько в месяц стоит аренда офиса в Коломне?") is None
+    assert abstains("Куда доставляется товар в Озёрске по договору поставки?") is None
+
+
+def test_a_street_of_two_words_is_no_place_of_one() -> None:
+    """«на Большой Покровской»: the common adjective of a two-word street is not a place
+    to look for on its own."""
+    from finagent.answering.coverage import _located
+
+    assert not _located("Большой", "Сколько стоит уборка кафе на Большой Покровской?")
+    assert _located("Озёрском", "Сколько стоит аренда склада в Озёрском по договору?")

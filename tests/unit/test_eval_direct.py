@@ -282,7 +282,7 @@ def test_the_decline_probes_run_on_the_dev_sets_data_dir() -> None:
     from evals.direct.probes import FRESH_OF, probe_datasets
 
     *dev, probes = probe_datasets()
-    assert len(dev) == 13 and all(not d.items for d in dev)
+    assert len(dev) == 14 and all(not d.items for d in dev)
     assert not probes.problems
     refuse = [i for i in probes.items if i.expected != "answer"]
     assert len(refuse) >= 40 and len(probes.items) - len(refuse) >= 20

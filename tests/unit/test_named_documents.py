@@ -644,3 +644,37 @@ def test_a_party_written_only_in_the_contracts_text_is_held() -> None:
     cards = _cards({"training": text})
     assert named("Какой срок действия договора с Квалитетом?", cards).missing is None
     assert named("Какой аванс в договоре с Глобусом?", cards).missing == "договор с Глобусом"
+
+
+@pytest.mark.parametrize(
+    ("question", "missing"),
+    [
+        # an act done with a kind as its subject or object, not its source
+        ("Когда ушла платёжка с предоплатой в ООО «Кристалл»?", "платёжное поручение"),
+        ("Какую сумму займа нам перечислил Кристалл?", None),  # the loan is held
+        ("Под какой процент нам выдала кредит Берёзка?", None),  # held as a loan
+    ],
+)
+def test_a_record_of_an_act_done_must_be_held(
+    fresh_cards: list[DocumentCard], question: str, missing: str | None
+) -> None:
+    assert named(question, fresh_cards).missing == missing
+
+
+@pytest.mark.parametrize(
+    ("question", "missing"),
+    [
+        ("Под какой процент нам выдал кредит ПромСнабКомплект?", "договор займа"),
+        ("Сколько денег в заём нам дал СеверСтройИнвест?", "договор займа"),
+        # the statement's rows are payment orders: the record is held
+        ("Когда ушла платёжка ТехСервис-Плюс?", None),
+        # which of the held records, asked with a question word
+        ("Каким платёжным поручением мы оплатили акт № 52?", None),
+        # a rule, not an act done
+        ("Как банк начисляет проценты, если кредит выдан в конце месяца?", None),
+    ],
+)
+def test_a_kind_of_an_act_done_by_a_held_party(
+    demo_cards: list[DocumentCard], question: str, missing: str | None
+) -> None:
+    assert named(question, demo_cards).missing == missing
