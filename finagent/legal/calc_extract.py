@@ -8,91 +8,27 @@ from __future__ import annotations
 
 from datetime import date
 
-from finagent.legal.calc_lexicon import phrases
+from finagent.legal.calc_cues import asks_penalty, looks_like_calc
 from finagent.legal.calc_request import CalcRequest, Missing
 from finagent.legal.calc_text import CalcText, read_question
 from finagent.legal.deadline_reading import read_deadline
 from finagent.legal.jurisdiction import foreign_authority, foreign_country, foreign_party_only
 from finagent.legal.law_scope import OTHER_LAW, other_law
 from finagent.legal.penalty_reading import read_penalty
-from finagent.legal.period_cues import rank_rows
 from finagent.legal.question_days import QuestionDay, question_days
-from finagent.legal.question_periods import stated_periods
 from finagent.legal.stated_rule import STATED_RULE, stated_rule
 
-PENALTY = ("пеня",)
-_RECEIPT = frozenset({"получить", "вручить"})
-# from the inspection: named, or its channel (telecommunication channels, «по ТКС», carry
-# only the exchange with the tax authority), or a demand (only an authority demands)
-_AUTHORITY = frozenset(
-    {"инспекция", "ифнс", "фнс", "налоговый", "налоговик", "ткс", "требование", "истребование"}
-)
 JURISDICTION = "jurisdiction:"
 # пени asked by a key rate the Bank of Russia has not set yet
 FUTURE_KEY_RATE = "future_key_rate"
-
-
-def asks_penalty(text: CalcText) -> bool:
-    """Whether the question asks for пени: it names them, and its asking part asks for
-    them or asks for no date («пени закрыли 5 июня ... Какой последний день для ответа на
-    требование?» asks for a date)."""
-    if not text.has(PENALTY):
-        return False
-    asked_penalty = any(w.lemma == PENALTY[0] and w.asked for w in text.words)
-    asks_date = any(text.words[first].asked for first, _ in text.asking_phrases)
-    return asked_penalty or not asks_date
-
-
-def _asks_amount(text: CalcText) -> bool:
-    lemmas = [w.lemma for w in text.words]
-    return any(
-        tuple(lemmas[i : i + len(p)]) == p
-        for p in phrases("asks_amount")
-        for i in range(len(lemmas))
-    )
-
-
-def looks_like_calc(question: str) -> bool:
-    """The router's cheap check: the question asks for пени with something to count from
-    (an amount, a date, «сколько пеней»), or asks for a day (a length only when it gives a
-    date) about a period the table knows, one it states, or a dated event. It reads the
-    words, not the dates' roles or the amounts."""
-    text = read_question(question)
-    if asks_penalty(text):
-        return _asks_amount(text) or bool(text.days) or text.has(("рубль",))
-    if not text.asking_phrases:
-        return False
-    duration = set(phrases("asks_duration"))
-    lemmas = [w.lemma for w in text.words]
-    asks_day = any(tuple(lemmas[i : i + n]) not in duration for i, n in text.asking_phrases)
-    if not asks_day and not text.days:
-        return False
-    # a period the table knows or the question states, or a dated event the period must
-    # run from («бумагу из инспекции получили 4 августа»: which period is then asked back)
-    # (a length asked with the date of a receipt too: «пришло письмо 5 марта, в какой срок
-    # ответить?»)
-    dated_event = (asks_day and any(w.event for w in text.words)) or _dated_receipt(text)
-    return bool(rank_rows(text, [])) or bool(stated_periods(text)) or dated_event
-
-
-def _dated_receipt(text: CalcText) -> bool:
-    """A story sentence tells that a document from the inspection was received on a day
-    («Получили из инспекции документ по ТКС 12 ноября 2025, до какого числа ответить?»):
-    the period asked then runs from it, whichever document it was (the calc node asks
-    which)."""
-    dated = {text.words[text.day_words(k)[0]].sentence for k in range(len(text.days))}
-    told = {
-        w.sentence
-        for w in text.words
-        if w.sentence in dated
-        and w.lemma in _RECEIPT
-        and w.pos == "VERB"
-        and not w.asked
-        and not w.negated
-    }
-    # from the inspection («из инспекции», «из налоговой»): not a payment or a document a
-    # counterparty sent («получили аванс 5 марта»: a Part Two question for the knowledge base)
-    return any(w.sentence in told and w.lemma in _AUTHORITY for w in text.words)
+# the router's cheap check and its pieces, read here too (finagent/legal/calc_cues.py)
+__all__ = [
+    "FUTURE_KEY_RATE",
+    "JURISDICTION",
+    "asks_penalty",
+    "extract_calc_request",
+    "looks_like_calc",
+]
 
 
 def extract_calc_request(question: str, today: date) -> CalcRequest:
