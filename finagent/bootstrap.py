@@ -39,9 +39,9 @@ if TYPE_CHECKING:  # slow to import; annotations only
     from langgraph.checkpoint.base import BaseCheckpointSaver
     from langgraph.store.base import BaseStore
 
+    from finagent.clients.live import LiveClients
     from finagent.retrieval.ingest import Ingestor
     from finagent.tools.base import Tool
-    from finagent.tools.catalog import LiveClients
 
 _UNSET: Any = object()
 
@@ -99,7 +99,9 @@ class Root:
 
     ``llm``, ``index`` and ``embedder`` replace the configured ones (tests, evaluations);
     ``tools=False`` skips the live clients and tools (``finagent route`` needs none);
-    ``extra_tools`` (e.g. MCP tools) join the registry after the domain tools.
+    ``defer_tools`` builds the tools when a node first reads the registry, in the caller's
+    thread (``finagent ask``: most questions call no tool, and a CLI has no event loop to
+    keep free); ``extra_tools`` (e.g. MCP tools) join the registry after the domain tools.
     """
 
     def __init__(
@@ -110,6 +112,7 @@ class Root:
         index: VectorIndex | None = None,
         embedder: Embedder | None = None,
         tools: bool = True,
+        defer_tools: bool = False,
         extra_tools: Sequence[Tool[Any]] = (),
     ) -> None:
         register_secrets(settings.secret_values())
@@ -119,6 +122,7 @@ class Root:
         self._index = index
         self._embedder = embedder
         self._with_tools = tools
+        self._defer_tools = defer_tools
         self._extra_tools = tuple(extra_tools)
         self._deps: Deps | None = None
         self._stack = AsyncExitStack()
@@ -184,9 +188,11 @@ class Root:
             clients = await asyncio.to_thread(_open_clients, settings)
             for close in clients.closers():
                 stack.push_async_callback(close)
-            registry, research = await asyncio.to_thread(
-                _build_tools, settings, retriever, documents, catalog, clients, self._extra_tools
-            )
+            build = (settings, retriever, documents, catalog, clients, self._extra_tools)
+            if self._defer_tools:
+                registry, research = _deferred_tools(*build)
+            else:
+                registry, research = await asyncio.to_thread(_build_tools, *build)
         else:  # ``finagent route``: no tool module (and no client library) is imported
             registry = research = ToolRegistry(self._extra_tools)
         return Deps(
@@ -242,9 +248,34 @@ def _build_tools(
     return registry, build_research_registry(registry, clients.tavily, settings.reports_path)
 
 
+def _deferred_tools(
+    settings: Settings,
+    retriever: Retriever,
+    documents: DocumentStore,
+    catalog: LawCatalog,
+    clients: LiveClients,
+    extra_tools: Sequence[Tool[Any]],
+) -> tuple[ToolRegistry, ToolRegistry]:
+    """The registries of ``_build_tools``, built when first read."""
+
+    def answer_tools() -> ToolRegistry:
+        from finagent.tools.catalog import build_registry
+
+        return build_registry(settings, retriever, documents, catalog, clients, extra_tools)
+
+    registry = ToolRegistry(build=answer_tools)
+
+    def research_tools() -> ToolRegistry:
+        from finagent.tools.catalog import build_research_registry
+
+        return build_research_registry(registry, clients.tavily, settings.reports_path)
+
+    return registry, ToolRegistry(build=research_tools)
+
+
 def _open_clients(settings: Settings) -> LiveClients:
     """The clients of the configured live sources (imported only when configured: slow)."""
-    from finagent.tools.catalog import LiveClients
+    from finagent.clients.live import LiveClients
 
     cbr = tavily = search = None
     if settings.cbr_enabled:

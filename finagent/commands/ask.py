@@ -51,7 +51,7 @@ def ask(
         return
 
     async def go() -> Any:
-        agent = await Agent.create(settings)
+        agent = await Agent.create(settings, defer_tools=True)  # most questions call none
         try:
             hint = await empty_index_hint(agent.deps, user)
             if hint:

@@ -68,7 +68,7 @@ async def stream_answer(
     from finagent.commands.hints import empty_index_hint
     from finagent.server.stream import run_events
 
-    agent = await Agent.create(settings)
+    agent = await Agent.create(settings, defer_tools=True)  # most questions call none
     try:
         prepared = agent.prepare(user, query, chat_id, document_ids)
         hint = await empty_index_hint(agent.deps, user)

@@ -10,7 +10,7 @@ amount or a date); it does not read the dates' roles or compute anything. Anythi
 
 from __future__ import annotations
 
-from finagent.legal.calc_extract import looks_like_calc
+from finagent.legal.calc_cues import looks_like_calc
 from finagent.state import Decision, Scenario
 
 

@@ -24,7 +24,6 @@ from finagent.bootstrap import Deps
 from finagent.cards.model import DocumentCard
 from finagent.clients.llm import keeps_schema_limits
 from finagent.error_report import report
-from finagent.legal.calc_extract import extract_calc_request
 from finagent.moscow_time import moscow_today
 from finagent.observability import get_logger
 from finagent.question.build import build_question
@@ -151,7 +150,10 @@ def searches_reformulation(text: str, inventory: Inventory) -> bool:
 
 
 def calc_lacks_event(query: str) -> bool:
-    """The calculators would ask back the day their period runs from."""
+    """The calculators would ask back the day their period runs from (the full reading is
+    imported only for the questions the calculators take: its lexicons are slow to load)."""
+    from finagent.legal.calc_extract import extract_calc_request
+
     return "event_date" in extract_calc_request(query, moscow_today()).missing
 
 

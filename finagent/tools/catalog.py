@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from finagent.clients.live import LiveClients
 from finagent.legal.key_rates import KeyRateSource
 from finagent.tools.base import Tool
 from finagent.tools.calc import (
@@ -20,25 +20,11 @@ from finagent.tools.legal import ResolveLegalReference
 from finagent.tools.registry import ToolRegistry
 
 if TYPE_CHECKING:
-    from finagent.clients.cbr import CentralBankClient
-    from finagent.clients.internal_search import SearchClient
     from finagent.clients.tavily import TavilyClient
     from finagent.config import Settings
     from finagent.legal.catalog import LawCatalog
     from finagent.retrieval.retriever import Retriever
     from finagent.storage.documents import DocumentStore
-
-
-@dataclass(frozen=True)
-class LiveClients:
-    """The clients of the live sources that are configured (None: not configured)."""
-
-    cbr: CentralBankClient | None = None
-    tavily: TavilyClient | None = None
-    search: SearchClient | None = None
-
-    def closers(self) -> list[Callable[[], Awaitable[None]]]:
-        return [c.aclose for c in (self.cbr, self.tavily, self.search) if c is not None]
 
 
 def build_registry(
@@ -84,7 +70,10 @@ def build_research_registry(
 ) -> ToolRegistry:
     """``registry`` plus the SGR system tools and (with a Tavily client) the web tools."""
     from finagent.tools.sgr import sgr_system_tools
-    from finagent.tools.web import web_tools
 
-    candidates = [*sgr_system_tools(reports_dir), *(web_tools(tavily) if tavily else [])]
+    candidates = sgr_system_tools(reports_dir)
+    if tavily is not None:  # the web tools' module imports the Tavily client's: slow
+        from finagent.tools.web import web_tools
+
+        candidates = [*candidates, *web_tools(tavily)]
     return ToolRegistry([*registry, *(t for t in candidates if t.name not in registry)])

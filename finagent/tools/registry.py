@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from finagent.observability import redact
@@ -15,12 +15,35 @@ MAX_NAME_ECHO = 100
 
 
 class ToolRegistry:
-    """Tools by name; the single place the agents, CLI and MCP server look them up."""
+    """Tools by name; the single place the agents, CLI and MCP server look them up.
 
-    def __init__(self, tools: Iterable[Tool[Any]] = ()) -> None:
-        self._tools: dict[str, Tool[Any]] = {}
+    ``build`` defers the tools: they are built, and their modules imported, when the
+    registry is first read (a CLI question that calls no tool never pays for them).
+    """
+
+    def __init__(
+        self,
+        tools: Iterable[Tool[Any]] = (),
+        *,
+        build: Callable[[], Iterable[Tool[Any]]] | None = None,
+    ) -> None:
+        self._by_name: dict[str, Tool[Any]] = {}
+        self._build = build
         for tool in tools:
             self.register(tool)
+
+    @property
+    def _tools(self) -> dict[str, Tool[Any]]:
+        if self._build is not None:
+            build, self._build = self._build, None
+            for tool in build():
+                self.register(tool)
+        return self._by_name
+
+    @property
+    def built(self) -> bool:
+        """Whether the tools exist (a deferred registry not read yet: False)."""
+        return self._build is None
 
     def register(self, tool: Tool[Any]) -> None:
         if tool.name in self._tools:

