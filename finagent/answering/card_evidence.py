@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
+from finagent.answering.acted_party import of_acted_party
 from finagent.answering.companions import asks_bound, bound_facts, companion_facts
 from finagent.answering.context import AnswerContext
 from finagent.answering.document_choice import chosen_documents, first_tier, retrieved_ids
@@ -282,6 +283,9 @@ def _values(card: DocumentCard, key: str, question: Question) -> list[CardValue]
     if not _named_otherwise(question, card):  # a name then names the document, not a row
         ignore |= named_words(question)
     best, conflict = best_facts(question, facts, card.facts, ignore)
+    if len({f.value for f in best}) > 1:
+        # «за сколько предупредить арендодателя»: the clause notifying that party
+        best = of_acted_party(question.text, best, lambda f: f.sentence.text)
     if conflict and key != QUALIFIED and kinds and "amount" in kinds:
         # «плата в месяц без НДС» where the rent's clause states it with VAT: the
         # document restates the figure elsewhere («Сумма без НДС — … в месяц»)
