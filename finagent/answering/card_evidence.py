@@ -486,8 +486,15 @@ def card_answers(
         own = _own_party(cards)
         first = question.answer_types[0] == "party"
         keys = [COUNTERPARTY, *keys] if first else [*keys, COUNTERPARTY]
+    by_id = {c.document_id: c for c in cards}
     for key in keys:
-        for card in ordered:
+        pool = ordered
+        if _bound_head(question, key) is not None:
+            # a bound asked of a field: any retrieved document may state it
+            held = {c.document_id for c in ordered}
+            more = [i for i in retrieved_ids(ctx.chunks) if i in by_id and i not in held]
+            pool = [*ordered, *(by_id[i] for i in more)]
+        for card in pool:
             if key == COUNTERPARTY:
                 role, values = _counterparty_values(card, own)
                 if not values:
@@ -501,7 +508,10 @@ def card_answers(
             values = _values(card, key, question)
             if not values:
                 continue
-            values = _bounded_first(question, card, values)
+            bound = _of_bound_head(question, key, pool, card, values)
+            if bound is None:
+                continue  # another document states the asked bound of this field
+            values = _bounded_first(question, card, bound)
             number = _source_number(ctx, card, new_sources)
             if number is None:
                 continue
@@ -514,6 +524,47 @@ def card_answers(
             )
             break
     return answers + _companions(question, ordered, answers)
+
+
+def _bound_head(question: Question, key: str) -> str | None:
+    """The noun a limit question asks of a field it governs («лимит остатка»: «лимит» of
+    the balance), when that noun is none of the field's own words."""
+    if question.answer_type != "limit" or not question.attributes or key not in FIELD_BY_KEY:
+        return None
+    head = question.attributes[0].head
+    own = {lm for cue in FIELD_BY_KEY[key].cues for lm in cue_lemmas(cue)}
+    return None if head in own else head
+
+
+def _naming(values: list[CardValue], head: str) -> list[CardValue]:
+    return [
+        v
+        for v in values
+        if head in {lm for w in v.sentence.split() for lm in cue_lemmas(w.strip(".,;:«»()"))}
+    ]
+
+
+def _of_bound_head(
+    question: Question,
+    key: str,
+    ordered: Sequence[DocumentCard],
+    card: DocumentCard,
+    values: list[CardValue],
+) -> list[CardValue] | None:
+    """«Какой лимит остатка наличных?»: of a field's values, those whose clause names the
+    asked bound («соблюдение лимита остатка … 150 000 руб.»), not the balance itself; None
+    when this card states none of them but a later card does (that card answers), else
+    the values as they are."""
+    head = _bound_head(question, key)
+    if head is None:
+        return values
+    named = _naming(values, head)
+    if named:
+        return named
+    later = ordered[list(ordered).index(card) + 1 :]
+    if any(_naming(_values(other, key, question), head) for other in later):
+        return None
+    return values
 
 
 def _bounded_first(

@@ -13,7 +13,7 @@ from datetime import date
 import pytest
 
 from finagent.answering.acted_party import acted_roles
-from finagent.answering.card_evidence import _values
+from finagent.answering.card_evidence import _of_bound_head, _values
 from finagent.answering.document_choice import decided_documents
 from finagent.cards.build import build_card
 from finagent.question.build import build_question
@@ -150,3 +150,44 @@ def test_of_several_notice_periods_the_one_notifying_the_asked_party(
         assert "30 календарных дн." in shown and "90 календарных дн." not in shown
     else:
         assert shown == values
+
+
+CASH_REPORT = "\n".join(
+    [
+        "# Отчёт кассира № 12",
+        "г. Тверь, 30 июня 2026 г.",
+        "Остаток наличных в кассе на конец дня составил 95 300 руб.",
+    ]
+)
+CASH_ORDER = "\n".join(
+    [
+        "# Приказ № 4-ф об установлении лимита остатка кассы",
+        "г. Тверь, 12 января 2026 г.",
+        "1. Установить лимит остатка наличных денежных средств в кассе в размере 80 000 руб.",
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Какой у нас лимит остатка наличных в кассе?", "Какой лимит остатка кассы установлен?"],
+)
+def test_a_limit_of_a_field_is_read_where_the_limit_is_named(question: str) -> None:
+    report = build_card("report", "report.md", CASH_REPORT)
+    order = build_card("order", "order.md", CASH_ORDER)
+    asked = build_question(question, today=TODAY, cards=[report, order])
+    key = next(k for k in asked.fields if _values(report, k, asked))
+    first = _values(report, key, asked)
+    # the report's balance yields to the order stating the limit
+    assert _of_bound_head(asked, key, [report, order], report, first) is None
+    shown = _of_bound_head(asked, key, [report, order], order, _values(order, key, asked))
+    assert shown is not None and [v.value for v in shown] == ["80 000 руб."]
+
+
+def test_a_balance_asked_is_read_as_before() -> None:
+    report = build_card("report", "report.md", CASH_REPORT)
+    order = build_card("order", "order.md", CASH_ORDER)
+    asked = build_question("Какой остаток в кассе на конец дня?", today=TODAY, cards=[report])
+    for key in asked.fields:
+        values = _values(report, key, asked)
+        assert _of_bound_head(asked, key, [report, order], report, values) == values
