@@ -622,8 +622,9 @@ def build_question(
     if parts and parts[0].answer_type == "amount":
         # «Сколько стоит … и нужно ли начислять НДС?»: a yes/no part after a sum asks
         # whether, not a value; its «НДС» is neither the field nor the tax of the sum
-        fields, taxes = _outside_yes_no(parts, len(lemmas), fields), _outside_yes_no(
-            parts, len(lemmas), taxes
+        fields, taxes = (
+            _outside_yes_no(parts, len(lemmas), fields),
+            _outside_yes_no(parts, len(lemmas), taxes),
         )
         if answer_types[0] in _AFTER_A_SUM and any(
             p.answer_type == answer_types[0] for p in parts[1:]
