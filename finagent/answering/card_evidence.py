@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
+from finagent.answering.acted_party import of_acted_party
 from finagent.answering.companions import asks_bound, bound_facts, companion_facts
 from finagent.answering.context import AnswerContext
 from finagent.answering.document_choice import chosen_documents, first_tier, retrieved_ids
@@ -282,6 +283,9 @@ def _values(card: DocumentCard, key: str, question: Question) -> list[CardValue]
     if not _named_otherwise(question, card):  # a name then names the document, not a row
         ignore |= named_words(question)
     best, conflict = best_facts(question, facts, card.facts, ignore)
+    if len({f.value for f in best}) > 1:
+        # «за сколько предупредить арендодателя»: the clause notifying that party
+        best = of_acted_party(question.text, best, lambda f: f.sentence.text)
     if conflict and key != QUALIFIED and kinds and "amount" in kinds:
         # «плата в месяц без НДС» where the rent's clause states it with VAT: the
         # document restates the figure elsewhere («Сумма без НДС — … в месяц»)
@@ -482,8 +486,15 @@ def card_answers(
         own = _own_party(cards)
         first = question.answer_types[0] == "party"
         keys = [COUNTERPARTY, *keys] if first else [*keys, COUNTERPARTY]
+    by_id = {c.document_id: c for c in cards}
     for key in keys:
-        for card in ordered:
+        pool = ordered
+        if _bound_head(question, key) is not None:
+            # a bound asked of a field: any retrieved document may state it
+            held = {c.document_id for c in ordered}
+            more = [i for i in retrieved_ids(ctx.chunks) if i in by_id and i not in held]
+            pool = [*ordered, *(by_id[i] for i in more)]
+        for card in pool:
             if key == COUNTERPARTY:
                 role, values = _counterparty_values(card, own)
                 if not values:
@@ -497,7 +508,10 @@ def card_answers(
             values = _values(card, key, question)
             if not values:
                 continue
-            values = _bounded_first(question, card, values)
+            bound = _of_bound_head(question, key, pool, card, values)
+            if bound is None:
+                continue  # another document states the asked bound of this field
+            values = _bounded_first(question, card, bound)
             number = _source_number(ctx, card, new_sources)
             if number is None:
                 continue
@@ -510,6 +524,47 @@ def card_answers(
             )
             break
     return answers + _companions(question, ordered, answers)
+
+
+def _bound_head(question: Question, key: str) -> str | None:
+    """The noun a limit question asks of a field it governs («лимит остатка»: «лимит» of
+    the balance), when that noun is none of the field's own words."""
+    if question.answer_type != "limit" or not question.attributes or key not in FIELD_BY_KEY:
+        return None
+    head = question.attributes[0].head
+    own = {lm for cue in FIELD_BY_KEY[key].cues for lm in cue_lemmas(cue)}
+    return None if head in own else head
+
+
+def _naming(values: list[CardValue], head: str) -> list[CardValue]:
+    return [
+        v
+        for v in values
+        if head in {lm for w in v.sentence.split() for lm in cue_lemmas(w.strip(".,;:«»()"))}
+    ]
+
+
+def _of_bound_head(
+    question: Question,
+    key: str,
+    ordered: Sequence[DocumentCard],
+    card: DocumentCard,
+    values: list[CardValue],
+) -> list[CardValue] | None:
+    """«Какой лимит остатка наличных?»: of a field's values, those whose clause names the
+    asked bound («соблюдение лимита остатка … 150 000 руб.»), not the balance itself; None
+    when this card states none of them but a later card does (that card answers), else
+    the values as they are."""
+    head = _bound_head(question, key)
+    if head is None:
+        return values
+    named = _naming(values, head)
+    if named:
+        return named
+    later = ordered[list(ordered).index(card) + 1 :]
+    if any(_naming(_values(other, key, question), head) for other in later):
+        return None
+    return values
 
 
 def _bounded_first(

@@ -10,7 +10,8 @@ vocabulary holds the most weight is the one asked about.
 - named by a number, a counterparty or a person: of those named by the most reasons, the
   ones no other fits clearly better (by ``MARGIN``: a word used by it alone);
 - named by its kind («в счёте», «по договору аренды») or a subject word of its heading
-  («по кредитному договору»): those;
+  («по кредитному договору»): those no other of them fits clearly better (several
+  contracts are all named by «договор»);
 - named only by a role word («поставщика»), which many documents hold: those, unless
   another document fits the words better by at least ``MARGIN`` (a word used only by it);
 - named by nothing: the first retrieved document, unless another fits better by
@@ -99,7 +100,9 @@ def decided_documents(
     if reasons & PRECISE:
         return _best(base, fit)
     if reasons & {"тип", "заголовок"}:
-        return base
+        # a kind several documents share («договор на юридические услуги» among three
+        # contracts): the question's other words tell them apart
+        return _best(base, fit)
     held = {card.document_id for card in cards}
     rival = max(held - set(base), key=lambda i: (fit[i], i), default=None)
     floor = max(fit.get(i, 0.0) for i in base)

@@ -574,6 +574,25 @@ def _typed_parts(analysed: Analysed) -> list[AskedPart]:
     return []
 
 
+# the types a later part asks that do not lead a question whose first part asks a sum
+_AFTER_A_SUM = frozenset({"date", "yes_no"})
+
+
+def _outside_yes_no(
+    parts: Sequence[AskedPart], size: int, found: list[tuple[int, str]]
+) -> list[tuple[int, str]]:
+    """``found`` (position, key) without those inside a later yes/no part (the parts run
+    to the question's end, ``size`` lemmas)."""
+    spans = []
+    end = size
+    for part in reversed(parts[1:]):
+        start = end - len(part.own)
+        if part.answer_type == "yes_no":
+            spans.append(range(start, end))
+        end = start
+    return [(at, key) for at, key in found if not any(at in span for span in spans)]
+
+
 def build_question(
     text: str, today: date | None = None, cards: Sequence[DocumentCard] = ()
 ) -> Question:
@@ -601,14 +620,19 @@ def build_question(
         lemmas,
         words if len(words) == len(lemmas) else [],
     )
-    if (
-        parts
-        and answer_types[0] == "date"
-        and parts[0].answer_type == "amount"
-        and any(p.answer_type == "date" for p in parts[1:])
-    ):
-        # «Сколько … и до какого числа?»: the first part's sum leads, the date follows
-        answer_types = ["amount", *(t for t in answer_types if t != "amount")]
+    if parts and parts[0].answer_type == "amount":
+        # «Сколько стоит … и нужно ли начислять НДС?»: a yes/no part after a sum asks
+        # whether, not a value; its «НДС» is neither the field nor the tax of the sum
+        fields, taxes = (
+            _outside_yes_no(parts, len(lemmas), fields),
+            _outside_yes_no(parts, len(lemmas), taxes),
+        )
+        if answer_types[0] in _AFTER_A_SUM and any(
+            p.answer_type == answer_types[0] for p in parts[1:]
+        ):
+            # «Сколько … и до какого числа?», «Сколько стоит … и облагается ли …?»: the
+            # first part's sum leads, the date or the yes/no follows
+            answer_types = ["amount", *(t for t in answer_types if t != "amount")]
     unit = _asked_unit(lemmas, parts[0].own if parts else None)
     if unit and answer_types[0] in ("procedure", "unknown"):
         # «какая площадь офиса»: a count in the unit is asked, not a procedure

@@ -64,11 +64,15 @@ def _starts(lemmas: Sequence[str], sentence_starts: set[int]) -> list[int]:
 
 def _further_ask(lemmas: Sequence[str], i: int) -> bool:
     """A clause after a comma that opens with «и» and asks on: a case («…, и если повторно
-    за год?») or a yes/no ask of its own («…, и есть ли минимум?»); a bare «, если …» is a
-    condition of the ask before it."""
-    if lemmas[i] != _AND or i == 0 or lemmas[i - 1] not in _CLAUSE_BREAKS:
+    за год?») or a yes/no ask of its own («…, и есть ли минимум?», also without the
+    comma: «… и нужно ли …»); a bare «, если …» is a condition of the ask before it."""
+    if lemmas[i] != _AND or i == 0:
         return False
     following = lemmas[i + 1 : i + 3]
+    if lemmas[i - 1] not in _CLAUSE_BREAKS:
+        # «Сколько стоит … и нужно ли начислять НДС?»: a word with «ли» right after «и»
+        # opens a yes/no ask of its own even without a comma
+        return following[1:] == [_YES_NO]
     return following[:1] == [_IF] or _YES_NO in following
 
 
