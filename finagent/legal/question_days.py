@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from finagent.language.dates import MONTHS
+from finagent.legal.calc_lexicon import word_set
 from finagent.legal.calc_text import CalcText, Word
 
 # how many words on each side of a day may name its event
@@ -270,8 +271,30 @@ def told_of_updated(text: CalcText, day: QuestionDay) -> bool:
     sentence = text.words[first].sentence
     before = [w for w in text.words[:first] if w.sentence == sentence]
     cut = max((i for i, w in enumerate(before) if w.text == ";"), default=-1)
-    clause = [w.lemma for w in before[cut + 1 :] if not w.negated]
+    clause = [w.lemma for w in _outside_asides(before[cut + 1 :]) if not w.negated]
     if "уточнить" not in clause:
         return False
     at = len(clause) - 1 - clause[::-1].index("уточнить")
-    return "первичный" not in clause[at:]
+    return not word_set("first_return") & set(clause[at:])
+
+
+def _outside_asides(words: list[Word]) -> list[Word]:
+    """The words of a clause that bear on the day after it: a day inside a parenthesis
+    belongs to the parenthesis only («(первичку сдавали 24 октября)»), and a closed
+    parenthesis before a day is an aside about something else («Уточненную декларацию
+    (первичку сдавали 24 октября) отправили 23 декабря»)."""
+    kept: list[Word] = []
+    inside: list[Word] = []
+    depth = 0
+    for w in words:
+        if w.text == "(":
+            if depth == 0:
+                inside = []
+            depth += 1
+        elif w.text == ")" and depth:
+            depth -= 1
+        elif depth:
+            inside.append(w)
+        else:
+            kept.append(w)
+    return inside if depth else kept
