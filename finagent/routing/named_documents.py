@@ -409,10 +409,17 @@ def _done_with_kind(question: Question, kind: DocType, at: int) -> bool:
 
 def _done_passive(question: Question) -> bool:
     """The asking clause states an act done in the passive voice, by a short participle in
-    the past («под какой процент нам выдан кредит», «когда перечислен аванс»)."""
+    the past («под какой процент нам выдан кредит», «когда перечислен аванс»); an
+    obligation («в какой срок мы обязаны выкупить») asks a rule, not an act done."""
     analysed = analyse(question.text)
     words = [token.text for sentence in analysed.sentences for token in sentence.tokens]
-    return any(done_participle(word) for word in asked_clause_words(question.lemmas, words))
+    clause = asked_clause_words(question.lemmas, words)
+    if any(lemma(word) in _OBLIGATION for word in clause):
+        return False
+    return any(done_participle(word) for word in clause)
+
+
+_OBLIGATION = frozenset({"обязать", "обязанный", "должный", "должен"})
 
 
 def _record_mentioned(card: DocumentCard, cue: str) -> bool:

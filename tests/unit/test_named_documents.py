@@ -711,6 +711,8 @@ def test_a_bare_number_is_read_whole(number: str) -> None:
         ("На какой срок нам выдан заём компанией СеверСтройИнвест?", "договор займа"),
         # a rule about such an act, the participle outside the asking clause
         ("Как банк начисляет проценты, если кредит выдан в конце месяца?", None),
+        # an obligation («обязаны»: a participle too) asks a rule, not an act done
+        ("В какой срок мы обязаны вернуть кредит ПромСнабКомплекту?", None),
     ],
 )
 def test_a_kind_of_an_act_done_in_the_passive_voice(
