@@ -62,7 +62,6 @@ from finagent.language.form_codes import is_form_code
 from finagent.language.lemmas import (
     can_be,
     done_participle,
-    lemma,
     normal_forms,
     part_of_speech,
     past_verb,
@@ -667,7 +666,15 @@ def coverage_abstention(
     passages = [t.lemmas for t in lenders]
     beside = _scopes(lenders, names)
     # a person's attribute («оклад Гаврилова») in another person's document is theirs
-    persons = [n for n in names if surname(n) and not _in_organisation(n, question)]
+    # not a street named after a person («на Кирова, 48»)
+    persons = [
+        n
+        for n in names
+        if surname(n)
+        and not _in_organisation(n, question)
+        and n not in places
+        and not re.search(rf"{re.escape(n)},?\s*\d", question.text)
+    ]
     of_person = _person_scopes(lenders, persons) if persons else passages
     for attribute in specific:
         scopes = beside if attribute.head in REQUISITES else of_person
@@ -708,15 +715,15 @@ def _only_rules(question: Question, texts: Sequence[_Text]) -> bool:
         if heads & set(s.lemmas)
         or any(stem in lm for stem in verbs if len(stem) == _ANCHOR for lm in s.lemmas)
     ]
-    stems = [stem for stem in verbs if len(stem) == _ANCHOR]
-    return bool(speaking) and all(_rule(s) or _standing_term(s, stems) for s in speaking)
+    return bool(speaking) and all(_rule(s) or _standing_term(s) for s in speaking)
 
 
-def _standing_term(sentence: _Sentence, stems: Sequence[str]) -> bool:
-    """A contract's term, not a record: the asked verb is said in the present or future
-    («финансирование перечисляется в течение 2 рабочих дней», «Фактор перечислит») and
-    nowhere in the past («перечислил», «перечислено»)."""
-    words = [w for w in _LINE_WORDS.findall(sentence.text) if any(s in lemma(w) for s in stems)]
+def _standing_term(sentence: _Sentence) -> bool:
+    """A contract's term, not a record: the sentence speaks in the present or future
+    («финансирование перечисляется в течение 2 рабочих дней», «Фактор перечислит», «за
+    нарушение срока перечисления Клиент уплачивает пени») and nowhere in the past
+    («перечислил», «перечислено»)."""
+    words = _LINE_WORDS.findall(sentence.text)
     return any(standing_verb(w) for w in words) and not any(
         past_verb(w) or done_participle(w) for w in words
     )

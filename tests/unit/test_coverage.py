@@ -518,6 +518,15 @@ def test_an_attribute_of_a_person_is_read_in_their_own_sentences() -> None:
         "attribute"
     )
     assert _abstains_with_cards("Какой оклад у Семёнова?", [chunk], texts) is None
+    # a street named after a person is an address, not a person
+    lease = "Наниматель вносит залог 40 000 руб. за квартиру по адресу: ул. Гоголя, 12."
+    flat = Chunk(id="n", text=lease, source="user_docs", title="Договор найма", document_id="n")
+    assert (
+        _abstains_with_cards(
+            "Какой залог по квартире на Гоголя, 12?", [flat, chunk], {"n": lease, "mo": LIABILITY}
+        )
+        is None
+    )
 
 
 def test_a_realised_result_a_contract_only_schedules_is_declined() -> None:
@@ -525,7 +534,8 @@ def test_a_realised_result_a_contract_only_schedules_is_declined() -> None:
     future («перечисляется», «перечислит») states no payment made; a record does."""
     term = _doc(
         "5.3. Финансирование перечисляется Клиенту в течение 3 рабочих дней после "
-        "получения реестра.",
+        "получения реестра. 7.2. За нарушение срока перечисления средств Фактор уплачивает "
+        "пени 0,1 % в день.",
         "Договор факторинга № Ф-12/2026",
     )
     record = _doc(
