@@ -61,10 +61,14 @@ from finagent.language.dates import dates_in, months_in, years_in
 from finagent.language.form_codes import is_form_code
 from finagent.language.lemmas import (
     can_be,
+    done_participle,
     normal_forms,
     part_of_speech,
+    past_verb,
     person_or_organisation,
     place_name,
+    standing_verb,
+    surname,
 )
 from finagent.language.text import analyse
 from finagent.question.asked import AskedAttribute
@@ -392,6 +396,31 @@ def _scopes(texts: Sequence[_Text], names: Sequence[str]) -> list[list[str]]:
     return scopes or [t.lemmas for t in texts]
 
 
+def _in_organisation(name: str, question: Question) -> bool:
+    return any(name in organisation.name for organisation in question.organisations)
+
+
+def _person_scopes(texts: Sequence[_Text], persons: Sequence[str]) -> list[list[str]]:
+    """Where an attribute of the named persons may stand: a whole passage of a document
+    they are a party of, or of one that is no other person's; in another person's document
+    (a liability contract of Захаров that names the warehouse head Гаврилов as the one
+    goods are handed to), only the sentence naming them and the line after it: the salary
+    it states is its party's."""
+    scopes: list[list[str]] = []
+    for text in texts:
+        if all(normal_forms(p) & text.owners for p in persons) or not any(
+            surname(owner.title()) for owner in text.owners
+        ):
+            scopes.append(text.lemmas)
+            continue
+        scopes += _scopes([text], persons) if _names_all(text, persons) else []
+    return scopes
+
+
+def _names_all(text: _Text, persons: Sequence[str]) -> bool:
+    return any(all(_naming(p, s) for p in persons) for s in text.sentences)
+
+
 def _periods_beside(
     texts: Sequence[_Text], names: Sequence[str]
 ) -> tuple[set[tuple[int, int]], set[int]]:
@@ -636,8 +665,19 @@ def coverage_abstention(
     lenders = _lenders(texts, names, asked) or texts
     passages = [t.lemmas for t in lenders]
     beside = _scopes(lenders, names)
+    # a person's attribute («оклад Гаврилова») in another person's document is theirs
+    # not a street named after a person («на Кирова, 48»)
+    persons = [
+        n
+        for n in names
+        if surname(n)
+        and not _in_organisation(n, question)
+        and n not in places
+        and not re.search(rf"{re.escape(n)},?\s*\d", question.text)
+    ]
+    of_person = _person_scopes(lenders, persons) if persons else passages
     for attribute in specific:
-        scopes = beside if attribute.head in REQUISITES else passages
+        scopes = beside if attribute.head in REQUISITES else of_person
         if not _covered(attribute, scopes):
             return _uncovered(attribute, searched)
     for attribute in qualified:
@@ -675,7 +715,18 @@ def _only_rules(question: Question, texts: Sequence[_Text]) -> bool:
         if heads & set(s.lemmas)
         or any(stem in lm for stem in verbs if len(stem) == _ANCHOR for lm in s.lemmas)
     ]
-    return bool(speaking) and all(_rule(s) for s in speaking)
+    return bool(speaking) and all(_rule(s) or _standing_term(s) for s in speaking)
+
+
+def _standing_term(sentence: _Sentence) -> bool:
+    """A contract's term, not a record: the sentence speaks in the present or future
+    («финансирование перечисляется в течение 2 рабочих дней», «Фактор перечислит», «за
+    нарушение срока перечисления Клиент уплачивает пени») and nowhere in the past
+    («перечислил», «перечислено»)."""
+    words = _LINE_WORDS.findall(sentence.text)
+    return any(standing_verb(w) for w in words) and not any(
+        past_verb(w) or done_participle(w) for w in words
+    )
 
 
 # a sanction for a breach («за непредставление пояснений — штраф», «за неуплату») or a

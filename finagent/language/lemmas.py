@@ -235,6 +235,24 @@ def stated_participle(word: str) -> bool:
 
 
 @lru_cache(maxsize=50_000)
+def standing_verb(word: str) -> bool:
+    """A finite verb in the present or future tense («перечисляется», «перечислит»): what a
+    contract's term says happens, not a record that it did."""
+    return _verb_with(word, "pres") or _verb_with(word, "futr")
+
+
+@lru_cache(maxsize=50_000)
+def done_participle(word: str) -> bool:
+    """A short passive participle in the past under any of its readings («выдан»,
+    «перечислен», «заключён»): an act done, said in the passive voice («нам выдан кредит»);
+    pymorphy3 may rank an adjective's reading first («перечислен»)."""
+    folded = fold(word)
+    if not any("а" <= ch <= "я" for ch in folded):
+        return False
+    return any(p.tag.POS == "PRTS" and "past" in p.tag for p in _analyzer().parse(folded))
+
+
+@lru_cache(maxsize=50_000)
 def first_person(word: str) -> bool:
     """«мы», «нам», «наш», «платим», «должна ли я»: the speaker's own word (a first-person
     pronoun or verb): a question in it is about the speaker's affairs."""

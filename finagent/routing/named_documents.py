@@ -26,6 +26,7 @@ from finagent.cards.title import doc_type_of
 from finagent.language.cues import cue_lemmas, find_cue
 from finagent.language.form_codes import is_form_code
 from finagent.language.lemmas import (
+    done_participle,
     first_person,
     fold,
     lemma,
@@ -281,6 +282,7 @@ def _missing(question: Question, cards: Sequence[DocumentCard]) -> str | None:
     # «по договору подряда № …» held as the amendment that names it; «по цессии ДЦ-03/2025»,
     # «по УПД 318»: a number without its sign
     written = [*numbers, *(t for t in question.lemmas if any(ch.isdigit() for ch in t))]
+    written += _written_numbers(question.text)
     if any(number_key(n) in held_numbers for n in written):
         return None
     kind, start, end = _kind_named(question)
@@ -398,11 +400,26 @@ def _done_with_kind(question: Question, kind: DocType, at: int) -> bool:
     in a question of the user's own affairs or naming a company). A generic kind
     («договор») and a question word right before the kind («каким платёжным поручением
     …», asking which of the held records) do not count."""
-    if at < 0 or kind.key == GENERIC or not question.done:
+    if at < 0 or kind.key == GENERIC or not (question.done or _done_passive(question)):
         return False
     if at > 0 and question.lemmas[at - 1] in QUESTION_WORDS | {"который"}:
         return False
     return question.own_asked or bool(question.organisations) or bool(question.names)
+
+
+def _done_passive(question: Question) -> bool:
+    """The asking clause states an act done in the passive voice, by a short participle in
+    the past («под какой процент нам выдан кредит», «когда перечислен аванс»); an
+    obligation («в какой срок мы обязаны выкупить») asks a rule, not an act done."""
+    analysed = analyse(question.text)
+    words = [token.text for sentence in analysed.sentences for token in sentence.tokens]
+    clause = asked_clause_words(question.lemmas, words)
+    if any(lemma(word) in _OBLIGATION for word in clause):
+        return False
+    return any(done_participle(word) for word in clause)
+
+
+_OBLIGATION = frozenset({"обязать", "обязанный", "должный", "должен"})
 
 
 def _record_mentioned(card: DocumentCard, cue: str) -> bool:
@@ -497,11 +514,15 @@ def _bare_number(question: Question, end: int) -> str | None:
     token = question.lemmas[end]
     if _form_code_at(question.lemmas, end):
         return None
-    at = question.text.lower().find(token)
-    if at < 0 or not any(ch.isdigit() for ch in token) or "." in token:
+    if not any(ch.isdigit() for ch in token) or "." in token:
         return None
-    written = question.text[at : at + len(token)]
-    if token.isdigit():
+    # the whole number as written: the tokenizer splits «1С-14/2026» into «1» and «С-14/2026»
+    following = question.lemmas[end : end + 4]
+    whole = {"".join(following[:k]) for k in range(1, len(following) + 1)}
+    written = next((w for w in _written_numbers(question.text) if fold(w) in whole), "")
+    if not written or "." in written:
+        return None
+    if written.isdigit():
         year = _FIRST_YEAR <= int(token) <= _LAST_YEAR
         return None if year or question.lemmas[end + 1 : end + 2] == ["год"] else written
     # «ТС-08/2024», «А-17»: letters in capitals or a slash; «16-й» is an ordinal
@@ -509,6 +530,15 @@ def _bare_number(question: Question, end: int) -> str | None:
 
 
 _FIRST_YEAR, _LAST_YEAR = 1990, 2100
+_CHUNK = re.compile(r"[^\s,;:«»()?!]+")
+
+
+def _written_numbers(text: str) -> list[str]:
+    """The space-separated words of ``text`` that hold a digit, as written, without the
+    punctuation that ends them: whole document numbers («1С-14/2026», «15/3-К», «ТО-7/26»),
+    which the tokenizer may split at a letter after a digit."""
+    chunks = (m.group().rstrip(_PUNCTUATION + ".") for m in _CHUNK.finditer(text))
+    return [c for c in chunks if any(ch.isdigit() for ch in c)]
 
 
 def _stranger(

@@ -484,3 +484,64 @@ def test_a_street_of_two_words_is_no_place_of_one() -> None:
 
     assert not _located("Большой", "Сколько стоит уборка кафе на Большой Покровской?")
     assert _located("Озёрском", "Сколько стоит аренда склада в Озёрском по договору?")
+
+
+LIABILITY = """ДОГОВОР № МО-4/2026
+о полной индивидуальной материальной ответственности
+
+г. Тула                                                  12 января 2026 г.
+
+Общество с ограниченной ответственностью «Бета-Снаб» (ООО «Бета-Снаб»), именуемое в
+дальнейшем «Работодатель», в лице директора Никитина Сергея Петровича, действующего на
+основании Устава, с одной стороны, и
+
+Семёнов Павел Ильич, паспорт 70 11 123456, занимающий должность кладовщика склада,
+именуемый в дальнейшем «Работник», с другой стороны,
+
+заключили настоящий договор о нижеследующем.
+
+2.1. Товары Работник принимает от заведующего складом Лаврентьева Олега Петровича.
+2.2. Работник ведёт учёт вверенного ему имущества.
+
+4.1. Справочно: оклад Работника 72 000 руб. в месяц.
+"""
+
+
+def test_an_attribute_of_a_person_is_read_in_their_own_sentences() -> None:
+    """A person another person's document names in another role (the warehouse head of a
+    storekeeper's liability contract): the salary it states is its party's, not theirs."""
+    chunk = Chunk(
+        id="mo", text=LIABILITY, source="user_docs", title="Договор № МО-4/2026", document_id="mo"
+    )
+    texts = {"mo": LIABILITY}
+    assert _abstains_with_cards("Какой оклад у заведующего Лаврентьева?", [chunk], texts) == (
+        "attribute"
+    )
+    assert _abstains_with_cards("Какой оклад у Семёнова?", [chunk], texts) is None
+    # a street named after a person is an address, not a person
+    lease = "Наниматель вносит залог 40 000 руб. за квартиру по адресу: ул. Гоголя, 12."
+    flat = Chunk(id="n", text=lease, source="user_docs", title="Договор найма", document_id="n")
+    assert (
+        _abstains_with_cards(
+            "Какой залог по квартире на Гоголя, 12?", [flat, chunk], {"n": lease, "mo": LIABILITY}
+        )
+        is None
+    )
+
+
+def test_a_realised_result_a_contract_only_schedules_is_declined() -> None:
+    """«фактически перечислил» asks what happened: a contract's term in the present or the
+    future («перечисляется», «перечислит») states no payment made; a record does."""
+    term = _doc(
+        "5.3. Финансирование перечисляется Клиенту в течение 3 рабочих дней после "
+        "получения реестра. 7.2. За нарушение срока перечисления средств Фактор уплачивает "
+        "пени 0,1 % в день.",
+        "Договор факторинга № Ф-12/2026",
+    )
+    record = _doc(
+        "Финансирование по реестру № 2 перечислено Клиенту 14.04.2026.", "Уведомление фактора"
+    )
+    question = "Когда фактор фактически перечислил нам финансирование?"
+    assert _abstains(question, [term]) == "attribute"
+    assert _abstains(question, [record]) is None
+    assert _abstains("Когда фактор перечислит нам финансирование?", [term]) is None

@@ -678,3 +678,44 @@ def test_a_kind_of_an_act_done_by_a_held_party(
     demo_cards: list[DocumentCard], question: str, missing: str | None
 ) -> None:
     assert named(question, demo_cards).missing == missing
+
+
+def _contract(number: str) -> str:
+    return f"""# Договор возмездного оказания услуг № {number}
+
+г. Самара, 12 января 2026 г.
+
+ООО «Волжанка» (Заказчик) и ООО «Сигма-Сервис» (Исполнитель) заключили настоящий договор.
+
+3.1. Стоимость услуг составляет 18 000 рублей в месяц.
+3.2. Оплата производится не позднее 5-го числа месяца оказания услуг.
+"""
+
+
+@pytest.mark.parametrize("number", ["А-17/2025", "2Б-03", "ТО-7/26", "15/3-К", "3С-21/2026"])
+def test_a_bare_number_is_read_whole(number: str) -> None:
+    """A number written after the kind word without its sign, with a letter right after a
+    digit («2Б-03»), is one number: held as the card stores it, missing as written."""
+    held = _cards({"contract": _contract(number)})
+    assert named(f"До какого числа платить по договору {number}?", held).missing is None
+    other = _cards({"contract": _contract("Д-99/2024")})
+    missing = named(f"До какого числа платить по договору {number}?", other).missing
+    assert missing == f"договор № {number}"
+
+
+@pytest.mark.parametrize(
+    ("question", "missing"),
+    [
+        # an act done said in the passive voice: a short participle in the past
+        ("Под какой процент нам выдан кредит в банке «ПромСнабКомплект»?", "договор займа"),
+        ("На какой срок нам выдан заём компанией СеверСтройИнвест?", "договор займа"),
+        # a rule about such an act, the participle outside the asking clause
+        ("Как банк начисляет проценты, если кредит выдан в конце месяца?", None),
+        # an obligation («обязаны»: a participle too) asks a rule, not an act done
+        ("В какой срок мы обязаны вернуть кредит ПромСнабКомплекту?", None),
+    ],
+)
+def test_a_kind_of_an_act_done_in_the_passive_voice(
+    demo_cards: list[DocumentCard], question: str, missing: str | None
+) -> None:
+    assert named(question, demo_cards).missing == missing
