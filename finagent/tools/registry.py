@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +19,9 @@ class ToolRegistry:
     """Tools by name; the single place the agents, CLI and MCP server look them up.
 
     ``build`` defers the tools: they are built, and their modules imported, when the
-    registry is first read (a CLI question that calls no tool never pays for them).
+    registry is first read (a CLI question that calls no tool never pays for them). The
+    build runs once, under a lock; if it raises, the next read tries again, and no reader
+    ever sees a half-built registry.
     """
 
     def __init__(
@@ -29,15 +32,22 @@ class ToolRegistry:
     ) -> None:
         self._by_name: dict[str, Tool[Any]] = {}
         self._build = build
+        self._lock = threading.Lock()
         for tool in tools:
             self.register(tool)
 
     @property
     def _tools(self) -> dict[str, Tool[Any]]:
         if self._build is not None:
-            build, self._build = self._build, None
-            for tool in build():
-                self.register(tool)
+            with self._lock:
+                if self._build is not None:
+                    built: dict[str, Tool[Any]] = {}
+                    for tool in self._build():
+                        if tool.name in built or tool.name in self._by_name:
+                            raise ValueError(f"tool {tool.name!r} is already registered")
+                        built[tool.name] = tool
+                    self._by_name.update(built)
+                    self._build = None
         return self._by_name
 
     @property

@@ -124,6 +124,23 @@ async def test_a_deferred_registry_builds_its_tools_once_at_the_first_read() -> 
     assert registry.names() == ["echo"] and len(builds) == 1
 
 
+async def test_a_deferred_build_that_fails_is_tried_again_and_leaves_nothing_half_built() -> None:
+    attempts: list[int] = []
+
+    def build() -> list[Tool[Any]]:
+        attempts.append(1)
+        if len(attempts) == 1:
+            raise OSError("the knowledge base folder is not readable yet")
+        return [Echo()]
+
+    registry = ToolRegistry(build=build)
+    with pytest.raises(OSError):
+        registry.names()
+    assert not registry.built
+    assert registry.names() == ["echo"] and registry.built and len(attempts) == 2
+    assert await registry.call("echo", {"text": "z"}, CTX) == "alice: z"
+
+
 def test_tool_metadata_is_declared_once_on_the_tool() -> None:
     from finagent.graph.research import CATALOGUE
     from finagent.tools.base import DECLARED
