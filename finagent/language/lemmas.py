@@ -6,6 +6,8 @@ import itertools
 import json
 import os
 import re
+import tempfile
+import threading
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -39,6 +41,7 @@ LEMMA_RULES = 1  # bump when ``lemma`` reads words differently
 LEMMA_FILE_MAX = 50_000  # words kept, those of the last process first
 _stored: dict[str, str] = {}  # read from the file
 _used: dict[str, str] = {}  # parsed or read by this process, in order of first use
+_file_lock = threading.Lock()  # roots in worker threads may load or save at once
 
 
 def _stamp() -> str:
@@ -59,7 +62,8 @@ def lemma(word: str) -> str:
     found = _stored.get(word)
     if found is None:
         found = fold(_analyzer().parse(folded)[0].normal_form)
-    _used[word] = found
+    if len(_used) < LEMMA_FILE_MAX:  # a long-running service keeps only what the file can
+        _used[word] = found
     return found
 
 
@@ -75,31 +79,39 @@ def load_lemmas(path: Path) -> int:
     table = data.get("lemmas")
     if not isinstance(table, dict):
         return 0
-    _stored.update({k: v for k, v in table.items() if isinstance(v, str)})
+    with _file_lock:
+        _stored.update({k: v for k, v in table.items() if isinstance(v, str)})
     return len(table)
 
 
 def save_lemmas(path: Path) -> bool:
     """Write this process's lemmas, then the file's others, up to ``LEMMA_FILE_MAX``, to
     ``path`` (atomically); nothing when this process parsed no new word. Whether written."""
-    used = dict(_used)
-    if all(_stored.get(word) == found for word, found in used.items()):
-        return False
-    table = dict(itertools.islice(used.items(), LEMMA_FILE_MAX))
-    for word, found in _stored.items():
-        if len(table) >= LEMMA_FILE_MAX:
-            break
-        table.setdefault(word, found)
-    text = json.dumps({"stamp": _stamp(), "lemmas": table}, ensure_ascii=False)
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError:  # a cache: a read-only or full disk costs speed, never the command
-        tmp.unlink(missing_ok=True)
-        return False
-    _stored.update(table)
-    return True
+    with _file_lock:
+        used = dict(_used)
+        stored = dict(_stored)
+        if all(stored.get(word) == found for word, found in used.items()):
+            return False
+        table = dict(itertools.islice(used.items(), LEMMA_FILE_MAX))
+        for word, found in stored.items():
+            if len(table) >= LEMMA_FILE_MAX:
+                break
+            table.setdefault(word, found)
+        text = json.dumps({"stamp": _stamp(), "lemmas": table}, ensure_ascii=False)
+        try:
+            fd, tmp_name = tempfile.mkstemp(prefix=f"{path.name}.", suffix=".tmp", dir=path.parent)
+        except OSError:  # a cache: a read-only or full disk costs speed, never the command
+            return False
+        tmp = Path(tmp_name)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                out.write(text)
+            os.replace(tmp, path)
+        except OSError:
+            tmp.unlink(missing_ok=True)
+            return False
+        _stored.update(table)
+        return True
 
 
 def counted(n: int, noun: str) -> str:
