@@ -28,7 +28,10 @@ from finagent.config import get_settings
 
 PROBES = DATASETS_DIR / "direct_decline_probes.jsonl"
 FRESH_OF = "direct_dev_blind11"  # whose documents the probes' fresh user holds
-DEV_SETS = [DATASETS_DIR / f"direct_dev_blind{i}.jsonl" for i in range(1, 15)]
+DEV_SETS = sorted(
+    DATASETS_DIR.glob("direct_dev_blind*.jsonl"),
+    key=lambda p: int(p.stem.removeprefix("direct_dev_blind")),
+)
 
 
 def probe_datasets(path: Path = PROBES) -> list[LoadedDataset]:

@@ -279,10 +279,13 @@ def test_a_live_source_notice_is_not_the_lead() -> None:
 def test_the_decline_probes_run_on_the_dev_sets_data_dir() -> None:
     """The probe set has no documents of its own: its fresh user is dev11's, and the dev
     sets come without items so that the data dir (their digest) is theirs."""
+    from evals.direct.dataset import DATASETS_DIR
     from evals.direct.probes import FRESH_OF, probe_datasets
 
     *dev, probes = probe_datasets()
-    assert len(dev) == 14 and all(not d.items for d in dev)
+    every_dev_set = list(DATASETS_DIR.glob("direct_dev_blind*.jsonl"))
+    assert len(dev) == len(every_dev_set) >= 15 and all(not d.items for d in dev)
+    assert dev[0].name == "direct_dev_blind1" and dev[-1].name == f"direct_dev_blind{len(dev)}"
     assert not probes.problems
     refuse = [i for i in probes.items if i.expected != "answer"]
     assert len(refuse) >= 40 and len(probes.items) - len(refuse) >= 20
