@@ -7,14 +7,18 @@ of those sets serves it too::
 
     python -m evals.direct.probes --taxcode-dir /work/shared/data/tax-code
 
-Printed: the decline rate (declined or asked back, of the items to decline or clarify),
-the false-decline rate (declined or asked back, of the answerable items), the hit rate of
-the answerable items, and every item that went the wrong way.
+``--probes FILE`` runs another file of such items on the same data dir (a lane's own
+items over the sample documents: ``direct_dev_own_decl4.jsonl``), ``--report FILE``
+keeps the full result. Printed: the decline rate (declined or asked back, of the items
+to decline or clarify), the false-decline rate (declined or asked back, of the
+answerable items), the hit rate of the answerable items, and every item that went the
+wrong way.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -69,6 +73,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--taxcode-dir", type=Path, required=True)
     parser.add_argument("--data-root", type=Path, default=None)
+    parser.add_argument(
+        "--probes", type=Path, default=PROBES, help="another probe file (demo items only)"
+    )
+    parser.add_argument("--report", type=Path, default=None, help="write the full result here")
     args = parser.parse_args()
     repo = Path(__file__).resolve().parents[2]
     config = DirectEvalConfig(
@@ -78,8 +86,10 @@ def main() -> None:
         modes=["direct"],
         data_root=args.data_root,
     )
-    result = run_command(run_direct_eval(probe_datasets(), get_settings(), config))
-    for key, value in summarise(result).items():
+    result = run_command(run_direct_eval(probe_datasets(args.probes), get_settings(), config))
+    if args.report is not None:
+        args.report.write_text(json.dumps(result, ensure_ascii=False, indent=1), encoding="utf-8")
+    for key, value in summarise(result, args.probes.stem).items():
         if isinstance(value, list):
             print(f"{key}: {len(value)}")
             for item_id, summary in value:

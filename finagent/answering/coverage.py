@@ -50,6 +50,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from functools import cache
+from importlib import resources
 from itertools import pairwise
 
 from finagent.answering import messages
@@ -72,7 +74,7 @@ from finagent.language.lemmas import (
 )
 from finagent.language.text import analyse
 from finagent.question.asked import AskedAttribute
-from finagent.question.conditions import in_condition
+from finagent.question.conditions import in_condition, realised_words
 from finagent.question.documents import institution_numbers
 from finagent.question.model import Question
 from finagent.question.tables import (
@@ -83,6 +85,7 @@ from finagent.question.tables import (
     TAXES,
 )
 from finagent.state import Chunk
+from finagent.yaml_data import load_yaml
 
 _MAX_TITLES = 3
 # a document the question names by itself (its kind, number or title), not by a party or
@@ -114,10 +117,8 @@ _PRICES = frozenset({"цена", "почём", "почем", "прайс", "ра
 # a yes/no question or a definition asks for no value of the entities it names («нужно ли
 # регистрировать договор в Росреестре?»)
 _NOT_VALUES = frozenset({"yes_no", "definition"})
-# what makes a sentence a rule or a warning rather than a record of what happened
-_RULE_WORDS = frozenset(
-    "мочь вправе случай если обязанный обязать обязаться подлежать грозить возможный".split()
-)
+# kinds of document whose card has many parties, one a row (a statement's payees)
+_LISTINGS = frozenset({"bank_statement"})
 _ANCHOR = 5  # letters of a verb's stem that a sentence's words must contain
 
 
@@ -374,10 +375,11 @@ def _naming(name: str, sentence: _Sentence) -> bool:
     return bool(normal_forms(name) & sentence.names)
 
 
-def _scopes(texts: Sequence[_Text], names: Sequence[str]) -> list[list[str]]:
+def _scopes(texts: Sequence[_Text], names: Sequence[str], fallback: bool = True) -> list[list[str]]:
     """Where an attribute of the named entities may stand: a whole passage of a document
     they are a party of, else the sentence naming them and the line after it (when that
-    line quotes no other name)."""
+    line quotes no other name); when none names them, every passage (``fallback``) or
+    none."""
     if not names:
         return [t.lemmas for t in texts]
     scopes: list[list[str]] = []
@@ -393,7 +395,24 @@ def _scopes(texts: Sequence[_Text], names: Sequence[str]) -> list[list[str]]:
             if following is not None and "«" not in following.text:
                 scope += following.lemmas
             scopes.append(scope)
-    return scopes or [t.lemmas for t in texts]
+    return scopes or ([t.lemmas for t in texts] if fallback else [])
+
+
+def _row_scopes(texts: Sequence[_Text], names: Sequence[str]) -> list[list[str]]:
+    """Where a requisite of the named parties may stand when a statement lists them as
+    payees (its card's parties): a whole passage naming them in a line of its own, else
+    the sentences naming them and the line after (``_scopes``); none when no passage
+    names them."""
+    if not names:
+        return [t.lemmas for t in texts]
+    scopes: list[list[str]] = []
+    for text in texts:
+        if all(_named_outside_rows(text, name) for name in names):
+            scopes.append(text.lemmas)
+        else:
+            bare = _Text(text.text, sentences=text.sentences)
+            scopes += _scopes([bare], names, fallback=False)
+    return scopes
 
 
 def _in_organisation(name: str, question: Question) -> bool:
@@ -676,14 +695,29 @@ def coverage_abstention(
         and not re.search(rf"{re.escape(n)},?\s*\d", question.text)
     ]
     of_person = _person_scopes(lenders, persons) if persons else passages
+    earned = _earned(question, persons, specific)
+    if earned is not None and not _covered(earned, of_person):
+        return _uncovered(earned, searched)
+    accounts = {id(a): account for a in attributes if (account := _account(a, question))}
+    for attribute in attributes:
+        # «какой расчётный счёт у X», «номер расчётного счёта X»: beside X's name, in the
+        # passages that name X (a statement's title is not X's account)
+        named = _row_scopes(texts, names) if id(attribute) in accounts else []
+        if id(attribute) in accounts and not any(
+            find_cue(scope, phrase) >= 0 for scope in named for phrase in accounts[id(attribute)]
+        ):
+            return _uncovered(_with_account(attribute, question), searched)
     for attribute in specific:
+        if id(attribute) in accounts:
+            continue
         scopes = beside if attribute.head in REQUISITES else of_person
         if not _covered(attribute, scopes):
             return _uncovered(attribute, searched)
     for attribute in qualified:
         if not _qualified_covered(attribute, passages):
             return _uncovered(attribute, searched)
-    if question.realised and _only_rules(question, lenders):
+    listings = {card.document_id for card in cards if card.doc_type in _LISTINGS}
+    if question.realised and _only_rules(question, lenders, names, listings):
         return Abstention(
             "attribute",
             messages.ABSTAIN_REALISED,
@@ -701,20 +735,95 @@ def coverage_abstention(
     return None
 
 
-def _only_rules(question: Question, texts: Sequence[_Text]) -> bool:
+@cache
+def _requisites() -> dict[str, list[str]]:
+    """The word lists of ``question/data/requisites.yaml``."""
+    path = resources.files("finagent.question").joinpath("data/requisites.yaml")
+    table = load_yaml(path.read_text("utf-8")) or {}
+    return {str(key): [str(w) for w in words] for key, words in table.items()}
+
+
+@cache
+def _accounts() -> tuple[tuple[str, ...], ...]:
+    """The lemma phrases of the bank accounts asked (``requisites.yaml``)."""
+    return tuple(cue_lemmas(phrase) for phrase in _requisites()["accounts"])
+
+
+def _earned(
+    question: Question, persons: Sequence[str], specific: Sequence[AskedAttribute]
+) -> AskedAttribute | None:
+    """«сколько в месяц получает Аверин»: an amount asked with a verb of earning of a named
+    person, and no attribute named, asks that person's pay: the pay is then checked as an
+    asked attribute would be (a director who signs an act has no salary stated there)."""
+    if not persons or question.attributes or question.answer_type != "amount":
+        return None
+    table = _requisites()
+    if not set(table["earn"]) & set(question.lemmas):
+        return None
+    pay = table["pay"][0]
+    return AskedAttribute(head=pay, lemmas=[pay], text=pay)
+
+
+def _account(attribute: AskedAttribute, question: Question) -> list[str] | None:
+    """The account phrases (lemmas joined) that state an asked bank account: the attribute
+    is the account («какой расчётный счёт»: its head with the adjective before it) or its
+    number («номер расчётного счёта»); None for another attribute («счёт № 15»)."""
+    lemmas = question.lemmas
+    for phrase in _accounts():
+        at = find_cue(lemmas, " ".join(phrase))
+        if at < 0:
+            continue
+        spans_head = attribute.head == phrase[-1] and lemmas[at + len(phrase) - 1] == phrase[-1]
+        if spans_head or find_cue(attribute.lemmas, " ".join(phrase)) >= 0:
+            return [" ".join(p) for p in _accounts()]
+    return None
+
+
+def _with_account(attribute: AskedAttribute, question: Question) -> AskedAttribute:
+    """The attribute named with its account's adjective («расчётный счёт», not «счёт»)."""
+    words = question.text.split()
+    at = next((i for i, w in enumerate(words) if w.strip("?.,;:!«»") == attribute.text), -1)
+    if at > 0 and attribute.text == words[at] and len(attribute.lemmas) == 1:
+        return attribute.model_copy(update={"text": f"{words[at - 1]} {attribute.text}"})
+    return attribute
+
+
+def _only_rules(
+    question: Question,
+    texts: Sequence[_Text],
+    names: Sequence[str] = (),
+    listings: set[str] | None = None,
+) -> bool:
     """Every sentence of ``texts`` that speaks of what a realised-result question asks (the
     stem of its verbs, an asked attribute's head) is a rule or a warning, and there is at
     least one: «может быть начислен штраф» states no fine charged. None speaking of it
-    decides nothing (a record may state the fact in other words)."""
+    decides nothing (a record may state the fact in other words). An asked attribute of a
+    kind («обеспечительный платёж») is spoken of only with its kind's adjective: a
+    statement's rows of other payments do not record it. A listing of many parties
+    (``listings``: a statement) speaks of the named ones (``names``) only in the rows
+    naming them: a payroll row does not record a payment to the landlord."""
+    listings = listings or set()
     verbs = [lm[:_ANCHOR] for lm in question.lemmas if part_of_speech(lm) == "INFN"]
-    heads = {a.head for a in question.attributes}
-    speaking = [
-        s
-        for t in texts
-        for s in t.sentences
-        if heads & set(s.lemmas)
-        or any(stem in lm for stem in verbs if len(stem) == _ANCHOR for lm in s.lemmas)
-    ]
+    # an outcome named anywhere in the question («сколько уже выплачено неустойки»)
+    heads = {a.head for a in question.attributes} | (
+        realised_words("outcome") & set(question.lemmas)
+    )
+    kinds = {q for a in question.attributes for q in a.qualifiers}
+
+    def speaks(sentence: _Sentence) -> bool:
+        lemmas = set(sentence.lemmas)
+        if kinds and not kinds & lemmas:
+            return False
+        return bool(heads & lemmas) or any(
+            stem in lm for stem in verbs if len(stem) == _ANCHOR for lm in sentence.lemmas
+        )
+
+    def of_names(text: _Text, sentence: _Sentence) -> bool:
+        if not names or text.document not in listings:
+            return True
+        return any(_naming(name, sentence) for name in names)
+
+    speaking = [s for t in texts for s in t.sentences if of_names(t, s) and speaks(s)]
     return bool(speaking) and all(_rule(s) or _standing_term(s) for s in speaking)
 
 
@@ -743,7 +852,8 @@ def _rule(sentence: _Sentence) -> bool:
         lm == "за" and nxt.startswith("не") and part_of_speech(nxt) == "NOUN"
         for lm, nxt in pairwise(lemmas)
     )
-    return bool(_RULE_WORDS & set(lemmas)) or breach or bool(_LAW_REFERENCE.search(sentence.text))
+    rules = realised_words("rule")
+    return bool(rules & set(lemmas)) or breach or bool(_LAW_REFERENCE.search(sentence.text))
 
 
 _STEM = 5  # letters compared: «представление» of «представить», «овердрафт» of «овердрафтный»

@@ -265,6 +265,20 @@ def done_participle(word: str) -> bool:
 
 
 @lru_cache(maxsize=50_000)
+def past_passive_participle(word: str) -> str | None:
+    """The verb (infinitive) of a full passive participle in the past, under any of the
+    word's readings («полученный» — «получить», «выданного» — «выдать»): what was done to
+    the noun it qualifies; None for another word."""
+    folded = fold(word)
+    if not any("а" <= ch <= "я" for ch in folded):
+        return None
+    for parse in _analyzer().parse(folded):
+        if parse.tag.POS == "PRTF" and "past" in parse.tag and "pssv" in parse.tag:
+            return str(parse.normal_form)
+    return None
+
+
+@lru_cache(maxsize=50_000)
 def first_person(word: str) -> bool:
     """«мы», «нам», «наш», «платим», «должна ли я»: the speaker's own word (a first-person
     pronoun or verb): a question in it is about the speaker's affairs."""

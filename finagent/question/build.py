@@ -31,7 +31,7 @@ from finagent.language.periods import periods_in
 from finagent.language.text import Analysed, analyse
 from finagent.moscow_time import moscow_today
 from finagent.question.asked import asked_attributes, proper_names
-from finagent.question.conditions import asks_realised
+from finagent.question.conditions import asks_realised, done_in_passive
 from finagent.question.documents import named_documents
 from finagent.question.model import Question
 from finagent.question.parts import QUESTION_WORDS, AskedPart, asked_parts, coordinated_parts
@@ -681,5 +681,6 @@ def build_question(
         own_act=record[1],
         own_asked=record[2],
         done=record[3],
-        realised=record[3] and asks_realised(lemmas),
+        realised=(record[3] or done_in_passive(asked_clause_words(lemmas, words)))
+        and asks_realised(lemmas),
     )

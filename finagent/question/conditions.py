@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import cache
+from importlib import resources
 
 from finagent.language.cues import find_cue
+from finagent.language.lemmas import done_participle, lemma
 from finagent.language.spans import Span
+from finagent.yaml_data import load_yaml
 
 # a condition runs from its conjunction up to the end of its clause
 _CONDITION = re.compile(
@@ -29,11 +33,30 @@ def in_condition(text: str, span: Span) -> bool:
     return any(start <= span.start < end for start, end in condition_spans(text))
 
 
-# words that ask how a case turned out («в итоге», «фактически», «по факту», «в результате»,
-# «на самом деле»), with a finite verb in the past: a realised fact, not a rule
-_REALISED = ("в итоге", "фактически", "по факту", "в результате", "на самом деле")
+@cache
+def _table() -> dict[str, list[str]]:
+    path = resources.files("finagent.question").joinpath("data/realised.yaml")
+    table = load_yaml(path.read_text("utf-8")) or {}
+    return {str(key): [str(w) for w in words] for key, words in table.items()}
+
+
+@cache
+def realised_words(key: str) -> frozenset[str]:
+    """One lemma list of ``data/realised.yaml`` as a set (``obligation``, ``rule``,
+    ``mention``)."""
+    return frozenset(_table()[key])
 
 
 def asks_realised(lemmas: Sequence[str]) -> bool:
-    """Whether the question's lemmas ask how a case turned out."""
-    return any(find_cue(lemmas, cue) >= 0 for cue in _REALISED)
+    """Whether the question's lemmas ask how a case turned out («в итоге», «фактически»,
+    «по факту», «уже»): read with an act done in its asking clause, a realised fact."""
+    return any(find_cue(lemmas, cue) >= 0 for cue in _table()["realised"])
+
+
+def done_in_passive(clause: Sequence[str]) -> bool:
+    """The words of an asking clause state an act done in the passive voice, by a short
+    participle in the past («сколько уже выплачено», «нам выдан кредит»); an obligation
+    («в какой срок мы обязаны выкупить») is a rule, not an act done."""
+    if any(lemma(word) in realised_words("obligation") for word in clause):
+        return False
+    return any(done_participle(word) for word in clause)

@@ -26,16 +26,17 @@ from finagent.cards.title import doc_type_of
 from finagent.language.cues import cue_lemmas, find_cue
 from finagent.language.form_codes import is_form_code
 from finagent.language.lemmas import (
-    done_participle,
     first_person,
     fold,
     lemma,
     normal_forms,
+    past_passive_participle,
     stated_participle,
 )
 from finagent.language.organisations import ABBREVIATIONS
 from finagent.language.text import analyse
 from finagent.question.build import asked_clause_words
+from finagent.question.conditions import done_in_passive, realised_words
 from finagent.question.documents import PRECISE, institution_numbers, number_key
 from finagent.question.model import Question
 from finagent.question.parts import QUESTION_WORDS
@@ -264,6 +265,26 @@ def _card_names(cards: Sequence[DocumentCard]) -> str:
 _AMENDING = frozenset({"amendment", "termination", "disagreements"})
 
 
+def _unheld_amendment(question: Question, cards: Sequence[DocumentCard]) -> str | None:
+    """An amending document named by its kind alone, as the source or the agent of an act
+    done («по допсоглашению к договору А-17/2025», «продлён дополнительным соглашением»),
+    is held only as a card of its kind: the held contract it amends is not it. A numbered
+    one is ``_numbered_documents``' case."""
+    lemmas = tuple(question.lemmas)
+    acted = question.done or _done_passive(question)
+    for kind in (k for k in DOC_TYPES if k.key in _AMENDING):
+        for cue in kind.cues:
+            at = find_cue(lemmas, cue)
+            end = at + len(cue_lemmas(cue))
+            if at < 0 or _numbered(lemmas, end):
+                continue
+            if (acted or _as_source(lemmas, at, end)) and not any(
+                card.doc_type == kind.key for card in cards
+            ):
+                return kind.name
+    return None
+
+
 def _numbers_of(card: DocumentCard) -> list[str]:
     references = card.references if card.doc_type in _AMENDING else []
     return [n for n in (card.number, *references) if n]
@@ -283,6 +304,9 @@ def _missing(question: Question, cards: Sequence[DocumentCard]) -> str | None:
     # «по УПД 318»: a number without its sign
     written = [*numbers, *(t for t in question.lemmas if any(ch.isdigit() for ch in t))]
     written += _written_numbers(question.text)
+    amendment = _unheld_amendment(question, cards)
+    if amendment is not None:
+        return amendment
     if any(number_key(n) in held_numbers for n in written):
         return None
     kind, start, end = _kind_named(question)
@@ -400,7 +424,13 @@ def _done_with_kind(question: Question, kind: DocType, at: int) -> bool:
     in a question of the user's own affairs or naming a company). A generic kind
     («договор») and a question word right before the kind («каким платёжным поручением
     …», asking which of the held records) do not count."""
-    if at < 0 or kind.key == GENERIC or not (question.done or _done_passive(question)):
+    if at < 0 or kind.key == GENERIC:
+        return False
+    end = at + next(
+        (len(cue_lemmas(cue)) for cue in kind.cues if find_cue(question.lemmas[at:], cue) == 0),
+        1,
+    )
+    if not (question.done or _done_passive(question) or _kind_participle(question, at, end)):
         return False
     if at > 0 and question.lemmas[at - 1] in QUESTION_WORDS | {"который"}:
         return False
@@ -413,13 +443,22 @@ def _done_passive(question: Question) -> bool:
     obligation («в какой срок мы обязаны выкупить») asks a rule, not an act done."""
     analysed = analyse(question.text)
     words = [token.text for sentence in analysed.sentences for token in sentence.tokens]
-    clause = asked_clause_words(question.lemmas, words)
-    if any(lemma(word) in _OBLIGATION for word in clause):
+    return done_in_passive(asked_clause_words(question.lemmas, words))
+
+
+def _kind_participle(question: Question, at: int, end: int) -> bool:
+    """The kind word is qualified by a past passive participle, before it or right after
+    it (past a comma): «полученный кредит», «кредит, выданный банком», «по займу,
+    предоставленному …» state an act done with it, as «нам выдали кредит» does; a
+    participle of mentioning («указанный кредит») does not."""
+    analysed = analyse(question.text)
+    words = [token.text for sentence in analysed.sentences for token in sentence.tokens]
+    if len(words) != len(question.lemmas) or not 0 <= at < end <= len(words):
         return False
-    return any(done_participle(word) for word in clause)
-
-
-_OBLIGATION = frozenset({"обязать", "обязанный", "должный", "должен"})
+    after = end + 1 if end < len(words) and words[end] == "," else end
+    near = [words[i] for i in (at - 1, after) if 0 <= i < len(words)]
+    verbs = [past_passive_participle(word) for word in near]
+    return any(verb and verb not in realised_words("mention") for verb in verbs)
 
 
 def _record_mentioned(card: DocumentCard, cue: str) -> bool:

@@ -545,3 +545,65 @@ def test_a_realised_result_a_contract_only_schedules_is_declined() -> None:
     assert _abstains(question, [term]) == "attribute"
     assert _abstains(question, [record]) is None
     assert _abstains("Когда фактор перечислит нам финансирование?", [term]) is None
+
+
+def _lease_and_statement() -> tuple[list[Chunk], dict[str, str]]:
+    lease = (
+        "Договор субаренды склада № С-4/2026\n"
+        "ООО «Онега-Склад» (Арендодатель) и ООО «Волна» (Арендатор) заключили договор.\n"
+        "4.1. Гарантийный взнос 80 000 рублей Арендатор перечисляет до 20 февраля 2026 г.\n"
+        "4.2. За просрочку платежа предусмотрена неустойка 0,1 % за каждый день."
+    )
+    statement = (
+        "Выписка по расчётному счёту ООО «Волна» за март 2026 г.\n"
+        "№: 1; Дата: 03.03.2026; Контрагент: ООО «Онега-Склад», ИНН 7700000003; "
+        "Назначение платежа: Арендная плата за март 2026 г.; Дебет: 120 000,00\n"
+        "№: 2; Дата: 05.03.2026; Контрагент: Работники по реестру; "
+        "Назначение платежа: Перечисление заработной платы за февраль 2026 г.; "
+        "Дебет: 300 000,00\n"
+        "№: 3; Дата: 06.03.2026; Контрагент: ООО «Кедр», ИНН 7700000004; "
+        "Назначение платежа: Оплата по счёту № 15; Кредит: 50 000,00"
+    )
+    chunks = [
+        Chunk(id="l", text=lease, source="user_docs", title="Договор субаренды", document_id="l"),
+        Chunk(id="s", text=statement, source="user_docs", title="Выписка", document_id="s"),
+    ]
+    return chunks, {"l": lease, "s": statement}
+
+
+def test_a_realised_payment_a_contract_only_schedules_is_declined() -> None:
+    """«фактически перечислили» of a deposit the lease schedules and no row records: a
+    payroll row speaks of «перечисление», but of no deposit and not to the landlord."""
+    chunks, texts = _lease_and_statement()
+    question = "Сколько гарантийного взноса мы фактически перечислили Онега-Складу?"
+    assert _abstains_with_cards(question, chunks, texts) == "attribute"
+    # «уже» with a short participle: a penalty the lease only provides for
+    question = "Сколько неустойки уже выплачено Онега-Складу?"
+    assert _abstains_with_cards(question, chunks, texts) == "attribute"
+    # the rent the statement's row records is answered
+    question = "Сколько мы фактически заплатили Онега-Складу за март 2026?"
+    assert _abstains_with_cards(question, chunks, texts) is None
+
+
+def test_a_bank_account_must_stand_beside_the_party() -> None:
+    """A statement's title names the client's account; a payee's row has only its ИНН."""
+    chunks, texts = _lease_and_statement()
+    question = "Какой расчётный счёт у ООО «Кедр»?"
+    assert _abstains_with_cards(question, chunks, texts) == "attribute"
+    question = "Какой номер расчётного счёта у ООО «Волна»?"
+    assert _abstains_with_cards(question, chunks, texts) is None
+
+
+def test_the_pay_of_a_person_asked_by_a_verb_of_earning() -> None:
+    """«сколько получает Ковалёв»: a director who signs an act has no pay stated there."""
+    act = _doc(
+        "Акт № 9 от 31.03.2026. Исполнитель: ООО «Кедр» в лице директора Ковалёва Ильи "
+        "Петровича. Услуги оказаны на сумму 50 000 руб.",
+        "Акт № 9",
+    )
+    assert _abstains("Сколько в месяц получает Ковалёв Илья Петрович?", [act]) == "attribute"
+    payslip = _doc(
+        "Расчётный листок за март 2026 г. Работник: Ковалёв Илья Петрович. Оклад 70 000 руб.",
+        "Расчётный листок",
+    )
+    assert _abstains("Сколько в месяц получает Ковалёв Илья Петрович?", [payslip]) is None

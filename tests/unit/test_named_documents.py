@@ -719,3 +719,31 @@ def test_a_kind_of_an_act_done_in_the_passive_voice(
     demo_cards: list[DocumentCard], question: str, missing: str | None
 ) -> None:
     assert named(question, demo_cards).missing == missing
+
+
+@pytest.mark.parametrize(
+    ("question", "missing"),
+    [
+        # a participle qualifying the kind, before it or after a comma, is an act done
+        ("До какого числа гасить кредит, полученный от ТехСервис-Плюса?", "договор займа"),
+        ("Когда возвращать полученный заём СеверСтройИнвесту?", "договор займа"),
+        # a rule about such a kind, of no party's and not the user's own
+        ("Как начисляют проценты на кредит, полученный в конце месяца?", None),
+    ],
+)
+def test_a_kind_qualified_by_a_participle_of_an_act_done(
+    demo_cards: list[DocumentCard], question: str, missing: str | None
+) -> None:
+    assert named(question, demo_cards).missing == missing
+
+
+def test_an_amendment_named_by_its_kind_must_be_held_itself(
+    demo_cards: list[DocumentCard],
+) -> None:
+    """The held lease is not an amendment to it: «продлён допсоглашением» asks one."""
+    question = "До какой даты продлён договор аренды А-17/2025 допсоглашением?"
+    assert named(question, demo_cards).missing == "дополнительное соглашение"
+    assert named("До какой даты действует договор аренды А-17/2025?", demo_cards).missing is None
+    held = _cards({"amendment": AMENDMENT})
+    asked = "По допсоглашению к договору подряда № ВТ-14/2025 до какого числа работы?"
+    assert named(asked, held).missing is None
