@@ -71,6 +71,7 @@ _SPELLED_REACH = 5  # words of a number written out in brackets: «(двадца
 _ADJECTIVE_REACH = 2  # adjectives between a count and its noun: «2 аварийных выездов»
 _NOUN_MODIFIERS = frozenset({"ADJF", "PRTF"})
 _HOW_MANY = "сколько"
+_COUNT_BOUNDS = frozenset({"более", "менее"})  # «не более 2 выездов»
 
 
 @lru_cache(maxsize=20_000)
@@ -82,26 +83,49 @@ def counted_nouns(sentence: str) -> frozenset[str]:
         tokens = s.tokens
         for i, token in enumerate(tokens[:-1]):
             if _digits(token.text) and (noun := _counted_noun(tokens, i + 1)) is not None:
-                out.add(noun)
+                out.add(tokens[noun].lemma)
     return frozenset(out)
 
 
-def _counted_noun(tokens: Sequence[Token], at: int) -> str | None:
-    """The lemma of the noun a number before ``at`` counts: right after it, or after the
-    number in words in brackets and the adjectives of the noun («22 (двадцати двух)
+def _counted_noun(tokens: Sequence[Token], at: int) -> int | None:
+    """The position of the noun a number before ``at`` counts: right after it, or after
+    the number in words in brackets and the adjectives of the noun («22 (двадцати двух)
     рабочих смен», «2 аварийных выездов»); None for a measure of money or time."""
     if at < len(tokens) and tokens[at].text == "(":
         close = next((j for j in range(at, len(tokens)) if tokens[j].text == ")"), None)
         if close is None or close - at > _SPELLED_REACH:
             return None
         at = close + 1
-    for token in tokens[at : at + _ADJECTIVE_REACH + 1]:
-        kind = part_of_speech(token.text)
+    for j in range(at, min(len(tokens), at + _ADJECTIVE_REACH + 1)):
+        kind = part_of_speech(tokens[j].text)
         if kind == "NOUN":
-            return token.lemma if token.lemma not in _MEASURES else None
+            return j if tokens[j].lemma not in _MEASURES else None
         if kind not in _NOUN_MODIFIERS:
             return None
     return None
+
+
+def asked_count_phrases(question: Question, sentence: str) -> tuple[str, ...]:
+    """The counts of the noun the question's first part asks, as the sentence words them,
+    with a bound right before («не более 2 аварийных выездов»): the value a count question's
+    lead states."""
+    asked = asked_count(question)
+    if asked is None:
+        return ()
+    out: list[str] = []
+    for s in analyse(sentence).sentences:
+        tokens = s.tokens
+        for i, token in enumerate(tokens[:-1]):
+            if not _digits(token.text):
+                continue
+            noun = _counted_noun(tokens, i + 1)
+            if noun is None or not _same_root(tokens[noun].lemma, asked):
+                continue
+            first = i
+            if i >= 2 and tokens[i - 2].lemma == "не" and tokens[i - 1].lemma in _COUNT_BOUNDS:
+                first = i - 2
+            out.append(" ".join(sentence[tokens[first].start : tokens[noun].end].split()))
+    return tuple(dict.fromkeys(out))
 
 
 def _counted_asked(question: Question) -> set[str]:

@@ -7,7 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from finagent.answering.answer_kinds import asked_count, counted_nouns, states_asked_count
+from finagent.answering.answer_kinds import (
+    asked_count,
+    asked_count_phrases,
+    counted_nouns,
+    states_asked_count,
+)
 from finagent.answering.date_bounds import asks_recurring_day
 from finagent.answering.document_sentences import value_level
 from finagent.answering.sentence_profile import profile
@@ -90,3 +95,10 @@ def test_the_counted_clause_outranks_the_unit_price() -> None:
     assert states_asked_count(q, count)
     assert not states_asked_count(q, price)
     assert value_level(q, profile(count), count) > value_level(q, profile(price), price)
+
+
+def test_the_count_is_worded_as_the_sentence_words_it() -> None:
+    q = build_question("Сколько плановых проверок входит в годовой тариф?")
+    sentence = "Тариф включает не более 4 (четырёх) плановых проверок в год."
+    assert asked_count_phrases(q, sentence) == ("не более 4 (четырёх) плановых проверок",)
+    assert asked_count_phrases(build_question("Сколько стоит тариф?"), sentence) == ()
