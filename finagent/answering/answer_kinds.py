@@ -13,12 +13,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
 from finagent.answering.sentence_profile import SentenceProfile
 from finagent.language.cues import find_cue, has_any
 from finagent.language.lemmas import part_of_speech
-from finagent.language.text import analyse
+from finagent.language.text import Token, analyse
 from finagent.question.model import Question
 
 _ROOT = 6  # «паллето-место» — «паллето-мест»; «рабочее место» — «места»
@@ -66,6 +67,13 @@ def _digits(word: str) -> bool:
     return any(ch.isdigit() for ch in word) and all(ch.isdigit() or ch in ".," for ch in word)
 
 
+_SPELLED_REACH = 5  # words of a number written out in brackets: «(двадцати двух)»
+_ADJECTIVE_REACH = 2  # adjectives between a count and its noun: «2 аварийных выездов»
+_NOUN_MODIFIERS = frozenset({"ADJF", "PRTF"})
+_HOW_MANY = "сколько"
+_COUNT_BOUNDS = frozenset({"более", "менее"})  # «не более 2 выездов»
+
+
 @lru_cache(maxsize=20_000)
 def counted_nouns(sentence: str) -> frozenset[str]:
     """Lemmas of the nouns a number counts in the sentence («300 паллето-мест» —
@@ -74,12 +82,50 @@ def counted_nouns(sentence: str) -> frozenset[str]:
     for s in analyse(sentence).sentences:
         tokens = s.tokens
         for i, token in enumerate(tokens[:-1]):
+            if _digits(token.text) and (noun := _counted_noun(tokens, i + 1)) is not None:
+                out.add(tokens[noun].lemma)
+    return frozenset(out)
+
+
+def _counted_noun(tokens: Sequence[Token], at: int) -> int | None:
+    """The position of the noun a number before ``at`` counts: right after it, or after
+    the number in words in brackets and the adjectives of the noun («22 (двадцати двух)
+    рабочих смен», «2 аварийных выездов»); None for a measure of money or time."""
+    if at < len(tokens) and tokens[at].text == "(":
+        close = next((j for j in range(at, len(tokens)) if tokens[j].text == ")"), None)
+        if close is None or close - at > _SPELLED_REACH:
+            return None
+        at = close + 1
+    for j in range(at, min(len(tokens), at + _ADJECTIVE_REACH + 1)):
+        kind = part_of_speech(tokens[j].text)
+        if kind == "NOUN":
+            return j if tokens[j].lemma not in _MEASURES else None
+        if kind not in _NOUN_MODIFIERS:
+            return None
+    return None
+
+
+def asked_count_phrases(question: Question, sentence: str) -> tuple[str, ...]:
+    """The counts of the noun the question's first part asks, as the sentence words them,
+    with a bound right before («не более 2 аварийных выездов»): the value a count question's
+    lead states."""
+    asked = asked_count(question)
+    if asked is None:
+        return ()
+    out: list[str] = []
+    for s in analyse(sentence).sentences:
+        tokens = s.tokens
+        for i, token in enumerate(tokens[:-1]):
             if not _digits(token.text):
                 continue
-            after = tokens[i + 1]
-            if part_of_speech(after.text) == "NOUN" and after.lemma not in _MEASURES:
-                out.add(after.lemma)
-    return frozenset(out)
+            noun = _counted_noun(tokens, i + 1)
+            if noun is None or not _same_root(tokens[noun].lemma, asked):
+                continue
+            first = i
+            if i >= 2 and tokens[i - 2].lemma == "не" and tokens[i - 1].lemma in _COUNT_BOUNDS:
+                first = i - 2
+            out.append(" ".join(sentence[tokens[first].start : tokens[noun].end].split()))
+    return tuple(dict.fromkeys(out))
 
 
 def _counted_asked(question: Question) -> set[str]:
@@ -97,6 +143,35 @@ def states_count(question: Question, sentence: str) -> bool:
         for n in nouns
         for a in asked
     )
+
+
+def asked_count(question: Question) -> str | None:
+    """The noun the first asked part counts by «сколько» («сколько аварийных выездов
+    входит …» — «выезд»); None when it asks money, time or no count («сколько стоит»)."""
+    lemmas = question.parts[0].own if question.parts else question.lemmas
+    for i, word in enumerate(lemmas):
+        if word != _HOW_MANY:
+            continue
+        for after in lemmas[i + 1 : i + 2 + _ADJECTIVE_REACH]:
+            kind = part_of_speech(after)
+            if kind == "NOUN":
+                return after if after not in _MEASURES else None
+            if kind not in _NOUN_MODIFIERS:
+                break
+    return None
+
+
+def states_asked_count(question: Question, sentence: str) -> bool:
+    """The sentence counts the noun the question's first part asks the number of: «не более
+    2 (двух) аварийных выездов» for «сколько выездов входит …»."""
+    asked = asked_count(question)
+    if asked is None:
+        return False
+    return any(_same_root(n, asked) for n in counted_nouns(sentence))
+
+
+def _same_root(a: str, b: str) -> bool:
+    return a == b or (len(a) >= _ROOT and len(b) >= _ROOT and a[:_ROOT] == b[:_ROOT])
 
 
 def bounds_value(p: SentenceProfile) -> bool:

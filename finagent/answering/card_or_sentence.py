@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from finagent.answering.answer_kinds import states_asked_count
 from finagent.answering.card_evidence import QUALIFIED, CardAnswer
 from finagent.answering.document_sentences import (
     asked_lemmas,
@@ -68,6 +69,8 @@ def clause_answers_instead(
     if top.chunk.document_id != answer.document_id:
         return False
     text = _flat(top.sentence)
+    if kind in ("amount", "rate") and states_asked_count(question, text):
+        return True  # «сколько нормо-часов входит …»: a count, which no sum of the card states
     if value_level(question, profile(text), text) < 1:
         return False
     quoted = [_flat(v.sentence) for v in answer.values]

@@ -18,7 +18,13 @@ from razdel import tokenize
 
 from finagent.answering.sentence_profile import DATE
 from finagent.language.dates import days_of_month_in
-from finagent.language.lemmas import lemma
+from finagent.language.lemmas import (
+    grammatical_case,
+    imperfective,
+    lemma,
+    part_of_speech,
+    plural_interrogative,
+)
 from finagent.language.text import analyse
 from finagent.question.model import Question
 
@@ -54,6 +60,49 @@ _LASTING = frozenset(
         "окончить",
     }
 )
+
+
+# the nouns of a day a question asks by «какой»: «до какого числа», «в какие дни»
+_DAY_NOUNS = frozenset({"число", "день"})
+_DAY_REACH = 6  # words from «какие» to its noun: «какие у нас с этого года дни»
+# the cases «какие» is in when it asks («какие дни», «в какие дни»): a noun in them is its own
+_AGREEING = frozenset({"nomn", "accs"})
+
+
+def asks_recurring_day(question: Question) -> bool:
+    """The question asks the day of the month a repeated act falls on: a day asked by
+    «какой» with an imperfective verb of an act («до какого числа оплачивать уборку»; not
+    of a lasting state: «до какого числа действует договор») or days in the plural («в
+    какие дни выплачивают зарплату»); a question asking where a span starts is none. A
+    contract states such a day as a day of the month («не позднее 10-го числа месяца»),
+    not as a calendar date."""
+    if asks_lasting(question) or "start" in asked_bounds(question):
+        return False  # «до какого числа действует», «с какого числа начинает»
+    return _asks_recurring_day(question.text)
+
+
+@lru_cache(maxsize=1_000)
+def _asks_recurring_day(text: str) -> bool:
+    words = [t.text.lower() for t in tokenize(text) if any(ch.isalnum() for ch in t.text)]
+    asked = [
+        which for i, which in enumerate(words) if lemma(which) in _WHICH and _day_after(words, i)
+    ]
+    if not asked:
+        return False
+    if any(plural_interrogative(which) for which in asked):
+        return True
+    return any(imperfective(w) and lemma(w) not in _LASTING for w in words)
+
+
+def _day_after(words: Sequence[str], at: int) -> bool:
+    """A day noun follows «какой» at ``at`` before any other noun it could agree with
+    («какие у нас с этого года дни»; not «какие документы нужны через 3 дня»)."""
+    for word in words[at + 1 : at + 1 + _DAY_REACH]:
+        if lemma(word) in _DAY_NOUNS:
+            return True
+        if part_of_speech(word) == "NOUN" and grammatical_case(word) in _AGREEING:
+            return False
+    return False
 
 
 def asked_bound(question: Question) -> Bound | None:

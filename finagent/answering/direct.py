@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from finagent.answering.answer_kinds import asked_count_phrases
 from finagent.answering.asked_extreme import of_asked_extreme
 from finagent.answering.asked_values import asked_values, value_type
 from finagent.answering.card_evidence import CardAnswer
@@ -65,6 +66,9 @@ _SANCTION_ASKS = frozenset({"грозить", "ответственность", 
 _FINE = "штраф"
 _FINE_SUBJECT = "Штраф"
 _UNTYPED = frozenset({"unknown", "procedure"})
+# the answer types a count asked by «сколько <noun>» is typed as; its lead names the count
+_COUNTED = frozenset({"amount", "limit"})
+_COUNT_SUBJECT = "Количество"
 # the clauses of a sentence that may each state a case: «…; …», «…, а в … - …», «…, но …»
 _CLAUSES = re.compile(r";|,\s+(?:а|но)\s+")
 _FIGURE = re.compile(r"[\d\s.,/]*\d")
@@ -349,6 +353,10 @@ def lead_of(question: Question, top: Candidate) -> ValueLine | str:
     fine = as_fine(question, top, quote)
     question = fine or question
     subject = _FINE_SUBJECT if fine else subject_of(question)
+    counts = () if fine or question.unit else asked_count_phrases(question, quote)
+    if question.answer_type in _COUNTED and counts:
+        # «сколько аварийных выездов входит …» — «Количество — не более 2 аварийных выездов»
+        return _value_line(_COUNT_SUBJECT, counts, top, quote)
     if subject is None and (named := open_values(question, top, quote)):
         return _value_line(question.open_head or "", named, top, quote)
     values = stated_values(question, quote) if subject else ()

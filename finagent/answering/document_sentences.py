@@ -25,6 +25,7 @@ from finagent.answering.answer_kinds import (
     asks_moment,
     asks_unit_price,
     bounds_value,
+    states_asked_count,
     states_condition,
     states_count,
     states_unit_price,
@@ -34,6 +35,7 @@ from finagent.answering.date_bounds import (
     asked_bound,
     asked_bounds,
     asks_lasting,
+    asks_recurring_day,
     bounded_dates,
     deadline_dates,
     event_dates,
@@ -295,7 +297,11 @@ def value_level(question: Question, p: SentenceProfile, sentence: str) -> float:
         bound = asked_bound(question)
         if bound is not None and bounded_dates(sentence, bound):
             lasting = bound == "end" and asks_lasting(question) and states_span(sentence)
-            return 2.5 if lasting else 2.0
+            # «до какого числа оплачивать уборку» — «ежемесячно не позднее 10-го числа»
+            recurring = bool(p.days) and asks_recurring_day(question)
+            return 2.5 if lasting or recurring else 2.0
+        if p.days and asks_recurring_day(question):
+            return 2.5  # «в какие дни выплачивается зарплата» — «27-го числа»
         if len(asked_bounds(question)) == 2 and states_span(sentence):
             return 2.0
         if event_dates(sentence):
@@ -310,6 +316,10 @@ def value_level(question: Question, p: SentenceProfile, sentence: str) -> float:
         # «какая площадь», «сколько квадратных метров»: a quantity in the asked unit; a
         # sum of money states none
         return 1.0 if any(unit == question.unit for unit, _ in p.measures) else 0.0
+    if kind in ("amount", "limit") and states_asked_count(question, sentence):
+        # «сколько аварийных выездов входит …» — «не более 2 аварийных выездов»: the
+        # count asked, over the sums of the same clause's neighbours
+        return 2.0
     level = 1.0 if states_type(p, kind) else 0.0
     if kind in ("amount", "limit") and not level and states_count(question, sentence):
         level = 1.0

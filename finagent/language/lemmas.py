@@ -254,6 +254,17 @@ def standing_verb(word: str) -> bool:
 
 
 @lru_cache(maxsize=50_000)
+def imperfective(word: str) -> bool:
+    """A verb or infinitive of the imperfective aspect («оплачивать», «выплачивается»,
+    «платим»): a repeated or habitual act, where the perfective («оплатить») is one act."""
+    folded = fold(word)
+    if not any("а" <= ch <= "я" for ch in folded):
+        return False
+    tag = _analyzer().parse(folded)[0].tag
+    return tag.POS in ("VERB", "INFN") and "impf" in tag
+
+
+@lru_cache(maxsize=50_000)
 def done_participle(word: str) -> bool:
     """A short passive participle in the past under any of its readings («выдан»,
     «перечислен», «заключён»): an act done, said in the passive voice («нам выдан кредит»);

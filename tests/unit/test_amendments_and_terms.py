@@ -149,7 +149,9 @@ def test_a_day_of_the_month_is_a_term(text: str, found: str | None) -> None:
 def test_a_day_of_the_month_answers_until_which_day() -> None:
     q = build_question("До какого числа платить аренду по складу?")
     sentence = "3.2. Арендная плата вносится **не позднее 5-го числа** текущего месяца."
-    assert value_level(q, profile(sentence), sentence) == 2.0
+    # a recurring payment («платить» is imperfective): the day of the month is the end of
+    # the term asked, above the end date of a span (stop 38, docs4)
+    assert value_level(q, profile(sentence), sentence) == 2.5
     assert dates_with_roles(sentence)[0][1] == "end"
     assert stated_values(q, "Арендная плата вносится не позднее 5-го числа текущего месяца.") == (
         "5-го числа текущего месяца",
