@@ -3,8 +3,10 @@
 The answer's first line often quotes a knowledge-base section's retelling, or another
 point of the Code, while the Code sentence that states the rule is among the same turn's
 candidates and left unquoted (docs/direct-answers.md, the key-fact lane). Readers trust
-the Code's wording: the details then add one «Норма НК РФ» entry quoting a Code sentence
-among the candidates already ranked this turn (no new passage, no new embedding) that
+the Code's wording: the details then add «Норма НК РФ» entries (up to
+``extractive.MAX_NORMS``, each chosen after the ones before are quoted) quoting a Code
+sentence among the candidates already ranked this turn (no new passage, no new embedding)
+that
 
 - is not quoted yet (neither in the Краткий вывод nor in the details) and is no worked
   example;

@@ -158,6 +158,8 @@ def compose_extractive(query: str, ctx: AnswerContext, note: str | None = None) 
 
 
 MAX_SOURCES = 3
+# Code sentences the details add as «Норма НК РФ» at most (each one not quoted yet)
+MAX_NORMS = 2
 SENTENCES_PER_SOURCE = 3
 SOURCE_MARGIN = 0.02  # calibrated on the team's answer set (docs/answers.md)
 # the same for the learned ranker's scores (logit units): a source whose best sentence
@@ -213,9 +215,10 @@ def compose_key_facts(
     direct composer's value line and quotes, :mod:`finagent.answering.direct`); ``more``
     are quoted after it (the answers to a question's further parts); ``norm``, given the
     candidates and what the answer quotes, picks a Code sentence the details add as
-    «Норма НК РФ» (:mod:`finagent.answering.code_norm`); ``after_lead`` stands right after
-    the lead (first when there is none: the notice of a failed live source whose question
-    is about the past, :mod:`finagent.answering.live_offline`).
+    «Норма НК РФ» (:mod:`finagent.answering.code_norm`), asked again up to ``MAX_NORMS``
+    times; ``after_lead`` stands right after the lead (first when there is none: the notice
+    of a failed live source whose question is about the past,
+    :mod:`finagent.answering.live_offline`).
     """
     if not ctx.chunks and not ctx.external:
         return f"## Краткий вывод\n{NOTHING_FOUND}\n\n## Подробный анализ\n{NOTHING_FOUND}"
@@ -250,7 +253,10 @@ def compose_key_facts(
         best = sorted(_distinct(by_number[number])[:SENTENCES_PER_SOURCE], key=lambda c: c.position)
         label = best[0].chunk.metadata.get("citation") or best[0].chunk.title
         items.extend((label, quoted(c), number) for c in best)
-    if norm is not None and (extra := norm(ranked, [*summary, *(q for _, q, _ in items)])):
+    for _ in range(MAX_NORMS if norm is not None else 0):
+        extra = norm(ranked, [*summary, *(q for _, q, _ in items)]) if norm else None
+        if extra is None:
+            break
         citation = extra.chunk.metadata.get("citation") or extra.chunk.title
         items.append((f"{CODE_NORM}, {citation}", quoted(extra), extra.number))
     details.extend(render_details(items))

@@ -71,3 +71,14 @@ def test_document_answers_and_own_practice_questions_get_no_code_entry() -> None
     assert code_norm(question, _ranked(CODE_RANGE, top=DOC), ["4.1. Аренда 5 000 руб."]) is None
     own = build_question("Какую ставку УСН доходы мы применяем по нашей учётной политике?")
     assert code_norm(own, _ranked(CODE_RANGE), [KB_RULE]) is None
+
+
+def test_a_second_code_sentence_follows_when_the_first_norm_states_no_value_asked() -> None:
+    # the typed sentence goes first; the next related one, not quoted yet, follows it
+    question = build_question(QUESTION)
+    ranked = _ranked(CODE_NO_VALUE, CODE_RANGE, CODE_UNRELATED)
+    body = compose_direct(question, build_context([KB, LAW], [], 10_000), ranked, [])
+    details = body.split("## Подробный анализ")[1]
+    assert f"**{CODE_NORM}, п. 1 ст. 346.20 НК РФ**" in details  # one entry, two quotes
+    assert 0 < details.index(CODE_RANGE) < details.index(CODE_NO_VALUE)
+    assert CODE_UNRELATED not in details
