@@ -9,10 +9,11 @@ the other action (or, naming none, listed after a lead-in naming it: «Отчё�
 организации — до …») are not the asked ones: :func:`of_asked_action` leaves them out,
 when some value remains. A question naming both actions, or several parts, is left alone.
 
-:func:`prefer_asked_action`: when the best Code or knowledge-base sentence names only
-another action («Авансы уплачиваются не позднее 28-го …» for «до какого числа подать
-уведомление»), a near one (within :data:`MARGIN` logit units, not a worked example) naming
-the asked action and stating a value of the asked type comes first.
+:func:`prefer_asked_action`: when every value of the asked type the best Code or
+knowledge-base sentence states is another action's («Авансы уплачиваются не позднее
+28-го …» for «до какого числа подать уведомление»), a near one (within :data:`MARGIN`
+logit units, not a worked example) naming the asked action (with its list's lead-in)
+and stating a value of the asked type in a segment of that action comes first.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import re
 from functools import cache
 from importlib import resources
 
-from finagent.answering.asked_values import states_asked
+from finagent.answering.asked_values import asked_values
 from finagent.answering.evidence import Candidate, first_near, promoted
 from finagent.answering.sentence_profile import profile
 from finagent.language.cues import cue_lemmas
@@ -54,12 +55,8 @@ def asked_action(question: Question) -> str | None:
     return next(iter(named)) if len(named) == 1 else None
 
 
-def of_asked_action(question: Question, quote: str, values: tuple[str, ...]) -> tuple[str, ...]:
-    """Of a sentence's values, those not stated in a segment naming only another action
-    than the asked one; all of them when none would remain or no one action is asked."""
-    action = asked_action(question)
-    if action is None or len(values) < 2:
-        return values
+def _kept(action: str, quote: str, values: tuple[str, ...]) -> tuple[str, ...]:
+    """The values not stated in a segment naming only another action than ``action``."""
     # a list after a lead-in («Отчёт подаётся: организации — до …, налог уплачивается до
     # …») speaks of the lead-in's action where a segment names none
     lead_in, colon, listed = quote.partition(":")
@@ -70,24 +67,38 @@ def of_asked_action(question: Question, quote: str, values: tuple[str, ...]) -> 
         for segment in segments
         if (named := actions_named(segment) or inherited) and action not in named
     ]
-    kept = tuple(v for v in values if not any(v in segment for segment in other))
-    return kept or values
+    # a value read across a comma («15-го числа месяца, следующего за кварталом») stands
+    # where its first words do
+    return tuple(
+        v for v in values if not any(v.split(",")[0].strip() in segment for segment in other)
+    )
+
+
+def of_asked_action(question: Question, quote: str, values: tuple[str, ...]) -> tuple[str, ...]:
+    """Of a sentence's values, those not stated in a segment naming only another action
+    than the asked one; all of them when none would remain or no one action is asked."""
+    action = asked_action(question)
+    if action is None or len(values) < 2:
+        return values
+    return _kept(action, quote, values) or values
 
 
 def prefer_asked_action(question: Question, ranked: list[Candidate]) -> list[Candidate]:
-    """``ranked`` with a near sentence naming the asked action first, when the best names
-    only another action (above)."""
+    """``ranked`` with a near sentence naming the asked action first, when every value of
+    the asked type the best states is another action's (above)."""
     action = asked_action(question)
     if action is None or not ranked or ranked[0].chunk.source == "user_docs":
         return ranked
-    named = actions_named(ranked[0].sentence)
-    if not named or action in named:
+    top = ranked[0]
+    values = asked_values(profile(top.sentence), question)
+    if not values or _kept(action, top.sentence, values):
         return ranked
 
     def names_asked(candidate: Candidate) -> bool:
-        if action not in actions_named(candidate.sentence):
+        if action not in actions_named(candidate.ranked_text):
             return False
-        return states_asked(profile(candidate.sentence), question)
+        found = asked_values(profile(candidate.sentence), question)
+        return bool(found and _kept(action, candidate.sentence, found))
 
     best = first_near(ranked, MARGIN, names_asked)
     return promoted(ranked, best) if best is not None else ranked

@@ -442,10 +442,14 @@ def _condition(lemmas: Sequence[str]) -> set[int]:
     return _inside(lemmas, _CONDITIONS) | _breach(lemmas)
 
 
+_BREACH_ENDS = _CLAUSE_ENDS | QUESTION_WORDS | {"и"}
+
+
 def _breach(lemmas: Sequence[str]) -> set[int]:
     """Positions of the breach after a sanction's noun («штраф налоговому агенту за
     неперечисление налога в срок»: «срок» names the breach, not a term asked): from the
-    first «за» after the noun up to the clause's end or the next question word."""
+    first «за» after the noun up to the clause's end, the next question word or «и» (what
+    follows «и» may be asked beside the sanction: «неустойка за просрочку и ограничение»)."""
     inside: set[int] = set()
     for at, lm in enumerate(lemmas):
         if lm not in SANCTIONS:
@@ -455,11 +459,7 @@ def _breach(lemmas: Sequence[str]) -> set[int]:
                 break
             if lemmas[i] == BREACH:
                 end = next(
-                    (
-                        j
-                        for j in range(i + 1, len(lemmas))
-                        if lemmas[j] in _CLAUSE_ENDS or lemmas[j] in QUESTION_WORDS
-                    ),
+                    (j for j in range(i + 1, len(lemmas)) if lemmas[j] in _BREACH_ENDS),
                     len(lemmas),
                 )
                 inside.update(range(i, end))

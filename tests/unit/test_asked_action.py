@@ -77,3 +77,17 @@ def test_the_breach_of_a_sanction_asks_no_term(question: str) -> None:
 def test_a_term_asked_beside_a_sanction_is_still_asked() -> None:
     question = build_question("Какой штраф за опоздание с отчётом и какой срок его подачи?")
     assert "period" in question.answer_types
+
+
+def test_a_list_item_stating_the_asked_date_keeps_its_place() -> None:
+    # the item names only the payment, but its first date is the report's (the lead-in's)
+    item = "организации — не позднее 20 февраля, сбор уплачивается до 1 марта;"
+    question = build_question("До какого числа организация сдаёт отчёт по сбору?")
+    ranked = prefer_asked_action(question, [_candidate(item, 1, 2.0), _candidate(FILED, 2, 1.0)])
+    assert ranked[0].sentence == item
+    assert _values("До какого числа организация сдаёт отчёт по сбору?", item) == ("20 февраля",)
+
+
+def test_a_sanction_and_a_bound_asked_together_keep_both() -> None:
+    question = build_question("Какая неустойка за просрочку оплаты по договору и ограничение?")
+    assert "limit" in question.answer_types
