@@ -33,6 +33,7 @@ from finagent.question.model import Question
 
 NAMES = {"rate": "ставка", "amount": "сумма", "date": "дата", "period": "срок"}
 NOT_FOUND = "нет в найденных источниках"
+_BY_NUMBER = frozenset({"amount", "limit", "rate"})  # a value named again by its number alone
 MAX_SAME = 3  # a further sentence stating more values of the lead's type is left quoted
 
 
@@ -105,6 +106,17 @@ def same_type_values(
     document = top.chunk.source == "user_docs"
     own = own_numbers(question)
     out: list[str] = []
+
+    def is_named(value: str) -> bool:
+        """Named already, as written or (a sum or a share) by its number: «10 000 руб.»
+        of «десяти тысяч рублей» is the «10 000 руб» of another sentence."""
+        if value in named:
+            return True
+        number = number_of(value)
+        if number is None or question.answer_type not in _BY_NUMBER:
+            return False
+        return number in {number_of(n) for n in named}
+
     for candidate in more:
         if len(out) >= left:
             break
@@ -119,7 +131,7 @@ def same_type_values(
             dict.fromkeys(
                 shown(v)
                 for v in values_for(question, clean_sentence(candidate.sentence))
-                if shown(v) not in named and number_of(v) not in own
+                if not is_named(shown(v)) and number_of(v) not in own
             )
         )
         if found and len(found) <= MAX_SAME:

@@ -77,3 +77,19 @@ def test_the_extended_term_is_named_beside_the_term() -> None:
 def test_a_question_of_one_part_gets_no_further_value() -> None:
     line = _line("Какой штраф за непредставление реестра?", [FIRST, AGAIN])
     assert "7 000" not in line
+
+
+def test_a_sum_the_lead_names_in_words_is_not_named_again() -> None:
+    first = (
+        "Нарушение порядка ведения реестра влечет взыскание штрафа в размере десяти тысяч рублей."
+    )
+    summary = (
+        "За нарушение порядка ведения реестра: 10 000 руб. за один год, "
+        "25 000 руб. за несколько лет."
+    )
+    line = _line(
+        "Какой штраф за нарушение порядка ведения реестра, а если за несколько лет?",
+        [first, summary],
+    )
+    assert line.count("10 000") == 1
+    assert "25 000 руб" in line
