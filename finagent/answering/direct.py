@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from finagent.answering.answer_kinds import asked_count_phrases
+from finagent.answering.asked_action import of_asked_action
 from finagent.answering.asked_extreme import of_asked_extreme
 from finagent.answering.asked_values import asked_values, value_type
 from finagent.answering.card_evidence import CardAnswer
@@ -372,6 +373,7 @@ def lead_of(question: Question, top: Candidate) -> ValueLine | str:
     if top.chunk.source != "user_docs":
         values = of_asked_extreme(question, values)
     values = of_asked_condition(question, quote, values)
+    values = of_asked_action(question, quote, values)
     values = of_asked_head(question, quote, values)
     values = of_asked_clauses(question, top, quote, values)
     values = not_the_qualifying_tax(question, quote, values)
@@ -460,7 +462,8 @@ def compose_direct(
     if len(lead) == 2 and first is not None:  # name each further part's value too
         top = next(c for c in ranked if clean_sentence(c.sentence))
         named = first.values if isinstance(first, ValueLine) else ()
-        parts = part_values(question, top, more, named, stated_values)
+        subject = first.subject if isinstance(first, ValueLine) else None
+        parts = part_values(question, top, more, named, stated_values, subject)
         if isinstance(first, ValueLine):
             lead[0] = first.lines(parts)[0]
         elif parts:  # after the quote's line (a runner-up's quote follows)

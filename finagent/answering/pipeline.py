@@ -25,6 +25,7 @@ from finagent.answering.abstention import (
     request_abstention,
     scope_abstention,
 )
+from finagent.answering.asked_action import prefer_asked_action
 from finagent.answering.asked_extreme import prefer_asked_condition
 from finagent.answering.asked_subject import prefer_asked_subject
 from finagent.answering.card_evidence import CardAnswer, card_answers
@@ -183,6 +184,7 @@ async def _rank(turn: TurnInput) -> tuple[list[Candidate], float | None]:
         ranked = prefer_general_rule(turn.question, ranked)
         ranked = prefer_asked_subject(turn.question, ranked)
         ranked = prefer_named_phrase(turn.question, ranked)
+        ranked = prefer_asked_action(turn.question, ranked)
         ranked = prefer_asked_year(turn.question, ranked)
         ranked = prefer_code_point(turn.question, ranked)
         ranked = prefer_given_value(turn.question, ranked)

@@ -38,6 +38,7 @@ from finagent.question.parts import QUESTION_WORDS, AskedPart, asked_parts, coor
 from finagent.question.revision import asked_revision, with_revisions
 from finagent.question.tables import (
     ANSWER_CUES,
+    BREACH,
     GENERIC_HEADS,
     HEAD_STRENGTH,
     HEAD_VALUES,
@@ -45,6 +46,7 @@ from finagent.question.tables import (
     QUESTION_FIELD_CUES,
     REQUISITES,
     ROLE_STRENGTH,
+    SANCTIONS,
     STOP_LEMMAS,
     TAXES,
     AnswerType,
@@ -435,8 +437,34 @@ def _outside_condition(
 
 
 def _condition(lemmas: Sequence[str]) -> set[int]:
-    """Positions of the question's conditional clauses («если …» up to its comma)."""
-    return _inside(lemmas, _CONDITIONS)
+    """Positions of the question's conditional clauses («если …» up to its comma) and of
+    the breach a sanction is charged for (:func:`_breach`)."""
+    return _inside(lemmas, _CONDITIONS) | _breach(lemmas)
+
+
+_BREACH_ENDS = _CLAUSE_ENDS | QUESTION_WORDS | {"и"}
+
+
+def _breach(lemmas: Sequence[str]) -> set[int]:
+    """Positions of the breach after a sanction's noun («штраф налоговому агенту за
+    неперечисление налога в срок»: «срок» names the breach, not a term asked): from the
+    first «за» after the noun up to the clause's end, the next question word or «и» (what
+    follows «и» may be asked beside the sanction: «неустойка за просрочку и ограничение»)."""
+    inside: set[int] = set()
+    for at, lm in enumerate(lemmas):
+        if lm not in SANCTIONS:
+            continue
+        for i in range(at + 1, len(lemmas)):
+            if lemmas[i] in _CLAUSE_ENDS or lemmas[i] in QUESTION_WORDS:
+                break
+            if lemmas[i] == BREACH:
+                end = next(
+                    (j for j in range(i + 1, len(lemmas)) if lemmas[j] in _BREACH_ENDS),
+                    len(lemmas),
+                )
+                inside.update(range(i, end))
+                break
+    return inside
 
 
 def _inside(lemmas: Sequence[str], cues: Sequence[str]) -> set[int]:

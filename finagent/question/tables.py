@@ -100,6 +100,11 @@ ANSWER_CUES = (
     Cue("неустойка", "rate", 2),
     Cue("штраф", "amount", 2),
 )
+# the nouns of a sanction: the «за …» after one names the breach it is charged for
+# («штраф за неуплату в срок», «пени за несвоевременную уплату»), a condition of the
+# value asked, not a value asked itself
+SANCTIONS = frozenset({"штраф", "пеня", "пени", "неустойка", "ответственность", "санкция"})
+BREACH = "за"
 # the head noun after «какой» names the kind of value asked when it names a sum of money
 # or a span of time («какой налоговый бонус» — a sum, «какой налоговый период» — a period),
 # whatever «какой» alone would ask; substantivised adjectives of an allowance («суточные»,

@@ -1,0 +1,93 @@
+"""The asked action of a deadline question (a report filed, a tax paid) and the breach a
+sanction is charged for.
+
+Probe questions and sentences written for these mechanisms (a made-up levy and register,
+made-up dates), about no evaluation item.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from finagent.answering.asked_action import asked_action, prefer_asked_action
+from finagent.answering.direct import ValueLine, lead_of
+from finagent.answering.evidence import Candidate
+from finagent.question.build import build_question
+from finagent.state import Chunk
+
+BOTH = (
+    "Отчёт по сбору представляется один раз в год: организации — не позднее 20 февраля, "
+    "сбор уплачивается до 1 марта; физические лица — не позднее 20 мая, сбор уплачивается "
+    "до 1 июня."
+)
+PAID = "Сбор уплачивается не позднее 15-го числа месяца, следующего за кварталом."
+FILED = "Отчёт по сбору представляется не позднее 10-го числа месяца, следующего за кварталом."
+
+
+def _candidate(text: str, number: int = 1, score: float = 1.0) -> Candidate:
+    chunk = Chunk(id=f"kb#{number}", text="", source="kb", metadata={}, title="Сбор")
+    return Candidate(chunk, number, text, 0, number, score=score, learned=True)
+
+
+def _values(question: str, text: str) -> tuple[str, ...]:
+    lead = lead_of(build_question(question), _candidate(text))
+    assert isinstance(lead, ValueLine)
+    return lead.values
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Когда сдают отчёт по сбору?", "file"),
+        ("К какому числу перечислить сбор?", "pay"),
+        ("До какого числа сдать отчёт по сбору и заплатить сбор?", None),
+        ("Какая ставка сбора?", None),
+    ],
+)
+def test_the_asked_action(question: str, expected: str | None) -> None:
+    assert asked_action(build_question(question)) == expected
+
+
+def test_the_dates_of_the_asked_action_lead() -> None:
+    assert _values("Когда сдают отчёт по сбору?", BOTH) == ("20 февраля", "20 мая")
+    assert _values("К какому числу организации перечислить сбор?", BOTH) == ("1 марта", "1 июня")
+
+
+def test_a_sentence_of_the_asked_action_comes_first() -> None:
+    question = build_question("До какого числа подать отчёт по сбору?")
+    ranked = prefer_asked_action(question, [_candidate(PAID, 1, 2.0), _candidate(FILED, 2, 1.0)])
+    assert ranked[0].sentence == FILED
+    # a best sentence naming the asked action keeps its place
+    kept = prefer_asked_action(question, [_candidate(FILED, 2, 2.0), _candidate(PAID, 1, 1.0)])
+    assert kept[0].sentence == FILED
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Штраф организации за неперечисление сбора в срок?",
+        "Какой штраф за непредставление реестра в установленный срок?",
+        "Какие пени за неуплату сбора в срок?",
+    ],
+)
+def test_the_breach_of_a_sanction_asks_no_term(question: str) -> None:
+    assert build_question(question).answer_type != "period"
+
+
+def test_a_term_asked_beside_a_sanction_is_still_asked() -> None:
+    question = build_question("Какой штраф за опоздание с отчётом и какой срок его подачи?")
+    assert "period" in question.answer_types
+
+
+def test_a_list_item_stating_the_asked_date_keeps_its_place() -> None:
+    # the item names only the payment, but its first date is the report's (the lead-in's)
+    item = "организации — не позднее 20 февраля, сбор уплачивается до 1 марта;"
+    question = build_question("До какого числа организация сдаёт отчёт по сбору?")
+    ranked = prefer_asked_action(question, [_candidate(item, 1, 2.0), _candidate(FILED, 2, 1.0)])
+    assert ranked[0].sentence == item
+    assert _values("До какого числа организация сдаёт отчёт по сбору?", item) == ("20 февраля",)
+
+
+def test_a_sanction_and_a_bound_asked_together_keep_both() -> None:
+    question = build_question("Какая неустойка за просрочку оплаты по договору и ограничение?")
+    assert "limit" in question.answer_types
