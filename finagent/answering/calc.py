@@ -40,11 +40,12 @@ from finagent.legal.calc_lexicon import document_names, lexicon
 from finagent.legal.calc_llm import LlmReader, llm_calc_request
 from finagent.legal.calc_request import CalcRequest, Missing
 from finagent.legal.calc_text import read_question
+from finagent.legal.calendar import CalendarYearError
 from finagent.legal.catalog import LawCatalog
 from finagent.legal.deadline_reading import REGISTERED_MAIL, SENT_NOT_RECEIVED
-from finagent.legal.deadlines import plural
+from finagent.legal.deadlines import compute_deadline, plural
 from finagent.legal.law_scope import OTHER_LAW, governing_law
-from finagent.legal.periods import period_by_id
+from finagent.legal.periods import ProceduralPeriod, period_by_id
 from finagent.legal.stated_rule import STATED_RULE, without_rule
 from finagent.question.build import build_question
 from finagent.tools.base import ToolContext
@@ -128,15 +129,33 @@ def _event_question(req: CalcRequest) -> str:
     row = period_by_id().get(req.row_id) if req.row_id else None
     asked = sorted({d.day for d in req.dated("asked_event")})
     if row is not None and len(asked) > 1:
-        # two documents of the row's kind, and the question does not say which
+        # two documents of the row's kind, or two days the event may be, and the question
+        # does not say which: each reading is named with the day it gives
         named = " или ".join(f"{day:%d.%m.%Y}" for day in asked)
+        readings = _readings(row, asked)
         return (
             f"В вопросе несколько событий, от которых может считаться срок ({row.event}): "
-            f"{named}. От какого из них считать срок?"
+            f"{named}. От какого из них считать срок?{readings}"
         )
     if row is None:
         return _UNDATED_EVENT
     return f"Какого числа было событие, от которого считается срок: {row.event}?"
+
+
+def _readings(row: ProceduralPeriod, days: list[date]) -> str:
+    """« Если от 10.03.2025 — срок истекает 24.03.2025; …» for a row run from one event
+    (a chain's second period is not counted here); empty when a year is not in the
+    calendar."""
+    if row.after is not None:
+        return ""
+    try:
+        ends = [compute_deadline(day, row.period, row.unit).end_date for day in days]
+    except CalendarYearError:
+        return ""
+    told = "; ".join(
+        f"от {day:%d.%m.%Y} — {end:%d.%m.%Y}" for day, end in zip(days, ends, strict=True)
+    )
+    return f" Срок ({plural(row.period, row.unit)}, {row.norm}) истекает: {told}."
 
 
 def clarification(req: CalcRequest) -> str | None:

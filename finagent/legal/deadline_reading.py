@@ -12,12 +12,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
-from finagent.legal.calc_lexicon import canonical, document_names, word_set
+from finagent.legal.calc_lexicon import canonical, document_names, lexicon, word_set
 from finagent.legal.calc_request import RoledDate, StatedPeriod
 from finagent.legal.calc_text import CalcText, Word
 from finagent.legal.calendar import CalendarYearError
 from finagent.legal.deadlines import Unit, compute_deadline, plural
 from finagent.legal.event_choice import choose_event
+from finagent.legal.event_doubt import clause_of, first_outside, in_aside, rivals
 from finagent.legal.penalty_reading import date_cues
 from finagent.legal.period_cues import (
     cited_not_asked,
@@ -41,7 +42,9 @@ _REGISTERED = canonical("заказной")
 _MAIL = (_REGISTERED, canonical("почта"))
 REGISTERED_MAIL = "registered_mail"
 SENT_NOT_RECEIVED = "sent_not_received"
-_SENT = frozenset({"направить", "отправить", "выслать", "послать", "направлять", "отправлять"})
+# the verbs of sending a document (lexicon ``sending_verbs``): «разместили в личном
+# кабинете», «выставили по ТКС» date a sending, not the receipt the period runs from
+_SENT = frozenset(map(str, lexicon()["sending_verbs"])) | word_set("sending_verbs")
 PERIOD_CONFLICT = "period_conflict"
 # the words of an actual pick-up of a posted letter
 _PICKED_UP = (("забрать",), ("получить",), ("вручить",))
@@ -108,6 +111,10 @@ def _receipt_undated(text: CalcText, days: list[QuestionDay], row: ProceduralPer
     if not receipt or any(phrase[0] in _SENT for phrase in words):
         return None  # not from receipt, or the row counts from the sending too
     received = sent = False
+    receipts = word_set("receipt_verbs")
+    # «прислали заказным письмом 12 августа»: the sender's verb dates the sending
+    senders = frozenset(map(str, lexicon()["sender_receipt_verbs"]))
+    mail = any(text.has(p) for p in _MAIL)
     for d in days:
         first, last = text.day_words(d.mention)
         start = max(0, first - 4)
@@ -116,13 +123,48 @@ def _receipt_undated(text: CalcText, days: list[QuestionDay], row: ProceduralPer
             for i, w in enumerate(text.words[start : last + 4], start)
             if not w.negated and not _refused(text, i)
         ]
+        # «(выставили его 3 марта) пришло нам 6 марта», «получить его смогли 17 апреля»: a
+        # verb of receipt in the day's clause, not refused; «направила требование … по ТКС
+        # 3 февраля»: a verb of sending in it, however far before the day
+        clause = [(i, w) for i, w in _indexed(text, clause_of(text, d)) if not w.negated]
+        told = any(
+            (w.raw in _RECEIVED or w.lemma in receipts)
+            and w.raw not in senders
+            and not _refused(text, i)
+            for i, w in clause
+        )
+        if told and mail:
+            # a posted letter: only a pick-up before its sixth working day dates the
+            # receipt; a later one does not extend it (the mail rule then applies)
+            told = _before_posted_receipt(text, days, d)
         received = received or any(w.raw in _RECEIVED for w in near) or acknowledged(text, d)
-        sent = sent or any(w.raw in _SENT for w in near)
+        received = received or told
+        sent = sent or any(
+            w.raw in _SENT or w.lemma in _SENT for _, w in [*clause, *enumerate(near)]
+        )
     if received or _received_same_day(text):
         return None
-    if any(text.has(p) for p in _MAIL):
+    if mail:
         return REGISTERED_MAIL
     return SENT_NOT_RECEIVED if sent else None
+
+
+def _before_posted_receipt(text: CalcText, days: list[QuestionDay], day: QuestionDay) -> bool:
+    """The day falls after the sending of a posted letter and before the sixth working
+    day from it: a pick-up that day dates the receipt."""
+    sent = _sent_day(text, days)
+    if sent is None:
+        return False
+    try:
+        return sent.day < day.day < posted_receipts(sent.day)[0]
+    except CalendarYearError:
+        return False
+
+
+def _indexed(text: CalcText, words: list[Word]) -> list[tuple[int, Word]]:
+    """Each word of ``words`` (taken from ``text.words``) with its index there."""
+    where = {id(w): i for i, w in enumerate(text.words)}
+    return [(where[id(w)], w) for w in words]
 
 
 def _refused(text: CalcText, i: int) -> bool:
@@ -151,11 +193,23 @@ def acknowledged(text: CalcText, day: QuestionDay) -> bool:
         if w.sentence == sentence and not w.negated
     ]
     lemmas = [w.lemma for w in near]
-    named = any(
-        first == "квитанция" and second == "о" and third == "прием"
-        for first, second, third in zip(lemmas, lemmas[1:], lemmas[2:], strict=False)
-    )
-    return named and any(w.raw in _SENT or w.lemma in _SENT for w in near)
+    named = [
+        k
+        for k, (first, second, third) in enumerate(
+            zip(lemmas, lemmas[1:], lemmas[2:], strict=False)
+        )
+        if first == "квитанция" and second == "о" and third == "прием"
+    ]
+    # the verb of sending is the receipt's own, in its clause: «требование направили по
+    # ТКС 3 февраля, квитанцию о приеме не отправляли» dates the inspection's sending
+    return any(any(w.raw in _SENT or w.lemma in _SENT for w in _clause_of(near, k)) for k in named)
+
+
+def _clause_of(words: list[Word], k: int) -> list[Word]:
+    """The words of ``words`` around index ``k`` up to a comma or semicolon either side."""
+    start = max((i + 1 for i in range(k) if words[i].text in ",;"), default=0)
+    stop = next((i for i in range(k, len(words)) if words[i].text in ",;"), len(words))
+    return words[start:stop]
 
 
 def _received_same_day(text: CalcText) -> bool:
@@ -537,6 +591,19 @@ def read_deadline(text: CalcText, days: list[QuestionDay]) -> DeadlineReading:
                     f"документ от {told} описан как уже исполненный: срок от него не считается"
                 )
     event, chained, marked = _event_day(text, candidates, row)
+    if row is not None and not chained and not marked and len({d.day for d in candidates}) > 1:
+        # no words of the row's event mark any day: the first is a weak pick, an aside is
+        # no pick at all, and a day whose clause tells the event contests it
+        if in_aside(text, event):
+            event = first_outside(text, candidates) or event
+        contested = rivals(text, candidates, event, row)
+        if contested:
+            out.event_missing = True
+            out.dates = [
+                roled(text, d, "asked_event" if d is event or d in contested else "other_event")
+                for d in days
+            ]
+            return out
     if (
         row is not None
         and not chained

@@ -220,7 +220,8 @@ def _distance(side: Sequence[Word], phrase: Sequence[str], before: bool) -> int 
     """How far from the day the phrase's nearest word stands (0: next to it), when all its
     lemmas are on that side (nearest first) and not denied. Another verb standing between
     claims the day for its own event («акт датирован 27.01, получен 31.01»: 27.01 is the
-    act's date), unless joined by «и» («составлена и вручена 30 июня»); a participle does
+    act's date), unless joined by «и» («составлена и вручена 30 июня») or a verb of ability
+    (``ability_verbs``: «забрать смогли 7 мая» dates the infinitive's event); a participle does
     so only right next to the day («акт, датированный 3 марта»). «срок представления
     25.04» is the deadline of a filing, not a filing."""
     seen = [w.lemma if not w.negated else "" for w in side]
@@ -236,7 +237,9 @@ def _distance(side: Sequence[Word], phrase: Sequence[str], before: bool) -> int 
             if governing is not None and governing.lemma == "срок" and "срок" not in wanted:
                 return None
             return n
-        blocks = w.pos in _FINITE or (w.pos in _VERBS and n == 0)
+        # «получить его смогли 7 мая»: a verb of ability governs the infinitive before it
+        modal = w.lemma in word_set("ability_verbs")
+        blocks = not modal and (w.pos in _FINITE or (w.pos in _VERBS and n == 0))
         joined = before and n + 1 < len(side) and side[n + 1].lemma in ("и", "или")
         if blocks and not w.negated and not joined:
             return None
