@@ -34,18 +34,22 @@ def reference_report(
 
     An abstention that names a reference of the question as missing («ст. 999 НК РФ нет в
     загруженном тексте») cites nothing: such references are counted as *named missing*.
+    An abstention states no norm either: a reference in it that names another code (the
+    title of a user's document listed, «… ст. 198–208 ТК РФ») is counted as *other code*.
     """
     answer = str(outputs.get("answer") or "")
     body = answer_body(answer)
     retrieved = list(outputs.get("retrieved") or [])
     articles = {str(r.get("article_id")) for r in retrieved if r.get("article_id")}
     texts = quotation.plain_sources(str(r.get("text") or "") for r in retrieved)
-    asked = {ref.label for ref in find_references(question)} if abstained(answer) else set()
+    declined = abstained(answer)
+    asked = {ref.label for ref in find_references(question)} if declined else set()
     report: dict[str, Any] = {
         "supported": [],
         "quoted": [],
         "unsupported": [],
         "named_missing": [],
+        "other_code": [],
     }
     for ref in find_references(body):
         resolved = code.resolve(ref)
@@ -59,6 +63,8 @@ def reference_report(
             report["supported"].append(entry)
         elif ref.label in asked:
             report["named_missing"].append(entry)
+        elif declined and ref.code not in (None, "nk"):
+            report["other_code"].append(entry)
         elif quotation.quoted_span(body, ref.start, ref.end, texts):
             report["quoted"].append({**entry, "reason": reason})
         else:

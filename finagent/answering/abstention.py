@@ -20,7 +20,7 @@ from finagent.legal.catalog import LawCatalog
 from finagent.legal.jurisdiction import foreign_country
 from finagent.legal.references import CODE_PATTERNS, find_documents, find_references
 from finagent.legal.taxes import RATE_ARTICLE_TITLE, asks_figure, asks_rate, taxes_named
-from finagent.question.requests import asks_choice, asks_invention
+from finagent.question.requests import asks_choice, asks_invention, asks_outside
 from finagent.retrieval.legal_units import code_name
 from finagent.state import Chunk
 
@@ -103,12 +103,14 @@ def _terms_covered(terms: list[str], chunks: list[Chunk]) -> bool:
 
 
 def request_abstention(query: str) -> Abstention | None:
-    """An abstention for a request no source can ground: to make data up, or to choose
-    for the user (``finagent.question.requests``)."""
+    """An abstention for a request no source can ground: to make data up, to choose for
+    the user, or about another domain (``finagent.question.requests``)."""
     if asks_invention(query):
         return Abstention("request", messages.ABSTAIN_INVENT, messages.ABSTAIN_INVENT_MISSING)
     if asks_choice(query):
         return Abstention("request", messages.ABSTAIN_ADVICE, messages.ABSTAIN_ADVICE_MISSING)
+    if asks_outside(query):
+        return Abstention("request", messages.ABSTAIN_OUTSIDE, messages.ABSTAIN_OUTSIDE_MISSING)
     return None
 
 

@@ -3,8 +3,8 @@
 A reference names an article and optionally a point and a sub-point, in either order
 («п. 2 ст. 88» or «ст. 88 п. 2»), and optionally a code («НК РФ», «Налогового кодекса»,
 «настоящего Кодекса», «КоАП», «ГК РФ», ...). Lists of articles («ст. 218, 219 и 220 НК РФ»)
-give one reference per article. Letters and rulings («письмо Минфина от ... № ...») are
-found by :func:`find_documents`.
+and ranges («ст. 198–208 ТК РФ») give one reference per article named. Letters and
+rulings («письмо Минфина от ... № ...») are found by :func:`find_documents`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ _NUM = r"\d+(?:\.\d+)*(?:-\d+)?"
 _SUB = r"(?:подп\.|подпункт(?:а|ом|е|ы|ов|ами)?|пп\.)\s*(?P<sub>\d+(?:\.\d+)?)\)?"
 _POINT = r"(?:п\.|пункт(?:а|у|ом|е|ы|ов|ами|ах)?)\s*(?P<point>\d+(?:\.\d+)*(?:-\d+)?)"
 _ARTICLE_WORD = r"(?:ст\.|стать(?:я|и|ей|е|ю|ям|ями|ях))"
-_ARTICLES = rf"(?P<articles>{_NUM}(?:\s*(?:,|и)\s*{_NUM}(?!\s*(?:п\.|пункт)))*)"
+# a range of articles is written with a dash and no spaces: «ст. 198–208 ТК РФ»
+_ITEM = rf"{_NUM}(?:[–—]{_NUM})?"
+_ARTICLES = rf"(?P<articles>{_ITEM}(?:\s*(?:,|и)\s*{_ITEM}(?!\s*(?:п\.|пункт)))*)"
 _POINT_AFTER = r"(?:,?\s*(?:п\.|пункт(?:а|ом|е)?)\s*(?P<point2>\d+(?:\.\d+)*(?:-\d+)?))"
 
 # code names as written in answers and in the codes themselves

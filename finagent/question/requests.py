@@ -10,6 +10,9 @@ verb), not from phrasings:
   verb of choosing or investing («во что лучше вложить», «какой банк лучше выбрать») in a
   question that names no tax or regime: a comparison of regimes («что выгоднее — УСН или
   ОСНО») is the knowledge base's.
+- *Outside the domain*: a lemma of another domain (family law, goods to buy, leisure) and
+  no lemma of a tax, money, accounting or document term («посоветуй смартфон», «как
+  поделить дачу при разводе»); «амортизация ноутбука» stays in the domain.
 
 The word lists are data: ``finagent/question/data/requests.yaml``.
 """
@@ -52,3 +55,13 @@ def asks_choice(text: str) -> bool:
         if set(_words("prefer")) & set(words) and set(_words("choose")) & set(lemmas):
             return True
     return False
+
+
+def asks_outside(text: str) -> bool:
+    """The question is about a domain outside taxes, finance, accounting and the user's
+    documents («какой планшет взять», «как оформить опеку»)."""
+    lemmas = [lemma for sentence in analyse(text).sentences for lemma in sentence.lemmas]
+    if not set(_words("outside")) & set(lemmas):
+        return False
+    anchors = (*_words("tax_stems"), *_words("anchor_stems"))
+    return not any(lemma.startswith(anchors) for lemma in lemmas)

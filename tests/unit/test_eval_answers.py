@@ -275,6 +275,18 @@ def test_an_abstention_naming_the_questions_missing_article_cites_nothing() -> N
     assert answered.unsupported_refs == 1 and answered.named_missing_refs == 0
 
 
+def test_a_declines_listing_of_titles_carries_no_tax_code_reference() -> None:
+    trap = _item(id="t4", trap=True, trap_kind="out_of_scope", expected_units=[], key_fact=None)
+    answer = (
+        "Среди загруженных вами документов нет такого: накладная. Поэтому нет оснований для "
+        "ответа по этому документу.\n\nВаши документы:\n- Трудовой договор (ст. 56–62 ТК РФ)"
+    )
+    scores = score_item(trap, "Что в накладной?", _outputs(answer, []), CODE)
+    assert scores.unsupported_refs == 0
+    answered = score_item(trap, "Что в накладной?", _outputs("См. ст. 56 ТК РФ.", []), CODE)
+    assert answered.unsupported_refs == 1  # an answer's other-code reference still counts
+
+
 def test_llm_path_names_the_fallback_the_overruled_llm_route_and_the_output_check() -> None:
     debug = {
         "decision": {"source": "classifier", "scenario": 2},

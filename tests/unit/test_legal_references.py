@@ -23,6 +23,10 @@ from finagent.legal.references import find_documents, find_references
             "статьи 218, 219 и 220 НК РФ",
             [("nk", "218", None, None), ("nk", "219", None, None), ("nk", "220", None, None)],
         ),
+        # a range names its two ends, and the code after it is theirs, not the Tax Code
+        ("гл. 32 (ст. 350–363 ГК РФ)", [("gk", "350", None, None), ("gk", "363", None, None)]),
+        ("ст. 91—93 ТК РФ", [("tk", "91", None, None), ("tk", "93", None, None)]),
+        ("по ст. 227 — 13 %", [(None, "227", None, None)]),
         ("ставка 20 процентов, срок 3 месяца", []),
     ],
 )

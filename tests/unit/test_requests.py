@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from finagent.answering.abstention import request_abstention
-from finagent.question.requests import asks_choice, asks_invention
+from finagent.question.requests import asks_choice, asks_invention, asks_outside
 
 
 @pytest.mark.parametrize(
@@ -45,3 +45,26 @@ def test_the_abstention_says_why() -> None:
     assert invented is not None and invented.kind == "request"
     assert "придумать" in invented.reason
     assert request_abstention("Какая ставка НДС?") is None
+
+
+@pytest.mark.parametrize(
+    ("question", "outside"),
+    [
+        ("Подскажи недорогой планшет для сына", True),
+        ("Как поделить дачу после развода с мужем?", True),
+        ("Какой сериал посмотреть вечером?", True),
+        # a tax, money, accounting or document term keeps it in the domain
+        ("Смартфон за 60 тыс. — основное средство или сразу в расходы?", False),
+        ("Положен ли имущественный вычет, если дом купили до развода?", False),
+        ("Когда оплатить телевизоры по договору с Электромиром?", False),
+        ("Какая амортизационная группа у планшета?", False),
+        ("Какая ставка НДС на услуги связи?", False),
+    ],
+)
+def test_a_question_of_another_domain_names_no_finance_term(question: str, outside: bool) -> None:
+    assert asks_outside(question) is outside
+
+
+def test_another_domain_is_declined_as_such() -> None:
+    found = request_abstention("Посоветуйте хорошие наушники")
+    assert found is not None and "вне налогов" in found.reason
