@@ -195,6 +195,30 @@ def _bound_at(lemmas: Sequence[str]) -> int:
     return -1
 
 
+# «до какого надо подать?», «по какое нужно платить?»: «до какого» or «по какое» with
+# no noun after it (a verb, a modal word or the end follows) leaves out «числа», and asks
+# a date, whatever the period the question names («за 9 месяцев», «за квартал»)
+_DATE_PREPOSITIONS = frozenset({"до", "по"})
+_NOMINALS = frozenset({"NOUN", "ADJF", "PRTF", "NUMR"})
+ELIDED_DATE_STRENGTH = 6  # stronger than a period or a sum the question names
+
+
+def _elided_date_at(lemmas: Sequence[str], words: Sequence[str]) -> int:
+    """Position of a «до какого» / «по какое» whose noun is left out and which no other
+    question word precedes, or -1."""
+    if len(words) != len(lemmas):
+        return -1
+    for i, lemma in enumerate(lemmas[:-1]):
+        if lemma in _DATE_PREPOSITIONS and lemmas[i + 1] == "какой":
+            after = words[i + 2] if i + 2 < len(words) else ""
+            if not after.isalpha() or part_of_speech(after) not in _NOMINALS:
+                # after another asked value («какая ставка и до какого её снизить?») the
+                # left-out noun may be that value's: only a leading one asks a date
+                asked_before = any(lm in QUESTION_WORDS for lm in lemmas[:i])
+                return -1 if asked_before else i
+    return -1
+
+
 # «сколько нужно владеть», «сколько он обязан её применять», «сколько может идти
 # проверка», «на сколько её могут продлить»: «сколько» before a verb of holding, lasting
 # or extending asks for how long, not a sum
@@ -348,6 +372,9 @@ def _answer_types(
     duration = _duration_at(lemmas)
     if duration >= 0:
         found.append((-BOUND_STRENGTH, duration, "period"))
+    elided = _elided_date_at(lemmas, words)
+    if elided >= 0:
+        found.append((-ELIDED_DATE_STRENGTH, elided, "date"))
     bound = _bound_at(lemmas)
     later = any(lm in QUESTION_WORDS for lm in lemmas[: max(bound, 0)])
     if bound >= 0 and not later:
@@ -661,6 +688,10 @@ def build_question(
             # «Сколько … и до какого числа?», «Сколько стоит … и облагается ли …?»: the
             # first part's sum leads, the date or the yes/no follows
             answer_types = ["amount", *(t for t in answer_types if t != "amount")]
+    if _elided_date_at(lemmas, words) >= 0:
+        # «уведомление по авансу за 9 месяцев до какого сдать?»: the first thing asked is
+        # a date, whatever the field or period the question names
+        answer_types = list(dict.fromkeys(["date", *answer_types]))
     unit = _asked_unit(lemmas, parts[0].own if parts else None)
     if unit and answer_types[0] in ("procedure", "unknown"):
         # «какая площадь офиса»: a count in the unit is asked, not a procedure

@@ -74,6 +74,10 @@ ANSWER_CUES = (
     Cue("длиться", "period", 5),
     Cue("в течение какого", "period", 5),
     Cue("за какое время", "period", 5),  # «за какое время должна приехать охрана»
+    # «через сколько заблокируют счёт», «спустя сколько вернут налог»: a span after an
+    # event, whatever noun follows (a sanction named later is its condition)
+    Cue("через сколько", "period", 5),
+    Cue("спустя сколько", "period", 5),
     # «за сколько нужно предупредить арендодателя»: how far ahead, not a price
     Cue("предупредить", "period", 4),
     Cue("кто", "party", 4),

@@ -154,6 +154,38 @@ def test_how_far_ahead_is_a_period_not_a_price(text: str, answer_type: str) -> N
 
 
 @pytest.mark.parametrize(
+    ("text", "answer_types"),
+    [
+        # «до какого» with «числа» left out asks a date over the period or field named
+        ("Расчёт по взносам за полугодие до какого надо сдать?", ["date"]),
+        ("Аванс по налогу на прибыль за 1 квартал до какого заплатить?", ["date"]),
+        ("По какое нужно подать возражения?", ["date"]),
+        # a noun after it is what is asked; a sum asked first still leads
+        ("До какой суммы выручки можно не платить НДС?", ["limit"]),
+        ("Сколько стоит патент и до какого его оплатить?", ["amount"]),
+        ("Какая ставка и до какого её может снизить регион?", ["rate"]),
+    ],
+)
+def test_a_left_out_day_after_until_which_asks_a_date(text: str, answer_types: list[str]) -> None:
+    assert build_question(text, TODAY).answer_types[: len(answer_types)] == answer_types
+
+
+@pytest.mark.parametrize(
+    ("text", "answer_type"),
+    [
+        # «через сколько» / «спустя сколько» ask a span after an event, even with a
+        # sanction named as its condition
+        ("Через сколько банк приостановит операции, если не сдать расчёт?", "period"),
+        ("Через сколько вернут переплату по налогу на имущество?", "period"),
+        ("Спустя сколько дней после отказа можно снова подать заявление?", "period"),
+        ("Сколько штраф, если через месяц так и не сдать отчёт?", "amount"),
+    ],
+)
+def test_how_soon_after_an_event_is_a_period(text: str, answer_type: str) -> None:
+    assert build_question(text, TODAY).answer_type == answer_type
+
+
+@pytest.mark.parametrize(
     ("text", "first"),
     [
         # a preposition of a bound, «какой» and a noun of quantity ask the threshold
