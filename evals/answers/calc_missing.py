@@ -27,6 +27,9 @@ def _codes_of_phrase(phrase: str) -> set[str]:
     # a parenthesis gives examples of what is missing («вид требования (документы по
     # ст. 93 — 10 дней …)»), not the missing thing itself
     phrase = re.sub(r"\([^()]*\)", " ", phrase)
+    # a spaced dash after the missing thing gives why it matters («тип плательщика — от
+    # этого зависит ставка после 30 дней просрочки»), not another missing thing
+    phrase = re.split(r"\s[—–]\s", phrase, maxsplit=1)[0]
     words = {w for sentence in analyse(phrase).sentences for w in sentence.lemmas}
     if "срок" in words and words & _PAYMENT:
         return {"due_date"}

@@ -76,8 +76,18 @@ def looks_like_calc(question: str) -> bool:
         (asks_day and any(w.event for w in text.words))
         or told_receipt(text)
         or (asks_day and not text.days and told_receipt(text, dated=False))
+        or (asks_day and asks_reply(text))
     )
     return bool(rank_rows(text, [])) or bool(stated_periods(text)) or dated_event
+
+
+def asks_reply(text: CalcText) -> bool:
+    """The asked action is a reply («ответить», ``replies``) and the story names the
+    inspection or its demand («Требование по ст. 93.1 ... До какого числа ответить?»): a
+    period counted from the demand, whichever it is (the calc node asks which)."""
+    if text.head is None or text.words[text.head].lemma not in word_set("replies"):
+        return False
+    return any(w.lemma in _AUTHORITY and not w.asked and not w.negated for w in text.words)
 
 
 def told_receipt(text: CalcText, dated: bool = True) -> bool:

@@ -31,7 +31,12 @@ from finagent.legal.period_cues import (
     rank_rows,
 )
 from finagent.legal.periods import ProceduralPeriod, period_by_id
-from finagent.legal.question_days import QuestionDay, marked_day, told_of_updated
+from finagent.legal.question_days import (
+    QuestionDay,
+    marked_day,
+    told_calendar,
+    told_of_updated,
+)
 from finagent.legal.question_periods import PeriodMention, stated_periods
 
 _MONTHS_LIKE = ("months", "years")
@@ -479,6 +484,8 @@ def read_deadline(text: CalcText, days: list[QuestionDay]) -> DeadlineReading:
     """The row (or a stated period), the event's date and the assumptions of a deadline
     question; ``decline`` when the calculator must not answer it."""
     out = DeadlineReading()
+    # a day told as a kind of calendar day is no event («если 2 ноября рабочая суббота»)
+    days = [d for d in days if not told_calendar(text, d)] or days
     rows = find_rows(text, days)
     if (
         rows

@@ -301,3 +301,26 @@ def _outside_asides(words: list[Word]) -> list[Word]:
         else:
             kept.append(w)
     return inside if depth else kept
+
+
+def told_calendar(text: CalcText, day: QuestionDay) -> bool:
+    """The day is told as a kind of calendar day, not as an event: its clause, right after
+    it (past its year and a dash or «это»), is a calendar day's name with no verb («если
+    2 ноября рабочая суббота», «5 мая — выходной»). «получили 5 мая в субботу» tells an
+    event (a preposition comes first)."""
+    _, last = text.day_words(day.mention)
+    words = text.words
+    j = last + 1
+    while j < len(words) and (words[j].lemma in _YEAR_WORDS or words[j].text in ("—", "–", "-")):
+        j += 1
+    if j < len(words) and words[j].lemma in ("это", "быть"):
+        j += 1
+    clause: list[Word] = []
+    while j < len(words) and words[j].day is None and words[j].sentence == words[last].sentence:
+        w = words[j]
+        if not any(ch.isalnum() for ch in w.text) or w.lemma in ("а", "но", "и"):
+            break
+        clause.append(w)
+        j += 1
+    calendar = word_set("calendar_days")
+    return bool(clause) and clause[0].lemma in calendar and not any(w.pos in _VERBS for w in clause)
