@@ -63,6 +63,7 @@ from finagent.language.dates import dates_in, months_in, years_in
 from finagent.language.form_codes import is_form_code
 from finagent.language.lemmas import (
     can_be,
+    compound_forms,
     done_participle,
     normal_forms,
     part_of_speech,
@@ -195,7 +196,7 @@ def _name_forms(word: str) -> frozenset[str]:
     pieces = word.split("-")
     parts = [part for part in pieces if part[:1].isupper()]
     numbered = len(pieces) > 1 and all(p[:1].isupper() or p.isdigit() for p in pieces)
-    forms = set(normal_forms(word))
+    forms = set(compound_forms(word))
     for part in parts if len(parts) > 1 or numbered else []:
         forms |= normal_forms(part)
     return frozenset(forms)
@@ -239,7 +240,7 @@ def _located(name: str, text: str) -> bool:
 
 
 def _mentions(text: _Text, name: str) -> bool:
-    return bool(normal_forms(name) & text.names)
+    return bool(compound_forms(name) & text.names)
 
 
 def _synonyms(attribute: AskedAttribute) -> list[tuple[str, ...]]:
@@ -363,7 +364,7 @@ def _lenders(texts: Sequence[_Text], names: Sequence[str], asked: set[str]) -> l
 
 def _named_outside_rows(text: _Text, name: str) -> bool:
     """Whether a line of the text that is no table row names ``name``."""
-    forms = normal_forms(name)
+    forms = compound_forms(name)
     return any(
         not _ROW.search(line)
         and any(forms & _name_forms(w) for w in _LINE_WORDS.findall(line) if w[:1].isupper())
@@ -372,7 +373,7 @@ def _named_outside_rows(text: _Text, name: str) -> bool:
 
 
 def _naming(name: str, sentence: _Sentence) -> bool:
-    return bool(normal_forms(name) & sentence.names)
+    return bool(compound_forms(name) & sentence.names)
 
 
 def _scopes(texts: Sequence[_Text], names: Sequence[str], fallback: bool = True) -> list[list[str]]:
@@ -384,7 +385,7 @@ def _scopes(texts: Sequence[_Text], names: Sequence[str], fallback: bool = True)
         return [t.lemmas for t in texts]
     scopes: list[list[str]] = []
     for text in texts:
-        if all(normal_forms(name) & text.owners for name in names):
+        if all(compound_forms(name) & text.owners for name in names):
             scopes.append(text.lemmas)
             continue
         for at, sentence in enumerate(text.sentences):
@@ -427,7 +428,7 @@ def _person_scopes(texts: Sequence[_Text], persons: Sequence[str]) -> list[list[
     it states is its party's."""
     scopes: list[list[str]] = []
     for text in texts:
-        if all(normal_forms(p) & text.owners for p in persons) or not any(
+        if all(compound_forms(p) & text.owners for p in persons) or not any(
             surname(owner.title()) for owner in text.owners
         ):
             scopes.append(text.lemmas)
@@ -452,7 +453,7 @@ def _periods_beside(
     months: set[tuple[int, int]] = set()
     years: set[int] = set()
     for text in texts:
-        if not names or any(normal_forms(name) & text.owners for name in names):
+        if not names or any(compound_forms(name) & text.owners for name in names):
             months |= text.months
             years |= text.years
             continue

@@ -392,6 +392,22 @@ def normal_forms(word: str) -> frozenset[str]:
     return frozenset({folded, *(fold(p.normal_form) for p in _analyzer().parse(folded))})
 
 
+_MAX_COMPOUND_PARTS = 3
+
+
+@lru_cache(maxsize=50_000)
+def compound_forms(word: str) -> frozenset[str]:
+    """``normal_forms`` of the word and, for a hyphenated name, every join of its parts'
+    normal forms: «на Вершине-Строй» and «Вершина-Строй» share «вершина-строй», which the
+    forms of the whole word (pymorphy3 inflects only its last part) do not."""
+    forms = set(normal_forms(word))
+    pieces = word.split("-")
+    if 1 < len(pieces) <= _MAX_COMPOUND_PARTS and all(pieces):
+        for joined in itertools.product(*(sorted(normal_forms(p)) for p in pieces)):
+            forms.add("-".join(joined))
+    return frozenset(forms)
+
+
 _NOT_CLASSIFYING = frozenset({"Qual", "Anum", "Apro", "Subx"})
 
 

@@ -607,3 +607,12 @@ def test_the_pay_of_a_person_asked_by_a_verb_of_earning() -> None:
         "Расчётный листок",
     )
     assert _abstains("Сколько в месяц получает Ковалёв Илья Петрович?", [payslip]) is None
+
+
+def test_a_hyphenated_company_inflected_in_both_parts_is_named() -> None:
+    # «на Глобусе-Ресурс» is «Глобус-Ресурс»: only the first part is inflected, which
+    # the forms of the whole word (its last part inflected) do not read
+    assert _abstains("Какой счёт выставлен на Глобусе-Ресурс и на какую сумму?", [ACT]) is None
+    assert _abstains("Какой остаток у Зенита-Опт на 30.04.2025?", [STATEMENT]) is None
+    # a hyphenated company no passage names is still declined
+    assert _abstains("Какой счёт выставлен на Зените-Опте?", [ACT]) == "name"
