@@ -233,6 +233,28 @@ def _prepare_files(settings: Settings) -> None:
     preload_prompts()  # every prompt, research ones included: no file reads while serving
 
 
+def _answer_registry(
+    settings: Settings,
+    retriever: Retriever,
+    documents: DocumentStore,
+    catalog: LawCatalog,
+    clients: LiveClients,
+    extra_tools: Sequence[Tool[Any]],
+) -> ToolRegistry:
+    """The answer's registry (tool construction reads the KB folder)."""
+    from finagent.tools.catalog import build_registry
+
+    return build_registry(settings, retriever, documents, catalog, clients, extra_tools)
+
+
+def _research_registry(
+    registry: ToolRegistry, settings: Settings, clients: LiveClients
+) -> ToolRegistry:
+    from finagent.tools.catalog import build_research_registry
+
+    return build_research_registry(registry, clients.tavily, settings.reports_path)
+
+
 def _build_tools(
     settings: Settings,
     retriever: Retriever,
@@ -241,11 +263,9 @@ def _build_tools(
     clients: LiveClients,
     extra_tools: Sequence[Tool[Any]],
 ) -> tuple[ToolRegistry, ToolRegistry]:
-    """The answer's and the research registries (tool construction reads the KB folder)."""
-    from finagent.tools.catalog import build_registry, build_research_registry
-
-    registry = build_registry(settings, retriever, documents, catalog, clients, extra_tools)
-    return registry, build_research_registry(registry, clients.tavily, settings.reports_path)
+    """The answer's and the research registries, built now."""
+    registry = _answer_registry(settings, retriever, documents, catalog, clients, extra_tools)
+    return registry, _research_registry(registry, settings, clients)
 
 
 def _deferred_tools(
@@ -256,21 +276,13 @@ def _deferred_tools(
     clients: LiveClients,
     extra_tools: Sequence[Tool[Any]],
 ) -> tuple[ToolRegistry, ToolRegistry]:
-    """The registries of ``_build_tools``, built when first read."""
-
-    def answer_tools() -> ToolRegistry:
-        from finagent.tools.catalog import build_registry
-
-        return build_registry(settings, retriever, documents, catalog, clients, extra_tools)
-
-    registry = ToolRegistry(build=answer_tools)
-
-    def research_tools() -> ToolRegistry:
-        from finagent.tools.catalog import build_research_registry
-
-        return build_research_registry(registry, clients.tavily, settings.reports_path)
-
-    return registry, ToolRegistry(build=research_tools)
+    """The registries of ``_build_tools``, each built when first read."""
+    registry = ToolRegistry(
+        build=lambda: _answer_registry(
+            settings, retriever, documents, catalog, clients, extra_tools
+        )
+    )
+    return registry, ToolRegistry(build=lambda: _research_registry(registry, settings, clients))
 
 
 def _open_clients(settings: Settings) -> LiveClients:
