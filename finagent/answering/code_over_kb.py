@@ -17,6 +17,16 @@ Code within :data:`MARGIN` of it leads instead when it
   its slang, a list item read with its lead-in): the same figures in a neighbouring rule
   («расчет 6-НДФЛ» for a declaration) are another rule.
 
+*The Code named* (:func:`names_code`): a question that asks the Code itself («по НК»,
+«ст. 126», «по Налоговому кодексу») wants the Code's figure even where the knowledge base
+states another one (a KB list's «срок — 10 рабочих дней» for documents, asked about the
+Code's «пяти дней» for explanations): a Code sentence within :data:`MARGIN` that states a
+value of the asked type, is no unasked special case and names at least as many of the
+question's subject lemmas leads, whether or not it restates the KB sentence (unless it is
+scoped to past years the question does not name, or of another article than the one it
+cites); then the
+general rule of its point is chosen as :func:`general_rule.prefer_general_rule` does.
+
 The knowledge-base sentence stays the next candidate, quoted as the second source. A
 question about the asker's own practice or policy («в нашей компании», «по учётной
 политике») is the knowledge base's to answer: its order is left alone.
@@ -28,13 +38,18 @@ and a shared value or a citation «ст. N» alone.
 
 from __future__ import annotations
 
+import re
+
 from finagent.answering.asked_values import asked_values, asks_day, number_of, value_type
-from finagent.answering.evidence import Candidate
-from finagent.answering.general_rule import special_case
+from finagent.answering.evidence import Candidate, first_near, promoted
+from finagent.answering.general_rule import prefer_general_rule, special_case
 from finagent.answering.ranker import asked_conditions, type_match
 from finagent.answering.sentence_profile import SentenceProfile, profile
 from finagent.language.cues import cue_lemmas, has_any
+from finagent.language.dates import years_in
 from finagent.language.glossary import glossary_terms
+from finagent.language.text import analyse
+from finagent.legal.references import CODE_PATTERNS, find_references
 from finagent.question.model import Question
 from finagent.question.tables import STOP_LEMMAS
 
@@ -43,6 +58,28 @@ MARGIN = 3.0  # logit units of the learned ranker, as across articles (general_r
 OWN_PRACTICE = ("наш", "у нас", "учётная политика", "локальный акт")
 TIE = 0.01  # ahead of the knowledge-base sentence, not level with it
 _SUMS = frozenset({"amount", "limit"})
+_TAX_CODE = re.compile(CODE_PATTERNS["nk"], re.IGNORECASE)
+
+
+def names_code(question: Question) -> bool:
+    """The question asks the Tax Code itself: it names it («по НК», «Налоговым кодексом»)
+    or cites an article of it, or of no code («ст. 126», «по статье 145»)."""
+    if _TAX_CODE.search(question.text):
+        return True
+    return bool(cited_articles(question))
+
+
+def cited_articles(question: Question) -> frozenset[str]:
+    """The Tax Code's articles the question cites («по п. 1 ст. 126 НК РФ» -> «126»)."""
+    refs = find_references(question.text)
+    return frozenset(ref.article for ref in refs if ref.code in (None, "nk"))
+
+
+def _of_cited(candidate: Candidate, question: Question) -> bool:
+    """The Code sentence is of an article the question cites, or it cites none."""
+    cited = cited_articles(question)
+    article = candidate.chunk.metadata.get("article")
+    return not cited or article is None or str(article) in cited
 
 
 def _subject(question: Question) -> frozenset[str]:
@@ -89,6 +126,15 @@ def _general_day(kb: Candidate, law: Candidate, question: Question) -> bool:
     return {number_of(d) for d in theirs.days} <= listed
 
 
+def _past_only(candidate: Candidate, question: Question) -> bool:
+    """The sentence is scoped to years gone by («В отношении периодов 2017 - 2021 годов …»)
+    and the question names none: a rule of the past, not today's."""
+    if question.years:
+        return False
+    years = [y.year for y in years_in(analyse(candidate.sentence))]
+    return bool(years) and max(years) < question.as_of.year
+
+
 def prefer_code_point(question: Question, ranked: list[Candidate]) -> list[Candidate]:
     """``ranked`` with the Code's sentence first when the best one is a knowledge-base
     sentence restating or skirting it (see the module's docstring)."""
@@ -102,12 +148,15 @@ def prefer_code_point(question: Question, ranked: list[Candidate]) -> list[Candi
     named = len(_words(top).lemmas & subject)
 
     asked = asked_conditions(lemmas)
+    code_asked = names_code(question)
 
     def better(c: Candidate) -> bool:
         # the same values in a special case («управляющим товарищем …») or with fewer of
         # the question's words («расчета 6-НДФЛ» for a declaration) are another rule
         if special_case(c, question, asked) or len(_words(c).lemmas & subject) < named:
             return False
+        if code_asked and not _past_only(c, question) and _of_cited(c, question):
+            return True
         return _restates(top, c, question) or _general_day(top, c, question)
 
     rivals = [
@@ -124,4 +173,33 @@ def prefer_code_point(question: Question, ranked: list[Candidate]) -> list[Candi
     # «рекламного характера»), then the ranker's
     best = max(rivals, key=lambda c: (len(_words(c).lemmas & subject), c.score))
     best.score = max(best.score, top.score + TIE)
-    return [best, *(c for c in ranked if c is not best)]
+    reordered = [best, *(c for c in ranked if c is not best)]
+    # the Code asked by name: its point's general rule of the question's subject (the VAT
+    # return's term of п. 2 ст. 88 beside the extension and the claim's term)
+    return prefer_general_rule(question, reordered) if code_asked else reordered
+
+
+def _cites_other(candidate: Candidate, cited: frozenset[str]) -> bool:
+    """A knowledge-base sentence citing only other articles than the question's («по
+    требованию в рамках встречной проверки (ст. 93.1 НК РФ) …» for «ст. 126»); a Code
+    sentence of another article."""
+    if candidate.chunk.source == "law":
+        article = candidate.chunk.metadata.get("article")
+        return article is not None and str(article) not in cited
+    articles = {r.article for r in find_references(candidate.sentence) if r.code in (None, "nk")}
+    return bool(articles) and not articles & cited
+
+
+def prefer_cited_article(question: Question, ranked: list[Candidate]) -> list[Candidate]:
+    """``ranked`` with a near sentence of the article the question cites first when the best
+    one cites another: «штраф за непредставленные документы, ст. 126?» is not answered by
+    the knowledge base's sentence on the counter-check of ст. 93.1."""
+    cited = cited_articles(question)
+    if not ranked or not cited or not _cites_other(ranked[0], cited):
+        return ranked
+
+    def keep(c: Candidate) -> bool:
+        return type_match(profile(c.sentence), question) and not _cites_other(c, cited)
+
+    best = first_near(ranked, MARGIN, keep)
+    return promoted(ranked, best) if best is not None else ranked

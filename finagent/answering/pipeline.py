@@ -30,7 +30,7 @@ from finagent.answering.asked_extreme import prefer_asked_condition
 from finagent.answering.asked_subject import prefer_asked_subject
 from finagent.answering.card_evidence import CardAnswer, card_answers
 from finagent.answering.card_or_sentence import clause_answers_instead
-from finagent.answering.code_over_kb import prefer_code_point
+from finagent.answering.code_over_kb import prefer_cited_article, prefer_code_point
 from finagent.answering.context import AnswerContext
 from finagent.answering.coverage import coverage_abstention
 from finagent.answering.cut_sentences import prefer_window
@@ -76,6 +76,7 @@ from finagent.answering.output_checks import (
 )
 from finagent.answering.question_prompt import question_brief
 from finagent.answering.ranker import rank_learned
+from finagent.answering.rate_clause import prefer_rate_clause
 from finagent.answering.stated_value import prefer_stated_value
 from finagent.answering.vague import clarification
 from finagent.answering.value_phrase import prefer_named_phrase
@@ -186,7 +187,9 @@ async def _rank(turn: TurnInput) -> tuple[list[Candidate], float | None]:
         ranked = prefer_named_phrase(turn.question, ranked)
         ranked = prefer_asked_action(turn.question, ranked)
         ranked = prefer_asked_year(turn.question, ranked)
+        ranked = prefer_rate_clause(turn.question, ranked)
         ranked = prefer_code_point(turn.question, ranked)
+        ranked = prefer_cited_article(turn.question, ranked)
         ranked = prefer_given_value(turn.question, ranked)
         ranked = prefer_asked_condition(turn.question, ranked)
         ranked = prefer_window(turn.question, ranked)

@@ -13,6 +13,7 @@ from finagent.language.cues import cue_lemmas, find_cue
 from finagent.language.dates import as_of, dates_in, months_in, period_years, years_in
 from finagent.language.identifiers import identifiers_in
 from finagent.language.lemmas import (
+    best_parse,
     can_be,
     first_person,
     genitive,
@@ -156,15 +157,18 @@ def asks_of_record(lemmas: Sequence[str], words: Sequence[str]) -> tuple[bool, b
 
 
 def _cues(
-    lemmas: Sequence[str], stated: dict[AnswerType, set[int]], start: int = 0
+    lemmas: Sequence[str],
+    stated: dict[AnswerType, set[int]],
+    start: int = 0,
+    skip: frozenset[int] = frozenset(),
 ) -> list[tuple[int, int, AnswerType]]:
     """(-strength, position, type) of each cue from ``start``, but those whose value is
-    ``stated``."""
+    ``stated`` and those at a ``skip`` position (a later occurrence counts then)."""
     found: list[tuple[int, int, AnswerType]] = []
     for cue in ANSWER_CUES:
         at = find_cue(lemmas, cue.phrase, start)
         given = stated.get(cue.answer_type, set())
-        while at >= 0 and _given(at, len(cue_lemmas(cue.phrase)), given):
+        while at >= 0 and (_given(at, len(cue_lemmas(cue.phrase)), given) or at in skip):
             at = find_cue(lemmas, cue.phrase, at + 1)
         if at >= 0:
             found.append((-cue.strength, at, cue.answer_type))
@@ -236,6 +240,31 @@ def _duration_at(lemmas: Sequence[str]) -> int:
             window = lemmas[i + 1 : i + 2 + DURATION_REACH]
             if any(lm in _DURATION_VERBS for lm in window):
                 return i
+    return -1
+
+
+# «сколько у нас дней на ответ?», «сколько всего лет хранить?», «сколько ещё месяцев
+# ждать?»: «сколько» counting units of time (the genitive plural of a count), with no noun
+# or verb between them (a pronoun, a preposition, an adverb), asks a span; «сколько налога
+# за год» counts the tax, «сколько в месяц платим» a sum per month
+_TIME_UNITS = frozenset("день неделя месяц квартал год".split())
+_BETWEEN_COUNT = frozenset({"NPRO", "PREP", "ADVB", "PRCL"})
+
+
+def _counted_span_at(lemmas: Sequence[str], words: Sequence[str]) -> int:
+    """Position of a «сколько» counting units of time beyond the next word, or -1 (the
+    next word itself is the «сколько дней» cue's)."""
+    if len(words) != len(lemmas):
+        return -1
+    for i, lemma in enumerate(lemmas):
+        if lemma != "сколько":
+            continue
+        for j in range(i + 1, min(len(lemmas), i + 2 + DURATION_REACH)):
+            if lemmas[j] in _TIME_UNITS and j > i + 1:
+                counted = "plur" in best_parse(words[j]).tag and genitive(words[j])
+                return i if counted else -1
+            if part_of_speech(words[j]) not in _BETWEEN_COUNT:
+                break
     return -1
 
 
@@ -331,14 +360,17 @@ def _open_head(lemmas: Sequence[str], words: Sequence[str], kind: AnswerType) ->
 
 
 def _asked_cues(
-    lemmas: Sequence[str], stated: dict[AnswerType, set[int]], start: int
+    lemmas: Sequence[str],
+    stated: dict[AnswerType, set[int]],
+    start: int,
+    skip: frozenset[int] = frozenset(),
 ) -> list[tuple[int, int, AnswerType]]:
     """The cues of the asking clause, or of the whole question when that clause names no
     type beyond «какой» (a cue that some value is asked)."""
-    found = _cues(lemmas, stated, start) if start else []
+    found = _cues(lemmas, stated, start, skip) if start else []
     if any(-strength > _WEAK for strength, _, _ in found):
         return found
-    return _cues(lemmas, stated)
+    return _cues(lemmas, stated, 0, skip)
 
 
 def _answer_types(
@@ -351,10 +383,15 @@ def _answer_types(
     position; a cue whose value the question states itself (``stated``) asks nothing,
     unless nothing else is clearly asked («ставка 20 % или 10 %?» asks which)."""
     start = _asking_clause(lemmas)
-    found = _asked_cues(lemmas, stated or {}, start)
+    condition = frozenset(_condition(lemmas, words))
+    found = _asked_cues(lemmas, stated or {}, start, condition)
     if not any(-strength >= CLEAR_CUE for strength, _, _ in found):
-        found = _asked_cues(lemmas, {}, start)
-    found = _outside_condition(lemmas, found)
+        found = _asked_cues(lemmas, {}, start, condition)
+    if not any(-strength >= 2 for strength, _, _ in found):
+        # a question whose only cues lie in its condition keeps them
+        found = _asked_cues(lemmas, stated or {}, start)
+        if not any(-strength >= CLEAR_CUE for strength, _, _ in found):
+            found = _asked_cues(lemmas, {}, start)
     roles = {field.key for field in ALL_FIELDS if field.kind == "party"}
     found.extend((-ROLE_STRENGTH, at, "party") for at, key in fields if key in roles)
     # the head noun speaks when no cue of the clause clearly asks a type, and for the
@@ -372,6 +409,9 @@ def _answer_types(
     duration = _duration_at(lemmas)
     if duration >= 0:
         found.append((-BOUND_STRENGTH, duration, "period"))
+    counted = _counted_span_at(lemmas, words)
+    if counted >= 0:
+        found.append((-BOUND_STRENGTH, counted, "period"))
     elided = _elided_date_at(lemmas, words)
     if elided >= 0:
         found.append((-ELIDED_DATE_STRENGTH, elided, "date"))
@@ -435,7 +475,7 @@ def _fields(lemmas: Sequence[str], words: Sequence[str]) -> list[tuple[int, str]
     found = sorted((at, key) for key, at in hits.items())
     # «какой потолок неустойки, если они сорвут сроки поставки?»: the condition names
     # what happens, the main clause what is asked
-    condition = _condition(lemmas)
+    condition = _condition(lemmas, words)
     # «сколько перечислить с учётом зачёта обеспечительного платежа»: what the figure
     # takes into account is not what is asked
     found = [(at, key) for at, key in found if at not in _inside(lemmas, _QUALIFYING)]
@@ -449,34 +489,32 @@ _QUALIFYING = ("с учётом", "без учёта", "за вычетом", "�
 _CLAUSE_ENDS = frozenset({",", "?", ".", ";", "—"})
 
 
-def _outside_condition(
-    lemmas: Sequence[str], found: list[tuple[int, int, AnswerType]]
-) -> list[tuple[int, int, AnswerType]]:
-    """The cues outside the question's conditional clauses, when one of them asks a value
-    (strength 2 or more): «какой штраф, если пропустили срок подачи заявления?» asks the
-    sanction, and the condition's «срок» names the case, not the value asked; a question
-    whose only cues lie in its condition keeps them."""
-    condition = _condition(lemmas)
-    if not condition:
-        return found
-    outside = [cue for cue in found if cue[1] not in condition]
-    return outside if any(-strength >= 2 for strength, _, _ in outside) else found
-
-
-def _condition(lemmas: Sequence[str]) -> set[int]:
+def _condition(lemmas: Sequence[str], words: Sequence[str] = ()) -> set[int]:
     """Positions of the question's conditional clauses («если …» up to its comma) and of
     the breach a sanction is charged for (:func:`_breach`)."""
-    return _inside(lemmas, _CONDITIONS) | _breach(lemmas)
+    return _inside(lemmas, _CONDITIONS) | _breach(lemmas, words)
 
 
 _BREACH_ENDS = _CLAUSE_ENDS | QUESTION_WORDS | {"и"}
 
 
-def _breach(lemmas: Sequence[str]) -> set[int]:
+def _participle_follows(words: Sequence[str], comma: int) -> bool:
+    """A participial phrase follows the comma («за каждый документ, не представленный в
+    срок»): it goes on naming the breach."""
+    at = comma + 1
+    if at < len(words) and words[at].lower() == "не":
+        at += 1
+    return at < len(words) and "PRTF" in best_parse(words[at]).tag
+
+
+def _breach(lemmas: Sequence[str], words: Sequence[str] = ()) -> set[int]:
     """Positions of the breach after a sanction's noun («штраф налоговому агенту за
     неперечисление налога в срок»: «срок» names the breach, not a term asked): from the
     first «за» after the noun up to the clause's end, the next question word or «и» (what
-    follows «и» may be asked beside the sanction: «неустойка за просрочку и ограничение»)."""
+    follows «и» may be asked beside the sanction: «неустойка за просрочку и ограничение»);
+    a participial phrase after a comma goes on («за документ, не представленный в срок»)
+    when the question's ``words`` align with its lemmas."""
+    aligned = len(words) == len(lemmas)
     inside: set[int] = set()
     for at, lm in enumerate(lemmas):
         if lm not in SANCTIONS:
@@ -485,10 +523,16 @@ def _breach(lemmas: Sequence[str]) -> set[int]:
             if lemmas[i] in _CLAUSE_ENDS or lemmas[i] in QUESTION_WORDS:
                 break
             if lemmas[i] == BREACH:
-                end = next(
-                    (j for j in range(i + 1, len(lemmas)) if lemmas[j] in _BREACH_ENDS),
-                    len(lemmas),
-                )
+                end = i
+                while True:
+                    end = next(
+                        (j for j in range(end + 1, len(lemmas)) if lemmas[j] in _BREACH_ENDS),
+                        len(lemmas),
+                    )
+                    if not (aligned and end < len(lemmas) and lemmas[end] == ","):
+                        break
+                    if not _participle_follows(words, end):
+                        break
                 inside.update(range(i, end))
                 break
     return inside

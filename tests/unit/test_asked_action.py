@@ -68,6 +68,9 @@ def test_a_sentence_of_the_asked_action_comes_first() -> None:
         "Штраф организации за неперечисление сбора в срок?",
         "Какой штраф за непредставление реестра в установленный срок?",
         "Какие пени за неуплату сбора в срок?",
+        # a participial phrase after a comma goes on naming the breach
+        "Какой штраф грозит агенту за каждый реестр, не представленный в срок по запросу?",
+        "Какой штраф за отчёт, поданный позже срока?",
     ],
 )
 def test_the_breach_of_a_sanction_asks_no_term(question: str) -> None:
@@ -77,6 +80,9 @@ def test_the_breach_of_a_sanction_asks_no_term(question: str) -> None:
 def test_a_term_asked_beside_a_sanction_is_still_asked() -> None:
     question = build_question("Какой штраф за опоздание с отчётом и какой срок его подачи?")
     assert "period" in question.answer_types
+    # the same cue later, outside the breach, is asked
+    later = build_question("Какой штраф за справку, не поданную в срок, и в какой срок её подать?")
+    assert "period" in later.answer_types
 
 
 def test_a_list_item_stating_the_asked_date_keeps_its_place() -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from finagent.answering.code_over_kb import prefer_code_point
+from finagent.answering.code_over_kb import prefer_cited_article, prefer_code_point
 from finagent.answering.evidence import Candidate
 from finagent.question.build import build_question
 from finagent.state import Chunk
@@ -83,3 +83,75 @@ def test_a_day_of_the_month_asked_takes_the_codes_recurring_day_over_a_dated_lis
     assert prefer_code_point(asked, _pair(kb, other_day))[0].sentence == kb
     dated = build_question("Когда представляется отчет за II квартал 2031 года?")
     assert prefer_code_point(dated, _pair(kb, law))[0].sentence == kb
+
+
+KB_LIST = "- **справки** — только по запросу; срок ответа — 15 рабочих дней;"
+CODE_TERM = (
+    "Налогоплательщик обязан представить справки по запросу налогового органа в течение "
+    "восьми дней со дня получения запроса."
+)
+
+
+def test_a_question_naming_the_code_takes_its_term_over_another_kb_figure() -> None:
+    # the KB states another figure (no restatement): only a question asking the Code moves it
+    plain = build_question("В какой срок нужно представить справки по запросу инспекции?")
+    assert prefer_code_point(plain, _pair(KB_LIST, CODE_TERM))[0].sentence == KB_LIST
+    for text in (
+        "В какой срок по НК нужно представить справки по запросу инспекции?",
+        "Сколько дней на справки по запросу инспекции по ст. 126?",
+        "Срок представления справок по запросу по Налоговому кодексу?",
+    ):
+        assert prefer_code_point(build_question(text), _pair(KB_LIST, CODE_TERM))[0].sentence == (
+            CODE_TERM
+        ), text
+
+
+def test_a_question_naming_another_code_or_a_far_weaker_code_sentence_keeps_the_kb() -> None:
+    other = build_question("В какой срок по ст. 312 ГК РФ нужно представить справки по запросу?")
+    assert prefer_code_point(other, _pair(KB_LIST, CODE_TERM))[0].sentence == KB_LIST
+    named = build_question("В какой срок по НК нужно представить справки по запросу инспекции?")
+    assert prefer_code_point(named, _pair(KB_LIST, CODE_TERM, gap=5.0))[0].sentence == KB_LIST
+    # the question cites another article of the Code than the sentence's
+    elsewhere = build_question("Сколько дней на справки по запросу инспекции по ст. 93.3?")
+    assert prefer_code_point(elsewhere, _pair(KB_LIST, CODE_TERM))[0].sentence == KB_LIST
+
+
+def test_the_code_named_takes_its_points_general_rule_of_the_asked_tax() -> None:
+    kb = "- **справки** — по запросу; срок — 15 рабочих дней;"
+    general = (
+        "Проверка проводится в течение трех месяцев со дня представления расчета, если иное "
+        "не установлено настоящей статьей."
+    )
+    vat = (
+        "Проверка на основе расчета по налогу на добавленную стоимость проводится в течение "
+        "двух месяцев со дня представления такого расчета."
+    )
+    ranked = [
+        Candidate(KB, 1, kb, 0, 0, score=3.0, learned=True),
+        Candidate(LAW, 2, general, 1, 0, score=2.5, learned=True),
+        Candidate(LAW, 2, vat, 1, 1, score=1.0, learned=True),
+    ]
+    question = build_question("Сколько по НК длится проверка расчета по НДС?")
+    assert prefer_code_point(question, ranked)[0].sentence == vat
+
+
+def test_a_code_sentence_scoped_to_past_years_does_not_lead_for_the_code_named() -> None:
+    past = (
+        "В отношении периодов 2011 - 2014 годов срок представления справок может быть "
+        "уменьшен до трех дней."
+    )
+    question = build_question("В какой срок по НК нужно представить справки по запросу?")
+    assert prefer_code_point(question, _pair(KB_LIST, past))[0].sentence == KB_LIST
+
+
+def test_a_kb_sentence_citing_another_article_gives_way_to_one_of_the_cited() -> None:
+    other = "По запросу в рамках проверки банка (ст. 86 НК РФ) штраф составляет 40 000 руб."
+    own = "Если справки не представлены в срок, штраф составляет 300 руб. за каждую справку."
+    ranked = [
+        Candidate(KB, 1, other, 0, 0, score=3.0, learned=True),
+        Candidate(KB, 1, own, 0, 1, score=2.5, learned=True),
+    ]
+    cited = build_question("Какой штраф за непредставленные справки по ст. 126?")
+    assert prefer_cited_article(cited, list(ranked))[0].sentence == own
+    for text in ("Какой штраф за непредставленные справки?", "Какой штраф по ст. 86?"):
+        assert prefer_cited_article(build_question(text), list(ranked))[0].sentence == other

@@ -186,6 +186,24 @@ def test_how_soon_after_an_event_is_a_period(text: str, answer_type: str) -> Non
 
 
 @pytest.mark.parametrize(
+    ("text", "answer_type"),
+    [
+        # «сколько» counting units of time with a pronoun or an adverb between asks a span;
+        # a unit after a preposition or a noun («в месяц», «налога за год») does not
+        ("Сколько у нас дней на ответ по запросу банка?", "period"),
+        ("Сколько всего лет хранятся путевые листы?", "period"),
+        ("Сколько ещё недель ждать решения по жалобе?", "period"),
+        ("Сколько кварталов нельзя отказаться от выбранной ставки?", "period"),
+        ("Сколько в месяц мы платим за хранение архива?", "amount"),
+        ("Сколько налога за год заплатит кофейня на патенте?", "amount"),
+        ("Какой сбор, и сколько если повторно за год?", "amount"),
+    ],
+)
+def test_a_count_of_time_units_is_a_period(text: str, answer_type: str) -> None:
+    assert build_question(text, TODAY).answer_type == answer_type
+
+
+@pytest.mark.parametrize(
     ("text", "first"),
     [
         # a preposition of a bound, «какой» and a noun of quantity ask the threshold
