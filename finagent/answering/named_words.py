@@ -104,9 +104,10 @@ def spelled_out(asked: Set[str], p: SentenceProfile) -> int:
     return sum(1 for cues, term in _terms() if cues & asked and term and term <= p.lemmas)
 
 
-# a table row as :func:`finagent.answering.evidence.units_of` writes it («№: 6; Срок …»)
-# or as a Markdown line («| 6 | 13.11.2026 | …»): its number
-_ROW_NUMBER = re.compile(r"^(?:№:\s*|\|\s*)(\d{1,3})\s*[;|]")
+# a table row as :func:`finagent.answering.evidence.units_of` writes it, its first cell a
+# number under a short label («№: 6; Срок …», «№ платежа: 2; …», «Этап: 2; …»), or as a
+# Markdown line («| 6 | 13.11.2026 | …»): its number
+_ROW_NUMBER = re.compile(r"^(?:(?:№|[^\W\d])[^:;|]{0,24}:\s*|\|\s*)(\d{1,3})\s*[;|]")
 ORDINAL_WEIGHT = 2  # the ordinal and its noun: the row is the object asked
 
 
@@ -120,7 +121,8 @@ _LAST_FILE = "ordinal_rows.yaml"
 
 
 def row_number(sentence: str) -> int | None:
-    """The number of a numbered table row («№: 6; …», «| 6 | …»), else None."""
+    """The number of a numbered table row («№: 6; …», «Этап: 2; …», «| 6 | …»), else
+    None."""
     found = _ROW_NUMBER.match(sentence.strip())
     return int(found.group(1)) if found else None
 

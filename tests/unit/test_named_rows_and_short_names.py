@@ -116,6 +116,9 @@ def test_an_ordinal_of_another_noun_names_no_row() -> None:
     assert ordinal_words(4, [(None, "платеж")], frozenset({"платеж"}), 4) == 2
     assert row_number("№: 3; Срок платежа: 10.04.2026") == 3
     assert row_number("3.1. Платёж вносится") is None
+    assert row_number("№ взноса: 2; Срок уплаты: не позднее 10.04.2026") == 2
+    assert row_number("Этап: 3; Срок окончания: 30.09.2026") == 3
+    assert row_number("Срок: 10 рабочих дней") is None
 
 
 def test_a_word_table_row_is_a_unit_with_its_column_labels() -> None:
