@@ -65,6 +65,7 @@ from finagent.language.lemmas import (
     can_be,
     compound_forms,
     done_participle,
+    leading_names,
     normal_forms,
     part_of_speech,
     past_verb,
@@ -192,11 +193,12 @@ def _capitalised(text: str) -> set[str]:
 def _name_forms(word: str) -> frozenset[str]:
     """The forms of a written name and of its hyphenated parts: «ТехСервис-Плюс» is
     called «ТехСервис» too, and a model written with its number («КАМАЗ-43253») is called
-    by its name alone («КАМАЗ»)."""
+    by its name alone («КАМАЗ»); a CamelCase name by its leading segments («ПромСнаб» of
+    «ПромСнабКомплект»)."""
     pieces = word.split("-")
     parts = [part for part in pieces if part[:1].isupper()]
     numbered = len(pieces) > 1 and all(p[:1].isupper() or p.isdigit() for p in pieces)
-    forms = set(compound_forms(word))
+    forms = set(compound_forms(word)) | leading_names(word)
     for part in parts if len(parts) > 1 or numbered else []:
         forms |= normal_forms(part)
     return frozenset(forms)

@@ -43,6 +43,13 @@ from finagent.answering.date_bounds import (
 )
 from finagent.answering.document_choice import chosen_documents, decided_documents, retrieved_ids
 from finagent.answering.evidence import Candidate, sentences_of
+from finagent.answering.named_words import (
+    asked_rows,
+    dated_words,
+    ordinal_words,
+    row_number,
+    spelled_out,
+)
 from finagent.answering.sentence_profile import SentenceProfile, profile, states_type
 from finagent.cards.model import DocumentCard
 from finagent.cards.sentence_vectors import sentence_key
@@ -73,6 +80,8 @@ HEADING_WEIGHT = 0.5
 # the cascade's key of a document sentence (:func:`document_order_keys`)
 OrderKey = tuple[bool, bool, float, float, int, float]
 _ENDS = (".", "!", "?", ";", ":")
+_CELL = " | "  # the cell delimiter of a Word table's row as the loader flattens it
+_WORD_COLUMNS = 3  # a Word line of two cells is a form's label and value, no table row
 # a numbered clause («3.1.», «3.1», «2)», «а)»), a list item, a heading or a table row; not a
 # date a wrapped line goes on with («31 марта 2026 г.», «31.03.2026»)
 _OPENS = re.compile(
@@ -207,11 +216,18 @@ def _similarities(
     return {i: ((worst if v is None else v) - best) / SEMANTIC_UNIT for i, v in found.items()}
 
 
+def _word_row(line: str) -> bool:
+    """A Word table's row of three cells or more as the loader flattens it («a | b | c»),
+    not a Markdown or grid row («| a | b |», «+---+») nor a form's label and value."""
+    return line.count(_CELL) >= _WORD_COLUMNS - 1 and not line.startswith(("|", "+"))
+
+
 def unwrap(text: str) -> str:
     """Lines a plain-text document wrapped inside a sentence joined again: a line that
     does not end a sentence goes on in the next one, unless that one opens a numbered
-    clause, a list item, a heading or a table row («3.1. За пользование … 16 (шестнадцать)
-    / процентов годовых.» is one clause)."""
+    clause, a list item, a heading or a table row, Markdown or Word's («a | b»), or the line
+    is a Word row («3.1. За пользование … 16 (шестнадцать) / процентов годовых.» is one
+    clause)."""
     out: list[str] = []
     for raw in text.splitlines():
         line = raw.strip()
@@ -219,8 +235,9 @@ def unwrap(text: str) -> str:
             out.append("")
             continue
         previous = out[-1] if out else ""
-        opens = bool(_OPENS.match(line))
-        if previous and not previous.endswith(_ENDS) and not opens:
+        opens = bool(_OPENS.match(line)) or _word_row(line)
+        # a Word table's row («Второй платёж | 60 % | 878 400,00 | …») is a line of its own
+        if previous and not previous.endswith(_ENDS) and not opens and not _word_row(previous):
             out[-1] = f"{previous} {line}"
         else:
             out.append(line)
@@ -387,6 +404,14 @@ def document_order_keys(
     # a contract's clause an amendment restates: its text no longer states the terms
     restated = superseded(own, cards) if question.revision != "original" else set()
 
+    # «второй платёж», «последний платёж по графику»: a numbered row by its number
+    rows_asked = asked_rows(question)
+    last_rows: dict[str | None, int] = {}
+    for c in own if rows_asked else []:
+        if (number := row_number(c.sentence)) is not None:
+            document = c.chunk.document_id
+            last_rows[document] = max(number, last_rows.get(document, number))
+
     def key(candidate: Candidate) -> OrderKey:
         text = candidate.sentence
         p = profile(text)
@@ -401,6 +426,12 @@ def document_order_keys(
         lexical = shared_words(asked - title, p.lemmas)
         inherited = p.lemmas | heading_lemmas.get(id(candidate), _NONE)
         lexical += HEADING_WEIGHT * (shared_words(asked - title, inherited) - lexical)
+        # «в марте» — a row dated «28.03.2025»; «ЕНП» — «Единый налоговый платёж»
+        unnamed = asked - title - p.lemmas
+        lexical += dated_words(question, unnamed, p) + spelled_out(unnamed, p)
+        if rows_asked:
+            last = last_rows.get(candidate.chunk.document_id)
+            lexical += ordinal_words(row_number(text), rows_asked, p.lemmas, last)
         # «при утверждении», «первоначально»: a sentence stating the terms as changed
         # later in the same document («После внесения изменений … — 1 129 300 руб.»)
         # states no original term

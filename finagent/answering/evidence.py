@@ -120,20 +120,31 @@ def _split_sentences(line: str) -> list[str]:
     return pieces
 
 
+_WORD_CELL = " | "  # a Word table's cell delimiter, as the loader flattens a row
+_WORD_COLUMNS = 3  # a Word line of fewer cells is a form's label and value
+
+
 def _table_rows(lines: list[str]) -> dict[int, str]:
-    """Markdown table rows as «column: value; ...» sentences (the header row is dropped)."""
+    """Markdown table rows as «column: value; ...» sentences (the header row is dropped),
+    and so the rows of a Word table of three columns or more as the loader flattens them
+    («Этап | Доля | Сумма, руб.» / «Второй этап | 70 % | 280 000,00»): rows of as many cells
+    as the line before them, whose header stays a line of its own; a Word line of two
+    cells is a form's label and value («Дата получения (16) | 05 марта 2025 г.»), no row."""
     out: dict[int, str] = {}
     header: list[str] | None = None
     for i, line in enumerate(lines):
-        if not line.startswith("|"):
+        markdown = line.startswith("|")
+        cells = [c.strip().strip("*").strip() for c in line.strip("|").split("|")]
+        word = not markdown and _WORD_CELL in line and not line.startswith("+")
+        if not markdown and not (word and len(cells) >= _WORD_COLUMNS):
             header = None
             continue
-        cells = [c.strip().strip("*").strip() for c in line.strip("|").split("|")]
         if set(line) <= set("|-: "):
             continue
-        if header is None:
+        if header is None or (word and len(cells) != len(header)):
             header = cells
-            out[i] = ""
+            if markdown:
+                out[i] = ""
             continue
         pairs = [f"{h}: {v}" for h, v in zip(header, cells, strict=False) if v and h]
         extra = [v for h, v in zip(header, cells, strict=False) if v and not h]

@@ -533,3 +533,19 @@ def word_parts(word: str) -> list[str]:
     parts: each part may be what another text writes alone."""
     parts = [p for p in _PARTS.split(word) if p]
     return [word, *parts] if len(parts) > 1 else [word]
+
+
+# a capitalised segment of a name written in CamelCase: «Пром», «Снаб», «Комплект»
+_SEGMENT = re.compile(r"[А-ЯЁA-Z][а-яёa-z]+")
+_MIN_LEADING = 2  # segments of a shortening: «ПромСнаб», never «Пром» alone
+
+
+@lru_cache(maxsize=50_000)
+def leading_names(word: str) -> frozenset[str]:
+    """The shortenings of a name written in CamelCase by its leading segments, folded:
+    «ПромСнабКомплект» is called «ПромСнаб» too («у ПромСнаба»), as a hyphenated name is
+    called by its first part; a name of two segments or one has none."""
+    segments = _SEGMENT.findall(word)
+    if len(segments) <= _MIN_LEADING or "".join(segments) != word:
+        return frozenset()
+    return frozenset(fold("".join(segments[:n])) for n in range(_MIN_LEADING, len(segments)))
