@@ -122,6 +122,9 @@ _NOT_VALUES = frozenset({"yes_no", "definition"})
 # kinds of document whose card has many parties, one a row (a statement's payees)
 _LISTINGS = frozenset({"bank_statement"})
 _ANCHOR = 5  # letters of a verb's stem that a sentence's words must contain
+_PREFIX = 4  # letters of a verb's prefix read past
+_ROOT = 6  # letters of a verb past its prefix that a deverbal noun starts with
+_LEGAL_FORM = 4  # letters of a legal form written in capitals («ООО», «ПАО», «АНО»)
 
 
 @dataclass
@@ -145,6 +148,7 @@ class _Text:
     years: set[int] = field(default_factory=set)  # years it names, alone or in dates
     sentences: list[_Sentence] = field(default_factory=list)
     owners: set[str] = field(default_factory=set)  # names of its document's title and parties
+    parties: set[str] = field(default_factory=set)  # name forms of its document's parties
     document: str = ""  # the user's document it is a passage of
 
     @classmethod
@@ -211,6 +215,17 @@ def _header(card: DocumentCard) -> str:
 
 def _owners(card: DocumentCard) -> str:
     return "\n".join([card.title, *(party.name for party in card.parties)])
+
+
+def _party_forms(card: DocumentCard) -> set[str]:
+    """The name forms of a document's parties and organisations, without legal forms in
+    capitals («ООО», «АО»): a line naming one of them begins that party's requisites."""
+    forms: set[str] = set()
+    for name in [*(party.name for party in card.parties), *card.organisations]:
+        for word in _LINE_WORDS.findall(name):
+            if word[:1].isupper() and not (word.isupper() and len(word) <= _LEGAL_FORM):
+                forms |= _name_forms(word)
+    return forms
 
 
 def _party_name(word: str, question: Question) -> bool:
@@ -283,8 +298,13 @@ _LIST_ITEMS = frozenset({"позиция", "строка"})
 def _covered(attribute: AskedAttribute, scopes: Sequence[Sequence[str]]) -> bool:
     """Whether some scope (a lemma sequence) names the attribute, as itself, a synonym or
     a relative adjective made of it (``_derived_adjective``)."""
-    phrases = [" ".join(p) for p in _synonyms(attribute)]
+    synonyms = _synonyms(attribute)
+    phrases = [" ".join(p) for p in synonyms]
     if any(find_cue(scope, phrase) >= 0 for scope in scopes for phrase in phrases):
+        return True
+    # the lemmas as read («инн»): read again from a lower-case phrase, an abbreviation
+    # may become a name («инна»)
+    if any(_contains(scope, phrase) for scope in scopes for phrase in synonyms):
         return True
     if any(_derived_adjective(attribute.head, lemma) for scope in scopes for lemma in scope):
         return True
@@ -296,6 +316,13 @@ def _covered(attribute: AskedAttribute, scopes: Sequence[Sequence[str]]) -> bool
         and not (i and any(ch.isdigit() for ch in scope[i - 1]))
         for scope in scopes
         for i, word in enumerate(scope)
+    )
+
+
+def _contains(lemmas: Sequence[str], phrase: Sequence[str]) -> bool:
+    size = len(phrase)
+    return size > 0 and any(
+        tuple(lemmas[i : i + size]) == tuple(phrase) for i in range(len(lemmas) - size + 1)
     )
 
 
@@ -399,6 +426,30 @@ def _scopes(texts: Sequence[_Text], names: Sequence[str], fallback: bool = True)
                 scope += following.lemmas
             scopes.append(scope)
     return scopes or ([t.lemmas for t in texts] if fallback else [])
+
+
+def _requisite_scopes(texts: Sequence[_Text], names: Sequence[str]) -> list[list[str]]:
+    """Where a requisite (ИНН, КПП, адрес …) of the named parties may stand: in a passage
+    of a document they are a party of, the sentences after one naming them and before one
+    naming another of its parties (and those before any party is named: a passage may
+    begin past its party's name); elsewhere as ``_scopes`` reads it. The sender's «КПП» in
+    a letter's heading is not the addressee's."""
+    if not names:
+        return [t.lemmas for t in texts]
+    scopes: list[list[str]] = []
+    for text in texts:
+        if not all(compound_forms(name) & text.owners for name in names) or not text.parties:
+            scopes += _scopes([text], names, fallback=False)
+            continue
+        current: bool | None = None
+        scope: list[str] = []
+        for sentence in text.sentences:
+            if sentence.names & text.parties:
+                current = all(_naming(name, sentence) for name in names)
+            if current is not False:
+                scope += sentence.lemmas
+        scopes.append(scope)
+    return scopes or [t.lemmas for t in texts]
 
 
 def _row_scopes(texts: Sequence[_Text], names: Sequence[str]) -> list[list[str]]:
@@ -607,7 +658,7 @@ def coverage_abstention(
     if (
         not (specific or qualified or complements or names or places or numbers or dates or months)
         and not years
-        and not (documents and question.realised)
+        and not (documents and (question.realised or question.event))
     ):
         return None
     headers = {card.document_id: _header(card) for card in cards}
@@ -620,8 +671,10 @@ def coverage_abstention(
         )
         for c in chunks
     ]
+    parties = {card.document_id: _party_forms(card) for card in cards}
     for text, chunk in zip(texts, chunks, strict=True):
         text.document = chunk.document_id or ""
+        text.parties = parties.get(text.document, set())
     texts += [_Text.of(s) for s in sentences]
     held = [_Text.of("", header) for header in headers.values()]
     searched = _titles(chunks)
@@ -686,7 +739,7 @@ def coverage_abstention(
     asked |= {t.document for t in texts for number in numbers if _number_held(number, [t])}
     lenders = _lenders(texts, names, asked) or texts
     passages = [t.lemmas for t in lenders]
-    beside = _scopes(lenders, names)
+    beside = _requisite_scopes(lenders, names)
     # a person's attribute («оклад Гаврилова») in another person's document is theirs
     # not a street named after a person («на Кирова, 48»)
     persons = [
@@ -720,12 +773,13 @@ def coverage_abstention(
         if not _qualified_covered(attribute, passages):
             return _uncovered(attribute, searched)
     listings = {card.document_id for card in cards if card.doc_type in _LISTINGS}
-    if question.realised and _only_rules(question, lenders, names, listings):
-        return Abstention(
-            "attribute",
-            messages.ABSTAIN_REALISED,
-            messages.ABSTAIN_REALISED_MISSING.format(titles=searched),
-        )
+    realised = question.realised or (documents and question.event)
+    if realised and _only_rules(question, lenders, names, listings):
+        if question.realised:
+            reason, missing = messages.ABSTAIN_REALISED, messages.ABSTAIN_REALISED_MISSING
+        else:  # the date or sum of an event asked without «в итоге», «фактически»
+            reason, missing = messages.ABSTAIN_EVENT, messages.ABSTAIN_EVENT_MISSING
+        return Abstention("attribute", reason, missing.format(titles=searched))
     if complements and vocabulary:
         stems = _stems([*vocabulary, *(lm for t in texts for lm in t.lemmas)])
         # a specific attribute («номер свидетельства») is of a thing the passages that may
@@ -806,37 +860,80 @@ def _only_rules(
     (``listings``: a statement) speaks of the named ones (``names``) only in the rows
     naming them: a payroll row does not record a payment to the landlord."""
     listings = listings or set()
-    verbs = [lm[:_ANCHOR] for lm in question.lemmas if part_of_speech(lm) == "INFN"]
+    infinitives = [lm for lm in question.lemmas if part_of_speech(lm) == "INFN"]
+    verbs = [lm[:_ANCHOR] for lm in infinitives]
+    # the verb past a prefix of up to four letters: «регистрация» of «зарегистрировать»
+    roots = tuple(
+        root
+        for lm in infinitives
+        for k in range(1, _PREFIX + 1)
+        if len(root := lm[k : k + _ROOT]) == _ROOT
+    )
     # an outcome named anywhere in the question («сколько уже выплачено неустойки»)
     heads = {a.head for a in question.attributes} | (
         realised_words("outcome") & set(question.lemmas)
     )
     kinds = {q for a in question.attributes for q in a.qualifiers}
+    # «сколько заплатили»: a sentence of «оплата», «платёж», «перечисление» speaks of it,
+    # unless the question names what was paid («выплачено неустойки»)
+    paying = {word.replace("ё", "е") for word in realised_words("pay")}  # lemmas fold ё
+    named = {h for h in heads if not _generic(h)} | (heads & realised_words("outcome"))
+    # only for an event asked without «фактически»: such a cue anchors the verb already
+    event = question.event and not question.realised
+    paid = event and bool(paying & set(question.lemmas)) and not named
 
     def speaks(sentence: _Sentence) -> bool:
         lemmas = set(sentence.lemmas)
         if kinds and not kinds & lemmas:
             return False
-        return bool(heads & lemmas) or any(
-            stem in lm for stem in verbs if len(stem) == _ANCHOR for lm in sentence.lemmas
+        return (
+            bool(heads & lemmas)
+            or (paid and bool(paying & lemmas))
+            or any(stem in lm for stem in verbs if len(stem) == _ANCHOR for lm in sentence.lemmas)
+            or (event and any(lm.startswith(roots) for lm in sentence.lemmas))
         )
 
     def of_names(text: _Text, sentence: _Sentence) -> bool:
         if not names or text.document not in listings:
             return True
-        return any(_naming(name, sentence) for name in names)
+        # the row is its line: «Контрагент: …; Назначение платежа: …» are two sentences
+        row = [s for s in text.sentences if s.line == sentence.line]
+        return any(_naming(name, s) for name in names for s in row)
 
-    speaking = [s for t in texts for s in t.sentences if of_names(t, s) and speaks(s)]
+    speaking = [
+        s for t in texts for s in t.sentences if of_names(t, s) and speaks(s) and not _heading(s)
+    ]
     return bool(speaking) and all(_rule(s) or _standing_term(s) for s in speaking)
+
+
+_HEADING_WORDS = 3
+_SECTION_NUMBER = re.compile(r"^\s*\d+(?:\.\d+)*\.?\s*")
+
+
+def _heading(sentence: _Sentence) -> bool:
+    """A section's heading («3. Регистрация»): a few words after its number, no other
+    figure and no verb, which state nothing of what happened («Оплата по счёту № 15» is a
+    statement's row)."""
+    rest = _SECTION_NUMBER.sub("", sentence.text)
+    words = [w for w in _LINE_WORDS.findall(rest) if w.isalpha()]
+    return (
+        len(words) <= _HEADING_WORDS
+        and not any(ch.isdigit() for ch in rest)
+        and not any(part_of_speech(lm) in ("INFN", "VERB") for lm in sentence.lemmas)
+    )
 
 
 def _standing_term(sentence: _Sentence) -> bool:
     """A contract's term, not a record: the sentence speaks in the present or future
     («финансирование перечисляется в течение 2 рабочих дней», «Фактор перечислит», «за
-    нарушение срока перечисления Клиент уплачивает пени») and nowhere in the past
-    («перечислил», «перечислено»)."""
+    нарушение срока перечисления Клиент уплачивает пени») or names a term («срок
+    действия — до …»), and nowhere in the past («перечислил», «перечислено»)."""
     words = _LINE_WORDS.findall(sentence.text)
-    return any(standing_verb(w) for w in words) and not any(
+    # «Срок действия регистрации — до 14.02.2033», «Итого к оплате …»: a term or a sum
+    # due named, no verb at all
+    cues = realised_words("term") | realised_words("due")
+    term = any(find_cue(sentence.lemmas, cue) >= 0 for cue in cues)
+    return (term or any(standing_verb(w) for w in words)) and not any(
         past_verb(w) or done_participle(w) for w in words
     )
 

@@ -405,6 +405,11 @@ async def answer_turn(turn: TurnInput, generate: Generate | None = None) -> dict
     LLM's tool calls to run first."""
     deps, ctx, decision = turn.deps, turn.ctx, turn.decision
     only_smalltalk = decision.intents == ["smalltalk"]
+    if only_smalltalk and not turn.history:
+        # «температура 38, что выпить?» reads as small talk: another domain is declined
+        request = request_abstention(turn.query)
+        if request is not None:
+            return abstention_update(request, None)
     if ctx.notices and not ctx.chunks and not ctx.external and not only_smalltalk:
         return {"answer": "\n".join(dict.fromkeys(ctx.notices))}  # the search failed
     check = deps.settings.verified_answers and not only_smalltalk

@@ -9,6 +9,9 @@
   поручителем»), asks that role or position, and so does «как зовут» with its object
   («как зовут главного бухгалтера»); a capitalised noun there is a name, not a
   role («кто Соколов»); a possessor between them is read past («какой у нас лимит»);
+  a question word that ends its clause («ОГРН у поставщика какой?», «а ставка по
+  кредиту какая?») governs the clause's first common noun in the nominative before it,
+  read past a preposition and its object;
 - the proper names: capitalised words inside a sentence (organisations, people, places,
   streets), not abbreviations.
 """
@@ -30,7 +33,9 @@ from finagent.language.lemmas import (
 from finagent.question.tables import SCOPE_ADJECTIVES
 
 _QUESTION_WORDS = frozenset({"какой", "каков", "каковой", "сколько"})
-_REQUESTS = frozenset({"подсказать", "сказать", "назвать", "указать", "сообщить", "уточнить"})
+_REQUESTS = frozenset(
+    {"подсказать", "сказать", "назвать", "указать", "сообщить", "уточнить", "прислать"}
+)
 # between the question word and its noun: «какая кадастровая стоимость», «какой был остаток»
 _MODIFIERS = frozenset({"ADJF", "PRTF", "ADVB", "PRCL", "NUMR"})
 # «кто» names a role through these («кто является поручителем», «кто выступает гарантом»)
@@ -76,6 +81,37 @@ def _head_after(
         if part_of_speech(words[at]) not in _MODIFIERS and lemmas[at] not in {"быть", *links}:
             return -1
         at += 1
+    return -1
+
+
+def _head_before(words: Sequence[str], lemmas: Sequence[str], at: int) -> int:
+    """The noun a question word at ``at`` that ends its clause governs («ОГРН у
+    поставщика какой?»): the first noun in the nominative from the clause's start, past a
+    preposition and its object and past a name; -1 when the clause goes on after it or
+    has no such noun."""
+    after = at + 1
+    if after < len(words) and (words[after][:1].isalnum() or words[after] in ("«", '"')):
+        return -1
+    start = at
+    while start > 0 and (words[start - 1][:1].isalnum() or words[start - 1] in '«»"-'):
+        start -= 1
+    i = start
+    while i < at:
+        word = words[i]
+        if part_of_speech(word) == "PREP":  # «у поставщика», «по договору аренды»
+            i += 1
+            while i < at and not _noun(words[i]):
+                i += 1
+            i += 1
+            # its genitive complements («по договору поставки»), not an abbreviation
+            while i < at and not words[i].isupper() and genitive(words[i]):
+                i += 1
+            continue
+        # a name is not the value («у Зуева оклад какой?»); an abbreviation is («ОГРН»)
+        name = word[:1].isupper() and not word.isupper()
+        if _noun(word) and not name and can_be(word, "nomn"):
+            return i
+        i += 1
     return -1
 
 
@@ -154,6 +190,13 @@ def asked_attributes(words: Sequence[str], lemmas: Sequence[str]) -> list[AskedA
             i += 1
             continue
         at = _role_after_who(words, lemmas, i + 1) if who else _head_after(words, lemmas, i + 1)
+        if at < 0 and not who and not requested and not found:
+            at = _head_before(words, lemmas, i)
+            if at >= 0:  # read once: its clause is behind it
+                attribute, _ = _attribute(words[:i], lemmas[:i], at)
+                found.append(attribute)
+                i += 1
+                continue
         while at >= 0:
             attribute, end = _attribute(words, lemmas, at)
             attribute.role = who

@@ -32,7 +32,7 @@ from finagent.language.periods import periods_in
 from finagent.language.text import Analysed, analyse
 from finagent.moscow_time import moscow_today
 from finagent.question.asked import asked_attributes, proper_names
-from finagent.question.conditions import asks_realised, done_in_passive
+from finagent.question.conditions import asks_event, asks_realised, done_in_passive
 from finagent.question.documents import named_documents
 from finagent.question.model import Question
 from finagent.question.parts import QUESTION_WORDS, AskedPart, asked_parts, coordinated_parts
@@ -66,6 +66,9 @@ def _compound_positions(words: Sequence[str], phrases: Sequence[str]) -> list[in
 # «по договору поставки», «в договоре субаренды»: the word after these names the document,
 # it does not ask for the field («какой гарантийный срок в договоре поставки?»)
 _DOCUMENT_WORDS = frozenset({"договор", "контракт", "соглашение"})
+# what a record of an act done states: its day and its sum («когда перечислили», «сколько
+# заплатили»)
+_EVENT_VALUES = frozenset({"date", "amount"})
 
 
 def _governs(phrase: str, words: Sequence[str], at: int) -> bool:
@@ -749,6 +752,7 @@ def build_question(
     asked = frozenset(lm for a in attributes for lm in (a.head, *a.lemmas))
     years = period_years(analysed)
     record = asks_of_record(lemmas, words)
+    acted = record[3] or done_in_passive(asked_clause_words(lemmas, words))
     documents = named_documents(lemmas, text, numbers, cards, asked, years)
     # the date it was signed, its number are a document's own, whatever amends it
     if not {key for _, key in fields} & _OWN_FIELDS:
@@ -784,6 +788,6 @@ def build_question(
         own_act=record[1],
         own_asked=record[2],
         done=record[3],
-        realised=(record[3] or done_in_passive(asked_clause_words(lemmas, words)))
-        and asks_realised(lemmas),
+        realised=acted and asks_realised(lemmas),
+        event=acted and answer_types[0] in _EVENT_VALUES and asks_event(lemmas),
     )

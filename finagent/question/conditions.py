@@ -53,6 +53,12 @@ def asks_realised(lemmas: Sequence[str]) -> bool:
     return any(find_cue(lemmas, cue) >= 0 for cue in _table()["realised"])
 
 
+def asks_event(lemmas: Sequence[str]) -> bool:
+    """Whether the question names an act a contract only schedules and a record states:
+    a payment or a registration («заплатили», «пришла оплата», «зарегистрировал»)."""
+    return bool((realised_words("pay") | realised_words("event")) & set(lemmas))
+
+
 def done_in_passive(clause: Sequence[str]) -> bool:
     """The words of an asking clause state an act done in the passive voice, by a short
     participle in the past («сколько уже выплачено», «нам выдан кредит»); an obligation

@@ -79,6 +79,10 @@ class Question(BaseModel):
     # … and asks its outcome as it turned out («какой штраф в итоге начислила ИФНС»,
     # «сколько фактически перечислили»): a realised fact, which a rule does not state
     realised: bool = False
+    # … or asks, with no such cue, the date or the sum of an act done («когда Роспатент
+    # зарегистрировал переход», «сколько мы заплатили по счёту-фактуре 77»): in the
+    # user's documents, a record states it, a term or a warning does not
+    event: bool = False
 
     @property
     def tax(self) -> str | None:

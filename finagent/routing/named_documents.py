@@ -30,6 +30,7 @@ from finagent.language.lemmas import (
     fold,
     lemma,
     normal_forms,
+    part_of_speech,
     past_passive_participle,
     stated_participle,
 )
@@ -157,17 +158,19 @@ class NamedDocuments:
 
 
 def _kind_named(question: Question) -> tuple[DocType | None, int, int]:
-    """The most specific document kind the question names and the lemma span of its word."""
+    """The most specific document kind the question names and the lemma span of its word:
+    its longest cue found («договор подряда», not its subject «подряд» alone)."""
     lemmas = tuple(question.lemmas)
     kind = doc_type_of(lemmas)
     if kind is None:
         return None, -1, -1
+    best = (-1, -1)
     for cue in kind.cues:
         words = cue_lemmas(cue)
         at = find_cue(lemmas, cue)
-        if at >= 0:
-            return kind, at, at + len(words)
-    return kind, -1, -1
+        if at >= 0 and len(words) > best[1] - best[0]:
+            best = (at, at + len(words))
+    return kind, *best
 
 
 def _as_source(lemmas: Sequence[str], start: int, end: int) -> bool:
@@ -329,7 +332,8 @@ def _missing(question: Question, cards: Sequence[DocumentCard]) -> str | None:
         return kind.name
     # «договор с ООО «ЛогистикПро»»: a counterparty, with its legal form or not, must be
     # one of a held document of that kind, not only a payee in a statement's row
-    if source and not written:
+    # a number the question writes is held by no card here (else it returned above)
+    if source:
         family = _FAMILIES.get(kind.key, frozenset({kind.key}))
         of_kind = [c for c in cards if c.doc_type in family]
         if question.organisations and of_kind:
@@ -376,6 +380,8 @@ def _source_kind(
 _PARTY_BEFORE = frozenset({"с", "на", "от", "между"})
 # a legal form or an opening quote after it starts an organisation's name
 _LEGAL_FORMS = ABBREVIATIONS | {"«"}
+# words of the party's kind before its name («с рекламным агентством Пиксель»)
+_PARTY_KIND_WORDS = 2
 
 
 def _of_party(question: Question, end: int) -> bool:
@@ -385,10 +391,16 @@ def _of_party(question: Question, end: int) -> bool:
     lemmas = question.lemmas
     if not 0 <= end < len(lemmas) - 1 or lemmas[end] not in _PARTY_BEFORE:
         return False
-    following = lemmas[end + 1]
     names = {lemma(name) for name in question.names} | {fold(name) for name in question.names}
     names |= {fold(o.name) for o in question.organisations}
-    return following in _LEGAL_FORMS or fold(following) in names or following in names
+    # «с рекламным агентством Пиксель», «с банком «Восход»»: the party's kind may stand
+    # before its name
+    for following in lemmas[end + 1 : end + 2 + _PARTY_KIND_WORDS]:
+        if following in _LEGAL_FORMS or fold(following) in names or following in names:
+            return True
+        if part_of_speech(following) not in ("NOUN", "ADJF"):
+            return False
+    return False
 
 
 def _unheld_record(question: Question, cards: Sequence[DocumentCard]) -> str | None:

@@ -616,3 +616,54 @@ def test_a_hyphenated_company_inflected_in_both_parts_is_named() -> None:
     assert _abstains("Какой остаток у Зенита-Опт на 30.04.2025?", [STATEMENT]) is None
     # a hyphenated company no passage names is still declined
     assert _abstains("Какой счёт выставлен на Зените-Опте?", [ACT]) == "name"
+
+
+def test_a_requisite_stands_beside_its_own_party() -> None:
+    """A letter names its sender with ИНН and КПП and its addressee with an ИНН only: the
+    sender's КПП is not the addressee's, the addressee's ИНН is answered."""
+    letter = (
+        "Коммерческое предложение № 14 от 2 марта 2026 г.\n"
+        "ООО «Сосна-Проект»\n"
+        "ИНН 7700000011, КПП 770001011, г. Москва, ул. Лесная, д. 3.\n"
+        "Кому: ООО «Река-Порт», ИНН 7700000012, генеральному директору.\n"
+        "Предлагаем поставку насосов на сумму 900 000 руб."
+    )
+    chunks = [Chunk(id="k", text=letter, source="user_docs", title="КП № 14", document_id="k")]
+    texts = {"k": letter}
+    assert _abstains_with_cards("Какой КПП у ООО «Река-Порт»?", chunks, texts) == "attribute"
+    assert _abstains_with_cards("КПП у Река-Порт какой?", chunks, texts) == "attribute"
+    assert _abstains_with_cards("Какой ИНН у ООО «Река-Порт»?", chunks, texts) is None
+    assert _abstains_with_cards("Какой КПП у ООО «Сосна-Проект»?", chunks, texts) is None
+
+
+def test_the_date_of_an_event_a_contract_only_schedules_is_declined() -> None:
+    """«когда зарегистрировали» asks a record: a contract's term that the right passes on
+    registration states no registration done."""
+    contract = _doc(
+        "Право на программу переходит к Покупателю с момента регистрации в Роспатенте "
+        "договора. Вознаграждение 300 000 руб. уплачивается в течение 10 дней.",
+        "Договор об отчуждении права",
+    )
+    assert _abstains("Когда Роспатент зарегистрировал договор?", [contract]) == "attribute"
+    record = _doc(
+        "Уведомление. Договор зарегистрирован Роспатентом 12.05.2026 за № 2026Д0012.",
+        "Уведомление Роспатента",
+    )
+    assert _abstains("Когда Роспатент зарегистрировал договор?", [record]) is None
+
+
+def test_a_sum_paid_that_only_a_demand_and_a_term_speak_of_is_declined() -> None:
+    """«сколько мы заплатили» of an invoice a demand lists and a contract schedules: no
+    payment recorded; a statement's row of the payment answers."""
+    demand = _doc(
+        "Требование № 5. Счёт-фактура № 31 от 11.04.2026 на сумму 240 000 руб. "
+        "Оплата производится покупателем в течение 5 дней.",
+        "Требование № 5",
+    )
+    question = "Сколько мы заплатили Онеге по счёту-фактуре № 31?"
+    assert _abstains(question, [demand]) == "attribute"
+    row = _doc(
+        "Выписка. 15.04.2026 Онега, оплата по счёту-фактуре № 31, дебет 240 000,00 руб.",
+        "Выписка",
+    )
+    assert _abstains(question, [demand, row]) is None

@@ -747,3 +747,32 @@ def test_an_amendment_named_by_its_kind_must_be_held_itself(
     held = _cards({"amendment": AMENDMENT})
     asked = "По допсоглашению к договору подряда № ВТ-14/2025 до какого числа работы?"
     assert named(asked, held).missing is None
+
+
+def test_a_contract_with_a_party_named_after_its_kind_is_not_held(
+    demo_cards: list[DocumentCard],
+) -> None:
+    """«договор с охранным агентством Бастион»: the party's kind before its name; no
+    contract of the user's is with it, whatever number follows."""
+    found = named("Когда истекает договор с охранным агентством Бастион БС-7/2025?", demo_cards)
+    assert found.missing == "договор с Бастион"
+    held = named("Какой срок оплаты в договоре с поставщиком ПромСнабКомплект?", demo_cards)
+    assert held.missing is None
+
+
+def test_a_kind_named_with_its_document_word_is_no_subject_of_a_held_one() -> None:
+    """«по договору подряда»: an act that only cites the work contract speaks of «подряд»,
+    but the contract itself is not held; a held work contract is."""
+    act = (
+        "Акт № 5 о передаче оборудования в монтаж от 3 марта 2026 г.\n"
+        "Основание: договор подряда № П-9/2026 с ООО «Монтаж-Профи».\n"
+        "Заказчик передал, а Подрядчик ООО «Монтаж-Профи» принял насос НС-40."
+    )
+    contract = (
+        "Договор подряда № П-9/2026\n"
+        "ООО «Берёзка» (Заказчик) и ООО «Монтаж-Профи» (Подрядчик) заключили договор.\n"
+        "Стоимость монтажа составляет 240 000 руб."
+    )
+    question = "Сколько стоит монтаж насоса по договору подряда с Монтаж-Профи?"
+    assert named(question, _cards({"act": act})).missing == "договор подряда"
+    assert named(question, _cards({"act": act, "contract": contract})).missing is None

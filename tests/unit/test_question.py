@@ -284,3 +284,14 @@ def test_a_clause_after_a_comma_and_i_that_asks_on_is_a_part() -> None:
     # a bare condition, or conditions coordinated with «и», is no further ask
     assert build_question("Какой штраф, если сдать отчёт позже?", TODAY).parts == []
     assert build_question("Какой штраф, если не сдали и если не заплатили?", TODAY).parts == []
+
+
+def test_a_question_word_that_ends_its_clause_asks_the_noun_before_it() -> None:
+    """«ОГРН у поставщика какой?»: the noun the clause starts with, not a name or a
+    preposition's object."""
+    heads = [a.head for a in build_question("ОГРН у ООО «Кедр» какой?").attributes]
+    assert heads == ["огрн"]
+    heads = [a.head for a in build_question("а у Петровой оклад какой?").attributes]
+    assert heads == ["оклад"]
+    heads = [a.head for a in build_question("по договору займа ставка какая?").attributes]
+    assert heads == ["ставка"]
