@@ -85,6 +85,12 @@ class Settings(BaseSettings):
         default=0.0, ge=0.0, description="Minimum fused (RRF) score; 0 keeps every hit"
     )
     search_mode: Literal["hybrid", "dense", "sparse"] = "hybrid"
+    code_dense_extra: int = Field(
+        default=2,
+        ge=0,
+        le=6,
+        description="Tax Code passages of a dense Code-only search added after the KB results",
+    )
     max_file_bytes: int = Field(default=20 * 1024 * 1024, ge=1)
     max_upload_files: int = Field(
         default=20, ge=1, le=1000, description="Files per upload request (finagent serve)"

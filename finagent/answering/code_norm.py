@@ -20,7 +20,7 @@ The lead is left alone: whether the Code takes the first line is
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from finagent.answering.asked_values import number_of
 from finagent.answering.code_over_kb import OWN_PRACTICE
@@ -58,21 +58,39 @@ def _quoted(candidate: Candidate, shown: str) -> bool:
 
 
 def code_norm(
-    question: Question, ranked: list[Candidate], quoted_text: Iterable[str]
+    question: Question,
+    ranked: list[Candidate],
+    quoted_text: Iterable[str],
+    extra: Sequence[Candidate] = (),
+    extra_only: bool = False,
 ) -> Candidate | None:
     """The Code sentence to quote as «Норма НК РФ», or None (see the module's docstring).
 
     ``ranked`` are the turn's candidates best first; ``quoted_text`` what the answer
-    quotes already (the Краткий вывод's lines and the details' sentences)."""
+    quotes already (the Краткий вывод's lines and the details' sentences); ``extra``:
+    sentences of Code passages only this quote may use, chosen from when ``ranked``
+    offers none (or only, with ``extra_only``)."""
     if not ranked or ranked[0].chunk.source == "user_docs":
         return None
     if has_any(list(question.lemmas), OWN_PRACTICE):
         return None
     shown = " ".join(quoted_text)
+    for pool in (extra,) if extra_only else (ranked, extra):
+        found = _norm_of(question, ranked, pool, shown)
+        if found is not None:
+            return found
+    return None
+
+
+def _norm_of(
+    question: Question, ranked: list[Candidate], pool: Sequence[Candidate], shown: str
+) -> Candidate | None:
+    """The first fit of ``pool`` (see the module's docstring); ``ranked`` tell what the
+    answer quotes."""
     subject = _subject(question)
     numbers: set[str] | None = None  # of what the answer quotes, read only when needed
     fallback: Candidate | None = None
-    for c in ranked:
+    for c in pool:
         if c.chunk.source != "law" or c.example:
             continue
         if not clean_sentence(c.sentence) or _quoted(c, shown):

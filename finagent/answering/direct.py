@@ -25,7 +25,12 @@ from finagent.answering.cut_sentences import values_of_year
 from finagent.answering.date_bounds import asked_bound, bounded_dates, deadline_dates, event_dates
 from finagent.answering.derived_values import derived_values
 from finagent.answering.evidence import Candidate
-from finagent.answering.extractive import clean_sentence, compose_key_facts, quote_lead
+from finagent.answering.extractive import (
+    MAX_NORMS,
+    clean_sentence,
+    compose_key_facts,
+    quote_lead,
+)
 from finagent.answering.further_parts import further_parts
 from finagent.answering.part_values import part_values
 from finagent.answering.qualifiers import VAT
@@ -439,9 +444,11 @@ def compose_direct(
     warning: str | None = None,
     note: str | None = None,
     after_lead: str | None = None,
+    norms: Sequence[Candidate] = (),
 ) -> str:
     """The offline answer in the answer format, led by the value asked; ``after_lead``
-    stands right after the lead (the first line when there is no lead)."""
+    stands right after the lead (the first line when there is no lead); ``norms``: more
+    Code sentences only «Норма НК РФ» may quote, after ``ranked``'s."""
     lead: list[str] = []
     first: ValueLine | str | None = None  # the best sentence's own lead (no card)
     more: list[Candidate] = []
@@ -469,8 +476,13 @@ def compose_direct(
         elif parts:  # after the quote's line (a runner-up's quote follows)
             lead[0] = f"{lead[0]}; {'; '.join(parts)}."
 
+    asked: list[int] = []
+
     def norm(candidates: list[Candidate], shown: list[str]) -> Candidate | None:
-        return code_norm(question, candidates, shown)
+        # the turn's candidates fill MAX_NORMS quotes as before; one more is the Code-only
+        # search's (retriever.code_extra): the Code point the knowledge base crowded out
+        asked.append(1)
+        return code_norm(question, candidates, shown, norms, extra_only=len(asked) > MAX_NORMS)
 
     return compose_key_facts(
         ctx,
@@ -480,5 +492,6 @@ def compose_direct(
         lead=lead or None,
         more=more,
         norm=None if cards else norm,
+        max_norms=MAX_NORMS + 1 if norms else MAX_NORMS,
         after_lead=after_lead,
     )

@@ -20,6 +20,7 @@ from finagent.language.lemmas import lemma
 from finagent.question.build import build_question
 from finagent.question.model import Question
 from finagent.retrieval.embeddings import Embedder
+from finagent.retrieval.retriever import NORM_ONLY
 from finagent.retrieval.tax_focus import tax_focus
 from finagent.state import Chunk
 from finagent.text_normalize import normalize
@@ -347,6 +348,22 @@ def _windows(sentence: str) -> list[str]:
     return out
 
 
+def main_chunks(chunks: list[Chunk]) -> list[Chunk]:
+    """``chunks`` without the Code passages only «Норма НК РФ» may quote."""
+    return [c for c in chunks if not c.metadata.get(NORM_ONLY)]
+
+
+def norm_candidates(ctx: AnswerContext, per_chunk: int = PER_CHUNK) -> list[Candidate]:
+    """Sentences of the Code passages only the details' «Норма НК РФ» may quote
+    (:meth:`finagent.retrieval.retriever.Retriever.code_extra`), ranked after the others."""
+    out: list[Candidate] = []
+    pairs = zip(ctx.chunks, ctx.chunk_numbers, strict=True)
+    extra = [(c, n) for c, n in pairs if c.metadata.get(NORM_ONLY)]
+    for rank, (chunk, number) in enumerate(extra, start=len(ctx.chunks)):
+        out.extend(_candidates_of(chunk, number, rank, per_chunk))
+    return out
+
+
 def candidates(
     ctx: AnswerContext, max_chunks: int = 5, per_chunk: int = PER_CHUNK
 ) -> list[Candidate]:
@@ -364,6 +381,8 @@ def candidates(
     unit_ranks: dict[str, int] = {}
     rank = 0
     for chunk, number in zip(ctx.chunks, ctx.chunk_numbers, strict=True):
+        if chunk.metadata.get(NORM_ONLY):
+            continue
         unit = str(chunk.metadata.get("unit_id") or "") if chunk.source == "law" else ""
         if unit in unit_ranks:  # another retrieved piece of a point already in: its text too
             position_base = sum(1 for c in out if c.chunk.metadata.get("unit_id") == unit)

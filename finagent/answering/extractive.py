@@ -207,6 +207,7 @@ def compose_key_facts(
     more: list[Candidate] | None = None,
     norm: Callable[[list[Candidate], list[str]], Candidate | None] | None = None,
     after_lead: str | None = None,
+    max_norms: int = MAX_NORMS,
 ) -> str:
     """Offline answer whose Краткий вывод quotes the key fact verbatim, each with its [n].
 
@@ -215,7 +216,7 @@ def compose_key_facts(
     direct composer's value line and quotes, :mod:`finagent.answering.direct`); ``more``
     are quoted after it (the answers to a question's further parts); ``norm``, given the
     candidates and what the answer quotes, picks a Code sentence the details add as
-    «Норма НК РФ» (:mod:`finagent.answering.code_norm`), asked again up to ``MAX_NORMS``
+    «Норма НК РФ» (:mod:`finagent.answering.code_norm`), asked again up to ``max_norms``
     times; ``after_lead`` stands right after the lead (first when there is none: the notice
     of a failed live source whose question is about the past,
     :mod:`finagent.answering.live_offline`).
@@ -253,7 +254,7 @@ def compose_key_facts(
         best = sorted(_distinct(by_number[number])[:SENTENCES_PER_SOURCE], key=lambda c: c.position)
         label = best[0].chunk.metadata.get("citation") or best[0].chunk.title
         items.extend((label, quoted(c), number) for c in best)
-    for _ in range(MAX_NORMS if norm is not None else 0):
+    for _ in range(max_norms if norm is not None else 0):
         extra = norm(ranked, [*summary, *(q for _, q, _ in items)]) if norm else None
         if extra is None:
             break

@@ -46,6 +46,8 @@ from finagent.answering.document_sentences import (
 from finagent.answering.evidence import (
     Candidate,
     candidates,
+    main_chunks,
+    norm_candidates,
     question_vector,
     rank,
     shared_words,
@@ -134,6 +136,8 @@ class TurnInput:
 class Evidence:
     ranked: list[Candidate] = field(default_factory=list)
     best: float | None = None
+    # the sentences only «Норма НК РФ» may quote (evidence.norm_candidates), ranked
+    norms: list[Candidate] = field(default_factory=list)
     cards: list[CardAnswer] = field(default_factory=list)
 
 
@@ -220,20 +224,23 @@ async def gather_evidence(turn: TurnInput) -> Evidence | dict[str, Any]:
     if request is not None:
         return _live_notice(ctx) or abstention_update(request, None)
     if knowledge:
-        scope = await scope_abstention(turn.query, ctx.chunks, deps.catalog)
+        scope = await scope_abstention(turn.query, main_chunks(ctx.chunks), deps.catalog)
         if scope is not None:
             return _live_notice(ctx) or abstention_update(scope, None)
-        later = uncovered_year(turn.question, ctx.chunks)
+        later = uncovered_year(turn.question, main_chunks(ctx.chunks))
         if later is not None:
             return _live_notice(ctx) or abstention_update(later, None)
     # sentence ranking embeds the passages' sentences: only where it is used, for the
     # offline answer and the evidence check of knowledge questions
     if deps.llm is None or knowledge:
         evidence.ranked, evidence.best = await _rank(turn)
+        if _direct(turn) and (extra := norm_candidates(ctx)):
+            vector = await question_vector(turn.query, deps.embedder) if deps.embedder else None
+            evidence.norms, _ = await rank(turn.query, extra, deps.embedder, vector, turn.question)
     if knowledge and not live:
         weak = evidence_abstention(
             evidence.best,
-            ctx.chunks,
+            main_chunks(ctx.chunks),
             deps.settings.abstain_min_similarity,
             shared_words(turn.query, evidence.ranked),
         )
@@ -299,11 +306,23 @@ async def _offline(turn: TurnInput, evidence: Evidence, only_smalltalk: bool) ->
                 # a past rate: the knowledge base's answer leads, the notice follows it
                 after = _live_offline(ctx, messages.FROM_KNOWLEDGE_BASE_ABOVE)
                 body = compose_direct(
-                    turn.question, ctx, evidence.ranked, evidence.cards, after_lead=after
+                    turn.question,
+                    ctx,
+                    evidence.ranked,
+                    evidence.cards,
+                    after_lead=after,
+                    norms=evidence.norms,
                 )
             else:
                 offline = _live_offline(ctx)
-                body = compose_direct(turn.question, ctx, evidence.ranked, evidence.cards, offline)
+                body = compose_direct(
+                    turn.question,
+                    ctx,
+                    evidence.ranked,
+                    evidence.cards,
+                    offline,
+                    norms=evidence.norms,
+                )
             # the details quote sentences of whole documents further down the ranking too
             for candidate in evidence.ranked:
                 chunk = candidate.chunk

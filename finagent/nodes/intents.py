@@ -62,12 +62,32 @@ async def kb_passages(deps: Deps, state: AgentState) -> dict[str, Any]:
         focus = tax_focus(question, queries[0]) if queries else None
         chunks, debug = await deps.retriever.search_many(KB, queries, vectors=shared, focus=focus)
         chunks = await with_preceding_pieces(deps.retriever, KB, chunks)
+        if queries and _quotes_code_extra(deps):
+            extra = await deps.retriever.code_extra(
+                KB,
+                queries[0],
+                chunks,
+                limit=deps.settings.code_dense_extra,
+                vectors=shared,
+                focus=focus,
+            )
+            chunks = [*chunks, *extra]
+            debug = {**debug, "code_extra": [c.id for c in extra]}
     except IndexUnavailableError as exc:
         return {
             "notices": [messages.SEARCH_UNAVAILABLE],
             "debug": {"search_kb_error": report(exc, "search_kb_failed")},
         }
     return {"chunks": chunks, "debug": {"search_kb": debug}}
+
+
+def _quotes_code_extra(deps: Deps) -> bool:
+    """Whether the answer may quote the Code-only search's passages: only the offline
+    direct composer's «Норма НК РФ» does (an LLM's prompt is left as it was)."""
+    settings = deps.settings
+    return bool(settings.code_dense_extra) and (
+        deps.llm is None and settings.answer_composer == "direct"
+    )
 
 
 async def _live(

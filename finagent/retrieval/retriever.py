@@ -30,6 +30,10 @@ from finagent.state import Chunk, ChunkSource
 log = get_logger("finagent.retrieval")
 
 KB = "kb"
+LAW = "law"  # the payload source of Tax Code passages
+# the metadata flag of a Code passage only the details' «Норма НК РФ» may quote
+# (:meth:`Retriever.code_extra`)
+NORM_ONLY = "norm_only"
 DOCS = "docs"
 # collections of every user's chunks: the sparse IDF is counted per user (user_terms.py)
 PER_USER_IDF = frozenset({DOCS})
@@ -308,6 +312,44 @@ class Retriever:
         CHUNKS_RETRIEVED.labels(collection=collection).inc(sum(min(len(h), limit) for h in results))
         kept = [stable_order(h, lambda x: x.score, lambda x: x.chunk_id)[:limit] for h in results]
         return [[chunk_of_hit(h.chunk_id, h.score, h.payload) for h in hits] for hits in kept]
+
+    async def code_extra(
+        self,
+        collection: str,
+        query: str,
+        have: Sequence[Chunk],
+        *,
+        limit: int,
+        vectors: Mapping[str, np.ndarray] | None = None,
+        focus: Focus | None = None,
+    ) -> list[Chunk]:
+        """Up to ``limit`` Tax Code passages of a dense search of the Code alone that
+        ``have`` lacks, best first (a competing tax's chapter is skipped), flagged
+        :data:`NORM_ONLY` and scored below ``have``'s last (they sort after it).
+
+        The fused hybrid search lets the knowledge base's sections fill the places, and a
+        Code point the dense model finds first is often not among them: the Code's lexical
+        leg matches the question's everyday words to other points. The details may quote
+        these passages' sentences as «Норма НК РФ»; they never lead the answer."""
+        if limit < 1 or not query.strip():
+            return []
+        found = await self._search_batch(
+            collection,
+            [query.strip()],
+            flt=SearchFilter(source=LAW),
+            top_k=limit + len(have),
+            mode="dense",
+            vectors=vectors,
+        )
+        seen = {c.id for c in have}
+        fresh = [
+            c for c in found[0] if c.id not in seen and (focus is None or not focus.demoted(c))
+        ]
+        floor = min((c.score for c in have), default=1.0) / 2
+        return [
+            c.model_copy(update={"score": floor, "metadata": {**c.metadata, NORM_ONLY: True}})
+            for c in fresh[:limit]
+        ]
 
     async def search_many(
         self,

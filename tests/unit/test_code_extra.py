@@ -1,0 +1,99 @@
+"""The Code-only dense search's passages: quoted only as «Норма НК РФ», never leading."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import numpy as np
+
+from finagent.answering.code_norm import code_norm
+from finagent.answering.context import build_context
+from finagent.answering.direct import compose_direct
+from finagent.answering.evidence import Candidate, candidates, main_chunks, norm_candidates
+from finagent.answering.messages import CODE_NORM
+from finagent.config import Settings
+from finagent.question.build import build_question
+from finagent.retrieval.index import SearchFilter, SearchHit, SearchQuery
+from finagent.retrieval.retriever import NORM_ONLY, Retriever
+from finagent.retrieval.sparse import RussianBm25
+from finagent.state import Chunk
+
+QUESTION = "Сколько дней длится выездная проверка у предпринимателя?"
+KB_SENTENCE = "Выездная проверка обычно занимает несколько месяцев."
+CODE_RULE = "Выездная налоговая проверка не может продолжаться более двух месяцев."
+CODE_OTHER = "Выездная налоговая проверка проводится на основании решения руководителя."
+KB = Chunk(id="kb9#0", text=KB_SENTENCE, source="kb", title="Выездные проверки", score=0.03)
+LAW = Chunk(
+    id="art89.p6#0",
+    text=CODE_OTHER,
+    source="law",
+    score=0.02,
+    metadata={"unit_id": "nk1.art89.p6", "citation": "п. 6 ст. 89 НК РФ"},
+)
+EXTRA = Chunk(
+    id="art89.p6.1#0",
+    text=CODE_RULE,
+    source="law",
+    score=0.01,
+    metadata={"unit_id": "nk1.art89.p6.1", "citation": "п. 6.1 ст. 89 НК РФ", NORM_ONLY: True},
+)
+
+
+class _Index:
+    """Dense hits of the Code only; records the filter and mode asked."""
+
+    backend = "fake"
+
+    def __init__(self, hits: list[tuple[str, float, dict[str, Any]]]) -> None:
+        self.hits = hits
+        self.asked: list[SearchQuery] = []
+
+    async def search(self, collection: str, query: SearchQuery) -> list[SearchHit]:
+        self.asked.append(query)
+        return [SearchHit(cid, score, payload) for cid, score, payload in self.hits]
+
+
+def test_the_code_search_adds_passages_the_results_lack_flagged_and_after_them() -> None:
+    payload = {"source": "law", "text": CODE_RULE, "unit_id": "nk1.art89.p6.1"}
+    index = _Index(
+        [("art89.p6#0", 0.9, {**payload, "text": CODE_OTHER}), ("art89.p6.1#0", 0.8, payload)]
+    )
+    retriever = Retriever(index, embedder=None, bm25=RussianBm25(), settings=Settings())  # type: ignore[arg-type]
+    vectors = {QUESTION: np.zeros(4, dtype=np.float32)}
+    found = asyncio.run(retriever.code_extra("kb", QUESTION, [KB, LAW], limit=2, vectors=vectors))
+    assert [c.id for c in found] == ["art89.p6.1#0"]  # the one the results hold is skipped
+    assert found[0].metadata[NORM_ONLY] is True and found[0].score < LAW.score
+    asked = index.asked[0]
+    assert asked.mode == "dense" and asked.filter == SearchFilter(source="law")
+    assert asyncio.run(retriever.code_extra("kb", QUESTION, [KB], limit=0)) == []
+
+
+def test_flagged_passages_are_no_candidates_of_the_lead_and_no_evidence() -> None:
+    ctx = build_context([KB, LAW, EXTRA], [], 10_000)
+    assert EXTRA.id not in {c.chunk.id for c in candidates(ctx)}
+    assert [c.chunk.id for c in norm_candidates(ctx)] == [EXTRA.id]
+    assert [c.id for c in main_chunks(ctx.chunks)] == [KB.id, LAW.id]
+
+
+def _ranked() -> list[Candidate]:
+    return [
+        Candidate(KB, 1, KB_SENTENCE, 0, 0, score=3.0, learned=True),
+        Candidate(LAW, 2, CODE_OTHER, 1, 0, score=-2.0, learned=True),
+    ]
+
+
+def test_the_turns_candidates_go_first_and_the_code_search_fills_one_more_quote() -> None:
+    question = build_question(QUESTION)
+    extra = [Candidate(EXTRA, 3, CODE_RULE, 9, 0, score=0.5)]
+    chosen = code_norm(question, _ranked(), [KB_SENTENCE], extra)
+    assert chosen is not None and chosen.sentence == CODE_OTHER  # as without the search
+    alone = code_norm(question, _ranked(), [KB_SENTENCE], extra, extra_only=True)
+    assert alone is not None and alone.sentence == CODE_RULE
+    ctx = build_context([KB, LAW, EXTRA], [], 10_000)
+    body = compose_direct(question, ctx, _ranked(), [], norms=extra)
+    summary, details = body.split("## Подробный анализ")
+    assert CODE_RULE not in summary  # never the lead
+    assert f"**{CODE_NORM}, п. 6.1 ст. 89 НК РФ**: «{CODE_RULE}» [3]" in details
+    without = compose_direct(question, ctx, _ranked(), [])
+    assert CODE_RULE not in without
