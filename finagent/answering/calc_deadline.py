@@ -29,6 +29,17 @@ ART_6_1_NOTE = (
 NORM_QUOTE_CHARS = 700
 
 
+def absent_note(row: ProceduralPeriod) -> str | None:
+    """The row's article is not in the loaded Code text: say the period is its current
+    edition's, as the answer does for ст. 6.1."""
+    if not row.absent:
+        return None
+    return (
+        f"Текст {row.absent} НК РФ в подключённой редакции Кодекса отсутствует; срок "
+        f"({row.norm}) приведён по действующей редакции {row.absent}."
+    )
+
+
 async def _norm_quote(
     catalog: LawCatalog | None, citation: str, period: int, unit: Unit
 ) -> str | None:
@@ -103,6 +114,7 @@ async def _variants(
     lines += ["", "## Нормы", *(f"- **{r.norm}** (`{r.unit_id}`)" for r in rows)]
     lines.append("- " + "; ".join(c for c in results[0]["citations"] if c != rows[0].norm) + ".")
     lines.append(f"\n_{ART_6_1_NOTE}_")
+    lines += [f"_{n}_" for n in dict.fromkeys(absent_note(r) for r in rows) if n]
     debug.update(end_dates=[res["end_date"] for res in results])
     return CalcOutcome("\n".join(lines), True, debug, "variants")
 
@@ -167,5 +179,8 @@ async def answer_deadline(
             lines.append(f"- **{first.norm}** (`{first.unit_id}`)")
     lines.append("- " + "; ".join(c for c in result["citations"] if c != basis) + ".")
     lines.append(f"\n_{ART_6_1_NOTE}_")
+    note = absent_note(row) if row is not None else None
+    if note:
+        lines.append(f"_{note}_")
     debug.update(end_date=result["end_date"], norm=row.id if row else None)
     return CalcOutcome("\n".join(lines), True, debug)

@@ -26,14 +26,23 @@ def asks_penalty(text: CalcText) -> bool:
     """Whether the question asks for пени: it names them, and its asking part asks for
     them or asks for no date («пени закрыли 5 июня ... Какой последний день для ответа на
     требование?» asks for a date)."""
-    if not text.has(PENALTY):
+    if not text.has(PENALTY) and not names_penalty_fraction(text):
         return False
-    asked_penalty = any(w.lemma == PENALTY[0] and w.asked for w in text.words)
+    fractions = word_set("penalty_fractions")
+    asked_penalty = any(
+        (w.lemma == PENALTY[0] or w.lemma in fractions) and w.asked for w in text.words
+    )
     asks_date = any(
         text.words[first].asked and not _asks_delay(text, first + size)
         for first, size in text.asking_phrases
     )
     return asked_penalty or not asks_date
+
+
+def names_penalty_fraction(text: CalcText) -> bool:
+    """The question names a share of the key rate art. 75 counts пени at («1/150»)."""
+    fractions = word_set("penalty_fractions")
+    return any(w.lemma in fractions and not w.negated for w in text.words)
 
 
 def _asks_delay(text: CalcText, after: int) -> bool:
@@ -97,13 +106,16 @@ def told_receipt(text: CalcText, dated: bool = True) -> bool:
     ``dated`` the sentence must date it; without, any story sentence counts (the day of
     receipt is then asked back too)."""
     dated_sentences = {text.words[text.day_words(k)[0]].sentence for k in range(len(text.days))}
+    # a sentence before the one that asks is story even when a terse asking part («Сколько
+    # дней и до какой даты?») leaves the whole question asked
+    asking = min((text.words[i].sentence for i, _ in text.asking_phrases), default=None)
     told = {
         w.sentence
         for w in text.words
         if (not dated or w.sentence in dated_sentences)
         and w.lemma in _RECEIPT
         and w.pos == "VERB"
-        and not w.asked
+        and (not w.asked or (asking is not None and w.sentence < asking))
         and not w.negated
     }
     # from the inspection («из инспекции», «из налоговой»): not a payment or a document a

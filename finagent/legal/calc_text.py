@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from functools import cache, cached_property
 
 from finagent.language.countries import country_of_adjective
 from finagent.language.dates import days_in
 from finagent.language.lemmas import grammatical_case, part_of_speech
+from finagent.language.numbers import is_digits
 from finagent.language.spans import DayMention
 from finagent.language.text import Analysed, analyse
 from finagent.legal.calc_lexicon import (
@@ -339,7 +341,7 @@ def read_question(text: str) -> CalcText:
     """The question read once: words, denials, the asking part and the days."""
     folded = text.replace("ё", "е").replace("Ё", "Е")
     analysed = analyse(folded)
-    days = days_in(analysed)
+    days = sorted([*days_in(analysed), *_short_days(analysed)], key=lambda d: d.start)
     words: list[Word] = []
     for n, sentence in enumerate(analysed.sentences):
         raw = sentence.tokens
@@ -379,6 +381,32 @@ def read_question(text: str) -> CalcText:
     _mark_frames(out)
     _mark_events(out)
     return out
+
+
+def _short_days(analysed: Analysed) -> list[DayMention]:
+    """Days written «ДД.ММ» without a year («направила 18.02», «закончился 31.12»): two
+    digits on each side, a real day of the month, no point or article word before it
+    («п. 10.12») and no unit after it («12.50 руб.»). The year is the reader's
+    (question_days.py)."""
+    before, after = word_set("not_day_before"), word_set("not_day_after")
+    found: list[DayMention] = []
+    for sentence in analysed.sentences:
+        tokens = sentence.tokens
+        for i, token in enumerate(tokens):
+            parts = token.text.rstrip(",.;:").split(".")
+            if len(parts) != 2 or not all(len(p) == 2 and is_digits(p) for p in parts):
+                continue
+            back = [t.lemma for t in tokens[max(0, i - 2) : i] if t.text != "."]
+            nxt = tokens[i + 1].lemma if i + 1 < len(tokens) else ""
+            if (back and back[-1] in before) or nxt in after:
+                continue
+            try:
+                date(2000, int(parts[1]), int(parts[0]))  # 29.02: a leap year's day
+            except ValueError:
+                continue
+            located = sentence.located(i, i)
+            found.append(DayMention(**located, day=int(parts[0]), month=int(parts[1]), year=None))
+    return found
 
 
 _SPEAKERS = frozenset({"я", "мы"})

@@ -4,7 +4,8 @@ Each row is one period of the Tax Code: the action, the event it runs from, the 
 its unit, the norm and its unit id, who must act when not the taxpayer (``bearer``),
 optionally the row whose period ends at this row's event (``after``) and the norm by which
 its document sent by registered mail counts as received on the sixth day
-(``mail_receipt``), or, for a situation the calculator does not guess at, ``decline``.
+(``mail_receipt``), the article the loaded Code text lacks (``absent``), or, for a
+situation the calculator does not guess at, ``decline``.
 How a question finds its row is :mod:`finagent.legal.period_cues`.
 """
 
@@ -38,6 +39,9 @@ class ProceduralPeriod:
     mail_receipt: str | None = None
     mail_receipt_unit: str | None = None
     mail_receipt_words: str | None = None
+    # the article whose text the loaded Code lacks (a row of chapters 10, 19, 20): the
+    # period is the article's current edition, and the answer says its text is absent
+    absent: str | None = None
 
 
 @cache
@@ -60,6 +64,7 @@ def procedural_periods() -> tuple[ProceduralPeriod, ...]:
             mail_receipt=r.get("mail_receipt"),
             mail_receipt_unit=r.get("mail_receipt_unit"),
             mail_receipt_words=r.get("mail_receipt_words"),
+            absent=r.get("absent"),
         )
         for r in raw
     )

@@ -28,6 +28,8 @@ _YEAR_WORDS = frozenset({"год", "г"})
 _QUARTER = frozenset({"квартал", "кв"})
 _ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4}
 _PERIOD_REACH = 4  # words between «за» and the year
+# words before «<year> год» that name the whole year as a period («календарный 2024 год»)
+_YEAR_KINDS = frozenset({"календарный", "отчетный", "налоговый", "финансовый"})
 FROM_DATES = " (по другим датам вопроса)"
 FROM_PERIOD = " (по отчетному периоду, названному в вопросе: первая такая дата после его окончания)"
 FROM_YEAR = " (по году, названному в вопросе)"
@@ -94,11 +96,19 @@ def _with_year(
     period_end, year_named = named
     if period_end is not None:
         after = (m.month, m.day) > (period_end.month, period_end.day)
-        year = period_end.year if after else period_end.year + 1
+        # «2024 год закончился 31.12»: the day the period ends on is that end itself
+        ends = (m.month, m.day) == (period_end.month, period_end.day) and _ends_period(text, n)
+        year = period_end.year if after or ends else period_end.year + 1
         return _day(n, year, m.month, m.day, FROM_PERIOD)
     if year_named is not None:
         return _day(n, year_named, m.month, m.day, FROM_YEAR)
     return _day(n, today.year, m.month, m.day, "")
+
+
+def _ends_period(text: CalcText, n: int) -> bool:
+    """Whether the words next to day ``n`` say a period ends on it («закончился 31.12»)."""
+    ends = word_set("end_verbs")
+    return any(w.lemma in ends for w in [*_left(text, n)[:3], *_right(text, n)])
 
 
 def _day(n: int, year: int, month: int, day: int, basis: str) -> QuestionDay | None:
@@ -125,8 +135,11 @@ def named_years(text: CalcText) -> tuple[date | None, int | None]:
             continue
         back = words[max(0, i - _PERIOD_REACH) : i]
         za = [k for k, b in enumerate(back) if b.lemma == "за"]
+        nxt = words[i + 1].lemma if i + 1 < len(words) else ""
+        if not za and back and back[-1].lemma in _YEAR_KINDS and nxt in _YEAR_WORDS:
+            ends.append(date(year, 12, 31))  # «отчетный период — календарный 2024 год»
+            continue
         if not za:
-            nxt = words[i + 1].lemma if i + 1 < len(words) else ""
             if back and back[-1].lemma == "в" and nxt in _YEAR_WORDS:
                 alone.add(year)
             continue
