@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -82,16 +82,31 @@ def _split_lines(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+# (a sentence's offset in its line, its text, its tokens as (text, start, end, lemma))
+_LineSentences = tuple[tuple[int, str, tuple[tuple[str, int, int, str], ...]], ...]
+LINE_CACHE = 16_384  # lines kept: every question reads the same documents' lines again
+
+
+@lru_cache(maxsize=LINE_CACHE)
+def _line_sentences(line: str) -> _LineSentences:
+    """razdel's sentences and tokens of one line, each token with its lemma (a pure
+    function of the line; cached, as ``lemma`` is)."""
+    return tuple(
+        (
+            piece.start,
+            piece.text,
+            tuple((t.text, t.start, t.stop, lemma(t.text)) for t in tokenize(piece.text)),
+        )
+        for piece in sentenize(line)
+    )
+
+
 def analyse(text: str) -> Analysed:
     result = Analysed(text)
     for line_start, line_end in _split_lines(text):
-        line = text[line_start:line_end]
-        for piece in sentenize(line):
-            start = line_start + piece.start
-            sentence = Sentence(text=piece.text, start=start, end=start + len(piece.text))
-            tokens = [
-                Token(t.text, start + t.start, start + t.stop, lemma(t.text))
-                for t in tokenize(piece.text)
-            ]
+        for offset, piece, words in _line_sentences(text[line_start:line_end]):
+            start = line_start + offset
+            sentence = Sentence(text=piece, start=start, end=start + len(piece))
+            tokens = [Token(word, start + a, start + b, lem) for word, a, b, lem in words]
             result.sentences.append(AnalysedSentence(sentence, tokens))
     return result

@@ -21,7 +21,8 @@ from finagent.state import AgentState, Chunk
 async def _search(deps: Deps, state: AgentState, flt: SearchFilter, name: str) -> dict[str, Any]:
     try:
         queries = sub_queries(state)
-        shared = deps.query_vectors.lookup(queries)  # the router's vector of this turn
+        await deps.query_vectors.settled(queries)  # the router's, maybe still embedding
+        shared = deps.query_vectors.lookup(queries)  # the router's vectors of this turn
         chunks, debug = await deps.retriever.search_many(DOCS, queries, flt=flt, vectors=shared)
     except IndexUnavailableError as exc:
         failure = report(exc, "search_documents_failed", search=name)

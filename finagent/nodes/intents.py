@@ -57,7 +57,8 @@ async def kb_passages(deps: Deps, state: AgentState) -> dict[str, Any]:
         deps.catalog.prefetch()
     try:
         queries = sub_queries(state)
-        shared = deps.query_vectors.lookup(queries)  # the router's vector of this turn
+        await deps.query_vectors.settled(queries)  # the router's, maybe still embedding
+        shared = deps.query_vectors.lookup(queries)  # the router's vectors of this turn
         question = await turn_question(dict(state), deps, None)  # the turn's, as understood
         focus = tax_focus(question, queries[0]) if queries else None
         chunks, debug = await deps.retriever.search_many(KB, queries, vectors=shared, focus=focus)

@@ -13,6 +13,7 @@ the searches' second query); the vectors go to the router and, through
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -126,18 +127,45 @@ async def offline_decision(
     return held_sentence_decision(text, decision, held)
 
 
+def routing_texts(text: str, expand: bool = True) -> list[str]:
+    """The routing text and, with ``expand``, its reformulation in the Code's terms."""
+    plain = " ".join(text.split())
+    return [text, *(q for q in expand_query(text) if expand and q != plain)]
+
+
 async def routing_vector(deps: Deps, text: str, expand: bool = True) -> np.ndarray:
     """The routing text's query vector. With ``expand``, its reformulation in the Code's
     terms (``expand_query``: the knowledge-base and document searches' second query) is
     embedded in the same batch, so the search finds both vectors in ``Deps.query_vectors``
     instead of waiting for a second embedding call; a text's vector does not depend on its
-    batch."""
-    plain = " ".join(text.split())
-    texts = [text, *(q for q in expand_query(text) if expand and q != plain)]
+    batch. Vectors already in ``Deps.query_vectors`` (or being embedded: ``prefetch``) are
+    not embedded again."""
+    texts = routing_texts(text, expand)
+    await deps.query_vectors.settled(texts)
+    known = deps.query_vectors.lookup(texts)
+    missing = [each for each in texts if each.strip() not in known]
+    if missing:
+        vectors = await deps.embedder.embed_queries(missing)
+        for each, vector in zip(missing, vectors, strict=True):
+            deps.query_vectors.put(each, vector)
+            known[each.strip()] = vector
+    return np.asarray(known[text.strip()])
+
+
+def prefetch(deps: Deps, text: str, expand: bool) -> None:
+    """Start embedding the routing text (``routing_texts``) in the background: the model
+    runs in its worker thread, outside the GIL, while the turn reads the question and its
+    documents, instead of after them; ``routing_vector`` and the searches wait for it."""
+    texts = [t for t in routing_texts(text, expand) if not deps.query_vectors.lookup([t])]
+    if texts:
+        task = asyncio.create_task(_embed_into(deps, texts))
+        deps.query_vectors.begin(texts, task)
+
+
+async def _embed_into(deps: Deps, texts: list[str]) -> None:
     vectors = await deps.embedder.embed_queries(texts)
     for each, vector in zip(texts, vectors, strict=True):
         deps.query_vectors.put(each, vector)
-    return np.asarray(vectors[0])
 
 
 def searches_reformulation(text: str, inventory: Inventory) -> bool:
@@ -298,6 +326,9 @@ async def decide(
     inventory = await load_inventory(
         deps.documents, user_id, settings.routing_inventory_max_documents
     )
+    if not selected:  # the offline router embeds the routing text: start it now
+        text, _ = prepare(query, history)
+        prefetch(deps, text, searches_reformulation(text, inventory))
     question, cards = await question_with_cards(deps, user_id, query)
     named = named_documents(question, cards)
     # whose documents' sentences may take a law question (``held_sentences``)

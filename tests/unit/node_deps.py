@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 from finagent.bootstrap import Deps
 from finagent.config import Settings
 from finagent.nodes.context import AgentContext
+from finagent.retrieval.query_vectors import QueryVectors
 from finagent.storage.documents import DocumentStore
 from finagent.storage.history import ChatHistory
 from finagent.tools.base import Tool, ToolContext, ToolError
@@ -71,7 +72,7 @@ def node_deps(*, tools: list[Tool[Any]] | None = None, **settings: Any) -> Deps:
         bm25=none,
         retriever=none,
         catalog=none,
-        query_vectors=none,
+        query_vectors=QueryVectors(EmbeddingsDown.model_id),
         documents=DocumentStore(store),
         history=ChatHistory(store),
         store=store,
