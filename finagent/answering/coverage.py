@@ -14,7 +14,8 @@ Four checks, each an abstention when it fails:
   неустойка?») names the case a held rule applies to and is not checked;
 - attributes: each specific attribute asked («ОГРН», «франшиза», «численность») — not a
   word for a kind of value such as «сумма» or «срок» (``GENERIC_HEADS``) — occurs by lemma,
-  its abbreviation or full form, or a synonym the card fields list, in the passages that
+  its abbreviation or full form, a synonym the card fields list or one of its group in
+  ``question/data/attribute_synonyms.yaml``, in the passages that
   may lend it (``_lenders``: those that name the question's entities or belong to a
   document about them; all passages when it names none). An identifier or contact
   of an entity (``REQUISITES``: ИНН, КПП, ОГРН, адрес …) must stand beside its name:
@@ -275,7 +276,20 @@ def _synonyms(attribute: AskedAttribute) -> list[tuple[str, ...]]:
         cues = [cue_lemmas(cue) for cue in known.cues]
         if (attribute.head,) in cues:
             phrases.extend(cues)
+    for group in _synonym_groups():
+        if (attribute.head,) in group:
+            phrases.extend(group)
     return phrases
+
+
+@cache
+def _synonym_groups() -> tuple[tuple[tuple[str, ...], ...], ...]:
+    """The lemma phrases of ``question/data/attribute_synonyms.yaml``, by group."""
+    path = resources.files("finagent.question").joinpath("data/attribute_synonyms.yaml")
+    table = load_yaml(path.read_text("utf-8")) or {}
+    return tuple(
+        tuple(cue_lemmas(str(phrase)) for phrase in group) for group in table.get("groups", ())
+    )
 
 
 def _generic(head: str) -> bool:

@@ -43,6 +43,8 @@ LABELLED_MONEY = re.compile(
 )
 # a share written as a fraction: «1/300 ставки рефинансирования», «2/3 стоимости патента»
 SHARE = re.compile(r"(?<![\d/.])\d{1,2}/\d{1,4}(?![\d/.])")
+# a fraction right after a number sign is a document's number: «доверенность № 12/3», «№12/05»
+_NUMBER_SIGN = re.compile(r"(?:№|\bN|\bномер\w*)\s*$", re.I)
 _MONTH_WORDS = "|".join(sorted({re.escape(m) for m in MONTHS}, key=len, reverse=True))
 DATE = re.compile(
     rf"\b\d{{1,2}}\.\d{{1,2}}\.\d{{2,4}}\b|\b\d{{1,2}}\s+(?:{_MONTH_WORDS})[а-я]{{0,3}}\b"
@@ -124,6 +126,15 @@ def _worded_money(analysed: Analysed) -> tuple[str, ...]:
 _MULTIPLIER = "коэффициент"
 
 
+def _fractions(text: str) -> tuple[str, ...]:
+    """The fractions a text states as shares, leaving out document numbers («№ 7/15»)."""
+    return tuple(
+        m.group(0)
+        for m in SHARE.finditer(text)
+        if not _NUMBER_SIGN.search(text[max(0, m.start() - 12) : m.start()])
+    )
+
+
 def _coefficients(analysed: Analysed) -> tuple[str, ...]:
     """«коэффициента 2»: a multiplier with its figure, a rate of a kind."""
     out = []
@@ -184,7 +195,7 @@ def computed_profile(text: str) -> SentenceProfile:
         lemmas=frozenset(sequence),
         sequence=sequence,
         percents=tuple(m.group(0) for m in PERCENT.finditer(text)),
-        shares=tuple(m.group(0) for m in SHARE.finditer(text)) + _coefficients(analysed),
+        shares=_fractions(text) + _coefficients(analysed),
         money=tuple(m.group(0) for m in MONEY.finditer(text))
         + tuple(m.group(1) for m in LABELLED_MONEY.finditer(text))
         + _worded_money(analysed),

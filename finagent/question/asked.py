@@ -8,7 +8,8 @@
   names, directly or through a copula («кто главный бухгалтер», «кто является
   поручителем»), asks that role or position, and so does «как зовут» with its object
   («как зовут главного бухгалтера»); a capitalised noun there is a name, not a
-  role («кто Соколов»); a possessor between them is read past («какой у нас лимит»);
+  role («кто Соколов»); a possessor between them is read past («какой у нас лимит»),
+  and so is a clipped scope adjective («какая макс цена»: ``data/clipped_words.yaml``);
   a question word that ends its clause («ОГРН у поставщика какой?», «а ставка по
   кредиту какая?») governs the clause's first common noun in the nominative before it,
   read past a preposition and its object;
@@ -20,6 +21,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import cache
+from importlib import resources
 
 from pydantic import BaseModel
 
@@ -31,6 +34,7 @@ from finagent.language.lemmas import (
     role_in_nominative,
 )
 from finagent.question.tables import SCOPE_ADJECTIVES
+from finagent.yaml_data import load_yaml
 
 _QUESTION_WORDS = frozenset({"какой", "каков", "каковой", "сколько"})
 _REQUESTS = frozenset(
@@ -60,6 +64,14 @@ class AskedAttribute(BaseModel):
     role: bool = False  # asked with «кто»: a role or position («главный бухгалтер»)
 
 
+@cache
+def _clipped_scopes() -> frozenset[str]:
+    """Clipped scope adjectives («макс», «мин»): ``data/clipped_words.yaml``."""
+    path = resources.files("finagent.question").joinpath("data/clipped_words.yaml")
+    table = load_yaml(path.read_text("utf-8")) or {}
+    return frozenset(str(w).lower() for w in table.get("scope_adjectives", ()))
+
+
 def _noun(word: str) -> bool:
     """A noun; a word in Latin letters where the noun stands («какой e-mail», «какой VIN»)
     is a borrowed noun pymorphy3 does not tag."""
@@ -73,6 +85,9 @@ def _head_after(
     verbs that may stand between them besides «быть»."""
     at = start
     while at < min(start + _MAX_GAP, len(words)):
+        if words[at].lower() in _clipped_scopes():  # «какая макс цена»: a scope, clipped
+            at += 1
+            continue
         if _noun(words[at]):
             return at
         if _possessor(words, lemmas, at):  # «какой у нас лимит», «кто у них бухгалтер»
