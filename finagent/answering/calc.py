@@ -36,7 +36,7 @@ from finagent.legal.calc_extract import (
     extract_calc_request,
     told_receipt,
 )
-from finagent.legal.calc_lexicon import document_names, lexicon
+from finagent.legal.calc_lexicon import document_names, lexicon, phrases
 from finagent.legal.calc_llm import LlmReader, llm_calc_request
 from finagent.legal.calc_request import CalcRequest, Missing
 from finagent.legal.calc_text import read_question
@@ -186,8 +186,12 @@ def asks_the_law(req: CalcRequest, question: str) -> bool:
     the period is («Сколько может идти выездная проверка?», «В какой срок надо представить
     документы?») asks what the law says, not a date to compute: the Code answers it, and
     asking back for the day of an event the user never mentioned would not. A question
-    asking the date itself («До какого числа …?») still gets the clarification."""
+    asking the date itself («До какого числа …?», also beside «сколько дней») still gets
+    the clarification."""
     if req.kind != "deadline" or req.missing != ["event_date"] or req.dates:
+        return False
+    text = read_question(question)
+    if any(text.has(p) for p in phrases("asks_day_itself")):
         return False
     typed = build_question(question)
     return typed.answer_type == "period" and not typed.years and not typed.dates

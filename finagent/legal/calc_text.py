@@ -756,7 +756,9 @@ def _mark_asked(text: CalcText) -> None:
             ),
             in_sentence[-1] + 1,
         )
-        if sentence != sentences[-1] and _checks_start(words, in_sentence):
+        if sentence != sentences[-1] and (
+            _checks_start(words, in_sentence) or _checks_calendar(words, in_sentence)
+        ):
             continue  # «Считать от 24 февраля?»: an earlier sentence asks the period
         for start, stop in ((first, end), (in_sentence[0], in_sentence[-1] + 1)):
             named = [i for i in range(start, stop) if i not in range(first, first + size)]
@@ -779,6 +781,16 @@ def _checks_start(words: list[Word], sentence: list[int]) -> bool:
     named = [words[i] for i in sentence if _names(words[i])]
     dated = any(words[i].day is not None for i in sentence)
     return dated and all(w.lemma in word_set("count_verbs") for w in named)
+
+
+def _checks_calendar(words: list[Word], sentence: list[int]) -> bool:
+    """A sentence that names nothing but the calendar («Не сдвигают ли его новогодние
+    каникулы?», «Праздники учитываются?»): it checks how the days count, the period asked
+    is named elsewhere."""
+    named = [words[i] for i in sentence if _names(words[i])]
+    checks = word_set("calendar_checks")
+    calendar = [w for w in named if w.lemma not in word_set("negators")]
+    return bool(calendar) and all(w.lemma in checks for w in calendar)
 
 
 def _later_asked_clauses(

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
-from finagent.legal.calc_lexicon import canonical, document_names, lexicon, word_set
+from finagent.legal.calc_lexicon import canonical, document_names, lexicon, phrases, word_set
 from finagent.legal.calc_request import RoledDate, StatedPeriod
 from finagent.legal.calc_text import CalcText, Word
 from finagent.legal.calendar import CalendarYearError
@@ -91,7 +91,10 @@ def _of_receipt(phrases: Iterable[tuple[str, ...]]) -> bool:
 
 def _extends(row: ProceduralPeriod, unit: Unit) -> bool:
     """An extension in months («продлили до трех месяцев») is of a period in months: it
-    says nothing of a period in days the question asks about (sending the decision)."""
+    says nothing of a period in days the question asks about (sending the decision), nor
+    of a period its norm never extends (the act from the справка after an extended audit)."""
+    if row.fixed:
+        return False
     return (row.unit in _MONTHS_LIKE) == (unit in _MONTHS_LIKE)
 
 
@@ -480,6 +483,15 @@ def _elided_day(text: CalcText, days: list[QuestionDay], noun: str) -> QuestionD
     return found[0] if len({d.day for d in found}) == 1 else None
 
 
+def _kind_unknown(text: CalcText) -> bool:
+    """The question says it does not know what its document is about («пришло требование,
+    там что-то про представление»): the word after the vague pronoun names no row."""
+    lemmas = tuple(w.lemma for w in text.words)
+    return any(
+        lemmas[i : i + len(p)] == p for p in phrases("kind_unknown") for i in range(len(lemmas))
+    )
+
+
 def read_deadline(text: CalcText, days: list[QuestionDay]) -> DeadlineReading:
     """The row (or a stated period), the event's date and the assumptions of a deadline
     question; ``decline`` when the calculator must not answer it."""
@@ -487,6 +499,8 @@ def read_deadline(text: CalcText, days: list[QuestionDay]) -> DeadlineReading:
     # a day told as a kind of calendar day is no event («если 2 ноября рабочая суббота»)
     days = [d for d in days if not told_calendar(text, d)] or days
     rows = find_rows(text, days)
+    if rows and _kind_unknown(text):
+        rows = []  # «там что-то про представление»: which demand it is, is asked back
     if (
         rows
         and not _from_receipt(rows[0])

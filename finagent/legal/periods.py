@@ -42,6 +42,9 @@ class ProceduralPeriod:
     # the article whose text the loaded Code lacks (a row of chapters 10, 19, 20): the
     # period is the article's current edition, and the answer says its text is absent
     absent: str | None = None
+    # the norm provides no extension of this period: an extension the question tells is of
+    # another period (the audit that ended at this row's event), not of this one
+    fixed: bool = False
 
 
 @cache
@@ -65,6 +68,7 @@ def procedural_periods() -> tuple[ProceduralPeriod, ...]:
             mail_receipt_unit=r.get("mail_receipt_unit"),
             mail_receipt_words=r.get("mail_receipt_words"),
             absent=r.get("absent"),
+            fixed=bool(r.get("fixed", False)),
         )
         for r in raw
     )
