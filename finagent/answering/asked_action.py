@@ -91,7 +91,8 @@ def prefer_asked_action(question: Question, ranked: list[Candidate]) -> list[Can
         return ranked
     top = ranked[0]
     values = asked_values(profile(top.sentence), question)
-    if not values or _kept(action, top.sentence, values):
+    # a list item's action is its lead-in's («Авансы уплачиваются …: - за полугодие — …»)
+    if not values or _kept(action, top.ranked_text, values):
         return ranked
 
     def names_asked(candidate: Candidate) -> bool:

@@ -23,7 +23,7 @@ def _figures(lemmas: Iterable[str]) -> frozenset[str]:
     return frozenset(lm for lm in lemmas if lm.isdigit())
 
 
-def _list_of(top: Candidate, ranked: list[Candidate]) -> list[Candidate]:
+def list_of(top: Candidate, ranked: list[Candidate]) -> list[Candidate]:
     """The items of the list ``top`` introduces or belongs to (same passage, same lead-in)."""
     # a long item's later windows («…») repeat its condition: the item counts once
     same = [c for c in ranked if c.chunk is top.chunk and c.context and c.sentence[0] != "…"]
@@ -37,7 +37,7 @@ def prefer_matching_item(question: Question, ranked: list[Candidate]) -> list[Ca
     if not ranked or ranked[0].chunk.source == "user_docs":
         return ranked
     top = ranked[0]
-    items = _list_of(top, ranked)
+    items = list_of(top, ranked)
     if len(items) < 2:
         return ranked
     asked = _figures(question.lemmas)

@@ -66,6 +66,7 @@ from finagent.answering.further_parts import further_parts
 from finagent.answering.general_rule import prefer_general_case, prefer_general_rule
 from finagent.answering.given_value import prefer_given_value
 from finagent.answering.list_items import prefer_matching_item
+from finagent.answering.list_subject import prefer_asked_item
 from finagent.answering.live_offline import notice_follows
 from finagent.answering.output_checks import (
     Problem,
@@ -185,6 +186,7 @@ async def _rank(turn: TurnInput) -> tuple[list[Candidate], float | None]:
         ranked = rank_learned(turn.question, ranked, tax_focus(turn.question))
         ranked = prefer_stated_value(turn.question, ranked)
         ranked = prefer_matching_item(turn.question, ranked)
+        ranked = prefer_asked_item(turn.question, ranked)
         ranked = prefer_general_case(turn.question, ranked)
         ranked = prefer_general_rule(turn.question, ranked)
         ranked = prefer_asked_subject(turn.question, ranked)

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 _NUM = r"\d+(?:\.\d+)*(?:-\d+)?"
 _SUB = r"(?:подп\.|подпункт(?:а|ом|е|ы|ов|ами)?|пп\.)\s*(?P<sub>\d+(?:\.\d+)?)\)?"
 _POINT = r"(?:п\.|пункт(?:а|у|ом|е|ы|ов|ами|ах)?)\s*(?P<point>\d+(?:\.\d+)*(?:-\d+)?)"
-_ARTICLE_WORD = r"(?:ст\.|стать(?:я|и|ей|е|ю|ям|ями|ях))"
+# «ст 119» as typed in a hurry: the abbreviation without its dot, before a number
+_ARTICLE_WORD = r"(?:ст\.|(?<![а-яёa-z])ст(?=\s*\d)|стать(?:я|и|ей|е|ю|ям|ями|ях))"
 # a range of articles is written with a dash and no spaces: «ст. 198–208 ТК РФ»
 _ITEM = rf"{_NUM}(?:[–—]{_NUM})?"
 _ARTICLES = rf"(?P<articles>{_ITEM}(?:\s*(?:,|и)\s*{_ITEM}(?!\s*(?:п\.|пункт)))*)"

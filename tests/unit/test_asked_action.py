@@ -97,3 +97,12 @@ def test_a_list_item_stating_the_asked_date_keeps_its_place() -> None:
 def test_a_sanction_and_a_bound_asked_together_keep_both() -> None:
     question = build_question("Какая неустойка за просрочку оплаты по договору и ограничение?")
     assert "limit" in question.answer_types
+
+
+def test_a_list_items_action_is_its_lead_ins() -> None:
+    # the item names no action: its lead-in's payment is not the asked report
+    item = _candidate("- за полугодие — до 15 июля;", 1, 2.0)
+    item.context = "Сбор уплачивается не позднее 15-го числа месяца, следующего за периодом:"
+    question = build_question("До какого числа подать отчёт по сбору за полугодие?")
+    ranked = prefer_asked_action(question, [item, _candidate(FILED, 2, 1.0)])
+    assert ranked[0].sentence == FILED

@@ -45,3 +45,11 @@ def test_letters_and_rulings() -> None:
         "письме Минфина России от 01.02.2023 № 03-04-05/12345"
     ]
     assert find_documents("какая ставка НДС на хлеб") == []
+
+
+def test_the_article_abbreviation_without_its_dot() -> None:
+    refs = find_references("какой штраф по ст 126 за непредставление сведений")
+    assert [r.article for r in refs] == ["126"]
+    assert [r.article for r in find_references("пени по ст 75.1")] == ["75.1"]
+    # «ст» inside a word or before no number is not an article
+    assert find_references("гост 12 и ст без номера") == []
