@@ -85,6 +85,7 @@ CALC_HOLDOUT_V19 = DATASETS_DIR / "calc_holdout_v19.jsonl"
 CALC_HOLDOUT_V20 = DATASETS_DIR / "calc_holdout_v20.jsonl"
 CALC_HOLDOUT_V21 = DATASETS_DIR / "calc_holdout_v21.jsonl"
 CALC_HOLDOUT_V22 = DATASETS_DIR / "calc_holdout_v22.jsonl"
+CALC_HOLDOUT_V23 = DATASETS_DIR / "calc_holdout_v23.jsonl"
 CALC_DATASETS = [
     CALC_DEV,
     CALC_DEV_EXTRA,
@@ -113,6 +114,7 @@ CALC_DATASETS = [
     CALC_HOLDOUT_V20,
     CALC_HOLDOUT_V21,
     CALC_HOLDOUT_V22,
+    CALC_HOLDOUT_V23,
 ]
 # the evaluation's "today": questions without a year take this year; the responder serves
 # key rates up to this day (the last shipped step holding after its as_of)
