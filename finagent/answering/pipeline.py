@@ -26,7 +26,9 @@ from finagent.answering.abstention import (
     scope_abstention,
 )
 from finagent.answering.asked_action import prefer_asked_action
+from finagent.answering.asked_coverage import prefer_covering
 from finagent.answering.asked_extreme import prefer_asked_condition
+from finagent.answering.asked_qualifier import prefer_asked_qualifier
 from finagent.answering.asked_subject import prefer_asked_subject
 from finagent.answering.card_evidence import CardAnswer, card_answers
 from finagent.answering.card_or_sentence import clause_answers_instead
@@ -68,6 +70,8 @@ from finagent.answering.given_value import prefer_given_value
 from finagent.answering.list_items import prefer_matching_item
 from finagent.answering.list_subject import prefer_asked_item
 from finagent.answering.live_offline import notice_follows
+from finagent.answering.named_object import prefer_named_object
+from finagent.answering.norm_subject import prefer_norm_subject
 from finagent.answering.output_checks import (
     Problem,
     count,
@@ -190,6 +194,9 @@ async def _rank(turn: TurnInput) -> tuple[list[Candidate], float | None]:
         ranked = prefer_general_case(turn.question, ranked)
         ranked = prefer_general_rule(turn.question, ranked)
         ranked = prefer_asked_subject(turn.question, ranked)
+        ranked = prefer_covering(turn.question, ranked)
+        ranked = prefer_asked_qualifier(turn.question, ranked)
+        ranked = prefer_named_object(turn.question, ranked)
         ranked = prefer_named_phrase(turn.question, ranked)
         ranked = prefer_asked_action(turn.question, ranked)
         ranked = prefer_asked_year(turn.question, ranked)
@@ -239,6 +246,10 @@ async def gather_evidence(turn: TurnInput) -> Evidence | dict[str, Any]:
         if _direct(turn) and (extra := norm_candidates(ctx)):
             vector = await question_vector(turn.query, deps.embedder) if deps.embedder else None
             evidence.norms, _ = await rank(turn.query, extra, deps.embedder, vector, turn.question)
+            if knowledge:
+                evidence.ranked, evidence.norms = prefer_norm_subject(
+                    turn.question, evidence.ranked, evidence.norms
+                )
     if knowledge and not live:
         weak = evidence_abstention(
             evidence.best,

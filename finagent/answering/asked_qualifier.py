@@ -1,0 +1,90 @@
+"""The figure of the question's own qualifier, when the Code splits a rule by one.
+
+One point of the Code sets a figure for a case and its neighbour sets another for the
+contrasting case: «…если эти деяния совершены в течение одного налогового периода…» —
+10 000 руб., «…в течение более одного налогового периода…» — 30 000 руб. The learned
+ranker prefers the first point (it shares the rule's words); the question names its case
+(«в нескольких периодах»). The classes of such qualifiers and their phrases are data
+(``data/contrast_qualifiers.yaml``).
+
+When the question names one value of a class and the best candidate (of the Code or the
+knowledge base) names only another, the best candidate within :data:`MARGIN` that names
+the question's value, no other value of the class, and states a value of the asked type
+comes first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from importlib import resources
+
+from finagent.answering.asked_values import states_asked
+from finagent.answering.evidence import Candidate, promoted
+from finagent.answering.sentence_profile import profile
+from finagent.question.model import Question
+from finagent.yaml_data import load_yaml
+
+SOURCES = frozenset({"law", "kb"})
+MARGIN = 5.0  # logit units: a sentence naming the other case is not the asked one
+_FILE = "contrast_qualifiers.yaml"
+Phrases = tuple[tuple[str, tuple[tuple[str, ...], ...]], ...]
+
+
+@cache
+def _classes() -> tuple[Phrases, ...]:
+    text = resources.files("finagent.answering").joinpath("data", _FILE).read_text("utf-8")
+    data = load_yaml(text) or {}
+    return tuple(
+        tuple(
+            (str(value), tuple(tuple(str(p).split()) for p in phrases))
+            for value, phrases in values.items()
+        )
+        for values in data.values()
+    )
+
+
+def _has(sequence: Sequence[str], phrase: tuple[str, ...]) -> list[int]:
+    """The starts of ``phrase`` as a run in ``sequence``."""
+    n = len(phrase)
+    return [i for i in range(len(sequence) - n + 1) if tuple(sequence[i : i + n]) == phrase]
+
+
+def values_named(sequence: Sequence[str], values: Phrases) -> frozenset[str]:
+    """The values of a class the lemma ``sequence`` names; a phrase lying inside a longer
+    phrase of another value («один период» in «более один период») is that value's."""
+    spans: list[tuple[int, int, str]] = []
+    for value, phrases in values:
+        for phrase in phrases:
+            spans += [(i, i + len(phrase), value) for i in _has(sequence, phrase)]
+    kept = {
+        value
+        for start, end, value in spans
+        if not any(s <= start and end <= e and (e - s) > (end - start) for s, e, _ in spans)
+    }
+    return frozenset(kept)
+
+
+def prefer_asked_qualifier(question: Question, ranked: list[Candidate]) -> list[Candidate]:
+    """``ranked`` with the sentence of the question's own case first (see above)."""
+    if question.several or len(ranked) < 2 or ranked[0].chunk.source not in SOURCES:
+        return ranked
+    asked_sequence = profile(question.text).sequence
+    top = ranked[0]
+    top_sequence = profile(top.ranked_text).sequence
+    for values in _classes():
+        asked = values_named(asked_sequence, values)
+        if len(asked) != 1:
+            continue
+        named = values_named(top_sequence, values)
+        if not named or asked <= named:
+            continue
+        for candidate in ranked[1:]:
+            if candidate.score < top.score - MARGIN:
+                break
+            if candidate.chunk.source not in SOURCES or candidate.example:
+                continue
+            own = values_named(profile(candidate.ranked_text).sequence, values)
+            if own == asked and states_asked(profile(candidate.sentence), question):
+                return promoted(ranked, candidate)
+    return ranked
