@@ -4,10 +4,8 @@ A card answers a field question from the sentence its fact came from. When the f
 a kind that cannot state the value the question asks first — a role the question mentions
 while it asks a term («какой гарантийный срок даёт поставщик?») — a clause of the same
 document that states a value of the asked type and names clearly more of the question's
-words answers instead. A field of the asked kind keeps the lead (its facts are typed and
-told apart by the question's qualifiers) unless the question names it by a generic word
-only and the clause names clearly more of the question's own words, in its own wording
-too (synonyms, roots: :func:`finagent.answering.document_sentences.shared_words`).
+words answers instead. A field of the asked kind keeps the lead: its facts are typed and
+told apart by the question's qualifiers, which a clause's word overlap is not.
 """
 
 from __future__ import annotations
@@ -84,20 +82,11 @@ def clause_answers_instead(
     asked = asked_lemmas(question, cards) - naming
     if not asked:
         return False
-    clause = shared_words(asked, profile(text).lemmas)
-    card = max(shared_words(asked, _value_lemmas(v.sentence, v.label)) for v in answer.values)
     if of_kind:
-        # a field named only by a generic word («на какую сумму страховать» — the contract's
-        # sum): the clause naming clearly more of the question's own words («страхует …
-        # на страховую сумму …») states the value asked
-        return _names_the_thing_measured(question, asked, text, answer) or (clause >= card + MARGIN)
+        return _names_the_thing_measured(question, asked, text, answer)
+    clause = shared_words(asked, profile(text).lemmas)
+    card = max(shared_words(asked, profile(q).lemmas) for q in quoted)
     return clause >= card + MARGIN
-
-
-def _value_lemmas(sentence: str, label: str | None) -> frozenset[str]:
-    """A card value's words: its sentence's and its table label's."""
-    lemmas = profile(sentence).lemmas
-    return lemmas | profile(label).lemmas if label else lemmas
 
 
 def _field_asked_by_name(question: Question, key: str) -> bool:
