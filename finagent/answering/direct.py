@@ -39,6 +39,7 @@ from finagent.answering.sentence_profile import profile, shown, values_of
 from finagent.answering.value_phrase import asked_noun, named_shares
 from finagent.language.cues import cue_lemmas, find_cue
 from finagent.language.lemmas import in_genitive, lemma
+from finagent.language.synonyms import by_synonym
 from finagent.language.text import analyse
 from finagent.question.model import Question
 from finagent.question.tables import STOP_LEMMAS, TAXES
@@ -270,8 +271,12 @@ def _asked_clause(question: Question, quote: str) -> str:
     clauses = [c for c in _CLAUSES.split(quote) if c.strip()]
     if len(clauses) < 2 or 2 * sum(bool(_CELL.match(c)) for c in clauses) >= len(clauses):
         return quote  # a table row's «label: value» cells are one item, not clauses
-    topic = frozenset(question.topic) - STOP_LEMMAS
-    scores = [len(topic & profile(c).lemmas) for c in clauses]
+    topic = set(question.topic) - STOP_LEMMAS
+    # a clause names a word itself or by a synonym («на юристов» — «услуг представителя»);
+    # not by a word of its root: «металлический» would name «металлоконструкция»
+    scores = [
+        len(topic & (lemmas := profile(c).lemmas)) + len(by_synonym(topic, lemmas)) for c in clauses
+    ]
     best = max(scores)
     if not best or scores.count(best) == len(clauses):
         return quote

@@ -54,6 +54,7 @@ from finagent.answering.sentence_profile import SentenceProfile, profile, states
 from finagent.cards.model import DocumentCard
 from finagent.cards.sentence_vectors import sentence_key
 from finagent.language.lemmas import adjective_of
+from finagent.language.synonyms import by_synonym
 from finagent.language.text import analyse
 from finagent.question.model import Question
 from finagent.question.tables import STOP_LEMMAS
@@ -367,9 +368,10 @@ def later_part_words(question: Question) -> set[str]:
 
 
 def shared_words(asked: set[str], lemmas: frozenset[str]) -> float:
-    """Asked lemmas the sentence names (itself or by its adjective), and half of those it
-    names by a word of the same root."""
-    hit = asked & lemmas | _adjectives(asked, lemmas)
+    """Asked lemmas the sentence names (itself, by its adjective or by a synonym of
+    :mod:`finagent.language.synonyms`: «на юристов» — «услуг представителя»), and half of
+    those it names by a word of the same root."""
+    hit = asked & lemmas | _adjectives(asked, lemmas) | by_synonym(asked, lemmas)
     return len(hit) + 0.5 * _related(asked - hit, lemmas)
 
 

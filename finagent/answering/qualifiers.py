@@ -5,7 +5,8 @@ and for the whole term, per specification, the advance and the balance. The ques
 qualifiers choose among them: VAT inclusion («с НДС», «в т. ч. НДС» vs «без НДС»,
 «кроме того НДС»), the time basis («в месяц», «в сутки», «за весь срок»), a final figure
 («итого», «в итоге», «к оплате», «остаток»), and the other words and numbers it shares
-with the value's own clause or table label («спецификация № 3», «второй транш»). A value
+with the value's own clause or table label («спецификация № 3», «второй транш»), also in
+the clause's own wording (:mod:`finagent.language.synonyms`). A value
 is read with the words of its own stretch of the clause (between the neighbouring
 amounts), else of its clause, and a table cell with its row and column labels.
 """
@@ -20,6 +21,7 @@ from finagent.cards.model import Fact
 from finagent.language.cues import cue_lemmas, find_cue
 from finagent.language.lemmas import name_like
 from finagent.language.numbers import ORDINALS
+from finagent.language.synonyms import by_root, by_synonym
 from finagent.language.text import analyse
 from finagent.question.model import Question
 from finagent.question.tables import STOP_LEMMAS
@@ -199,14 +201,26 @@ def fit(question: Question, wanted: Qualifiers, context: Context, ignore: set[st
         _final_score(wanted.final, own.final, clause.final),
     ]
     words = {lm for lm in question.lemmas if lm not in STOP_LEMMAS and lm not in ignore}
-    shared = {w for w in words if w.isalnum()} & set(context.clause)
+    words = {w for w in words if w.isalnum()}
+    clause_words = set(context.clause)
+    shared = words & clause_words
+    # the clause's own wording of a question word: a synonym («на юристов» — «услуг
+    # представителя») counts as the word, a word of its root («страховать» — «страховую
+    # сумму») as half of it
+    kin = len(by_synonym(words, clause_words)) + 0.5 * len(
+        by_root(words - by_synonym(words, clause_words), clause_words)
+    )
     # a number the question names («спецификация № 3», «второй этап» — «Этап 2») identifies
     # the object itself
     numbers = {w for w in shared if w.isdigit()} | _ordinals_named(question.lemmas, context.own)
     # a name the question gives («по ЛогистикПро») that a table row holds identifies the
     # row, like a number (the names of the document's own parties are in ``ignore``)
     named = (named_words(question) - ignore) & set(context.row)
-    score = sum(parts) + _SHARED * len(shared - numbers - named) + DECISIVE * len(numbers | named)
+    score = (
+        sum(parts)
+        + _SHARED * (len(shared - numbers - named) + kin)
+        + DECISIVE * len(numbers | named)
+    )
     return Fit(score, any(p < 0 for p in parts))
 
 

@@ -37,9 +37,12 @@ MONEY = re.compile(
     rf"(?:(?:тыс\w*|млн\w*|млрд\w*)\.?\s*)?(?:руб\w*|₽|коп\w*|евро|долл\w*)",
     re.I,
 )
-# a cell a flattened table row labels with its currency: «Кредит (поступление), руб.: 7 536,45»
+# a cell a flattened table row labels with its currency: «Кредит (поступление), руб.: 7 536,45»,
+# «Сумма, руб.: 18 000 000» (whole roubles in thousands' groups)
 LABELLED_MONEY = re.compile(
-    rf"(?:руб\.?|рублей|₽)\)?:{_SPACE}*(\d{{1,3}}(?:{_SPACE}\d{{3}})*,\d{{2}})(?![\d])", re.I
+    rf"(?:руб\.?|рублей|₽)\)?:{_SPACE}*"
+    rf"(\d{{1,3}}(?:{_SPACE}\d{{3}})*,\d{{2}}|\d{{1,3}}(?:{_SPACE}\d{{3}})+)(?![\d,.])",
+    re.I,
 )
 # a share written as a fraction: «1/300 ставки рефинансирования», «2/3 стоимости патента»
 SHARE = re.compile(r"(?<![\d/.])\d{1,2}/\d{1,4}(?![\d/.])")

@@ -1,0 +1,51 @@
+"""Words a question and a document use for one thing: the groups of
+``finagent/language/data/document_synonyms.yaml`` («юрист» — «представитель», «пени» —
+«неустойка») and words of one root («страховать» — «страховую сумму»). A clause that names a
+question's word in its own wording names that word."""
+
+from __future__ import annotations
+
+from collections.abc import Set
+from functools import cache
+from importlib import resources
+
+from finagent.language.cues import cue_lemmas
+from finagent.yaml_data import load_yaml
+
+ROOT = 6  # a shared lemma start this long relates «передоверие» and «передоверить»
+
+
+@cache
+def _groups() -> tuple[frozenset[str], ...]:
+    text = (
+        resources.files("finagent.language")
+        .joinpath("data/document_synonyms.yaml")
+        .read_text("utf-8")
+    )
+    rows = load_yaml(text) or []
+    return tuple(frozenset(lm for word in row for lm in cue_lemmas(str(word))) for row in rows)
+
+
+@cache
+def synonyms(word: str) -> frozenset[str]:
+    """The lemmas the groups give for the lemma ``word``, itself left out."""
+    out: set[str] = set()
+    for group in _groups():
+        if word in group:
+            out |= group
+    return frozenset(out - {word})
+
+
+def same_root(word: str, lemma: str) -> bool:
+    """Two lemmas of one root by their first ``ROOT`` letters («страховать» — «страховой»)."""
+    return len(word) >= ROOT and len(lemma) >= ROOT and word[:ROOT] == lemma[:ROOT]
+
+
+def by_synonym(asked: Set[str], lemmas: Set[str]) -> set[str]:
+    """The asked lemmas the text does not hold but names by a synonym."""
+    return {a for a in asked if a not in lemmas and synonyms(a) & lemmas}
+
+
+def by_root(asked: Set[str], lemmas: Set[str]) -> set[str]:
+    """The asked lemmas the text does not hold but names by a word of the same root."""
+    return {a for a in asked if a not in lemmas and any(same_root(a, lm) for lm in lemmas)}
