@@ -14,7 +14,7 @@ and puts every answerable item whose answer body lacks its ``key_fact`` in one c
 * ``abstained``: the answer declined.
 
 ``--direct`` first answers the dataset on the warm data dir of ``finagent eval direct``
-over the 15 blind dev sets (knowledge base and Tax Code together, as the key fact row of
+over every blind dev set (knowledge base and Tax Code together, as the key fact row of
 that evaluation is measured) and writes RUN.json in the answers JSON's shape.
 
 Usage::
@@ -102,9 +102,16 @@ def items_of(report: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def dev_sets(folder: Path) -> list[Path]:
+    """Every blind dev set of ``folder`` in its number's order (the sets whose documents
+    ``finagent eval direct`` ingests into its data dir)."""
+    paths = folder.glob("direct_dev_blind*.jsonl")
+    return sorted(paths, key=lambda p: int(p.stem.removeprefix("direct_dev_blind") or 0))
+
+
 async def answer_on_direct_dir(dataset: Path, taxcode_dir: Path) -> dict[str, Any]:
     """Answer ``dataset`` as ``finagent eval direct`` does for its key fact row (the data
-    dir of the blind dev sets, which must be warm: this ingests nothing)."""
+    dir of every blind dev set, which must be warm: this ingests nothing)."""
     from dataclasses import replace
 
     from evals.answers.code_units import CodeUnits
@@ -126,9 +133,7 @@ async def answer_on_direct_dir(dataset: Path, taxcode_dir: Path) -> dict[str, An
         demo_docs=REPO / "sample_docs",
         taxcode=files,
     )
-    sets = [
-        load_direct_dataset(DATASETS_DIR / f"direct_dev_blind{n}.jsonl", 1) for n in range(1, 16)
-    ]
+    sets = [load_direct_dataset(path, 1) for path in dev_sets(DATASETS_DIR)]
     embedder = build_cached_embedder(settings)
     folder, warm = data_dir_for(settings.data_dir, _sources(sets, config), embedder.model_id)
     if not warm:

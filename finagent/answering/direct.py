@@ -43,6 +43,7 @@ from finagent.language.synonyms import by_synonym
 from finagent.language.text import analyse
 from finagent.question.model import Question
 from finagent.question.tables import STOP_LEMMAS, TAXES
+from finagent.retrieval.retriever import NORM_ONLY
 
 MAX_VALUES = 3  # a sentence listing more values is quoted, not summed up
 # a quote-only lead adds a second source's sentence this close to the best (logit units)
@@ -482,10 +483,12 @@ def compose_direct(
             lead[0] = f"{lead[0]}; {'; '.join(parts)}."
 
     asked: list[int] = []
+    legs = {str(c.chunk.metadata.get(NORM_ONLY)) for c in norms}
 
     def norm(candidates: list[Candidate], shown: list[str]) -> Candidate | None:
-        # the turn's candidates fill MAX_NORMS quotes as before; one more is the Code-only
-        # search's (retriever.code_extra): the Code point the knowledge base crowded out
+        # the turn's candidates fill MAX_NORMS quotes as before; one more per Code-only
+        # search that brought passages (retriever.code_extra: dense, lexical), each chosen
+        # from all of their passages: the Code point the knowledge base crowded out
         asked.append(1)
         return code_norm(question, candidates, shown, norms, extra_only=len(asked) > MAX_NORMS)
 
@@ -497,6 +500,6 @@ def compose_direct(
         lead=lead or None,
         more=more,
         norm=None if cards else norm,
-        max_norms=MAX_NORMS + 1 if norms else MAX_NORMS,
+        max_norms=MAX_NORMS + len(legs),
         after_lead=after_lead,
     )

@@ -69,6 +69,7 @@ async def kb_passages(deps: Deps, state: AgentState) -> dict[str, Any]:
                 queries[0],
                 chunks,
                 limit=deps.settings.code_dense_extra,
+                lexical=deps.settings.code_lexical_extra,
                 vectors=shared,
                 focus=focus,
             )
@@ -86,7 +87,7 @@ def _quotes_code_extra(deps: Deps) -> bool:
     """Whether the answer may quote the Code-only search's passages: only the offline
     direct composer's «Норма НК РФ» does (an LLM's prompt is left as it was)."""
     settings = deps.settings
-    return bool(settings.code_dense_extra) and (
+    return bool(settings.code_dense_extra or settings.code_lexical_extra) and (
         deps.llm is None and settings.answer_composer == "direct"
     )
 

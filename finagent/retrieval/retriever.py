@@ -34,6 +34,9 @@ LAW = "law"  # the payload source of Tax Code passages
 # the metadata flag of a Code passage only the details' «Норма НК РФ» may quote
 # (:meth:`Retriever.code_extra`)
 NORM_ONLY = "norm_only"
+# its values: the Code-only searches that bring such passages, in the order their
+# passages are added (and quoted, one «Норма НК РФ» each)
+NORM_LEGS: tuple[SearchMode, ...] = ("dense", "sparse")
 DOCS = "docs"
 # collections of every user's chunks: the sparse IDF is counted per user (user_terms.py)
 PER_USER_IDF = frozenset({DOCS})
@@ -320,35 +323,50 @@ class Retriever:
         have: Sequence[Chunk],
         *,
         limit: int,
+        lexical: int = 0,
         vectors: Mapping[str, np.ndarray] | None = None,
         focus: Focus | None = None,
     ) -> list[Chunk]:
         """Up to ``limit`` Tax Code passages of a dense search of the Code alone that
-        ``have`` lacks, best first (a competing tax's chapter is skipped), flagged
+        ``have`` lacks, best first, then up to ``lexical`` of a BM25 search of the Code
+        alone that neither has (a competing tax's chapter is skipped in both), flagged
         :data:`NORM_ONLY` and scored below ``have``'s last (they sort after it).
 
         The fused hybrid search lets the knowledge base's sections fill the places, and a
         Code point the dense model finds first is often not among them: the Code's lexical
-        leg matches the question's everyday words to other points. The details may quote
-        these passages' sentences as «Норма НК РФ»; they never lead the answer."""
-        if limit < 1 or not query.strip():
+        leg matches the question's everyday words to other points. The Code-only BM25
+        search finds what the dense model misses when the question names the point's own
+        rare terms (a term of art, an exact phrase). The details may quote these passages'
+        sentences as «Норма НК РФ»; they never lead the answer."""
+        if (limit < 1 and lexical < 1) or not query.strip():
             return []
-        found = await self._search_batch(
-            collection,
-            [query.strip()],
-            flt=SearchFilter(source=LAW),
-            top_k=limit + len(have),
-            mode="dense",
-            vectors=vectors,
+        wanted = dict(zip(NORM_LEGS, (limit, lexical), strict=True))
+        modes = [m for m in NORM_LEGS if wanted[m] > 0]
+        found = await asyncio.gather(
+            *(
+                self._search_batch(
+                    collection,
+                    [query.strip()],
+                    flt=SearchFilter(source=LAW),
+                    top_k=max(limit, lexical) + len(have) + limit,
+                    mode=mode,
+                    vectors=vectors,
+                )
+                for mode in modes
+            )
         )
         seen = {c.id for c in have}
-        fresh = [
-            c for c in found[0] if c.id not in seen and (focus is None or not focus.demoted(c))
-        ]
+        picked: list[tuple[SearchMode, Chunk]] = []
+        for mode, lists in zip(modes, found, strict=True):
+            fresh = [
+                c for c in lists[0] if c.id not in seen and (focus is None or not focus.demoted(c))
+            ][: wanted[mode]]
+            seen.update(c.id for c in fresh)
+            picked += [(mode, c) for c in fresh]
         floor = min((c.score for c in have), default=1.0) / 2
         return [
-            c.model_copy(update={"score": floor, "metadata": {**c.metadata, NORM_ONLY: True}})
-            for c in fresh[:limit]
+            c.model_copy(update={"score": floor, "metadata": {**c.metadata, NORM_ONLY: mode}})
+            for mode, c in picked
         ]
 
     async def search_many(

@@ -1,4 +1,4 @@
-"""The Code-only dense search's passages: quoted only as «Норма НК РФ», never leading."""
+"""The Code-only searches' passages: quoted only as «Норма НК РФ», never leading."""
 
 from __future__ import annotations
 
@@ -36,7 +36,18 @@ EXTRA = Chunk(
     text=CODE_RULE,
     source="law",
     score=0.01,
-    metadata={"unit_id": "nk1.art89.p6.1", "citation": "п. 6.1 ст. 89 НК РФ", NORM_ONLY: True},
+    metadata={"unit_id": "nk1.art89.p6.1", "citation": "п. 6.1 ст. 89 НК РФ", NORM_ONLY: "dense"},
+)
+
+
+# a made-up term-of-art point the dense model ranks low and BM25 finds by its rare words
+CODE_TERM = "Срок камеральной проверки уточненной декларации составляет три месяца."
+LEXICAL = Chunk(
+    id="art88.p2#0",
+    text=CODE_TERM,
+    source="law",
+    score=0.01,
+    metadata={"unit_id": "nk1.art88.p2", "citation": "п. 2 ст. 88 НК РФ", NORM_ONLY: "sparse"},
 )
 
 
@@ -63,10 +74,51 @@ def test_the_code_search_adds_passages_the_results_lack_flagged_and_after_them()
     vectors = {QUESTION: np.zeros(4, dtype=np.float32)}
     found = asyncio.run(retriever.code_extra("kb", QUESTION, [KB, LAW], limit=2, vectors=vectors))
     assert [c.id for c in found] == ["art89.p6.1#0"]  # the one the results hold is skipped
-    assert found[0].metadata[NORM_ONLY] is True and found[0].score < LAW.score
+    assert found[0].metadata[NORM_ONLY] == "dense" and found[0].score < LAW.score
     asked = index.asked[0]
     assert asked.mode == "dense" and asked.filter == SearchFilter(source="law")
     assert asyncio.run(retriever.code_extra("kb", QUESTION, [KB], limit=0)) == []
+
+
+class _ModeIndex(_Index):
+    """Other hits for each search mode."""
+
+    def __init__(self, by_mode: dict[str, list[tuple[str, float, dict[str, Any]]]]) -> None:
+        super().__init__([])
+        self.by_mode = by_mode
+
+    async def search(self, collection: str, query: SearchQuery) -> list[SearchHit]:
+        self.asked.append(query)
+        return [SearchHit(cid, s, payload) for cid, s, payload in self.by_mode[query.mode]]
+
+
+def test_the_lexical_search_adds_passages_neither_the_results_nor_the_dense_one_hold() -> None:
+    law = {"source": "law"}
+    index = _ModeIndex(
+        {
+            "dense": [("a#0", 0.9, {**law, "text": "A"}), ("b#0", 0.8, {**law, "text": "B"})],
+            "sparse": [
+                ("art89.p6#0", 9.0, {**law, "text": CODE_OTHER}),
+                ("b#0", 8.0, {**law, "text": "B"}),
+                ("c#0", 7.0, {**law, "text": "C"}),
+                ("d#0", 6.0, {**law, "text": "D"}),
+            ],
+        }
+    )
+    retriever = Retriever(index, embedder=None, bm25=RussianBm25(), settings=Settings())  # type: ignore[arg-type]
+    vectors = {QUESTION: np.zeros(4, dtype=np.float32)}
+    found = asyncio.run(
+        retriever.code_extra("kb", QUESTION, [KB, LAW], limit=2, lexical=1, vectors=vectors)
+    )
+    assert [(c.id, c.metadata[NORM_ONLY]) for c in found] == [
+        ("a#0", "dense"),
+        ("b#0", "dense"),
+        ("c#0", "sparse"),  # the results' and the dense search's passages are skipped
+    ]
+    assert {q.mode for q in index.asked} == {"dense", "sparse"}
+    assert all(q.filter == SearchFilter(source="law") for q in index.asked)
+    only = asyncio.run(retriever.code_extra("kb", QUESTION, [KB], limit=0, lexical=1))
+    assert [c.id for c in only] == ["art89.p6#0"]
 
 
 def test_flagged_passages_are_no_candidates_of_the_lead_and_no_evidence() -> None:
@@ -97,3 +149,18 @@ def test_the_turns_candidates_go_first_and_the_code_search_fills_one_more_quote(
     assert f"**{CODE_NORM}, п. 6.1 ст. 89 НК РФ**: «{CODE_RULE}» [3]" in details
     without = compose_direct(question, ctx, _ranked(), [])
     assert CODE_RULE not in without
+
+
+def test_each_code_search_that_brought_passages_adds_one_quote() -> None:
+    question = build_question("Сколько длится камеральная проверка уточненной декларации?")
+    extra = [
+        Candidate(EXTRA, 3, CODE_RULE, 9, 0, score=0.5),
+        Candidate(LEXICAL, 4, CODE_TERM, 10, 0, score=0.4),
+    ]
+    ctx = build_context([KB, LAW, EXTRA, LEXICAL], [], 10_000)
+    details = compose_direct(question, ctx, _ranked(), [], norms=extra).split(
+        "## Подробный анализ"
+    )[1]
+    assert f"«{CODE_TERM}» [4]" in details and f"«{CODE_RULE}» [3]" in details
+    dense_only = compose_direct(question, ctx, _ranked(), [], norms=extra[:1])
+    assert CODE_TERM not in dense_only
