@@ -62,6 +62,7 @@ from finagent.cards.model import DocumentCard
 from finagent.language.cues import cue_lemmas, find_cue
 from finagent.language.dates import dates_in, months_in, years_in
 from finagent.language.form_codes import is_form_code
+from finagent.language.glossary import expanded_compound
 from finagent.language.lemmas import (
     can_be,
     compound_forms,
@@ -279,6 +280,8 @@ def _synonyms(attribute: AskedAttribute) -> list[tuple[str, ...]]:
     for group in _synonym_groups():
         if (attribute.head,) in group:
             phrases.extend(group)
+    # a clipped compound («матпомощь», «госномер») is named by its full words
+    phrases.extend(expanded_compound(attribute.head))
     return phrases
 
 
