@@ -59,20 +59,31 @@ def clipped_prefixes() -> dict[str, frozenset[str]]:
     return {prefix: frozenset(adjectives) for prefix, adjectives in found.items()}
 
 
+def clipped_compound(word: str) -> list[tuple[str, ...]]:
+    """The lemma phrases of a clipped prefix the glossary teaches before a known noun, in
+    a word the dictionary does not know («госномер» — «государственный номер»,
+    «соцвыплата» — «социальная выплата»); empty for a known word («доплата»)."""
+    folded = lemma(word)
+    if known_word(folded):
+        return []
+    return [
+        (adjective, lemma(rest))
+        for prefix, adjectives in clipped_prefixes().items()
+        if folded.startswith(prefix)
+        and len(rest := folded[len(prefix) :]) >= _MIN_REST
+        and known_noun(rest)
+        for adjective in sorted(adjectives)
+    ]
+
+
 def expanded_compound(word: str) -> list[tuple[str, ...]]:
     """The lemma phrases a clipped compound stands for: a glossary cue's term
-    («матпомощь» — «материальная помощь»), or a clipped prefix the glossary teaches
-    before a known noun in a word the dictionary does not know («госномер» —
-    «государственный номер», «соцвыплата» — «социальная выплата»); empty otherwise."""
+    («матпомощь» — «материальная помощь») or a clipped prefix before a known noun
+    (``clipped_compound``); empty otherwise."""
     folded = lemma(word)
     phrases = [
         tuple(lemma(t.text) for t in tokenize(term) if t.text.isalpha())
         for cues, term in glossary()
         if folded in {lemma(cue) for cue in cues if " " not in cue}
     ]
-    # a word the dictionary knows is not clipped («доплата», «профсоюз»)
-    for prefix, adjectives in () if known_word(folded) else clipped_prefixes().items():
-        rest = folded[len(prefix) :]
-        if folded.startswith(prefix) and len(rest) >= _MIN_REST and known_noun(rest):
-            phrases += [(adjective, lemma(rest)) for adjective in sorted(adjectives)]
-    return list(dict.fromkeys(phrases))
+    return list(dict.fromkeys([*phrases, *clipped_compound(word)]))

@@ -682,3 +682,8 @@ def test_a_clipped_compound_is_named_by_its_full_words() -> None:
     assert _abstains("какая соцвыплата к отпуску?", [order]) is None
     # a compound the passage does not name is still declined
     assert _abstains("какая соцвыплата к отпуску?", [ACT]) == "attribute"
+
+
+def test_money_on_an_account_asked_now_is_its_balance() -> None:
+    question = "Сколько сейчас денег на счёте в Зенит-Банке?"
+    assert _abstains(question, [STATEMENT]) == "date"
