@@ -11,16 +11,23 @@ Three checks, cheapest first:
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from finagent.answering import messages
+from finagent.cards.model import DocumentCard
 from finagent.language.cues import find_cue
 from finagent.language.text import analyse
 from finagent.legal.catalog import LawCatalog
 from finagent.legal.jurisdiction import foreign_country
 from finagent.legal.references import CODE_PATTERNS, find_documents, find_references
 from finagent.legal.taxes import RATE_ARTICLE_TITLE, asks_figure, asks_rate, taxes_named
-from finagent.question.requests import asks_choice, asks_invention, asks_outside
+from finagent.question.requests import (
+    asks_choice,
+    asks_invention,
+    asks_outside,
+    asks_task_outside,
+)
 from finagent.retrieval.legal_units import code_name
 from finagent.state import Chunk
 
@@ -71,7 +78,7 @@ _RULING = re.compile(
 class Abstention:
     """Why the agent will not answer: a short reason and what exactly is missing."""
 
-    kind: str  # jurisdiction | code | article | document | evidence | year
+    kind: str  # jurisdiction | code | article | document | evidence | year | condition
     reason: str
     missing: str
 
@@ -110,6 +117,16 @@ def request_abstention(query: str) -> Abstention | None:
     if asks_choice(query):
         return Abstention("request", messages.ABSTAIN_ADVICE, messages.ABSTAIN_ADVICE_MISSING)
     if asks_outside(query):
+        return Abstention("request", messages.ABSTAIN_OUTSIDE, messages.ABSTAIN_OUTSIDE_MISSING)
+    return None
+
+
+def task_abstention(query: str, cards: Sequence[DocumentCard] = ()) -> Abstention | None:
+    """An abstention for a message taken for small talk that asks for a task of another
+    domain (``finagent.question.requests.asks_task_outside``); the user's document cards
+    lend their words as anchors."""
+    vocabulary = frozenset(word for card in cards for word in card.vocabulary)
+    if asks_task_outside(query, vocabulary):
         return Abstention("request", messages.ABSTAIN_OUTSIDE, messages.ABSTAIN_OUTSIDE_MISSING)
     return None
 

@@ -62,6 +62,7 @@ from finagent.cards.model import DocumentCard
 from finagent.language.cues import cue_lemmas, find_cue
 from finagent.language.dates import dates_in, months_in, years_in
 from finagent.language.form_codes import is_form_code
+from finagent.language.glossary import expanded_compound
 from finagent.language.lemmas import (
     can_be,
     compound_forms,
@@ -108,6 +109,9 @@ _YEAR = re.compile(r"(?<![\d.,])(?:19|20)\d{2}(?![\d,])")
 # «сейчас» / «на сегодня», only a source dated today states it
 _BALANCES = frozenset("остаток сальдо задолженность долг переплата недоимка баланс".split())
 _NOW = frozenset({"сейчас", "сегодня", "сегодняшний", "текущий", "нынешний"})
+# «сколько сейчас денег на счёте»: money held on an account or in a till is its balance
+_MONEY = frozenset({"деньга", "деньги", "средство"})
+_HELD = frozenset({"счёт", "счет", "касса"})
 # «сколько мы должны X»: «должны» (pymorphy3: the short adjective «должный») without an
 # infinitive after it asks a debt; «должны заплатить» asks an obligation, not a balance
 _OWE = "должный"
@@ -279,6 +283,8 @@ def _synonyms(attribute: AskedAttribute) -> list[tuple[str, ...]]:
     for group in _synonym_groups():
         if (attribute.head,) in group:
             phrases.extend(group)
+    # a clipped compound («матпомощь», «госномер») is named by its full words
+    phrases.extend(expanded_compound(attribute.head))
     return phrases
 
 
@@ -551,7 +557,9 @@ def _now(question: Question) -> bool:
 
 def _balance_now(question: Question) -> bool:
     """The state of an account or of settlements asked «сейчас» / «на сегодняшний день»."""
-    return _now(question) and (bool(_BALANCES & set(question.topic)) or _owes(question))
+    lemmas = set(question.lemmas)
+    held = bool(_MONEY & lemmas) and bool(_HELD & lemmas)
+    return _now(question) and (bool(_BALANCES & set(question.topic)) or _owes(question) or held)
 
 
 def _price_now(question: Question) -> bool:

@@ -24,6 +24,7 @@ from finagent.answering.abstention import (
     evidence_abstention,
     request_abstention,
     scope_abstention,
+    task_abstention,
 )
 from finagent.answering.asked_action import prefer_asked_action
 from finagent.answering.asked_coverage import prefer_covering
@@ -33,6 +34,7 @@ from finagent.answering.asked_subject import prefer_asked_subject
 from finagent.answering.card_evidence import CardAnswer, card_answers
 from finagent.answering.card_or_sentence import clause_answers_instead
 from finagent.answering.code_over_kb import prefer_cited_article, prefer_code_point
+from finagent.answering.condition_terms import condition_abstention
 from finagent.answering.context import AnswerContext
 from finagent.answering.coverage import coverage_abstention
 from finagent.answering.cut_sentences import prefer_window
@@ -439,7 +441,7 @@ async def answer_turn(turn: TurnInput, generate: Generate | None = None) -> dict
     only_smalltalk = decision.intents == ["smalltalk"]
     if only_smalltalk and not turn.history:
         # «температура 38, что выпить?» reads as small talk: another domain is declined
-        request = request_abstention(turn.query)
+        request = request_abstention(turn.query) or task_abstention(turn.query, turn.cards)
         if request is not None:
             return abstention_update(request, None)
     if ctx.notices and not ctx.chunks and not ctx.external and not only_smalltalk:
@@ -475,6 +477,12 @@ async def answer_turn(turn: TurnInput, generate: Generate | None = None) -> dict
         )
         if uncovered is not None:  # a live source that failed says so first, as above
             return _live_notice(ctx) or abstention_update(uncovered, evidence.best)
+        documents = decision.scenario in DOCUMENT_SCENARIOS
+        # the sentences the answer would quote: the card values', else the best ranked one
+        quoted = _card_sentences(evidence) or [c.sentence for c in evidence.ranked[:1]]
+        lacking = condition_abstention(turn.query, quoted, ctx.chunks) if documents else None
+        if lacking is not None:
+            return _live_notice(ctx) or abstention_update(lacking, evidence.best)
     if deps.llm is None or generate is None:
         return await _offline(turn, evidence, only_smalltalk)
 

@@ -12,7 +12,7 @@ from importlib import resources
 from razdel import tokenize
 
 from finagent.language.cues import has_any
-from finagent.language.lemmas import lemma
+from finagent.language.lemmas import known_noun, known_word, lemma
 from finagent.yaml_data import load_yaml
 
 
@@ -29,3 +29,61 @@ def glossary_terms(question: str) -> list[str]:
     налоговая проверка»)."""
     lemmas = [lemma(t.text) for t in tokenize(question)]
     return [term for cues, term in glossary() if has_any(lemmas, cues)]
+
+
+_MIN_REST = 3  # letters of the noun after a clipped prefix: «гос|номер», «мат|помощь»
+
+
+@cache
+def clipped_prefixes() -> dict[str, frozenset[str]]:
+    """Clipped adjectives the glossary's own compounds teach, by prefix: «матпомощь» is
+    «материальная помощь», so «мат» stands for «материальный»; «госпошлина» teaches
+    «гос» — «государственный». A one-word cue is such a compound when it begins with the
+    beginning of its term's first word and the rest of it is the lemma of a later word."""
+    found: dict[str, set[str]] = {}
+    for cues, term in glossary():
+        words = [lemma(t.text) for t in tokenize(term) if t.text.isalpha()]
+        if len(words) < 2:
+            continue
+        for cue in cues:
+            folded = cue.lower()
+            if " " in folded or "-" in folded:
+                continue
+            shared = next(
+                (i for i, (a, b) in enumerate(zip(folded, words[0], strict=False)) if a != b),
+                0,
+            )
+            rest = folded[shared:]
+            if shared >= 2 and len(rest) >= _MIN_REST and lemma(rest) in words[1:]:
+                found.setdefault(folded[:shared], set()).add(words[0])
+    return {prefix: frozenset(adjectives) for prefix, adjectives in found.items()}
+
+
+def clipped_compound(word: str) -> list[tuple[str, ...]]:
+    """The lemma phrases of a clipped prefix the glossary teaches before a known noun, in
+    a word the dictionary does not know («госномер» — «государственный номер»,
+    «соцвыплата» — «социальная выплата»); empty for a known word («доплата»)."""
+    folded = lemma(word)
+    if known_word(folded):
+        return []
+    return [
+        (adjective, lemma(rest))
+        for prefix, adjectives in clipped_prefixes().items()
+        if folded.startswith(prefix)
+        and len(rest := folded[len(prefix) :]) >= _MIN_REST
+        and known_noun(rest)
+        for adjective in sorted(adjectives)
+    ]
+
+
+def expanded_compound(word: str) -> list[tuple[str, ...]]:
+    """The lemma phrases a clipped compound stands for: a glossary cue's term
+    («матпомощь» — «материальная помощь») or a clipped prefix before a known noun
+    (``clipped_compound``); empty otherwise."""
+    folded = lemma(word)
+    phrases = [
+        tuple(lemma(t.text) for t in tokenize(term) if t.text.isalpha())
+        for cues, term in glossary()
+        if folded in {lemma(cue) for cue in cues if " " not in cue}
+    ]
+    return list(dict.fromkeys([*phrases, *clipped_compound(word)]))

@@ -354,6 +354,21 @@ def part_of_speech(word: str) -> str | None:
 
 
 @lru_cache(maxsize=50_000)
+def known_word(word: str) -> bool:
+    """Whether the dictionary knows the word as written (not a guess from its ending)."""
+    return bool(_analyzer().word_is_known(fold(word)))
+
+
+@lru_cache(maxsize=50_000)
+def known_noun(word: str) -> bool:
+    """A noun the dictionary knows as written («номер», «помощь»), not a guess from its
+    ending."""
+    folded = fold(word)
+    analyzer = _analyzer()
+    return analyzer.word_is_known(folded) and analyzer.parse(folded)[0].tag.POS == "NOUN"
+
+
+@lru_cache(maxsize=50_000)
 def genitive(word: str) -> bool:
     """Whether the most probable reading is in the genitive: «(вес) груза», «(фонд) оплаты»."""
     folded = fold(word)

@@ -16,6 +16,11 @@ verb), not from phrasings:
   such term at all («посоветуйте стоматолога»: whatever it names); «амортизация ноутбука»
   stays in the domain, and so does a glossary cue («посоветуйте, что делать с камералкой»).
 
+- *A task of another domain*: what the router took for small talk but asks the agent to
+  do something (a verb in the imperative with a noun: «помоги написать поздравление»,
+  «составь меню на неделю») with no such anchor and not about the agent itself («расскажи
+  о себе»): no source of the agent's grounds it, whatever the task names.
+
 The word lists are data: ``finagent/question/data/requests.yaml``.
 """
 
@@ -25,7 +30,7 @@ from functools import cache
 from importlib import resources
 
 from finagent.language.glossary import glossary_terms
-from finagent.language.lemmas import can_be
+from finagent.language.lemmas import can_be, part_of_speech
 from finagent.language.text import analyse
 from finagent.yaml_data import load_yaml
 
@@ -71,3 +76,31 @@ def asks_outside(text: str) -> bool:
     if any(lemma.startswith(anchors) for lemma in lemmas):
         return False
     return not glossary_terms(text)
+
+
+def _anchored(lemmas: list[str], text: str) -> bool:
+    """A lemma of a tax, money, accounting or document term, or a glossary cue."""
+    anchors = (*_words("tax_stems"), *_words("anchor_stems"))
+    return any(lemma.startswith(anchors) for lemma in lemmas) or bool(glossary_terms(text))
+
+
+def asks_task_outside(text: str, vocabulary: frozenset[str] = frozenset()) -> bool:
+    """A message taken for small talk that asks for a task outside the domain («помоги
+    написать поздравление коллективу»): an imperative verb and a noun, no anchor of the
+    domain or of the user's documents (``vocabulary``: their cards' lemmas), and no word
+    addressing the agent itself."""
+    task = False
+    lemmas: list[str] = []
+    for sentence in analyse(text).sentences:
+        words = [t.text for t in sentence.tokens]
+        lemmas += sentence.lemmas
+        verbs = [w for w in words if part_of_speech(w) == "VERB" and can_be(w, "impr")]
+        nouns = [
+            lm
+            for w, lm in zip(words, sentence.lemmas, strict=False)
+            if part_of_speech(w) == "NOUN" and not can_be(w, "impr")
+        ]
+        task = task or bool(verbs and nouns)
+    if not task or set(_words("addressee")) & set(lemmas):
+        return False
+    return not _anchored(lemmas, text) and not vocabulary & set(lemmas)

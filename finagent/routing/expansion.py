@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from finagent.language.glossary import glossary_terms
+from finagent.language.glossary import clipped_compound, glossary_terms
 from finagent.language.lemmas import lemma
 from finagent.legal.taxes import compound_tax_names
 
@@ -87,6 +87,11 @@ def expand_query(question: str) -> list[str]:
         if re.search(pattern, lowered) and _GUARDS.get(term, _always)(lowered)
     ]
     terms += glossary_terms(original)
+    # «госномер» -> «государственный номер»: a clipped prefix the glossary teaches (its
+    # own cues are among ``glossary_terms`` already)
+    terms += [
+        " ".join(phrase) for word in _WORD.findall(lowered) for phrase in clipped_compound(word)
+    ]
     terms += compound_tax_names(original)  # «турналог» -> «туристический налог»
     if not terms:
         return [original]

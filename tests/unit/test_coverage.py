@@ -667,3 +667,23 @@ def test_a_sum_paid_that_only_a_demand_and_a_term_speak_of_is_declined() -> None
         "Выписка",
     )
     assert _abstains(question, [demand, row]) is None
+
+
+def test_a_word_for_money_is_not_a_missing_attribute() -> None:
+    # «сколько денег», «сколько средств» ask the sum, whatever the document calls it
+    loan = _doc("Займодавец передаёт Заёмщику заём в размере 900 000 руб.", "Договор займа")
+    assert _abstains("сколько денег даёт займодавец по договору займа?", [loan]) is None
+    assert _abstains("сколько средств передаётся по договору займа?", [loan]) is None
+
+
+def test_a_clipped_compound_is_named_by_its_full_words() -> None:
+    # «соцвыплата» is «социальная выплата» (the glossary teaches «соц-» by «соцвычет»)
+    order = _doc("Работнику назначается социальная выплата к отпуску — 12 000 руб.", "Положение")
+    assert _abstains("какая соцвыплата к отпуску?", [order]) is None
+    # a compound the passage does not name is still declined
+    assert _abstains("какая соцвыплата к отпуску?", [ACT]) == "attribute"
+
+
+def test_money_on_an_account_asked_now_is_its_balance() -> None:
+    question = "Сколько сейчас денег на счёте в Зенит-Банке?"
+    assert _abstains(question, [STATEMENT]) == "date"

@@ -12,7 +12,12 @@ from pathlib import Path
 import pytest
 
 from finagent.language.cues import cue_lemmas
-from finagent.language.glossary import glossary, glossary_terms
+from finagent.language.glossary import (
+    clipped_prefixes,
+    expanded_compound,
+    glossary,
+    glossary_terms,
+)
 from finagent.language.lemmas import lemma
 from finagent.routing.expansion import expand_query
 from tests.conftest import skip_without_tax_code
@@ -100,3 +105,19 @@ def test_everyday_words_reach_the_codes_terms(question: str, term: str) -> None:
 )
 def test_the_codes_own_words_get_no_other_term(question: str, terms: list[str]) -> None:
     assert glossary_terms(question) == terms
+
+
+def test_clipped_prefixes_are_taught_by_the_glossarys_compounds() -> None:
+    prefixes = clipped_prefixes()
+    assert "социальный" in prefixes["соц"]
+    assert "государственный" in prefixes["гос"]
+    assert ("государственный", "номер") in expanded_compound("госномер")
+    assert ("социальный", "выплата") in expanded_compound("соцвыплаты")
+    # a word the dictionary knows is not clipped, nor an unknown word of no such prefix
+    assert expanded_compound("доплата") == []
+    assert expanded_compound("профсоюз") == []
+    assert expanded_compound("пусконаладка") == []
+
+
+def test_a_clipped_compound_reaches_retrieval_in_full_words() -> None:
+    assert "государственный номер" in expand_query("какой госномер у погрузчика?")[-1]

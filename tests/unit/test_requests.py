@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from finagent.answering.abstention import request_abstention
-from finagent.question.requests import asks_choice, asks_invention, asks_outside
+from finagent.answering.abstention import request_abstention, task_abstention
+from finagent.question.requests import (
+    asks_choice,
+    asks_invention,
+    asks_outside,
+    asks_task_outside,
+)
 
 
 @pytest.mark.parametrize(
@@ -79,3 +84,27 @@ def test_a_question_of_another_domain_names_no_finance_term(question: str, outsi
 def test_another_domain_is_declined_as_such() -> None:
     found = request_abstention("Посоветуйте хорошие наушники")
     assert found is not None and "вне налогов" in found.reason
+
+
+@pytest.mark.parametrize(
+    ("message", "outside"),
+    [
+        ("составь план тренировок на месяц", True),
+        ("подскажи рецепт пирога", True),
+        ("переведи письмо на немецкий", True),
+        ("расскажи о себе", False),  # about the agent
+        ("что ты умеешь", False),
+        ("добрый день!", False),
+        ("помоги мне", False),  # no task named yet
+        ("помогите рассчитать больничные", False),  # a glossary cue
+        ("напиши письмо поставщику о просрочке оплаты", False),  # an anchor
+    ],
+)
+def test_a_task_of_another_domain_is_a_request_with_no_anchor(message: str, outside: bool) -> None:
+    assert asks_task_outside(message) is outside
+
+
+def test_a_word_of_the_users_documents_anchors_a_task() -> None:
+    assert asks_task_outside("составь график смен склада")
+    assert not asks_task_outside("составь график смен склада", frozenset({"склад"}))
+    assert task_abstention("переведи письмо на немецкий") is not None
