@@ -13,6 +13,7 @@ from finagent.question.build import build_question
 from finagent.routing.distinctive import vocabulary_hits
 from finagent.routing.named_documents import named_documents
 from finagent.routing.router import cards_decision
+from finagent.routing.rules import rule_decision
 
 MANDATE = """Договор поручения № ПР-11/2026
 
@@ -93,3 +94,18 @@ def test_one_users_vocabulary_never_reaches_another(cards: list[DocumentCard]) -
     other = [build_card("credit", "credit", CREDIT)]
     assert not vocabulary_hits("до какого числа вносить задаток за экскаватор?", other).best()
     assert vocabulary_hits("до какого числа вносить задаток за экскаватор?", cards).best()
+
+
+def test_a_live_source_chosen_by_a_rule_stands() -> None:
+    """Words of a held document do not take a question a rule sends to a live source."""
+    weekly = "\n3.2. Цена действует две недели с даты заявки и составляет 1 450 рублей за тонну.\n"
+    cards = [
+        build_card("supply", "supply", SUPPLY + weekly),
+        build_card("credit", "credit", CREDIT),
+    ]
+    question = "какая ключевая ставка будет действовать на следующей неделе?"
+    named = named_documents(build_question(question, cards=cards), cards)
+    assert named.vocabulary  # «неделя»: a word of the supply contract's value sentence
+    ruled = rule_decision(question, None)
+    decision = cards_decision(question, named, ruled, None)
+    assert decision is None or decision.rule != "cards_distinctive"
