@@ -515,6 +515,19 @@ def content_word(word: str) -> bool:
     return _analyzer().parse(folded)[0].tag.POS in _CONTENT
 
 
+def noun(word: str) -> bool:
+    """A noun («задаток», «торгах»): a thing a text is about."""
+    return _analyzer().parse(fold(word))[0].tag.POS == "NOUN"
+
+
+_VERBAL = frozenset({"VERB", "INFN", "PRTF", "PRTS", "GRND"})
+
+
+def verb_like(word: str) -> bool:
+    """A verb, a participle or a gerund («голосовал», «поверенному»): an act a text speaks of."""
+    return _analyzer().parse(fold(word))[0].tag.POS in _VERBAL
+
+
 _ADJECTIVE_STEM = 4  # a noun's stem this long makes an adjective of it («касс» — «кассовый»)
 _VOWELS = frozenset("аеёиоуыэюяь")
 

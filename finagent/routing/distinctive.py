@@ -17,19 +17,31 @@ company is everywhere and names none of them). Such a name is kept apart
 (``Distinctive.everywhere``): it names no one document, but the user's own affairs («какая
 кадастровая стоимость здания на Промышленной, 12?» of a user whose every document has
 that address).
+
+Beside them, the question's *vocabulary hits* (``vocabulary_hits``): the words a user's
+document holds that the Tax Code and the knowledge base seldom use (in at most
+``VOCABULARY_UNITS`` units, a lemma's IDF against those corpora), counted per document.
+A question that names a document only by what the document speaks of («задаток по
+станку на торгах», «по гранту»), not by its kind, title or party, hits one document with
+several of them, or with one the law all but never uses (``RARE_UNITS``).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from finagent.cards.model import DocumentCard
-from finagent.language.lemmas import content_word, lemma, name_like, word_parts
+from finagent.language.glossary import kind_abbreviations
+from finagent.language.lemmas import content_word, lemma, name_like, noun, verb_like, word_parts
 from finagent.language.text import analyse
 from finagent.routing.corpus_lemmas import corpus_lemmas
 
 RARE_UNITS = 2  # of about 400 articles
+VOCABULARY_UNITS = 15  # a word of at most this many units of about 400 (IDF >= 3.2)
+_STATED_BY = 2  # a word the value sentences of more of the user's documents use names none
 _MIN_LETTERS = 4
 
 
@@ -40,6 +52,120 @@ class Distinctive:
     document_ids: list[str] = field(default_factory=list)
     # names the law never uses as names and most of the user's documents use
     everywhere: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class VocabularyHits:
+    """Per user document, the question's words it holds that the law seldom uses."""
+
+    by_document: dict[str, list[str]] = field(default_factory=dict)
+    # the hits that are nouns or words of a document's title: what a document is about
+    nouns: frozenset[str] = frozenset()
+    # the hits the law uses in at most ``RARE_UNITS`` units, held by one document
+    rarest: list[str] = field(default_factory=list)
+
+    def best(self) -> list[str]:
+        """The one document with the most hits (none on a tie or without a hit)."""
+        ranked = sorted(self.by_document.items(), key=lambda kv: len(kv[1]), reverse=True)
+        if not ranked or (len(ranked) > 1 and len(ranked[1][1]) == len(ranked[0][1])):
+            return []
+        return [ranked[0][0]]
+
+    def strong(self, asks_value: bool, of_law: bool) -> bool:
+        """Two hits in the one best document, one of them a noun or a title word; or one
+        hit the law all but never uses in a question that asks a value («сколько», «до
+        какого числа», «кто») and is not the law's (``of_law``: it names a tax, or gives a
+        sum or period of its own to reckon from: «долг просрочен на 60 дней — …»)."""
+        best = self.best()
+        terms = self.by_document[best[0]] if best else []
+        if len(terms) >= 2 and self.nouns & set(terms):
+            return True
+        return asks_value and not of_law and bool(self.rarest)
+
+
+def vocabulary_hits(text: str, cards: Sequence[DocumentCard]) -> VocabularyHits:
+    """The question's content lemmas that some (not most) of the user's documents hold and
+    the Tax Code and the knowledge base use in at most ``VOCABULARY_UNITS`` units."""
+    corpus = corpus_lemmas()
+    most = max(1, len(cards) // 2)
+    by_document: dict[str, list[str]] = {}
+    rarest: list[str] = []
+    nouns: set[str] = set()
+    seen: set[str] = set()
+    for sentence in analyse(text).sentences:
+        for token in sentence.tokens:
+            for doc_id, words in _abbreviated_kind(token.text, cards).items():
+                by_document.setdefault(doc_id, []).extend(w for w in words if w not in seen)
+                nouns.update(words)
+                seen.update(words)
+            if sum(ch.isalpha() for ch in token.text) < _MIN_LETTERS:
+                continue
+            for part in word_parts(token.text):
+                term = token.lemma if part == token.text else lemma(part)
+                if len(term) < _MIN_LETTERS or term in seen:
+                    continue
+                seen.add(term)
+                if corpus.df(term) > VOCABULARY_UNITS or not _meaningful(part):
+                    continue
+                held = _held_by(term, cards)
+                if not held or (len(cards) > 2 and len(held) > most):
+                    continue
+                stated = [card.document_id for card in cards if term in _value_words(card)]
+                if not stated or len(stated) > _STATED_BY:
+                    continue  # said of by several documents: names none of them
+                for doc_id in stated:
+                    by_document.setdefault(doc_id, []).append(term)
+                if noun(part) or any(term in _sentence_lemmas(card.title) for card in cards):
+                    nouns.add(term)
+                if corpus.df(term) <= RARE_UNITS and len(held) == 1:
+                    rarest.append(term)
+    return VocabularyHits(by_document, frozenset(nouns), rarest)
+
+
+def _abbreviated_kind(word: str, cards: Sequence[DocumentCard]) -> dict[str, list[str]]:
+    """«КД» of a user holding a collective agreement: the held documents whose title has
+    the first kind the abbreviation may stand for (the glossary's ``kinds``) that some
+    title has, and that kind's words."""
+    kinds = kind_abbreviations().get(word.lower(), ()) if word.isupper() else ()
+    for kind in kinds:
+        words = [lemma(w) for w in kind.split() if len(w) >= _MIN_LETTERS]
+        held = {
+            card.document_id: words
+            for card in cards
+            if set(words) <= {lemma(w) for w in _WORD.findall(card.title)}
+        }
+        if held:
+            return held
+    return {}
+
+
+_WORD = re.compile(r"[\w-]+")
+
+
+# the kinds of facts a question asks of a document (not its parties' identifiers)
+_VALUE_FACTS = frozenset({"amount", "rate", "date", "term"})
+
+
+def _value_words(card: DocumentCard) -> frozenset[str]:
+    """The lemmas of a document's title and of the sentences that state its values: what
+    it says something about, not every word it uses (a signatory's «директор»)."""
+    texts = [card.title, *(f.sentence.text for f in card.facts if f.kind in _VALUE_FACTS)]
+    return frozenset(term for text in dict.fromkeys(texts) for term in _sentence_lemmas(text))
+
+
+@lru_cache(maxsize=20_000)
+def _sentence_lemmas(text: str) -> frozenset[str]:
+    return frozenset(
+        lemma(part) if part != token.text else token.lemma
+        for sentence in analyse(text).sentences
+        for token in sentence.tokens
+        for part in word_parts(token.text)
+    )
+
+
+def _meaningful(word: str) -> bool:
+    """A noun, an adjective or a verb: what a question is about (no pronoun or particle)."""
+    return content_word(word) or verb_like(word)
 
 
 def _held_by(term: str, cards: Sequence[DocumentCard]) -> list[str]:

@@ -43,7 +43,7 @@ from finagent.question.model import Question
 from finagent.question.parts import QUESTION_WORDS
 from finagent.question.tables import GENERIC_HEADS
 from finagent.routing.corpus_lemmas import corpus_lemmas
-from finagent.routing.distinctive import distinctive_terms
+from finagent.routing.distinctive import distinctive_terms, vocabulary_hits
 from finagent.routing.held_time import names_held_time
 from finagent.routing.subject import subject_words
 from finagent.routing.unheld import unheld_detail
@@ -102,6 +102,11 @@ class NamedDocuments:
     # names the law never uses as names that most of the user's documents use (their own
     # address or town): no document in particular, but the user's affairs
     own_names: list[str] = field(default_factory=list)
+    # words of the question that a held document holds and the law seldom uses, when they
+    # name that document strongly enough (``distinctive.vocabulary_hits``): «задаток по
+    # станку на торгах», «кто голосовал против»; and the documents they hit most
+    vocabulary: list[str] = field(default_factory=list)
+    vocabulary_ids: list[str] = field(default_factory=list)
     own: bool = False  # the question speaks of the user's own affairs («мы», «наш», «платим»)
     # … in its asking clause, not only in what it states before it («продаю квартиру по
     # договору … Какой доход налоговая посчитает?»)
@@ -657,6 +662,17 @@ DEAL_VALUES = frozenset({"amount", "rate", "date", "period", "party", "limit"})
 _LAW_LEMMAS = frozenset({"кодекс", "закон", "нк", "законодательство"})
 
 
+# lemmas that make a question one of a tax, whatever else it names
+_TAX_LEMMAS = frozenset({"налог", "налоговый", "налогообложение"})
+
+
+def _of_law(question: Question) -> bool:
+    """The question names a tax («НДФЛ», «налог на имущество») or taxation, or gives a sum
+    or period of its own for the law to reckon with («долг просрочен на 60 дней»)."""
+    taxed = bool(question.taxes) or bool(_TAX_LEMMAS & set(question.lemmas))
+    return taxed or bool(question.money or question.periods)
+
+
 def _asks_deal_value(question: Question) -> bool:
     return question.answer_type in DEAL_VALUES and not (_LAW_LEMMAS & set(question.lemmas))
 
@@ -748,6 +764,9 @@ def named_documents(question: Question, cards: Sequence[DocumentCard]) -> NamedD
         typed = True  # «мой договор»: a lease is a contract
     own = _speaks_of_own(question)
     terms = distinctive_terms(question.text, cards)
+    hits = vocabulary_hits(question.text, cards)
+    strong = hits.strong(_asks_deal_value(question), _of_law(question))
+    chosen = hits.best() if strong else []
     _, start, end = _kind_named(question)
     return NamedDocuments(
         titles=[m.title for m in question.documents],
@@ -762,6 +781,8 @@ def named_documents(question: Question, cards: Sequence[DocumentCard]) -> NamedD
         names=terms.names,
         rare=terms.rare,
         own_names=terms.everywhere,
+        vocabulary=sorted({t for doc_id in chosen for t in hits.by_document[doc_id]}),
+        vocabulary_ids=chosen,
         own=own,
         own_asked=question.own_asked,
         asks_value=_asks_deal_value(question),

@@ -316,6 +316,14 @@ def cards_decision(
             return documents_decision(
                 text, "cards_vocabulary", f"names what the user's documents do: {terms}"
             )
+    # what a held document speaks of and the law seldom does («задаток по станку на
+    # торгах»): the document, whatever the classifier says, unless the law is asked or a
+    # rule chose a live source («какая ключевая ставка будет на следующей неделе?»)
+    if named.vocabulary and ruled is None and not asks_the_law(text):
+        terms = ", ".join(named.vocabulary[:3])
+        return documents_decision(
+            text, "cards_distinctive", f"names what a held document speaks of: {terms}"
+        )
     # the subject of a held document's title («аванс по лизингу»): the classifier's
     # confidence outweighs it only in an impersonal question
     if named.subject and not asks_the_law(text) and (named.own or not sure_otherwise):
