@@ -1,0 +1,41 @@
+"""Whether a question asks yes or no («НДС по договору есть?», «капают ли проценты?»).
+
+A question is *polar* when it has «ли» or «или нет», or ends with «?» after a predicate,
+and names no interrogative that asks a value, a manner or a reason (``data/polar.yaml``).
+The composer then leads with the verdict a document's clause settles
+(:mod:`finagent.answering.polar_answer`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from importlib import resources
+
+from finagent.language.cues import find_cue
+from finagent.language.lemmas import part_of_speech
+from finagent.yaml_data import load_yaml
+
+_FILE = "polar.yaml"
+_PARTICLE = "ли"
+# «капают», «платим», «обязан», «можно»: a predicate the question asks of
+_PREDICATES = frozenset({"VERB", "INFN", "PRTS", "ADJS", "PRED"})
+
+
+@cache
+def _table() -> dict[str, tuple[str, ...]]:
+    text = resources.files("finagent.question").joinpath("data", _FILE).read_text("utf-8")
+    return {key: tuple(str(w) for w in words) for key, words in load_yaml(text).items()}
+
+
+def asks_polar(text: str, lemmas: Sequence[str], words: Sequence[str]) -> bool:
+    """Whether the question asks yes or no (see the module's docstring); ``words`` are
+    the tokens as written, aligned with ``lemmas`` (empty: the «?» form is not read)."""
+    table = _table()
+    if set(lemmas) & set(table["value_words"]):
+        return False
+    if _PARTICLE in lemmas or any(find_cue(list(lemmas), p) >= 0 for p in table["either"]):
+        return True
+    if not text.rstrip().endswith("?") or len(words) != len(lemmas):
+        return False
+    return any(w.isalpha() and part_of_speech(w) in _PREDICATES for w in words)
