@@ -18,6 +18,7 @@ from finagent.yaml_data import load_yaml
 
 _FILE = "polar.yaml"
 _PARTICLE = "ли"
+_ENDS = frozenset({".", "!", "?", "…"})
 # «капают», «платим», «обязан», «можно»: a predicate the question asks of
 _PREDICATES = frozenset({"VERB", "INFN", "PRTS", "ADJS", "PRED"})
 
@@ -28,14 +29,29 @@ def _table() -> dict[str, tuple[str, ...]]:
     return {key: tuple(str(w) for w in words) for key, words in load_yaml(text).items()}
 
 
+def _last_sentence(words: Sequence[str]) -> int:
+    """Where the question's last sentence starts («Ограничена ли …? Если да, назовите
+    сумму.» asks the sum)."""
+    ends = [i for i, w in enumerate(words[:-1]) if w in _ENDS]
+    return ends[-1] + 1 if ends else 0
+
+
 def asks_polar(text: str, lemmas: Sequence[str], words: Sequence[str]) -> bool:
-    """Whether the question asks yes or no (see the module's docstring); ``words`` are
-    the tokens as written, aligned with ``lemmas`` (empty: the «?» form is not read)."""
+    """Whether the question asks yes or no (see the module's docstring), judged by its last
+    sentence; ``words`` are the tokens as written, aligned with ``lemmas`` (empty: the «?»
+    form is not read)."""
     table = _table()
+    if len(words) == len(lemmas):
+        start = _last_sentence(words)
+        words, lemmas = words[start:], lemmas[start:]
     if set(lemmas) & set(table["value_words"]):
         return False
     if _PARTICLE in lemmas or any(find_cue(list(lemmas), p) >= 0 for p in table["either"]):
         return True
     if not text.rstrip().endswith("?") or len(words) != len(lemmas):
         return False
-    return any(w.isalpha() and part_of_speech(w) in _PREDICATES for w in words)
+    # a capitalised word past the first is a name («в ЛЦ Мигалово»), whatever its parse
+    return any(
+        w.isalpha() and (i == 0 or w[:1].islower()) and part_of_speech(w) in _PREDICATES
+        for i, w in enumerate(words)
+    )

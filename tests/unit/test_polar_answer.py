@@ -88,3 +88,16 @@ def test_a_bound_is_no_denial_and_other_sources_give_no_verdict() -> None:
     law = Chunk(id="nk-1", text="", source="law", title="Статья 1")
     denial = Candidate(law, 1, "Передача склада в субаренду не допускается.", 0, 0, score=1.0)
     assert polar_verdict(_question("склад можно сдать в субаренду?"), [denial]) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ограничена ли неустойка по договору? Если да, назовите предельную сумму.",
+        "Итого удержано с Петровой за май?",
+        "стоимость станка, который покупаем у Белова?",
+        "тариф стоянки в ТЦ Заречье за час?",  # a capitalised name is no predicate
+    ],
+)
+def test_a_question_asking_a_value_is_not_polar(text: str) -> None:
+    assert _question(text).polar is False

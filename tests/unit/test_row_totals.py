@@ -74,3 +74,20 @@ def test_an_invented_or_miscomputed_figure_is_still_removed() -> None:
     half = "Доля — 62 750,25 руб.: 125 500,50 / 2 = 62 750,25 руб."
     _, report = check_figures(half, sources)
     assert not report.removed
+
+
+def test_the_evaluations_figure_count_accepts_only_an_equation_that_holds() -> None:
+    from evals.direct.figures import unsupported_figures
+
+    sources = ["Поступило 1 284 000,00 руб. и 960 000,00 руб."]
+    shown = (
+        "## Краткий вывод\nВсего — 2 244 000,00 руб.: 1 284 000,00 + 960 000,00 = 2 244 000,00 руб."
+    )
+    assert unsupported_figures(shown, sources, "сколько всего?") == []
+    bare = "## Краткий вывод\nВсего — 2 244 000,00 руб. [1]."
+    assert unsupported_figures(bare, sources, "сколько всего?") == ["2 244 000,00 руб"]
+    invented = (
+        "## Краткий вывод\nВсего — 2 344 000,00 руб.: "
+        "1 284 000,00 + 1 060 000,00 = 2 344 000,00 руб."
+    )
+    assert len(unsupported_figures(invented, sources, "сколько всего?")) == 2
