@@ -37,15 +37,16 @@ def _last_sentence(words: Sequence[str]) -> int:
 
 
 def asks_polar(text: str, lemmas: Sequence[str], words: Sequence[str]) -> bool:
-    """Whether the question asks yes or no (see the module's docstring), judged by its last
-    sentence; ``words`` are the tokens as written, aligned with ``lemmas`` (empty: the «?»
-    form is not read)."""
+    """Whether the question asks yes or no (see the module's docstring): no value asked
+    in any of its sentences, and its last sentence in a polar form. ``words`` are the
+    tokens as written, aligned with ``lemmas`` (empty: the «?» form is not read)."""
     table = _table()
+    # a value asked anywhere («Какое вознаграждение …? Есть ли минимум?») is asked first
+    if set(lemmas) & set(table["value_words"]):
+        return False
     if len(words) == len(lemmas):
         start = _last_sentence(words)
         words, lemmas = words[start:], lemmas[start:]
-    if set(lemmas) & set(table["value_words"]):
-        return False
     if _PARTICLE in lemmas or any(find_cue(list(lemmas), p) >= 0 for p in table["either"]):
         return True
     if not text.rstrip().endswith("?") or len(words) != len(lemmas):

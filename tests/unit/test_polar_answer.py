@@ -97,6 +97,7 @@ def test_a_bound_is_no_denial_and_other_sources_give_no_verdict() -> None:
         "Итого удержано с Петровой за май?",
         "стоимость станка, который покупаем у Белова?",
         "тариф стоянки в ТЦ Заречье за час?",  # a capitalised name is no predicate
+        "Какой штраф за просрочку по договору подряда? Есть ли предел?",
     ],
 )
 def test_a_question_asking_a_value_is_not_polar(text: str) -> None:
