@@ -4,7 +4,12 @@ cited source and not the question contains: the unsupported figures.
 Two parts of an answer are the agent's own notes, not claims from a source, and are not
 read: the dating warning (its dates are the cited source's own date and 1 January of the
 question's year) and the list of the user's own documents under a «document not held»
-reply (their titles, which carry their own numbers and dates)."""
+reply (their titles, which carry their own numbers and dates).
+
+A figure the answer computes counts as supported only as the result of an equation it
+shows, every operand a known figure and the arithmetic exact
+(:func:`finagent.answering.figures.computed`): «1 284 000,00 + 960 000,00 = 2 244 000,00».
+"""
 
 from __future__ import annotations
 
@@ -14,6 +19,7 @@ from typing import Any
 
 from evals.answers.text import CITATION, answer_body
 from finagent.answering.edition import without_dating_warning
+from finagent.answering.figures import computed
 from finagent.language.money import worded_amounts
 from finagent.legal.references import find_references
 from finagent.prompts import routing_messages
@@ -89,6 +95,8 @@ def unsupported_figures(answer: str, sources: Sequence[str], question: str) -> l
     for text in sources:
         known |= _numbers(text)
     body = without_own_notes(answer_body(answer))
+    # a result the answer shows as an equation of known figures that holds is supported
+    known |= computed(body, known)
     return [f for f in answer_figures(body) if _core(f) not in known]
 
 

@@ -33,8 +33,10 @@ from finagent.answering.extractive import (
 )
 from finagent.answering.further_parts import further_parts
 from finagent.answering.part_values import part_values
+from finagent.answering.polar_answer import polar_verdict
 from finagent.answering.qualifiers import VAT
 from finagent.answering.ranker import EXCEPTIONS, asked_conditions
+from finagent.answering.row_totals import row_total
 from finagent.answering.sentence_profile import profile, shown, values_of
 from finagent.answering.value_phrase import asked_noun, named_shares
 from finagent.language.cues import cue_lemmas, find_cue
@@ -481,6 +483,14 @@ def compose_direct(
             lead[0] = first.lines(parts)[0]
         elif parts:  # after the quote's line (a runner-up's quote follows)
             lead[0] = f"{lead[0]}; {'; '.join(parts)}."
+
+    total = row_total(question, ranked)
+    if total is not None:  # a sum over a table's rows, shown as its equation
+        lead, more = total.lines(), []
+    verdict = polar_verdict(question, ranked) if total is None else None
+    if verdict is not None:
+        # the verdict settles the question: another value the lead named would not
+        lead = [verdict.line()]
 
     asked: list[int] = []
     legs = {str(c.chunk.metadata.get(NORM_ONLY)) for c in norms}

@@ -7,6 +7,10 @@ or a date («01.03.2025», «1 марта 2025»). Numbers compare normalised: �
 224») and citation marks ``[n]`` are not figures. An unsupported figure is replaced by a
 visible marker, like an unsupported reference (:mod:`finagent.answering.reference_check`),
 and counted.
+
+A figure the answer computes is supported only as the result of an equation the answer
+shows with its inputs («1 284 000,00 + 1 056 000,00 = 2 340 000,00 руб.», «29 253,60 / 2
+= 14 626,80 руб.»): every operand a known number, the arithmetic exact (:func:`computed`).
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
 
 from finagent.answering.messages import FIGURE_REMOVED
 from finagent.language.money import worded_amounts
@@ -65,6 +70,59 @@ def known_numbers(texts: Iterable[str]) -> set[str]:
     return found
 
 
+# «a + b + c = r», «a × b = r», «a / 2 = r», «a − b = r»: one operator kind per equation
+_OPERATOR = r"\s*[+×*/−-]\s*"
+EQUATION = re.compile(rf"(?<![\d.,])({_NUMBER}(?:{_OPERATOR}{_NUMBER})+)\s*=\s*({_NUMBER})(?![\d])")
+_OPERATORS = re.compile(_OPERATOR.replace("\\s*", ""))
+_CENT = Decimal("0.01")
+
+
+def _decimal(number: str) -> Decimal:
+    return Decimal(re.sub(r"\s", "", number).replace(",", "."))
+
+
+def _evaluate(expression: str) -> Decimal | None:
+    """The value of «a + b + c», «a × b», «a / b», «a − b» (one operator kind)."""
+    spaced = re.sub(r"[\u00a0\u202f\u2009]", " ", expression)
+    operators = {o.strip() for o in re.findall(_OPERATOR, spaced)}
+    if len(operators) != 1:
+        return None
+    operands = [_decimal(n) for n in re.split(_OPERATOR, spaced)]
+    op = operators.pop()
+    value = operands[0]
+    try:
+        for operand in operands[1:]:
+            if op == "+":
+                value += operand
+            elif op in "−-":
+                value -= operand
+            elif op in "×*":
+                value *= operand
+            else:
+                value /= operand
+    except (InvalidOperation, ZeroDivisionError):
+        return None
+    return value
+
+
+def computed(text: str, known: set[str]) -> set[str]:
+    """The results of the equations ``text`` shows whose operands are all ``known`` and
+    whose arithmetic holds to the kopeck, normalised as :func:`_core` does."""
+    found: set[str] = set()
+    spaced = re.sub(r"[\u00a0\u202f\u2009]", " ", _CITATION.sub("", text))
+    for match in EQUATION.finditer(spaced):
+        expression, result = match.group(1), match.group(2)
+        operands = [re.sub(r"\s", "", n).replace(",", ".") for n in re.split(_OPERATOR, expression)]
+        # a divisor or factor is a count the answer names («/ 2», «× 3»), not a figure
+        divisor = re.search(r"[×*/]", expression) is not None
+        if not all(o in known for o in (operands[:1] if divisor else operands)):
+            continue
+        value = _evaluate(expression)
+        if value is not None and value.quantize(_CENT) == _decimal(result).quantize(_CENT):
+            found.add(re.sub(r"\s", "", result).replace(",", "."))
+    return found
+
+
 def _blanked(text: str) -> str:
     """``text`` with legal references and citation marks blanked (same length)."""
     chars = list(text)
@@ -97,6 +155,7 @@ def check_figures(text: str, sources: Iterable[str]) -> tuple[str, FigureReport]
 
     ``sources`` are the cited passages, the question and our own notes (edition dates)."""
     known = known_numbers(sources)
+    known |= computed(text, known)
     report = FigureReport()
     removed: list[tuple[int, int]] = []
     for match in figures_in(text):

@@ -36,6 +36,7 @@ from finagent.question.conditions import asks_event, asks_realised, done_in_pass
 from finagent.question.documents import named_documents
 from finagent.question.model import Question
 from finagent.question.parts import QUESTION_WORDS, AskedPart, asked_parts, coordinated_parts
+from finagent.question.polar import asks_polar
 from finagent.question.revision import asked_revision, with_revisions
 from finagent.question.tables import (
     ANSWER_CUES,
@@ -790,4 +791,5 @@ def build_question(
         done=record[3],
         realised=acted and asks_realised(lemmas),
         event=acted and answer_types[0] in _EVENT_VALUES and asks_event(lemmas),
+        polar=asks_polar(text, lemmas, aligned),
     )

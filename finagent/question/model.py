@@ -83,6 +83,10 @@ class Question(BaseModel):
     # зарегистрировал переход», «сколько мы заплатили по счёту-фактуре 77»): in the
     # user's documents, a record states it, a term or a warning does not
     event: bool = False
+    # the question asks yes or no («НДС по договору есть?», «капают ли проценты?»,
+    # «… начислять или нет?»): finagent.question.polar; the lead then states the verdict a
+    # document's clause settles (finagent.answering.polar_answer)
+    polar: bool = False
 
     @property
     def tax(self) -> str | None:

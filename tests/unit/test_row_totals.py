@@ -1,0 +1,93 @@
+"""Totals over a document's table rows and the figure check of computed results
+(finagent.answering.row_totals, finagent.answering.figures.computed)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from finagent.answering.document_sentences import FULL
+from finagent.answering.evidence import Candidate
+from finagent.answering.figures import check_figures
+from finagent.answering.row_totals import row_total
+from finagent.question.build import build_question
+from finagent.state import Chunk
+
+TODAY = date(2026, 11, 27)
+ROWS = (
+    "№: 1; Дата: 02.04.2026; Плательщик: ООО «Берёзка-Опт», ИНН 5401000001; "
+    "Назначение: оплата по счёту 15; Приход, руб.: 250 000,00",
+    "№: 2; Дата: 09.04.2026; Получатель: ООО «Берёзка-Опт», ИНН 5401000001; "
+    "Назначение: возврат излишне полученного; Расход, руб.: 40 000,00",
+    "№: 3; Дата: 20.04.2026; Плательщик: ООО «Берёзка-Опт», ИНН 5401000001; "
+    "Назначение: оплата по счёту 19; Приход, руб.: 125 500,50",
+    "№: 4; Дата: 05.05.2026; Плательщик: ООО «Берёзка-Опт», ИНН 5401000001; "
+    "Назначение: оплата по счёту 23; Приход, руб.: 90 000,00",
+    "№: 5; Дата: 21.04.2026; Плательщик: ИП Кравец, ИНН 540100000222; "
+    "Назначение: оплата по счёту 20; Приход, руб.: 77 000,00",
+)
+
+
+def _register(full: bool = True) -> list[Candidate]:
+    text = "\n".join(ROWS)
+    meta = {FULL: True} if full else {}
+    chunk = Chunk(
+        id="reg:full", text=text, source="user_docs", title="Реестр платежей", metadata=meta
+    )
+    chunk.document_id = "reg"
+    return [Candidate(chunk, 2, row, 0, i) for i, row in enumerate(ROWS)]
+
+
+def test_rows_of_the_party_direction_and_month_are_summed_as_an_equation() -> None:
+    question = build_question("сколько всего поступило от Берёзка-Опт в апреле 2026?", TODAY)
+    total = row_total(question, _register())
+    assert total is not None
+    line = total.lines()[0]
+    # the outgoing row 2, the May row 4 and the other party's row 5 are left out
+    assert line.startswith("Всего — 375 500,50 руб.: 250 000,00 + 125 500,50 = 375 500,50 руб.")
+    assert "2 строки" in line and "№ 1, 3" in line
+    # the total passes the figure check only as the equation's result
+    checked, report = check_figures(line, [*ROWS])
+    assert not report.removed and checked == line
+
+
+def test_the_other_direction_and_a_part_of_a_document_give_no_total() -> None:
+    paid = build_question("сколько всего перечислили Берёзка-Опт за апрель 2026?", TODAY)
+    total = row_total(paid, _register())
+    assert total is not None and total.sums == ("40 000,00",)
+    asked = build_question("сколько всего поступило от Берёзка-Опт в апреле 2026?", TODAY)
+    assert row_total(asked, _register(full=False)) is None  # retrieved rows may be partial
+    no_total = build_question("сколько поступило от Берёзка-Опт 2 апреля 2026?", TODAY)
+    assert row_total(no_total, _register()) is None
+
+
+def test_an_invented_or_miscomputed_figure_is_still_removed() -> None:
+    sources = ["Оплачено 250 000,00 руб. и 125 500,50 руб."]
+    wrong = "Всего — 385 500,50 руб.: 250 000,00 + 125 500,50 = 385 500,50 руб."
+    _, report = check_figures(wrong, sources)
+    assert len(report.removed) == 2
+    invented = "Всего — 400 000,00 руб.: 250 000,00 + 150 000,00 = 400 000,00 руб."
+    _, report = check_figures(invented, sources)  # 150 000,00 is in no source
+    assert len(report.removed) == 2
+    bare = "Всего — 375 500,50 руб."
+    _, report = check_figures(bare, sources)  # a result without its equation
+    assert report.removed == ["375 500,50 руб"]
+    half = "Доля — 62 750,25 руб.: 125 500,50 / 2 = 62 750,25 руб."
+    _, report = check_figures(half, sources)
+    assert not report.removed
+
+
+def test_the_evaluations_figure_count_accepts_only_an_equation_that_holds() -> None:
+    from evals.direct.figures import unsupported_figures
+
+    sources = ["Поступило 1 284 000,00 руб. и 960 000,00 руб."]
+    shown = (
+        "## Краткий вывод\nВсего — 2 244 000,00 руб.: 1 284 000,00 + 960 000,00 = 2 244 000,00 руб."
+    )
+    assert unsupported_figures(shown, sources, "сколько всего?") == []
+    bare = "## Краткий вывод\nВсего — 2 244 000,00 руб. [1]."
+    assert unsupported_figures(bare, sources, "сколько всего?") == ["2 244 000,00 руб"]
+    invented = (
+        "## Краткий вывод\nВсего — 2 344 000,00 руб.: "
+        "1 284 000,00 + 1 060 000,00 = 2 344 000,00 руб."
+    )
+    assert len(unsupported_figures(invented, sources, "сколько всего?")) == 2
