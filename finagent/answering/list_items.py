@@ -12,7 +12,7 @@ the question's words may be the special case the question is not in («если 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from finagent.answering.evidence import Candidate, promoted
 from finagent.answering.sentence_profile import profile
@@ -31,19 +31,34 @@ def list_of(top: Candidate, ranked: list[Candidate]) -> list[Candidate]:
     return [c for c in same if c.context == lead] if lead else []
 
 
-def prefer_matching_item(question: Question, ranked: list[Candidate]) -> list[Candidate]:
-    """``ranked`` with the list item naming the question's figures first, when the best
-    candidate is a list of the Code or the knowledge base and one item names most."""
+def promote_list_item(
+    ranked: list[Candidate],
+    items_of: Callable[[Candidate, list[Candidate]], list[Candidate]],
+    pick: Callable[[list[Candidate]], Candidate | None],
+) -> list[Candidate]:
+    """``ranked`` with the list item ``pick`` chooses first, when the best candidate belongs
+    to a list of the Code or the knowledge base (``items_of`` gives its items, at least two)."""
     if not ranked or ranked[0].chunk.source == "user_docs":
         return ranked
     top = ranked[0]
-    items = list_of(top, ranked)
+    items = items_of(top, ranked)
     if len(items) < 2:
         return ranked
-    asked = _figures(question.lemmas)
-    overlap = {id(c): len(_figures(profile(c.sentence).lemmas) & asked) for c in items}
-    best = max(items, key=lambda c: overlap[id(c)])
-    ties = sum(1 for c in items if overlap[id(c)] == overlap[id(best)])
-    if best is top or ties > 1 or overlap[id(best)] == 0:
+    chosen = pick(items)
+    if chosen is None or chosen is top:
         return ranked
-    return promoted(ranked, best)
+    return promoted(ranked, chosen)
+
+
+def prefer_matching_item(question: Question, ranked: list[Candidate]) -> list[Candidate]:
+    """``ranked`` with the list item naming the question's figures first, when the best
+    candidate is a list of the Code or the knowledge base and one item names most."""
+    asked = _figures(question.lemmas)
+
+    def naming_most(items: list[Candidate]) -> Candidate | None:
+        overlap = {id(c): len(_figures(profile(c.sentence).lemmas) & asked) for c in items}
+        best = max(items, key=lambda c: overlap[id(c)])
+        ties = sum(1 for c in items if overlap[id(c)] == overlap[id(best)])
+        return None if ties > 1 or overlap[id(best)] == 0 else best
+
+    return promote_list_item(ranked, list_of, naming_most)

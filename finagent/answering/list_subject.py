@@ -18,8 +18,8 @@ from importlib import resources
 
 from razdel import tokenize
 
-from finagent.answering.evidence import Candidate, promoted
-from finagent.answering.list_items import list_of
+from finagent.answering.evidence import Candidate
+from finagent.answering.list_items import list_of, promote_list_item
 from finagent.language.cues import has_any
 from finagent.language.lemmas import lemma
 from finagent.question.model import Question
@@ -80,17 +80,13 @@ def asked_lemmas(question: Question) -> frozenset[str]:
 def prefer_asked_item(question: Question, ranked: list[Candidate]) -> list[Candidate]:
     """``ranked`` with the list item whose subject the question names first, when the best
     candidate is a list of the Code or the knowledge base and exactly one item matches."""
-    if not ranked or ranked[0].chunk.source == "user_docs":
-        return ranked
-    top = ranked[0]
-    items = _items(top, ranked)
-    if len(items) < 2:
-        return ranked
     asked = asked_lemmas(question)
-    subjects = {id(c): item_subject(c.sentence.removeprefix(c.context)) for c in items}
-    if sum(1 for s in subjects.values() if s) < 2:
-        return ranked  # not a list of subjects
-    matching = [c for c in items if subjects[id(c)] and subjects[id(c)] <= asked]
-    if len(matching) != 1 or matching[0] is top:
-        return ranked
-    return promoted(ranked, matching[0])
+
+    def naming_subject(items: list[Candidate]) -> Candidate | None:
+        subjects = {id(c): item_subject(c.sentence.removeprefix(c.context)) for c in items}
+        if sum(1 for s in subjects.values() if s) < 2:
+            return None  # not a list of subjects
+        matching = [c for c in items if subjects[id(c)] and subjects[id(c)] <= asked]
+        return matching[0] if len(matching) == 1 else None
+
+    return promote_list_item(ranked, _items, naming_subject)
