@@ -4,6 +4,11 @@ A question is *polar* when it has «ли» or «или нет», or ends with «
 and names no interrogative that asks a value, a manner or a reason (``data/polar.yaml``).
 The composer then leads with the verdict a document's clause settles
 (:mod:`finagent.answering.polar_answer`).
+
+A question about what no document can state is not polar in that sense: advice («стоит ли
+нам расторгнуть …») or an event after the documents — a perfective verb in the future
+with no condition («продлит ли арендодатель договор?», not «вернут ли залог, если …»), or
+a word of later time («подписали ли потом …»). Its lead states no verdict.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from functools import cache
 from importlib import resources
 
 from finagent.language.cues import find_cue
-from finagent.language.lemmas import part_of_speech
+from finagent.language.lemmas import can_be, future_verb, part_of_speech
 from finagent.yaml_data import load_yaml
 
 _FILE = "polar.yaml"
@@ -36,6 +41,24 @@ def _last_sentence(words: Sequence[str]) -> int:
     return ends[-1] + 1 if ends else 0
 
 
+def _beyond_documents(lemmas: Sequence[str], words: Sequence[str]) -> bool:
+    """Advice, a later event or a future one with no condition (see the module's
+    docstring): what no document's clause settles."""
+    table = _table()
+    if any(find_cue(list(lemmas), cue) >= 0 for cue in table["advice"]):
+        return True
+    # «позже» as written: its lemma «поздний» also reads a deadline («не позднее 5-го»)
+    if (set(lemmas) | {w.lower() for w in words}) & set(table["later"]):
+        return True
+    if set(lemmas) & set(table["condition"]) or len(words) != len(lemmas):
+        return False
+    return any(
+        # «займу» is a loan's case before it is «занять»
+        lm != "быть" and future_verb(w) and can_be(w, "perf") and not can_be(w, "NOUN")
+        for w, lm in zip(words, lemmas, strict=True)
+    )
+
+
 def asks_polar(text: str, lemmas: Sequence[str], words: Sequence[str]) -> bool:
     """Whether the question asks yes or no (see the module's docstring): no value asked
     in any of its sentences, and its last sentence in a polar form. ``words`` are the
@@ -47,6 +70,8 @@ def asks_polar(text: str, lemmas: Sequence[str], words: Sequence[str]) -> bool:
     if len(words) == len(lemmas):
         start = _last_sentence(words)
         words, lemmas = words[start:], lemmas[start:]
+    if _beyond_documents(lemmas, words):
+        return False
     if _PARTICLE in lemmas or any(find_cue(list(lemmas), p) >= 0 for p in table["either"]):
         return True
     if not text.rstrip().endswith("?") or len(words) != len(lemmas):

@@ -19,13 +19,16 @@ verb), not from phrasings:
 - *A task of another domain*: what the router took for small talk but asks the agent to
   do something (a verb in the imperative with a noun: «помоги написать поздравление»,
   «составь меню на неделю») with no such anchor and not about the agent itself («расскажи
-  о себе»): no source of the agent's grounds it, whatever the task names.
+  о себе»): no source of the agent's grounds it, whatever the task names. A how-to
+  question (a manner word before an infinitive with a noun: «как испечь торт к празднику»)
+  asks the same of the agent.
 
 The word lists are data: ``finagent/question/data/requests.yaml``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 
@@ -84,11 +87,20 @@ def _anchored(lemmas: list[str], text: str) -> bool:
     return any(lemma.startswith(anchors) for lemma in lemmas) or bool(glossary_terms(text))
 
 
+def _how_to(lemmas: Sequence[str], words: Sequence[str]) -> bool:
+    """A manner word just before an infinitive («как испечь», «каким образом посадить»)."""
+    manner = set(_words("manner"))
+    return any(
+        lemmas[i - 1] in manner and part_of_speech(w) == "INFN" for i, w in enumerate(words) if i
+    )
+
+
 def asks_task_outside(text: str, vocabulary: frozenset[str] = frozenset()) -> bool:
     """A message taken for small talk that asks for a task outside the domain («помоги
-    написать поздравление коллективу»): an imperative verb and a noun, no anchor of the
-    domain or of the user's documents (``vocabulary``: their cards' lemmas), and no word
-    addressing the agent itself."""
+    написать поздравление коллективу», «как испечь торт к празднику?»): an imperative verb,
+    or a manner word before an infinitive, and a noun; no anchor of the domain or of the
+    user's documents (``vocabulary``: their cards' lemmas), and no word addressing the
+    agent itself."""
     task = False
     lemmas: list[str] = []
     for sentence in analyse(text).sentences:
@@ -100,7 +112,8 @@ def asks_task_outside(text: str, vocabulary: frozenset[str] = frozenset()) -> bo
             for w, lm in zip(words, sentence.lemmas, strict=False)
             if part_of_speech(w) == "NOUN" and not can_be(w, "impr")
         ]
-        task = task or bool(verbs and nouns)
+        asked = bool(verbs) or _how_to(sentence.lemmas, words)
+        task = task or (asked and bool(nouns))
     if not task or set(_words("addressee")) & set(lemmas):
         return False
     return not _anchored(lemmas, text) and not vocabulary & set(lemmas)

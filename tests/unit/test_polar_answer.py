@@ -30,6 +30,15 @@ def _question(text: str):  # type: ignore[no-untyped-def]
         ("сколько пени по договору подряда?", False),
         ("когда банк вернёт вклад?", False),
         ("ставка по кредиту?", False),  # no predicate: a value asked by its name
+        # what no document's clause settles: a future event, a later one, advice
+        ("выплатит ли подрядчик премию в следующем году?", False),
+        ("продлит ли банк нам кредитную линию?", False),
+        ("заключили ли мы позже новый договор с перевозчиком?", False),
+        ("стоит ли нам продавать склад?", False),
+        ("имеет ли смысл брать кредит под залог оборудования?", False),
+        # a condition makes a future event a document's rule; «займу» is a loan
+        ("вернёт ли арендодатель депозит, если договор расторгнут досрочно?", True),
+        ("облагаются ли НДС проценты по займу между компаниями?", True),
     ],
 )
 def test_a_question_asking_whether_is_polar(text: str, polar: bool) -> None:

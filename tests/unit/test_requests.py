@@ -98,6 +98,13 @@ def test_another_domain_is_declined_as_such() -> None:
         ("помоги мне", False),  # no task named yet
         ("помогите рассчитать больничные", False),  # a glossary cue
         ("напиши письмо поставщику о просрочке оплаты", False),  # an anchor
+        ("как испечь торт на день рождения коллеги?", True),  # a how-to question
+        ("каким образом посадить помидоры на даче?", True),
+        ("как настроить роутер дома?", True),
+        ("как заполнить декларацию 3-НДФЛ?", False),  # an anchor
+        ("как к тебе обращаться?", False),  # about the agent
+        ("как задать вопрос?", False),
+        ("как дела?", False),  # no infinitive
     ],
 )
 def test_a_task_of_another_domain_is_a_request_with_no_anchor(message: str, outside: bool) -> None:
