@@ -30,6 +30,8 @@ _NUMBER = rf"\d+(?:{_SPACE}\d{{3}})*(?:[.,]\d+)?"
 # a figure may be spelled out after it, as contracts write: «7 (семь) процентов»
 _SPELLED = r"(?:\([а-яё ,\-]{2,60}\)\s*)?"
 PERCENT = re.compile(rf"(?<![\d.,]){_NUMBER}\s*{_SPELLED}(?:%|процент\w*)", re.I)
+# a share the law words in the case of its sentence: «в размере 1 процента»
+_PERCENT_WORDED = re.compile(rf"({_NUMBER})\s*{_SPELLED}процент\w*", re.I)
 # a range names its unit once, after its upper bound: «от 4 000 до 5 000 руб.» is one sum
 _RANGE_START = rf"(?:\bот{_SPACE}+{_NUMBER}{_SPACE}+до{_SPACE}+)?"
 MONEY = re.compile(
@@ -153,10 +155,13 @@ def _coefficients(analysed: Analysed) -> tuple[str, ...]:
 def shown(value: str) -> str:
     """A stated value as the first line states it: a sum written in words in digits
     («трех тысяч рублей» -> «3 000 руб.»; the quote keeps the words), a multiplier in the
-    nominative («коэффициента 2» -> «коэффициент 2»)."""
+    nominative («коэффициента 2» -> «коэффициент 2»), a share with its sign, whatever case
+    the sentence puts the word in («1 процента», «7 (семь) процентов» -> «1 %», «7 %»)."""
     digits = in_digits(value)
     if digits is not None:
         return digits
+    if worded := _PERCENT_WORDED.fullmatch(value.strip()):
+        return f"{worded.group(1)} %"
     head, _, rest = value.partition(" ")
     if rest and lemma(head) == _MULTIPLIER:
         return f"{_MULTIPLIER} {rest}"

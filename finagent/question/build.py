@@ -35,7 +35,13 @@ from finagent.question.asked import asked_attributes, proper_names
 from finagent.question.conditions import asks_event, asks_realised, done_in_passive
 from finagent.question.documents import named_documents
 from finagent.question.model import Question
-from finagent.question.parts import QUESTION_WORDS, AskedPart, asked_parts, coordinated_parts
+from finagent.question.parts import (
+    QUESTION_WORDS,
+    AskedPart,
+    asked_parts,
+    coordinated_parts,
+    elliptic_case,
+)
 from finagent.question.polar import asks_polar
 from finagent.question.revision import asked_revision, with_revisions
 from finagent.question.tables import (
@@ -672,6 +678,9 @@ def _typed_parts(analysed: Analysed) -> list[AskedPart]:
     coordinated = coordinated_parts(analysed)
     for part, words in zip(coordinated, _part_words(coordinated, analysed), strict=True):
         part.answer_type = _part_type(part, words)
+    if coordinated and elliptic_case(coordinated[-1]):
+        # «… в пределах базы и сверх неё?»: another case of the first part's ask
+        coordinated[-1].answer_type = coordinated[0].answer_type
     if coordinated and coordinated[-1].answer_type in _VALUE_PARTS:
         return coordinated
     return []

@@ -9,7 +9,11 @@ ask of the same kind). A part runs up to the next one.
 A part may also be a noun phrase coordinated after the first ask with «и», with no
 question word or verb of its own: «Какой лимит годового дохода у самозанятого и ставки
 налога?» asks the limit and the rates (:func:`coordinated_parts`; the caller keeps it only
-when its own words ask a value, so «какой лимит доходов и расходов» stays one ask).
+when its own words ask a value, so «какой лимит доходов и расходов» stays one ask). A
+coordinated phrase that opens with a preposition or an adverb after «и» names another case
+of the same ask («какой тариф в пределах базы и сверх неё», «лимит вычета в год и
+отдельно на лечение»: :func:`elliptic_case`). A telegraphic question with no question word
+(«имущественный вычет на жильё и по ипотеке — максимумы?») asks from its first word.
 """
 
 from __future__ import annotations
@@ -30,6 +34,8 @@ _AND = "и"
 _IF = "если"
 _YES_NO = "ли"
 _VERBS = frozenset({"VERB", "INFN"})
+# the words that open another case of the same ask after «и»: «и сверх неё», «и отдельно …»
+_CASE_OPENERS = frozenset({"PREP", "ADVB"})
 _CLAUSE_BREAKS = frozenset({",", "?", ".", ";", "—", "-"})
 
 
@@ -95,9 +101,8 @@ def coordinated_parts(analysed: Analysed) -> list[AskedPart]:
     """The first ask and the noun phrase coordinated after it with its last «и», when that
     phrase has no question word and no verb of its own; else none."""
     lemmas = [lm for sentence in analysed.sentences for lm in sentence.lemmas]
-    first = next((i for i, lm in enumerate(lemmas) if lm in QUESTION_WORDS), -1)
-    if first < 0:
-        return []
+    # a telegraphic question («лимит … и …?») asks from its first word
+    first = next((i for i, lm in enumerate(lemmas) if lm in QUESTION_WORDS), 0)
     for i in range(len(lemmas) - 1, first, -1):
         if lemmas[i] != _AND:
             continue
@@ -107,3 +112,11 @@ def coordinated_parts(analysed: Analysed) -> list[AskedPart]:
         start = first - 1 if first > 0 and part_of_speech(lemmas[first - 1]) == "PREP" else first
         return [AskedPart(own=lemmas[start:i]), AskedPart(own=lemmas[i:])]
     return []
+
+
+def elliptic_case(part: AskedPart) -> bool:
+    """Whether a coordinated part opens with «и» and a preposition or an adverb: another
+    case of the ask before it («и сверх неё», «и по процентам», «и отдельно на …»), not
+    a second object of it («и расходов»)."""
+    own = [lm for lm in part.own if lm.isalpha()]
+    return len(own) > 2 and own[0] == _AND and part_of_speech(own[1]) in _CASE_OPENERS

@@ -123,7 +123,7 @@ def test_the_lead_line_states_the_value_then_quotes_it() -> None:
     assert subject_of(question) == "Ставка НДФЛ"
     top = candidate("Налоговая ставка устанавливается в размере 30 процентов.")
     line, quote = sentence_lead(question, top)
-    assert line == "Ставка НДФЛ — 30 процентов (п. 3 ст. 224 НК РФ) [1]."
+    assert line == "Ставка НДФЛ — 30 % (п. 3 ст. 224 НК РФ) [1]."
     assert quote == "«Налоговая ставка устанавливается в размере 30 процентов.» [1]"
 
 
@@ -133,15 +133,15 @@ def test_a_sanction_or_size_set_as_a_share_leads_with_the_share() -> None:
         "Деяния, совершенные умышленно, влекут взыскание штрафа в размере 40 процентов."
     )
     line, _ = sentence_lead(question, top)
-    assert line == "Штраф — 40 процентов (п. 3 ст. 224 НК РФ) [1]."
+    assert line == "Штраф — 40 % (п. 3 ст. 224 НК РФ) [1]."
     size = build_question("В каком размере можно учесть представительские расходы?")
     rule = candidate(
         "Расходы включаются в размере, не превышающем 4 процентов от расходов на оплату."
     )
-    assert sentence_lead(size, rule)[0].startswith("Размер — 4 процентов")
+    assert sentence_lead(size, rule)[0].startswith("Размер — 4 %")
     # a sanction's share and its floor are both named, in the sentence's order
     both = candidate("Штраф составляет 20 процентов, но не менее 1 000 рублей.")
-    assert sentence_lead(question, both)[0].startswith("Штраф — 20 процентов, 1 000 рублей")
+    assert sentence_lead(question, both)[0].startswith("Штраф — 20 %, 1 000 рублей")
     # a size question with a sum: the sum
     floor = candidate("Расходы учитываются в сумме 1 000 рублей, или 20 процентов.")
     assert sentence_lead(size, floor)[0].startswith("Сумма — 1 000 рублей")

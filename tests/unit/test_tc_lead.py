@@ -165,7 +165,7 @@ def test_the_lead_of_a_code_answer_names_each_part_with_its_source() -> None:
         learned=True,
     )
     lead = sentence_lead(question, rate)
-    assert lead[0].startswith("Ставка — 3 процента")
+    assert lead[0].startswith("Ставка — 3 %")
     parts = part_values(question, rate, [due], ["3 процента"], stated_values)
     assert parts == ["дата — 28-го числа месяца, следующего за кварталом [2]"]
 
