@@ -36,6 +36,7 @@ from finagent.question.conditions import asks_event, asks_realised, done_in_pass
 from finagent.question.documents import named_documents
 from finagent.question.model import Question
 from finagent.question.parts import QUESTION_WORDS, AskedPart, asked_parts, coordinated_parts
+from finagent.question.party_of import qualifies_other_noun
 from finagent.question.polar import asks_polar
 from finagent.question.revision import asked_revision, with_revisions
 from finagent.question.tables import (
@@ -471,7 +472,11 @@ def _fields(lemmas: Sequence[str], words: Sequence[str]) -> list[tuple[int, str]
         not_after = frozenset(lm for word in field.not_after for lm in cue_lemmas(word))
         positions = _field_positions(lemmas, cues, not_after, words)
         if field.kind == "party":
-            positions = [at for at in positions if not role_acts(words, at)]
+            positions = [
+                at
+                for at in positions
+                if not role_acts(words, at) and not qualifies_other_noun(lemmas, words, at)
+            ]
         else:
             positions = [at for at in positions if not _complement(lemmas, words, at)]
         if positions:
