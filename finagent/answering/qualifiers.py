@@ -83,20 +83,31 @@ class Qualifiers:
     final: str | None = None
 
 
-def _class_of(lemmas: Sequence[str], table: dict[str, tuple[str, ...]]) -> str | None:
+def _class_of(
+    lemmas: Sequence[str], table: dict[str, tuple[str, ...]], *, first: bool = False
+) -> str | None:
     """The class value whose cue occurs in ``lemmas`` (None when none or several do, but
-    a pair one of which refines the other: ``_FINAL_OVER``)."""
-    found = {key for key, cues in table.items() if any(find_cue(lemmas, c) >= 0 for c in cues)}
-    if len(found) > 1:
-        return _FINAL_OVER.get(frozenset(found))
-    return found.pop() if found else None
+    a pair one of which refines the other: ``_FINAL_OVER``). With ``first``, of several the
+    one whose cue opens the words: «Всего подлежит удержанию (остаток долга + сбор)» is a
+    total whose label names the parts it sums."""
+    at: dict[str, int] = {}
+    for key, cues in table.items():
+        places = [p for c in cues if (p := find_cue(lemmas, c)) >= 0]
+        if places:
+            at[key] = min(places)
+    if len(at) > 1:
+        over = _FINAL_OVER.get(frozenset(at))
+        if over is not None or not first:
+            return over
+        return min(at, key=lambda key: at[key])
+    return next(iter(at), None)
 
 
 def qualifiers_of(lemmas: Sequence[str]) -> Qualifiers:
     return Qualifiers(
         vat=_class_of(lemmas, VAT),
         basis=_class_of(lemmas, BASIS),
-        final=_class_of(lemmas, FINAL),
+        final=_class_of(lemmas, FINAL, first=True),
     )
 
 

@@ -35,6 +35,7 @@ from finagent.question.asked import asked_attributes, proper_names
 from finagent.question.conditions import asks_event, asks_realised, done_in_passive
 from finagent.question.documents import named_documents
 from finagent.question.model import Question
+<<<<<<< HEAD
 from finagent.question.parts import (
     QUESTION_WORDS,
     AskedPart,
@@ -42,6 +43,10 @@ from finagent.question.parts import (
     coordinated_parts,
     elliptic_case,
 )
+=======
+from finagent.question.parts import QUESTION_WORDS, AskedPart, asked_parts, coordinated_parts
+from finagent.question.party_of import qualifies_other_noun
+>>>>>>> lane-docs10-s40
 from finagent.question.polar import asks_polar
 from finagent.question.revision import asked_revision, with_revisions
 from finagent.question.tables import (
@@ -477,7 +482,11 @@ def _fields(lemmas: Sequence[str], words: Sequence[str]) -> list[tuple[int, str]
         not_after = frozenset(lm for word in field.not_after for lm in cue_lemmas(word))
         positions = _field_positions(lemmas, cues, not_after, words)
         if field.kind == "party":
-            positions = [at for at in positions if not role_acts(words, at)]
+            positions = [
+                at
+                for at in positions
+                if not role_acts(words, at) and not qualifies_other_noun(lemmas, words, at)
+            ]
         else:
             positions = [at for at in positions if not _complement(lemmas, words, at)]
         if positions:

@@ -128,6 +128,9 @@ HEAD_VALUES: dict[str, AnswerType] = {
         ).split()
     },
     "период": "period",
+    # a fee for a service is most often set as a share of the sum it is charged on
+    # («комиссия 1,2 % от суммы операции», «вознаграждение — 5 % выручки»)
+    **{lm: "rate" for lm in ("комиссия", "вознаграждение")},
 }
 HEAD_STRENGTH = 3  # a value head asks its type as clearly as «сумма» or «срок»
 LIST_STRENGTH = 2  # a class of things asked («какие премии») outweighs a field's type
