@@ -35,7 +35,6 @@ from finagent.question.asked import asked_attributes, proper_names
 from finagent.question.conditions import asks_event, asks_realised, done_in_passive
 from finagent.question.documents import named_documents
 from finagent.question.model import Question
-<<<<<<< HEAD
 from finagent.question.parts import (
     QUESTION_WORDS,
     AskedPart,
@@ -43,10 +42,7 @@ from finagent.question.parts import (
     coordinated_parts,
     elliptic_case,
 )
-=======
-from finagent.question.parts import QUESTION_WORDS, AskedPart, asked_parts, coordinated_parts
 from finagent.question.party_of import qualifies_other_noun
->>>>>>> lane-docs10-s40
 from finagent.question.polar import asks_polar
 from finagent.question.revision import asked_revision, with_revisions
 from finagent.question.tables import (
