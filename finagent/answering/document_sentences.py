@@ -53,7 +53,7 @@ from finagent.answering.named_words import (
 from finagent.answering.sentence_profile import SentenceProfile, profile, states_type
 from finagent.cards.model import DocumentCard
 from finagent.cards.sentence_vectors import sentence_key
-from finagent.language.lemmas import adjective_of
+from finagent.language.lemmas import nouns_by_adjective
 from finagent.language.synonyms import by_synonym
 from finagent.language.text import analyse
 from finagent.question.model import Question
@@ -194,7 +194,7 @@ def naming_lemmas(question: Question, cards: Sequence[DocumentCard]) -> frozense
 def _adjectives(asked: set[str], lemmas: frozenset[str]) -> set[str]:
     """Asked nouns the sentence names by their adjective («авансовый платёж» for «аванс»):
     they count as named."""
-    return {a for a in asked if a not in lemmas and any(adjective_of(a, lm) for lm in lemmas)}
+    return nouns_by_adjective(asked - lemmas, lemmas)
 
 
 def _related(asked: set[str], lemmas: frozenset[str]) -> int:

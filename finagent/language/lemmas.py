@@ -8,6 +8,7 @@ import os
 import re
 import tempfile
 import threading
+from collections.abc import Collection, Iterable
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -542,6 +543,21 @@ def adjective_of(noun: str, adjective: str) -> bool:
     if not adjective.startswith(stem):
         return False
     return part_of_speech(noun) == "NOUN" and part_of_speech(adjective) == "ADJF"
+
+
+def nouns_by_adjective(nouns: Iterable[str], lemmas: Collection[str]) -> set[str]:
+    """The ``nouns`` some lemma of ``lemmas`` is an adjective of (:func:`adjective_of`),
+    with the lemmas that cannot be (too short, another stem) skipped before the
+    dictionary is asked: a sentence's lemmas are checked against every asked noun."""
+    named: set[str] = set()
+    for noun in nouns:
+        stem = noun[:-1] if noun[-1:] in _VOWELS else noun
+        if len(stem) < _ADJECTIVE_STEM:
+            continue
+        longer = len(noun)
+        if any(adjective_of(noun, lm) for lm in lemmas if len(lm) > longer and lm.startswith(stem)):
+            named.add(noun)
+    return named
 
 
 _CONTENT_OR_VERB = frozenset({"NOUN", "ADJF", "PRTF", "VERB", "INFN"})

@@ -150,7 +150,14 @@ def _value_words(card: DocumentCard) -> frozenset[str]:
     """The lemmas of a document's title and of the sentences that state its values: what
     it says something about, not every word it uses (a signatory's «директор»)."""
     texts = [card.title, *(f.sentence.text for f in card.facts if f.kind in _VALUE_FACTS)]
-    return frozenset(term for text in dict.fromkeys(texts) for term in _sentence_lemmas(text))
+    return _lemmas_of_texts(tuple(dict.fromkeys(texts)))
+
+
+@lru_cache(maxsize=2_048)
+def _lemmas_of_texts(texts: tuple[str, ...]) -> frozenset[str]:
+    """The lemmas of the texts together (cached: a user's cards are asked again for every
+    word of every question)."""
+    return frozenset(term for text in texts for term in _sentence_lemmas(text))
 
 
 @lru_cache(maxsize=20_000)

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from finagent.cards.sentence_vectors import SentenceVectors, similarities
-from finagent.language.lemmas import adjective_of, content_or_verb
+from finagent.language.lemmas import content_or_verb, nouns_by_adjective
 from finagent.language.text import analyse
 from finagent.routing.expansion import expand_query
 from finagent.routing.rules import asks_the_law
@@ -92,7 +92,7 @@ def shared_words(question: str, sentence: str) -> set[str]:
     """The question's content words (nouns, adjectives, verbs) the sentence names, by
     lemma or, for a noun, by its adjective."""
     asked, held = _content_lemmas(question), _content_lemmas(sentence)
-    return (asked & held) | {a for a in asked - held if any(adjective_of(a, h) for h in held)}
+    return (asked & held) | nouns_by_adjective(asked - held, held)
 
 
 def best_held_sentence(

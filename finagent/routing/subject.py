@@ -22,7 +22,7 @@ from finagent.cards.doc_types import DOC_TYPES
 from finagent.cards.model import DocumentCard
 from finagent.language.cues import cue_lemmas
 from finagent.language.dates import MONTHS
-from finagent.language.lemmas import adjective_of, animate, content_word
+from finagent.language.lemmas import animate, content_word, nouns_by_adjective
 from finagent.language.text import analyse
 from finagent.routing.corpus_lemmas import corpus_lemmas
 
@@ -78,5 +78,5 @@ def subject_words(question: str, cards: Sequence[DocumentCard]) -> list[str]:
     for card in cards:
         title = _title_subject(" ".join(filter(None, (card.title, card.doc_type_name))))
         named |= asked & title
-        named |= {a for a in asked - title if any(adjective_of(a, lm) for lm in title)}
+        named |= nouns_by_adjective(asked - title, title)
     return sorted(named)
