@@ -43,7 +43,6 @@ RARE_UNITS = 2  # of about 400 articles
 VOCABULARY_UNITS = 15  # a word of at most this many units of about 400 (IDF >= 3.2)
 _STATED_BY = 2  # a word the value sentences of more of the user's documents use names none
 _MIN_LETTERS = 4
-_ELSEWHERE_ALONE = 2  # nouns of one document outside its value sentences that name it alone
 
 
 @dataclass(frozen=True)
@@ -93,10 +92,6 @@ def vocabulary_hits(text: str, cards: Sequence[DocumentCard]) -> VocabularyHits:
     rarest: list[str] = []
     nouns: set[str] = set()
     seen: set[str] = set()
-    # nouns one document alone uses outside its value sentences («пристав», «кладовщик»
-    # of a writ's recitals): they count beside a hit of that document's value sentences,
-    # or two of them together
-    elsewhere: dict[str, list[str]] = {}
     for sentence in analyse(text).sentences:
         for token in sentence.tokens:
             for doc_id, words in _abbreviated_kind(token.text, cards).items():
@@ -116,8 +111,6 @@ def vocabulary_hits(text: str, cards: Sequence[DocumentCard]) -> VocabularyHits:
                 if not held or (len(cards) > 2 and len(held) > most):
                     continue
                 stated = [card.document_id for card in cards if term in _value_words(card)]
-                if not stated and len(held) == 1 and noun(part):
-                    elsewhere.setdefault(held[0], []).append(term)
                 if not stated or len(stated) > _STATED_BY:
                     continue  # said of by several documents: names none of them
                 for doc_id in stated:
@@ -126,10 +119,6 @@ def vocabulary_hits(text: str, cards: Sequence[DocumentCard]) -> VocabularyHits:
                     nouns.add(term)
                 if corpus.df(term) <= RARE_UNITS and len(held) == 1:
                     rarest.append(term)
-    for doc_id, terms in elsewhere.items():
-        if doc_id in by_document or len(terms) >= _ELSEWHERE_ALONE:
-            by_document.setdefault(doc_id, []).extend(terms)
-            nouns.update(terms)
     return VocabularyHits(by_document, frozenset(nouns), rarest)
 
 
