@@ -108,9 +108,6 @@ class NamedDocuments:
     # станку на торгах», «кто голосовал против»; and the documents they hit most
     vocabulary: list[str] = field(default_factory=list)
     vocabulary_ids: list[str] = field(default_factory=list)
-    # when they are strong enough: every document they hit, the best first (the search's
-    # scope: the best alone may be a contract whose terms only echo the question's)
-    vocabulary_scope: list[str] = field(default_factory=list)
     own: bool = False  # the question speaks of the user's own affairs («мы», «наш», «платим»)
     # … in its asking clause, not only in what it states before it («продаю квартиру по
     # договору … Какой доход налоговая посчитает?»)
@@ -795,9 +792,6 @@ def named_documents(question: Question, cards: Sequence[DocumentCard]) -> NamedD
         own_names=terms.everywhere,
         vocabulary=sorted({t for doc_id in chosen for t in hits.by_document[doc_id]}),
         vocabulary_ids=chosen,
-        vocabulary_scope=[*chosen, *(d for d in hits.by_document if d not in chosen)]
-        if chosen
-        else [],
         own=own,
         own_asked=question.own_asked,
         asks_value=_asks_deal_value(question),

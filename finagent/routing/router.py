@@ -321,12 +321,8 @@ def cards_decision(
     # rule chose a live source («какая ключевая ставка будет на следующей неделе?»)
     if named.vocabulary and ruled is None and not asks_the_law(text):
         terms = ", ".join(named.vocabulary[:3])
-        # the search reads the documents the words hit, not another contract's like terms
         return documents_decision(
-            text,
-            "cards_distinctive",
-            f"names what a held document speaks of: {terms}",
-            named.vocabulary_scope,
+            text, "cards_distinctive", f"names what a held document speaks of: {terms}"
         )
     # the subject of a held document's title («аванс по лизингу»): the classifier's
     # confidence outweighs it only in an impersonal question
