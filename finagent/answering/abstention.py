@@ -65,6 +65,27 @@ _OTHER_CODE_TERMS: dict[str, tuple[str, ...]] = {
     ),
     "uk": ("уголовная ответственность", "уголовное дело"),
 }
+
+
+def other_code_asked(query: str, held: frozenset[str] = frozenset()) -> str | None:
+    """The key of a code other than the Tax Code the question names or speaks the terms of
+    («какой административный штраф грозит водителю …» is a КоАП question), unless one of
+    those terms is the user's own (every lemma of it in ``held``, their documents' words)."""
+    lemmas = [lemma for sentence in analyse(query).sentences for lemma in sentence.lemmas]
+    for key, pattern in _OTHER_CODE_RE.items():
+        if pattern.search(query):
+            return key
+        terms = [t for t in _OTHER_CODE_TERMS.get(key, ()) if find_cue(lemmas, t) >= 0]
+        if terms and not any(_held_term(term, held) for term in terms):
+            return key
+    return None
+
+
+def _held_term(term: str, held: frozenset[str]) -> bool:
+    words = [lemma for sentence in analyse(term).sentences for lemma in sentence.lemmas]
+    return bool(words) and all(word in held for word in words)
+
+
 _RULING = re.compile(
     r"письм\w*\s+(?:минфина|фнс|налогов\w+\s+служб\w*)|"
     r"(?:определени|постановлени|решени)\w*\s+(?:кс|вс|вас|пленума|конституционн\w+|верховн\w+)|"

@@ -19,6 +19,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from finagent.answering.abstention import other_code_asked
 from finagent.cards.doc_types import BY_KEY, DOC_TYPES, GENERIC, DocType
 from finagent.cards.fields import ROLES
 from finagent.cards.model import DocumentCard
@@ -666,6 +667,11 @@ _LAW_LEMMAS = frozenset({"кодекс", "закон", "нк", "законода
 _TAX_LEMMAS = frozenset({"налог", "налоговый", "налогообложение"})
 
 
+def _held_words(cards: Sequence[DocumentCard]) -> frozenset[str]:
+    """The lemmas the user's documents use."""
+    return frozenset(word for card in cards for word in card.vocabulary)
+
+
 def _of_law(question: Question) -> bool:
     """The question names a tax («НДФЛ», «налог на имущество») or taxation, or gives a sum
     or period of its own for the law to reckon with («долг просрочен на 60 дней»)."""
@@ -766,6 +772,9 @@ def named_documents(question: Question, cards: Sequence[DocumentCard]) -> NamedD
     terms = distinctive_terms(question.text, cards)
     hits = vocabulary_hits(question.text, cards)
     strong = hits.strong(_asks_deal_value(question), _of_law(question))
+    # «какой административный штраф грозит водителю …»: another code's sanction, whatever
+    # a held document says of cars and drivers
+    strong = strong and other_code_asked(question.text, _held_words(cards)) is None
     chosen = hits.best() if strong else []
     _, start, end = _kind_named(question)
     return NamedDocuments(
