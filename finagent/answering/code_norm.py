@@ -2,7 +2,7 @@
 
 The answer's first line often quotes a knowledge-base section's retelling, or another
 point of the Code, while the Code sentence that states the rule is among the same turn's
-candidates and left unquoted (docs/direct-answers.md, the key-fact lane). Readers trust
+candidates and left unquoted (docs/direct-answers-history.md, the key-fact lane). Readers trust
 the Code's wording: the details then add «Норма НК РФ» entries (up to
 ``extractive.MAX_NORMS``, each chosen after the ones before are quoted) quoting a Code
 sentence among the candidates already ranked this turn (no new passage, no new embedding)

@@ -31,7 +31,7 @@ The knowledge-base sentence stays the next candidate, quoted as the second sourc
 question about the asker's own practice or policy («в нашей компании», «по учётной
 политике») is the knowledge base's to answer: its order is left alone.
 
-Tried and left out (docs/direct-answers.md, round 3 of stop 34): a Code sentence naming
+Tried and left out (docs/direct-answers-history.md, round 3 of stop 34): a Code sentence naming
 more of the question's words with no shared value (long Code sentences win by length),
 and a shared value or a citation «ст. N» alone.
 """

@@ -204,7 +204,7 @@ EXCLUDED_PENALTY = 3.0
 # whose subject is an actor the question does not name («Налоговый орган обязан в течение
 # пяти дней …» for the taxpayer's payment): a tie-break (logit units). As features of the
 # learned ranker they took no weight on the dev rounds it is fitted on (cross-validated
-# top-1 unchanged, see docs/direct-answers.md): too few of their questions turn on them.
+# top-1 unchanged, see docs/direct-answers-history.md): too few of their questions turn on them.
 DENIAL_PENALTY = 2.0
 ACTOR_PENALTY = 2.0
 _VALUE_TYPES = frozenset({"rate", "amount", "limit", "period", "date"})

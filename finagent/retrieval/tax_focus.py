@@ -45,7 +45,7 @@ TAX_CHAPTERS = frozenset(tax.chapter for tax in TAXES if tax.chapter)
 # the answer types of a question that asks when or within what time
 DEADLINE_TYPES = frozenset({"date", "period"})
 # the fused score of a passage stating a time limit, for a question asking one (measured on
-# the four Code sets, see docs/direct-answers.md, the `kf` lane)
+# the four Code sets, see docs/direct-answers-history.md, the `kf` lane)
 DEADLINE_WEIGHT = 1.2
 
 
