@@ -105,6 +105,14 @@ def _evaluate(expression: str) -> Decimal | None:
     return value
 
 
+def _same_to_kopeck(value: Decimal, result: Decimal) -> bool:
+    """Whether two sums agree to the kopeck; a number too long to round never does."""
+    try:
+        return value.quantize(_CENT) == result.quantize(_CENT)
+    except InvalidOperation:
+        return False
+
+
 def computed(text: str, known: set[str]) -> set[str]:
     """The results of the equations ``text`` shows whose operands are all ``known`` and
     whose arithmetic holds to the kopeck, normalised as :func:`_core` does."""
@@ -118,7 +126,7 @@ def computed(text: str, known: set[str]) -> set[str]:
         if not all(o in known for o in (operands[:1] if divisor else operands)):
             continue
         value = _evaluate(expression)
-        if value is not None and value.quantize(_CENT) == _decimal(result).quantize(_CENT):
+        if value is not None and _same_to_kopeck(value, _decimal(result)):
             found.add(re.sub(r"\s", "", result).replace(",", "."))
     return found
 

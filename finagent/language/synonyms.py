@@ -6,7 +6,7 @@ question's word in its own wording names that word."""
 from __future__ import annotations
 
 from collections.abc import Set
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 from finagent.language.cues import cue_lemmas
@@ -26,7 +26,7 @@ def _groups() -> tuple[frozenset[str], ...]:
     return tuple(frozenset(lm for word in row for lm in cue_lemmas(str(word))) for row in rows)
 
 
-@cache
+@lru_cache(maxsize=4096)  # keyed by the words users type: bounded
 def synonyms(word: str) -> frozenset[str]:
     """The lemmas the groups give for the lemma ``word``, itself left out."""
     out: set[str] = set()

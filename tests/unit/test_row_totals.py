@@ -91,3 +91,11 @@ def test_the_evaluations_figure_count_accepts_only_an_equation_that_holds() -> N
         "1 284 000,00 + 1 060 000,00 = 2 344 000,00 руб."
     )
     assert len(unsupported_figures(invented, sources, "сколько всего?")) == 2
+
+
+def test_an_equation_too_long_to_round_is_not_accepted_and_does_not_raise() -> None:
+    from finagent.answering.figures import computed
+
+    long = "7" * 31
+    shown = f"Всего — {long}5 руб.: {long} + 5 = {long}5 руб."
+    assert computed(shown, {long, "5"}) == set()  # Decimal cannot round it to the kopeck

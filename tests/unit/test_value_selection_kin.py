@@ -79,3 +79,10 @@ def test_every_synonym_group_holds_two_lemmas_at_least() -> None:
 
     assert _groups()
     assert all(len(group) >= 2 for group in _groups())
+
+
+def test_the_synonym_cache_is_bounded() -> None:
+    # keyed by the words users type: an unbounded cache would grow for the service's life
+    from finagent.language.synonyms import synonyms
+
+    assert synonyms.cache_info().maxsize is not None
