@@ -63,7 +63,7 @@ async def test_a_new_kind_of_document_answers_its_roles_and_clauses(make_service
         user_id="u1", query="какой процент вознаграждения банку по гарантии НГ-2026/91?"
     )
     first = fee.answer.split("## Краткий вывод\n", 1)[1].splitlines()[0]
-    assert "1,8 процента" in first and "[1]" in first
+    assert "1,8 %" in first and "[1]" in first
     term = await agent.run(
         user_id="u1", query="в какой срок гарант рассматривает требование по гарантии НГ-2026/91?"
     )
