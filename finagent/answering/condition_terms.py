@@ -15,12 +15,12 @@ from finagent.answering import messages
 from finagent.answering.abstention import Abstention
 from finagent.answering.coverage import undated
 from finagent.language.lemmas import genitive, part_of_speech
+from finagent.language.synonyms import names_lemma
 from finagent.language.text import analyse
 from finagent.question.conditions import condition_spans
 from finagent.question.tables import GENERIC_HEADS, MEASURE_UNITS
 from finagent.state import Chunk
 
-_STEM = 5  # letters compared: «реакция» of «реагирования» is not; «ремонт» of «ремонтных» is
 _MIN_NOUN = 4  # shorter nouns are abbreviations of units («мес», «шт»)
 
 
@@ -48,18 +48,19 @@ def measured_terms(text: str) -> list[str]:
 
 def lacks_condition(text: str, quoted: Sequence[str]) -> list[str]:
     """The measured condition terms (``measured_terms``) none of the ``quoted``
-    sentences names (by the first letters of a lemma); empty when one does or there are
+    sentences names (by lemma, synonym or root: «ремонт» of «ремонтных»,
+    :func:`finagent.language.synonyms.names_lemma`); empty when one does or there are
     none."""
     terms = measured_terms(text)
     if not terms or not quoted:
         return []
-    stems = {
-        lemma[:_STEM]
+    lemmas = {
+        lemma
         for sentence in quoted
         for analysed in analyse(sentence).sentences
         for lemma in analysed.lemmas
     }
-    if any(term[:_STEM] in stems for term in terms):
+    if any(names_lemma(term, lemmas) for term in terms):
         return []
     return terms
 

@@ -10,7 +10,9 @@ and counted.
 
 A figure the answer computes is supported only as the result of an equation the answer
 shows with its inputs («1 284 000,00 + 1 056 000,00 = 2 340 000,00 руб.», «29 253,60 / 2
-= 14 626,80 руб.»): every operand a known number, the arithmetic exact (:func:`computed`).
+= 14 626,80 руб.» of a question naming two parties): every operand a known number (a
+factor or divisor too, except the named unit conversions :data:`CONVERSIONS`: «/ 100» of
+a percentage, «× 12» of months), the arithmetic exact (:func:`computed`).
 """
 
 from __future__ import annotations
@@ -75,6 +77,12 @@ _OPERATOR = r"\s*[+×*/−-]\s*"
 EQUATION = re.compile(rf"(?<![\d.,])({_NUMBER}(?:{_OPERATOR}{_NUMBER})+)\s*=\s*({_NUMBER})(?![\d])")
 _OPERATORS = re.compile(_OPERATOR.replace("\\s*", ""))
 _CENT = Decimal("0.01")
+# the factors and divisors an equation may use without a source stating them: unit
+# conversions, each named; any other factor («× 3», «/ 2») must be a known number
+CONVERSIONS: dict[str, str] = {
+    "100": "a percentage as a fraction («× 13 / 100»)",
+    "12": "the months of a year («× 12», «/ 12»)",
+}
 
 
 def _decimal(number: str) -> Decimal:
@@ -121,9 +129,10 @@ def computed(text: str, known: set[str]) -> set[str]:
     for match in EQUATION.finditer(spaced):
         expression, result = match.group(1), match.group(2)
         operands = [re.sub(r"\s", "", n).replace(",", ".") for n in re.split(_OPERATOR, expression)]
-        # a divisor or factor is a count the answer names («/ 2», «× 3»), not a figure
-        divisor = re.search(r"[×*/]", expression) is not None
-        if not all(o in known for o in (operands[:1] if divisor else operands)):
+        # a factor or divisor must be known too, unless it is a named unit conversion
+        scaled = re.search(r"[×*/]", expression) is not None
+        allowed = known | CONVERSIONS.keys() if scaled else known
+        if operands[0] not in known or not all(o in allowed for o in operands[1:]):
             continue
         value = _evaluate(expression)
         if value is not None and _same_to_kopeck(value, _decimal(result)):

@@ -81,5 +81,7 @@ def prefer_norm_subject(
         if not states_asked(profile(candidate.sentence), question):
             continue
         rest = [c for c in norms if c is not candidate]
-        return promoted([candidate, *ranked], candidate), rest
+        # first, scored at least as the former first (``promoted`` compares with
+        # ``ranked[0]``, so the candidate must not be put there before it is called)
+        return promoted(ranked, candidate), rest
     return ranked, norms

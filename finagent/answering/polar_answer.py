@@ -4,9 +4,11 @@
 «капают ли проценты на счёт эскроу?» — «Нет: «Проценты … Банком не начисляются …» [2]».
 Of a polar question (``Question.polar``) asked in the affirmative, the clause is a
 document sentence's part (split at «;») that names at least two of the question's content
-words (one of them not a generic noun such as «сумма», «договор») and denies a predicate
-(:func:`finagent.answering.polarity.denies`: «не начисляются», «не допускается», not «не
-более») or says a word of denial (``data/denials.yaml``: «запрещается», «освобождается»).
+words (by lemma, synonym or root: :func:`finagent.language.synonyms.names_lemma`; one of
+them not a generic noun such as «сумма», «договор») and denies a predicate outside a
+condition (:func:`finagent.answering.polarity.denies_text`: «не начисляются», «не
+допускается», not «не более», nor «если иное не предусмотрено …») or says a word of
+denial (``data/denials.yaml``: «запрещается», «освобождается»).
 No such clause: no verdict, and the lead states what the documents do state.
 """
 
@@ -19,9 +21,10 @@ from importlib import resources
 
 from finagent.answering.evidence import Candidate
 from finagent.answering.extractive import clean_sentence
-from finagent.answering.polarity import denies
+from finagent.answering.polarity import denies_text
 from finagent.answering.sentence_profile import profile
 from finagent.language.lemmas import lemma
+from finagent.language.synonyms import names_lemma
 from finagent.question.model import Question
 from finagent.question.tables import GENERIC_HEADS, STOP_LEMMAS
 from finagent.yaml_data import load_yaml
@@ -36,7 +39,6 @@ MAX_FOLLOW = 300  # characters of a following sentence quoted with the verdict's
 _NEGATIONS = frozenset({"не", "без"})  # «… или нет?» asks, it does not negate
 MIN_SHARED = 2  # content words of the question a settling clause names …
 NAMED_SHARED = 1  # … or, in a document the question names, one (not a generic noun)
-_STEM = 5  # a lemma's stem this long names it in a kindred word («оплатить» — «оплата»)
 NEAR = 60  # of the ranked document sentences, those read with the least words shared …
 MAX_SENTENCES = 200  # … and those read when the clause names one word more
 NO = "Нет"
@@ -73,21 +75,17 @@ class Verdict:
         return f"{self.answer}: {' '.join(quotes)}{where}."
 
 
-def _kin(word: str, lemmas: frozenset[str]) -> bool:
-    if word in lemmas:
-        return True
-    stem = word[:_STEM]
-    return len(word) > _STEM and any(lm.startswith(stem) for lm in lemmas)
-
-
 def _shared(asked: frozenset[str], clause: str) -> frozenset[str]:
+    """The asked lemmas the clause names: by lemma, synonym or root (language layer)."""
     lemmas = profile(clause).lemmas
-    return frozenset(w for w in asked if _kin(w, lemmas))
+    return frozenset(w for w in asked if names_lemma(w, lemmas))
 
 
 def _denying(clause: str) -> bool:
+    """A predicate denied outside a condition («не начисляются», not «если иное не
+    предусмотрено …»), or a word of denial."""
     words = _WORDS.findall(clause)
-    return denies(words) or bool(_denials() & {lemma(w) for w in words})
+    return denies_text(clause) or bool(_denials() & {lemma(w) for w in words})
 
 
 def asked_words(question: Question) -> frozenset[str]:

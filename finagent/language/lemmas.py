@@ -326,6 +326,15 @@ def nominative(word: str) -> bool:
 
 
 @lru_cache(maxsize=50_000)
+def oblique_case(word: str) -> bool:
+    """Whether some reading of the word has a case other than the nominative: «Банк» (it
+    may be accusative), not «продавец»."""
+    return any(
+        parse.tag.case and parse.tag.case != "nomn" for parse in _analyzer().parse(fold(word))
+    )
+
+
+@lru_cache(maxsize=50_000)
 def can_be(word: str, grammeme: str) -> bool:
     """Whether some reading of the word has ``grammeme`` («Германии» can be ``loct``)."""
     return any(grammeme in parse.tag for parse in _analyzer().parse(fold(word)))

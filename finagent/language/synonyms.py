@@ -49,3 +49,11 @@ def by_synonym(asked: Set[str], lemmas: Set[str]) -> set[str]:
 def by_root(asked: Set[str], lemmas: Set[str]) -> set[str]:
     """The asked lemmas the text does not hold but names by a word of the same root."""
     return {a for a in asked if a not in lemmas and any(same_root(a, lm) for lm in lemmas)}
+
+
+def names_lemma(word: str, lemmas: Set[str]) -> bool:
+    """Whether a text of ``lemmas`` names the lemma ``word``: the word itself, a synonym of
+    its group, or a word of its root («ремонт» — «ремонтный»)."""
+    return (
+        word in lemmas or bool(synonyms(word) & lemmas) or any(same_root(word, lm) for lm in lemmas)
+    )

@@ -337,7 +337,9 @@ class Retriever:
         leg matches the question's everyday words to other points. The Code-only BM25
         search finds what the dense model misses when the question names the point's own
         rare terms (a term of art, an exact phrase). The details may quote these passages'
-        sentences as «Норма НК РФ»; they never lead the answer."""
+        sentences as «Норма НК РФ»; they never lead the answer. A leg that fails (its index
+        unavailable, the Code's BM25 vectors absent) adds no passage and logs a warning:
+        the extra passages are optional, the turn's search stands without them."""
         if (limit < 1 and lexical < 1) or not query.strip():
             return []
         wanted = dict(zip(NORM_LEGS, (limit, lexical), strict=True))
@@ -353,11 +355,18 @@ class Retriever:
                     vectors=vectors,
                 )
                 for mode in modes
-            )
+            ),
+            return_exceptions=True,
         )
         seen = {c.id for c in have}
         picked: list[tuple[SearchMode, Chunk]] = []
         for mode, lists in zip(modes, found, strict=True):
+            if isinstance(lists, BaseException):
+                if not isinstance(lists, Exception):
+                    raise lists  # a cancellation or an interrupt is not the leg's failure
+                # an extra passage is optional: a failing leg adds none, the search goes on
+                log.warning("code_extra_failed", mode=mode, error=repr(lists))
+                continue
             fresh = [
                 c for c in lists[0] if c.id not in seen and (focus is None or not focus.demoted(c))
             ][: wanted[mode]]

@@ -64,23 +64,40 @@ class VocabularyHits:
     # the hits the law uses in at most ``RARE_UNITS`` units, held by one document
     rarest: list[str] = field(default_factory=list)
 
+    def ranking(self) -> list[tuple[str, list[str]]]:
+        """The documents by hits, most first, a hit the law all but never uses (``rarest``)
+        breaking a tie: the one ranking :meth:`best` and :meth:`strong` both read."""
+        rarest = set(self.rarest)
+        return sorted(self.by_document.items(), key=lambda kv: _rank_key(kv[1], rarest))
+
     def best(self) -> list[str]:
-        """The one document with the most hits (none on a tie or without a hit)."""
-        ranked = sorted(self.by_document.items(), key=lambda kv: len(kv[1]), reverse=True)
-        if not ranked or (len(ranked) > 1 and len(ranked[1][1]) == len(ranked[0][1])):
+        """The one document first in :meth:`ranking` (none on a tie or without a hit)."""
+        ranked = self.ranking()
+        if not ranked:
+            return []
+        rarest = set(self.rarest)
+        if len(ranked) > 1 and _rank_key(ranked[1][1], rarest) == _rank_key(ranked[0][1], rarest):
             return []
         return [ranked[0][0]]
 
     def strong(self, asks_value: bool, of_law: bool) -> bool:
-        """Two hits in the one best document, one of them a noun or a title word; or one
-        hit the law all but never uses in a question that asks a value («сколько», «до
-        какого числа», «кто») and is not the law's (``of_law``: it names a tax, or gives a
-        sum or period of its own to reckon from: «долг просрочен на 60 дней — …»)."""
+        """Whether :meth:`best` is strongly named: two hits in it, one of them a noun or a
+        title word; or, in a question that asks a value («сколько», «до какого числа»,
+        «кто») and is not the law's (``of_law``: it names a tax, or gives a sum or period of
+        its own to reckon from: «долг просрочен на 60 дней — …»), one of its hits the law
+        all but never uses. Never strong without a best document."""
         best = self.best()
-        terms = self.by_document[best[0]] if best else []
+        if not best:
+            return False
+        terms = self.by_document[best[0]]
         if len(terms) >= 2 and self.nouns & set(terms):
             return True
-        return asks_value and not of_law and bool(self.rarest)
+        return asks_value and not of_law and bool(set(self.rarest) & set(terms))
+
+
+def _rank_key(terms: list[str], rarest: set[str]) -> tuple[int, int]:
+    """Sort key of a document's hits: more hits first, then more of the rarest."""
+    return (-len(terms), -len(rarest & set(terms)))
 
 
 def vocabulary_hits(text: str, cards: Sequence[DocumentCard]) -> VocabularyHits:

@@ -72,7 +72,9 @@ def test_an_invented_or_miscomputed_figure_is_still_removed() -> None:
     _, report = check_figures(bare, sources)  # a result without its equation
     assert report.removed == ["375 500,50 руб"]
     half = "Доля — 62 750,25 руб.: 125 500,50 / 2 = 62 750,25 руб."
-    _, report = check_figures(half, sources)
+    _, report = check_figures(half, sources)  # the divisor 2 is in no source
+    assert len(report.removed) == 2
+    _, report = check_figures(half, [*sources, "сколько на каждого из 2 участников?"])
     assert not report.removed
 
 
