@@ -73,6 +73,7 @@ from finagent.answering.list_items import prefer_matching_item
 from finagent.answering.list_subject import prefer_asked_item
 from finagent.answering.live_offline import notice_follows
 from finagent.answering.named_object import prefer_named_object
+from finagent.answering.named_person import person_abstention
 from finagent.answering.norm_subject import prefer_norm_subject
 from finagent.answering.output_checks import (
     Problem,
@@ -294,6 +295,18 @@ def _card_sentences(evidence: Evidence) -> list[str]:
     return [v.sentence for a in evidence.cards for v in a.values]
 
 
+def _quoted(evidence: Evidence) -> list[tuple[str, str]]:
+    """The sentences the answer would quote with their documents' ids: the card values',
+    else the best ranked one when it is a user's document's (a norm is nobody's)."""
+    cards = [(v.sentence, a.document_id) for a in evidence.cards for v in a.values]
+    ranked = [
+        (c.sentence, c.chunk.document_id)
+        for c in evidence.ranked[:1]
+        if c.chunk.source == "user_docs" and c.chunk.document_id
+    ]
+    return cards or ranked
+
+
 async def _offline(turn: TurnInput, evidence: Evidence, only_smalltalk: bool) -> dict[str, Any]:
     deps, ctx = turn.deps, turn.ctx
     mode = "direct" if _direct(turn) else "extractive"
@@ -483,6 +496,14 @@ async def answer_turn(turn: TurnInput, generate: Generate | None = None) -> dict
         lacking = condition_abstention(turn.query, quoted, ctx.chunks) if documents else None
         if lacking is not None:
             return _live_notice(ctx) or abstention_update(lacking, evidence.best)
+        # a person the question names must be the one the quoted values belong to
+        other = (
+            person_abstention(turn.question, _quoted(evidence), turn.cards, turn.texts, ctx.chunks)
+            if documents
+            else None
+        )
+        if other is not None:
+            return _live_notice(ctx) or abstention_update(other, evidence.best)
     if deps.llm is None or generate is None:
         return await _offline(turn, evidence, only_smalltalk)
 

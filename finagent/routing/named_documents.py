@@ -29,6 +29,7 @@ from finagent.language.form_codes import is_form_code
 from finagent.language.lemmas import (
     first_person,
     fold,
+    genitive,
     lemma,
     normal_forms,
     part_of_speech,
@@ -47,7 +48,7 @@ from finagent.routing.corpus_lemmas import corpus_lemmas
 from finagent.routing.distinctive import distinctive_terms, vocabulary_hits
 from finagent.routing.held_time import names_held_time
 from finagent.routing.subject import subject_words
-from finagent.routing.unheld import unheld_detail
+from finagent.routing.unheld import unheld_detail, unheld_party
 
 _WORD = re.compile(r"[А-Яа-яЁё]+")
 # records a user may ask about by kind that the cards do not type: held when a card's
@@ -324,16 +325,22 @@ def _missing(question: Question, cards: Sequence[DocumentCard]) -> str | None:
             question, cards, "документ", inflected=True
         )
     kind, start, end = _source_kind(question.lemmas, kind, start, end)
-    source = _as_source(question.lemmas, start, end) or _of_party(question, end)
+    before = _party_before(question, start)
+    source = _as_source(question.lemmas, start, end) or _of_party(question, end) or bool(before)
     # an act done with a kind as its subject or object («нам выдал кредит банк»): a word of
     # a held document's text («Кредит» of a statement's column) is not that kind held
     done = not source and _done_with_kind(question, kind, start)
+    valued = _value_of_kind(question, start, end)
     if (
-        (source or done)
+        (source or done or valued)
         and not _held(kind, cards)
         and not _said_by_named(question, cards, question.lemmas[start:end])
         and (done or not _common_noun_of_named(question, cards, start, end))
-        and not _subject_of_held(question, cards, kind, start, end)
+        and not (
+            _valued_by_held(question, cards, start)
+            if valued and not (source or done)
+            else _subject_of_held(question, cards, kind, start, end)
+        )
     ):
         return kind.name
     # «договор с ООО «ЛогистикПро»»: a counterparty, with its legal form or not, must be
@@ -348,6 +355,8 @@ def _missing(question: Question, cards: Sequence[DocumentCard]) -> str | None:
             return _stranger(question, of_kind, kind.name, inflected=True)
         if not question.organisations:
             unheld = unheld_detail(question.text, kind, end, of_kind)
+            if unheld is None and before:
+                unheld = unheld_party(before, kind, of_kind)
             if unheld is not None:
                 return unheld
     if _numbered(question.lemmas, end) and numbers:
@@ -406,6 +415,57 @@ def _of_party(question: Question, end: int) -> bool:
             return True
         if part_of_speech(following) not in ("NOUN", "ADJF"):
             return False
+    return False
+
+
+# a capital inside a word or after its hyphen: «ЛогистикПро», «Вектор-Транзит» are names
+# even where they open the question (the opening capital alone says nothing)
+_INNER_CAPITAL = re.compile(r"[а-яё][А-ЯЁ]|-[А-ЯЁ]")
+
+
+def _party_before(question: Question, start: int) -> str:
+    """The name written right before the kind word, as written: «ЛогистикПро договор
+    перевозки — какая там неустойка?» names that party's document telegraphically, as
+    «договор с ЛогистикПро» does; empty when there is none."""
+    if start <= 0:
+        return ""
+    analysed = analyse(question.text)
+    words = [token.text for sentence in analysed.sentences for token in sentence.tokens]
+    if len(words) != len(question.lemmas):
+        return ""
+    word = words[start - 1]
+    names = {fold(name) for name in question.names}
+    return word if fold(word) in names or _INNER_CAPITAL.search(word) else ""
+
+
+def _value_of_kind(question: Question, start: int, end: int) -> bool:
+    """The kind's subject word in the genitive right after the asked value's head names the
+    deal whose value is asked: «ставка аренды склада», «сумма займа у учредителя» ask a
+    lease's, a loan's value, which only a document of that kind states (not a tax's
+    question, nor one naming the law)."""
+    if end - start != 1 or start < 1 or not _asks_deal_value(question) or _of_law(question):
+        return False
+    if not any(a.head == question.lemmas[start - 1] for a in question.attributes):
+        return False
+    analysed = analyse(question.text)
+    words = [token.text for sentence in analysed.sentences for token in sentence.tokens]
+    return len(words) == len(question.lemmas) and genitive(words[start])
+
+
+_VALUED_STEM = 5  # letters compared: «аренд» of «арендная», «ставк» of «ставкой»
+
+
+def _valued_by_held(question: Question, cards: Sequence[DocumentCard], start: int) -> bool:
+    """A held document states the asked value of the kind's subject: one of its value
+    sentences names both («ставка аренды» in a statement's row of rent): a document
+    that only mentions the subject («не сдавать в аренду» of a pledge) does not."""
+    head, subject = question.lemmas[start - 1], question.lemmas[start]
+    stems = (head[:_VALUED_STEM], subject[:_VALUED_STEM])
+    for card in cards:
+        for fact in card.facts:
+            text = fact.sentence.text.lower()
+            if all(stem in text for stem in stems):
+                return True
     return False
 
 
@@ -786,7 +846,8 @@ def named_documents(question: Question, cards: Sequence[DocumentCard]) -> NamedD
         held_time=_held_time(question, cards),
         kind_as_topic=start >= 0
         and not _as_source(question.lemmas, start, end)
-        and not _of_party(question, end),
+        and not _of_party(question, end)
+        and not _party_before(question, start),
         names=terms.names,
         rare=terms.rare,
         own_names=terms.everywhere,

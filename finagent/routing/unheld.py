@@ -84,18 +84,29 @@ def unheld_detail(text: str, kind: DocType, end: int, held: Sequence[DocumentCar
         after = tokens[end]
     if after.lemma not in _WITH:
         return None
-    known = _known_names(held)
     for token in tokens[end + 1 : end + 1 + _NAME_WITHIN]:
         word = token.text
-        if len(word) >= _MIN_WORD and word[:1].isupper() and word.replace("-", "").isalpha():
-            # «с Чистым Домом», «с Глянцем»: each part of the name in any normal form
-            # pymorphy3 offers («глянец»), compared whole with a held name's part
-            asked = _name_parts(word)
-            forms = {fold(word), *normal_forms(word)}
-            # or a word of a held document's text, whole: a name the card did not type
-            # (spaced out in a PDF), never a common word sharing its stem («логистика»)
-            held_name = any(_same_name(asked, name) for name in known) or any(
-                form in card.vocabulary for form in forms for card in held
-            )
-            return None if held_name else f"{kind.name} с {word}"
+        if _name_like(word):
+            return unheld_party(word, kind, held)
     return None
+
+
+def _name_like(word: str) -> bool:
+    return len(word) >= _MIN_WORD and word[:1].isupper() and word.replace("-", "").isalpha()
+
+
+def unheld_party(word: str, kind: DocType, held: Sequence[DocumentCard]) -> str | None:
+    """«договор с ЛогистикПро» (Russian) when the name ``word`` is a party of none of the
+    ``held`` documents of the kind; None when it is, or the word is no name."""
+    if not held or not _name_like(word):
+        return None
+    # «с Чистым Домом», «с Глянцем»: each part of the name in any normal form pymorphy3
+    # offers («глянец»), compared whole with a held name's part
+    asked = _name_parts(word)
+    forms = {fold(word), *normal_forms(word)}
+    # or a word of a held document's text, whole: a name the card did not type (spaced out
+    # in a PDF), never a common word sharing its stem («логистика»)
+    held_name = any(_same_name(asked, name) for name in _known_names(held)) or any(
+        form in card.vocabulary for form in forms for card in held
+    )
+    return None if held_name else f"{kind.name} с {word}"

@@ -760,6 +760,38 @@ def test_a_contract_with_a_party_named_after_its_kind_is_not_held(
     assert held.missing is None
 
 
+def test_a_party_written_right_before_the_kind_names_its_document(
+    demo_cards: list[DocumentCard],
+) -> None:
+    """«Бастион-Охрана договор — какой срок?»: the party written before the kind word,
+    telegraphically, names that party's document as «договор с …» does, even where the
+    name opens the question; the held contract's party is held."""
+    found = named("Бастион-Охрана договор — до какого числа он действует?", demo_cards)
+    assert found.missing == "договор с Бастион-Охрана"
+    assert not found.kind_as_topic
+    lone = named("ГорСвязьТранс договор хранения: какая плата в месяц?", demo_cards)
+    assert lone.missing is not None
+    held = named("ПромСнабКомплект договор — какой срок оплаты?", demo_cards)
+    assert held.missing is None
+
+
+def test_a_value_of_a_kind_asked_by_its_genitive_needs_that_kind_held() -> None:
+    """«ставка аренды гаража», «сумма займа»: the kind's subject in the genitive after the
+    asked value names the deal whose value is asked; a document that only mentions the
+    subject (a pledge forbidding to lease the pledged thing out) does not state it."""
+    pledge = (
+        "Договор залога № З-3/2026\n"
+        "ООО «Берёзка» (Залогодатель) передаёт в залог ООО «Кристалл» (Залогодержатель) "
+        "погрузчик стоимостью 900 000 руб.\n"
+        "3.2. Залогодатель обязан не сдавать предмет залога в аренду."
+    )
+    cards = _cards({"pledge": pledge, "upd": UPD})
+    assert named("какая ставка аренды гаража на Заводской?", cards).missing == "договор аренды"
+    assert named("какая сумма займа от учредителя?", cards).missing == "договор займа"
+    held = _cards({"pledge": pledge, "loan": LOAN})
+    assert named("какая сумма займа от учредителя?", held).missing is None
+
+
 def test_a_kind_named_with_its_document_word_is_no_subject_of_a_held_one() -> None:
     """«по договору подряда»: an act that only cites the work contract speaks of «подряд»,
     but the contract itself is not held; a held work contract is."""

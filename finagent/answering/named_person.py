@@ -1,0 +1,121 @@
+"""A person the question names must be the one the quoted value belongs to.
+
+«оклад у <фамилия> какой?» asks a value of one person. A document answer whose quoted
+sentences never name that person, from documents that name them only as a representative
+or a signatory («в лице генерального директора …», «П. А. …» under the text) or not at
+all, quotes another person's value (the employee's salary of a contract the director
+signed). The documents lack the fact for the person asked: the answer declines, saying so
+and naming the documents searched. A document the person is a party of (a card's party,
+or a mention of them that is neither a representative's nor a signature) lends its
+values to them even when the value's sentence does not repeat their name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+from finagent.answering import messages
+from finagent.answering.abstention import Abstention
+from finagent.answering.coverage import undated
+from finagent.cards.model import DocumentCard
+from finagent.language.lemmas import compound_forms, normal_forms, place_name, surname
+from finagent.question.model import Question
+from finagent.state import Chunk
+
+_WORD = re.compile(r"[А-Яа-яЁё]+(?:-[А-Яа-яЁё]+)?")
+# a representative's mention: «в лице генерального директора Зуева П. А.»
+_REPRESENTED = re.compile(r"\bв\s+лице\b[^.;:]{0,80}$", re.IGNORECASE)
+# a signature: initials right before the surname («П. А. Зуев», «П.А. Зуев»)
+_INITIALS = re.compile(r"(?:\b[А-ЯЁ]\.\s?){2}$")
+_MAX_TITLES = 3
+
+
+def asked_persons(question: Question) -> list[str]:
+    """The surnames the question names as persons: not part of an organisation's name,
+    not a place («в Дзержинске») and not a street with its house («на Кирова, 48»)."""
+    found = []
+    for name in question.names:
+        if not surname(name) or place_name(name):
+            continue
+        if any(name in organisation.name for organisation in question.organisations):
+            continue
+        if re.search(rf"{re.escape(name)},?\s*\d", question.text):
+            continue
+        # a street or an institution named after a person: «на Героя Смирнова», «им. …»
+        before = question.text[: question.text.find(name)].split()[-1:]
+        if before and before[0][:1].isupper() and not surname(before[0]):
+            continue
+        found.append(name)
+    return list(dict.fromkeys(found))
+
+
+def _names(person: str, text: str) -> bool:
+    forms = compound_forms(person)
+    return any(forms & normal_forms(word) for word in _WORD.findall(text) if word[:1].isupper())
+
+
+def party_mention(person: str, text: str) -> bool:
+    """The text names the person other than as a representative or a signatory."""
+    forms = compound_forms(person)
+    for found in _WORD.finditer(text):
+        word = found.group()
+        if not word[:1].isupper() or not forms & normal_forms(word):
+            continue
+        before = text[max(0, found.start() - 120) : found.start()]
+        if _REPRESENTED.search(before) or _INITIALS.search(before):
+            continue
+        return True
+    return False
+
+
+def _of_document(
+    person: str,
+    document_id: str,
+    cards: Sequence[DocumentCard],
+    texts: Mapping[str, str],
+    chunks: Sequence[Chunk],
+) -> bool:
+    """The document lends its values to the person: a party of its card, or named in it
+    as neither a representative nor a signatory. A document whose text is not at hand
+    lends them (no decline on what was not read)."""
+    forms = compound_forms(person)
+    for card in cards:
+        if card.document_id != document_id:
+            continue
+        for party in card.parties:
+            if any(forms & normal_forms(word) for word in _WORD.findall(party.name)):
+                return True
+    text = texts.get(document_id) or "\n".join(
+        c.text for c in chunks if c.document_id == document_id
+    )
+    if not text:
+        return True
+    return party_mention(person, text)
+
+
+def person_abstention(
+    question: Question,
+    quoted: Sequence[tuple[str, str]],
+    cards: Sequence[DocumentCard],
+    texts: Mapping[str, str],
+    chunks: Sequence[Chunk],
+) -> Abstention | None:
+    """The abstention for a named person no quoted sentence (``(sentence, document id)``)
+    and no quoted document is about; None when each named person is covered."""
+    if not quoted:
+        return None
+    for person in asked_persons(question):
+        if any(_names(person, sentence) for sentence, _ in quoted):
+            continue
+        documents = dict.fromkeys(doc_id for _, doc_id in quoted if doc_id)
+        if any(_of_document(person, d, cards, texts, chunks) for d in documents):
+            continue
+        titles = dict.fromkeys(undated(c.metadata.get("citation") or c.title) for c in chunks)
+        searched = "; ".join(list(titles)[:_MAX_TITLES]) or "ничего не найдено"
+        return Abstention(
+            "person",
+            messages.ABSTAIN_PERSON.format(person=person),
+            messages.ABSTAIN_PERSON_MISSING.format(person=person, titles=searched),
+        )
+    return None
