@@ -26,14 +26,13 @@ from functools import cache
 from importlib import resources
 
 from finagent.answering.asked_values import states_asked
-from finagent.answering.evidence import Candidate, promoted
+from finagent.answering.evidence import LEGAL_SOURCES, Candidate, first_near, promoted
 from finagent.answering.sentence_profile import profile
 from finagent.question.model import Question
 from finagent.question.tables import STOP_LEMMAS
 from finagent.yaml_data import load_yaml
 
 ANSWER_TYPES = frozenset({"limit", "amount", "rate", "period", "date"})
-SOURCES = frozenset({"law", "kb"})
 MARGIN = 1.0  # logit units of the learned ranker
 _FILE = "asked_predicates.yaml"
 _SHORTEST = 3  # shorter lemmas («ип», «рф») are names, not subjects
@@ -86,16 +85,18 @@ def prefer_covering(question: Question, ranked: list[Candidate]) -> list[Candida
     if question.answer_type not in ANSWER_TYPES or question.several or len(ranked) < 2:
         return ranked
     top = ranked[0]
-    if top.chunk.source not in SOURCES:
+    if top.chunk.source not in LEGAL_SOURCES:
         return ranked
     words = question_words(question)
     if not words:
         return ranked
-    for candidate in ranked[1:]:
-        if candidate.score < top.score - MARGIN:
-            break
-        if candidate.chunk.source not in SOURCES or candidate.example:
-            continue
-        if _decides(words, top, candidate) and states_asked(profile(candidate.sentence), question):
-            return promoted(ranked, candidate)
-    return ranked
+    best = first_near(
+        ranked,
+        MARGIN,
+        lambda c: (
+            c.chunk.source in LEGAL_SOURCES
+            and _decides(words, top, c)
+            and states_asked(profile(c.sentence), question)
+        ),
+    )
+    return promoted(ranked, best) if best is not None else ranked
