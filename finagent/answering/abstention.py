@@ -11,7 +11,7 @@ Three checks, cheapest first:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from finagent.answering import messages
@@ -67,16 +67,23 @@ _OTHER_CODE_TERMS: dict[str, tuple[str, ...]] = {
 }
 
 
+def _codes_asked(query: str) -> Iterator[tuple[str, bool, list[str]]]:
+    """Each code other than the Tax Code the question names (``True``) or speaks the terms
+    of (the terms it uses), in the order of :data:`_OTHER_CODES`."""
+    lemmas = [lemma for sentence in analyse(query).sentences for lemma in sentence.lemmas]
+    for key, pattern in _OTHER_CODE_RE.items():
+        named = pattern.search(query) is not None
+        terms = [t for t in _OTHER_CODE_TERMS.get(key, ()) if find_cue(lemmas, t) >= 0]
+        if named or terms:
+            yield key, named, terms
+
+
 def other_code_asked(query: str, held: frozenset[str] = frozenset()) -> str | None:
     """The key of a code other than the Tax Code the question names or speaks the terms of
     («какой административный штраф грозит водителю …» is a КоАП question), unless one of
     those terms is the user's own (every lemma of it in ``held``, their documents' words)."""
-    lemmas = [lemma for sentence in analyse(query).sentences for lemma in sentence.lemmas]
-    for key, pattern in _OTHER_CODE_RE.items():
-        if pattern.search(query):
-            return key
-        terms = [t for t in _OTHER_CODE_TERMS.get(key, ()) if find_cue(lemmas, t) >= 0]
-        if terms and not any(_held_term(term, held) for term in terms):
+    for key, named, terms in _codes_asked(query):
+        if named or not any(_held_term(term, held) for term in terms):
             return key
     return None
 
@@ -161,15 +168,13 @@ async def scope_abstention(
         return found
     ingested = await catalog.codes() if catalog else set()
     loaded = ", ".join(code_name(c) for c in sorted(ingested)) or "кодексы не загружены"
-    lemmas = [lemma for sentence in analyse(query).sentences for lemma in sentence.lemmas]
-    for key, pattern in _OTHER_CODE_RE.items():
+    for key, named, terms in _codes_asked(query):
         if key in ingested:
             continue
-        terms = [t for t in _OTHER_CODE_TERMS.get(key, ()) if find_cue(lemmas, t) >= 0]
-        if pattern.search(query):
-            if _covered_by_sources(pattern, chunks):
+        if named:
+            if _covered_by_sources(_OTHER_CODE_RE[key], chunks):
                 continue
-        elif not terms or _terms_covered(terms, chunks):
+        elif _terms_covered(terms, chunks):
             continue
         name = _OTHER_CODE_NAMES[key]
         return Abstention(

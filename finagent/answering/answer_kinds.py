@@ -19,10 +19,10 @@ from functools import lru_cache
 from finagent.answering.sentence_profile import SentenceProfile
 from finagent.language.cues import find_cue, has_any
 from finagent.language.lemmas import part_of_speech
+from finagent.language.synonyms import same_root
 from finagent.language.text import Token, analyse
 from finagent.question.model import Question
 
-_ROOT = 6  # «паллето-место» — «паллето-мест»; «рабочее место» — «места»
 # nouns of money, time and shares: a number before them is no count of things
 _MEASURES = frozenset(
     "рубль руб копейка коп доллар евро процент день месяц год неделя час минута квартал "
@@ -138,11 +138,7 @@ def states_count(question: Question, sentence: str) -> bool:
     if not asked:
         return False
     nouns = counted_nouns(sentence)
-    return any(
-        n == a or (len(n) >= _ROOT and len(a) >= _ROOT and n[:_ROOT] == a[:_ROOT])
-        for n in nouns
-        for a in asked
-    )
+    return any(_same_root(n, a) for n in nouns for a in asked)
 
 
 def asked_count(question: Question) -> str | None:
@@ -171,7 +167,8 @@ def states_asked_count(question: Question, sentence: str) -> bool:
 
 
 def _same_root(a: str, b: str) -> bool:
-    return a == b or (len(a) >= _ROOT and len(b) >= _ROOT and a[:_ROOT] == b[:_ROOT])
+    """One lemma, or one root («паллето-место» — «паллето-мест»; «рабочее место» — «места»)."""
+    return a == b or same_root(a, b)
 
 
 def bounds_value(p: SentenceProfile) -> bool:

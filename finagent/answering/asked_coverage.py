@@ -26,17 +26,16 @@ from functools import cache
 from importlib import resources
 
 from finagent.answering.asked_values import states_asked
-from finagent.answering.evidence import Candidate, promoted
+from finagent.answering.evidence import LEGAL_SOURCES, Candidate, first_near, promoted
 from finagent.answering.sentence_profile import profile
+from finagent.language.synonyms import in_groups
+from finagent.question.content import content_lemmas
 from finagent.question.model import Question
-from finagent.question.tables import STOP_LEMMAS
 from finagent.yaml_data import load_yaml
 
 ANSWER_TYPES = frozenset({"limit", "amount", "rate", "period", "date"})
-SOURCES = frozenset({"law", "kb"})
 MARGIN = 1.0  # logit units of the learned ranker
 _FILE = "asked_predicates.yaml"
-_SHORTEST = 3  # shorter lemmas («ип», «рф») are names, not subjects
 
 
 @cache
@@ -45,27 +44,15 @@ def _groups() -> tuple[frozenset[str], ...]:
     return tuple(frozenset(str(w) for w in words) for words in (load_yaml(text) or {}).values())
 
 
-def question_words(question: Question) -> frozenset[str]:
-    """The question's content lemmas: letters only, no stop words."""
-    return frozenset(
-        w for w in question.topic if w.isalpha() and len(w) >= _SHORTEST and w not in STOP_LEMMAS
-    )
-
-
 def covered(words: frozenset[str], sentence: str) -> frozenset[str]:
     """The ``words`` the sentence names, itself or by a synonym of its group."""
     lemmas = profile(sentence).lemmas
-    return frozenset(words & lemmas) | by_synonym(words, sentence)
+    return frozenset(words & lemmas) | by_predicate(words, sentence)
 
 
-def by_synonym(words: frozenset[str], sentence: str) -> frozenset[str]:
-    """The ``words`` of a synonym group the sentence names a word of."""
-    lemmas = profile(sentence).lemmas
-    out: set[str] = set()
-    for group in _groups():
-        if group & lemmas:
-            out |= words & group
-    return frozenset(out)
+def by_predicate(words: frozenset[str], sentence: str) -> frozenset[str]:
+    """The ``words`` of a predicate's synonym group the sentence names a word of."""
+    return in_groups(words, profile(sentence).lemmas, _groups())
 
 
 def _decides(words: frozenset[str], top: Candidate, candidate: Candidate) -> bool:
@@ -76,7 +63,7 @@ def _decides(words: frozenset[str], top: Candidate, candidate: Candidate) -> boo
     more = covered(words, candidate.ranked_text)
     if not base < more:
         return False
-    if (more - base) & by_synonym(words, candidate.ranked_text):
+    if (more - base) & by_predicate(words, candidate.ranked_text):
         return True
     return not base and top.chunk.source == candidate.chunk.source == "law"
 
@@ -86,16 +73,18 @@ def prefer_covering(question: Question, ranked: list[Candidate]) -> list[Candida
     if question.answer_type not in ANSWER_TYPES or question.several or len(ranked) < 2:
         return ranked
     top = ranked[0]
-    if top.chunk.source not in SOURCES:
+    if top.chunk.source not in LEGAL_SOURCES:
         return ranked
-    words = question_words(question)
+    words = content_lemmas(question)
     if not words:
         return ranked
-    for candidate in ranked[1:]:
-        if candidate.score < top.score - MARGIN:
-            break
-        if candidate.chunk.source not in SOURCES or candidate.example:
-            continue
-        if _decides(words, top, candidate) and states_asked(profile(candidate.sentence), question):
-            return promoted(ranked, candidate)
-    return ranked
+    best = first_near(
+        ranked,
+        MARGIN,
+        lambda c: (
+            c.chunk.source in LEGAL_SOURCES
+            and _decides(words, top, c)
+            and states_asked(profile(c.sentence), question)
+        ),
+    )
+    return promoted(ranked, best) if best is not None else ranked

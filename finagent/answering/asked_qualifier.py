@@ -16,16 +16,15 @@ comes first.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, partial
 from importlib import resources
 
 from finagent.answering.asked_values import states_asked
-from finagent.answering.evidence import Candidate, promoted
+from finagent.answering.evidence import LEGAL_SOURCES, Candidate, first_near, promoted
 from finagent.answering.sentence_profile import profile
 from finagent.question.model import Question
 from finagent.yaml_data import load_yaml
 
-SOURCES = frozenset({"law", "kb"})
 MARGIN = 5.0  # logit units: a sentence naming the other case is not the asked one
 _FILE = "contrast_qualifiers.yaml"
 Phrases = tuple[tuple[str, tuple[tuple[str, ...], ...]], ...]
@@ -67,7 +66,7 @@ def values_named(sequence: Sequence[str], values: Phrases) -> frozenset[str]:
 
 def prefer_asked_qualifier(question: Question, ranked: list[Candidate]) -> list[Candidate]:
     """``ranked`` with the sentence of the question's own case first (see above)."""
-    if question.several or len(ranked) < 2 or ranked[0].chunk.source not in SOURCES:
+    if question.several or len(ranked) < 2 or ranked[0].chunk.source not in LEGAL_SOURCES:
         return ranked
     asked_sequence = profile(question.text).sequence
     top = ranked[0]
@@ -79,12 +78,19 @@ def prefer_asked_qualifier(question: Question, ranked: list[Candidate]) -> list[
         named = values_named(top_sequence, values)
         if not named or asked <= named:
             continue
-        for candidate in ranked[1:]:
-            if candidate.score < top.score - MARGIN:
-                break
-            if candidate.chunk.source not in SOURCES or candidate.example:
-                continue
-            own = values_named(profile(candidate.ranked_text).sequence, values)
-            if own == asked and states_asked(profile(candidate.sentence), question):
-                return promoted(ranked, candidate)
+        best = first_near(ranked, MARGIN, partial(_names_only, values, asked, question))
+        if best is not None:
+            return promoted(ranked, best)
     return ranked
+
+
+def _names_only(
+    values: Phrases, asked: frozenset[str], question: Question, candidate: Candidate
+) -> bool:
+    """``candidate`` names the asked value of the class, no other, and states the asked type."""
+    own = values_named(profile(candidate.ranked_text).sequence, values)
+    return (
+        candidate.chunk.source in LEGAL_SOURCES
+        and own == asked
+        and states_asked(profile(candidate.sentence), question)
+    )

@@ -24,6 +24,7 @@ from finagent.answering.qualifiers import best_facts, named_words, qualifier_wor
 from finagent.cards.fields import BY_KEY as FIELD_BY_KEY
 from finagent.cards.model import DocumentCard, Fact, Party
 from finagent.language.cues import cue_lemmas
+from finagent.language.dates import MONTH_LEMMAS
 from finagent.language.lemmas import fold, oblique_forms, part_of_speech, participle_noun
 from finagent.language.text import analyse
 from finagent.question.build import role_acts
@@ -226,21 +227,6 @@ def _row_names_another(fact: Fact, question: Question) -> bool:
     )
 
 
-# the months' lemmas as the question's words are lemmatised («за февраль» — «февраль»)
-_MONTH_LEMMAS = (
-    "январь",
-    "февраль",
-    "март",
-    "апрель",
-    "май",
-    "июнь",
-    "июль",
-    "август",
-    "сентябрь",
-    "октябрь",
-    "ноябрь",
-    "декабрь",
-)
 # words that name a document, not a clause of it
 _DOCUMENT_WORDS = frozenset({"договор", "соглашение", "контракт", "документ"})
 
@@ -254,7 +240,7 @@ def _own_period(card: DocumentCard) -> set[str]:
         day = date.fromisoformat(card.date)
     except ValueError:
         return set()
-    return {str(day.year), _MONTH_LEMMAS[day.month - 1]}
+    return {str(day.year), MONTH_LEMMAS[day.month]}  # «за февраль» — «февраль»
 
 
 def _naming_words(card: DocumentCard, key: str) -> set[str]:

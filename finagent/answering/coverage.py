@@ -60,7 +60,7 @@ from finagent.answering.abstention import Abstention
 from finagent.cards.fields import ALL as ALL_FIELDS
 from finagent.cards.model import DocumentCard
 from finagent.language.cues import cue_lemmas, find_cue
-from finagent.language.dates import dates_in, months_in, years_in
+from finagent.language.dates import MONTH_LEMMAS, dates_in, months_in, years_in
 from finagent.language.form_codes import is_form_code
 from finagent.language.glossary import expanded_compound
 from finagent.language.lemmas import (
@@ -98,20 +98,11 @@ _BY_ITSELF = frozenset({"тип", "номер", "заголовок"})
 # the noun of a role's activity: «поручитель» — «поручительство», «представитель» —
 # «представительство»
 _ACTIVITY = "ство"
-MONTH_NAMES = dict(
-    enumerate(
-        "январь февраль март апрель май июнь июль август сентябрь октябрь ноябрь декабрь".split(),
-        start=1,
-    )
-)
 _YEAR = re.compile(r"(?<![\d.,])(?:19|20)\d{2}(?![\d,])")
 # the state of an account or of settlements, which changes with every operation: asked
 # «сейчас» / «на сегодня», only a source dated today states it
 _BALANCES = frozenset("остаток сальдо задолженность долг переплата недоимка баланс".split())
 _NOW = frozenset({"сейчас", "сегодня", "сегодняшний", "текущий", "нынешний"})
-# «сколько сейчас денег на счёте»: money held on an account or in a till is its balance
-_MONEY = frozenset({"деньга", "деньги", "средство"})
-_HELD = frozenset({"счёт", "счет", "касса"})
 # «сколько мы должны X»: «должны» (pymorphy3: the short adjective «должный») without an
 # infinitive after it asks a debt; «должны заплатить» asks an obligation, not a balance
 _OWE = "должный"
@@ -555,10 +546,19 @@ def _now(question: Question) -> bool:
     return bool(_NOW & set(question.lemmas))
 
 
+@cache
+def _held_money() -> tuple[frozenset[str], ...]:
+    """«сколько сейчас денег на счёте»: the words of money and of where it is held
+    (``data/held_money.yaml``); a question naming one of each asks a balance."""
+    text = resources.files("finagent.answering").joinpath("data/held_money.yaml").read_text("utf-8")
+    table: dict[str, list[str]] = load_yaml(text)
+    return tuple(frozenset(str(w) for w in table[key]) for key in ("money", "held"))
+
+
 def _balance_now(question: Question) -> bool:
     """The state of an account or of settlements asked «сейчас» / «на сегодняшний день»."""
     lemmas = set(question.lemmas)
-    held = bool(_MONEY & lemmas) and bool(_HELD & lemmas)
+    held = all(words & lemmas for words in _held_money())
     return _now(question) and (bool(_BALANCES & set(question.topic)) or _owes(question) or held)
 
 
@@ -753,7 +753,7 @@ def coverage_abstention(
         stated_months, stated_years = _periods_beside(texts, names)
         for month in months:
             if (month.year, month.month) not in stated_months:
-                return _other_period(f"{MONTH_NAMES[month.month]} {month.year} г.", searched)
+                return _other_period(f"{MONTH_LEMMAS[month.month]} {month.year} г.", searched)
         for year in years:
             if year not in stated_years:
                 return _other_period(f"{year} год", searched)

@@ -54,7 +54,7 @@ from finagent.answering.sentence_profile import SentenceProfile, profile, states
 from finagent.cards.model import DocumentCard
 from finagent.cards.sentence_vectors import sentence_key
 from finagent.language.lemmas import nouns_by_adjective
-from finagent.language.synonyms import by_synonym
+from finagent.language.synonyms import by_root, by_synonym
 from finagent.language.text import analyse
 from finagent.question.model import Question
 from finagent.question.tables import STOP_LEMMAS
@@ -70,7 +70,6 @@ _REQUISITE_LEMMAS = frozenset(
 # какой срок»): every clause with a term says «срок» («после установленного срока»), so
 # they tell no clause apart
 _VALUE_WORDS = {"date": frozenset({"число", "дата"}), "period": frozenset({"срок"})}
-_ROOT = 6  # a shared lemma start this long relates «передоверие» and «передоверить»
 # the e5 similarity to the question, in shared content lemmas per SEMANTIC_UNIT of cosine
 # below the best sentence («завершить работы» — «Окончание работ — …» share no lemma)
 SEMANTIC_WEIGHT = 0.25
@@ -195,13 +194,6 @@ def _adjectives(asked: set[str], lemmas: frozenset[str]) -> set[str]:
     """Asked nouns the sentence names by their adjective («авансовый платёж» for «аванс»):
     they count as named."""
     return nouns_by_adjective(asked - lemmas, lemmas)
-
-
-def _related(asked: set[str], lemmas: frozenset[str]) -> int:
-    """Asked lemmas that share a root with a lemma of the sentence but are not in it
-    («передоверить» — «передоверия», «поручитель» — «поручительством»)."""
-    rest = [a for a in asked if a not in lemmas and len(a) >= _ROOT]
-    return sum(any(lm[:_ROOT] == a[:_ROOT] for lm in lemmas if len(lm) >= _ROOT) for a in rest)
 
 
 def _similarities(
@@ -372,7 +364,7 @@ def shared_words(asked: set[str], lemmas: frozenset[str]) -> float:
     :mod:`finagent.language.synonyms`: «на юристов» — «услуг представителя»), and half of
     those it names by a word of the same root."""
     hit = asked & lemmas | _adjectives(asked, lemmas) | by_synonym(asked, lemmas)
-    return len(hit) + 0.5 * _related(asked - hit, lemmas)
+    return len(hit) + 0.5 * len(by_root(asked - hit, lemmas))
 
 
 def document_order_keys(

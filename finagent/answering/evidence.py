@@ -79,6 +79,10 @@ def promoted(ranked: list[Candidate], best: Candidate) -> list[Candidate]:
     return [best, *(c for c in ranked if c is not best)]
 
 
+#: the sources a preference rule reorders: the Tax Code and the knowledge base
+LEGAL_SOURCES = frozenset({"law", "kb"})
+
+
 def first_near(
     ranked: list[Candidate], margin: float, keep: Callable[[Candidate], bool]
 ) -> Candidate | None:

@@ -37,7 +37,7 @@ from __future__ import annotations
 import re
 
 from finagent.answering.asked_values import states_asked
-from finagent.answering.evidence import Candidate, promoted
+from finagent.answering.evidence import LEGAL_SOURCES, Candidate, promoted
 from finagent.answering.ranker import EXCEPTIONS, asked_conditions, type_match
 from finagent.answering.sentence_profile import SentenceProfile, profile
 from finagent.language.cues import cue_lemmas, has_any
@@ -47,7 +47,6 @@ from finagent.question.tables import STOP_LEMMAS, TAXES
 
 MARGIN = 4.0  # logit units of the learned ranker
 CASE_MARGIN = 3.0  # across points and articles: the ranker's order weighs more there
-_LEGAL_SOURCES = frozenset({"law", "kb"})
 # an aside in parentheses names the special cases beside the rule the sentence states
 # («…в течение 10 дней (20 дней - при налоговой проверке консолидированной группы …)»)
 _ASIDE = re.compile(r"\([^()]*\)")
@@ -164,7 +163,7 @@ def prefer_general_case(question: Question, ranked: list[Candidate]) -> list[Can
     rivals = [
         c
         for c in ranked[1:]
-        if c.chunk.source in _LEGAL_SOURCES
+        if c.chunk.source in LEGAL_SOURCES
         and c.score >= top.score - CASE_MARGIN
         and type_match(profile(c.sentence), question)
         and not special_case(c, question, asked)

@@ -15,14 +15,14 @@ knowledge-base section titled «… уведомления об исчислен
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 from finagent.answering.asked_values import states_asked
-from finagent.answering.evidence import Candidate, promoted
+from finagent.answering.evidence import LEGAL_SOURCES, Candidate, first_near, promoted
 from finagent.answering.sentence_profile import profile
 from finagent.question.model import Question
 from finagent.question.tables import STOP_LEMMAS
 
-SOURCES = frozenset({"law", "kb"})
 MARGIN = 2.0  # logit units of the learned ranker
 _ABOUT = frozenset({"о", "об", "обо"})  # «о постановке», «об участии», «обо всём»
 _SPAN = 3  # content words of a complement read
@@ -47,7 +47,7 @@ def _foreign(noun: str, asked: frozenset[str], sequence: Sequence[str]) -> bool:
 
 def prefer_named_object(question: Question, ranked: list[Candidate]) -> list[Candidate]:
     """``ranked`` with the sentence of the question's own object first (see above)."""
-    if question.several or len(ranked) < 2 or ranked[0].chunk.source not in SOURCES:
+    if question.several or len(ranked) < 2 or ranked[0].chunk.source not in LEGAL_SOURCES:
         return ranked
     named = complements(profile(question.text).sequence)
     if not named:
@@ -57,15 +57,19 @@ def prefer_named_object(question: Question, ranked: list[Candidate]) -> list[Can
     for noun, asked in named.items():
         if not _foreign(noun, asked, top_sequence):
             continue
-        for candidate in ranked[1:]:
-            if candidate.score < top.score - MARGIN:
-                break
-            if candidate.chunk.source not in SOURCES or candidate.example:
-                continue
-            own = profile(candidate.ranked_text)
-            if noun not in own.lemmas or _foreign(noun, asked, own.sequence):
-                continue
-            around = own.lemmas | profile(candidate.chunk.title or "").lemmas
-            if asked & around and states_asked(profile(candidate.sentence), question):
-                return promoted(ranked, candidate)
+        best = first_near(ranked, MARGIN, partial(_names_own, noun, asked, question))
+        if best is not None:
+            return promoted(ranked, best)
     return ranked
+
+
+def _names_own(noun: str, asked: frozenset[str], question: Question, candidate: Candidate) -> bool:
+    """``candidate`` names ``noun`` with no foreign complement, a word of the asked one
+    around it, and states the asked type."""
+    if candidate.chunk.source not in LEGAL_SOURCES:
+        return False
+    own = profile(candidate.ranked_text)
+    if noun not in own.lemmas or _foreign(noun, asked, own.sequence):
+        return False
+    around = own.lemmas | profile(candidate.chunk.title or "").lemmas
+    return bool(asked & around) and states_asked(profile(candidate.sentence), question)

@@ -26,8 +26,8 @@ from finagent.answering.asked_values import states_asked
 from finagent.answering.evidence import Candidate, promoted
 from finagent.answering.sentence_profile import profile
 from finagent.language.corpus_lemmas import corpus_lemmas
+from finagent.question.content import content_lemmas
 from finagent.question.model import Question
-from finagent.question.tables import STOP_LEMMAS
 
 ANSWER_TYPES = frozenset({"limit", "amount", "rate", "period"})
 LOOKED_AT = 3  # the Code's own best points considered, in its order
@@ -44,11 +44,6 @@ def _weight(words: Iterable[str]) -> float:
     return sum(math.log((table.units + 1) / (table.df(w) + 1)) for w in words)
 
 
-def _content(question: Question) -> set[str]:
-    """The question's content lemmas that can name a subject (letters, no stop words)."""
-    return {w for w in question.topic if w not in STOP_LEMMAS and w.isalpha() and len(w) > 2}
-
-
 def _words(candidate: Candidate) -> frozenset[str]:
     return profile(candidate.ranked_text).lemmas
 
@@ -62,7 +57,7 @@ def prefer_norm_subject(
         return ranked, norms
     if ranked[0].chunk.source == "user_docs" or question.several:
         return ranked, norms
-    content = _content(question)
+    content = content_lemmas(question)
     stating = [c for c in ranked if states_asked(profile(c.sentence), question)]
     if not content or not stating:
         return ranked, norms

@@ -25,8 +25,9 @@ from finagent.answering.polarity import denies_text
 from finagent.answering.sentence_profile import profile
 from finagent.language.lemmas import lemma
 from finagent.language.synonyms import names_lemma
+from finagent.question.content import content_lemmas
 from finagent.question.model import Question
-from finagent.question.tables import GENERIC_HEADS, STOP_LEMMAS
+from finagent.question.tables import GENERIC_HEADS
 from finagent.yaml_data import load_yaml
 
 _FILE = "denials.yaml"
@@ -90,7 +91,7 @@ def _denying(clause: str) -> bool:
 
 def asked_words(question: Question) -> frozenset[str]:
     """The question's content lemmas a settling clause may name."""
-    return frozenset(w for w in question.topic if len(w) > 2) - STOP_LEMMAS
+    return content_lemmas(question, letters_only=False)
 
 
 def polar_verdict(question: Question, ranked: list[Candidate]) -> Verdict | None:

@@ -22,7 +22,9 @@ from importlib import resources
 
 from finagent.answering.document_sentences import FULL
 from finagent.answering.evidence import Candidate
-from finagent.language.lemmas import fold, lemma
+from finagent.language.dates import MONTHS
+from finagent.language.lemmas import counted, fold, lemma
+from finagent.language.money import digits_of
 from finagent.question.model import Question
 from finagent.yaml_data import load_yaml
 
@@ -32,20 +34,6 @@ _CELL = re.compile(r"^\s*([^:;]{1,80}):\s+(.+?)\s*$")
 _DATE = re.compile(r"\b(\d{2})\.(\d{2})\.(\d{4})\b")
 _SUM = re.compile(r"^\d{1,3}(?: \d{3})*(?:,\d{2})?$")
 _WORDS = re.compile(r"[\w-]+")
-_MONTH_NAMES = {
-    "январь": 1,
-    "февраль": 2,
-    "март": 3,
-    "апрель": 4,
-    "май": 5,
-    "июнь": 6,
-    "июль": 7,
-    "август": 8,
-    "сентябрь": 9,
-    "октябрь": 10,
-    "ноябрь": 11,
-    "декабрь": 12,
-}
 MIN_NAME = 5  # letters of a party's name as written; its ending may differ in the row
 _ENDING = 2  # letters a case ending may change («СибМеталлТоргу» — «СибМеталлТорг»)
 _ROW_NUMBER = ("№", "n", "номер")
@@ -96,7 +84,7 @@ class RowTotal:
         total = shown_sum(self.total)
         numbers = [r.number for r in self.rows if r.number]
         which = f": № {', '.join(numbers)}" if len(numbers) == len(self.rows) else ""
-        count = f"{len(self.rows)} {_rows_word(len(self.rows))}"
+        count = counted(len(self.rows), "строка")
         where = f"документа «{first.chunk.title}»" if first.chunk.title else "документа"
         equation = f"{' + '.join(self.sums)} = {total} руб." if len(self.sums) > 1 else ""
         head = f"Всего — {total} руб." + (f": {equation}" if equation else "")
@@ -105,22 +93,9 @@ class RowTotal:
         return [line, "\n".join(quotes)]
 
 
-def _rows_word(n: int) -> str:
-    if n % 10 == 1 and n % 100 != 11:
-        return "строка"
-    if n % 10 in (2, 3, 4) and n % 100 not in (12, 13, 14):
-        return "строки"
-    return "строк"
-
-
 def shown_sum(value: Decimal) -> str:
-    """«3 300 000,00»."""
-    whole, cents = f"{value.quantize(Decimal('0.01')):f}".split(".")
-    groups: list[str] = []
-    while whole:
-        groups.insert(0, whole[-3:])
-        whole = whole[:-3]
-    return f"{' '.join(groups)},{cents}"
+    """«3 300 000,00»: the kopecks always shown."""
+    return digits_of(value.quantize(Decimal("0.01")), kopecks=True)
 
 
 def _row(candidate: Candidate) -> Row | None:
@@ -141,14 +116,24 @@ def asked_direction(question: Question) -> str | None:
 
 
 def asked_months(question: Question) -> tuple[set[int], int | None]:
-    """The months asked («за март», «за июль–сентябрь» — a range) and the year named."""
+    """The months asked and the year named: «за март и май» lists two months; «за
+    июль–сентябрь», «с июля по сентябрь» name a range (a dash or a word of
+    ``data/row_totals.yaml`` ``month_range_words`` between the two)."""
     numbers: list[int] = []
-    for lm in question.lemmas:
-        numbers += [_MONTH_NAMES[p] for p in re.split(r"[–—-]", lm) if p in _MONTH_NAMES]
+    ranged = False
+    since: int | None = None  # the position after the last month named
+    for at, lm in enumerate(question.lemmas):
+        named = [MONTHS[p] for p in re.split(r"[–—-]", lm) if p in MONTHS]
+        if not named:
+            continue
+        between = question.lemmas[since:at] if since is not None else []
+        ranged = ranged or len(named) > 1 or bool(set(between) & _words("month_range_words"))
+        numbers += named
+        since = at + 1
     numbers += [m.month for m in question.months if m.month not in numbers]
     year = next((m.year for m in question.months if m.year), None)
     year = year or next((int(lm) for lm in question.lemmas if re.fullmatch(r"20\d\d", lm)), None)
-    if len(numbers) == 2 and numbers[0] < numbers[1]:
+    if ranged and len(numbers) == 2 and numbers[0] < numbers[1]:
         return set(range(numbers[0], numbers[1] + 1)), year
     return set(numbers), year
 

@@ -21,6 +21,7 @@ from datetime import date
 from finagent.answering import messages
 from finagent.answering.abstention import Abstention
 from finagent.answering.edition import source_date
+from finagent.language.dates import MONTHS
 from finagent.language.lemmas import lemma
 from finagent.question.conditions import in_condition
 from finagent.question.model import Question
@@ -29,9 +30,7 @@ from finagent.state import Chunk
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
 _WORD = re.compile(r"[А-Яа-яЁёA-Za-z]+")
 # «год» and the months of a named day («с 1 января 2027 года») are not its subject
-_GENERIC = frozenset(
-    "год январь февраль март апрель май июнь июль август сентябрь октябрь ноябрь декабрь".split()
-)
+_GENERIC = frozenset({"год", *MONTHS})
 
 
 _YEAR = re.compile(r"\b(?:19|20)\d{2}\b")

@@ -33,6 +33,8 @@ MONTHS = {
     "ноябрь": 11,
     "декабрь": 12,
 }
+#: a month's number to its lemma (nominative singular): 3 -> «март»
+MONTH_LEMMAS = {number: name for name, number in MONTHS.items()}
 _YEAR_WORDS = {"год", "г"}
 _MIN_YEAR, _MAX_YEAR = 1990, 2100
 

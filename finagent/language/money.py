@@ -123,12 +123,13 @@ def money_in(analysed: Analysed, scale_alone: bool = False, words: bool = False)
 CURRENCY_SIGNS = {"RUB": "руб.", "USD": "долл.", "EUR": "евро", "CNY": "юаней"}
 
 
-def digits_of(amount: Decimal) -> str:
-    """«3 000», «1 500 000», «59 241,60»: grouped by thousands, a decimal comma."""
+def digits_of(amount: Decimal, kopecks: bool = False) -> str:
+    """«3 000», «1 500 000», «59 241,60»: grouped by thousands, a decimal comma; with
+    ``kopecks``, a whole sum too shows its two zeros («3 000,00»)."""
     whole, _, fraction = f"{amount:f}".partition(".")
     grouped = f"{int(whole):,}".replace(",", " ")
-    fraction = fraction.rstrip("0")
-    return f"{grouped},{fraction.ljust(2, '0')}" if fraction else grouped
+    fraction = fraction if kopecks else fraction.rstrip("0")
+    return f"{grouped},{fraction.ljust(2, '0')}" if fraction or kopecks else grouped
 
 
 def in_digits(text: str) -> str | None:

@@ -5,7 +5,7 @@ question's word in its own wording names that word."""
 
 from __future__ import annotations
 
-from collections.abc import Set
+from collections.abc import Iterable, Set
 from functools import cache, lru_cache
 from importlib import resources
 
@@ -41,9 +41,21 @@ def same_root(word: str, lemma: str) -> bool:
     return len(word) >= ROOT and len(lemma) >= ROOT and word[:ROOT] == lemma[:ROOT]
 
 
+def in_groups(
+    words: Set[str], lemmas: Set[str], groups: Iterable[frozenset[str]]
+) -> frozenset[str]:
+    """The ``words`` of a group of ``groups`` that ``lemmas`` name a word of (the word
+    itself or another of its group)."""
+    out: set[str] = set()
+    for group in groups:
+        if group & lemmas:
+            out |= words & group
+    return frozenset(out)
+
+
 def by_synonym(asked: Set[str], lemmas: Set[str]) -> set[str]:
     """The asked lemmas the text does not hold but names by a synonym."""
-    return {a for a in asked if a not in lemmas and synonyms(a) & lemmas}
+    return set(in_groups({a for a in asked if a not in lemmas}, lemmas, _groups()))
 
 
 def by_root(asked: Set[str], lemmas: Set[str]) -> set[str]:

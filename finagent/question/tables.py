@@ -4,7 +4,10 @@ lemmas, see finagent.language.cues), never alternations of word endings."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from importlib import resources
+from typing import Literal, cast, get_args
+
+from finagent.yaml_data import load_yaml
 
 AnswerType = Literal[
     "rate",
@@ -111,27 +114,26 @@ ANSWER_CUES = (
 # value asked, not a value asked itself
 SANCTIONS = frozenset({"штраф", "пеня", "пени", "неустойка", "ответственность", "санкция"})
 BREACH = "за"
+
+
+def _head_values() -> dict[str, AnswerType]:
+    """``data/head_values.yaml``: each head noun's lemma and the answer type it asks."""
+    text = resources.files("finagent.question").joinpath("data/head_values.yaml").read_text("utf-8")
+    table: dict[str, list[str]] = load_yaml(text)
+    types = get_args(AnswerType)
+    return {
+        str(lm): cast(AnswerType, kind)
+        for kind, lms in table.items()
+        if kind in types
+        for lm in lms
+    }
+
+
 # the head noun after «какой» names the kind of value asked when it names a sum of money
-# or a span of time («какой налоговый бонус» — a sum, «какой налоговый период» — a period),
-# whatever «какой» alone would ask; substantivised adjectives of an allowance («суточные»,
-# «отпускные») count as their noun. Sanctions are left to their own cues («какие пени» asks
-# a rate, «какая неустойка» a rate or a sum). In the plural of a countable noun («какие премии»,
-# «какие вычеты») the question asks which kinds, a list (see build._head_type)
-HEAD_VALUES: dict[str, AnswerType] = {
-    **{
-        lm: "amount"
-        for lm in (
-            "бонус вычет пособие компенсация выплата суточный отпускной командировочный "
-            "подъемный оклад зарплата заработок жалованье премия "
-            "аванс взнос пошлина сбор стипендия пенсия доплата надбавка "
-            "возмещение плата платеж кэшбэк"
-        ).split()
-    },
-    "период": "period",
-    # a fee for a service is most often set as a share of the sum it is charged on
-    # («комиссия 1,2 % от суммы операции», «вознаграждение — 5 % выручки»)
-    **{lm: "rate" for lm in ("комиссия", "вознаграждение")},
-}
+# or a span of time («какой налоговый бонус» — a sum, «какой налоговый период» — a period):
+# ``data/head_values.yaml``. In the plural of a countable noun («какие премии», «какие
+# вычеты») the question asks which kinds, a list (see build._head_type)
+HEAD_VALUES = _head_values()
 HEAD_STRENGTH = 3  # a value head asks its type as clearly as «сумма» or «срок»
 LIST_STRENGTH = 2  # a class of things asked («какие премии») outweighs a field's type
 

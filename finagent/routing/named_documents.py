@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
 
 from finagent.answering.abstention import other_code_asked
 from finagent.cards.doc_types import BY_KEY, DOC_TYPES, GENERIC, DocType
@@ -49,6 +51,7 @@ from finagent.routing.distinctive import distinctive_terms, vocabulary_hits
 from finagent.routing.held_time import names_held_time
 from finagent.routing.subject import subject_words
 from finagent.routing.unheld import unheld_detail, unheld_party
+from finagent.yaml_data import load_yaml
 
 _WORD = re.compile(r"[А-Яа-яЁё]+")
 # records a user may ask about by kind that the cards do not type: held when a card's
@@ -724,7 +727,15 @@ _LAW_LEMMAS = frozenset({"кодекс", "закон", "нк", "законода
 
 
 # lemmas that make a question one of a tax, whatever else it names
-_TAX_LEMMAS = frozenset({"налог", "налоговый", "налогообложение"})
+
+
+@cache
+def _tax_lemmas() -> frozenset[str]:
+    """The words of taxation (``data/named_documents.yaml``)."""
+    text = (
+        resources.files("finagent.routing").joinpath("data/named_documents.yaml").read_text("utf-8")
+    )
+    return frozenset(str(w) for w in load_yaml(text)["tax_lemmas"])
 
 
 def _held_words(cards: Sequence[DocumentCard]) -> frozenset[str]:
@@ -735,7 +746,7 @@ def _held_words(cards: Sequence[DocumentCard]) -> frozenset[str]:
 def _of_law(question: Question) -> bool:
     """The question names a tax («НДФЛ», «налог на имущество») or taxation, or gives a sum
     or period of its own for the law to reckon with («долг просрочен на 60 дней»)."""
-    taxed = bool(question.taxes) or bool(_TAX_LEMMAS & set(question.lemmas))
+    taxed = bool(question.taxes) or bool(_tax_lemmas() & set(question.lemmas))
     return taxed or bool(question.money or question.periods)
 
 

@@ -9,7 +9,7 @@ from finagent.answering.extractive import LEARNED_SOURCE_MARGIN, compose_key_fac
 from finagent.answering.general_rule import prefer_general_case, prefer_general_rule
 from finagent.question.build import build_question
 from finagent.state import Chunk
-from tests.unit.ranked import ranked
+from tests.unit.ranked import ranked, scored
 
 
 def _law(unit: str, text: str = "", piece: int = 0, title: str = "Образцовая проверка") -> Chunk:
@@ -105,7 +105,7 @@ VAT_RULE = (
 
 
 def _one(unit: str, sentence: str, score: float) -> Candidate:
-    return Candidate(_law(unit), 1, sentence, 0, 0, score=score, learned=True)
+    return scored(_law(unit), sentence, score)
 
 
 def test_a_special_regime_of_another_article_yields_to_the_general_rule() -> None:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from finagent.answering.evidence import Candidate
 from finagent.answering.norm_subject import prefer_norm_subject
 from finagent.question.build import build_question
 from finagent.state import Chunk
+from tests.unit.ranked import scored
 
 LAW = Chunk(id="nk.x#1", text="", source="law", title="ст. 999 НК РФ")
 NORM = Chunk(id="nk.y#2", text="", source="law", title="ст. 998 НК РФ")
@@ -13,14 +13,10 @@ OTHER = "взносы работодателя на образцовый счё�
 SUBJECT = "стоимость сувениров, полученных работником от работодателя, не превышающая 3 000 рублей;"
 
 
-def _one(chunk: Chunk, sentence: str, score: float) -> Candidate:
-    return Candidate(chunk, 1, sentence, 0, 0, score=score, learned=True)
-
-
 def test_the_code_point_naming_the_unmatched_subject_comes_first() -> None:
     question = build_question("Какая сумма сувениров работнику в год не облагается НДФЛ?")
     ranked, norms = prefer_norm_subject(
-        question, [_one(LAW, OTHER, 3.0)], [_one(NORM, SUBJECT, 0.1)]
+        question, [scored(LAW, OTHER, 3.0)], [scored(NORM, SUBJECT, 0.1)]
     )
     assert ranked[0].sentence == SUBJECT and not norms
 
@@ -28,6 +24,6 @@ def test_the_code_point_naming_the_unmatched_subject_comes_first() -> None:
 def test_a_subject_the_retrieved_values_name_keeps_them() -> None:
     question = build_question("Какая сумма взносов работодателя в год не облагается НДФЛ?")
     ranked, norms = prefer_norm_subject(
-        question, [_one(LAW, OTHER, 3.0)], [_one(NORM, SUBJECT, 0.1)]
+        question, [scored(LAW, OTHER, 3.0)], [scored(NORM, SUBJECT, 0.1)]
     )
     assert ranked[0].sentence == OTHER and len(norms) == 1

@@ -6,6 +6,7 @@ from finagent.answering.evidence import Candidate
 from finagent.answering.rate_clause import no_rate, prefer_rate_clause, states_rate
 from finagent.question.build import build_question
 from finagent.state import Chunk
+from tests.unit.ranked import scored
 
 KB = Chunk(id="kb3#0", text="", source="kb", title="Патент: стоимость и ставки")
 LAW = Chunk(
@@ -18,7 +19,7 @@ QUESTION = build_question("Какая ставка налога на ПСН?")
 
 
 def _candidate(sentence: str, score: float, chunk: Chunk = KB, context: str = "") -> Candidate:
-    return Candidate(chunk, 1, sentence, 0, 0, score=score, context=context, learned=True)
+    return scored(chunk, sentence, score, context)
 
 
 def test_a_share_of_something_is_no_rate_a_rate_word_makes_one() -> None:

@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 from datetime import date
+from decimal import Decimal
 
 from finagent.answering.document_sentences import FULL
 from finagent.answering.evidence import Candidate
 from finagent.answering.figures import check_figures
-from finagent.answering.row_totals import row_total
+from finagent.answering.row_totals import asked_months, row_total, shown_sum
+from finagent.language.money import digits_of
 from finagent.question.build import build_question
 from finagent.state import Chunk
 
@@ -101,3 +103,28 @@ def test_an_equation_too_long_to_round_is_not_accepted_and_does_not_raise() -> N
     long = "7" * 31
     shown = f"Всего — {long}5 руб.: {long} + 5 = {long}5 руб."
     assert computed(shown, {long, "5"}) == set()  # Decimal cannot round it to the kopeck
+
+
+def test_months_joined_by_and_are_listed_a_dash_or_po_makes_a_range() -> None:
+    listed = build_question("сколько всего поступило от Берёзка-Опт за апрель и июнь 2026?", TODAY)
+    assert asked_months(listed) == ({4, 6}, 2026)
+    ranged = build_question("сколько всего поступило от Берёзка-Опт с апреля по июнь 2026?", TODAY)
+    assert asked_months(ranged) == ({4, 5, 6}, 2026)
+    dashed = build_question("сколько всего перечислили Берёзка-Опт за февраль–апрель?", TODAY)
+    assert asked_months(dashed) == ({2, 3, 4}, None)
+    # a listed pair sums only the rows of the months named: April's rows, not May's
+    total = row_total(
+        build_question("сколько всего поступило от Берёзка-Опт за апрель и июнь 2026?", TODAY),
+        _register(),
+    )
+    assert total is not None and total.sums == ("250 000,00", "125 500,50")
+
+
+def test_a_total_is_shown_with_kopecks_and_its_rows_counted_in_agreement() -> None:
+    assert shown_sum(Decimal("3300000")) == "3 300 000,00"
+    assert shown_sum(Decimal("77000.5")) == "77 000,50"
+    assert digits_of(Decimal("3300000")) == "3 300 000"
+    one = row_total(
+        build_question("сколько всего поступило от Кравец за апрель?", TODAY), _register()
+    )
+    assert one is not None and "(1 строка " in one.lines()[0]

@@ -15,6 +15,7 @@ from finagent.answering.direct import sentence_lead
 from finagent.answering.evidence import Candidate
 from finagent.question.build import build_question
 from finagent.state import Chunk
+from tests.unit.ranked import scored
 
 TODAY = date(2026, 11, 27)
 
@@ -23,7 +24,7 @@ def _top(sentence: str, source: str = "law") -> Candidate:
     chunk = Chunk(
         id=f"{source}#1", text="", source=source, metadata={"citation": "п. 1 ст. 126 НК РФ"}
     )
-    return Candidate(chunk, 1, sentence, 0, 0, score=2.0, learned=True)
+    return scored(chunk, sentence, 2.0)
 
 
 @pytest.mark.parametrize(

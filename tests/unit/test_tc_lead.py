@@ -16,6 +16,7 @@ from finagent.answering.further_parts import further_parts
 from finagent.answering.part_values import NOT_FOUND, part_values
 from finagent.question.build import build_question
 from finagent.state import Chunk
+from tests.unit.ranked import scored
 
 
 def _law(citation: str = "п. 2 ст. 140 НК РФ") -> Chunk:
@@ -154,7 +155,7 @@ def test_the_first_part_is_looked_for_when_the_best_answers_a_later_one() -> Non
 
 def test_the_lead_of_a_code_answer_names_each_part_with_its_source() -> None:
     question = build_question("Какая ставка туристического сбора и когда его платить?")
-    rate = Candidate(_law("п. 1 ст. 418.7 НК РФ"), 1, RATE, 0, 0, score=2.0, learned=True)
+    rate = scored(_law("п. 1 ст. 418.7 НК РФ"), RATE, 2.0)
     due = Candidate(
         _law("п. 2 ст. 418.8 НК РФ"),
         2,
@@ -172,7 +173,7 @@ def test_the_lead_of_a_code_answer_names_each_part_with_its_source() -> None:
 
 def test_an_example_figure_never_answers_a_part_and_a_missing_part_is_named() -> None:
     question = build_question("Какая ставка туристического сбора и когда его платить?")
-    rate = Candidate(_law(), 1, RATE, 0, 0, score=2.0, learned=True)
+    rate = scored(_law(), RATE, 2.0)
     example = Candidate(
         _law(), 1, "Пример: сбор за март уплачен 28 апреля.", 0, 1, score=1.0, example=True
     )
