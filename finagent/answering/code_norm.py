@@ -13,17 +13,24 @@ that
 - shares a value with what the answer quotes (compared as numbers) or names one of the
   question's subject lemmas (with the official terms of its slang);
 
-the first in the ranker's order that states a value of the asked type, else the first.
+the first in the ranker's order that states a value of the asked type (of a point of the
+Code the answer quotes nothing of yet, before another sentence of a point it quotes
+already: the details show that point's wording, another of its values adds less than the
+rule of a point the reader has not seen), else the first. Before all of them: the next
+window of a too long Code sentence the answer quotes cut («…») inside a value, the window
+opening with the quote's last clause and that clause stating a value (the quote stops in
+the middle of its rule: «…в размере, не превышающем 1 процента…» leaves out of what).
 The lead is left alone: whether the Code takes the first line is
 :mod:`finagent.answering.code_over_kb`'s decision.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from finagent.answering.asked_values import number_of
 from finagent.answering.code_over_kb import OWN_PRACTICE
+from finagent.answering.cut_sentences import ELLIPSIS
 from finagent.answering.evidence import Candidate
 from finagent.answering.extractive import clean_sentence
 from finagent.answering.ranker import type_match
@@ -57,6 +64,19 @@ def _quoted(candidate: Candidate, shown: str) -> bool:
     return bool(sentence) and sentence in shown
 
 
+def _point(candidate: Candidate) -> str:
+    """The Code point a candidate is a sentence of (its passage's citation, else its id)."""
+    meta = candidate.chunk.metadata
+    return str(meta.get("citation") or meta.get("unit_id") or candidate.chunk.id)
+
+
+def _quoted_points(pools: Iterable[Sequence[Candidate]], shown: str) -> frozenset[str]:
+    """The Code points some sentence of which the answer quotes already."""
+    return frozenset(
+        _point(c) for pool in pools for c in pool if c.chunk.source == "law" and _quoted(c, shown)
+    )
+
+
 def code_norm(
     question: Question,
     ranked: list[Candidate],
@@ -75,21 +95,68 @@ def code_norm(
     if has_any(list(question.lemmas), OWN_PRACTICE):
         return None
     shown = " ".join(quoted_text)
+    seen = _quoted_points((ranked, extra), shown)
     for pool in (extra,) if extra_only else (ranked, extra):
-        found = _norm_of(question, ranked, pool, shown)
+        found = _norm_of(question, ranked, pool, shown, seen)
         if found is not None:
             return found
     return None
 
 
 def _norm_of(
-    question: Question, ranked: list[Candidate], pool: Sequence[Candidate], shown: str
+    question: Question,
+    ranked: list[Candidate],
+    pool: Sequence[Candidate],
+    shown: str,
+    seen: frozenset[str] = frozenset(),
 ) -> Candidate | None:
-    """The first fit of ``pool`` (see the module's docstring); ``ranked`` tell what the
-    answer quotes."""
+    """The best fit of ``pool`` (see the module's docstring); ``ranked`` tell what the
+    answer quotes, ``seen`` the Code points it quotes already."""
+    fits = list(_fits(question, ranked, pool, shown))
+    cut = [c for pool_ in (ranked, pool) for c in pool_ if _is_cut(c) and _quoted(c, shown)]
+    rest = next((c for c, _ in fits if _continues(c, cut)), None)
+    if rest is not None:
+        return rest
+    typed = [c for c, match in fits if match]
+    if typed:
+        return next((c for c in typed if _point(c) not in seen), typed[0])
+    return fits[0][0] if fits else None
+
+
+def _is_cut(candidate: Candidate) -> bool:
+    """A Code sentence too long to quote, as its start («…»-cut at its end)."""
+    text = candidate.sentence.rstrip()
+    return candidate.chunk.source == "law" and text.endswith(ELLIPSIS)
+
+
+def _continues(candidate: Candidate, cut: Sequence[Candidate]) -> bool:
+    """Whether ``candidate`` is the window right after one of the ``cut`` sentences that
+    goes on with a value the cut one stops in (see the module's docstring)."""
+    if not candidate.sentence.startswith(ELLIPSIS):
+        return False
+    window = candidate.sentence.removeprefix(ELLIPSIS)
+    for c in cut:
+        if c.chunk.id != candidate.chunk.id or candidate.position != c.position + 1:
+            continue
+        clause = _last_clause(c.sentence.rstrip().removesuffix(ELLIPSIS))
+        if clause and window.startswith(clause) and _numbers(clause):
+            return True
+    return False
+
+
+def _last_clause(text: str) -> str:
+    """The text after the last clause boundary («, », «; »), where a window opens."""
+    start = max(text.rfind(", "), text.rfind("; "))
+    return text[start + 2 :].strip() if start >= 0 else ""
+
+
+def _fits(
+    question: Question, ranked: list[Candidate], pool: Sequence[Candidate], shown: str
+) -> Iterator[tuple[Candidate, bool]]:
+    """The candidates of ``pool`` a «Норма НК РФ» may quote, in the ranker's order, each
+    with whether it states a value of the asked type."""
     subject = _subject(question)
     numbers: set[str] | None = None  # of what the answer quotes, read only when needed
-    fallback: Candidate | None = None
     for c in pool:
         if c.chunk.source != "law" or c.example:
             continue
@@ -100,8 +167,4 @@ def _norm_of(
                 numbers = set().union(*(_numbers(q.sentence) for q in ranked if _quoted(q, shown)))
             if not numbers & _numbers(c.sentence):
                 continue
-        if type_match(profile(c.sentence), question):
-            return c
-        if fallback is None:
-            fallback = c
-    return fallback
+        yield c, bool(type_match(profile(c.sentence), question))
