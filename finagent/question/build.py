@@ -216,13 +216,18 @@ def _bound_at(lemmas: Sequence[str]) -> int:
 _DATE_PREPOSITIONS = frozenset({"до", "по"})
 _NOMINALS = frozenset({"NOUN", "ADJF", "PRTF", "NUMR"})
 ELIDED_DATE_STRENGTH = 6  # stronger than a period or a sum the question names
+_CUT_OFF_DATE = "до"  # a question ending with it leaves out «какого числа»
 
 
 def _elided_date_at(lemmas: Sequence[str], words: Sequence[str]) -> int:
     """Position of a «до какого» / «по какое» whose noun is left out and which no other
-    question word precedes, or -1."""
+    question word precedes, or of a «до» the question ends with («земельный налог
+    физлицо платит до?»: the question word itself is left out), or -1."""
     if len(words) != len(lemmas):
         return -1
+    last = max((i for i, lm in enumerate(lemmas) if lm.isalpha()), default=-1)
+    if last > 0 and lemmas[last] == _CUT_OFF_DATE:
+        return -1 if any(lm in QUESTION_WORDS for lm in lemmas[:last]) else last
     for i, lemma in enumerate(lemmas[:-1]):
         if lemma in _DATE_PREPOSITIONS and lemmas[i + 1] == "какой":
             after = words[i + 2] if i + 2 < len(words) else ""
@@ -235,11 +240,13 @@ def _elided_date_at(lemmas: Sequence[str], words: Sequence[str]) -> int:
 
 
 # «сколько нужно владеть», «сколько он обязан её применять», «сколько может идти
-# проверка», «на сколько её могут продлить»: «сколько» before a verb of holding, lasting
-# or extending asks for how long, not a sum
+# проверка», «на сколько её могут продлить», «сколько надо сидеть на режиме»:
+# «сколько» before a verb of holding, lasting, staying or extending asks for how long,
+# not a sum («остаться», «находиться» are left out: money remains and lies on accounts)
 _DURATION_VERBS = frozenset(
     "владеть применять идти длиться продолжаться действовать хранить храниться держать "
-    "ждать проводиться использовать продлить продлевать продлеваться продлиться".split()
+    "ждать проводиться использовать продлить продлевать продлеваться продлиться "
+    "сидеть пробыть".split()
 )
 DURATION_REACH = 3  # lemmas between «сколько» and the verb (modal words, the subject)
 
