@@ -44,6 +44,7 @@ MAX_EMBEDDED = 32  # sentences embedded per answer
 PER_CHUNK = 40  # candidate sentences per passage
 MAX_WINDOWS = 3  # windows of a too long sentence beyond its start
 WINDOW_OVERLAP = 160  # a window may repeat this much of the one before, to open a clause
+WINDOW_PROBE = 60  # characters of a window looked up in its passage (whole_sentence)
 # a rate question about a named tax: its chapter's «Налоговые ставки» article answers it,
 # ahead of the chapter's other passages that speak of the rate (art. 165 beside art. 164)
 RATE_ARTICLE_BONUS = 0.03
@@ -69,6 +70,21 @@ class Candidate:
     def ranked_text(self) -> str:
         """What the question is compared with: a list item with its lead-in."""
         return f"{self.context} {self.sentence}" if self.context else self.sentence
+
+
+def whole_sentence(candidate: Candidate) -> str:
+    """The sentence a window of a long sentence («…при отсутствии признаков …, влечет
+    взыскание штрафа в размере …») was cut from, up to the window's end: the window drops
+    the words that name the sentence's subject. Any other candidate's own text."""
+    if not candidate.sentence.startswith("…"):
+        return candidate.ranked_text
+    piece = candidate.sentence.strip("…").strip()
+    text = candidate.chunk.text
+    at = text.find(piece[:WINDOW_PROBE])
+    if at < 0:
+        return candidate.ranked_text
+    start = text.rfind(". ", 0, at) + 1  # 0 when the sentence opens the passage
+    return f"{candidate.context} {text[start : at + len(piece)].strip()}".strip()
 
 
 def promoted(ranked: list[Candidate], best: Candidate) -> list[Candidate]:

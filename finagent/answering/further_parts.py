@@ -10,19 +10,25 @@ that states a value of the part's type not stated yet comes next (for a part ask
 value, a sentence sharing none of its words is not its answer); ties go to the best
 sentence's source (the same point or article), then to the score. A sentence whose values
 are of other years than the question names («за 2024 год — …, за 2025 год — …» for 2026)
-answers no part. A Code or knowledge-base sentence that names more of a later part's own
-words than of the first's answers that part: then the first part is looked for instead
-(«…годовой лимит дохода … и какой налоговый бонус дают при регистрации?» led by the
-sentence on the bonus).
+answers no part. A window of a long Code sentence («…при отсутствии признаков …, влечет
+штраф …») shares the words of its whole sentence, which name its subject. A Code or
+knowledge-base sentence that names more of a later part's own words than of the first's
+(each weighed by how few articles use it) answers that part: then the first part is
+looked for instead («…годовой лимит дохода … и какой налоговый бонус дают при
+регистрации?» led by the sentence on the bonus; «…какой штраф, и если повторно?» led by
+«Те же деяния, совершенные повторно …»).
 """
 
 from __future__ import annotations
 
+import math
+
 from finagent.answering.asked_values import number_of, own_numbers
 from finagent.answering.cut_sentences import names_other_years
 from finagent.answering.date_bounds import bounded_dates, lemmas_bound
-from finagent.answering.evidence import Candidate
+from finagent.answering.evidence import Candidate, whole_sentence
 from finagent.answering.sentence_profile import profile, values_of
+from finagent.language.corpus_lemmas import corpus_lemmas
 from finagent.question.model import Question
 from finagent.question.tables import STOP_LEMMAS
 
@@ -58,11 +64,18 @@ def _own_words(question: Question, i: int) -> set[str]:
 
 def _answered_part(top: Candidate, words_of: list[set[str]]) -> int:
     """The part the best sentence answers: the first, unless it names more of a later
-    part's own words than of the first's («Какой годовой лимит дохода у самозанятого и
-    какой налоговый бонус дают при регистрации?» — «При регистрации … предоставляется
+    part's own words than of the first's, each weighed by its inverse article frequency
+    («Какой годовой лимит дохода у самозанятого и какой налоговый бонус дают при
+    регистрации?» — «При регистрации … предоставляется
     налоговый вычет 10 000 руб.» answers the second part; the first is then looked for)."""
     lemmas = profile(top.ranked_text).lemmas
-    scores = [len(words & lemmas) for words in words_of]
+    table = corpus_lemmas()
+    # a word many articles use («штраф», «срок») tells the parts apart less than a rare one
+    # («…какой штраф, и если повторно?» — «Те же деяния, совершенные повторно …»)
+    scores = [
+        sum(math.log((table.units + 1) / (table.df(w) + 1)) for w in words & lemmas)
+        for words in words_of
+    ]
     best = max(range(len(scores)), key=lambda i: (scores[i], -i))
     return best if scores[best] > scores[0] else 0
 
@@ -110,7 +123,8 @@ def further_parts(question: Question, ranked: list[Candidate]) -> list[Candidate
             new = _values(c, part.answer_type, own) - stated
             if part.answer_type in VALUE_TYPES and not new:
                 continue
-            lemmas = profile(c.ranked_text).lemmas
+            # a window of a long sentence is matched by its whole sentence's words
+            lemmas = profile(whole_sentence(c)).lemmas
             overlap = _overlap(words, lemmas)
             if overlap <= 0 and part.answer_type not in VALUE_TYPES:
                 continue

@@ -14,7 +14,9 @@ name nothing. A sentence of such a Code point that states a value of the asked t
 names that word comes first, provided the question's words it names weigh more (inverse
 article frequency) than those the best value-stating candidate names; the best candidate
 must itself be of the Code or the knowledge base (a question about the user's documents
-keeps its document).
+keeps its document). Only the dense search's points are looked at: the Code's own
+lexical search finds a point because it names the question's rare words, so its naming
+them says nothing of the subject (a fine of another party's duty, a per-metre base).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from finagent.answering.sentence_profile import profile
 from finagent.language.corpus_lemmas import corpus_lemmas
 from finagent.question.content import content_lemmas
 from finagent.question.model import Question
+from finagent.retrieval.retriever import NORM_ONLY, SEMANTIC_LEG
 
 ANSWER_TYPES = frozenset({"limit", "amount", "rate", "period"})
 LOOKED_AT = 3  # the Code's own best points considered, in its order
@@ -66,7 +69,8 @@ def prefer_norm_subject(
     if not unmatched:
         return ranked, norms
     best_cover = _weight(_words(stating[0]) & content)
-    chunks = list(dict.fromkeys(c.chunk.id for c in norms))[:LOOKED_AT]
+    dense = [c for c in norms if c.chunk.metadata.get(NORM_ONLY) == SEMANTIC_LEG]
+    chunks = list(dict.fromkeys(c.chunk.id for c in dense))[:LOOKED_AT]
     for candidate in norms:
         if candidate.chunk.id not in chunks:
             continue

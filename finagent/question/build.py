@@ -216,13 +216,18 @@ def _bound_at(lemmas: Sequence[str]) -> int:
 _DATE_PREPOSITIONS = frozenset({"до", "по"})
 _NOMINALS = frozenset({"NOUN", "ADJF", "PRTF", "NUMR"})
 ELIDED_DATE_STRENGTH = 6  # stronger than a period or a sum the question names
+_CUT_OFF_DATE = "до"  # a question ending with it leaves out «какого числа»
 
 
 def _elided_date_at(lemmas: Sequence[str], words: Sequence[str]) -> int:
     """Position of a «до какого» / «по какое» whose noun is left out and which no other
-    question word precedes, or -1."""
+    question word precedes, or of a «до» the question ends with («земельный налог
+    физлицо платит до?»: the question word itself is left out), or -1."""
     if len(words) != len(lemmas):
         return -1
+    last = max((i for i, lm in enumerate(lemmas) if lm.isalpha()), default=-1)
+    if last > 0 and lemmas[last] == _CUT_OFF_DATE:
+        return -1 if any(lm in QUESTION_WORDS for lm in lemmas[:last]) else last
     for i, lemma in enumerate(lemmas[:-1]):
         if lemma in _DATE_PREPOSITIONS and lemmas[i + 1] == "какой":
             after = words[i + 2] if i + 2 < len(words) else ""
@@ -241,16 +246,28 @@ _DURATION_VERBS = frozenset(
     "владеть применять идти длиться продолжаться действовать хранить храниться держать "
     "ждать проводиться использовать продлить продлевать продлеваться продлиться".split()
 )
+# «сколько обязан на ней сидеть», «сколько можно пробыть»: a verb of staying asks for how
+# long only with no noun between (in «сколько НДС сидит в цене» it counts the noun: a sum;
+# «остаться», «находиться» are left out: money remains and lies on accounts)
+_STAYING_VERBS = frozenset({"сидеть", "пробыть"})
 DURATION_REACH = 3  # lemmas between «сколько» and the verb (modal words, the subject)
 
 
-def _duration_at(lemmas: Sequence[str]) -> int:
+def _duration_at(lemmas: Sequence[str], words: Sequence[str]) -> int:
     """Position of a «сколько» that asks a duration, or -1."""
     for i, lemma in enumerate(lemmas):
-        if lemma == "сколько":
-            window = lemmas[i + 1 : i + 2 + DURATION_REACH]
-            if any(lm in _DURATION_VERBS for lm in window):
+        if lemma != "сколько":
+            continue
+        window = lemmas[i + 1 : i + 2 + DURATION_REACH]
+        if any(lm in _DURATION_VERBS for lm in window):
+            return i
+        if len(words) != len(lemmas):
+            continue
+        for j, lm in enumerate(window, start=i + 1):
+            if lm in _STAYING_VERBS:
                 return i
+            if part_of_speech(words[j]) == "NOUN":
+                break
     return -1
 
 
@@ -417,7 +434,7 @@ def _answer_types(
         (strength, at, "period" if kind == "limit" and at in durations else kind)
         for strength, at, kind in found
     ]
-    duration = _duration_at(lemmas)
+    duration = _duration_at(lemmas, words)
     if duration >= 0:
         found.append((-BOUND_STRENGTH, duration, "period"))
     counted = _counted_span_at(lemmas, words)

@@ -37,6 +37,9 @@ NORM_ONLY = "norm_only"
 # its values: the Code-only searches that bring such passages, in the order their
 # passages are added (and quoted, one «Норма НК РФ» each)
 NORM_LEGS: tuple[SearchMode, ...] = ("dense", "sparse")
+# the leg that matches meaning, not words: a lexical hit names the question's rare words
+# by construction, so only a dense hit naming them is evidence of the asked subject
+SEMANTIC_LEG: SearchMode = "dense"
 DOCS = "docs"
 # collections of every user's chunks: the sparse IDF is counted per user (user_terms.py)
 PER_USER_IDF = frozenset({DOCS})

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from finagent.answering.norm_subject import prefer_norm_subject
 from finagent.question.build import build_question
+from finagent.retrieval.retriever import NORM_ONLY
 from finagent.state import Chunk
 from tests.unit.ranked import scored
 
 LAW = Chunk(id="nk.x#1", text="", source="law", title="ст. 999 НК РФ")
-NORM = Chunk(id="nk.y#2", text="", source="law", title="ст. 998 НК РФ")
+NORM = Chunk(
+    id="nk.y#2", text="", source="law", title="ст. 998 НК РФ", metadata={NORM_ONLY: "dense"}
+)
+LEXICAL = NORM.model_copy(update={"metadata": {NORM_ONLY: "sparse"}})
 OTHER = "взносы работодателя на образцовый счёт, но не более 9 000 рублей в год на работника;"
 SUBJECT = "стоимость сувениров, полученных работником от работодателя, не превышающая 3 000 рублей;"
 
@@ -27,3 +31,33 @@ def test_a_subject_the_retrieved_values_name_keeps_them() -> None:
         question, [scored(LAW, OTHER, 3.0)], [scored(NORM, SUBJECT, 0.1)]
     )
     assert ranked[0].sentence == OTHER and len(norms) == 1
+
+
+def test_a_lexical_hit_naming_the_subject_is_no_evidence() -> None:
+    # the Code's BM25 search finds the point because it names the rare word
+    question = build_question("Какая сумма сувениров работнику в год не облагается НДФЛ?")
+    ranked, norms = prefer_norm_subject(
+        question, [_one(LAW, OTHER, 3.0)], [_one(LEXICAL, SUBJECT, 0.1)]
+    )
+    assert ranked[0].sentence == OTHER and len(norms) == 1
+
+
+def test_a_fine_of_another_party_found_by_words_stays_a_norm() -> None:
+    question = build_question(
+        "Какой штраф за неподачу расчёта по торговому сбору, и если повторно?"
+    )
+    repeated = (
+        "Те же деяния, совершенные повторно, влекут взыскание штрафа в размере 15 000 рублей."
+    )
+    party = (
+        "Неподача расчёта по торговому сбору оператором рынка влечет взыскание штрафа"
+        " в размере 70 тысяч рублей."
+    )
+    kept, norms = prefer_norm_subject(
+        question, [_one(LAW, repeated, 3.0)], [_one(LEXICAL, party, 0.1)]
+    )
+    assert kept[0].sentence == repeated and len(norms) == 1
+    promoted, _ = prefer_norm_subject(
+        question, [_one(LAW, repeated, 3.0)], [_one(NORM, party, 0.1)]
+    )
+    assert promoted[0].sentence == party  # the dense search's point is looked at as before

@@ -1,0 +1,41 @@
+"""«Сколько … сидеть на режиме» asks a duration; a question cut off after «до» asks a
+date. Questions written for these rules, about no evaluation item."""
+
+from __future__ import annotations
+
+import pytest
+
+from finagent.question.build import build_question
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("Перешли на патент — сколько лет придётся на нём сидеть?", "period"),
+        ("ИП выбрал ставку НДС 7 % на УСН, сколько обязан на ней сидеть?", "period"),
+        ("Сколько дней можно пробыть за границей, чтобы остаться резидентом?", "period"),
+        # «сидеть» of a counted noun: what a price contains, a sum
+        ("Сколько акциза сидит в цене литра бензина?", "amount"),
+        ("Сколько налога сидит в стоимости путёвки?", "amount"),
+        # money remains or lies on an account: a sum
+        ("Сколько должно остаться на счёте после уплаты налога?", "amount"),
+        ("Сколько денег остаётся у ИП после уплаты взносов?", "amount"),
+    ],
+)
+def test_a_verb_of_staying_after_skolko_asks_a_duration(question: str, kind: str) -> None:
+    assert build_question(question).answer_type == kind
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "земельный налог физлицо платит до?",
+        "Транспортный налог за 2025 год организация уплачивает до?",
+    ],
+)
+def test_a_question_cut_off_after_do_asks_a_date(question: str) -> None:
+    assert build_question(question).answer_type == "date"
+
+
+def test_a_do_after_a_question_word_is_not_cut_off() -> None:
+    assert build_question("Какой налог платит ИП до?").answer_type != "date"
