@@ -32,6 +32,7 @@ from finagent.cards.model import DocumentCard
 from finagent.language.cues import cue_lemmas
 from finagent.language.lemmas import nominative, part_of_speech
 from finagent.language.text import analyse
+from finagent.question.conditions import condition_spans
 from finagent.question.model import Question
 from finagent.yaml_data import load_yaml
 
@@ -44,8 +45,9 @@ _STATES = {
     "date": {"date", "period"},
     "term": {"period", "date"},
 }
-# the parts of speech of a verb's forms: «вернёт», «страховать», «оценили», «подписан»
-_VERB_FORMS = frozenset({"VERB", "INFN", "PRTF", "PRTS", "GRND"})
+# the parts of speech of a verb's forms: «вернёт», «страховать», «оценили», «подписан»; not a
+# full participle, often a party's name («поверенному», «управляющий»)
+_VERB_FORMS = frozenset({"VERB", "INFN", "PRTS", "GRND"})
 
 
 def _flat(text: str) -> str:
@@ -164,13 +166,17 @@ def _value_verbs() -> frozenset[str]:
 
 
 def asked_acts(question: Question) -> set[str]:
-    """The lemmas of the question's verbs (finite, infinitive, participle) that name an
-    act, not a value (``data/value_verbs.yaml``: «стоит», «положена», «платим»)."""
+    """The lemmas of the question's verbs (finite, infinitive, short participle) that name an
+    act, not a value (``data/value_verbs.yaml``: «стоит», «положена», «платим»), nor the
+    case a condition names («…, если выиграем торги»)."""
+    conditions = condition_spans(question.text)
     return {
         token.lemma
         for sentence in analyse(question.text).sentences
         for token in sentence.tokens
-        if part_of_speech(token.text) in _VERB_FORMS and token.lemma not in _value_verbs()
+        if part_of_speech(token.text) in _VERB_FORMS
+        and token.lemma not in _value_verbs()
+        and not any(start <= token.start < end for start, end in conditions)
     }
 
 
