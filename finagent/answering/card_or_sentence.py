@@ -5,12 +5,17 @@ a kind that cannot state the value the question asks first — a role the questi
 while it asks a term («какой гарантийный срок даёт поставщик?») — a clause of the same
 document that states a value of the asked type and names clearly more of the question's
 words answers instead. A field of the asked kind keeps the lead: its facts are typed and
-told apart by the question's qualifiers, which a clause's word overlap is not.
+told apart by the question's qualifiers, which a clause's word overlap is not, unless the
+clause names what the question measures, or the act the question asks («когда банк вернёт
+депозит» — «Дата возврата депозита — …») while none of the field's sentences does
+(«Депозит вносится не позднее …»): the act tells the clause apart, as a qualifier would.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
+from importlib import resources
 
 from finagent.answering.answer_kinds import states_asked_count
 from finagent.answering.card_evidence import QUALIFIED, CardAnswer
@@ -27,7 +32,9 @@ from finagent.cards.model import DocumentCard
 from finagent.language.cues import cue_lemmas
 from finagent.language.lemmas import nominative, part_of_speech
 from finagent.language.text import analyse
+from finagent.question.conditions import condition_spans
 from finagent.question.model import Question
+from finagent.yaml_data import load_yaml
 
 MARGIN = 1.0  # shared question words a clause needs beyond the card's sentence
 # the answer types a field of each kind states (a penalty's field states its rate or sum)
@@ -38,6 +45,9 @@ _STATES = {
     "date": {"date", "period"},
     "term": {"period", "date"},
 }
+# the parts of speech of a verb's forms: «вернёт», «страховать», «оценили», «подписан»; not a
+# full participle, often a party's name («поверенному», «управляющий»)
+_VERB_FORMS = frozenset({"VERB", "INFN", "PRTS", "GRND"})
 
 
 def _flat(text: str) -> str:
@@ -61,7 +71,9 @@ def clause_answers_instead(
     else:
         kind = "amount" if answer.key == QUALIFIED else "party"
     of_kind = question.answer_type in _STATES.get(kind, {question.answer_type})
-    if of_kind and _field_asked_by_name(question, answer.key):
+    # a qualified amount («сумма») is asked by a generic word: only the asked act outweighs it
+    by_name = of_kind and _field_asked_by_name(question, answer.key)
+    if by_name and answer.key != QUALIFIED:
         return False
     top = next((c for c in ranked if clean_sentence(c.sentence)), None)
     if top is None or top.chunk.source != "user_docs":
@@ -78,9 +90,14 @@ def clause_answers_instead(
         return False
     cues = FIELD_BY_KEY[answer.key].cues if answer.key in FIELD_BY_KEY else ()
     naming = {lm for cue in cues for lm in cue_lemmas(cue)}
-    naming |= profile(answer.title).lemmas
-    asked = asked_lemmas(question, cards) - naming
-    if not asked:
+    titled = profile(answer.title).lemmas
+    own = asked_lemmas(question, cards)
+    asked = own - naming - titled
+    # the act may be the field's own cue («вернуть» of a payment term) that its sentence
+    # does not state («Депозит вносится …»)
+    if of_kind and _names_the_asked_act(question, own - titled, text, answer):
+        return True
+    if not asked or by_name:
         return False
     if of_kind:
         return _names_the_thing_measured(question, asked, text, answer)
@@ -138,5 +155,44 @@ def _names_the_thing_measured(
         if value.label:
             lemmas |= profile(value.label).lemmas
         if shared_words(asked, lemmas) > 0:
+            return False
+    return True
+
+
+@cache
+def _value_verbs() -> frozenset[str]:
+    text = resources.files("finagent.answering").joinpath("data/value_verbs.yaml")
+    return frozenset(str(w) for row in load_yaml(text.read_text("utf-8")) for w in row)
+
+
+def asked_acts(question: Question) -> set[str]:
+    """The lemmas of the question's verbs (finite, infinitive, short participle) that name an
+    act, not a value (``data/value_verbs.yaml``: «стоит», «положена», «платим»), nor the
+    case a condition names («…, если выиграем торги»)."""
+    conditions = condition_spans(question.text)
+    return {
+        token.lemma
+        for sentence in analyse(question.text).sentences
+        for token in sentence.tokens
+        if part_of_speech(token.text) in _VERB_FORMS
+        and token.lemma not in _value_verbs()
+        and not any(start <= token.start < end for start, end in conditions)
+    }
+
+
+def _names_the_asked_act(
+    question: Question, asked: set[str], text: str, answer: CardAnswer
+) -> bool:
+    """Whether the clause names an act the question asks (itself, by a synonym or a word of
+    its root: «страховать» — «на страховую сумму», «вернуть» — «возврат») while none of the
+    field's sentences, nor their table labels, names any."""
+    acts = asked & asked_acts(question)
+    if not acts or shared_words(acts, profile(text).lemmas) < 1:
+        return False
+    for value in answer.values:
+        lemmas = profile(value.sentence).lemmas
+        if value.label:
+            lemmas |= profile(value.label).lemmas
+        if shared_words(acts, lemmas) > 0:
             return False
     return True
