@@ -24,7 +24,7 @@ from finagent.config import Settings
 from finagent.question.build import build_question
 from finagent.retrieval.index import DENSE, point_uuid
 from finagent.retrieval.qdrant_index import QdrantServerIndex
-from finagent.retrieval.retriever import NORM_ONLY, Retriever
+from finagent.retrieval.retriever import NORM_ONLY, SEMANTIC_LEG, Retriever
 from finagent.retrieval.sparse import RussianBm25
 from finagent.routing.distinctive import VocabularyHits
 from finagent.state import Chunk
@@ -77,7 +77,13 @@ def test_an_inanimate_role_after_a_finite_verb_with_a_subject_before_is_its_obje
 # 3. norm_subject: the promoted Code point comes first, scored as the former first
 def test_the_promoted_code_point_is_scored_at_least_as_the_former_first() -> None:
     law = Chunk(id="nk.a#1", text="", source="law", title="ст. 901 НК РФ")
-    norm = Chunk(id="nk.b#2", text="", source="law", title="ст. 902 НК РФ")
+    norm = Chunk(
+        id="nk.b#2",
+        text="",
+        source="law",
+        title="ст. 902 НК РФ",
+        metadata={NORM_ONLY: SEMANTIC_LEG},  # only the dense search's points are promoted
+    )
     other = "взносы работодателя на учебный счёт, но не более 7 000 рублей в год на работника;"
     subject = (
         "стоимость грамот, полученных работником от работодателя, не превышающая 2 500 рублей;"

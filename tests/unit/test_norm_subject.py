@@ -37,7 +37,7 @@ def test_a_lexical_hit_naming_the_subject_is_no_evidence() -> None:
     # the Code's BM25 search finds the point because it names the rare word
     question = build_question("Какая сумма сувениров работнику в год не облагается НДФЛ?")
     ranked, norms = prefer_norm_subject(
-        question, [_one(LAW, OTHER, 3.0)], [_one(LEXICAL, SUBJECT, 0.1)]
+        question, [scored(LAW, OTHER, 3.0)], [scored(LEXICAL, SUBJECT, 0.1)]
     )
     assert ranked[0].sentence == OTHER and len(norms) == 1
 
@@ -54,10 +54,10 @@ def test_a_fine_of_another_party_found_by_words_stays_a_norm() -> None:
         " в размере 70 тысяч рублей."
     )
     kept, norms = prefer_norm_subject(
-        question, [_one(LAW, repeated, 3.0)], [_one(LEXICAL, party, 0.1)]
+        question, [scored(LAW, repeated, 3.0)], [scored(LEXICAL, party, 0.1)]
     )
     assert kept[0].sentence == repeated and len(norms) == 1
     promoted, _ = prefer_norm_subject(
-        question, [_one(LAW, repeated, 3.0)], [_one(NORM, party, 0.1)]
+        question, [scored(LAW, repeated, 3.0)], [scored(NORM, party, 0.1)]
     )
     assert promoted[0].sentence == party  # the dense search's point is looked at as before
