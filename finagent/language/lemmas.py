@@ -26,7 +26,15 @@ def _analyzer() -> pymorphy3.MorphAnalyzer:
 
 def best_parse(word: str) -> pymorphy3.analyzer.Parse:
     """The most probable pymorphy3 reading of ``word`` (folded)."""
-    return _analyzer().parse(fold(word))[0]
+    return parses(fold(word))[0]
+
+
+@lru_cache(maxsize=100_000)
+def parses(folded: str) -> tuple[pymorphy3.analyzer.Parse, ...]:
+    """pymorphy3's readings of a folded word, most probable first, parsed once per process:
+    every grammatical question below reads them, and a word new to the process (a new
+    document's, a retrieved passage's) is asked several of them in its first answer."""
+    return tuple(_analyzer().parse(folded))
 
 
 def fold(word: str) -> str:
@@ -62,7 +70,7 @@ def lemma(word: str) -> str:
         return folded
     found = _stored.get(word)
     if found is None:
-        found = fold(_analyzer().parse(folded)[0].normal_form)
+        found = fold(parses(folded)[0].normal_form)
     if len(_used) < LEMMA_FILE_MAX:  # a long-running service keeps only what the file can
         _used[word] = found
     return found
@@ -167,12 +175,12 @@ def role_in_nominative(words: list[str]) -> str:
     бухгалтер», «главная кассирша»."""
     if not words:
         return ""
-    parses = _analyzer().parse(fold(words[-1]))
-    noun = next((p for p in parses if "NOUN" in p.tag), parses[0])
+    readings = parses(fold(words[-1]))
+    noun = next((p for p in readings if "NOUN" in p.tag), readings[0])
     gender = noun.tag.gender or "masc"
     out: list[str] = []
     for word in words[:-1]:
-        adjective = next((p for p in _analyzer().parse(fold(word)) if "ADJF" in p.tag), None)
+        adjective = next((p for p in parses(fold(word)) if "ADJF" in p.tag), None)
         form = adjective.inflect({"nomn", "sing", gender}) if adjective else None
         out.append(form.word if form is not None else word)
     return " ".join([*out, noun.normal_form])
@@ -190,7 +198,7 @@ def _verb_with(word: str, *grammemes: str) -> bool:
     folded = fold(word)
     if not any("а" <= ch <= "я" for ch in folded):
         return False
-    tag = _analyzer().parse(folded)[0].tag
+    tag = parses(folded)[0].tag
     return "VERB" in tag and all(g in tag for g in grammemes)
 
 
@@ -206,7 +214,7 @@ def done(word: str) -> bool:
     folded = fold(word)
     if not any("а" <= ch <= "я" for ch in folded):
         return False
-    tag = _analyzer().parse(folded)[0].tag
+    tag = parses(folded)[0].tag
     return tag.POS in ("VERB", "PRTF", "PRTS") and "past" in tag
 
 
@@ -217,7 +225,7 @@ def past_participle(word: str) -> bool:
     folded = fold(word)
     if not any("а" <= ch <= "я" for ch in folded):
         return False
-    return any(p.tag.POS in ("PRTF", "PRTS") and "past" in p.tag for p in _analyzer().parse(folded))
+    return any(p.tag.POS in ("PRTF", "PRTS") and "past" in p.tag for p in parses(folded))
 
 
 @lru_cache(maxsize=50_000)
@@ -243,7 +251,7 @@ def stated_participle(word: str) -> bool:
     folded = fold(word)
     if not any("а" <= ch <= "я" for ch in folded):
         return False
-    tag = _analyzer().parse(folded)[0].tag
+    tag = parses(folded)[0].tag
     return tag.POS == "PRTS" and "past" in tag
 
 
@@ -261,7 +269,7 @@ def imperfective(word: str) -> bool:
     folded = fold(word)
     if not any("а" <= ch <= "я" for ch in folded):
         return False
-    tag = _analyzer().parse(folded)[0].tag
+    tag = parses(folded)[0].tag
     return tag.POS in ("VERB", "INFN") and "impf" in tag
 
 
@@ -273,7 +281,7 @@ def done_participle(word: str) -> bool:
     folded = fold(word)
     if not any("а" <= ch <= "я" for ch in folded):
         return False
-    return any(p.tag.POS == "PRTS" and "past" in p.tag for p in _analyzer().parse(folded))
+    return any(p.tag.POS == "PRTS" and "past" in p.tag for p in parses(folded))
 
 
 @lru_cache(maxsize=50_000)
@@ -284,7 +292,7 @@ def past_passive_participle(word: str) -> str | None:
     folded = fold(word)
     if not any("а" <= ch <= "я" for ch in folded):
         return None
-    for parse in _analyzer().parse(folded):
+    for parse in parses(folded):
         if parse.tag.POS == "PRTF" and "past" in parse.tag and "pssv" in parse.tag:
             return str(parse.normal_form)
     return None
@@ -315,29 +323,27 @@ def predicate(word: str) -> bool:
     folded = fold(word)
     if not any("а" <= ch <= "я" for ch in folded):
         return False
-    return _analyzer().parse(folded)[0].tag.POS in _PREDICATES
+    return parses(folded)[0].tag.POS in _PREDICATES
 
 
 @lru_cache(maxsize=50_000)
 def nominative(word: str) -> bool:
     """Whether the word can be in the nominative: «покупатель», not «с исполнителем»."""
     folded = fold(word)
-    return any("nomn" in parse.tag for parse in _analyzer().parse(folded))
+    return any("nomn" in parse.tag for parse in parses(folded))
 
 
 @lru_cache(maxsize=50_000)
 def oblique_case(word: str) -> bool:
     """Whether some reading of the word has a case other than the nominative: «Банк» (it
     may be accusative), not «продавец»."""
-    return any(
-        parse.tag.case and parse.tag.case != "nomn" for parse in _analyzer().parse(fold(word))
-    )
+    return any(parse.tag.case and parse.tag.case != "nomn" for parse in parses(fold(word)))
 
 
 @lru_cache(maxsize=50_000)
 def can_be(word: str, grammeme: str) -> bool:
     """Whether some reading of the word has ``grammeme`` («Германии» can be ``loct``)."""
-    return any(grammeme in parse.tag for parse in _analyzer().parse(fold(word)))
+    return any(grammeme in parse.tag for parse in parses(fold(word)))
 
 
 _INTERROGATIVES = frozenset({"какой", "каков", "каковой"})
@@ -348,7 +354,7 @@ def plural_interrogative(word: str) -> bool:
     """«какие», «каковы»: a question word in the plural, so several values are asked."""
     if lemma(word) not in _INTERROGATIVES:
         return False
-    return any("plur" in parse.tag for parse in _analyzer().parse(fold(word))[:1])
+    return any("plur" in parse.tag for parse in parses(fold(word))[:1])
 
 
 @lru_cache(maxsize=50_000)
@@ -360,7 +366,7 @@ def part_of_speech(word: str) -> str | None:
         return None
     if word.isupper() and len(word) <= 6:
         return "NOUN"
-    return _analyzer().parse(folded)[0].tag.POS
+    return parses(folded)[0].tag.POS
 
 
 @lru_cache(maxsize=50_000)
@@ -375,21 +381,21 @@ def known_noun(word: str) -> bool:
     ending."""
     folded = fold(word)
     analyzer = _analyzer()
-    return analyzer.word_is_known(folded) and analyzer.parse(folded)[0].tag.POS == "NOUN"
+    return analyzer.word_is_known(folded) and parses(folded)[0].tag.POS == "NOUN"
 
 
 @lru_cache(maxsize=50_000)
 def genitive(word: str) -> bool:
     """Whether the most probable reading is in the genitive: «(вес) груза», «(фонд) оплаты»."""
     folded = fold(word)
-    return any("а" <= ch <= "я" for ch in folded) and "gent" in _analyzer().parse(folded)[0].tag
+    return any("а" <= ch <= "я" for ch in folded) and "gent" in parses(folded)[0].tag
 
 
 @lru_cache(maxsize=1024)
 def oblique_forms(word: str) -> frozenset[str]:
     """The forms of ``word``'s lexeme in a case other than the nominative, as pymorphy3
     inflects it: «кто» -> «кого», «кому», «кем», «ком»."""
-    parse = _analyzer().parse(fold(word))[0]
+    parse = parses(fold(word))[0]
     return frozenset(
         form.word for form in parse.lexeme if form.tag.case and form.tag.case != "nomn"
     )
@@ -402,7 +408,7 @@ def grammatical_case(word: str) -> str | None:
     folded = fold(word)
     if not any("а" <= ch <= "я" for ch in folded):
         return None
-    case = _analyzer().parse(folded)[0].tag.case
+    case = parses(folded)[0].tag.case
     return str(case) if case else None
 
 
@@ -414,7 +420,7 @@ def normal_forms(word: str) -> frozenset[str]:
     folded = fold(word)
     if not any("а" <= ch <= "я" for ch in folded):
         return frozenset({folded})
-    return frozenset({folded, *(fold(p.normal_form) for p in _analyzer().parse(folded))})
+    return frozenset({folded, *(fold(p.normal_form) for p in parses(folded))})
 
 
 _MAX_COMPOUND_PARTS = 3
@@ -444,7 +450,7 @@ def classifying_adjective(word: str) -> bool:
     folded = fold(word)
     if not any("а" <= ch <= "я" for ch in folded):
         return False
-    tag = _analyzer().parse(folded)[0].tag
+    tag = parses(folded)[0].tag
     return tag.POS == "ADJF" and not (_NOT_CLASSIFYING & tag.grammemes)
 
 
@@ -458,7 +464,7 @@ def person_or_organisation(word: str) -> bool:
     folded = fold(word)
     if not any("а" <= ch <= "я" for ch in folded):
         return False
-    return any(_PERSON_OR_ORGANISATION & p.tag.grammemes for p in _analyzer().parse(folded))
+    return any(_PERSON_OR_ORGANISATION & p.tag.grammemes for p in parses(folded))
 
 
 @lru_cache(maxsize=50_000)
@@ -466,7 +472,7 @@ def surname(word: str) -> bool:
     """A capitalised word some reading of which is a surname («Лаптевой», «Горелова»)."""
     if not word[:1].isupper() or word.isupper():
         return False
-    return any("Surn" in p.tag.grammemes for p in _analyzer().parse(fold(word)))
+    return any("Surn" in p.tag.grammemes for p in parses(fold(word)))
 
 
 @lru_cache(maxsize=50_000)
@@ -476,7 +482,7 @@ def place_name(word: str) -> bool:
     folded = fold(word)
     if not any("а" <= ch <= "я" for ch in folded):
         return False
-    tag = _analyzer().parse(folded)[0].tag
+    tag = parses(folded)[0].tag
     return tag.POS == "NOUN" and "Geox" in tag
 
 
@@ -495,16 +501,14 @@ def name_like(word: str) -> bool:
     if any(ch.isupper() for ch in word[1:]):
         return True
     analyzer = _analyzer()
-    return not analyzer.word_is_known(folded) or bool(
-        _NAME_TAGS & analyzer.parse(folded)[0].tag.grammemes
-    )
+    return not analyzer.word_is_known(folded) or bool(_NAME_TAGS & parses(folded)[0].tag.grammemes)
 
 
 @lru_cache(maxsize=50_000)
 def animate(word: str) -> bool:
     """A noun naming a person or a party in its most likely reading: «покупатель»,
     «работнику», «перевозчик»."""
-    return "anim" in _analyzer().parse(fold(word))[0].tag
+    return "anim" in parses(fold(word))[0].tag
 
 
 @lru_cache(maxsize=50_000)
@@ -512,7 +516,7 @@ def participle_noun(word: str) -> str | None:
     """A participle in its most likely reading as a noun would stand in a list of roles:
     masculine singular nominative, folded («Одаряемая» → «одаряемый»); None for any other
     word. pymorphy3's normal form of a participle is its verb («одарять»)."""
-    parse = _analyzer().parse(fold(word))[0]
+    parse = parses(fold(word))[0]
     if parse.tag.POS != "PRTF":
         return None
     form = parse.inflect({"masc", "sing", "nomn"})
@@ -522,12 +526,12 @@ def participle_noun(word: str) -> str | None:
 def content_word(word: str) -> bool:
     """A noun or an adjective: what a text is about (not a verb, pronoun or particle)."""
     folded = fold(word)
-    return _analyzer().parse(folded)[0].tag.POS in _CONTENT
+    return parses(folded)[0].tag.POS in _CONTENT
 
 
 def noun(word: str) -> bool:
     """A noun («задаток», «торгах»): a thing a text is about."""
-    return _analyzer().parse(fold(word))[0].tag.POS == "NOUN"
+    return parses(fold(word))[0].tag.POS == "NOUN"
 
 
 _VERBAL = frozenset({"VERB", "INFN", "PRTF", "PRTS", "GRND"})
@@ -535,7 +539,7 @@ _VERBAL = frozenset({"VERB", "INFN", "PRTF", "PRTS", "GRND"})
 
 def verb_like(word: str) -> bool:
     """A verb, a participle or a gerund («голосовал», «поверенному»): an act a text speaks of."""
-    return _analyzer().parse(fold(word))[0].tag.POS in _VERBAL
+    return parses(fold(word))[0].tag.POS in _VERBAL
 
 
 _ADJECTIVE_STEM = 4  # a noun's stem this long makes an adjective of it («касс» — «кассовый»)
@@ -575,7 +579,7 @@ _CONTENT_OR_VERB = frozenset({"NOUN", "ADJF", "PRTF", "VERB", "INFN"})
 def content_or_verb(word: str) -> bool:
     """A noun, adjective or verb: what a sentence is about and what happens in it (not a
     pronoun, preposition or particle)."""
-    return _analyzer().parse(fold(word))[0].tag.POS in _CONTENT_OR_VERB
+    return parses(fold(word))[0].tag.POS in _CONTENT_OR_VERB
 
 
 _PARTS = re.compile(r"[-.‐‑–—]")
