@@ -36,7 +36,7 @@ from finagent.legal.calc_extract import (
     extract_calc_request,
     told_receipt,
 )
-from finagent.legal.calc_lexicon import document_names, lexicon, phrases
+from finagent.legal.calc_lexicon import document_names, lexicon, phrases, word_set
 from finagent.legal.calc_llm import LlmReader, llm_calc_request
 from finagent.legal.calc_request import CalcRequest, Missing
 from finagent.legal.calc_text import read_question
@@ -47,6 +47,7 @@ from finagent.legal.deadlines import compute_deadline, plural
 from finagent.legal.law_scope import OTHER_LAW, governing_law
 from finagent.legal.periods import ProceduralPeriod, period_by_id
 from finagent.legal.stated_rule import STATED_RULE, without_rule
+from finagent.legal.taxes import taxes_named
 from finagent.question.build import build_question
 from finagent.tools.base import ToolContext
 from finagent.tools.registry import ToolRegistry
@@ -197,6 +198,22 @@ def asks_the_law(req: CalcRequest, question: str) -> bool:
     return typed.answer_type == "period" and not typed.years and not typed.dates
 
 
+def asks_tax_payment(req: CalcRequest, question: str) -> bool:
+    """A dated question asking when a named tax is paid («НДФЛ с выплаты 29-го числа —
+    когда перечислить?», «патент кончается 31-го, когда доплатить?») with no procedure of
+    the periods' table: the tax's own chapter sets that term, so the Code answers it and
+    asking back which procedure is meant would not. A question citing an article the
+    table knows (its periods are named back) or naming a demand keeps its question."""
+    if req.kind != "deadline" or "procedure" not in req.missing or req.row_id is not None:
+        return False
+    if not req.dates or req.cited_rows or not taxes_named(question):
+        return False
+    if _demand_question(question) is not None:
+        return False
+    paying = word_set("tax_payment_verbs")
+    return any(w.lemma in paying and not w.negated for w in read_question(question).words)
+
+
 def _declined(req: CalcRequest, question: str, today: date | None) -> CalcOutcome | None:
     if req.decline is None or req.decline in (REGISTERED_MAIL, SENT_NOT_RECEIVED):
         return None
@@ -247,6 +264,8 @@ async def answer_request(
         return CalcOutcome("", False, {"calc": "no calculation asked"}, "not_calc")
     if asks_the_law(req, question):
         return CalcOutcome("", False, {"calc": "a period asked in general"}, "not_calc")
+    if asks_tax_payment(req, question):
+        return CalcOutcome("", False, {"calc": "a tax's own payment term"}, "not_calc")
     asked = clarification(req)
     if asked is not None:
         received = (

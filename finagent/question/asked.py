@@ -72,6 +72,15 @@ def _clipped_scopes() -> frozenset[str]:
     return frozenset(str(w).lower() for w in table.get("scope_adjectives", ()))
 
 
+def _clipped(words: Sequence[str], at: int) -> bool:
+    """A word cut short by a period before a lowercase word («доп. мощность», «ориент.
+    срок»): an abbreviated modifier of the noun that follows, not the asked noun."""
+    if at + 2 >= len(words) or words[at + 1] != "." or not words[at].isalpha():
+        return False
+    after = words[at + 2]
+    return after[:1].isalpha() and after[:1].islower()
+
+
 def _noun(word: str) -> bool:
     """A noun; a word in Latin letters where the noun stands («какой e-mail», «какой VIN»)
     is a borrowed noun pymorphy3 does not tag."""
@@ -85,6 +94,9 @@ def _head_after(
     verbs that may stand between them besides «быть»."""
     at = start
     while at < min(start + _MAX_GAP, len(words)):
+        if _clipped(words, at):  # «сколько доп. мощности»: a word cut short, then its noun
+            at += 2
+            continue
         if words[at].lower() in _clipped_scopes():  # «какая макс цена»: a scope, clipped
             at += 1
             continue
