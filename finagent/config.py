@@ -97,6 +97,13 @@ class Settings(BaseSettings):
         le=6,
         description="Tax Code passages of a lexical (BM25) Code-only search added after those",
     )
+    code_timed_extra: int = Field(
+        default=1,
+        ge=0,
+        le=6,
+        description="Tax Code passages stating a time limit added after those, for a "
+        "question asking one (a dense search inside the named taxes' chapters)",
+    )
     max_file_bytes: int = Field(default=20 * 1024 * 1024, ge=1)
     max_upload_files: int = Field(
         default=20, ge=1, le=1000, description="Files per upload request (finagent serve)"

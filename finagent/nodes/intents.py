@@ -17,7 +17,7 @@ from finagent.nodes.question import turn_question
 from finagent.observability import get_logger, redact
 from finagent.retrieval.index import IndexUnavailableError
 from finagent.retrieval.retriever import KB
-from finagent.retrieval.tax_focus import tax_focus
+from finagent.retrieval.tax_focus import tax_focus, timed_focus
 from finagent.retrieval.unit_pieces import with_preceding_pieces
 from finagent.routing.live_params import cbr_arguments, news_arguments
 from finagent.state import AgentState, ExternalData
@@ -72,6 +72,8 @@ async def kb_passages(deps: Deps, state: AgentState) -> dict[str, Any]:
                 lexical=deps.settings.code_lexical_extra,
                 vectors=shared,
                 focus=focus,
+                timed=deps.settings.code_timed_extra,
+                timed_focus=timed_focus(question, queries[0]),
             )
             chunks = [*chunks, *extra]
             debug = {**debug, "code_extra": [c.id for c in extra]}
@@ -87,9 +89,9 @@ def _quotes_code_extra(deps: Deps) -> bool:
     """Whether the answer may quote the Code-only search's passages: only the offline
     direct composer's «Норма НК РФ» does (an LLM's prompt is left as it was)."""
     settings = deps.settings
-    return bool(settings.code_dense_extra or settings.code_lexical_extra) and (
-        deps.llm is None and settings.answer_composer == "direct"
-    )
+    return bool(
+        settings.code_dense_extra or settings.code_lexical_extra or settings.code_timed_extra
+    ) and (deps.llm is None and settings.answer_composer == "direct")
 
 
 async def _live(

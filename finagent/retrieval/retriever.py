@@ -40,6 +40,10 @@ NORM_LEGS: tuple[SearchMode, ...] = ("dense", "sparse")
 # the leg that matches meaning, not words: a lexical hit names the question's rare words
 # by construction, so only a dense hit naming them is evidence of the asked subject
 SEMANTIC_LEG: SearchMode = "dense"
+# the leg of a question asking a time limit: the Code's points of the asked tax that state one
+TIMED_LEG = "timed"
+# passages of the timed leg's search read for the ones stating the kind of value asked
+TIMED_POOL = 20
 DOCS = "docs"
 # collections of every user's chunks: the sparse IDF is counted per user (user_terms.py)
 PER_USER_IDF = frozenset({DOCS})
@@ -52,6 +56,10 @@ class ChunkRecord:
     chunk_id: str
     text: str
     payload: dict[str, Any]
+
+
+async def _nothing() -> list[Chunk]:
+    return []
 
 
 class Focus(Protocol):
@@ -329,6 +337,8 @@ class Retriever:
         lexical: int = 0,
         vectors: Mapping[str, np.ndarray] | None = None,
         focus: Focus | None = None,
+        timed: int = 0,
+        timed_focus: Focus | None = None,
     ) -> list[Chunk]:
         """Up to ``limit`` Tax Code passages of a dense search of the Code alone that
         ``have`` lacks, best first, then up to ``lexical`` of a BM25 search of the Code
@@ -342,27 +352,43 @@ class Retriever:
         rare terms (a term of art, an exact phrase). The details may quote these passages'
         sentences as «Норма НК РФ»; they never lead the answer. A leg that fails (its index
         unavailable, the Code's BM25 vectors absent) adds no passage and logs a warning:
-        the extra passages are optional, the turn's search stands without them."""
-        if (limit < 1 and lexical < 1) or not query.strip():
+        the extra passages are optional, the turn's search stands without them.
+
+        ``timed`` more (flagged :data:`TIMED_LEG`) when ``timed_focus`` is given (a question
+        asking a time limit): a dense search of the Code inside the chapters of the taxes
+        the question names (the whole Code when it names none), of whose best
+        :data:`TIMED_POOL` only the passages ``timed_focus`` weighs up count (those stating
+        a time limit in the Code's words): «когда сдавать расчет по взносам» shares its
+        words with the points on what the report holds more than with the one that
+        says by when it is filed."""
+        if (limit < 1 and lexical < 1 and timed < 1) or not query.strip():
             return []
         wanted = dict(zip(NORM_LEGS, (limit, lexical), strict=True))
         modes = [m for m in NORM_LEGS if wanted[m] > 0]
-        found = await asyncio.gather(
-            *(
-                self._search_batch(
-                    collection,
-                    [query.strip()],
-                    flt=SearchFilter(source=LAW),
-                    top_k=max(limit, lexical) + len(have) + limit,
-                    mode=mode,
-                    vectors=vectors,
-                )
-                for mode in modes
+        timed_search = (
+            self._timed(collection, query, timed_focus, vectors)
+            if timed > 0 and timed_focus is not None
+            else _nothing()
+        )
+        found, timed_found = await asyncio.gather(
+            asyncio.gather(
+                *(
+                    self._search_batch(
+                        collection,
+                        [query.strip()],
+                        flt=SearchFilter(source=LAW),
+                        top_k=max(limit, lexical) + len(have) + limit,
+                        mode=mode,
+                        vectors=vectors,
+                    )
+                    for mode in modes
+                ),
+                return_exceptions=True,
             ),
-            return_exceptions=True,
+            timed_search,
         )
         seen = {c.id for c in have}
-        picked: list[tuple[SearchMode, Chunk]] = []
+        picked: list[tuple[str, Chunk]] = []
         for mode, lists in zip(modes, found, strict=True):
             if isinstance(lists, BaseException):
                 if not isinstance(lists, Exception):
@@ -375,11 +401,36 @@ class Retriever:
             ][: wanted[mode]]
             seen.update(c.id for c in fresh)
             picked += [(mode, c) for c in fresh]
+        picked += [(TIMED_LEG, c) for c in timed_found if c.id not in seen][:timed]
         floor = min((c.score for c in have), default=1.0) / 2
         return [
             c.model_copy(update={"score": floor, "metadata": {**c.metadata, NORM_ONLY: mode}})
             for mode, c in picked
         ]
+
+    async def _timed(
+        self,
+        collection: str,
+        query: str,
+        focus: Focus,
+        vectors: Mapping[str, np.ndarray] | None,
+    ) -> list[Chunk]:
+        """The passages of the timed leg (see :meth:`code_extra`), best first; none when
+        its search fails (logged: the leg is optional)."""
+        flt = next(iter(focus.narrowed(SearchFilter(source=LAW))), SearchFilter(source=LAW))
+        try:
+            lists = await self._search_batch(
+                collection,
+                [query.strip()],
+                flt=flt,
+                top_k=TIMED_POOL,
+                mode="dense",
+                vectors=vectors,
+            )
+        except Exception as exc:  # an extra passage is optional: the search goes on
+            log.warning("code_extra_failed", mode=TIMED_LEG, error=repr(exc))
+            return []
+        return [c for c in lists[0] if focus.weight(c) > 1.0 and not focus.demoted(c)]
 
     async def search_many(
         self,

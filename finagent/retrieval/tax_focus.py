@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from finagent.language.glossary import glossary_terms
 from finagent.language.periods import states_time_limit
 from finagent.language.text import analyse
 from finagent.legal.taxes import (
@@ -128,3 +129,16 @@ def tax_focus(question: Question, text: str | None = None) -> TaxFocus | None:
     if not chapters and not deadline:
         return None
     return TaxFocus(tuple(dict.fromkeys(chapters)), rate=asks_rate(words), deadline=deadline)
+
+
+def timed_focus(question: Question, text: str | None = None) -> TaxFocus | None:
+    """For a question asking a time limit, the focus of the Code-only search of the points
+    stating one (:meth:`finagent.retrieval.retriever.Retriever.code_extra`): the chapters
+    of the taxes it names by a name or by a report's (the glossary's Code term: «РСВ» is
+    «расчет по страховым взносам», so chapter 34); None for any other question."""
+    if question.answer_type not in DEADLINE_TYPES:
+        return None
+    words = question.text if text is None else text
+    named = taxes_named(" ".join([words, *glossary_terms(words)]))
+    chapters = tuple(dict.fromkeys(tax.chapter for tax in named if tax.chapter))
+    return TaxFocus(chapters, deadline=True)

@@ -164,3 +164,52 @@ def test_each_code_search_that_brought_passages_adds_one_quote() -> None:
     assert f"«{CODE_TERM}» [4]" in details and f"«{CODE_RULE}» [3]" in details
     dense_only = compose_direct(question, ctx, _ranked(), [], norms=extra[:1])
     assert CODE_TERM not in dense_only
+
+
+# made-up points of an excise chapter: what the return holds, and by when it is filed
+RETURN_CONTENT = "В декларации по акцизам указываются объем реализованной продукции и сумма акциза."
+RETURN_TERM = "Декларация по акцизам представляется не позднее 20-го числа второго месяца."
+EXCISE_QUESTION = "Когда подавать декларацию по акцизам за квартал?"
+
+
+def test_a_time_limit_question_gets_the_point_of_its_tax_that_states_one() -> None:
+    from finagent.retrieval.retriever import TIMED_LEG
+    from finagent.retrieval.tax_focus import timed_focus
+
+    law = {"source": "law", "chapter": "22"}
+    index = _Index(
+        [
+            ("art198.p1#0", 0.9, {**law, "text": RETURN_CONTENT}),
+            ("art204.p5#0", 0.8, {**law, "text": RETURN_TERM}),
+        ]
+    )
+    retriever = Retriever(index, embedder=None, bm25=RussianBm25(), settings=Settings())  # type: ignore[arg-type]
+    vectors = {EXCISE_QUESTION: np.zeros(4, dtype=np.float32)}
+    focus = timed_focus(build_question(EXCISE_QUESTION))
+    assert focus is not None and focus.chapters == ("22",)
+    found = asyncio.run(
+        retriever.code_extra(
+            "kb", EXCISE_QUESTION, [KB], limit=0, vectors=vectors, timed=1, timed_focus=focus
+        )
+    )
+    assert [(c.id, c.metadata[NORM_ONLY]) for c in found] == [("art204.p5#0", TIMED_LEG)]
+    asked = index.asked[0]
+    assert asked.mode == "dense" and asked.filter is not None
+    assert asked.filter.extra["chapter"] == ["22"]  # inside the named tax's chapter
+    have = [KB, Chunk(id="art204.p5#0", text=RETURN_TERM, source="law", score=0.02)]
+    again = retriever.code_extra(
+        "kb", EXCISE_QUESTION, have, limit=0, vectors=vectors, timed=1, timed_focus=focus
+    )
+    assert asyncio.run(again) == []  # the results hold it already: nothing else is added
+
+
+def test_only_a_time_limit_question_has_the_timed_focus_and_a_report_names_its_tax() -> None:
+    from finagent.retrieval.tax_focus import timed_focus
+
+    assert timed_focus(build_question("Какая ставка акциза на пиво?")) is None
+    report = timed_focus(build_question("До какого числа отправить РСВ за девять месяцев?"))
+    assert report is not None and report.chapters == ("34",)  # расчет по страховым взносам
+    own = timed_focus(build_question("Когда крайний срок подачи 3-ндфл по вычету на лечение?"))
+    assert own is not None and own.chapters == ("23",)
+    none = timed_focus(build_question("В какой срок отвечать на требование инспекции?"))
+    assert none is not None and none.chapters == ()  # the whole Code is searched
