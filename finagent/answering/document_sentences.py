@@ -83,10 +83,12 @@ HEADING_WEIGHT = 0.5
 # another thing («… | не позднее 25 июня, но в пределах срока действия аккредитива»)
 LABEL_WEIGHT = 0.5
 # a table row naming the person the question names («…; ФИО: Ильина Н. В.; Оплата, руб.:
-# …») is that person's record: its value of the asked type outranks a clause that names
-# them beside another figure (their salary in a transfer clause), by this much value level
+# …») and an asked word is that person's record: its value of the asked type outranks a
+# clause that names them beside another figure (their salary in a transfer clause), by
+# this much value level
 ROW_OF_PERSON = 0.5
 _ROW_CELLS = 3  # a table row as «header: value; …» of three cells or more
+_HEADER_WORDS = 6  # a column header longer than this, or with a full stop, is prose
 # the cascade's key of a document sentence (:func:`document_order_keys`)
 OrderKey = tuple[bool, bool, float, float, int, float]
 _ENDS = (".", "!", "?", ";", ":")
@@ -240,7 +242,12 @@ def table_row(line: str) -> bool:
     if _word_row(line):
         return True
     cells = line.split("; ")
-    return len(cells) >= _ROW_CELLS and all(": " in cell for cell in cells)
+    headers = [cell.split(": ", 1)[0] for cell in cells if ": " in cell]
+    return (
+        len(cells) >= _ROW_CELLS
+        and len(headers) == len(cells)
+        and all(len(h.split()) <= _HEADER_WORDS and ". " not in h for h in headers)
+    )
 
 
 def unwrap(text: str) -> str:
@@ -441,7 +448,9 @@ def document_order_keys(
         # the words that name the document («субаренда», «помещение») tell no clause apart
         title = profile(candidate.chunk.title or "").lemmas
         valued = value_level(question, p, text)
-        if valued >= 1 and persons and table_row(text):
+        # the person's row, when it states the asked thing by its own words (not their
+        # share's row for «дивиденды Орлову»)
+        if valued >= 1 and persons and table_row(text) and shared_words(asked, p.lemmas):
             valued += ROW_OF_PERSON * any(names_person(person, text) for person in persons)
         # a statement's or an invoice's row names its counterparty's ИНН beside its sum
         clause = _clause(text) and (party or valued >= 1 or not requisites(p, text))

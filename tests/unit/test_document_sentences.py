@@ -309,3 +309,18 @@ def test_a_table_row_naming_the_asked_person_is_their_record() -> None:
     assert "Соколов Павел" in ranked[0].sentence
     assert table_row(ranked[0].sentence)
     assert not table_row("Срок действия | по 10 сентября 2026 г.")
+
+
+def test_a_row_of_the_person_that_states_another_thing_gives_way() -> None:
+    """«оклад Соколова»: his row states his bonus only; the clause naming his salary leads."""
+    card = build_card("d12", "order", BONUS_ORDER)
+    chunk = Chunk(
+        id="c12", text=BONUS_ORDER, source="user_docs", title=card.title, document_id="d12"
+    )
+    sentences = document_sentences(BONUS_ORDER)
+    question = build_question("какой оклад установлен Соколову по приказу 12-п?", cards=[card])
+    ranked = rerank_document_sentences(question, _candidates(chunk, sentences), [card])
+    assert ranked[0].sentence.startswith("Менеджеру Соколову")
+    assert not table_row(
+        "С договором ознакомлен. Должник: ООО «Кедр»; Условие: удержание; Срок: 5 дней"
+    )
