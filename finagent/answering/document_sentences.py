@@ -43,6 +43,7 @@ from finagent.answering.date_bounds import (
 )
 from finagent.answering.document_choice import chosen_documents, decided_documents, retrieved_ids
 from finagent.answering.evidence import Candidate, sentences_of
+from finagent.answering.named_person import asked_persons, names_person
 from finagent.answering.named_words import (
     asked_rows,
     dated_words,
@@ -77,6 +78,17 @@ SEMANTIC_UNIT = 0.05
 FULL = "whole_document"
 # an asked lemma only a clause's section heading names, in shared lemmas of its own
 HEADING_WEIGHT = 0.5
+# an asked lemma a form's label names («Срок действия аккредитива | по 30 июня …»), counted
+# once more: the label says what its value is; a word of the value cell may speak of
+# another thing («… | не позднее 25 июня, но в пределах срока действия аккредитива»)
+LABEL_WEIGHT = 0.5
+# a table row naming the person the question names («…; ФИО: Ильина Н. В.; Оплата, руб.:
+# …») and an asked word is that person's record: its value of the asked type outranks a
+# clause that names them beside another figure (their salary in a transfer clause), by
+# this much value level
+ROW_OF_PERSON = 0.5
+_ROW_CELLS = 3  # a table row as «header: value; …» of three cells or more
+_HEADER_WORDS = 6  # a column header longer than this, or with a full stop, is prose
 # the cascade's key of a document sentence (:func:`document_order_keys`)
 OrderKey = tuple[bool, bool, float, float, int, float]
 _ENDS = (".", "!", "?", ";", ":")
@@ -213,6 +225,29 @@ def _word_row(line: str) -> bool:
     """A Word table's row of three cells or more as the loader flattens it («a | b | c»),
     not a Markdown or grid row («| a | b |», «+---+») nor a form's label and value."""
     return line.count(_CELL) >= _WORD_COLUMNS - 1 and not line.startswith(("|", "+"))
+
+
+def form_label(line: str) -> str | None:
+    """The label of a Word form's line of two cells («Срок действия | по 30 июня 2026 г.»),
+    None for any other sentence (prose, a table row of three cells or more, a Markdown row)."""
+    if line.count(_CELL) != 1 or line.startswith(("|", "+")):
+        return None
+    label = line.split(_CELL, 1)[0].strip().strip("*").strip()
+    return label if any(ch.isalpha() for ch in label) else None
+
+
+def table_row(line: str) -> bool:
+    """A table row of three cells or more: a Word row («a | b | c») or a row rendered as
+    «header: value; header: value; …» (:func:`finagent.answering.evidence.sentences_of`)."""
+    if _word_row(line):
+        return True
+    cells = line.split("; ")
+    headers = [cell.split(": ", 1)[0] for cell in cells if ": " in cell]
+    return (
+        len(cells) >= _ROW_CELLS
+        and len(headers) == len(cells)
+        and all(len(h.split()) <= _HEADER_WORDS and ". " not in h for h in headers)
+    )
 
 
 def unwrap(text: str) -> str:
@@ -400,6 +435,7 @@ def document_order_keys(
 
     # «второй платёж», «последний платёж по графику»: a numbered row by its number
     rows_asked = asked_rows(question)
+    persons = asked_persons(question)
     last_rows: dict[str | None, int] = {}
     for c in own if rows_asked else []:
         if (number := row_number(c.sentence)) is not None:
@@ -412,6 +448,10 @@ def document_order_keys(
         # the words that name the document («субаренда», «помещение») tell no clause apart
         title = profile(candidate.chunk.title or "").lemmas
         valued = value_level(question, p, text)
+        # the person's row, when it states the asked thing by its own words (not their
+        # share's row for «дивиденды Орлову»)
+        if valued >= 1 and persons and table_row(text) and shared_words(asked, p.lemmas):
+            valued += ROW_OF_PERSON * any(names_person(person, text) for person in persons)
         # a statement's or an invoice's row names its counterparty's ИНН beside its sum
         clause = _clause(text) and (party or valued >= 1 or not requisites(p, text))
         clause = clause and " ".join(text.split()) not in own_dates
@@ -423,6 +463,8 @@ def document_order_keys(
         # «в марте» — a row dated «28.03.2025»; «ЕНП» — «Единый налоговый платёж»
         unnamed = asked - title - p.lemmas
         lexical += dated_words(question, unnamed, p) + spelled_out(unnamed, p)
+        if (label := form_label(text)) is not None:
+            lexical += LABEL_WEIGHT * shared_words(asked - title, profile(label).lemmas)
         if rows_asked:
             last = last_rows.get(candidate.chunk.document_id)
             lexical += ordinal_words(row_number(text), rows_asked, p.lemmas, last)

@@ -50,7 +50,8 @@ def asked_persons(question: Question) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def _names(person: str, text: str) -> bool:
+def names_person(person: str, text: str) -> bool:
+    """The text names the person (by any form of the surname, capitalised)."""
     forms = compound_forms(person)
     return any(forms & normal_forms(word) for word in _WORD.findall(text) if word[:1].isupper())
 
@@ -106,7 +107,7 @@ def person_abstention(
     if not quoted:
         return None
     for person in asked_persons(question):
-        if any(_names(person, sentence) for sentence, _ in quoted):
+        if any(names_person(person, sentence) for sentence, _ in quoted):
             continue
         documents = dict.fromkeys(doc_id for _, doc_id in quoted if doc_id)
         if any(_of_document(person, d, cards, texts, chunks) for d in documents):

@@ -10,9 +10,12 @@ from finagent.answering.card_evidence import asked_fields, card_answers
 from finagent.answering.context import build_context
 from finagent.answering.document_sentences import (
     document_order_keys,
+    document_sentences,
+    form_label,
     requisites,
     rerank_document_sentences,
     section_headings,
+    table_row,
     whole_document_candidates,
     with_whole_documents,
 )
@@ -240,3 +243,84 @@ def test_section_headings_numbered_capitals_and_plain() -> None:
     assert [body[s : s + 4] for s in starts] == ["3.1.", "4.1.", "Дого"]
     # a wrapped line going on in lower case is no heading
     assert section_headings("1.1. Арендатор обязуется\nвносить плату.\n")[1] == []
+
+
+LETTER_OF_CREDIT = """ЗАЯВЛЕНИЕ № 9 от 2 марта 2026 г. на открытие аккредитива
+Поле | Значение
+Бенефициар | ООО «Кедр-Мебель», ИНН 7701234567
+Сумма | 2 440 000 рублей 00 копеек, в том числе НДС 22 %
+Последний день отгрузки | не позднее 20 августа 2026 г., в пределах срока действия аккредитива
+Срок действия аккредитива | по 10 сентября 2026 г. включительно
+Комиссия за исполнение | 0,2 % от суммы платежа, за счёт бенефициара
+"""
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("аккредитив № 9 действует до какой даты?", "Срок действия"),
+        ("по аккредитиву № 9 когда последний день отгрузки?", "Последний день"),
+    ],
+)
+def test_a_form_label_says_what_its_value_is(question: str, expected: str) -> None:
+    """«Срок действия аккредитива | по 10 сентября»: the label names the asked thing; the
+    other line names it only in its value cell («в пределах срока действия …»)."""
+    card = build_card("d9", "lc", LETTER_OF_CREDIT)
+    chunk = Chunk(
+        id="c9", text=LETTER_OF_CREDIT, source="user_docs", title=card.title, document_id="d9"
+    )
+    lines = [line for line in LETTER_OF_CREDIT.splitlines() if line.strip()]
+    ranked = rerank_document_sentences(
+        build_question(question, cards=[card]), _candidates(chunk, lines), [card]
+    )
+    assert ranked[0].sentence.startswith(expected)
+
+
+def test_form_label_only_of_a_two_cell_line() -> None:
+    assert form_label("Срок действия | по 10 сентября 2026 г.") == "Срок действия"
+    assert form_label("Этап | Доля | Сумма, руб.") is None  # a table row of three cells
+    assert form_label("| Срок | 10 дней |") is None  # a Markdown row
+    assert form_label("Оплата производится в течение 5 дней.") is None
+
+
+BONUS_ORDER = """ПРИКАЗ № 12-п
+г. Самара — 5 марта 2026 г.
+О премировании работников отдела продаж
+1. Выплатить премию по итогам февраля 2026 г. работникам по перечню ниже.
+2. Менеджеру Соколову П. Р. помимо премии за февраль с 10 марта 2026 г. установить оклад 61 000 руб.
+№ | Работник | Должность | Премия, руб.
+1 | Соколов Павел Романович | Менеджер | 18 500,00
+2 | Лаптева Ирина Олеговна | Менеджер | 15 200,00
+"""
+
+
+def test_a_table_row_naming_the_asked_person_is_their_record() -> None:
+    """«премия Соколову»: the row of Соколов states his bonus; the transfer clause names
+    him beside his new salary and shares as many words."""
+    card = build_card("d12", "order", BONUS_ORDER)
+    chunk = Chunk(
+        id="c12", text=BONUS_ORDER, source="user_docs", title=card.title, document_id="d12"
+    )
+    sentences = document_sentences(BONUS_ORDER)
+    question = build_question(
+        "какую премию за февраль получит Соколов по приказу 12-п?", cards=[card]
+    )
+    ranked = rerank_document_sentences(question, _candidates(chunk, sentences), [card])
+    assert "Соколов Павел" in ranked[0].sentence
+    assert table_row(ranked[0].sentence)
+    assert not table_row("Срок действия | по 10 сентября 2026 г.")
+
+
+def test_a_row_of_the_person_that_states_another_thing_gives_way() -> None:
+    """«оклад Соколова»: his row states his bonus only; the clause naming his salary leads."""
+    card = build_card("d12", "order", BONUS_ORDER)
+    chunk = Chunk(
+        id="c12", text=BONUS_ORDER, source="user_docs", title=card.title, document_id="d12"
+    )
+    sentences = document_sentences(BONUS_ORDER)
+    question = build_question("какой оклад установлен Соколову по приказу 12-п?", cards=[card])
+    ranked = rerank_document_sentences(question, _candidates(chunk, sentences), [card])
+    assert ranked[0].sentence.startswith("Менеджеру Соколову")
+    assert not table_row(
+        "С договором ознакомлен. Должник: ООО «Кедр»; Условие: удержание; Срок: 5 дней"
+    )
