@@ -175,3 +175,11 @@ def test_a_sanction_of_the_asked_breach_or_of_none_keeps_its_place() -> None:
         question, [_candidate(NOT_FILED, 1, 5.0), _candidate(NOT_PAID, 2, 1.0)]
     )
     assert far[0].sentence == NOT_FILED
+
+
+def test_a_sanction_on_a_named_tax_is_labelled_as_the_sanction() -> None:
+    # «Сумма НДФЛ — 3 000 рублей» named the tax, not the fine asked
+    question = build_question("Какой штраф, если 2-НДФЛ не представили вовремя?")
+    lead = lead_of(question, _candidate(NOT_FILED))
+    assert isinstance(lead, ValueLine)
+    assert lead.subject == "Штраф" and lead.values == ("3 000 рублей",)
