@@ -23,16 +23,19 @@ from functools import cache
 from importlib import resources
 
 from finagent.answering.asked_values import asked_values
-from finagent.answering.evidence import Candidate, first_near, promoted
+from finagent.answering.evidence import LEGAL_SOURCES, Candidate, first_near, promoted
+from finagent.answering.ranker import type_match
 from finagent.answering.sentence_profile import profile
 from finagent.language.cues import cue_lemmas
 from finagent.question.model import Question
+from finagent.question.tables import SANCTIONS
 from finagent.yaml_data import load_yaml
 
 _FILE = "asked_actions.yaml"
 _DEADLINES = frozenset({"date", "period"})
 _SEGMENTS = re.compile(r"[;,]")
 MARGIN = 2.0  # logit units of the learned ranker
+_NOT = "не"  # the prefix of a breach's noun: «неуплата», «непредставление»
 
 
 @cache
@@ -42,8 +45,10 @@ def _actions() -> dict[str, frozenset[str]]:
 
 
 def actions_named(text: str) -> frozenset[str]:
-    """The actions (``file``, ``pay``) whose words the text names."""
+    """The actions (``file``, ``pay``) whose words the text names; a breach's negated noun
+    names its action too («неперечисление», «непредставление», «несдача»)."""
     lemmas = set(cue_lemmas(text))
+    lemmas |= {lm[len(_NOT) :] for lm in lemmas if lm.startswith(_NOT)}
     return frozenset(key for key, words in _actions().items() if words & lemmas)
 
 
@@ -100,6 +105,39 @@ def prefer_asked_action(question: Question, ranked: list[Candidate]) -> list[Can
             return False
         found = asked_values(profile(candidate.sentence), question)
         return bool(found and _kept(action, candidate.sentence, found))
+
+    best = first_near(ranked, MARGIN, names_asked)
+    return promoted(ranked, best) if best is not None else ranked
+
+
+def breach_action(question: Question) -> str | None:
+    """The one action whose breach a sanction question of one part names («налоговый
+    агент не перечислил НДФЛ — какой штраф?»: paying); None otherwise."""
+    if len(question.parts) > 1 or not SANCTIONS & set(question.lemmas):
+        return None
+    named = actions_named(question.text)
+    return next(iter(named)) if len(named) == 1 else None
+
+
+def prefer_breach_action(question: Question, ranked: list[Candidate]) -> list[Candidate]:
+    """``ranked`` with a near sanction of the asked breach first: when the best Code or
+    knowledge-base sentence names only another action's breach («Непредставление …
+    расчета …» for «не перечислил налог — какой штраф?»), the first within :data:`MARGIN`
+    that names the asked action and states a value of the asked type comes first. A best
+    sentence naming no action, or the asked one, stays."""
+    action = breach_action(question)
+    if action is None or not ranked or ranked[0].chunk.source not in LEGAL_SOURCES:
+        return ranked
+    named = actions_named(ranked[0].ranked_text)
+    if not named or action in named:
+        return ranked
+
+    def names_asked(candidate: Candidate) -> bool:
+        return (
+            candidate.chunk.source in LEGAL_SOURCES
+            and action in actions_named(candidate.ranked_text)
+            and type_match(profile(candidate.sentence), question)
+        )
 
     best = first_near(ranked, MARGIN, names_asked)
     return promoted(ranked, best) if best is not None else ranked

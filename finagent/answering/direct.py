@@ -161,6 +161,11 @@ def subject_of(question: Question) -> str | None:
     return f"{base} {in_genitive(tax)}" if tax else base
 
 
+def _is_sum(subject: str | None) -> bool:
+    """The plain sum's label, with or without its tax («Сумма», «Сумма НДФЛ»)."""
+    return subject is not None and subject.split(" ")[0] == _SUBJECTS["amount"]
+
+
 def _reference(candidate: Candidate) -> str:
     chunk = candidate.chunk
     citation = chunk.metadata.get("citation")
@@ -381,8 +386,8 @@ def lead_of(question: Question, top: Candidate) -> ValueLine | str:
     if shares and (not values or share != _SIZE_SUBJECT):
         values = tuple(sorted({*values, *shares}, key=lambda v: _position(quote, v)))
         subject = share
-    elif share and share != _SIZE_SUBJECT and values and subject == _SUBJECTS["amount"]:
-        subject = share  # «Штраф — 10 тысяч рублей», not «Сумма — …»
+    elif share and share != _SIZE_SUBJECT and values and _is_sum(subject):
+        subject = share  # «Штраф — 10 тысяч рублей», not «Сумма — …» nor «Сумма НДФЛ — …»
     if top.chunk.source != "user_docs":
         values = of_asked_extreme(question, values)
     values = of_asked_condition(question, quote, values)

@@ -71,6 +71,17 @@ def _compound_positions(words: Sequence[str], phrases: Sequence[str]) -> list[in
     return [at for at, _ in compounded(words, [p for p in phrases if " " in p])]
 
 
+def _form_positions(words: Sequence[str], phrases: Sequence[str]) -> list[int]:
+    """Where a hyphenated form's name has a one-word cue as a part: «6-НДФЛ», «3-НДФЛ»
+    name the tax of the report they are."""
+    cues = {p.casefold() for p in phrases if " " not in p}
+    return [
+        at
+        for at, word in enumerate(words)
+        if "-" in word and cues & {part.casefold() for part in word.split("-")}
+    ]
+
+
 # «по договору поставки», «в договоре субаренды»: the word after these names the document,
 # it does not ask for the field («какой гарантийный срок в договоре поставки?»)
 _DOCUMENT_WORDS = frozenset({"договор", "контракт", "соглашение"})
@@ -739,7 +750,11 @@ def build_question(
     taxes = sorted(
         (min(positions), tax.key)
         for tax in TAXES
-        if (positions := _positions(lemmas, tax.cues) + _compound_positions(words, tax.cues))
+        if (
+            positions := _positions(lemmas, tax.cues)
+            + _compound_positions(words, tax.cues)
+            + _form_positions(words, tax.cues)
+        )
     )
     when = as_of(analysed, today)
     identifiers = identifiers_in(analysed)

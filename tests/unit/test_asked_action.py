@@ -9,7 +9,13 @@ from __future__ import annotations
 
 import pytest
 
-from finagent.answering.asked_action import asked_action, prefer_asked_action
+from finagent.answering.asked_action import (
+    actions_named,
+    asked_action,
+    breach_action,
+    prefer_asked_action,
+    prefer_breach_action,
+)
 from finagent.answering.direct import ValueLine, lead_of
 from finagent.answering.evidence import Candidate
 from finagent.question.build import build_question
@@ -106,3 +112,74 @@ def test_a_list_items_action_is_its_lead_ins() -> None:
     question = build_question("До какого числа подать отчёт по сбору за полугодие?")
     ranked = prefer_asked_action(question, [item, _candidate(FILED, 2, 1.0)])
     assert ranked[0].sentence == FILED
+
+
+# sanctions of two breaches of one levy: a return not filed, the levy not paid
+NOT_FILED = (
+    "Непредставление плательщиком в установленный срок отчёта по сбору влечет взыскание "
+    "штрафа в размере 3 000 рублей."
+)
+NOT_PAID = "Неуплата сбора в установленный срок влечет взыскание штрафа в размере 15 процентов."
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Неперечисление сбора в срок", {"pay"}),
+        ("Непредставление отчёта по сбору", {"file"}),
+        ("за несдачу реестра", {"file"}),
+        ("Немедленно сообщить", set()),
+    ],
+)
+def test_a_breachs_negated_noun_names_its_action(text: str, expected: set[str]) -> None:
+    assert actions_named(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Плательщик не заплатил сбор вовремя — какой штраф?", "pay"),
+        ("Какой штраф, если отчёт по сбору не сдали?", "file"),
+        ("Опоздали с отчётом по сбору, какие санкции?", None),  # no action named
+        ("Когда платить сбор?", None),  # no sanction asked
+    ],
+)
+def test_the_breach_a_sanction_question_names(question: str, expected: str | None) -> None:
+    assert breach_action(build_question(question)) == expected
+
+
+def test_the_sanction_of_the_asked_breach_comes_first() -> None:
+    question = build_question("Плательщик не перечислил сбор в срок, какой штраф?")
+    ranked = prefer_breach_action(
+        question, [_candidate(NOT_FILED, 1, 3.0), _candidate(NOT_PAID, 2, 2.5)]
+    )
+    assert ranked[0].sentence == NOT_PAID
+    filed = build_question("Отчёт по сбору не представили — штраф какой?")
+    ranked = prefer_breach_action(
+        filed, [_candidate(NOT_PAID, 2, 3.0), _candidate(NOT_FILED, 1, 2.5)]
+    )
+    assert ranked[0].sentence == NOT_FILED
+
+
+def test_a_sanction_of_the_asked_breach_or_of_none_keeps_its_place() -> None:
+    question = build_question("Плательщик не перечислил сбор в срок, какой штраф?")
+    kept = prefer_breach_action(
+        question, [_candidate(NOT_PAID, 2, 3.0), _candidate(NOT_FILED, 1, 2.9)]
+    )
+    assert kept[0].sentence == NOT_PAID
+    plain = "Штраф по сбору составляет 2 000 рублей."
+    kept = prefer_breach_action(question, [_candidate(plain, 3, 3.0), _candidate(NOT_PAID, 2, 2.9)])
+    assert kept[0].sentence == plain
+    # a rival far below the best is another rule
+    far = prefer_breach_action(
+        question, [_candidate(NOT_FILED, 1, 5.0), _candidate(NOT_PAID, 2, 1.0)]
+    )
+    assert far[0].sentence == NOT_FILED
+
+
+def test_a_sanction_on_a_named_tax_is_labelled_as_the_sanction() -> None:
+    # «Сумма НДФЛ — 3 000 рублей» named the tax, not the fine asked
+    question = build_question("Какой штраф, если 2-НДФЛ не представили вовремя?")
+    lead = lead_of(question, _candidate(NOT_FILED))
+    assert isinstance(lead, ValueLine)
+    assert lead.subject == "Штраф" and lead.values == ("3 000 рублей",)

@@ -295,3 +295,16 @@ def test_a_question_word_that_ends_its_clause_asks_the_noun_before_it() -> None:
     assert heads == ["оклад"]
     heads = [a.head for a in build_question("по договору займа ставка какая?").attributes]
     assert heads == ["ставка"]
+
+
+@pytest.mark.parametrize(
+    ("text", "taxes"),
+    [
+        ("Когда подают 3-НДФЛ за проданную машину?", ["pit"]),
+        ("Какая ответственность за ошибку в 2-НДФЛ?", ["pit"]),
+        ("Сдаём НДС-декларацию с опозданием — что будет?", ["vat"]),
+        ("Сколько стоит ИП-регистрация?", []),
+    ],
+)
+def test_a_form_named_after_a_tax_names_the_tax(text: str, taxes: list[str]) -> None:
+    assert build_question(text, TODAY).taxes == taxes
