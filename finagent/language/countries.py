@@ -136,7 +136,7 @@ def inputs_digest() -> str:
     """The digest of what the tables are computed from, as installed."""
     sha = hashlib.sha256()
     sha.update(Path(__file__).read_bytes())
-    for helper in (lemmas.best_parse, lemmas.can_be, lemmas.fold, lemmas.parses):
+    for helper in (lemmas.best_parse, lemmas.can_be, lemmas.fold, lemmas.parses, lemmas._readings):
         sha.update(inspect.getsource(helper).encode())
     countries_db = _package_dir("pycountry")
     morph = _package_dir("pymorphy3")

@@ -34,7 +34,19 @@ def parses(folded: str) -> tuple[pymorphy3.analyzer.Parse, ...]:
     """pymorphy3's readings of a folded word, most probable first, parsed once per process:
     every grammatical question below reads them, and a word new to the process (a new
     document's, a retrieved passage's) is asked several of them in its first answer."""
-    return tuple(_analyzer().parse(folded))
+    return _readings(folded)
+
+
+def _readings(word: str) -> tuple[pymorphy3.analyzer.Parse, ...]:
+    """pymorphy3's readings of ``word``; one unknown reading of the word itself when
+    pymorphy3 cannot read it: it asks Unicode for every letter's name to tell Latin from
+    Cyrillic, and letters whose names Unicode derives rather than lists (Tangut, Khitan)
+    raise ``ValueError``, which any uploaded text may contain."""
+    try:
+        return tuple(_analyzer().parse(word))
+    except ValueError:
+        unknown = _analyzer().parse("")[0]
+        return (unknown._replace(word=word, normal_form=word),)
 
 
 def fold(word: str) -> str:
@@ -125,7 +137,7 @@ def save_lemmas(path: Path) -> bool:
 
 def counted(n: int, noun: str) -> str:
     """``n`` and ``noun`` (nominative singular) agreed: «1 статья», «3 статьи», «50 статей»."""
-    form = _analyzer().parse(noun)[0].make_agree_with_number(n)
+    form = _readings(noun)[0].make_agree_with_number(n)
     return f"{n} {form.word if form is not None else noun}"
 
 
@@ -142,7 +154,7 @@ def in_genitive(phrase: str) -> str:
             continue
         parses = [
             p
-            for p in _analyzer().parse(word)
+            for p in _readings(word)
             if {"NOUN", "ADJF"} & p.tag.grammemes and "nomn" in p.tag.grammemes
         ]
         form = parses[0].inflect({"gent"}) if parses else None
@@ -163,7 +175,7 @@ def in_nominative(phrase: str) -> str:
         if word.isupper() or not any("а" <= ch <= "я" for ch in fold(word)):
             out.append(word)
             continue
-        parse = _analyzer().parse(word)[0]
+        parse = _readings(word)[0]
         form = parse.inflect({"nomn"}) if parse.tag.case else None
         out.append(form.word if form is not None else word)
     return " ".join(out)

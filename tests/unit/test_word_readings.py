@@ -8,9 +8,12 @@ import pytest
 from finagent.language import lemmas
 from finagent.language.lemmas import (
     animate,
+    best_parse,
     content_word,
+    counted,
     fold,
     genitive,
+    lemma,
     normal_forms,
     parses,
     part_of_speech,
@@ -55,3 +58,11 @@ def test_readings_parsed_once_for_every_question(monkeypatch: pytest.MonkeyPatch
     assert answers[0] == "NOUN" and not answers[1] and answers[2]
     assert "экспедитор" in answers[3] and answers[4]
     parses.cache_clear()  # later tests parse with the real analyzer again
+
+
+def test_a_letter_unicode_does_not_name_is_read_as_an_unknown_word() -> None:
+    # pymorphy3 asks unicodedata.name() of every letter; Tangut letters have no listed name
+    word = "знак\U00017000"
+    assert lemma(word) == word
+    assert best_parse(word).tag.POS is None
+    assert counted(2, "строка") == "2 строки"
