@@ -115,6 +115,9 @@ def asked_direction(question: Question) -> str | None:
     return named[0] if len(named) == 1 else None
 
 
+_DASHES = frozenset("–—-")
+
+
 def asked_months(question: Question) -> tuple[set[int], int | None]:
     """The months asked and the year named: «за март и май» lists two months; «за
     июль–сентябрь», «с июля по сентябрь» name a range (a dash or a word of
@@ -127,7 +130,10 @@ def asked_months(question: Question) -> tuple[set[int], int | None]:
         if not named:
             continue
         between = question.lemmas[since:at] if since is not None else []
-        ranged = ranged or len(named) > 1 or bool(set(between) & _words("month_range_words"))
+        # only a range word or a dash right between the two months: in «за март по
+        # договору поставки и за май» the «по» belongs to the contract
+        joins = _words("month_range_words") | _DASHES
+        ranged = ranged or len(named) > 1 or (bool(between) and set(between) <= joins)
         numbers += named
         since = at + 1
     numbers += [m.month for m in question.months if m.month not in numbers]

@@ -236,7 +236,8 @@ def _elided_date_at(lemmas: Sequence[str], words: Sequence[str]) -> int:
     физлицо платит до?»: the question word itself is left out), or -1."""
     if len(words) != len(lemmas):
         return -1
-    last = max((i for i, lm in enumerate(lemmas) if lm.isalpha()), default=-1)
+    # the last word or number: «до 18?» bounds a value, only a bare final «до» cuts a date
+    last = max((i for i, lm in enumerate(lemmas) if any(c.isalnum() for c in lm)), default=-1)
     if last > 0 and lemmas[last] == _CUT_OFF_DATE:
         return -1 if any(lm in QUESTION_WORDS for lm in lemmas[:last]) else last
     for i, lemma in enumerate(lemmas[:-1]):

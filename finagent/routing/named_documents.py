@@ -39,6 +39,7 @@ from finagent.language.lemmas import (
     stated_participle,
 )
 from finagent.language.organisations import ABBREVIATIONS
+from finagent.language.synonyms import names_lemma
 from finagent.language.text import analyse
 from finagent.question.build import asked_clause_words
 from finagent.question.conditions import done_in_passive, realised_words
@@ -455,19 +456,16 @@ def _value_of_kind(question: Question, start: int, end: int) -> bool:
     return len(words) == len(question.lemmas) and genitive(words[start])
 
 
-_VALUED_STEM = 5  # letters compared: «аренд» of «арендная», «ставк» of «ставкой»
-
-
 def _valued_by_held(question: Question, cards: Sequence[DocumentCard], start: int) -> bool:
     """A held document states the asked value of the kind's subject: one of its value
-    sentences names both («ставка аренды» in a statement's row of rent): a document
-    that only mentions the subject («не сдавать в аренду» of a pledge) does not."""
+    sentences names both, by lemma, synonym or root («ставка аренды» in a statement's row
+    of rent; not «поставки» for «ставка»): a document that only mentions the subject
+    («не сдавать в аренду» of a pledge) does not."""
     head, subject = question.lemmas[start - 1], question.lemmas[start]
-    stems = (head[:_VALUED_STEM], subject[:_VALUED_STEM])
     for card in cards:
         for fact in card.facts:
-            text = fact.sentence.text.lower()
-            if all(stem in text for stem in stems):
+            lemmas = {lemma(w) for w in _WORD.findall(fact.sentence.text)}
+            if names_lemma(head, lemmas) and names_lemma(subject, lemmas):
                 return True
     return False
 

@@ -790,6 +790,14 @@ def test_a_value_of_a_kind_asked_by_its_genitive_needs_that_kind_held() -> None:
     assert named("какая сумма займа от учредителя?", cards).missing == "договор займа"
     held = _cards({"pledge": pledge, "loan": LOAN})
     assert named("какая сумма займа от учредителя?", held).missing is None
+    # «поставки» holds the letters of «ставк» but is no rate: the lemmas decide
+    supply = (
+        "Договор поставки № П-12/2026\n"
+        "ООО «Кристалл» (Поставщик) поставляет ООО «Берёзка» (Покупатель) стеллажи.\n"
+        "4.1. Стоимость доставки товара до арендованного склада Покупателя — 12 000 руб."
+    )
+    supplied = _cards({"supply": supply, "upd": UPD})
+    assert named("какая ставка аренды склада?", supplied).missing == "договор аренды"
 
 
 def test_a_kind_named_with_its_document_word_is_no_subject_of_a_held_one() -> None:

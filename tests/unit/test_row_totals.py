@@ -128,3 +128,10 @@ def test_a_total_is_shown_with_kopecks_and_its_rows_counted_in_agreement() -> No
         build_question("сколько всего поступило от Кравец за апрель?", TODAY), _register()
     )
     assert one is not None and "(1 строка " in one.lines()[0]
+
+
+def test_a_range_word_counts_only_right_between_the_two_months() -> None:
+    # «по» of «по счёту» stands between the months but joins the account, not a range
+    listed = build_question("Сколько оплатили за февраль по счёту 17 и за апрель?")
+    assert asked_months(listed)[0] == {2, 4}
+    assert asked_months(build_question("Сколько оплатили с февраля по апрель?"))[0] == {2, 3, 4}

@@ -39,3 +39,11 @@ def test_a_question_cut_off_after_do_asks_a_date(question: str) -> None:
 
 def test_a_do_after_a_question_word_is_not_cut_off() -> None:
     assert build_question("Какой налог платит ИП до?").answer_type != "date"
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Стандартный вычет на внука до 24?", "Лимит по кассе до 500 000?"],
+)
+def test_a_do_before_a_number_bounds_a_value_not_a_date(question: str) -> None:
+    assert build_question(question).answer_type != "date"
