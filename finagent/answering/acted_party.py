@@ -39,6 +39,7 @@ _PREPOSITION = "PREP"
 _BETWEEN = frozenset({"ADVB"})  # «письменно уведомив», «уведомив письменно Арендодателя»
 
 T = TypeVar("T")
+_CLAUSE_MARKS = frozenset(",;:—–")  # punctuation that closes a clause
 
 
 def _verb_before(tokens: Sequence[Token], i: int) -> int | None:
@@ -50,12 +51,15 @@ def _verb_before(tokens: Sequence[Token], i: int) -> int | None:
 
 
 def _subject_role_before(tokens: Sequence[Token], verb: int) -> bool:
-    """A role in the nominative, not after a preposition, stands before the verb."""
+    """A role in the nominative, not after a preposition, stands before the verb in its own
+    clause (in «Если Клиент отказался, неустойку платит Банк» the «Клиент» is another
+    clause's subject)."""
+    start = max((k + 1 for k in range(verb) if tokens[k].text in _CLAUSE_MARKS), default=0)
     return any(
         _ROLE_OF.get(t.lemma) is not None
         and grammatical_case(t.text) == _NOMINATIVE
-        and not (k and part_of_speech(tokens[k - 1].text) == _PREPOSITION)
-        for k, t in enumerate(tokens[:verb])
+        and not (k > start and part_of_speech(tokens[k - 1].text) == _PREPOSITION)
+        for k, t in enumerate(tokens[start:verb], start=start)
     )
 
 

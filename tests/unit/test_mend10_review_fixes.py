@@ -74,6 +74,12 @@ def test_an_inanimate_role_after_a_finite_verb_with_a_subject_before_is_its_obje
     assert "seller" not in acted_roles("какие пени платит продавец?")
 
 
+def test_a_role_of_another_clause_is_no_subject_before_the_verb() -> None:
+    # «Клиент» is the condition's subject: «Банк» after «удерживает» acts
+    text = "Если Клиент закрыл счёт досрочно, комиссию удерживает Банк."
+    assert "bank" not in acted_roles(text)
+
+
 # 3. norm_subject: the promoted Code point comes first, scored as the former first
 def test_the_promoted_code_point_is_scored_at_least_as_the_former_first() -> None:
     law = Chunk(id="nk.a#1", text="", source="law", title="ст. 901 НК РФ")
