@@ -150,13 +150,19 @@ def _names_the_thing_measured(
     measured = asked & _subject_nouns(question)
     if not measured or not measured & profile(text).lemmas:
         return False
+    return not _field_names_any(asked, answer)
+
+
+def _field_names_any(words: set[str], answer: CardAnswer) -> bool:
+    """Whether a sentence of the field's values, or its table label, names any of
+    ``words`` (itself, a synonym or a word of its root)."""
     for value in answer.values:
         lemmas = profile(value.sentence).lemmas
         if value.label:
             lemmas |= profile(value.label).lemmas
-        if shared_words(asked, lemmas) > 0:
-            return False
-    return True
+        if shared_words(words, lemmas) > 0:
+            return True
+    return False
 
 
 @cache
@@ -189,10 +195,4 @@ def _names_the_asked_act(
     acts = asked & asked_acts(question)
     if not acts or shared_words(acts, profile(text).lemmas) < 1:
         return False
-    for value in answer.values:
-        lemmas = profile(value.sentence).lemmas
-        if value.label:
-            lemmas |= profile(value.label).lemmas
-        if shared_words(acts, lemmas) > 0:
-            return False
-    return True
+    return not _field_names_any(acts, answer)

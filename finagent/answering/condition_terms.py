@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from finagent.answering import messages
 from finagent.answering.abstention import Abstention
-from finagent.answering.coverage import undated
+from finagent.answering.coverage import searched_titles
 from finagent.language.lemmas import genitive, part_of_speech
 from finagent.language.synonyms import names_lemma
 from finagent.language.text import analyse
@@ -65,9 +65,6 @@ def lacks_condition(text: str, quoted: Sequence[str]) -> list[str]:
     return terms
 
 
-_MAX_TITLES = 3
-
-
 def condition_abstention(
     text: str, quoted: Sequence[str], chunks: Sequence[Chunk]
 ) -> Abstention | None:
@@ -77,8 +74,7 @@ def condition_abstention(
     if not missing:
         return None
     term = missing[0]
-    titles = dict.fromkeys(undated(c.metadata.get("citation") or c.title) for c in chunks)
-    searched = "; ".join(list(titles)[:_MAX_TITLES]) or "ничего не найдено"
+    searched = searched_titles(chunks)
     return Abstention(
         "condition",
         messages.ABSTAIN_CONDITION.format(term=term),

@@ -594,7 +594,8 @@ def undated(title: str) -> str:
     return (words[0] if cut else head).rstrip(" ,") or title
 
 
-def _titles(chunks: Sequence[Chunk]) -> str:
+def searched_titles(chunks: Sequence[Chunk]) -> str:
+    """The first titles searched, undated, for an abstention to name."""
     titles = dict.fromkeys(undated(c.metadata.get("citation") or c.title) for c in chunks)
     return "; ".join(list(titles)[:_MAX_TITLES]) or "ничего не найдено"
 
@@ -659,7 +660,7 @@ def coverage_abstention(
             reason, missing = messages.ABSTAIN_PRICE_NOW, messages.ABSTAIN_PRICE_NOW_MISSING
         else:
             reason, missing = messages.ABSTAIN_STAFF_NOW, messages.ABSTAIN_STAFF_NOW_MISSING
-        return Abstention("date", reason, missing.format(titles=_titles(chunks)))
+        return Abstention("date", reason, missing.format(titles=searched_titles(chunks)))
     if question.answer_type in _NOT_VALUES:
         return None
     # only in the user's documents, and only a person or a company: a street, a product or
@@ -699,7 +700,7 @@ def coverage_abstention(
         text.parties = parties.get(text.document, set())
     texts += [_Text.of(s) for s in sentences]
     held = [_Text.of("", header) for header in headers.values()]
-    searched = _titles(chunks)
+    searched = searched_titles(chunks)
     vocabulary = {word for card in cards for word in card.vocabulary}
     # a place of a document the question names by its kind («аренда склада в Дзержинском»)
     # is that document's: a supply contract's table naming the town holds no lease there

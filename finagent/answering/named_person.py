@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 
 from finagent.answering import messages
 from finagent.answering.abstention import Abstention
-from finagent.answering.coverage import undated
+from finagent.answering.coverage import searched_titles
 from finagent.cards.model import DocumentCard
 from finagent.language.lemmas import compound_forms, normal_forms, place_name, surname
 from finagent.question.model import Question
@@ -28,7 +28,6 @@ _WORD = re.compile(r"[А-Яа-яЁё]+(?:-[А-Яа-яЁё]+)?")
 _REPRESENTED = re.compile(r"\bв\s+лице\b[^.;:]{0,80}$", re.IGNORECASE)
 # a signature: initials right before the surname («П. А. Зуев», «П.А. Зуев»)
 _INITIALS = re.compile(r"(?:\b[А-ЯЁ]\.\s?){2}$")
-_MAX_TITLES = 3
 
 
 def asked_persons(question: Question) -> list[str]:
@@ -112,8 +111,7 @@ def person_abstention(
         documents = dict.fromkeys(doc_id for _, doc_id in quoted if doc_id)
         if any(_of_document(person, d, cards, texts, chunks) for d in documents):
             continue
-        titles = dict.fromkeys(undated(c.metadata.get("citation") or c.title) for c in chunks)
-        searched = "; ".join(list(titles)[:_MAX_TITLES]) or "ничего не найдено"
+        searched = searched_titles(chunks)
         return Abstention(
             "person",
             messages.ABSTAIN_PERSON.format(person=person),
