@@ -119,13 +119,41 @@ def breach_action(question: Question) -> str | None:
     return next(iter(named)) if len(named) == 1 else None
 
 
+def procedure_action(question: Question) -> str | None:
+    """The one action a «how» question of one part asks («как уплачивается сбор за
+    квартал?»: paying; «как сдают отчёт?»: filing); None otherwise, and for a sanction."""
+    if question.answer_type != "procedure" or len(question.parts) > 1:
+        return None
+    if SANCTIONS & set(question.lemmas):
+        return None
+    named = actions_named(question.text)
+    return next(iter(named)) if len(named) == 1 else None
+
+
 def prefer_breach_action(question: Question, ranked: list[Candidate]) -> list[Candidate]:
     """``ranked`` with a near sanction of the asked breach first: when the best Code or
     knowledge-base sentence names only another action's breach («Непредставление …
     расчета …» for «не перечислил налог — какой штраф?»), the first within :data:`MARGIN`
     that names the asked action and states a value of the asked type comes first. A best
     sentence naming no action, or the asked one, stays."""
-    action = breach_action(question)
+    return _asked_named_first(question, ranked, breach_action(question))
+
+
+def prefer_procedure_action(question: Question, ranked: list[Candidate]) -> list[Candidate]:
+    """``ranked`` with a near sentence of the asked action first for a «how» question: the
+    return's term («Декларация подаётся … не позднее 25-го числа …») does not tell how the
+    tax is paid («как уплачивается налог за квартал?»), the sentence naming the payment
+    does («Налог уплачивается равными долями …»). As :func:`prefer_breach_action`, but a
+    «how» asks no value type: the near sentence naming the asked action needs none. A best
+    sentence naming no action, or the asked one, stays."""
+    return _asked_named_first(question, ranked, procedure_action(question), typed=False)
+
+
+def _asked_named_first(
+    question: Question, ranked: list[Candidate], action: str | None, *, typed: bool = True
+) -> list[Candidate]:
+    """The first near Code or knowledge-base sentence naming ``action`` (and, ``typed``,
+    stating a value of the asked type), when the best sentence names only another action."""
     if action is None or not ranked or ranked[0].chunk.source not in LEGAL_SOURCES:
         return ranked
     named = actions_named(ranked[0].ranked_text)
@@ -136,7 +164,7 @@ def prefer_breach_action(question: Question, ranked: list[Candidate]) -> list[Ca
         return (
             candidate.chunk.source in LEGAL_SOURCES
             and action in actions_named(candidate.ranked_text)
-            and type_match(profile(candidate.sentence), question)
+            and (not typed or type_match(profile(candidate.sentence), question))
         )
 
     best = first_near(ranked, MARGIN, names_asked)

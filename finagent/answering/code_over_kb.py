@@ -49,6 +49,7 @@ from finagent.language.cues import cue_lemmas, has_any
 from finagent.language.dates import years_in
 from finagent.language.glossary import glossary_terms
 from finagent.language.text import analyse
+from finagent.legal.bare_articles import bare_articles
 from finagent.legal.references import CODE_PATTERNS, find_references
 from finagent.question.model import Question
 from finagent.question.tables import STOP_LEMMAS
@@ -70,9 +71,13 @@ def names_code(question: Question) -> bool:
 
 
 def cited_articles(question: Question) -> frozenset[str]:
-    """The Tax Code's articles the question cites («по п. 1 ст. 126 НК РФ» -> «126»)."""
+    """The Tax Code's articles the question cites («по п. 1 ст. 126 НК РФ» -> «126»), also
+    by their number alone («штраф по 119», «по 174 статье»)."""
     refs = find_references(question.text)
-    return frozenset(ref.article for ref in refs if ref.code in (None, "nk"))
+    named = {ref.article for ref in refs if ref.code in (None, "nk")}
+    if not any(ref.code not in (None, "nk") for ref in refs):
+        named.update(bare_articles(question.text))
+    return frozenset(named)
 
 
 def _of_cited(candidate: Candidate, question: Question) -> bool:

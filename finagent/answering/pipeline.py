@@ -26,7 +26,11 @@ from finagent.answering.abstention import (
     scope_abstention,
     task_abstention,
 )
-from finagent.answering.asked_action import prefer_asked_action, prefer_breach_action
+from finagent.answering.asked_action import (
+    prefer_asked_action,
+    prefer_breach_action,
+    prefer_procedure_action,
+)
 from finagent.answering.asked_coverage import prefer_covering
 from finagent.answering.asked_extreme import prefer_asked_condition
 from finagent.answering.asked_qualifier import prefer_asked_qualifier
@@ -203,6 +207,7 @@ async def _rank(turn: TurnInput) -> tuple[list[Candidate], float | None]:
         ranked = prefer_named_phrase(turn.question, ranked)
         ranked = prefer_asked_action(turn.question, ranked)
         ranked = prefer_breach_action(turn.question, ranked)
+        ranked = prefer_procedure_action(turn.question, ranked)
         ranked = prefer_asked_year(turn.question, ranked)
         ranked = prefer_rate_clause(turn.question, ranked)
         ranked = prefer_code_point(turn.question, ranked)

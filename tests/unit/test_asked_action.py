@@ -15,6 +15,7 @@ from finagent.answering.asked_action import (
     breach_action,
     prefer_asked_action,
     prefer_breach_action,
+    prefer_procedure_action,
 )
 from finagent.answering.direct import ValueLine, lead_of
 from finagent.answering.evidence import Candidate
@@ -183,3 +184,18 @@ def test_a_sanction_on_a_named_tax_is_labelled_as_the_sanction() -> None:
     lead = lead_of(question, _candidate(NOT_FILED))
     assert isinstance(lead, ValueLine)
     assert lead.subject == "Штраф" and lead.values == ("3 000 рублей",)
+
+
+def test_a_how_question_leads_with_the_asked_action() -> None:
+    # «как уплачивается …» is not answered by the report's term
+    paid = build_question("как уплачивается сбор за квартал?")
+    ranked = prefer_procedure_action(paid, [_candidate(FILED, 1, 2.0), _candidate(PAID, 2, 1.0)])
+    assert ranked[0].sentence == PAID
+    # a «how» of filing keeps the report's sentence first
+    filed = build_question("как сдают отчёт по сбору?")
+    kept = prefer_procedure_action(filed, [_candidate(FILED, 1, 2.0), _candidate(PAID, 2, 1.0)])
+    assert kept[0].sentence == FILED
+    # a deadline question is prefer_asked_action's, not this one's
+    dated = build_question("до какого числа уплатить сбор?")
+    same = prefer_procedure_action(dated, [_candidate(FILED, 1, 2.0), _candidate(PAID, 2, 1.0)])
+    assert same[0].sentence == FILED
