@@ -330,6 +330,13 @@ def _covered(attribute: AskedAttribute, scopes: Sequence[Sequence[str]]) -> bool
     )
 
 
+def _alternatives(attribute: AskedAttribute, text: str) -> list[str]:
+    """The other names the question gives the attribute after a slash («прогул / НН»,
+    «неустойка/пени»), as lemma phrases: the evidence may name the value by any of them."""
+    pattern = re.compile(rf"{re.escape(attribute.text)}\s*/\s*([\w-]+)", re.IGNORECASE)
+    return [" ".join(cue_lemmas(m.group(1))) for m in pattern.finditer(text)]
+
+
 def _contains(lemmas: Sequence[str], phrase: Sequence[str]) -> bool:
     size = len(phrase)
     return size > 0 and any(
@@ -344,15 +351,19 @@ _DERIVED_MIN = 6
 
 
 def _derived_adjective(head: str, lemma: str) -> bool:
-    """Whether ``lemma`` is an adjective made of the noun ``head``: «дизельное топливо»
-    states the diesel asked as «дизель», «пусконаладочные работы» the «пусконаладка».
-    The shared beginning covers all of the noun but its last two letters and is at least
-    six letters long: «численность» is not «число», «ставка» not «ставочный»."""
+    """Whether ``lemma`` is an adjective made of the noun ``head``, or the verb the noun is
+    made of: «дизельное топливо» states the diesel asked as «дизель», «пусконаладочные
+    работы» the «пусконаладка», «задолженность просрочена» (lemma «просрочить») the
+    «просрочка». The shared beginning covers all of the noun but its last two letters and
+    is at least six letters long: «численность» is not «число», «ставка» not «ставочный»."""
     if lemma == head or len(head) < _DERIVED_MIN or lemma[:_DERIVED_MIN] != head[:_DERIVED_MIN]:
         return False
     pairs = zip(head, lemma, strict=False)
     shared = next((i for i, (a, b) in enumerate(pairs) if a != b), min(len(head), len(lemma)))
-    return shared >= len(head) - _DERIVED_LOST and part_of_speech(lemma) == "ADJF"
+    if shared < len(head) - _DERIVED_LOST:
+        return False
+    kind = part_of_speech(lemma)
+    return kind == "ADJF" or (kind == "INFN" and part_of_speech(head) == "NOUN")
 
 
 def _qualified_covered(attribute: AskedAttribute, scopes: Sequence[Sequence[str]]) -> bool:
@@ -790,7 +801,11 @@ def coverage_abstention(
         if id(attribute) in accounts:
             continue
         scopes = beside if attribute.head in REQUISITES else of_person
-        if not _covered(attribute, scopes):
+        if not _covered(attribute, scopes) and not any(
+            find_cue(scope, other) >= 0
+            for other in _alternatives(attribute, question.text)
+            for scope in scopes
+        ):
             return _uncovered(attribute, searched)
     for attribute in qualified:
         if not _qualified_covered(attribute, passages):

@@ -687,3 +687,24 @@ def test_a_clipped_compound_is_named_by_its_full_words() -> None:
 def test_money_on_an_account_asked_now_is_its_balance() -> None:
     question = "Сколько сейчас денег на счёте в Зенит-Банке?"
     assert _abstains(question, [STATEMENT]) == "date"
+
+
+def test_the_verb_a_noun_is_made_of_states_the_noun_asked() -> None:
+    """«отгрузка» is stated as «отгружено», «задержка» as «задержана»; a noun sharing only
+    a short start with a verb («прибавка» — «прибыть») is not."""
+    register = _doc(
+        "Партия № 7 отгружена 14.09.2026 в адрес ООО «Полюс-Снаб» на 318 400,00 руб.",
+        "Реестр отгрузок",
+    )
+    assert _abstains("Какая отгрузка была в адрес ООО «Полюс-Снаб»?", [register]) is None
+    salary = _doc("Заработная плата за август задержана на 6 дней.", "Справка")
+    assert _abstains("Какая задержка зарплаты за август по справке?", [salary]) is None
+    arrival = _doc("Монтажник прибыл на объект 12.08.2026.", "Справка")
+    assert _abstains("Какая прибавка монтажнику в справке?", [arrival]) == "attribute"
+
+
+def test_a_name_the_question_gives_after_a_slash_may_state_the_attribute() -> None:
+    """«отгул / ДО»: the timesheet states the code, not the word."""
+    sheet = _doc("Кузьмин О. Д.: 08.09.2026 — ДО, 09.09.2026 — 8.", "Табель")
+    assert _abstains("табель: у кого отгул / ДО и когда?", [sheet]) is None
+    assert _abstains("табель: у кого отгул и когда?", [sheet]) == "attribute"

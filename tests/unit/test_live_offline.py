@@ -8,7 +8,7 @@ from datetime import date
 import pytest
 
 from finagent.answering import messages
-from finagent.answering.live_offline import asks_past, notice_follows
+from finagent.answering.live_offline import asks_past, asks_standing, notice_follows
 from finagent.question.build import build_question
 
 TODAY = date(2026, 11, 27)
@@ -50,3 +50,36 @@ def test_only_a_bank_of_russia_notice_follows_the_lead() -> None:
     assert not notice_follows(past, [NEWS])
     assert not notice_follows(past, [CBR, NEWS])
     assert not notice_follows(past, [])
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Какая доля ставки рефинансирования берётся для пеней ИП в первый месяц просрочки?",
+        "Сколько раз в квартал регулятор публикует обзор финансовой стабильности?",
+        "Каков потолок полной стоимости потребительского кредита?",
+        "Какой целевой уровень инфляции у регулятора?",
+    ],
+)
+def test_a_standing_setting_is_answered_before_any_notice(question: str) -> None:
+    asked = build_question(question, TODAY)
+    assert asks_standing(asked)
+    # the knowledge base states a setting whichever live source failed
+    assert notice_follows(asked, [CBR])
+    assert notice_follows(asked, [NEWS])
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Какая доля ставки сейчас применяется для пеней?",
+        "Какой потолок по вкладам ЦБ установит в следующем месяце?",
+        "Какой будет предельный курс юаня в январе 2027 года?",
+        "Какой курс евро?",
+        "Какая ключевая ставка Банка России?",
+    ],
+)
+def test_a_reading_of_today_or_later_is_no_standing_setting(question: str) -> None:
+    asked = build_question(question, TODAY)
+    assert not asks_standing(asked)
+    assert not notice_follows(asked, [NEWS])
