@@ -54,6 +54,7 @@ from finagent.answering.named_words import (
 from finagent.answering.sentence_profile import SentenceProfile, profile, states_type
 from finagent.cards.model import DocumentCard
 from finagent.cards.sentence_vectors import sentence_key
+from finagent.cards.tables import grid_rule
 from finagent.language.lemmas import nouns_by_adjective
 from finagent.language.synonyms import by_root, by_synonym
 from finagent.language.text import analyse
@@ -223,8 +224,10 @@ def _similarities(
 
 def _word_row(line: str) -> bool:
     """A Word table's row of three cells or more as the loader flattens it («a | b | c»),
-    not a Markdown or grid row («| a | b |», «+---+») nor a form's label and value."""
-    return line.count(_CELL) >= _WORD_COLUMNS - 1 and not line.startswith(("|", "+"))
+    not a Markdown or grid row («| a | b |», «+---+») nor a form's label and value; a row
+    whose first cell is empty opens with «|» («| Итого | 54 400,00»), but does not end with it."""
+    markdown = line.startswith("|") and line.endswith("|")
+    return line.count(_CELL) >= _WORD_COLUMNS - 1 and not markdown and not line.startswith("+")
 
 
 def form_label(line: str) -> str | None:
@@ -253,7 +256,8 @@ def table_row(line: str) -> bool:
 def unwrap(text: str) -> str:
     """Lines a plain-text document wrapped inside a sentence joined again: a line that
     does not end a sentence goes on in the next one, unless that one opens a numbered
-    clause, a list item, a heading or a table row, Markdown or Word's («a | b»), or the line
+    clause, a list item, a heading or a table row, Markdown or Word's («a | b») or a grid
+    table's rule («+---+»), or the line
     is a Word row («3.1. За пользование … 16 (шестнадцать) / процентов годовых.» is one
     clause)."""
     out: list[str] = []
@@ -263,9 +267,12 @@ def unwrap(text: str) -> str:
             out.append("")
             continue
         previous = out[-1] if out else ""
-        opens = bool(_OPENS.match(line)) or _word_row(line)
-        # a Word table's row («Второй платёж | 60 % | 878 400,00 | …») is a line of its own
-        if previous and not previous.endswith(_ENDS) and not opens and not _word_row(previous):
+        opens = bool(_OPENS.match(line)) or _word_row(line) or grid_rule(line)
+        # a table's row («Второй платёж | 60 % | 878 400,00 | …», «| a | b |») is a line of
+        # its own, and so is a grid table's rule
+        ends = previous.endswith(_ENDS) or _word_row(previous) or previous.startswith("|")
+        ends = ends or grid_rule(previous)
+        if previous and not ends and not opens:
             out[-1] = f"{previous} {line}"
         else:
             out.append(line)

@@ -16,6 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from finagent.answering.context import AnswerContext
+from finagent.cards.tables import grid_rows, grid_rule
 from finagent.language.lemmas import lemma
 from finagent.question.build import build_question
 from finagent.question.model import Question
@@ -150,12 +151,21 @@ def _table_rows(lines: list[str]) -> dict[int, str]:
     and so the rows of a Word table of three columns or more as the loader flattens them
     («Этап | Доля | Сумма, руб.» / «Второй этап | 70 % | 280 000,00»): rows of as many cells
     as the line before them, whose header stays a line of its own; a Word line of two
-    cells is a form's label and value («Дата получения (16) | 05 марта 2025 г.»), no row."""
-    out: dict[int, str] = {}
+    cells is a form's label and value («Дата получения (16) | 05 марта 2025 г.»), no row.
+    A grid table's rows (``+---+`` rules) are read by :func:`finagent.cards.tables.grid_rows`."""
+    out: dict[int, str] = grid_rows(lines)
     header: list[str] | None = None
+    word_header = False  # the header is a Word row's: its rows split on every «|»
     for i, line in enumerate(lines):
-        markdown = line.startswith("|")
-        cells = [c.strip().strip("*").strip() for c in line.strip("|").split("|")]
+        if i in out:  # a grid table's line, read with its header by column position
+            header = None
+            continue
+        split = line.split("|")
+        # a Word row whose first cell is empty opens with «|» too («| Итого | 54 400,00»):
+        # it does not end with one, or it has its Word header's number of cells
+        same = word_header and header is not None and len(split) == len(header)
+        markdown = line.startswith("|") and line.endswith("|") and not same
+        cells = [c.strip().strip("*").strip() for c in (split[1:-1] if markdown else split)]
         word = not markdown and _WORD_CELL in line and not line.startswith("+")
         if not markdown and not (word and len(cells) >= _WORD_COLUMNS):
             header = None
@@ -163,7 +173,7 @@ def _table_rows(lines: list[str]) -> dict[int, str]:
         if set(line) <= set("|-: "):
             continue
         if header is None or (word and len(cells) != len(header)):
-            header = cells
+            header, word_header = cells, word
             if markdown:
                 out[i] = ""
             continue
@@ -189,7 +199,7 @@ def _list_after(lines: list[str], start: int) -> str:
     size = 0
     open_item = False  # the last line, no bullet, ended with «;», «,» or «:»: it goes on
     for line in lines[start:]:
-        if line.startswith(("#", "|")):
+        if line.startswith(("#", "|")) or grid_rule(line):
             break
         marked = bool(_BULLET.match(line) or _NUMBERED.match(line))
         if pieces and not marked and not open_item:

@@ -11,6 +11,7 @@ counterparty) and, in a table of three columns or more, its column's header («�
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import reduce
 
 _RULE_CHARS = frozenset("|+-=:. ")
 _KEY_VALUE_COLUMNS = 2  # a two-column table is a list of «label | value» pairs
@@ -84,7 +85,7 @@ def _header_of(cell: _Piece, i: int, head: list[list[_Piece]], fixed: bool) -> s
         parts = [h.text for row in head for h in row if h.left < cell.right and cell.left < h.right]
     else:
         parts = [row[i].text for row in head if i < len(row)]
-    return " ".join(p for p in parts if p)
+    return reduce(_joined, parts, "")
 
 
 def _block_cells(rows: list[list[_Piece]], header_rows: int, fixed: bool) -> list[Cell]:
@@ -183,4 +184,96 @@ def table_cells(text: str) -> list[Cell]:
         rows.append(cells)
         lengths.add(len(line.rstrip()))
     flush()
+    return out
+
+
+def grid_rule(line: str) -> bool:
+    """A rule line of a grid table («+----+-----+», «+====+»)."""
+    return line.startswith("+") and _is_rule(line)
+
+
+def _joined(head: str, tail: str) -> str:
+    """A cell's text wrapped over two lines joined again; after a hyphen with no space
+    («Кол-» + «во» is «Кол-во»)."""
+    if not head or not tail:
+        return head or tail
+    if head.endswith("-") and len(head) > 1 and head[-2].isalpha():
+        return head + tail
+    return f"{head} {tail}"
+
+
+def _grid_records(section: list[list[_Piece]]) -> list[tuple[int, list[_Piece], list[str]]]:
+    """The rows of a grid table's section: ``(line, pieces, texts)``. A line whose first
+    cell is empty and which fills fewer cells than the row above it goes on that row's
+    cells (a name or a note wrapped over two lines), when both have as many cells."""
+    out: list[tuple[int, list[_Piece], list[str]]] = []
+    for k, pieces in enumerate(section):
+        filled = sum(bool(p.text) for p in pieces)
+        if out and not pieces[0].text and len(pieces) == len(out[-1][1]):
+            above = sum(bool(t) for t in out[-1][2])
+            if filled < above:
+                texts = out[-1][2]
+                for i, piece in enumerate(pieces):
+                    texts[i] = _joined(texts[i], piece.text)
+                continue
+        out.append((k, pieces, [p.text for p in pieces]))
+    return out
+
+
+def _grid_end(lines: list[str], first: int) -> int:
+    """Where the grid table whose top rule is ``lines[first]`` ends: at a line that is no
+    row, or at a rule of another width (the next table, a blank line between them gone)."""
+    width, end = len(lines[first]), first + 1
+    while end < len(lines) and (
+        lines[end].startswith("|") or (grid_rule(lines[end]) and len(lines[end]) == width)
+    ):
+        end += 1
+    return end
+
+
+def _grid_block(lines: list[str], first: int, end: int) -> dict[int, str]:
+    """The rows of one grid table, ``lines[first:end]`` (:func:`grid_rows`)."""
+    sections: list[list[int]] = [[]]
+    for i in range(first, end):
+        if grid_rule(lines[i]):
+            if sections[-1]:
+                sections.append([])
+        else:
+            sections[-1].append(i)
+    sections = [s for s in sections if s]
+    if len(sections) < _KEY_VALUE_COLUMNS:
+        return {}  # no header over a body: a box of a form, read as before
+    out: dict[int, str] = {i: "" for i in sections[0]}
+    head = [_cells(lines[i], 0) for i in sections[0]]
+    for section in sections[1:]:
+        out.update({i: "" for i in section})
+        for k, cells, texts in _grid_records([_cells(lines[i], 0) for i in section]):
+            named: list[str] = []
+            bare: list[str] = []
+            for i, (cell, text) in enumerate(zip(cells, texts, strict=True)):
+                header = _header_of(cell, i, head, fixed=True)
+                if text:
+                    (named if header else bare).append(f"{header}: {text}" if header else text)
+            out[section[k]] = "; ".join(bare + named)
+    return out
+
+
+def grid_rows(lines: list[str]) -> dict[int, str]:
+    """The rows of the grid tables among ``lines`` («+---+» rules around «| a | b |» lines,
+    a plain-text document's table) as «header: value; …» sentences, keyed by the index of
+    a row's first line; its header, rule and wrapped lines map to "" (no sentence of their
+    own). A header is every header line's text above the cell's position, so a header
+    wrapped over lines («Цена без НДС,» / «руб.») or merged over columns («По данным
+    ООО «А», руб.» over «Дебет») is read whole; the rules inside the body («+---+» before
+    «ИТОГО») keep the header."""
+    out: dict[int, str] = {}
+    at = 0
+    while at < len(lines):
+        if not grid_rule(lines[at]):
+            at += 1
+            continue
+        end = _grid_end(lines, at)
+        out.update({i: "" for i in range(at, end) if grid_rule(lines[i])})
+        out.update(_grid_block(lines, at, end))
+        at = end
     return out
