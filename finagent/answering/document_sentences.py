@@ -257,9 +257,8 @@ def unwrap(text: str) -> str:
     """Lines a plain-text document wrapped inside a sentence joined again: a line that
     does not end a sentence goes on in the next one, unless that one opens a numbered
     clause, a list item, a heading or a table row, Markdown or Word's («a | b») or a grid
-    table's rule («+---+»), or the line
-    is a Word row («3.1. За пользование … 16 (шестнадцать) / процентов годовых.» is one
-    clause)."""
+    table's rule («+---+»), or the line is a Markdown heading or a Word row («3.1. За
+    пользование … 16 (шестнадцать) / процентов годовых.» is one clause)."""
     out: list[str] = []
     for raw in text.splitlines():
         line = raw.strip()
@@ -271,7 +270,9 @@ def unwrap(text: str) -> str:
         # a table's row («Второй платёж | 60 % | 878 400,00 | …», «| a | b |») is a line of
         # its own, and so is a grid table's rule
         ends = previous.endswith(_ENDS) or _word_row(previous) or previous.startswith("|")
-        ends = ends or grid_rule(previous)
+        # a Markdown heading is a line of its own: a clause glued onto it would be read
+        # as part of the heading, and skipped with it
+        ends = ends or grid_rule(previous) or previous.startswith("#")
         if previous and not ends and not opens:
             out[-1] = f"{previous} {line}"
         else:

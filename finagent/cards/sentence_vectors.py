@@ -18,7 +18,8 @@ from pydantic import BaseModel
 
 from finagent.cards.build import MAX_CARD_CHARS
 
-# bump when the sentences or their vectors change: older records are ignored (re-ingest)
+# bump when the vectors change: older records are ignored until re-ingested (a record over
+# sentences today's splitter no longer reads is made again at re-ingestion too)
 SENTENCE_VECTORS_VERSION = 2  # 2: a wrapped line opening with a date or sum is joined
 MAX_SENTENCES = 2_000  # a card reads MAX_CARD_CHARS; its sentences rarely exceed this
 
@@ -63,6 +64,12 @@ def pack(
     )
 
 
+def vectored_sentences(text: str, split: Callable[[str], list[str]]) -> list[str]:
+    """The sentences of ``text`` that get a vector: as much as a card reads, each once."""
+    sentences = list(dict.fromkeys(map(sentence_key, split(text[:MAX_CARD_CHARS]))))
+    return sentences[:MAX_SENTENCES]
+
+
 async def embed_sentences(
     document_id: str,
     text: str,
@@ -73,8 +80,7 @@ async def embed_sentences(
 ) -> SentenceVectors:
     """Every sentence ``split`` reads in ``text`` (as much as a card reads) embedded as a
     passage, in batches of ``batch``."""
-    sentences = list(dict.fromkeys(map(sentence_key, split(text[:MAX_CARD_CHARS]))))
-    sentences = sentences[:MAX_SENTENCES]
+    sentences = vectored_sentences(text, split)
     rows: list[np.ndarray] = []
     for start in range(0, len(sentences), max(1, batch)):
         part = sentences[start : start + max(1, batch)]

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from finagent.cards.build import build_card
-from finagent.cards.sentence_vectors import SentenceVectors, embed_sentences
+from finagent.cards.sentence_vectors import SentenceVectors, embed_sentences, vectored_sentences
 from finagent.observability import get_logger
 from finagent.retrieval.chunking import MarkdownChunker, TextChunk, chunks_at_least
 from finagent.retrieval.fairness import background_embedding
@@ -290,7 +290,7 @@ class Ingestor:
                 if card is not None:
                     await self._documents.cards.put(user_id, card)
                 stored = await self._documents.sentence_vectors.get(user_id, doc_id)
-                if stored is None or not stored.usable(self._retriever.embedder.model_id):
+                if stored is None or not await self._vectors_current(stored, text):
                     vectors = await self._sentence_vectors(doc_id, text)
                     if vectors is not None:
                         await self._documents.sentence_vectors.put(user_id, vectors)
@@ -331,6 +331,16 @@ class Ingestor:
             await asyncio.shield(self._discard(user_id, doc_id))
             raise
         return FileResult(str(path), doc_id, title, len(records))
+
+    async def _vectors_current(self, stored: SentenceVectors, text: str) -> bool:
+        """Made by this model, over the sentences today's splitter reads (a newer splitter
+        reads other sentences: their vectors are made again)."""
+        if not stored.usable(self._retriever.embedder.model_id):
+            return False
+        if self._sentences is None:
+            return True
+        now = await asyncio.to_thread(vectored_sentences, text, self._sentences)
+        return stored.sentences == now
 
     async def _sentence_vectors(self, doc_id: str, text: str) -> SentenceVectors | None:
         """The document's sentences embedded in the ingestion lane (after any waiting

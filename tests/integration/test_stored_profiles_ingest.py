@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from finagent.answering.stored_profiles import DocumentProfiler, profiled_sentences
+from finagent.cards.sentence_vectors import pack
 from finagent.graph.agent import Agent
 
 QUESTION = "Какие пени за просрочку оплаты аренды?"
@@ -64,3 +65,22 @@ async def test_reingesting_an_unchanged_document_restores_missing_profiles(
     assert report.results[0].status == "unchanged"
     record = await services.documents.sentence_profiles.get("alice", ids["lease"])
     assert record is not None and DocumentProfiler().current(record)
+
+
+async def test_reingesting_remakes_sentence_vectors_made_over_an_older_split(
+    loaded: dict[str, Any], doc_files: dict[str, Any]
+):
+    services, ids = loaded["services"], loaded["doc_ids"]
+    vectors = services.documents.sentence_vectors
+    current = await vectors.get("alice", ids["lease"])
+    assert current is not None and len(current.sentences) >= 2
+    # as an older splitter read it: two sentences glued into one, the rest as today
+    glued = [f"{current.sentences[0]} {current.sentences[1]}", *current.sentences[2:]]
+    matrix = current.matrix()[1:]
+    older = pack(current.document_id, current.model_id, glued, matrix)
+    await vectors.put("alice", older)
+
+    report = await services.ingestor().ingest_documents("alice", [doc_files["lease"]])
+    assert report.results[0].status == "unchanged"
+    remade = await vectors.get("alice", ids["lease"])
+    assert remade is not None and remade.sentences == current.sentences

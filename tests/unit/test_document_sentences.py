@@ -324,3 +324,17 @@ def test_a_row_of_the_person_that_states_another_thing_gives_way() -> None:
     assert not table_row(
         "С договором ознакомлен. Должник: ООО «Кедр»; Условие: удержание; Срок: 5 дней"
     )
+
+
+def test_a_clause_right_under_a_markdown_heading_is_a_sentence_of_its_own() -> None:
+    text = (
+        "# Договор подряда № 12\n"
+        "## 3. Цена работ\n"
+        "Цена работ составляет 84 000 рублей.\n"
+        "### 3.1 Аванс\n"
+        "Аванс 30 % уплачивается в течение пяти дней.\n"
+    )
+    sentences = document_sentences(text)
+    assert "Цена работ составляет 84 000 рублей." in sentences
+    assert "Аванс 30 % уплачивается в течение пяти дней." in sentences
+    assert not any(s.startswith("#") for s in sentences)
