@@ -26,6 +26,7 @@ from finagent.answering.document_sentences import (
 )
 from finagent.answering.evidence import Candidate
 from finagent.answering.extractive import clean_sentence
+from finagent.answering.labelled_value import labels_a_value
 from finagent.answering.sentence_profile import profile
 from finagent.cards.fields import BY_KEY as FIELD_BY_KEY
 from finagent.cards.model import DocumentCard
@@ -83,7 +84,7 @@ def clause_answers_instead(
     text = _flat(top.sentence)
     if kind in ("amount", "rate") and states_asked_count(question, text):
         return True  # «сколько нормо-часов входит …»: a count, which no sum of the card states
-    if value_level(question, profile(text), text) < 1:
+    if value_level(question, profile(text), text) < 1 and not labels_a_value(question, text):
         return False
     quoted = [_flat(v.sentence) for v in answer.values]
     if any(text in q or q in text for q in quoted):

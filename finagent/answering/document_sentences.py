@@ -43,6 +43,7 @@ from finagent.answering.date_bounds import (
 )
 from finagent.answering.document_choice import chosen_documents, decided_documents, retrieved_ids
 from finagent.answering.evidence import Candidate, sentences_of
+from finagent.answering.labelled_value import labels_a_value
 from finagent.answering.named_person import asked_persons, names_person
 from finagent.answering.named_words import (
     asked_rows,
@@ -90,6 +91,8 @@ LABEL_WEIGHT = 0.5
 ROW_OF_PERSON = 0.5
 _ROW_CELLS = 3  # a table row as «header: value; …» of three cells or more
 _HEADER_WORDS = 6  # a column header longer than this, or with a full stop, is prose
+# a clause whose figure an asked noun labels: how far below the best clause's shared words
+LABELLED_SLACK = 0.5
 # the cascade's key of a document sentence (:func:`document_order_keys`)
 OrderKey = tuple[bool, bool, float, float, int, float]
 _ENDS = (".", "!", "?", ";", ":")
@@ -489,7 +492,39 @@ def document_order_keys(
             candidate.score,
         )
 
-    return own, [key(c) for c in own]
+    keys = [key(c) for c in own]
+    return own, _labelled(question, own, keys, asked - _title_lemmas(own))
+
+
+def _title_lemmas(own: Sequence[Candidate]) -> frozenset[str]:
+    """The lemmas of the candidates' document titles."""
+    return frozenset(lm for c in own for lm in profile(c.chunk.title or "").lemmas)
+
+
+def _labelled(
+    question: Question, own: Sequence[Candidate], keys: list[OrderKey], asked: set[str]
+) -> list[OrderKey]:
+    """The keys with value level 1 for a clause stating no value of the asked type whose
+    figure a noun the question asks labels («какая отсрочка оплаты» — «с отсрочкой платежа
+    45 календарных дней»; :mod:`finagent.answering.labelled_value`), when the clause is
+    among the document's best by shared words (within ``LABELLED_SLACK``): a label alone
+    («компенсацию в размере …» of another breach) does not outrank the clause that names
+    the question's other words."""
+    clauses = [k[3] for k in keys if k[0]]
+    if not clauses:
+        return keys
+    best = max(clauses)
+    out = []
+    for candidate, k in zip(own, keys, strict=True):
+        if (
+            k[0]
+            and not k[2]
+            and k[3] >= best - LABELLED_SLACK
+            and labels_a_value(question, candidate.sentence, asked)
+        ):
+            k = (k[0], k[1], 1.0, k[3], k[4], k[5])
+        out.append(k)
+    return out
 
 
 _NONE: frozenset[str] = frozenset()

@@ -27,6 +27,7 @@ from importlib import resources
 from pydantic import BaseModel
 
 from finagent.language.lemmas import (
+    best_parse,
     can_be,
     classifying_adjective,
     genitive,
@@ -242,16 +243,22 @@ def asked_attributes(words: Sequence[str], lemmas: Sequence[str]) -> list[AskedA
     return found
 
 
+def _surname_first(word: str) -> bool:
+    """pymorphy3's most probable reading of the word is a surname."""
+    return "Surn" in best_parse(word).tag
+
+
 def proper_names(sentences: Sequence[Sequence[str]]) -> list[str]:
-    """Capitalised words that do not open their sentence, as written; abbreviations
-    («НДС», «ООО», «КПП») are not names."""
+    """Capitalised words that do not open their sentence, as written, and an opening word
+    pymorphy3 reads first as a surname («Ильиной сколько начислили …»: a sentence's capital
+    is no evidence either way); abbreviations («НДС», «ООО», «КПП») are not names."""
     names: list[str] = []
     for words in sentences:
         opened = False
         for word in words:
             if not any(ch.isalpha() for ch in word):
                 continue
-            if opened and word[0].isupper() and not word.isupper():
+            if word[0].isupper() and not word.isupper() and (opened or _surname_first(word)):
                 names.append(word)
             opened = True
     return list(dict.fromkeys(names))
