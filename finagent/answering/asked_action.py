@@ -3,7 +3,7 @@
 A knowledge-base list or a Code point often sets both deadlines in one sentence
 («организации — не позднее 25 марта, налог уплачивается до 28 марта»), and a question
 asks one of them («когда сдавать декларацию», «до какого числа перечислить налог»). The
-actions are lemma sets (``data/asked_actions.yaml``). Of a date or period question asking
+actions are lemma sets (:mod:`finagent.question.acts`). Of a date or period question asking
 one action, the values of the sentence's segments (split at «;» and «,») that name only
 the other action (or, naming none, listed after a lead-in naming it: «Отчёт подаётся:
 организации — до …») are not the asked ones: :func:`of_asked_action` leaves them out,
@@ -19,45 +19,26 @@ and stating a value of the asked type in a segment of that action comes first.
 from __future__ import annotations
 
 import re
-from functools import cache
-from importlib import resources
 
 from finagent.answering.asked_values import asked_values
 from finagent.answering.evidence import LEGAL_SOURCES, Candidate, first_near, promoted
 from finagent.answering.ranker import type_match
 from finagent.answering.sentence_profile import profile
-from finagent.language.cues import cue_lemmas
+from finagent.question.acts import actions_named, asked_action
 from finagent.question.model import Question
 from finagent.question.tables import SANCTIONS
-from finagent.yaml_data import load_yaml
 
-_FILE = "asked_actions.yaml"
-_DEADLINES = frozenset({"date", "period"})
+__all__ = [
+    "actions_named",
+    "asked_action",
+    "breach_action",
+    "of_asked_action",
+    "prefer_asked_action",
+    "prefer_breach_action",
+]
+
 _SEGMENTS = re.compile(r"[;,]")
 MARGIN = 2.0  # logit units of the learned ranker
-_NOT = "не"  # the prefix of a breach's noun: «неуплата», «непредставление»
-
-
-@cache
-def _actions() -> dict[str, frozenset[str]]:
-    text = resources.files("finagent.answering").joinpath("data", _FILE).read_text("utf-8")
-    return {key: frozenset(str(w) for w in words) for key, words in load_yaml(text).items()}
-
-
-def actions_named(text: str) -> frozenset[str]:
-    """The actions (``file``, ``pay``) whose words the text names; a breach's negated noun
-    names its action too («неперечисление», «непредставление», «несдача»)."""
-    lemmas = set(cue_lemmas(text))
-    lemmas |= {lm[len(_NOT) :] for lm in lemmas if lm.startswith(_NOT)}
-    return frozenset(key for key, words in _actions().items() if words & lemmas)
-
-
-def asked_action(question: Question) -> str | None:
-    """The one action a deadline question of one part asks; None otherwise."""
-    if question.answer_type not in _DEADLINES or len(question.parts) > 1:
-        return None
-    named = actions_named(question.text)
-    return next(iter(named)) if len(named) == 1 else None
 
 
 def _kept(action: str, quote: str, values: tuple[str, ...]) -> tuple[str, ...]:

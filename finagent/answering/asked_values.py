@@ -14,7 +14,8 @@ Two things the answer type alone does not say:
   (:func:`asks_day`); for other date questions only a calendar date does.
 - *A figure the question states is given, not asked.* «Упрощенец перешёл на НДС по ставке
   5 %. Сколько он обязан её применять?» is not answered by «5 %»: a sentence's value whose
-  number the question itself states is no value of the asked type.
+  number the question itself states is no value of the asked type. A date is no figure:
+  «до какого числа заплатить 1 % с дохода» is answered by «не позднее 1 июля».
 """
 
 from __future__ import annotations
@@ -56,11 +57,13 @@ def asked_values(
 ) -> tuple[str, ...]:
     """The values of the asked type (``answer_type``, else :func:`value_type`) a sentence
     states, without those the question states itself (``days``: as in ``values_of``)."""
-    own = own_numbers(question)
+    kind = answer_type or value_type(question)
+    # a date is no figure: «1 июля» is not the «1 %» the question states
+    own = own_numbers(question) if kind != "date" else frozenset()
     if question.unit and answer_type is None:
         found = tuple(text for unit, text in p.measures if unit == question.unit)
     else:
-        found = values_of(p, answer_type or value_type(question), days)
+        found = values_of(p, kind, days)
     return tuple(v for v in found if number_of(v) not in own) if own else found
 
 

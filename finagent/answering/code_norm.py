@@ -39,6 +39,7 @@ from finagent.language.cues import cue_lemmas, has_any
 from finagent.language.glossary import glossary_terms
 from finagent.question.model import Question
 from finagent.question.tables import STOP_LEMMAS
+from finagent.retrieval.retriever import NORM_ONLY, TIMED_LEG
 
 
 def _subject(question: Question) -> frozenset[str]:
@@ -57,6 +58,11 @@ def _lemmas(candidate: Candidate) -> frozenset[str]:
     """The candidate's lemmas with its list lead-in's, from the profiles the ranker read."""
     own = profile(candidate.sentence).lemmas
     return own | profile(candidate.context).lemmas if candidate.context else own
+
+
+def _leg(candidate: Candidate) -> str:
+    """The Code-only search leg that brought a candidate's passage («» for the turn's own)."""
+    return str(candidate.chunk.metadata.get(NORM_ONLY) or "")
 
 
 def _quoted(candidate: Candidate, shown: str) -> bool:
@@ -118,6 +124,11 @@ def _norm_of(
     if rest is not None:
         return rest
     typed = [c for c, match in fits if match]
+    # the timed search's passage states the asked action's time limit: its sentence of the
+    # asked type goes before the other legs' (a point not quoted yet)
+    timed = [c for c in typed if _leg(c) == TIMED_LEG and _point(c) not in seen]
+    if timed:
+        return timed[0]
     if typed:
         return next((c for c in typed if _point(c) not in seen), typed[0])
     return fits[0][0] if fits else None

@@ -11,6 +11,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from finagent.config import Settings
+from finagent.language.glossary import glossary_terms
 from finagent.observability import CHUNKS_RETRIEVED, SEARCH_SECONDS, get_logger
 from finagent.retrieval import progress
 from finagent.retrieval.embeddings import Embedder
@@ -358,9 +359,10 @@ class Retriever:
         asking a time limit): a dense search of the Code inside the chapters of the taxes
         the question names (the whole Code when it names none), of whose best
         :data:`TIMED_POOL` only the passages ``timed_focus`` weighs up count (those stating
-        a time limit in the Code's words): «когда сдавать расчет по взносам» shares its
-        words with the points on what the report holds more than with the one that
-        says by when it is filed."""
+        a time limit in the Code's words), the heaviest first (those stating the asked
+        action's time limit): «когда сдавать расчет по взносам» shares its words with the
+        points on what the report holds more than with the one that says by when it is
+        filed, and with the payment term's point as much as with the filing one."""
         if (limit < 1 and lexical < 1 and timed < 1) or not query.strip():
             return []
         wanted = dict(zip(NORM_LEGS, (limit, lexical), strict=True))
@@ -418,19 +420,28 @@ class Retriever:
         """The passages of the timed leg (see :meth:`code_extra`), best first; none when
         its search fails (logged: the leg is optional)."""
         flt = next(iter(focus.narrowed(SearchFilter(source=LAW))), SearchFilter(source=LAW))
+        # the dense search, and a lexical one in the Code's terms of the question's words
+        # («РСВ» -> «расчет по страховым взносам»): it finds a point naming the report
+        searches: tuple[tuple[SearchMode, str], ...] = (
+            ("dense", query.strip()),
+            ("sparse", " ".join([query, *glossary_terms(query)])),
+        )
         try:
-            lists = await self._search_batch(
-                collection,
-                [query.strip()],
-                flt=flt,
-                top_k=TIMED_POOL,
-                mode="dense",
-                vectors=vectors,
+            lists = await asyncio.gather(
+                *(
+                    self._search_batch(
+                        collection, [text], flt=flt, top_k=TIMED_POOL, mode=mode, vectors=vectors
+                    )
+                    for mode, text in searches
+                )
             )
         except Exception as exc:  # an extra passage is optional: the search goes on
             log.warning("code_extra_failed", mode=TIMED_LEG, error=repr(exc))
             return []
-        return [c for c in lists[0] if focus.weight(c) > 1.0 and not focus.demoted(c)]
+        pool = list({c.id: c for found in lists for c in found[0]}.values())
+        found = [c for c in pool if focus.weight(c) > 1.0 and not focus.demoted(c)]
+        # the asked action's time limit before the chapter's others (a stable sort)
+        return sorted(found, key=focus.weight, reverse=True)
 
     async def search_many(
         self,

@@ -18,6 +18,15 @@ typed as a date or a period (:class:`finagent.question.model.Question`) weighs u
 passages that state a time limit in the Code's own words («не позднее 1 июля», «в течение
 трех месяцев», «до 28-го числа») by :data:`DEADLINE_WEIGHT` before the fused list is cut
 (:meth:`TaxFocus.weight`): a rerank feature of the passage's text, never an article number.
+
+A chapter states several time limits: when the report is filed, when the tax is paid,
+when a notice is sent. For the Code-only search of the point stating the asked one
+(:func:`timed_focus`), a passage weighs more (:data:`ACT_WEIGHT`) when one of its
+sentences states a time limit, names the action the question asks
+(:func:`finagent.question.acts.asked_action`: filing or paying) and shares a noun with
+the question (its object: «декларация», «расчет», «налог»): «когда сдавать расчет по
+взносам» prefers «Расчет … представляется не позднее …» to «Взносы уплачиваются не позднее
+…», and «подать заявление» does not take a return's filing date for its own.
 """
 
 from __future__ import annotations
@@ -27,14 +36,22 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from finagent.language.glossary import glossary_terms
+from finagent.language.lemmas import noun
 from finagent.language.periods import states_time_limit
-from finagent.language.text import analyse
+from finagent.language.text import Analysed, analyse
 from finagent.legal.taxes import (
     RATE_ARTICLE_TITLE,
     RATE_ARTICLE_TITLES,
     TAXES,
     asks_rate,
     taxes_named,
+)
+from finagent.question.acts import (
+    DEADLINE_TYPES,
+    action_words,
+    actions_named,
+    asked_action,
+    time_nouns,
 )
 from finagent.question.model import Question
 from finagent.retrieval.index import SearchFilter
@@ -43,11 +60,12 @@ from finagent.state import Chunk
 LAW_SOURCE = "law"  # the payload source of code passages (law_ingest.LAW_SOURCE)
 TAX_CODE = "nk"
 TAX_CHAPTERS = frozenset(tax.chapter for tax in TAXES if tax.chapter)
-# the answer types of a question that asks when or within what time
-DEADLINE_TYPES = frozenset({"date", "period"})
 # the fused score of a passage stating a time limit, for a question asking one (measured on
 # the four Code sets, see docs/direct-answers-history.md, the `kf` lane)
 DEADLINE_WEIGHT = 1.2
+# the timed Code search's weight of a passage stating the asked action's time limit (above
+# DEADLINE_WEIGHT: it goes before the chapter's other time limits)
+ACT_WEIGHT = 1.5
 
 
 @dataclass(frozen=True)
@@ -57,6 +75,8 @@ class TaxFocus:
     chapters: tuple[str, ...]
     rate: bool = False
     deadline: bool = False  # the question asks a date or a period (a time limit)
+    act: str | None = None  # the action whose time limit is asked (file, pay): timed search
+    objects: frozenset[str] = frozenset()  # the question's nouns, the act's words aside
 
     def narrowed(self, flt: SearchFilter | None) -> list[SearchFilter]:
         """``flt`` narrowed to the chapters (and to their rate articles for a rate
@@ -101,7 +121,18 @@ class TaxFocus:
         limit, for a question that asks one; 1 otherwise."""
         if not self.deadline or chunk.source != LAW_SOURCE:
             return 1.0
-        return DEADLINE_WEIGHT if passage_states_time_limit(chunk.text) else 1.0
+        if not passage_states_time_limit(chunk.text):
+            return 1.0
+        return ACT_WEIGHT if self.states_act_limit(chunk.text) else DEADLINE_WEIGHT
+
+    def states_act_limit(self, text: str) -> bool:
+        """A sentence of ``text`` states a time limit, names the asked action and a noun of
+        the question (see the module docstring); False when no action is asked."""
+        if self.act is None:
+            return False
+        return any(
+            self.act in acts and nouns & self.objects for acts, nouns in time_limit_acts(text)
+        )
 
     def demoted(self, chunk: Chunk) -> bool:
         """A Tax Code passage of another tax's chapter."""
@@ -117,6 +148,34 @@ def passage_states_time_limit(text: str) -> bool:
     states_time_limit`): read once per passage text, the first time a search weighs it. Its
     lines are read as one text: a hard-wrapped passage breaks «не / позднее» across lines."""
     return states_time_limit(analyse(" ".join(text.split())))
+
+
+@lru_cache(maxsize=16384)
+def time_limit_acts(text: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
+    """Of each sentence of a passage stating a time limit, the actions it names and its
+    nouns' lemmas (read once per passage text; its lines are read as one text)."""
+    out: list[tuple[frozenset[str], frozenset[str]]] = []
+    analysed = analyse(" ".join(text.split()))
+    for sentence in analysed.sentences:
+        if not states_time_limit(Analysed(sentence.sentence.text, [sentence])):
+            continue
+        nouns = frozenset(t.lemma for t in sentence.tokens if noun(t.text))
+        out.append((actions_named(sentence.sentence.text), nouns))
+    return tuple(out)
+
+
+def question_objects(words: str) -> frozenset[str]:
+    """The nouns of a question and of its glossary terms but the actions' own words
+    («уплата», «представление» name the act, not its object) and the asked time's
+    («до какого числа», «в какой срок»)."""
+    aside = time_nouns().union(*action_words().values())
+    text = " ".join([words, *glossary_terms(words)])
+    return frozenset(
+        t.lemma
+        for s in analyse(text).sentences
+        for t in s.tokens
+        if len(t.text) > 1 and noun(t.text) and t.lemma not in aside
+    )
 
 
 def tax_focus(question: Question, text: str | None = None) -> TaxFocus | None:
@@ -135,10 +194,13 @@ def timed_focus(question: Question, text: str | None = None) -> TaxFocus | None:
     """For a question asking a time limit, the focus of the Code-only search of the points
     stating one (:meth:`finagent.retrieval.retriever.Retriever.code_extra`): the chapters
     of the taxes it names by a name or by a report's (the glossary's Code term: «РСВ» is
-    «расчет по страховым взносам», so chapter 34); None for any other question."""
+    «расчет по страховым взносам», so chapter 34), and the action it asks with the nouns
+    of its object (:meth:`TaxFocus.states_act_limit`); None for any other question."""
     if question.answer_type not in DEADLINE_TYPES:
         return None
     words = question.text if text is None else text
     named = taxes_named(" ".join([words, *glossary_terms(words)]))
     chapters = tuple(dict.fromkeys(tax.chapter for tax in named if tax.chapter))
-    return TaxFocus(chapters, deadline=True)
+    return TaxFocus(
+        chapters, deadline=True, act=asked_action(question), objects=question_objects(words)
+    )

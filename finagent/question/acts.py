@@ -1,0 +1,54 @@
+"""The actions a deadline is set for: a report filed, a tax paid.
+
+The actions are lemma sets (``data/asked_actions.yaml``). They are read by the answer's
+choice among a sentence's dates (:mod:`finagent.answering.asked_action`) and by the Code
+search of the point stating the asked time limit (:mod:`finagent.retrieval.tax_focus`).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+
+from finagent.language.cues import cue_lemmas
+from finagent.language.dates import MONTHS
+from finagent.language.periods import UNITS
+from finagent.question.model import Question
+from finagent.yaml_data import load_yaml
+
+_FILE = "data/asked_actions.yaml"
+_TIME_NOUNS = "data/time_nouns.yaml"
+DEADLINE_TYPES = frozenset({"date", "period"})
+_NOT = "не"  # the prefix of a breach's noun: «неуплата», «непредставление»
+
+
+@cache
+def action_words() -> dict[str, frozenset[str]]:
+    """Each action's lemmas (``file``, ``pay``)."""
+    text = resources.files("finagent.question").joinpath(_FILE).read_text("utf-8")
+    return {key: frozenset(str(w) for w in words) for key, words in load_yaml(text).items()}
+
+
+@cache
+def time_nouns() -> frozenset[str]:
+    """Nouns naming a time itself (a period's unit, a month, «число», «срок»), not an
+    action's object."""
+    path = resources.files("finagent.question").joinpath(_TIME_NOUNS)
+    listed = {str(w) for w in load_yaml(path.read_text("utf-8"))}
+    return frozenset(listed | set(UNITS) | set(MONTHS))
+
+
+def actions_named(text: str) -> frozenset[str]:
+    """The actions (``file``, ``pay``) whose words the text names; a breach's negated noun
+    names its action too («неперечисление», «непредставление», «несдача»)."""
+    lemmas = set(cue_lemmas(text))
+    lemmas |= {lm[len(_NOT) :] for lm in lemmas if lm.startswith(_NOT)}
+    return frozenset(key for key, words in action_words().items() if words & lemmas)
+
+
+def asked_action(question: Question) -> str | None:
+    """The one action a deadline question of one part asks; None otherwise."""
+    if question.answer_type not in DEADLINE_TYPES or len(question.parts) > 1:
+        return None
+    named = actions_named(question.text)
+    return next(iter(named)) if len(named) == 1 else None
