@@ -27,6 +27,7 @@ from finagent.answering.evidence import LEGAL_SOURCES, Candidate, first_near, pr
 from finagent.answering.ranker import type_match
 from finagent.answering.sentence_profile import profile
 from finagent.language.cues import cue_lemmas
+from finagent.language.lemmas import breach_act
 from finagent.question.model import Question
 from finagent.question.tables import SANCTIONS
 from finagent.yaml_data import load_yaml
@@ -35,7 +36,6 @@ _FILE = "asked_actions.yaml"
 _DEADLINES = frozenset({"date", "period"})
 _SEGMENTS = re.compile(r"[;,]")
 MARGIN = 2.0  # logit units of the learned ranker
-_NOT = "не"  # the prefix of a breach's noun: «неуплата», «непредставление»
 
 
 @cache
@@ -48,7 +48,7 @@ def actions_named(text: str) -> frozenset[str]:
     """The actions (``file``, ``pay``) whose words the text names; a breach's negated noun
     names its action too («неперечисление», «непредставление», «несдача»)."""
     lemmas = set(cue_lemmas(text))
-    lemmas |= {lm[len(_NOT) :] for lm in lemmas if lm.startswith(_NOT)}
+    lemmas |= {act for lm in lemmas if (act := breach_act(lm))}
     return frozenset(key for key, words in _actions().items() if words & lemmas)
 
 
