@@ -13,6 +13,8 @@ from typing import Literal
 from pydantic import AliasChoices, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from finagent.redaction import url_passwords
+
 OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1"
 DEFAULT_LLM_MODEL = "openai/gpt-4o-mini"
 
@@ -368,7 +370,8 @@ class Settings(BaseSettings):
         return self.llm_model or DEFAULT_LLM_MODEL
 
     def secret_values(self) -> list[str]:
-        """Every configured secret, for log and output redaction."""
+        """Every configured secret (keys, tokens, the DSN, any password a URL carries), for
+        log and output redaction."""
         secrets = [
             self.llm_api_key,
             self.qdrant_api_key,
@@ -378,7 +381,17 @@ class Settings(BaseSettings):
             self.postgres_url,
         ]
         values = [s.get_secret_value() for s in secrets if s and s.get_secret_value()]
-        return values + list(self.token_users())
+        urls = (
+            self.qdrant_url,
+            self.embeddings_base_url,
+            self.llm_base_url,
+            self.cbr_url,
+            self.tavily_base_url,
+            self.doc_api_url,
+            self.internal_gateway_api_url,
+        )
+        passwords = [p for url in urls for p in url_passwords(url)]
+        return values + passwords + list(self.token_users())
 
     def token_users(self) -> dict[str, str]:
         """``FINAGENT_API_TOKENS`` as {token: user}; malformed entries are rejected."""

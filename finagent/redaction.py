@@ -21,7 +21,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from pydantic import BaseModel
 
@@ -87,6 +87,16 @@ def forms(secret: str) -> set[str]:
                 found.add(bare)
                 stripped = True
     return found
+
+
+def url_passwords(url: str | None) -> list[str]:
+    """The password a URL carries (``https://user:password@host``), as written and
+    decoded: a secret even when the URL itself is plain configuration."""
+    try:
+        raw = urlsplit(url).password if url else None
+    except ValueError:
+        return []
+    return [raw, unquote(raw)] if raw else []
 
 
 def _run_sources(secret: str) -> list[str]:

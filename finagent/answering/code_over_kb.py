@@ -41,7 +41,7 @@ from __future__ import annotations
 import re
 
 from finagent.answering.asked_values import asked_values, asks_day, number_of, value_type
-from finagent.answering.evidence import Candidate, first_near, promoted
+from finagent.answering.evidence import Candidate, first_near, promoted, promoted_at
 from finagent.answering.general_rule import prefer_general_rule, special_case
 from finagent.answering.ranker import asked_conditions, type_match
 from finagent.answering.sentence_profile import SentenceProfile, profile
@@ -177,8 +177,7 @@ def prefer_code_point(question: Question, ranked: list[Candidate]) -> list[Candi
     # of the Code's sentences, the one naming most of the question's subject («2026 года»,
     # «рекламного характера»), then the ranker's
     best = max(rivals, key=lambda c: (len(_words(c).lemmas & subject), c.score))
-    best.score = max(best.score, top.score + TIE)
-    reordered = [best, *(c for c in ranked if c is not best)]
+    reordered = promoted_at(ranked, best, top.score + TIE)
     # the Code asked by name: its point's general rule of the question's subject (the VAT
     # return's term of п. 2 ст. 88 beside the extension and the claim's term)
     return prefer_general_rule(question, reordered) if code_asked else reordered

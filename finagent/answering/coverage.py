@@ -64,6 +64,7 @@ from finagent.language.dates import MONTH_LEMMAS, dates_in, months_in, years_in
 from finagent.language.form_codes import is_form_code
 from finagent.language.glossary import expanded_compound
 from finagent.language.lemmas import (
+    breach_act,
     can_be,
     compound_forms,
     done_participle,
@@ -986,10 +987,7 @@ def _rule(sentence: _Sentence) -> bool:
     («может», «вправе», «в случае», «если»), a sanction «за» a breach (a negated
     deverbal noun: «непредставление», «неуплата») or a reference to an article."""
     lemmas = sentence.lemmas
-    breach = any(
-        lm == "за" and nxt.startswith("не") and part_of_speech(nxt) == "NOUN"
-        for lm, nxt in pairwise(lemmas)
-    )
+    breach = any(lm == "за" and breach_act(nxt) for lm, nxt in pairwise(lemmas))
     rules = realised_words("rule")
     return bool(rules & set(lemmas)) or breach or bool(_LAW_REFERENCE.search(sentence.text))
 

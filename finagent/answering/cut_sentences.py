@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from finagent.answering.asked_values import states_asked
-from finagent.answering.evidence import MAX_WINDOWS, Candidate
+from finagent.answering.evidence import MAX_WINDOWS, Candidate, promoted
 from finagent.answering.sentence_profile import profile
 from finagent.question.model import Question
 
@@ -69,8 +69,7 @@ def prefer_window(question: Question, ranked: list[Candidate]) -> list[Candidate
             continue
         if years and stated and not _names_year(window.sentence, years):
             continue
-        window.score = max(window.score, top.score)
-        return [window, *(c for c in ranked if c is not window)]
+        return promoted(ranked, window)
     return ranked
 
 

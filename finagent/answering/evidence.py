@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 import numpy as np
@@ -91,9 +91,15 @@ def whole_sentence(candidate: Candidate) -> str:
 def promoted(ranked: list[Candidate], best: Candidate) -> list[Candidate]:
     """``ranked`` with ``best`` first, scored at least as the former first: how a rule that
     prefers a near candidate (an asked condition, a given value, a general rule...) puts it
-    ahead of the one the ranker chose."""
-    best.score = max(best.score, ranked[0].score)
-    return [best, *(c for c in ranked if c is not best)]
+    ahead of the one the ranker chose. ``best`` itself is not changed (lists of several
+    readers share it): the list holds a copy with the raised score."""
+    return promoted_at(ranked, best, ranked[0].score)
+
+
+def promoted_at(ranked: list[Candidate], best: Candidate, floor: float) -> list[Candidate]:
+    """``ranked`` with a copy of ``best`` first, scored at least ``floor``."""
+    first = replace(best, score=max(best.score, floor))
+    return [first, *(c for c in ranked if c is not best)]
 
 
 #: the sources a preference rule reorders: the Tax Code and the knowledge base

@@ -15,11 +15,19 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from razdel import sentenize, tokenize
+
 from finagent.answering import messages
 from finagent.answering.abstention import Abstention
 from finagent.answering.coverage import searched_titles
 from finagent.cards.model import DocumentCard
-from finagent.language.lemmas import compound_forms, normal_forms, place_name, surname
+from finagent.language.lemmas import (
+    compound_forms,
+    normal_forms,
+    person_name,
+    place_name,
+    surname,
+)
 from finagent.question.model import Question
 from finagent.state import Chunk
 
@@ -28,22 +36,50 @@ _WORD = re.compile(r"[А-Яа-яЁё]+(?:-[А-Яа-яЁё]+)?")
 _REPRESENTED = re.compile(r"\bв\s+лице\b[^.;:]{0,80}$", re.IGNORECASE)
 # a signature: initials right before the surname («П. А. Зуев», «П.А. Зуев»)
 _INITIALS = re.compile(r"(?:\b[А-ЯЁ]\.\s?){2}$")
+_HOUSE_DIGITS = 3  # a house number has at most three digits; a year has four
+
+
+def _words(text: str) -> list[tuple[str, bool]]:
+    """The text's tokens (razdel), each with whether it opens its sentence."""
+    tokens: list[tuple[str, bool]] = []
+    for sentence in sentenize(text):
+        tokens += [(t.text, i == 0) for i, t in enumerate(tokenize(sentence.text))]
+    return tokens
+
+
+def _house_number(token: str) -> bool:
+    """A house's number («48», «12а», «7/2»), not a year («2024»)."""
+    digits = re.match(r"\d+", token)
+    return digits is not None and len(digits.group()) <= _HOUSE_DIGITS
+
+
+def _named_after(words: list[tuple[str, bool]], at: int) -> bool:
+    """The name at ``at`` names a street or an institution after a person: a house number
+    follows it («на Кирова, 48»), or a capitalised word that is no part of a person's name
+    and does not open the sentence precedes it («на Героя Смирнова»)."""
+    after = [w for w, _ in words[at + 1 : at + 3] if w != ","][:1]
+    if after and _house_number(after[0]):
+        return True
+    if at == 0:
+        return False
+    before, opens = words[at - 1]
+    return not opens and before[:1].isupper() and not before.isupper() and not person_name(before)
 
 
 def asked_persons(question: Question) -> list[str]:
     """The surnames the question names as persons: not part of an organisation's name,
-    not a place («в Дзержинске») and not a street with its house («на Кирова, 48»)."""
+    not a place («в Дзержинске») and not a street with its house («на Кирова, 48»). Names
+    are whole tokens: «Лев» is not in «Левченко»."""
+    words = _words(question.text)
+    in_organisations = {
+        t.text for organisation in question.organisations for t in tokenize(organisation.name)
+    }
     found = []
     for name in question.names:
-        if not surname(name) or place_name(name):
+        if not surname(name) or place_name(name) or name in in_organisations:
             continue
-        if any(name in organisation.name for organisation in question.organisations):
-            continue
-        if re.search(rf"{re.escape(name)},?\s*\d", question.text):
-            continue
-        # a street or an institution named after a person: «на Героя Смирнова», «им. …»
-        before = question.text[: question.text.find(name)].split()[-1:]
-        if before and before[0][:1].isupper() and not surname(before[0]):
+        places = [i for i, (word, _) in enumerate(words) if word == name]
+        if places and all(_named_after(words, i) for i in places):
             continue
         found.append(name)
     return list(dict.fromkeys(found))

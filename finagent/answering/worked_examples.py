@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from finagent.answering.evidence import Candidate
+from finagent.answering.evidence import Candidate, promoted
 from finagent.answering.sentence_profile import profile, states_type
 from finagent.question.model import Question
 
@@ -74,5 +74,4 @@ def prefer_rule(question: Question, ranked: list[Candidate]) -> list[Candidate]:
     rule = _rule(ranked, top, margin, needed) or _rule(ranked, top, margin, primary)
     if rule is None:
         return ranked
-    rule.score = max(rule.score, top.score)
-    return [rule, *(c for c in ranked if c is not rule)]
+    return promoted(ranked, rule)

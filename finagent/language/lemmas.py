@@ -29,11 +29,20 @@ def best_parse(word: str) -> pymorphy3.analyzer.Parse:
     return parses(fold(word))[0]
 
 
-@lru_cache(maxsize=100_000)
+#: words whose readings a process keeps (least recently used dropped first): 0.95-1.35 KB
+#: a word (tracemalloc: knowledge-base words, guessed words), so 31-44 MB at most (it was
+#: 100 000 words, 95-134 MB); the whole Tax Code has
+#: about 13 500 distinct word forms, the knowledge base and a user's documents add a few
+#: thousand, so a long-running service keeps its working set
+READINGS_CACHED = 32_768
+
+
+@lru_cache(maxsize=READINGS_CACHED)
 def parses(folded: str) -> tuple[pymorphy3.analyzer.Parse, ...]:
     """pymorphy3's readings of a folded word, most probable first, parsed once per process:
     every grammatical question below reads them, and a word new to the process (a new
-    document's, a retrieved passage's) is asked several of them in its first answer."""
+    document's, a retrieved passage's) is asked several of them in its first answer. The
+    cache is bounded (``READINGS_CACHED`` words), so a long-running service's memory is."""
     return _readings(folded)
 
 
@@ -485,6 +494,29 @@ def surname(word: str) -> bool:
     if not word[:1].isupper() or word.isupper():
         return False
     return any("Surn" in p.tag.grammemes for p in parses(fold(word)))
+
+
+_NOT = "не"  # the prefix of a breach's noun: «неуплата», «непредставление»
+_MIN_ACT = 3  # letters of the act a breach's noun negates, at least
+
+
+def breach_act(lemma: str) -> str | None:
+    """The act a breach's noun negates: «уплата» of «неуплата», «представление» of
+    «непредставление» (a noun prefixed with «не»); None for any other word."""
+    if not lemma.startswith(_NOT) or len(lemma) - len(_NOT) < _MIN_ACT:
+        return None
+    return lemma[len(_NOT) :] if part_of_speech(lemma) == "NOUN" else None
+
+
+_PERSON_TAGS = frozenset({"Surn", "Name", "Patr"})
+
+
+def person_name(word: str) -> bool:
+    """A capitalised word some reading of which is a surname, a first name or a
+    patronymic (pymorphy3): «Ивана», «Петровой», «Сергеевичу»."""
+    if not word[:1].isupper() or word.isupper():
+        return False
+    return any(_PERSON_TAGS & p.tag.grammemes for p in parses(fold(word)))
 
 
 @lru_cache(maxsize=50_000)

@@ -12,6 +12,7 @@ from importlib import resources
 
 from finagent.language.cues import cue_lemmas
 from finagent.language.dates import MONTHS
+from finagent.language.lemmas import breach_act
 from finagent.language.periods import UNITS
 from finagent.question.model import Question
 from finagent.yaml_data import load_yaml
@@ -19,7 +20,6 @@ from finagent.yaml_data import load_yaml
 _FILE = "data/asked_actions.yaml"
 _TIME_NOUNS = "data/time_nouns.yaml"
 DEADLINE_TYPES = frozenset({"date", "period"})
-_NOT = "не"  # the prefix of a breach's noun: «неуплата», «непредставление»
 
 
 @cache
@@ -42,7 +42,7 @@ def actions_named(text: str) -> frozenset[str]:
     """The actions (``file``, ``pay``) whose words the text names; a breach's negated noun
     names its action too («неперечисление», «непредставление», «несдача»)."""
     lemmas = set(cue_lemmas(text))
-    lemmas |= {lm[len(_NOT) :] for lm in lemmas if lm.startswith(_NOT)}
+    lemmas |= {act for lm in lemmas if (act := breach_act(lm))}
     return frozenset(key for key, words in action_words().items() if words & lemmas)
 
 

@@ -395,8 +395,9 @@ class Retriever:
             if isinstance(lists, BaseException):
                 if not isinstance(lists, Exception):
                     raise lists  # a cancellation or an interrupt is not the leg's failure
-                # an extra passage is optional: a failing leg adds none, the search goes on
-                log.warning("code_extra_failed", mode=mode, error=repr(lists))
+                # an extra passage is optional: a failing leg adds none, the search goes on;
+                # only the error's class is logged (a client's message can echo its URL)
+                log.warning("code_extra_failed", mode=mode, error=type(lists).__name__)
                 continue
             fresh = [
                 c for c in lists[0] if c.id not in seen and (focus is None or not focus.demoted(c))
@@ -436,7 +437,7 @@ class Retriever:
                 )
             )
         except Exception as exc:  # an extra passage is optional: the search goes on
-            log.warning("code_extra_failed", mode=TIMED_LEG, error=repr(exc))
+            log.warning("code_extra_failed", mode=TIMED_LEG, error=type(exc).__name__)
             return []
         pool = list({c.id: c for found in lists for c in found[0]}.values())
         found = [c for c in pool if focus.weight(c) > 1.0 and not focus.demoted(c)]

@@ -99,9 +99,10 @@ def test_the_promoted_code_point_is_scored_at_least_as_the_former_first() -> Non
     second = Candidate(law, 1, other.replace("7 000", "8 000"), 0, 1, score=3.5, learned=True)
     found = Candidate(norm, 1, subject, 0, 0, score=0.2, learned=True)
     ranked, norms = prefer_norm_subject(question, [first, second], [found])
-    assert ranked[0] is found and not norms
-    assert found.score >= first.score  # a later sort by score keeps it first
-    assert sorted(ranked, key=lambda c: -c.score)[0] is found
+    assert ranked[0].sentence == found.sentence and not norms
+    assert ranked[0].score >= first.score  # a later sort by score keeps it first
+    assert sorted(ranked, key=lambda c: -c.score)[0] is ranked[0]
+    assert found.score == 0.2  # a copy is promoted: the dense leg's candidate is unchanged
 
 
 # 4. figures: a factor or divisor must be known, except the named unit conversions

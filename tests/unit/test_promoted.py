@@ -10,8 +10,9 @@ def test_the_promoted_candidate_leads_scored_as_the_former_first() -> None:
     found = ranked(kb_passage(1, "Сроки"), "Первое.", "Второе.", "Третье.", top=5.0, gap=1.0)
     first, second, third = found
     out = promoted(found, third)
-    assert out == [third, first, second]
-    assert third.score == 5.0
+    assert [c.sentence for c in out] == [third.sentence, first.sentence, second.sentence]
+    assert out[1:] == [first, second]
+    assert out[0].score == 5.0 and third.score == 3.0  # a copy is raised, not the shared one
     assert [c.score for c in out[1:]] == [5.0, 4.0]
 
 
