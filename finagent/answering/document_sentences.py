@@ -43,7 +43,6 @@ from finagent.answering.date_bounds import (
 )
 from finagent.answering.document_choice import chosen_documents, decided_documents, retrieved_ids
 from finagent.answering.evidence import Candidate, sentences_of
-from finagent.answering.named_person import asked_persons, names_person
 from finagent.answering.named_words import (
     asked_rows,
     dated_words,
@@ -82,13 +81,6 @@ HEADING_WEIGHT = 0.5
 # once more: the label says what its value is; a word of the value cell may speak of
 # another thing («… | не позднее 25 июня, но в пределах срока действия аккредитива»)
 LABEL_WEIGHT = 0.5
-# a table row naming the person the question names («…; ФИО: Ильина Н. В.; Оплата, руб.:
-# …») and an asked word is that person's record: its value of the asked type outranks a
-# clause that names them beside another figure (their salary in a transfer clause), by
-# this much value level
-ROW_OF_PERSON = 0.5
-_ROW_CELLS = 3  # a table row as «header: value; …» of three cells or more
-_HEADER_WORDS = 6  # a column header longer than this, or with a full stop, is prose
 # the cascade's key of a document sentence (:func:`document_order_keys`)
 OrderKey = tuple[bool, bool, float, float, int, float]
 _ENDS = (".", "!", "?", ";", ":")
@@ -234,20 +226,6 @@ def form_label(line: str) -> str | None:
         return None
     label = line.split(_CELL, 1)[0].strip().strip("*").strip()
     return label if any(ch.isalpha() for ch in label) else None
-
-
-def table_row(line: str) -> bool:
-    """A table row of three cells or more: a Word row («a | b | c») or a row rendered as
-    «header: value; header: value; …» (:func:`finagent.answering.evidence.sentences_of`)."""
-    if _word_row(line):
-        return True
-    cells = line.split("; ")
-    headers = [cell.split(": ", 1)[0] for cell in cells if ": " in cell]
-    return (
-        len(cells) >= _ROW_CELLS
-        and len(headers) == len(cells)
-        and all(len(h.split()) <= _HEADER_WORDS and ". " not in h for h in headers)
-    )
 
 
 def unwrap(text: str) -> str:
@@ -435,7 +413,6 @@ def document_order_keys(
 
     # «второй платёж», «последний платёж по графику»: a numbered row by its number
     rows_asked = asked_rows(question)
-    persons = asked_persons(question)
     last_rows: dict[str | None, int] = {}
     for c in own if rows_asked else []:
         if (number := row_number(c.sentence)) is not None:
@@ -448,10 +425,6 @@ def document_order_keys(
         # the words that name the document («субаренда», «помещение») tell no clause apart
         title = profile(candidate.chunk.title or "").lemmas
         valued = value_level(question, p, text)
-        # the person's row, when it states the asked thing by its own words (not their
-        # share's row for «дивиденды Орлову»)
-        if valued >= 1 and persons and table_row(text) and shared_words(asked, p.lemmas):
-            valued += ROW_OF_PERSON * any(names_person(person, text) for person in persons)
         # a statement's or an invoice's row names its counterparty's ИНН beside its sum
         clause = _clause(text) and (party or valued >= 1 or not requisites(p, text))
         clause = clause and " ".join(text.split()) not in own_dates
