@@ -119,7 +119,7 @@ def asked_count_phrases(question: Question, sentence: str) -> tuple[str, ...]:
             if not _digits(token.text):
                 continue
             noun = _counted_noun(tokens, i + 1)
-            if noun is None or not _same_root(tokens[noun].lemma, asked):
+            if noun is None or not same_root(tokens[noun].lemma, asked):
                 continue
             first = i
             if i >= 2 and tokens[i - 2].lemma == "не" and tokens[i - 1].lemma in _COUNT_BOUNDS:
@@ -138,7 +138,7 @@ def states_count(question: Question, sentence: str) -> bool:
     if not asked:
         return False
     nouns = counted_nouns(sentence)
-    return any(_same_root(n, a) for n in nouns for a in asked)
+    return any(same_root(n, a) for n in nouns for a in asked)
 
 
 def asked_count(question: Question) -> str | None:
@@ -163,12 +163,7 @@ def states_asked_count(question: Question, sentence: str) -> bool:
     asked = asked_count(question)
     if asked is None:
         return False
-    return any(_same_root(n, asked) for n in counted_nouns(sentence))
-
-
-def _same_root(a: str, b: str) -> bool:
-    """One lemma, or one root («паллето-место» — «паллето-мест»; «рабочее место» — «места»)."""
-    return a == b or same_root(a, b)
+    return any(same_root(n, asked) for n in counted_nouns(sentence))
 
 
 def bounds_value(p: SentenceProfile) -> bool:

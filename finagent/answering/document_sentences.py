@@ -86,8 +86,8 @@ HEADING_WEIGHT = 0.5
 LABEL_WEIGHT = 0.5
 # a table row naming the person the question names («…; ФИО: Ильина Н. В.; Оплата, руб.:
 # …») and an asked word is that person's record: its value of the asked type outranks a
-# clause that names them beside another figure (their salary in a transfer clause), by
-# this much value level
+# clause that names them beside another figure (their salary in a transfer clause), or
+# another person's row of the same table, by this much value level
 ROW_OF_PERSON = 0.5
 _ROW_CELLS = 3  # a table row as «header: value; …» of three cells or more
 _HEADER_WORDS = 6  # a column header longer than this, or with a full stop, is prose

@@ -21,8 +21,6 @@ looked for instead («…годовой лимит дохода … и како�
 
 from __future__ import annotations
 
-import math
-
 from finagent.answering.asked_values import number_of, own_numbers
 from finagent.answering.cut_sentences import names_other_years
 from finagent.answering.date_bounds import bounded_dates, lemmas_bound
@@ -69,13 +67,9 @@ def _answered_part(top: Candidate, words_of: list[set[str]]) -> int:
     регистрации?» — «При регистрации … предоставляется
     налоговый вычет 10 000 руб.» answers the second part; the first is then looked for)."""
     lemmas = profile(top.ranked_text).lemmas
-    table = corpus_lemmas()
     # a word many articles use («штраф», «срок») tells the parts apart less than a rare one
     # («…какой штраф, и если повторно?» — «Те же деяния, совершенные повторно …»)
-    scores = [
-        sum(math.log((table.units + 1) / (table.df(w) + 1)) for w in words & lemmas)
-        for words in words_of
-    ]
+    scores = [corpus_lemmas().weight(words & lemmas) for words in words_of]
     best = max(range(len(scores)), key=lambda i: (scores[i], -i))
     return best if scores[best] > scores[0] else 0
 

@@ -24,15 +24,16 @@ from finagent.question.model import Question
 from finagent.question.tables import STOP_LEMMAS
 
 MARGIN = 2.0  # logit units of the learned ranker
-_ABOUT = frozenset({"о", "об", "обо"})  # «о постановке», «об участии», «обо всём»
+_ABOUT = "о"  # the lemma pymorphy3 gives «о», «об» and «обо» («об участии», «обо всём»)
 _SPAN = 3  # content words of a complement read
 
 
 def complements(sequence: Sequence[str]) -> dict[str, frozenset[str]]:
-    """Noun-like word -> the content lemmas of its «о …» complement, for every «X о …»."""
+    """Noun-like word -> the content lemmas of its «о …» complement, for every «X о …»
+    (``sequence``: a profile's lemmas, where «об» and «обо» are «о»)."""
     out: dict[str, set[str]] = {}
     for i in range(len(sequence) - 2):
-        if sequence[i + 1] not in _ABOUT or not sequence[i].isalpha() or sequence[i] in STOP_LEMMAS:
+        if sequence[i + 1] != _ABOUT or not sequence[i].isalpha() or sequence[i] in STOP_LEMMAS:
             continue
         words = [w for w in sequence[i + 2 : i + 2 + _SPAN] if w.isalpha()]
         out.setdefault(sequence[i], set()).update(w for w in words if w not in STOP_LEMMAS)

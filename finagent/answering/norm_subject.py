@@ -21,9 +21,6 @@ them says nothing of the subject (a fine of another party's duty, a per-metre ba
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterable
-
 from finagent.answering.asked_values import states_asked
 from finagent.answering.evidence import Candidate, promoted
 from finagent.answering.sentence_profile import profile
@@ -39,12 +36,6 @@ RARE_UNITS = 10  # a word so few articles use names a subject
 
 def _rare(word: str) -> bool:
     return corpus_lemmas().df(word) <= RARE_UNITS
-
-
-def _weight(words: Iterable[str]) -> float:
-    """The words' inverse article frequency, summed."""
-    table = corpus_lemmas()
-    return sum(math.log((table.units + 1) / (table.df(w) + 1)) for w in words)
 
 
 def _words(candidate: Candidate) -> frozenset[str]:
@@ -68,14 +59,14 @@ def prefer_norm_subject(
     unmatched = {w for w in content - covered if _rare(w)}
     if not unmatched:
         return ranked, norms
-    best_cover = _weight(_words(stating[0]) & content)
+    best_cover = corpus_lemmas().weight(_words(stating[0]) & content)
     dense = [c for c in norms if c.chunk.metadata.get(NORM_ONLY) == SEMANTIC_LEG]
     chunks = list(dict.fromkeys(c.chunk.id for c in dense))[:LOOKED_AT]
     for candidate in norms:
         if candidate.chunk.id not in chunks:
             continue
         words = _words(candidate)
-        if not words & unmatched or _weight(words & content) <= best_cover:
+        if not words & unmatched or corpus_lemmas().weight(words & content) <= best_cover:
             continue
         if not states_asked(profile(candidate.sentence), question):
             continue

@@ -297,20 +297,24 @@ def _live_offline(ctx: AnswerContext, where: str = messages.FROM_KNOWLEDGE_BASE)
     return " ".join(dict.fromkeys(ctx.unavailable)) + " " + where
 
 
-def _card_sentences(evidence: Evidence) -> list[str]:
-    return [v.sentence for a in evidence.cards for v in a.values]
-
-
-def _quoted(evidence: Evidence) -> list[tuple[str, str]]:
+def _quoted(evidence: Evidence, best: str = "document") -> list[tuple[str, str]]:
     """The sentences the answer would quote with their documents' ids: the card values',
-    else the best ranked one when it is a user's document's (a norm is nobody's)."""
+    else the best ranked one — when it is a user's document's for ``best="document"`` (a
+    norm is nobody's), whatever its source for ``"any"`` (its id may be empty), never for
+    ``"none"``."""
     cards = [(v.sentence, a.document_id) for a in evidence.cards for v in a.values]
     ranked = [
-        (c.sentence, c.chunk.document_id)
+        (c.sentence, c.chunk.document_id or "")
         for c in evidence.ranked[:1]
-        if c.chunk.source == "user_docs" and c.chunk.document_id
+        if best == "any"
+        or (best == "document" and c.chunk.source == "user_docs" and c.chunk.document_id)
     ]
     return cards or ranked
+
+
+def _card_sentences(evidence: Evidence) -> list[str]:
+    """The card values' sentences (:func:`_quoted` without the best ranked one)."""
+    return [sentence for sentence, _ in _quoted(evidence, "none")]
 
 
 async def _offline(turn: TurnInput, evidence: Evidence, only_smalltalk: bool) -> dict[str, Any]:
@@ -338,25 +342,18 @@ async def _offline(turn: TurnInput, evidence: Evidence, only_smalltalk: bool) ->
                 update_chunks = used
             if notice_follows(turn.question, ctx.unavailable):
                 # a past rate: the knowledge base's answer leads, the notice follows it
-                after = _live_offline(ctx, messages.FROM_KNOWLEDGE_BASE_ABOVE)
-                body = compose_direct(
-                    turn.question,
-                    ctx,
-                    evidence.ranked,
-                    evidence.cards,
-                    after_lead=after,
-                    norms=evidence.norms,
-                )
+                before, after = None, _live_offline(ctx, messages.FROM_KNOWLEDGE_BASE_ABOVE)
             else:
-                offline = _live_offline(ctx)
-                body = compose_direct(
-                    turn.question,
-                    ctx,
-                    evidence.ranked,
-                    evidence.cards,
-                    offline,
-                    norms=evidence.norms,
-                )
+                before, after = _live_offline(ctx), None
+            body = compose_direct(
+                turn.question,
+                ctx,
+                evidence.ranked,
+                evidence.cards,
+                before,
+                after_lead=after,
+                norms=evidence.norms,
+            )
             # the details quote sentences of whole documents further down the ranking too
             for candidate in evidence.ranked:
                 chunk = candidate.chunk
@@ -498,7 +495,7 @@ async def answer_turn(turn: TurnInput, generate: Generate | None = None) -> dict
             return _live_notice(ctx) or abstention_update(uncovered, evidence.best)
         documents = decision.scenario in DOCUMENT_SCENARIOS
         # the sentences the answer would quote: the card values', else the best ranked one
-        quoted = _card_sentences(evidence) or [c.sentence for c in evidence.ranked[:1]]
+        quoted = [sentence for sentence, _ in _quoted(evidence, "any")]
         lacking = condition_abstention(turn.query, quoted, ctx.chunks) if documents else None
         if lacking is not None:
             return _live_notice(ctx) or abstention_update(lacking, evidence.best)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -36,6 +37,10 @@ class CorpusLemmas:
 
     def name_df(self, term: str) -> int:
         return self.as_name.get(term, 0)
+
+    def weight(self, terms: Iterable[str]) -> float:
+        """The terms' inverse unit frequency, summed: a rare word weighs more."""
+        return sum(math.log((self.units + 1) / (self.df(t) + 1)) for t in terms)
 
 
 @cache

@@ -100,10 +100,16 @@ def expanded_compound(word: str) -> list[tuple[str, ...]]:
     """The lemma phrases a clipped compound stands for: a glossary cue's term
     («матпомощь» — «материальная помощь») or a clipped prefix before a known noun
     (``clipped_compound``); empty otherwise."""
+    return list(dict.fromkeys([*glossary_compound(word), *clipped_compound(word)]))
+
+
+def glossary_compound(word: str) -> list[tuple[str, ...]]:
+    """The lemma phrases of the glossary terms a one-word cue ``word`` stands for
+    («матпомощь» — «материальная помощь»): the compounds the glossary states, not those
+    a clipped prefix suggests (``clipped_compound``)."""
     folded = lemma(word)
-    phrases = [
+    return [
         tuple(lemma(t.text) for t in tokenize(term) if t.text.isalpha())
         for cues, term in glossary()
         if folded in {lemma(cue) for cue in cues if " " not in cue}
     ]
-    return list(dict.fromkeys([*phrases, *clipped_compound(word)]))

@@ -1,7 +1,8 @@
 """Words a question and a document use for one thing: the groups of
 ``finagent/language/data/document_synonyms.yaml`` («юрист» — «представитель», «пени» —
-«неустойка») and words of one root («страховать» — «страховую сумму»). A clause that names a
-question's word in its own wording names that word."""
+«неустойка»), words of one root («страховать» — «страховую сумму») and the full words of a
+clipped compound the glossary teaches («матпомощь» — «материальная помощь»). A clause that
+names a question's word in its own wording names that word."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from functools import cache, lru_cache
 from importlib import resources
 
 from finagent.language.cues import cue_lemmas
+from finagent.language.glossary import glossary_compound
 from finagent.yaml_data import load_yaml
 
 ROOT = 6  # a shared lemma start this long relates «передоверие» and «передоверить»
@@ -37,8 +39,27 @@ def synonyms(word: str) -> frozenset[str]:
 
 
 def same_root(word: str, lemma: str) -> bool:
-    """Two lemmas of one root by their first ``ROOT`` letters («страховать» — «страховой»)."""
-    return len(word) >= ROOT and len(lemma) >= ROOT and word[:ROOT] == lemma[:ROOT]
+    """One lemma, or two of one root by their first ``ROOT`` letters («страховать» —
+    «страховой»)."""
+    return word == lemma or (
+        len(word) >= ROOT and len(lemma) >= ROOT and word[:ROOT] == lemma[:ROOT]
+    )
+
+
+@lru_cache(maxsize=4096)  # keyed by the words users type: bounded
+def _compound_words(word: str) -> tuple[frozenset[str], ...]:
+    """The lemma sets a compound the glossary states stands for (:func:`glossary_compound`:
+    «матпомощь» — {материальный, помощь}); empty for any other word. A compound only a
+    clipped prefix suggests («матответственность») is left out: ranking a document's
+    sentences by a guessed reading shifted a clause's window on dev (stop 42)."""
+    return tuple(frozenset(p) for p in glossary_compound(word) if len(p) > 1)
+
+
+def by_compound(asked: Set[str], lemmas: Set[str]) -> set[str]:
+    """The asked one-word glossary cues (a clipped compound, a short word) the text does not
+    hold but names by all the words of their term («матпомощь» in a clause on «материальной
+    помощи», «зп» on «заработной платы»; «помощь» alone names none)."""
+    return {a for a in asked if a not in lemmas and any(p <= lemmas for p in _compound_words(a))}
 
 
 def in_groups(
@@ -54,8 +75,11 @@ def in_groups(
 
 
 def by_synonym(asked: Set[str], lemmas: Set[str]) -> set[str]:
-    """The asked lemmas the text does not hold but names by a synonym."""
-    return set(in_groups({a for a in asked if a not in lemmas}, lemmas, _groups()))
+    """The asked lemmas the text does not hold but names by a synonym or, a clipped
+    compound, by its full words (:func:`by_compound`)."""
+    return set(in_groups({a for a in asked if a not in lemmas}, lemmas, _groups())) | by_compound(
+        asked, lemmas
+    )
 
 
 def by_root(asked: Set[str], lemmas: Set[str]) -> set[str]:
@@ -65,7 +89,11 @@ def by_root(asked: Set[str], lemmas: Set[str]) -> set[str]:
 
 def names_lemma(word: str, lemmas: Set[str]) -> bool:
     """Whether a text of ``lemmas`` names the lemma ``word``: the word itself, a synonym of
-    its group, or a word of its root («ремонт» — «ремонтный»)."""
+    its group, a word of its root («ремонт» — «ремонтный») or, a clipped compound, its full
+    words («матпомощь» — «материальная помощь»)."""
     return (
-        word in lemmas or bool(synonyms(word) & lemmas) or any(same_root(word, lm) for lm in lemmas)
+        word in lemmas
+        or bool(synonyms(word) & lemmas)
+        or any(same_root(word, lm) for lm in lemmas)
+        or bool(by_compound({word}, lemmas))
     )

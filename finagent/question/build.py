@@ -258,28 +258,16 @@ _DURATION_VERBS = frozenset(
     "владеть применять идти длиться продолжаться действовать хранить храниться держать "
     "ждать проводиться использовать продлить продлевать продлеваться продлиться".split()
 )
-# «сколько обязан на ней сидеть», «сколько можно пробыть»: a verb of staying asks for how
-# long only with no noun between (in «сколько НДС сидит в цене» it counts the noun: a sum;
-# «остаться», «находиться» are left out: money remains and lies on accounts)
-_STAYING_VERBS = frozenset({"сидеть", "пробыть"})
 DURATION_REACH = 3  # lemmas between «сколько» and the verb (modal words, the subject)
 
 
-def _duration_at(lemmas: Sequence[str], words: Sequence[str]) -> int:
+def _duration_at(lemmas: Sequence[str]) -> int:
     """Position of a «сколько» that asks a duration, or -1."""
     for i, lemma in enumerate(lemmas):
-        if lemma != "сколько":
-            continue
-        window = lemmas[i + 1 : i + 2 + DURATION_REACH]
-        if any(lm in _DURATION_VERBS for lm in window):
+        if lemma == "сколько" and any(
+            lm in _DURATION_VERBS for lm in lemmas[i + 1 : i + 2 + DURATION_REACH]
+        ):
             return i
-        if len(words) != len(lemmas):
-            continue
-        for j, lm in enumerate(window, start=i + 1):
-            if lm in _STAYING_VERBS:
-                return i
-            if part_of_speech(words[j]) == "NOUN":
-                break
     return -1
 
 
@@ -446,7 +434,7 @@ def _answer_types(
         (strength, at, "period" if kind == "limit" and at in durations else kind)
         for strength, at, kind in found
     ]
-    duration = _duration_at(lemmas, words)
+    duration = _duration_at(lemmas)
     if duration >= 0:
         found.append((-BOUND_STRENGTH, duration, "period"))
     counted = _counted_span_at(lemmas, words)
