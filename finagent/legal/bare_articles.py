@@ -32,8 +32,9 @@ from finagent.legal.references import code_at
 from finagent.yaml_data import load_yaml
 
 _NUM = r"\d{1,3}(?:\.\d{1,2})?"
-# an ordinal's ending, after a hyphen or glued to the digits («145-й», «145й»)
-_SUFFIX = r"(?:-?[а-яё]{1,3}(?![а-яё]))?"
+# letters after a hyphen or glued to the digits: an ordinal's ending («145-й», «145й») when
+# :func:`_ordinal_ending` says so, else part of a document number («47-к»)
+_SUFFIX = r"(?:-?(?P<suffix>[а-яё]{1,3})(?![а-яё]))?"
 # a number and the word after it («174 статье», «119 ст.»), read by its lemma
 _NUMBER_WORD = re.compile(
     rf"(?<![\d.,])(?P<article>{_NUM}){_SUFFIX}\s+(?P<word>[а-яё]+)\.?(?!\s*\d)",
@@ -46,7 +47,7 @@ _BARE = re.compile(
     re.IGNORECASE,
 )
 # «с 1 по 22», «с 10.03 по 20.03»: the end of a range
-_RANGE_START = re.compile(rf"(?:^|\s)с\s+\d+(?:\.\d+)*{_SUFFIX}\s*$", re.IGNORECASE)
+_RANGE_START = re.compile(r"(?:^|\s)с\s+\d+(?:\.\d+)*(?:-?[а-яё]{1,3})?\s*$", re.IGNORECASE)
 _WORD = re.compile(r"[А-Яа-яЁёA-Za-z]+")
 _NEXT_WORD = re.compile(r"\s*([А-Яа-яЁёA-Za-z]+)")
 _NEXT_NUMBER = re.compile(r"\s*\d[\d.,]*")
@@ -54,6 +55,23 @@ _NEXT_NUMBER = re.compile(r"\s*\d[\d.,]*")
 _VALUE_POS = frozenset({"NOUN", "ADJF", "ADJS", "NUMR", "PRTF"})
 # a count's determiner before the number («какие 2 статьи», «эти 3 статьи»)
 _DETERMINER_POS = frozenset({"ADJF", "PRTF"})
+
+
+@cache
+def _ordinal_endings() -> frozenset[str]:
+    """The last one to three letters of every form of the ordinals (pymorphy3 lexemes of
+    «первый», «второй», «третий»): «й», «го», «му», «ая», «ью» ..."""
+    tails: set[str] = set()
+    for word in ("первый", "второй", "третий"):
+        for form in best_parse(word).lexeme:
+            tails.update(form.word[-n:] for n in (1, 2, 3))
+    return frozenset(tails)
+
+
+def _ordinal_ending(m: re.Match[str]) -> bool:
+    """No letters after the number, or an ordinal's ending."""
+    suffix = m.group("suffix")
+    return suffix is None or suffix.lower().replace("ё", "е") in _ordinal_endings()
 
 
 @cache
@@ -142,7 +160,7 @@ def bare_articles(question: str) -> list[str]:
     found: list[tuple[int, str]] = []
     worded: set[int] = set()
     for m in _NUMBER_WORD.finditer(question):
-        if not _article_word(m.group("word")):
+        if not _article_word(m.group("word")) or not _ordinal_ending(m):
             continue
         worded.add(m.start("article"))
         if _point_or_count(question, m.start()) or _other_code_after(question, m.end()):
@@ -152,6 +170,8 @@ def bare_articles(question: str) -> list[str]:
         number_at = m.start("article")
         article = m.group("article")
         if number_at in worded or re.search(r"\.0", article):  # «20.03» is a date
+            continue
+        if not _ordinal_ending(m):  # «по 47-к»: a document's number
             continue
         if _RANGE_START.search(question[: m.start()]) or not _free_after(question, m.end()):
             continue

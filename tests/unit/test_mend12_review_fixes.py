@@ -193,6 +193,7 @@ def test_a_staying_verb_asks_a_duration_with_no_counted_noun_between(
         "какая глава про ЕСХН, по 26.1 НК?",  # a chapter
         "Какие 3 статьи про вычеты читать?",  # a count of articles
         "по пункту 12 статьи 217 что освобождено?",  # a point (read by the reference reader)
+        "сколько начислено сварщикам по 58-к?",  # a document's number, not an ordinal
     ],
 )
 def test_a_number_that_is_no_tax_code_article(text: str) -> None:
@@ -206,6 +207,7 @@ def test_a_number_that_is_no_tax_code_article(text: str) -> None:
         ("льгота по 381 статье в Налоговом кодексе есть?", ["381"]),
         ("что установлено налоговым кодексом по 346.20 и до какого срока?", ["346.20"]),
         ("штраф по 126 за год какой?", ["126"]),
+        ("по 171-й статье вычет есть?", ["171"]),
     ],
 )
 def test_a_tax_code_article_by_its_number(text: str, expected: list[str]) -> None:
