@@ -4,7 +4,9 @@ For every registered secret (``Settings.secret_values()`` and the clients' own),
 removes: the whole value, the value without a known prefix (``sk-``, ``sk-proj-``,
 ``tvly-``, ...), both in any (ASCII) case, and any run of 16 or more consecutive characters
 of it, extended to the whole run. Keys and tokens a provider echoes that we never knew
-(``sk-...``, bearer headers, "api key provided: ...") are removed by pattern.
+(``sk-...``, bearer headers, "api key provided: ...") are removed by pattern. A URL's
+secrets (``url_secrets``: its password, a token as its user name, key/token query values)
+count when at least ``_MIN_BARE`` long, never the URL's public part.
 
 Runs are found with 8-character windows checked at every 8th position of the text: any
 16-character run contains one such aligned window, so a 12 000-character text costs about
