@@ -13,7 +13,7 @@ from typing import Literal
 from pydantic import AliasChoices, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from finagent.redaction import url_passwords
+from finagent.redaction import url_secrets
 
 OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1"
 DEFAULT_LLM_MODEL = "openai/gpt-4o-mini"
@@ -370,7 +370,7 @@ class Settings(BaseSettings):
         return self.llm_model or DEFAULT_LLM_MODEL
 
     def secret_values(self) -> list[str]:
-        """Every configured secret (keys, tokens, the DSN, any password a URL carries), for
+        """Every configured secret (keys, tokens, the DSN, the secrets a URL carries), for
         log and output redaction."""
         secrets = [
             self.llm_api_key,
@@ -390,7 +390,7 @@ class Settings(BaseSettings):
             self.doc_api_url,
             self.internal_gateway_api_url,
         )
-        passwords = [p for url in urls for p in url_passwords(url)]
+        passwords = [p for url in urls for p in url_secrets(url)]
         return values + passwords + list(self.token_users())
 
     def token_users(self) -> dict[str, str]:

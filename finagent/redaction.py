@@ -4,7 +4,9 @@ For every registered secret (``Settings.secret_values()`` and the clients' own),
 removes: the whole value, the value without a known prefix (``sk-``, ``sk-proj-``,
 ``tvly-``, ...), both in any (ASCII) case, and any run of 16 or more consecutive characters
 of it, extended to the whole run. Keys and tokens a provider echoes that we never knew
-(``sk-...``, bearer headers, "api key provided: ...") are removed by pattern.
+(``sk-...``, bearer headers, "api key provided: ...") are removed by pattern. A URL's
+secrets (``url_secrets``: its password, a token as its user name, key/token query values)
+count when at least ``_MIN_BARE`` long, never the URL's public part.
 
 Runs are found with 8-character windows checked at every 8th position of the text: any
 16-character run contains one such aligned window, so a 12 000-character text costs about
@@ -21,7 +23,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote, unquote_plus, urlsplit
 
 from pydantic import BaseModel
 
@@ -74,9 +76,8 @@ def forms(secret: str) -> set[str]:
     """The whole value and the value without known prefixes, lower-cased."""
     low = lower(secret.strip())
     found = {low} if len(low) >= _MIN_LEN else set()
-    if "://" in low:  # a URL's password on its own
-        password = urlsplit(low).password
-        return found | ({password} if password and len(password) >= _MIN_BARE else set())
+    if "://" in low:  # a URL's secrets on their own (password, token user, key parameter)
+        return found | {lower(s) for s in url_secrets(secret.strip())}
     bare = low
     stripped = True
     while stripped:
@@ -89,22 +90,66 @@ def forms(secret: str) -> set[str]:
     return found
 
 
-def url_passwords(url: str | None) -> list[str]:
-    """The password a URL carries (``https://user:password@host``), as written and
-    decoded: a secret even when the URL itself is plain configuration."""
+#: query parameter names (or ``_``/``-``/``.`` separated parts of one) carrying a secret
+_SECRET_PARAMS = frozenset(
+    {
+        "key",
+        "apikey",
+        "token",
+        "accesstoken",
+        "secret",
+        "password",
+        "passwd",
+        "pwd",
+        "auth",
+        "signature",
+        "sig",
+        "credential",
+        "credentials",
+    }
+)
+
+
+def _secret_param(name: str) -> bool:
+    low = lower(name)
+    return low in _SECRET_PARAMS or any(p in _SECRET_PARAMS for p in re.split(r"[_\-.]", low))
+
+
+def url_secrets(url: str | None) -> list[str]:
+    """The secrets a URL carries, as written and decoded: its password
+    (``https://user:password@host``), a token given as its user name
+    (``https://ghp_...@host``) and the values of key/token/secret/password query
+    parameters. Secrets even when the URL itself is plain configuration; a value shorter
+    than ``_MIN_BARE`` is left out (``http://admin:2025@host`` must not hide every «2025»),
+    and so is a user name that does not look like a token (``postgres@db``)."""
+    if not url or "://" not in url:
+        return []
     try:
-        raw = urlsplit(url).password if url else None
+        parts = urlsplit(url)
+        password, user = parts.password, parts.username
     except ValueError:
         return []
-    return [raw, unquote(raw)] if raw else []
+    found: list[str] = []
+    if password:
+        found += [password, unquote(password)]
+    elif user and (len(user) >= RUN or lower(user).startswith(PREFIXES)):
+        found += [user, unquote(user)]
+    for pair in parts.query.split("&"):
+        name, _, value = pair.partition("=")
+        if value and _secret_param(unquote_plus(name)):
+            found += [value, unquote_plus(value)]
+    out: list[str] = []
+    for value in found:
+        if len(value.strip()) >= _MIN_BARE and value not in out:
+            out.append(value)
+    return out
 
 
 def _run_sources(secret: str) -> list[str]:
     """The texts whose 16-character runs are secret: the value, or for a URL only its
-    password (a run of ``postgresql://host`` is not a secret)."""
+    secrets (a run of ``postgresql://host`` is not a secret)."""
     if "://" in secret:
-        password = urlsplit(secret).password
-        return [lower(password)] if password else []
+        return [lower(s) for s in url_secrets(secret.strip())]
     return [lower(secret.strip())]
 
 

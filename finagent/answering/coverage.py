@@ -492,10 +492,6 @@ def _row_scopes(texts: Sequence[_Text], names: Sequence[str]) -> list[list[str]]
     return scopes
 
 
-def _in_organisation(name: str, question: Question) -> bool:
-    return any(name in organisation.name for organisation in question.organisations)
-
-
 def _person_scopes(texts: Sequence[_Text], persons: Sequence[str]) -> list[list[str]]:
     """Where an attribute of the named persons may stand: a whole passage of a document
     they are a party of, or of one that is no other person's; in another person's document
@@ -775,16 +771,12 @@ def coverage_abstention(
     lenders = _lenders(texts, names, asked) or texts
     passages = [t.lemmas for t in lenders]
     beside = _requisite_scopes(lenders, names)
-    # a person's attribute («оклад Гаврилова») in another person's document is theirs
-    # not a street named after a person («на Кирова, 48»)
-    persons = [
-        n
-        for n in names
-        if surname(n)
-        and not _in_organisation(n, question)
-        and n not in places
-        and not re.search(rf"{re.escape(n)},?\s*\d", question.text)
-    ]
+    # a person's attribute («оклад Гаврилова») in another person's document is theirs;
+    # the asked persons have one reader (no organisation's word, no street with its house)
+    from finagent.answering.named_person import asked_persons  # it imports this module
+
+    asked_names = set(asked_persons(question))
+    persons = [n for n in names if n in asked_names and n not in places]
     of_person = _person_scopes(lenders, persons) if persons else passages
     earned = _earned(question, persons, specific)
     if earned is not None and not _covered(earned, of_person):

@@ -67,10 +67,10 @@ def asks_standing(question: Question) -> bool:
     """The question asks a standing setting of a rule («какая доля ключевой ставки», «сколько
     раз в год рассматривают ставку», «потолок ПСК», «цель по инфляции»), not a reading of
     today or of a day to come: no word of today or of the future, no date, month or year
-    from today on."""
+    from the turn's own date on."""
     if not _standing_words() & set(question.lemmas) or _now_or_later(question):
         return False
-    today = moscow_today()
+    today = question.asked_on or moscow_today()
     return not (
         any(d.value >= today for d in question.dates)
         or any((m.year, m.month) >= (today.year, today.month) for m in question.months)

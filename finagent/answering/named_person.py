@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from functools import cache
 
 from razdel import sentenize, tokenize
 
@@ -21,13 +22,19 @@ from finagent.answering import messages
 from finagent.answering.abstention import Abstention
 from finagent.answering.coverage import searched_titles
 from finagent.cards.model import DocumentCard
+from finagent.language.dates import MONTHS
 from finagent.language.lemmas import (
     compound_forms,
+    lemma,
     normal_forms,
     person_name,
     place_name,
     surname,
 )
+from finagent.language.measures import SYMBOLS
+from finagent.language.money import CURRENCIES, MULTIPLIERS
+from finagent.language.percents import PERCENT_WORDS
+from finagent.language.periods import UNITS
 from finagent.question.model import Question
 from finagent.state import Chunk
 
@@ -47,18 +54,28 @@ def _words(text: str) -> list[tuple[str, bool]]:
     return tokens
 
 
-def _house_number(token: str) -> bool:
-    """A house's number («48», «12а», «7/2»), not a year («2024»)."""
+@cache
+def _counted() -> frozenset[str]:
+    """Lemmas that make a number before them a day of a month or a count (a month, a unit
+    of time, measure or money, a scale, a percent), never a house's number."""
+    return frozenset({*MONTHS, *UNITS, *SYMBOLS, *CURRENCIES, *MULTIPLIERS, *PERCENT_WORDS})
+
+
+def _house_number(token: str, following: str | None = None) -> bool:
+    """A house's number («48», «12а», «7/2»), not a year («2024») and not a number the
+    next word counts («15 мая», «3 дня», «20 тысяч»)."""
     digits = re.match(r"\d+", token)
-    return digits is not None and len(digits.group()) <= _HOUSE_DIGITS
+    if digits is None or len(digits.group()) > _HOUSE_DIGITS:
+        return False
+    return following is None or lemma(following) not in _counted()
 
 
 def _named_after(words: list[tuple[str, bool]], at: int) -> bool:
     """The name at ``at`` names a street or an institution after a person: a house number
     follows it («на Кирова, 48»), or a capitalised word that is no part of a person's name
     and does not open the sentence precedes it («на Героя Смирнова»)."""
-    after = [w for w, _ in words[at + 1 : at + 3] if w != ","][:1]
-    if after and _house_number(after[0]):
+    after = [w for w, _ in words[at + 1 : at + 4] if w != ","][:2]
+    if after and _house_number(after[0], after[1] if len(after) > 1 else None):
         return True
     if at == 0:
         return False

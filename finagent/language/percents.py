@@ -6,7 +6,8 @@ from finagent.language.numbers import read_number, skip_parenthetical
 from finagent.language.spans import Percent
 from finagent.language.text import Analysed
 
-_PERCENT = {"%", "процент"}
+PERCENT_WORDS = frozenset({"%", "процент"})
+_PERCENT = PERCENT_WORDS
 
 
 def percents_in(analysed: Analysed) -> list[Percent]:

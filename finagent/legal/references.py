@@ -86,6 +86,16 @@ class LegalReference:
         return " ".join(parts)
 
 
+_CODE_AT = re.compile(rf"\s*(?:{_CODE}|{_FOREIGN_CODE})", re.IGNORECASE)
+
+
+def code_at(text: str, pos: int) -> str | None:
+    """The code named at ``pos`` of ``text`` (after spaces): "nk", "tk", ..., "other" for
+    an unknown one, or None when none is named there."""
+    m = _CODE_AT.match(text, pos)
+    return _code_of(m) if m else None
+
+
 def _code_of(match: re.Match[str]) -> str | None:
     for key in CODE_PATTERNS:
         if match.group(f"code_{key}"):

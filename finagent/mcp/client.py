@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, create_model
 from finagent.agents_config import MCPServerConfig
 from finagent.clients.call_log import external_call
 from finagent.observability import get_logger, register_secrets
-from finagent.redaction import url_passwords
+from finagent.redaction import url_secrets
 from finagent.tools.base import Tool, ToolContext, ToolError
 
 log = get_logger("finagent.mcp")
@@ -170,7 +170,7 @@ async def load_mcp_tools(
     servers = list(servers)
     for server in servers:
         register_secrets(
-            [*server.headers.values(), *(server.env or {}).values(), *url_passwords(server.url)]
+            [*server.headers.values(), *(server.env or {}).values(), *url_secrets(server.url)]
         )
     client = MultiServerMCPClient(
         {s.name: connection(s) for s in servers},  # type: ignore[misc]

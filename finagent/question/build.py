@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date
+from functools import cache
+from importlib import resources
 
 from finagent.cards.fields import ALL as ALL_FIELDS
 from finagent.cards.fields import BY_KEY as FIELDS_BY_KEY
@@ -60,6 +62,7 @@ from finagent.question.tables import (
     TAXES,
     AnswerType,
 )
+from finagent.yaml_data import load_yaml
 
 
 def _positions(lemmas: Sequence[str], phrases: Sequence[str]) -> list[int]:
@@ -251,24 +254,41 @@ def _elided_date_at(lemmas: Sequence[str], words: Sequence[str]) -> int:
     return -1
 
 
-# «сколько нужно владеть», «сколько он обязан её применять», «сколько может идти
-# проверка», «на сколько её могут продлить»: «сколько» before a verb of holding, lasting
-# or extending asks for how long, not a sum
-_DURATION_VERBS = frozenset(
-    "владеть применять идти длиться продолжаться действовать хранить храниться держать "
-    "ждать проводиться использовать продлить продлевать продлеваться продлиться".split()
-)
 DURATION_REACH = 3  # lemmas between «сколько» and the verb (modal words, the subject)
 
 
-def _duration_at(lemmas: Sequence[str]) -> int:
-    """Position of a «сколько» that asks a duration, or -1."""
+@cache
+def _duration_verbs() -> dict[str, frozenset[str]]:
+    """``lasting`` and ``staying`` verbs (``data/duration_verbs.yaml``)."""
+    text = resources.files("finagent.question").joinpath("data/duration_verbs.yaml")
+    data = load_yaml(text.read_text("utf-8"))
+    return {key: frozenset(str(w) for w in words) for key, words in data.items()}
+
+
+def _duration_at(lemmas: Sequence[str], words: Sequence[str]) -> int:
+    """Position of a «сколько» that asks a duration, or -1: a lasting verb in reach, or a
+    staying verb with no counted noun between (such a noun is what «сколько» counts)."""
+    verbs = _duration_verbs()
     for i, lemma in enumerate(lemmas):
-        if lemma == "сколько" and any(
-            lm in _DURATION_VERBS for lm in lemmas[i + 1 : i + 2 + DURATION_REACH]
-        ):
+        if lemma != "сколько":
+            continue
+        reach = range(i + 1, min(len(lemmas), i + 2 + DURATION_REACH))
+        if any(lemmas[j] in verbs["lasting"] for j in reach):
             return i
+        if len(words) != len(lemmas):
+            continue
+        for j in reach:
+            if lemmas[j] in verbs["staying"]:
+                return i
+            if _counted_noun(words[j]):
+                break
     return -1
+
+
+def _counted_noun(word: str) -> bool:
+    """A noun «сколько» may count or have as its subject (one that can be in the genitive
+    or the nominative: «денег», «НДС»), not one in another case («иностранцу»)."""
+    return part_of_speech(word) == "NOUN" and (can_be(word, "gent") or can_be(word, "nomn"))
 
 
 # «сколько у нас дней на ответ?», «сколько всего лет хранить?», «сколько ещё месяцев
@@ -434,7 +454,7 @@ def _answer_types(
         (strength, at, "period" if kind == "limit" and at in durations else kind)
         for strength, at, kind in found
     ]
-    duration = _duration_at(lemmas)
+    duration = _duration_at(lemmas, words)
     if duration >= 0:
         found.append((-BOUND_STRENGTH, duration, "period"))
     counted = _counted_span_at(lemmas, words)
@@ -801,6 +821,7 @@ def build_question(
         fields=[key for _, key in fields],
         as_of=when.value,
         as_of_source=when.source,
+        asked_on=today,
         lemmas=lemmas,
         topic=[lemma for lemma in lemmas if lemma.isalpha() and lemma not in STOP_LEMMAS],
         money=money_in(analysed),

@@ -39,6 +39,9 @@ class Question(BaseModel):
     fields: list[str]  # document fields and roles (finagent.cards.fields), in the order named
     as_of: date
     as_of_source: AsOfSource
+    # the turn's own date (the ``today`` given to ``build_question``); None for a question
+    # built elsewhere, which then means today in Moscow
+    asked_on: date | None = None
     lemmas: list[str]
     topic: list[str]  # content lemmas (no question words)
     money: list[Money] = Field(default_factory=list)

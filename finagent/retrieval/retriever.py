@@ -427,18 +427,26 @@ class Retriever:
             ("dense", query.strip()),
             ("sparse", " ".join([query, *glossary_terms(query)])),
         )
-        try:
-            lists = await asyncio.gather(
-                *(
-                    self._search_batch(
-                        collection, [text], flt=flt, top_k=TIMED_POOL, mode=mode, vectors=vectors
-                    )
-                    for mode, text in searches
+        results = await asyncio.gather(
+            *(
+                self._search_batch(
+                    collection, [text], flt=flt, top_k=TIMED_POOL, mode=mode, vectors=vectors
                 )
-            )
-        except Exception as exc:  # an extra passage is optional: the search goes on
-            log.warning("code_extra_failed", mode=TIMED_LEG, error=type(exc).__name__)
-            return []
+                for mode, text in searches
+            ),
+            return_exceptions=True,
+        )
+        lists: list[list[list[Chunk]]] = []
+        for (mode, _), result in zip(searches, results, strict=True):
+            if isinstance(result, BaseException):
+                if not isinstance(result, Exception):
+                    raise result  # a cancellation or an interrupt is not the leg's failure
+                # one failing search drops only itself: the other one's passages stay
+                log.warning(
+                    "code_extra_failed", mode=f"{TIMED_LEG}:{mode}", error=type(result).__name__
+                )
+                continue
+            lists.append(result)
         pool = list({c.id: c for found in lists for c in found[0]}.values())
         found = [c for c in pool if focus.weight(c) > 1.0 and not focus.demoted(c)]
         # the asked action's time limit before the chapter's others (a stable sort)
