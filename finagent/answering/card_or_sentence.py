@@ -84,14 +84,16 @@ def clause_answers_instead(
     text = _flat(top.sentence)
     if kind in ("amount", "rate") and states_asked_count(question, text):
         return True  # «сколько нормо-часов входит …»: a count, which no sum of the card states
-    if value_level(question, profile(text), text) < 1 and not labels_a_value(question, text):
+    titled = profile(answer.title).lemmas
+    if value_level(question, profile(text), text) < 1 and not labels_a_value(
+        question, text, titled
+    ):
         return False
     quoted = [_flat(v.sentence) for v in answer.values]
     if any(text in q or q in text for q in quoted):
         return False
     cues = FIELD_BY_KEY[answer.key].cues if answer.key in FIELD_BY_KEY else ()
     naming = {lm for cue in cues for lm in cue_lemmas(cue)}
-    titled = profile(answer.title).lemmas
     own = asked_lemmas(question, cards)
     asked = own - naming - titled
     # the act may be the field's own cue («вернуть» of a payment term) that its sentence

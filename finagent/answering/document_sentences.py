@@ -55,7 +55,7 @@ from finagent.answering.named_words import (
 from finagent.answering.sentence_profile import SentenceProfile, profile, states_type
 from finagent.cards.model import DocumentCard
 from finagent.cards.sentence_vectors import sentence_key
-from finagent.cards.tables import grid_rule
+from finagent.cards.tables import grid_rule, markdown_row
 from finagent.language.lemmas import nouns_by_adjective
 from finagent.language.synonyms import by_root, by_synonym
 from finagent.language.text import analyse
@@ -229,8 +229,11 @@ def _word_row(line: str) -> bool:
     """A Word table's row of three cells or more as the loader flattens it («a | b | c»),
     not a Markdown or grid row («| a | b |», «+---+») nor a form's label and value; a row
     whose first cell is empty opens with «|» («| Итого | 54 400,00»), but does not end with it."""
-    markdown = line.startswith("|") and line.endswith("|")
-    return line.count(_CELL) >= _WORD_COLUMNS - 1 and not markdown and not line.startswith("+")
+    return (
+        line.count(_CELL) >= _WORD_COLUMNS - 1
+        and not markdown_row(line)
+        and not line.startswith("+")
+    )
 
 
 def form_label(line: str) -> str | None:
@@ -493,7 +496,7 @@ def document_order_keys(
         )
 
     keys = [key(c) for c in own]
-    return own, _labelled(question, own, keys, asked - _title_lemmas(own))
+    return own, _labelled(question, own, keys, _title_lemmas(own))
 
 
 def _title_lemmas(own: Sequence[Candidate]) -> frozenset[str]:
@@ -502,7 +505,7 @@ def _title_lemmas(own: Sequence[Candidate]) -> frozenset[str]:
 
 
 def _labelled(
-    question: Question, own: Sequence[Candidate], keys: list[OrderKey], asked: set[str]
+    question: Question, own: Sequence[Candidate], keys: list[OrderKey], titled: frozenset[str]
 ) -> list[OrderKey]:
     """The keys with value level 1 for a clause stating no value of the asked type whose
     figure a noun the question asks labels («какая отсрочка оплаты» — «с отсрочкой платежа
@@ -520,7 +523,7 @@ def _labelled(
             k[0]
             and not k[2]
             and k[3] >= best - LABELLED_SLACK
-            and labels_a_value(question, candidate.sentence, asked)
+            and labels_a_value(question, candidate.sentence, titled)
         ):
             k = (k[0], k[1], 1.0, k[3], k[4], k[5])
         out.append(k)

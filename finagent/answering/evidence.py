@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from finagent.answering.context import AnswerContext
-from finagent.cards.tables import grid_rows, grid_rule
+from finagent.cards.tables import grid_rows, grid_rule, markdown_rows
 from finagent.language.lemmas import lemma
 from finagent.question.build import build_question
 from finagent.question.model import Question
@@ -160,6 +160,7 @@ def _table_rows(lines: list[str]) -> dict[int, str]:
     cells is a form's label and value («Дата получения (16) | 05 марта 2025 г.»), no row.
     A grid table's rows (``+---+`` rules) are read by :func:`finagent.cards.tables.grid_rows`."""
     out: dict[int, str] = grid_rows(lines)
+    markdown_lines = markdown_rows(lines)
     header: list[str] | None = None
     word_header = False  # the header is a Word row's: its rows split on every «|»
     for i, line in enumerate(lines):
@@ -168,10 +169,12 @@ def _table_rows(lines: list[str]) -> dict[int, str]:
             continue
         split = line.split("|")
         # a Word row whose first cell is empty opens with «|» too («| Итого | 54 400,00»):
-        # it does not end with one, or it has its Word header's number of cells
+        # it is no Markdown row (:func:`markdown_rows`), or it has its Word header's
+        # number of cells
         same = word_header and header is not None and len(split) == len(header)
-        markdown = line.startswith("|") and line.endswith("|") and not same
-        cells = [c.strip().strip("*").strip() for c in (split[1:-1] if markdown else split)]
+        markdown = i in markdown_lines and not same
+        inner = split[1 : -1 if line.rstrip().endswith("|") else None]
+        cells = [c.strip().strip("*").strip() for c in (inner if markdown else split)]
         word = not markdown and _WORD_CELL in line and not line.startswith("+")
         if not markdown and not (word and len(cells) >= _WORD_COLUMNS):
             header = None

@@ -10,6 +10,7 @@ counterparty) and, in a table of three columns or more, its column's header («�
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import reduce
 
@@ -187,6 +188,37 @@ def table_cells(text: str) -> list[Cell]:
     return out
 
 
+def markdown_row(line: str) -> bool:
+    """A line that is a Markdown table's row by itself: it opens and closes with «|»
+    («| a | b |»); a row without its closing «|» is one in a table with a «|---|» rule
+    (:func:`markdown_rows`). A Word row whose first cell is empty opens with «|» too
+    («| Итого | 54 400,00»)."""
+    line = line.strip()
+    return len(line) > 1 and line.startswith("|") and line.endswith("|")
+
+
+def markdown_separator(line: str) -> bool:
+    """A Markdown table's rule under its header («|---|---|», «| :-- | --: »)."""
+    line = line.strip()
+    return line.startswith("|") and "-" in line and set(line) <= set("|-: ")
+
+
+def markdown_rows(lines: Sequence[str]) -> frozenset[int]:
+    """The indices of the Markdown table rows among ``lines``: each line opening with «|»
+    of a run of such lines that holds a «|---|» rule (GitHub Markdown lets a row go
+    without its closing «|»), and any line that closes with «|» too (:func:`markdown_row`)."""
+    out: set[int] = set()
+    run: list[int] = []
+    for i, line in enumerate([*lines, ""]):
+        if line.strip().startswith("|"):
+            run.append(i)
+            continue
+        proven = any(markdown_separator(lines[j]) for j in run)
+        out.update(j for j in run if proven or markdown_row(lines[j]))
+        run = []
+    return frozenset(out)
+
+
 def grid_rule(line: str) -> bool:
     """A rule line of a grid table («+----+-----+», «+====+»)."""
     return line.startswith("+") and _is_rule(line)
@@ -202,14 +234,24 @@ def _joined(head: str, tail: str) -> str:
     return f"{head} {tail}"
 
 
+def _is_value(text: str) -> bool:
+    """A cell holding a figure («300», «18 600,00», «до 30.07.2026»): no more letters than
+    digits, where a wrapped line of text («белая, ведро 10 л») has words around its digits."""
+    digits = sum(ch.isdigit() for ch in text)
+    return digits > 0 and digits >= sum(ch.isalpha() for ch in text)
+
+
 def _grid_records(section: list[list[_Piece]]) -> list[tuple[int, list[_Piece], list[str]]]:
     """The rows of a grid table's section: ``(line, pieces, texts)``. A line whose first
     cell is empty and which fills fewer cells than the row above it goes on that row's
-    cells (a name or a note wrapped over two lines), when both have as many cells."""
+    cells (a name or a note wrapped over two lines), when both have as many cells and no
+    cell of the line holds a figure: a line with one is a row of its own, a group's next
+    row or its total in a table without rules between rows («| | Итого | 300 |»)."""
     out: list[tuple[int, list[_Piece], list[str]]] = []
     for k, pieces in enumerate(section):
         filled = sum(bool(p.text) for p in pieces)
-        if out and not pieces[0].text and len(pieces) == len(out[-1][1]):
+        text_only = not any(_is_value(p.text) for p in pieces)
+        if out and not pieces[0].text and len(pieces) == len(out[-1][1]) and text_only:
             above = sum(bool(t) for t in out[-1][2])
             if filled < above:
                 texts = out[-1][2]

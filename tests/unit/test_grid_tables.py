@@ -162,3 +162,37 @@ def test_a_markdown_row_still_drops_its_outer_pipes() -> None:
         "| Показатель | Сумма, руб. | Срок |\n|---|---|---|\n| Аванс | 150 000,00 | 10.03.2026 |\n"
     )
     assert sentences_of(text) == ["Показатель: Аванс; Сумма, руб.: 150 000,00; Срок: 10.03.2026"]
+
+
+# grouped rows and a total, no rules between the rows: each line with a figure is a row
+GROUPED = [
+    "+------------+-----------+-------------+",
+    "| Участок    | Бригадир  | Выработка   |",
+    "+============+===========+=============+",
+    "| Монтаж     | Соколов   |         410 |",
+    "|            | Жукова    |         385 |",
+    "|            | Всего     |         795 |",
+    "+------------+-----------+-------------+",
+]
+
+
+def test_grouped_rows_and_a_total_without_rules_stay_rows_of_their_own() -> None:
+    rows = grid_rows(GROUPED)
+    assert rows[3] == "Участок: Монтаж; Бригадир: Соколов; Выработка: 410"
+    assert rows[4] == "Бригадир: Жукова; Выработка: 385"
+    assert rows[5] == "Бригадир: Всего; Выработка: 795"
+
+
+def test_a_markdown_table_without_closing_pipes_keeps_its_header() -> None:
+    text = (
+        "Ведомость доплат за июнь.\n"
+        "| Работник | Ставка, руб. | Доплата, руб.\n"
+        "|---|---|---\n"
+        "| Гусева | 71 000 | 9 200\n"
+        "| Лапин | 66 500 | 4 800\n"
+        "Утверждено приказом.\n"
+    )
+    sentences = document_sentences(text)
+    assert "Работник: Гусева; Ставка, руб.: 71 000; Доплата, руб.: 9 200" in sentences
+    assert "Работник: Лапин; Ставка, руб.: 66 500; Доплата, руб.: 4 800" in sentences
+    assert not any(s.startswith("|") for s in sentences)

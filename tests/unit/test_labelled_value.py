@@ -33,7 +33,7 @@ from finagent.state import Chunk
     ],
 )
 def test_a_noun_the_question_asks_labels_the_figure(question: str, sentence: str) -> None:
-    assert labels_a_value(build_question(question), sentence)
+    assert labels_a_value(build_question(question), sentence, frozenset())
 
 
 @pytest.mark.parametrize(
@@ -65,12 +65,12 @@ def test_no_label_across_a_verb_a_money_ask_or_a_year(question: str, sentence: s
     q = build_question(question)
     if q.answer_type != "amount":  # the label is what is tested, not the question's type
         q = q.model_copy(update={"answer_type": "procedure"})
-    assert not labels_a_value(q, sentence)
+    assert not labels_a_value(q, sentence, frozenset())
 
 
 def test_a_linking_verb_keeps_the_label_and_its_figure_together() -> None:
     q = build_question("какая франшиза по полису при пожаре?")
-    assert labels_a_value(q, "По риску «пожар» франшиза составляет 40 000 рублей.")
+    assert labels_a_value(q, "По риску «пожар» франшиза составляет 40 000 рублей.", frozenset())
 
 
 DEALER = """Дилерский договор № Д-9/2026
@@ -90,3 +90,35 @@ def test_the_clause_whose_figure_the_asked_noun_labels_is_quoted_first() -> None
     q = q.model_copy(update={"answer_type": "procedure"})  # a vague type, as a new term gets
     first = rerank_document_sentences(q, ranked)[0]
     assert first.sentence.startswith("4.1.")
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence"),
+    [
+        # a price is not answered by an area the object of the price labels
+        (
+            "сколько стоит хранение на складе у Глобуса?",
+            "Хранитель принимает на хранение склад площадью 1 200 кв. м под товары.",
+        ),
+        # nor by a volume of the thing whose cost is asked
+        (
+            "какова стоимость перевозки щебня?",
+            "Перевозка щебня 300 тонн выполняется в течение месяца.",
+        ),
+        # nor by a weight
+        ("сколько стоит упаковка заказа?", "Упаковка массой до 5 кг не оплачивается."),
+        # a noun of the question that is not the asked attribute's head labels nothing
+        (
+            "что такое испытательный период по договору подряда?",
+            "Договор подряда на сумму 840 000 руб. подписан сторонами.",
+        ),
+    ],
+)
+def test_only_the_asked_head_labels_and_a_price_wants_money(question: str, sentence: str) -> None:
+    assert not labels_a_value(build_question(question), sentence, frozenset())
+
+
+def test_the_title_lemmas_label_nothing() -> None:
+    q = build_question("сколько площади арендуем у Северного склада?")
+    sentence = "Арендуемая площадь — 312,5 кв. м, этаж второй."
+    assert not labels_a_value(q, sentence, frozenset({"площадь"}))
