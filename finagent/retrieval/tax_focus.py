@@ -23,7 +23,7 @@ A chapter states several time limits: when the report is filed, when the tax is 
 when a notice is sent. For the Code-only search of the point stating the asked one
 (:func:`timed_focus`), a passage weighs more (:data:`ACT_WEIGHT`) when one of its
 sentences states a time limit, names the action the question asks
-(:func:`finagent.question.acts.asked_action`: filing or paying) and shares a noun with
+(:func:`finagent.question.acts.asked_action`: filing, paying, notifying) and shares a noun with
 the question (its object: «декларация», «расчет», «налог»): «когда сдавать расчет по
 взносам» prefers «Расчет … представляется не позднее …» to «Взносы уплачиваются не позднее
 …», and «подать заявление» does not take a return's filing date for its own.
@@ -75,7 +75,7 @@ class TaxFocus:
     chapters: tuple[str, ...]
     rate: bool = False
     deadline: bool = False  # the question asks a date or a period (a time limit)
-    act: str | None = None  # the action whose time limit is asked (file, pay): timed search
+    act: str | None = None  # the action whose time limit is asked (file, pay, notify): timed
     objects: frozenset[str] = frozenset()  # the question's nouns, the act's words aside
 
     def narrowed(self, flt: SearchFilter | None) -> list[SearchFilter]:
