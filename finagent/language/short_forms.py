@@ -16,7 +16,7 @@ The phrases are read off the text as an adjective (pymorphy3 ADJF) followed by a
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from functools import lru_cache
 from itertools import pairwise
 
@@ -58,13 +58,17 @@ def clipped_of(word: str, adjective: str) -> bool:
     return fold(adjective).startswith(match.group(1))
 
 
-def short_forms(words: Iterable[str], text: str) -> dict[str, str]:
-    """The ``words`` (as written) that shorten a phrase of ``text``, each with the phrase."""
+def short_forms(words: Iterable[str], text: str, skip: Collection[str] = ()) -> dict[str, str]:
+    """The ``words`` (as written) that shorten a phrase of ``text``, each with the phrase;
+    a phrase with a lemma of ``skip`` is not read («допсоглашение» — «дополнительное
+    соглашение» names a kind of document, which the kind's own cues name)."""
     listed = [w for w in words if w.isalpha()]
     if not listed:
         return {}
     found: dict[str, str] = {}
     for adjective, noun, written in _phrases(text):
+        if adjective in skip or noun in skip:
+            continue
         for word in listed:
             if word in found:
                 continue

@@ -186,7 +186,7 @@ def _reasons(
     # or by the short form of a phrase of it («по техприсоединению» of «… технологического
     # присоединения»)
     if (_title_words(card.title) - asked) & set(lemmas) or short_forms(
-        _LETTERS.findall(folded), card.title
+        _LETTERS.findall(folded), card.title, _KIND_WORDS
     ):
         reasons.append("заголовок")
     held = {party.role for party in card.parties}

@@ -90,5 +90,5 @@ def subject_words(question: str, cards: Sequence[DocumentCard]) -> list[str]:
         named |= asked & title
         named |= nouns_by_adjective(asked - title, title)
         rest = [word for word, term in words.items() if term not in named]
-        named |= {words[word] for word in short_forms(rest, heading)}
+        named |= {words[word] for word in short_forms(rest, heading, _DOCUMENT_WORDS)}
     return sorted(named)
