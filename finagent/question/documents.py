@@ -22,6 +22,7 @@ from finagent.language.lemmas import (
     normal_forms,
     surname,
 )
+from finagent.language.short_forms import short_forms
 from finagent.language.text import analyse
 from finagent.question.model import DocumentMatch, Question
 
@@ -137,6 +138,9 @@ def _named_by_quote(folded: str, core: str) -> bool:
     return False
 
 
+_LETTERS = re.compile(r"[а-я]+")
+
+
 def _reasons(
     card: DocumentCard,
     lemmas: Sequence[str],
@@ -179,7 +183,11 @@ def _reasons(
         if surnames & set(card.vocabulary):
             reasons.append("лицо")
     # «по кредитному договору», «по договору лизинга»: a subject word of its own heading
-    if (_title_words(card.title) - asked) & set(lemmas):
+    # or by the short form of a phrase of it («по техприсоединению» of «… технологического
+    # присоединения»)
+    if (_title_words(card.title) - asked) & set(lemmas) or short_forms(
+        _LETTERS.findall(folded), card.title, _KIND_WORDS
+    ):
         reasons.append("заголовок")
     held = {party.role for party in card.parties}
     listed = any(

@@ -21,6 +21,7 @@ when the law leads by the same margin.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -28,6 +29,7 @@ import numpy as np
 
 from finagent.cards.sentence_vectors import SentenceVectors, similarities
 from finagent.language.lemmas import content_or_verb, nouns_by_adjective
+from finagent.language.short_forms import short_forms
 from finagent.language.text import analyse
 from finagent.routing.expansion import expand_query
 from finagent.routing.rules import asks_the_law
@@ -64,14 +66,22 @@ class HeldSentence:
         return self.margin >= SENTENCE_MARGIN
 
     def leads_with_words(self, question: str) -> bool:
-        """The held sentence leads clearly, or by ``NEAR_MARGIN`` and names at least
-        ``SHARED_WORDS`` content words of the question (by lemma, a noun named by its
+        """The held sentence leads clearly; or it is as close as the law and states a
+        paper's number the question names; or it leads by ``NEAR_MARGIN`` and names at
+        least ``SHARED_WORDS`` content words of the question (by lemma, a noun named by its
         adjective counting: «кража» — «кражей»)."""
-        if self.leads:
+        if self.leads or (self.margin >= 0 and self.states_number_of(question)):
             return True
         return self.margin >= NEAR_MARGIN and len(shared_words(question, self.sentence)) >= (
             SHARED_WORDS
         )
+
+    def states_number_of(self, question: str) -> bool:
+        """The held sentence states a paper's number the question names («ответить на
+        требование 21-14/7718» — «Требование … № 21-14/7718 от 28.10.2026»): no law or
+        knowledge-base passage numbers the user's papers, so being as close as the law
+        suffices."""
+        return any(number in self.sentence for number in paper_numbers(question))
 
     @property
     def law_leads(self) -> bool:
@@ -79,20 +89,40 @@ class HeldSentence:
         return -self.margin >= SENTENCE_MARGIN
 
 
-def _content_lemmas(text: str) -> set[str]:
+def _content_words(text: str) -> dict[str, str]:
+    """The content words (nouns, adjectives, verbs) of ``text`` as written, with lemmas."""
     return {
-        token.lemma
+        token.text: token.lemma
         for sentence in analyse(text).sentences
         for token in sentence.tokens
         if len(token.lemma) >= _MIN_LETTERS and token.text.isalpha() and content_or_verb(token.text)
     }
 
 
+def _content_lemmas(text: str) -> set[str]:
+    return set(_content_words(text).values())
+
+
 def shared_words(question: str, sentence: str) -> set[str]:
     """The question's content words (nouns, adjectives, verbs) the sentence names, by
-    lemma or, for a noun, by its adjective."""
-    asked, held = _content_lemmas(question), _content_lemmas(sentence)
-    return (asked & held) | nouns_by_adjective(asked - held, held)
+    lemma, for a noun by its adjective, or as the short form of its phrase
+    (:mod:`finagent.language.short_forms`: «техподдержка» — «технической поддержки»)."""
+    words, held = _content_words(question), _content_lemmas(sentence)
+    asked = set(words.values())
+    shared = (asked & held) | nouns_by_adjective(asked - held, held)
+    rest = [word for word, lemma in words.items() if lemma not in shared]
+    return shared | {words[word] for word in short_forms(rest, sentence)}
+
+
+# a number of the user's own papers: a digit and a slash («№ 21-14/7718», «ОП-3/2026»);
+# the law and the knowledge base number their articles and forms otherwise («ст. 429.3»,
+# «6-НДФЛ», «КС-2»)
+_PAPER_NUMBER = re.compile(r"[\w-]*\d[\w-]*(?:/[\w-]+)+")
+
+
+def paper_numbers(text: str) -> set[str]:
+    """The numbers of papers (:data:`_PAPER_NUMBER`) ``text`` states."""
+    return {m.group(0).strip("-") for m in _PAPER_NUMBER.finditer(text)}
 
 
 def best_held_sentence(

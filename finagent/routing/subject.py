@@ -23,6 +23,7 @@ from finagent.cards.model import DocumentCard
 from finagent.language.cues import cue_lemmas
 from finagent.language.dates import MONTHS
 from finagent.language.lemmas import animate, content_word, nouns_by_adjective
+from finagent.language.short_forms import short_forms
 from finagent.language.text import analyse
 from finagent.routing.corpus_lemmas import corpus_lemmas
 
@@ -46,8 +47,13 @@ _DOCUMENT_WORDS = frozenset(
 def _subject_lemmas(text: str) -> set[str]:
     """The content lemmas of ``text`` that may name a subject: not document words, not
     words most of the law uses."""
+    return set(_subject_words(text).values())
+
+
+def _subject_words(text: str) -> dict[str, str]:
+    """:func:`_subject_lemmas` with each word as written."""
     corpus = corpus_lemmas()
-    found = set()
+    found: dict[str, str] = {}
     for sentence in analyse(text).sentences:
         for token in sentence.tokens:
             word, term = token.text, token.lemma
@@ -58,7 +64,7 @@ def _subject_lemmas(text: str) -> set[str]:
                 continue
             if corpus.df(term) >= COMMON_IN_LAW * corpus.units:
                 continue
-            found.add(term)
+            found[word] = term
     return found
 
 
@@ -70,13 +76,19 @@ def _title_subject(title: str) -> frozenset[str]:
 
 def subject_words(question: str, cards: Sequence[DocumentCard]) -> list[str]:
     """The question's subject words that a held document's title or kind names, itself or
-    by its adjective («недостача по инвентаризации» of «Инвентаризационная опись …»)."""
-    asked = _subject_lemmas(question)
+    by its adjective («недостача по инвентаризации» of «Инвентаризационная опись …») or
+    as the short form of its phrase (:mod:`finagent.language.short_forms`: «по
+    техприсоединению» of «Договор … технологического присоединения»)."""
+    words = _subject_words(question)
+    asked = set(words.values())
     if not asked:
         return []
     named: set[str] = set()
     for card in cards:
-        title = _title_subject(" ".join(filter(None, (card.title, card.doc_type_name))))
+        heading = " ".join(filter(None, (card.title, card.doc_type_name)))
+        title = _title_subject(heading)
         named |= asked & title
         named |= nouns_by_adjective(asked - title, title)
+        rest = [word for word, term in words.items() if term not in named]
+        named |= {words[word] for word in short_forms(rest, heading, _DOCUMENT_WORDS)}
     return sorted(named)
