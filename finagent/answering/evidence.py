@@ -16,7 +16,6 @@ from typing import NamedTuple
 import numpy as np
 
 from finagent.answering.context import AnswerContext
-from finagent.answering.sentence_profile import profile, values_of
 from finagent.cards.tables import grid_rows, grid_rule
 from finagent.language.lemmas import lemma
 from finagent.question.build import build_question
@@ -42,11 +41,6 @@ _STOP = frozenset(
     "это мне я мой есть сколько когда где нужно надо можно ли если".split()
 )
 MAX_SENTENCE_CHARS = 400
-# a cut clause that states a figure runs on this far at most to end where it does
-CLAUSE_RUN_CHARS = 200
-_CLAUSE_END = re.compile(r"[,;:]\s|\.(?:\s|$)")
-_DIGIT = re.compile(r"\d")
-_FIGURE_KINDS = ("limit", "period", "date")  # a limit's values are the sums and the rates
 MAX_EMBEDDED = 32  # sentences embedded per answer
 PER_CHUNK = 40  # candidate sentences per passage
 MAX_WINDOWS = 3  # windows of a too long sentence beyond its start
@@ -367,29 +361,8 @@ def _fitted(sentence: str) -> list[str]:
     return [sentence] if len(sentence) <= MAX_SENTENCE_CHARS else _windows(sentence)
 
 
-def _cut(sentence: str, limit: int = MAX_SENTENCE_CHARS) -> str:
-    """The sentence's first ``limit`` characters up to a word, «…»-marked; a clause the
-    cut would split before a figure runs on to its end (:func:`_clause_run`)."""
-    head = sentence[:limit].rsplit(" ", 1)[0]
-    return head + _clause_run(sentence[len(head) :]) + "…"
-
-
-def _clause_run(rest: str) -> str:
-    """The rest of a clause cut before a figure it states: «не более 700 рублей за каждый
-    день … на территории Российской Федерации и не более 2 500 рублей …» cut after its
-    first sum would quote one of its two values. Up to the clause's end («, », «; ») when
-    it states a sum, a rate, a period or a date (not a point's number) and ends within
-    :data:`CLAUSE_RUN_CHARS`; nothing otherwise."""
-    end = _CLAUSE_END.search(rest)
-    tail = rest[: end.start()] if end else rest
-    if len(tail) > CLAUSE_RUN_CHARS or not _DIGIT.search(tail) or not _states_figure(tail):
-        return ""
-    return tail.rstrip()
-
-
-def _states_figure(text: str) -> bool:
-    found = profile(text)
-    return any(values_of(found, kind, days=False) for kind in _FIGURE_KINDS)
+def _cut(sentence: str) -> str:
+    return sentence[:MAX_SENTENCE_CHARS].rsplit(" ", 1)[0] + "…"
 
 
 def _windows(sentence: str) -> list[str]:
@@ -405,7 +378,7 @@ def _windows(sentence: str) -> list[str]:
             start = end
         piece = sentence[start:].strip()
         if len(piece) >= MAX_SENTENCE_CHARS:
-            piece = _cut(piece, MAX_SENTENCE_CHARS - 2)
+            piece = piece[: MAX_SENTENCE_CHARS - 2].rsplit(" ", 1)[0] + "…"
         out.append(f"…{piece}")
         end = start + len(piece.rstrip("…"))
     return out
