@@ -17,11 +17,11 @@ from functools import lru_cache
 from razdel import tokenize
 
 from finagent.language.dates import days_of_month_in
-from finagent.language.lemmas import counted, lemma, nominative
+from finagent.language.lemmas import lemma
 from finagent.language.measures import quantities_in
 from finagent.language.money import in_digits, money_in
-from finagent.language.numbers import NUMBER_WORDS, read_number
-from finagent.language.periods import UNITS, periods_in
+from finagent.language.numbers import read_number
+from finagent.language.periods import periods_in
 from finagent.language.text import Analysed, analyse
 from finagent.russian_months import MONTHS
 
@@ -156,8 +156,7 @@ def shown(value: str) -> str:
     """A stated value as the first line states it: a sum written in words in digits
     («трех тысяч рублей» -> «3 000 руб.»; the quote keeps the words), a multiplier in the
     nominative («коэффициента 2» -> «коэффициент 2»), a share with its sign, whatever case
-    the sentence puts the word in («1 процента», «7 (семь) процентов» -> «1 %», «7 %»), a
-    period counted in words in digits (:func:`_period_in_digits`)."""
+    the sentence puts the word in («1 процента», «7 (семь) процентов» -> «1 %», «7 %»)."""
     digits = in_digits(value)
     if digits is not None:
         return digits
@@ -166,22 +165,7 @@ def shown(value: str) -> str:
     head, _, rest = value.partition(" ")
     if rest and lemma(head) == _MULTIPLIER:
         return f"{_MULTIPLIER} {rest}"
-    return _period_in_digits(value) or value
-
-
-def _period_in_digits(value: str) -> str | None:
-    """A period whose count is words in an oblique case («двух месяцев», «трех лет»,
-    «двадцати пяти дней») in digits, agreed as a first line states it («2 месяца»,
-    «3 года», «25 дней»); None for any other value or a count already in the nominative."""
-    *count, unit = value.split()
-    if not count or all(nominative(w) for w in count) or lemma(unit) not in UNITS:
-        return None
-    numbers = [NUMBER_WORDS.get(lemma(word)) for word in count]
-    if any(n is None for n in numbers):
-        return None
-    stated = counted(sum(n for n in numbers if n is not None), lemma(unit))
-    # the dictionary agrees «год» with five as «годов»; a period says «лет»
-    return stated.replace(" годов", " лет")
+    return value
 
 
 # the stored profiles of the documents of the turn being answered, by exact text
