@@ -80,7 +80,7 @@ from finagent.language.lemmas import (
     surname,
 )
 from finagent.language.text import Analysed, Token, analyse
-from finagent.question.asked import AskedAttribute, priced_thing
+from finagent.question.asked import AskedAttribute
 from finagent.question.conditions import in_condition, realised_words
 from finagent.question.documents import institution_numbers
 from finagent.question.model import Question
@@ -687,10 +687,6 @@ def coverage_abstention(
     documents, ``cards`` the user's document cards."""
     attributes = [a for a in question.attributes if not _unit(a)]
     specific = [a for a in attributes if not _generic(a.head) and a.head not in _LIST_ITEMS]
-    # «сколько стоит люкс»: the priced thing is asked as an attribute of the documents
-    priced = _priced(question) if documents else None
-    if priced is not None and not _generic(priced.head) and priced.head not in _LIST_ITEMS:
-        specific.append(priced)
     qualified = [a for a in attributes if _generic(a.head) and a.qualifiers]
     # a body's number («ИФНС № 16») and a unified form's code («ОС-1») name no document
     owned = institution_numbers(question)
@@ -1099,16 +1095,6 @@ def _other_period(period: str, searched: str) -> Abstention:
         messages.ABSTAIN_MONTH.format(month=period),
         messages.ABSTAIN_MONTH_MISSING.format(month=period, titles=searched),
     )
-
-
-def _priced(question: Question) -> AskedAttribute | None:
-    """What the question asks the price of with «сколько стоит» (``priced_thing``), unless
-    it asks that attribute otherwise too."""
-    tokens = [t for sentence in analyse(question.text).sentences for t in sentence.tokens]
-    priced = priced_thing([t.text for t in tokens], [t.lemma for t in tokens])
-    if priced is None or any(a.head == priced.head for a in question.attributes):
-        return None
-    return priced
 
 
 def _uncovered(attribute: AskedAttribute, searched: str) -> Abstention:

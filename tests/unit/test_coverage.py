@@ -732,23 +732,3 @@ def test_a_stop_word_after_a_slash_is_no_other_name() -> None:
     assert _abstains("Какой оклад / в месяц у работника по приказу?", [order]) == "attribute"
     fine = _doc("За нарушение срока поставки начисляются пени 0,1 % в день.", "Договор")
     assert _abstains("какая неустойка/пени за нарушение срока?", [fine]) is None
-
-
-def test_the_thing_a_price_is_asked_of_must_be_named() -> None:
-    """«сколько стоит сауна»: a price list of other services states no price of it; the
-    service it does list is answered."""
-    prices = _doc(
-        "| Услуга | Цена, руб. |\n| Прокат велосипеда (1 час) | 450,00 |\n"
-        "| Экскурсия по городу | 1 200,00 |",
-        "Договор оказания услуг № 14",
-    )
-    assert _abstains("сколько стоит сауна по договору?", [prices]) == "attribute"
-    assert _abstains("Сколько стоит экскурсия по договору?", [prices]) is None
-    # a pronoun or a name is no priced thing of its own
-    assert _abstains("Сколько он стоит по договору?", [prices]) is None
-
-
-def test_a_clipped_compound_priced_is_not_checked() -> None:
-    """«бухобслуживание» clipped by the user is written in full by the contract."""
-    support = _doc("Бухгалтерское обслуживание — 9 000 руб. в месяц.", "Договор № 8")
-    assert _abstains("Сколько стоит бухобслуживание по договору?", [support]) is None
