@@ -48,7 +48,7 @@ Four checks, each an abstention when it fails:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cache
@@ -68,16 +68,18 @@ from finagent.language.lemmas import (
     can_be,
     compound_forms,
     done_participle,
+    known_noun,
     leading_names,
     normal_forms,
     part_of_speech,
+    past_participle,
     past_verb,
     person_or_organisation,
     place_name,
     standing_verb,
     surname,
 )
-from finagent.language.text import analyse
+from finagent.language.text import Analysed, Token, analyse
 from finagent.question.asked import AskedAttribute
 from finagent.question.conditions import in_condition, realised_words
 from finagent.question.documents import institution_numbers
@@ -147,6 +149,9 @@ class _Text:
     owners: set[str] = field(default_factory=set)  # names of its document's title and parties
     parties: set[str] = field(default_factory=set)  # name forms of its document's parties
     document: str = ""  # the user's document it is a passage of
+    # verbs (lemmas) it uses as a participle of something other than its document
+    # («задолженность просрочена», not «договор подписан»): ``_derived_adjective``
+    participles: set[str] = field(default_factory=set)
 
     @classmethod
     def of(cls, text: str, header: str = "", owners: str = "") -> _Text:
@@ -156,6 +161,8 @@ class _Text:
         out = cls(text)
         out.names = _capitalised(header)
         out.owners = _capitalised(owners)
+        # the head noun of its title (the first line): its document's kind
+        kind = _kind(analyse(text.partition("\n")[0])) if "\n" in text else ""
         for sentence in analysed.sentences:
             names: set[str] = set()
             for token in sentence.tokens:
@@ -163,6 +170,7 @@ class _Text:
                     names |= _name_forms(token.text)
             lemmas = [token.lemma for token in sentence.tokens]
             line = text.count("\n", 0, sentence.sentence.start)
+            out.participles |= _participles(sentence.tokens, kind)
             out.sentences.append(_Sentence(lemmas, names, sentence.sentence.text, line=line))
             out.lemmas.extend(lemmas)
             out.names |= names
@@ -180,6 +188,34 @@ class _Text:
         for kept, read in zip(out.sentences, analysed.sentences, strict=True):
             kept.months = by_sentence.get(read.sentence.start, set())
         return out
+
+
+# words either side of a participle where the noun it is said of stands
+_PARTICIPLE_REACH = 2
+
+
+def _kind(title: Analysed) -> str:
+    """The first noun of a document's title: its kind («договор», «акт»)."""
+    tokens = (t for sentence in title.sentences for t in sentence.tokens)
+    return next((t.lemma for t in tokens if known_noun(t.text)), "")
+
+
+def _participles(tokens: Sequence[Token], kind: str) -> set[str]:
+    """The verbs (lemmas) the tokens use as past participles, save those said of the
+    document itself (its kind ``kind``: «Договор подписан» in a contract states its
+    signing, not a «подписка»). A participle is said of the nearest noun beside it."""
+    found: set[str] = set()
+    for i, token in enumerate(tokens):
+        if not past_participle(token.text):
+            continue
+        near = sorted(
+            range(max(0, i - _PARTICIPLE_REACH), min(len(tokens), i + _PARTICIPLE_REACH + 1)),
+            key=lambda j: abs(j - i),
+        )
+        noun = next((tokens[j].lemma for j in near if j != i and known_noun(tokens[j].text)), "")
+        if not noun or noun != kind:
+            found.add(token.lemma)
+    return found
 
 
 def _capitalised(text: str) -> set[str]:
@@ -307,9 +343,14 @@ _PLACE_ABBREVIATIONS = {"город": "г", "улица": "ул", "област�
 _LIST_ITEMS = frozenset({"позиция", "строка"})
 
 
-def _covered(attribute: AskedAttribute, scopes: Sequence[Sequence[str]]) -> bool:
+def _covered(
+    attribute: AskedAttribute,
+    scopes: Sequence[Sequence[str]],
+    participles: Collection[str] = frozenset(),
+) -> bool:
     """Whether some scope (a lemma sequence) names the attribute, as itself, a synonym or
-    a relative adjective made of it (``_derived_adjective``)."""
+    a relative adjective made of it (``_derived_adjective``); ``participles``: the verbs
+    the evidence uses as participles, which may state the noun made of them."""
     synonyms = _synonyms(attribute)
     phrases = [" ".join(p) for p in synonyms]
     if any(find_cue(scope, phrase) >= 0 for scope in scopes for phrase in phrases):
@@ -318,7 +359,11 @@ def _covered(attribute: AskedAttribute, scopes: Sequence[Sequence[str]]) -> bool
     # may become a name («инна»)
     if any(_contains(scope, phrase) for scope in scopes for phrase in synonyms):
         return True
-    if any(_derived_adjective(attribute.head, lemma) for scope in scopes for lemma in scope):
+    if any(
+        _derived_adjective(attribute.head, lemma, participles)
+        for scope in scopes
+        for lemma in scope
+    ):
         return True
     short = _PLACE_ABBREVIATIONS.get(attribute.head)
     # «г.» of a place, not of a year («2025 г.»)
@@ -335,7 +380,16 @@ def _alternatives(attribute: AskedAttribute, text: str) -> list[str]:
     """The other names the question gives the attribute after a slash («прогул / НН»,
     «неустойка/пени»), as lemma phrases: the evidence may name the value by any of them."""
     pattern = re.compile(rf"{re.escape(attribute.text)}\s*/\s*([\w-]+)", re.IGNORECASE)
-    return [" ".join(cue_lemmas(m.group(1))) for m in pattern.finditer(text)]
+    return [
+        " ".join(cue_lemmas(m.group(1))) for m in pattern.finditer(text) if _other_name(m.group(1))
+    ]
+
+
+def _other_name(word: str) -> bool:
+    """Whether a word after a slash may name the attribute: a noun, an abbreviation or a
+    code («пени», «НН», «T2»), not a preposition or another stop word («оклад / в месяц»)."""
+    kind = part_of_speech(word)
+    return kind == "NOUN" if kind else any(ch.isalpha() for ch in word)
 
 
 def _contains(lemmas: Sequence[str], phrase: Sequence[str]) -> bool:
@@ -351,12 +405,14 @@ _DERIVED_LOST = 2
 _DERIVED_MIN = 6
 
 
-def _derived_adjective(head: str, lemma: str) -> bool:
+def _derived_adjective(head: str, lemma: str, participles: Collection[str] = ()) -> bool:
     """Whether ``lemma`` is an adjective made of the noun ``head``, or the verb the noun is
-    made of: «дизельное топливо» states the diesel asked as «дизель», «пусконаладочные
-    работы» the «пусконаладка», «задолженность просрочена» (lemma «просрочить») the
-    «просрочка». The shared beginning covers all of the noun but its last two letters and
-    is at least six letters long: «численность» is not «число», «ставка» not «ставочный»."""
+    made of used as a participle (``participles``): «дизельное топливо» states the diesel
+    asked as «дизель», «пусконаладочные работы» the «пусконаладка», «задолженность
+    просрочена» (lemma «просрочить») the «просрочка»; «установить оборудование» is no
+    «установка», «договор подписан» no «подписка». The shared beginning covers all of the
+    noun but its last two letters and is at least six letters long: «численность» is not
+    «число», «ставка» not «ставочный»."""
     if lemma == head or len(head) < _DERIVED_MIN or lemma[:_DERIVED_MIN] != head[:_DERIVED_MIN]:
         return False
     pairs = zip(head, lemma, strict=False)
@@ -364,7 +420,9 @@ def _derived_adjective(head: str, lemma: str) -> bool:
     if shared < len(head) - _DERIVED_LOST:
         return False
     kind = part_of_speech(lemma)
-    return kind == "ADJF" or (kind == "INFN" and part_of_speech(head) == "NOUN")
+    return kind == "ADJF" or (
+        kind == "INFN" and lemma in participles and part_of_speech(head) == "NOUN"
+    )
 
 
 def _qualified_covered(attribute: AskedAttribute, scopes: Sequence[Sequence[str]]) -> bool:
@@ -779,7 +837,8 @@ def coverage_abstention(
     persons = [n for n in names if n in asked_names and n not in places]
     of_person = _person_scopes(lenders, persons) if persons else passages
     earned = _earned(question, persons, specific)
-    if earned is not None and not _covered(earned, of_person):
+    participles = {verb for t in lenders for verb in t.participles}
+    if earned is not None and not _covered(earned, of_person, participles):
         return _uncovered(earned, searched)
     accounts = {id(a): account for a in attributes if (account := _account(a, question))}
     for attribute in attributes:
@@ -794,7 +853,7 @@ def coverage_abstention(
         if id(attribute) in accounts:
             continue
         scopes = beside if attribute.head in REQUISITES else of_person
-        if not _covered(attribute, scopes) and not any(
+        if not _covered(attribute, scopes, participles) and not any(
             find_cue(scope, other) >= 0
             for other in _alternatives(attribute, question.text)
             for scope in scopes

@@ -708,3 +708,27 @@ def test_a_name_the_question_gives_after_a_slash_may_state_the_attribute() -> No
     sheet = _doc("Кузьмин О. Д.: 08.09.2026 — ДО, 09.09.2026 — 8.", "Табель")
     assert _abstains("табель: у кого отгул / ДО и когда?", [sheet]) is None
     assert _abstains("табель: у кого отгул и когда?", [sheet]) == "attribute"
+
+
+def test_only_a_participle_of_the_verb_states_the_noun_made_of_it() -> None:
+    """«просрочена», «просроченная» state a «просрочка»; the infinitive or another form of
+    a verb sharing its letters («установить», «поставить на учёт») names no «установка» or
+    «поставка», and the document's own participle («договор подписан») no «подписка»."""
+    debt = _doc("Задолженность покупателя просрочена на 45 дней.", "Справка о расчётах")
+    assert _abstains("Какая просрочка по задолженности покупателя?", [debt]) is None
+    overdue = _doc("Дебиторская задолженность — 910 000 руб., в т.ч. просроченная 215 000 руб.")
+    assert _abstains("Какая просрочка дебиторки?", [overdue]) is None
+    fitting = _doc("Подрядчик обязуется установить оборудование в течение 10 дней.", "Договор")
+    assert _abstains("Какая установка оборудования указана в договоре?", [fitting]) == "attribute"
+    signed = _doc("Договор подписан сторонами 03.02.2026.", "Договор оказания услуг № 5")
+    assert _abstains("Какая подписка оформлена по договору?", [signed]) == "attribute"
+    registration = _doc("Организация обязана поставить кассу на учёт в ИФНС.", "Положение")
+    assert _abstains("Какая поставка указана в положении?", [registration]) == "attribute"
+
+
+def test_a_stop_word_after_a_slash_is_no_other_name() -> None:
+    """«оклад / в месяц»: the preposition after the slash names no attribute."""
+    order = _doc("Работник принят в отдел снабжения с 01.02.2026.", "Приказ о приёме")
+    assert _abstains("Какой оклад / в месяц у работника по приказу?", [order]) == "attribute"
+    fine = _doc("За нарушение срока поставки начисляются пени 0,1 % в день.", "Договор")
+    assert _abstains("какая неустойка/пени за нарушение срока?", [fine]) is None
