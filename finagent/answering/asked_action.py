@@ -24,7 +24,7 @@ from finagent.answering.asked_values import asked_values
 from finagent.answering.evidence import LEGAL_SOURCES, Candidate, first_near, promoted
 from finagent.answering.ranker import type_match
 from finagent.answering.sentence_profile import profile
-from finagent.question.acts import actions_named, asked_action
+from finagent.question.acts import actions_named, asked_action, only_action
 from finagent.question.model import Question
 from finagent.question.tables import SANCTIONS
 
@@ -96,8 +96,7 @@ def breach_action(question: Question) -> str | None:
     агент не перечислил НДФЛ — какой штраф?»: paying); None otherwise."""
     if len(question.parts) > 1 or not SANCTIONS & set(question.lemmas):
         return None
-    named = actions_named(question.text)
-    return next(iter(named)) if len(named) == 1 else None
+    return only_action(actions_named(question.text))
 
 
 def procedure_action(question: Question) -> str | None:
@@ -107,8 +106,7 @@ def procedure_action(question: Question) -> str | None:
         return None
     if SANCTIONS & set(question.lemmas):
         return None
-    named = actions_named(question.text)
-    return next(iter(named)) if len(named) == 1 else None
+    return only_action(actions_named(question.text))
 
 
 def prefer_breach_action(question: Question, ranked: list[Candidate]) -> list[Candidate]:

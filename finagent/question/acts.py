@@ -55,6 +55,11 @@ def actions_pending(text: str) -> frozenset[str]:
     return actions_named(" ".join(t.text for t in tokenize(text) if not done(t.text)))
 
 
+def only_action(named: frozenset[str]) -> str | None:
+    """The action when ``named`` holds exactly one; None otherwise."""
+    return next(iter(named)) if len(named) == 1 else None
+
+
 def asked_action(question: Question) -> str | None:
     """The one action a deadline question of one part asks; None otherwise. A question
     naming several keeps the ones not yet done («Подала декларацию, когда оплатить
@@ -64,4 +69,4 @@ def asked_action(question: Question) -> str | None:
     named = actions_named(question.text)
     if len(named) > 1:
         named = actions_pending(question.text) or named
-    return next(iter(named)) if len(named) == 1 else None
+    return only_action(named)

@@ -6,7 +6,7 @@ import asyncio
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
@@ -120,6 +120,21 @@ def chunk_of_hit(chunk_id: str, score: float, payload: dict[str, Any]) -> Chunk:
         document_id=payload.get("document_id"),
         metadata=meta,
     )
+
+
+_T = TypeVar("_T")
+
+
+def _succeeded(mode: str, result: _T | BaseException) -> _T | None:
+    """The result of an optional search leg, or None when it failed: the failure is logged
+    by its class only (a client's message can echo its URL); a cancellation or an
+    interrupt is no leg's failure and is raised."""
+    if not isinstance(result, BaseException):
+        return result
+    if not isinstance(result, Exception):
+        raise result
+    log.warning("code_extra_failed", mode=mode, error=type(result).__name__)
+    return None
 
 
 class Retriever:
@@ -391,13 +406,10 @@ class Retriever:
         )
         seen = {c.id for c in have}
         picked: list[tuple[str, Chunk]] = []
-        for mode, lists in zip(modes, found, strict=True):
-            if isinstance(lists, BaseException):
-                if not isinstance(lists, Exception):
-                    raise lists  # a cancellation or an interrupt is not the leg's failure
-                # an extra passage is optional: a failing leg adds none, the search goes on;
-                # only the error's class is logged (a client's message can echo its URL)
-                log.warning("code_extra_failed", mode=mode, error=type(lists).__name__)
+        for mode, result in zip(modes, found, strict=True):
+            # an extra passage is optional: a failing leg adds none, the search goes on
+            lists = _succeeded(mode, result)
+            if lists is None:
                 continue
             fresh = [
                 c for c in lists[0] if c.id not in seen and (focus is None or not focus.demoted(c))
@@ -438,15 +450,9 @@ class Retriever:
         )
         lists: list[list[list[Chunk]]] = []
         for (mode, _), result in zip(searches, results, strict=True):
-            if isinstance(result, BaseException):
-                if not isinstance(result, Exception):
-                    raise result  # a cancellation or an interrupt is not the leg's failure
-                # one failing search drops only itself: the other one's passages stay
-                log.warning(
-                    "code_extra_failed", mode=f"{TIMED_LEG}:{mode}", error=type(result).__name__
-                )
-                continue
-            lists.append(result)
+            # one failing search drops only itself: the other one's passages stay
+            if (kept := _succeeded(f"{TIMED_LEG}:{mode}", result)) is not None:
+                lists.append(kept)
         pool = list({c.id: c for found in lists for c in found[0]}.values())
         found = [c for c in pool if focus.weight(c) > 1.0 and not focus.demoted(c)]
         # the asked action's time limit before the chapter's others (a stable sort)
