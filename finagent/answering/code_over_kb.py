@@ -39,6 +39,8 @@ and a shared value or a citation «ст. N» alone.
 from __future__ import annotations
 
 import re
+from functools import cache
+from importlib import resources
 
 from finagent.answering.asked_values import asked_values, asks_day, number_of, value_type
 from finagent.answering.evidence import Candidate, first_near, promoted, promoted_at
@@ -48,11 +50,13 @@ from finagent.answering.sentence_profile import SentenceProfile, profile
 from finagent.language.cues import cue_lemmas, has_any
 from finagent.language.dates import years_in
 from finagent.language.glossary import glossary_terms
+from finagent.language.lemmas import best_parse
 from finagent.language.text import analyse
 from finagent.legal.bare_articles import bare_articles
 from finagent.legal.references import CODE_PATTERNS, find_references
 from finagent.question.model import Question
 from finagent.question.tables import STOP_LEMMAS
+from finagent.yaml_data import load_yaml
 
 MARGIN = 3.0  # logit units of the learned ranker, as across articles (general_rule)
 # the asker's own practice or policy: the company's rules, not the Code's
@@ -63,11 +67,43 @@ _TAX_CODE = re.compile(CODE_PATTERNS["nk"], re.IGNORECASE)
 
 
 def names_code(question: Question) -> bool:
-    """The question asks the Tax Code itself: it names it («по НК», «Налоговым кодексом»)
-    or cites an article of it, or of no code («ст. 126», «по статье 145»)."""
-    if _TAX_CODE.search(question.text):
+    """The question asks the Tax Code itself: it names it («по НК», «Налоговым кодексом»),
+    the law by a generic word («по закону», «по кодексу»: :func:`names_law`), or cites an
+    article of it, or of no code («ст. 126», «по статье 145»)."""
+    if _TAX_CODE.search(question.text) or names_law(question.text):
         return True
     return bool(cited_articles(question))
+
+
+@cache
+def _law_words() -> dict[str, frozenset[str]]:
+    """The lists of ``data/law_named.yaml``."""
+    text = resources.files("finagent.answering").joinpath("data/law_named.yaml")
+    return {k: frozenset(str(w) for w in v) for k, v in load_yaml(text.read_text("utf-8")).items()}
+
+
+def names_law(text: str) -> bool:
+    """``text`` asks the law by a generic word («по закону», «установлено кодексом»), not
+    another law («по Трудовому кодексу», «по закону о бухучёте»), and cites no other code."""
+    if any(ref.code not in (None, "nk") for ref in find_references(text)):
+        return False
+    words = _law_words()
+    for sentence in analyse(text).sentences:
+        tokens = sentence.tokens
+        for i, token in enumerate(tokens):
+            if token.lemma not in words["words"]:
+                continue
+            before = tokens[i - 1] if i else None
+            after = tokens[i + 1] if i + 1 < len(tokens) else None
+            if before is not None and before.lemma not in words["own_adjectives"]:
+                if "ADJF" in best_parse(before.text).tag.grammemes:
+                    continue
+            if after is not None and (
+                after.text.lower() in words["naming_next"] or after.text[:1].isdigit()
+            ):
+                continue
+            return True
+    return False
 
 
 def cited_articles(question: Question) -> frozenset[str]:

@@ -42,6 +42,9 @@ _UPPER = frozenset(
 )
 _BOUND_KINDS = frozenset({"rate", "amount"})
 _BOUND_NAME = "предел"
+_TERM = "срок"  # a period asked: a deadline date of the value's own clause answers it
+_DEADLINES = frozenset({"date"})
+_CLAUSE_END = ";"  # the end of one clause of a sentence that states several values
 _NEAR = 600  # characters after the answer's sentence where its companion may be stated
 
 
@@ -59,11 +62,53 @@ def _bounded(question: Question, facts: list[Fact]) -> list[Fact]:
     return facts
 
 
-def _near(question: Question, facts: list[Fact], stated: Sequence[Fact]) -> list[Fact]:
-    """The facts of the answer's sentences, else the nearest one stated just after them;
-    those after the preposition the question asks with, when any is."""
+def _clause_of(fact: Fact) -> tuple[int, int]:
+    """The span of the «;»-clause of its sentence that states the fact («первый платёж —
+    …, — не позднее 20 марта; второй платёж — …, — не позднее 15 мая»)."""
+    text, base = fact.sentence.text, fact.sentence.start
+    at = fact.start - base
+    start = text.rfind(_CLAUSE_END, 0, at) + 1
+    end = text.find(_CLAUSE_END, at)
+    return base + start, base + (len(text) if end < 0 else end)
+
+
+def _same_clause(inside: list[Fact], stated: Sequence[Fact]) -> list[Fact]:
+    """Of the facts of the answer's sentences, those of a stated value's own «;»-clause:
+    a sentence of several payments states each one's date beside it."""
+    spans = [_clause_of(f) for f in stated]
+    return [f for f in inside if any(a <= f.start < b for a, b in spans)]
+
+
+def _schedule(stated: Sequence[Fact], peers: Sequence[Fact]) -> bool:
+    """The stated value's sentence states values of its kind in several «;»-clauses: a
+    schedule («первый платёж — …; второй платёж — …; окончательный — …»), each clause with
+    its own date or term."""
+    own = {f.sentence for f in stated}
+    kinds = {f.kind for f in stated}
+    spans = {_clause_of(f) for f in peers if f.sentence in own and f.kind in kinds}
+    return len(spans) > 1
+
+
+def _near(
+    question: Question,
+    facts: list[Fact],
+    stated: Sequence[Fact],
+    dates: Sequence[Fact] = (),
+    peers: Sequence[Fact] = (),
+) -> list[Fact]:
+    """The facts of the answer's sentences — in a schedule (:func:`_schedule` over the
+    card's ``peers``) those of the stated value's own clause, where a deadline of ``dates``
+    answers a period asked when the clause states no term («второй платёж — 512 400 руб. —
+    не позднее 15 мая») — else the nearest one stated just after them; those after the
+    preposition the question asks with, when any is."""
     own = {f.sentence for f in stated}
     inside = [f for f in facts if f.sentence in own]
+    if _schedule(stated, peers):
+        clause = _same_clause(inside, stated) or _same_clause(
+            [f for f in dates if f.sentence in own], stated
+        )
+        if clause:
+            return _bounded(question, clause)
     if inside:
         return _bounded(question, inside)
     end = max(f.sentence.end for f in stated)
@@ -109,7 +154,9 @@ def companion_facts(
             continue
         kinds, name = _TYPES[answer_type]
         if not kinds & kinds_stated:
-            near = _near(question, [f for f in card.facts if f.kind in kinds], stated)
+            facts = [f for f in card.facts if f.kind in kinds]
+            dates = [f for f in card.facts if f.kind in _DEADLINES] if name == _TERM else []
+            near = _near(question, facts, stated, dates, card.facts)
             if near:
                 out.append((name, near))
     return out

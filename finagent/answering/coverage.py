@@ -26,8 +26,11 @@ Four checks, each an abstention when it fails:
   evidence uses the adjective: then the adjective must stand before that word or another
   word for a value («кадастровый номер» does not state a cadastral value). A unit of
   measure the question counts in («сколько квадратных метров»: ``MEASURE_UNITS``) is not
-  an attribute. A role asked with «кто» («кто главный бухгалтер», «кто поручитель») is
-  an attribute too; it is also stated by the noun of its activity («поручительством»);
+  an attribute. A question of a noun phrase alone («кадастровая стоимость склада?») asks
+  that qualified value too. What «сколько стоит» asks the price of («сколько стоит люкс»)
+  is one some held document speaks of (its card's vocabulary) or the evidence names. A
+  role asked with «кто» («кто главный бухгалтер», «кто поручитель») is an attribute too;
+  it is also stated by the noun of its activity («поручительством»);
 - balances now: in the user's documents, the state of an account or of settlements
   (остаток, сальдо, долг, переплата …) asked «сейчас» or «на сегодня» is stated only by
   a passage dated on the question's as-of day: a statement's closing balance is that of
@@ -80,7 +83,7 @@ from finagent.language.lemmas import (
     surname,
 )
 from finagent.language.text import Analysed, Token, analyse
-from finagent.question.asked import AskedAttribute
+from finagent.question.asked import AskedAttribute, leading_attribute, priced_thing
 from finagent.question.conditions import in_condition, realised_words
 from finagent.question.documents import institution_numbers
 from finagent.question.model import Question
@@ -684,6 +687,12 @@ def coverage_abstention(
     attributes = [a for a in question.attributes if not _unit(a)]
     specific = [a for a in attributes if not _generic(a.head) and a.head not in _LIST_ITEMS]
     qualified = [a for a in attributes if _generic(a.head) and a.qualifiers]
+    # «кадастровая стоимость помещения на Лесной?»: a noun phrase alone asks its value too
+    leading = _leading(question) if documents and not question.attributes else None
+    if leading is not None and _generic(leading.head) and leading.qualifiers:
+        qualified.append(leading)
+    # «сколько стоит люкс»: the priced thing must be one the user's documents speak of
+    priced = _priced(question) if documents and cards else None
     # a body's number («ИФНС № 16») and a unified form's code («ОС-1») name no document
     owned = institution_numbers(question)
     numbers = (
@@ -746,7 +755,7 @@ def coverage_abstention(
     complements = [a for a in attributes if _complement(a, question.text)] if documents else []
     if (
         not (specific or qualified or complements or names or places or numbers or dates or months)
-        and not years
+        and not (years or priced)
         and not (documents and (question.realised or question.event))
     ):
         return None
@@ -824,6 +833,8 @@ def coverage_abstention(
         for year in years:
             if year not in stated_years:
                 return _other_period(f"{year} год", searched)
+    if priced is not None and not _spoken_of(priced, vocabulary, texts):
+        return _uncovered(priced, searched)
     asked = {match.document_id for match in question.documents if _BY_ITSELF & set(match.reasons)}
     asked |= {t.document for t in texts for number in numbers if _number_held(number, [t])}
     lenders = _lenders(texts, names, asked) or texts
@@ -1087,6 +1098,44 @@ def _other_period(period: str, searched: str) -> Abstention:
         messages.ABSTAIN_MONTH.format(month=period),
         messages.ABSTAIN_MONTH_MISSING.format(month=period, titles=searched),
     )
+
+
+def _leading(question: Question) -> AskedAttribute | None:
+    """The value a question made of a noun phrase alone asks (``leading_attribute``)."""
+    tokens = [t for sentence in analyse(question.text).sentences for t in sentence.tokens]
+    return leading_attribute([t.text for t in tokens], [t.lemma for t in tokens])
+
+
+def _priced(question: Question) -> AskedAttribute | None:
+    """What the question asks the price of with «сколько стоит» (``priced_thing``), unless
+    it asks that attribute otherwise too, or it is a word for a kind of value or a list's
+    item."""
+    tokens = [t for sentence in analyse(question.text).sentences for t in sentence.tokens]
+    priced = priced_thing([t.text for t in tokens], [t.lemma for t in tokens])
+    if (
+        priced is None
+        or _generic(priced.head)
+        or priced.head in _LIST_ITEMS
+        or any(a.head == priced.head for a in question.attributes)
+    ):
+        return None
+    return priced
+
+
+def _spoken_of(
+    attribute: AskedAttribute, vocabulary: Collection[str], texts: Sequence[_Text]
+) -> bool:
+    """Whether the user's documents speak of a priced thing anywhere (``vocabulary``: their
+    cards' lemmas) or the evidence names it: its head, a synonym (each lemma of it) or an
+    adjective made of it. A contract that names «рейс» once, far from the price of its
+    route, still speaks of it; a hotel contract listing other room categories does not
+    speak of a «люкс»."""
+    words = set(vocabulary)
+    if any(phrase and all(lm in words for lm in phrase) for phrase in _synonyms(attribute)):
+        return True
+    if any(_derived_adjective(attribute.head, lemma) for lemma in words):
+        return True
+    return _covered(attribute, [t.lemmas for t in texts])
 
 
 def _uncovered(attribute: AskedAttribute, searched: str) -> Abstention:

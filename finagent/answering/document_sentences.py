@@ -52,10 +52,13 @@ from finagent.answering.named_words import (
     row_number,
     spelled_out,
 )
+from finagent.answering.row_units import asks_total, fitting_cells, total_label
 from finagent.answering.sentence_profile import SentenceProfile, profile, states_type
+from finagent.cards.header_units import measure_name
 from finagent.cards.model import DocumentCard
 from finagent.cards.sentence_vectors import sentence_key
 from finagent.cards.tables import grid_rule, markdown_row
+from finagent.language.abbreviations import ends_with_dotted
 from finagent.language.lemmas import nouns_by_adjective
 from finagent.language.synonyms import by_root, by_synonym
 from finagent.language.text import analyse
@@ -91,6 +94,11 @@ LABEL_WEIGHT = 0.5
 ROW_OF_PERSON = 0.5
 _ROW_CELLS = 3  # a table row as «header: value; …» of three cells or more
 _HEADER_WORDS = 6  # a column header longer than this, or with a full stop, is prose
+# a full stop in a header: a point before a capital («… оплачено. Итого»), not an
+# abbreviation's («Продолжительность, кал. дн.», «в т.ч. НДС»)
+_SENTENCE_END = re.compile(r"[.!?]\s+[А-ЯЁA-Z]")
+# a total row of a table, in shared words: below the rows it sums unless a total is asked
+TOTAL_ROW = 0.5
 # a clause whose figure an asked noun labels: how far below the best clause's shared words
 LABELLED_SLACK = 0.5
 # the cascade's key of a document sentence (:func:`document_order_keys`)
@@ -255,7 +263,7 @@ def table_row(line: str) -> bool:
     return (
         len(cells) >= _ROW_CELLS
         and len(headers) == len(cells)
-        and all(len(h.split()) <= _HEADER_WORDS and ". " not in h for h in headers)
+        and all(len(h.split()) <= _HEADER_WORDS and not _SENTENCE_END.search(h) for h in headers)
     )
 
 
@@ -275,7 +283,9 @@ def unwrap(text: str) -> str:
         opens = bool(_OPENS.match(line)) or _word_row(line) or grid_rule(line)
         # a table's row («Второй платёж | 60 % | 878 400,00 | …», «| a | b |») is a line of
         # its own, and so is a grid table's rule
-        ends = previous.endswith(_ENDS) or _word_row(previous) or previous.startswith("|")
+        # a dotted abbreviation ends no sentence («… 512 400 руб., в т.ч.» / «НДС 92 400 …»)
+        ended = previous.endswith(_ENDS) and not ends_with_dotted(previous)
+        ends = ended or _word_row(previous) or previous.startswith("|")
         # a Markdown heading is a line of its own: a clause glued onto it would be read
         # as part of the heading, and skipped with it
         ends = ends or grid_rule(previous) or previous.startswith("#")
@@ -450,6 +460,8 @@ def document_order_keys(
     # «второй платёж», «последний платёж по графику»: a numbered row by its number
     rows_asked = asked_rows(question)
     persons = asked_persons(question)
+    total = asks_total(question)
+    names_org = naming_lemmas(question, cards) - _person_lemmas(cards) if not persons else _NONE
     last_rows: dict[str | None, int] = {}
     for c in own if rows_asked else []:
         if (number := row_number(c.sentence)) is not None:
@@ -462,16 +474,33 @@ def document_order_keys(
         # the words that name the document («субаренда», «помещение») tell no clause apart
         title = profile(candidate.chunk.title or "").lemmas
         valued = value_level(question, p, text)
+        units = header_units(question, text, asked - title)
+        if valued < 1 and units is not None:
+            valued = 1.0  # «Отработано, ч: 178» for «сколько часов отработал»
         # the person's row, when it states the asked thing by its own words (not their
         # share's row for «дивиденды Орлову»)
         if valued >= 1 and persons and table_row(text) and shared_words(asked, p.lemmas):
             valued += ROW_OF_PERSON * any(names_person(person, text) for person in persons)
+        # a register's row of the organisation the question names («сальдо по «Альфе»» —
+        # «Контрагент: ООО «Альфа»; …»), as a person's row is theirs
+        elif valued >= 1 and names_org and table_row(text) and shared_words(asked, p.lemmas):
+            valued += ROW_OF_PERSON * bool(names_org & p.lemmas)
         # a statement's or an invoice's row names its counterparty's ИНН beside its sum
         clause = _clause(text) and (party or valued >= 1 or not requisites(p, text))
         clause = clause and " ".join(text.split()) not in own_dates
         # a clause of «4. Порядок расчётов» speaks of the payment its heading names: the
         # words only its section heading shares count half (its own words come first)
         lexical = shared_words(asked - title, p.lemmas)
+        # «сколько дней» — «Продолжительность, кал. дн.: 14»: the header names the unit
+        lexical += len((asked - title - p.lemmas) & (units or _NONE))
+        # a total row whose label names the asked thing sums it with others («Итого
+        # денежные средства на счетах и в кассе» for «сколько в кассе»): its own row
+        # answers, unless a total is asked («итоговое сальдо»)
+        if (label := total_label(text)) is not None:
+            if total:
+                lexical += TOTAL_ROW
+            elif shared_words(asked - title, profile(label).lemmas):
+                lexical -= TOTAL_ROW
         inherited = p.lemmas | heading_lemmas.get(id(candidate), _NONE)
         lexical += HEADING_WEIGHT * (shared_words(asked - title, inherited) - lexical)
         # «в марте» — a row dated «28.03.2025»; «ЕНП» — «Единый налоговый платёж»
@@ -497,6 +526,27 @@ def document_order_keys(
 
     keys = [key(c) for c in own]
     return own, _labelled(question, own, keys, _title_lemmas(own))
+
+
+def header_units(question: Question, sentence: str, asked: set[str]) -> frozenset[str] | None:
+    """The units of a table row's (or a form line's) bare figures of the asked kind whose
+    column header names their unit (:mod:`finagent.answering.row_units`) and, its unit
+    aside, an asked word or only the measure of the row's thing («Отработано, ч: 178» for
+    «сколько часов отработал», «Продолжительность, кал. дн.: 14» for «на сколько дней
+    отпуск»; not «Явки, дней: 22» for «сколько дней болел»); None when it has none."""
+    units = frozenset(
+        cell.unit
+        for cell in fitting_cells(question, sentence)
+        if measure_name(cell.name) or shared_words(asked, profile(cell.name).lemmas)
+    )
+    return units or None
+
+
+def _person_lemmas(cards: Sequence[DocumentCard]) -> frozenset[str]:
+    """The lemmas of the persons' names of the cards (a person's row is ROW_OF_PERSON's)."""
+    return frozenset(
+        lm for card in cards for person in card.persons for lm in profile(person).lemmas
+    )
 
 
 def _title_lemmas(own: Sequence[Candidate]) -> frozenset[str]:

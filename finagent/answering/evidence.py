@@ -17,6 +17,8 @@ import numpy as np
 
 from finagent.answering.context import AnswerContext
 from finagent.cards.tables import grid_rows, grid_rule, markdown_rows
+from finagent.cards.unwrap import joined
+from finagent.language.abbreviations import dotted_letters
 from finagent.language.lemmas import lemma
 from finagent.question.build import build_question
 from finagent.question.model import Question
@@ -141,7 +143,9 @@ def _split_sentences(line: str) -> list[str]:
     for piece in _SENTENCE.split(line):
         # «штраф 5 000 руб. (п. 1 ст. 129.1 НК РФ)»: an abbreviation after a bracket
         last = pieces[-1].rstrip(".").rsplit(" ", 1)[-1].lstrip('(«"').lower() if pieces else ""
-        if pieces and (last in _ABBREVIATIONS or (len(last) == 1 and last.isalpha())):
+        # «в т.ч. НДС …», «И.С. Федотова»: letters joined by dots end no sentence either
+        single = len(last) == 1 and last.isalpha()
+        if pieces and (last in _ABBREVIATIONS or single or dotted_letters(last)):
             pieces[-1] = f"{pieces[-1]} {piece}"
         else:
             pieces.append(piece)
@@ -453,6 +457,11 @@ def _candidates_of(
     if chunk.source != "law" and "\n" in text:  # the chunker's «Title / Section» line
         breadcrumb, text = text.split("\n", 1)
         example_section = " / " in breadcrumb and example_heading(breadcrumb.rsplit(" / ", 1)[1])
+    if chunk.source == "user_docs":
+        # a hard-wrapped document's passage (a PDF's lines): a clause read whole, as its
+        # card and the whole document's sentences read it («… НДС 92 400» / «руб., — не
+        # позднее 15 мая 2026 г.; …»)
+        text = joined(text)
     return [
         Candidate(
             chunk,

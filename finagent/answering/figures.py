@@ -3,7 +3,8 @@
 A figure is a number with a unit, percent or currency («30 %», «297 200 руб.», «3 месяца»)
 or a date («01.03.2025», «1 марта 2025»). Numbers compare normalised: «297 200» = «297200»,
 «30 %» = «30%», «49 533,33» = «49533.33»; a sum a source writes in words («трех тысяч
-рублей») supports the same sum in digits («3 000 руб.»). Legal references («п. 3 ст.
+рублей») supports the same sum in digits («3 000 руб.»), a count in words («двух
+месяцев») the same count («2 месяца»). Legal references («п. 3 ст.
 224») and citation marks ``[n]`` are not figures. An unsupported figure is replaced by a
 visible marker, like an unsupported reference (:mod:`finagent.answering.reference_check`),
 and counted.
@@ -23,6 +24,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
 from finagent.answering.messages import FIGURE_REMOVED
+from finagent.language.counts import worded_counts
 from finagent.language.money import worded_amounts
 from finagent.legal.references import find_references
 from finagent.russian_months import MONTHS
@@ -69,6 +71,8 @@ def known_numbers(texts: Iterable[str]) -> set[str]:
         found |= {f"{d}.{m}.{y}" for y, m, d in _ISO_DATE.findall(text)}
         # a sum the source writes in words («трех тысяч рублей»), stated in digits
         found |= {f"{amount:f}" for amount in worded_amounts(text)}
+        # a count the source writes in words («двух месяцев»), stated in digits
+        found |= {f"{count:f}" for count in worded_counts(text)}
     return found
 
 

@@ -29,14 +29,17 @@ parentheses left out («Неуплата … контролирующим лиц
 best sentence of the Code or the knowledge base within :data:`CASE_MARGIN` that states a
 value of the asked type and no such special case comes first, one naming a condition the
 question asks («умышленно») before the others. A best sentence naming an asked condition
-is the question's case, whatever else it names.
+is the question's case, whatever else it names. A knowledge-base sentence is such a
+special case when it names the condition before its first value of the asked type («По
+требованию в рамках встречной проверки … штрафом 10 000 руб.»); one naming it after its
+value («штраф 5 000 руб., за повторное нарушение — 20 000 руб.») states the rule first.
 """
 
 from __future__ import annotations
 
 import re
 
-from finagent.answering.asked_values import states_asked
+from finagent.answering.asked_values import asked_values, states_asked
 from finagent.answering.evidence import LEGAL_SOURCES, Candidate, promoted
 from finagent.answering.ranker import EXCEPTIONS, asked_conditions, type_match
 from finagent.answering.sentence_profile import SentenceProfile, profile
@@ -150,15 +153,31 @@ def prefer_general_rule(question: Question, ranked: list[Candidate]) -> list[Can
     return promoted(ranked, best)
 
 
+def _case_first(candidate: Candidate, question: Question, asked: set[str]) -> bool:
+    """A knowledge-base sentence names an unasked condition before its first value of the
+    asked type (its asides in parentheses left out)."""
+    text = candidate.sentence
+    values = asked_values(profile(text), question)
+    at = min((i for v in values if (i := text.find(v)) >= 0), default=-1)
+    if at <= 0:
+        return False
+    head = text[:at]
+    while (stripped := _ASIDE.sub(" ", head)) != head:
+        head = stripped
+    return bool(_conditions(profile(head)) - asked)
+
+
 def prefer_general_case(question: Question, ranked: list[Candidate]) -> list[Candidate]:
     """``ranked`` with a general rule first when the best sentence is a special case the
     question leaves unasked (see the module's docstring)."""
-    if not ranked or ranked[0].chunk.source != "law":
+    if not ranked or ranked[0].chunk.source not in LEGAL_SOURCES:
         return ranked
     top = ranked[0]
     asked = asked_conditions(list(question.lemmas))
     # a sentence of a condition the question asks is its case, whatever else it names
     if _conditions(profile(top.sentence)) & asked or not special_case(top, question, asked):
+        return ranked
+    if top.chunk.source == "kb" and not _case_first(top, question, asked):
         return ranked
     rivals = [
         c

@@ -17,10 +17,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from datetime import date
 from functools import cache
 from importlib import resources
 
+from finagent.language.cues import has_any
+from finagent.language.dates import dates_in
 from finagent.language.lemmas import done, future_verb, past_participle
+from finagent.language.text import analyse
 from finagent.moscow_time import moscow_today
 from finagent.question.model import Question
 from finagent.yaml_data import load_yaml
@@ -37,9 +41,9 @@ _FILE = "standing_values.yaml"
 
 
 @cache
-def _standing_words() -> frozenset[str]:
+def _standing_phrases() -> tuple[str, ...]:
     text = resources.files("finagent.answering").joinpath("data", _FILE).read_text("utf-8")
-    return frozenset(str(w) for w in load_yaml(text)["standing"])
+    return tuple(str(w) for w in load_yaml(text)["standing"])
 
 
 def _now_or_later(question: Question) -> bool:
@@ -48,19 +52,41 @@ def _now_or_later(question: Question) -> bool:
     return bool(_NOW_OR_LATER & set(question.lemmas)) or any(future_verb(w) for w in words)
 
 
+def _turn_day(question: Question) -> date:
+    """The turn's own date: the day the question is asked, not a date it names."""
+    return question.asked_on or moscow_today()
+
+
+def _names_before(question: Question, day: date) -> bool:
+    """A date, month or year the question names lies before ``day``; so does its as-of
+    day when read from its words («на 15 марта 2024 года», «в прошлом году»)."""
+    return (
+        (question.as_of_source != "implicit" and question.as_of < day)
+        or any(d.value < day for d in question.dates)
+        or any((m.year, m.month) < (day.year, day.month) for m in question.months)
+        or any(y.year < day.year for y in question.years)
+    )
+
+
+def _names_from(question: Question, day: date) -> bool:
+    """A date, month or year the question names lies on or after ``day``."""
+    return (
+        any(d.value >= day for d in question.dates)
+        or any((m.year, m.month) >= (day.year, day.month) for m in question.months)
+        or any(y.year >= day.year for y in question.years)
+    )
+
+
 def asks_past(question: Question) -> bool:
-    """The question is about a past date or an act already done, with no word of today or
-    of the future."""
-    words = _WORD.findall(question.text)
+    """The question is about a date before the turn's own (not before the as-of day, which
+    is the date it names) or an act already done, with no word of today or of the
+    future."""
     if _now_or_later(question):
         return False
-    as_of = question.as_of
-    named_past = (
-        any(d.value < as_of for d in question.dates)
-        or any((m.year, m.month) < (as_of.year, as_of.month) for m in question.months)
-        or any(y.year < as_of.year for y in question.years)
+    words = _WORD.findall(question.text)
+    return _names_before(question, _turn_day(question)) or any(
+        done(w) or past_participle(w) for w in words
     )
-    return named_past or any(done(w) or past_participle(w) for w in words)
 
 
 def asks_standing(question: Question) -> bool:
@@ -68,21 +94,32 @@ def asks_standing(question: Question) -> bool:
     раз в год рассматривают ставку», «потолок ПСК», «цель по инфляции»), not a reading of
     today or of a day to come: no word of today or of the future, no date, month or year
     from the turn's own date on."""
-    if not _standing_words() & set(question.lemmas) or _now_or_later(question):
+    if not has_any(question.lemmas, _standing_phrases()) or _now_or_later(question):
         return False
-    today = question.asked_on or moscow_today()
-    return not (
-        any(d.value >= today for d in question.dates)
-        or any((m.year, m.month) >= (today.year, today.month) for m in question.months)
-        or any(y.year >= today.year for y in question.years)
-    )
+    return not _names_from(question, _turn_day(question))
 
 
-def notice_follows(question: Question, notices: Sequence[str]) -> bool:
+def holds_named_days(question: Question, quoted: Sequence[str]) -> bool:
+    """The sentences the answer may quote name every day the question names before the
+    turn's («ключевая с 27 октября 2025» — «27 октября 2025 года — 16,5 %»): a past day's
+    reading of a daily quantity («курс доллара на 14 марта 2025») is only the live
+    source's, and a knowledge-base sentence on how the rate is set does not state it."""
+    day = _turn_day(question)
+    asked = {d.value for d in question.dates if d.value < day}
+    if not asked:
+        return True
+    held = {d.value for sentence in quoted for d in dates_in(analyse(sentence))}
+    return asked <= held
+
+
+def notice_follows(question: Question, notices: Sequence[str], quoted: Sequence[str] = ()) -> bool:
     """Whether the unavailable-source notices go after the answer's lead: only the Bank of
-    Russia failed (news are events, always live) and the question is about the past, or
-    the question asks a standing setting, which no live source quotes."""
+    Russia failed (news are events, always live) and the question is about the past, with
+    every past day it names in the sentences the answer may quote (``quoted``:
+    :func:`holds_named_days`), or the question asks a standing setting, which no live
+    source quotes."""
     if not notices:
         return False
     only_cbr = all(f"«{CBR_SOURCE}»" in notice for notice in notices)
-    return (only_cbr and asks_past(question)) or asks_standing(question)
+    past = only_cbr and asks_past(question) and holds_named_days(question, quoted)
+    return past or asks_standing(question)

@@ -43,7 +43,12 @@ _WORD = re.compile(r"[А-Яа-яЁё]+(?:-[А-Яа-яЁё]+)?")
 _REPRESENTED = re.compile(r"\bв\s+лице\b[^.;:]{0,80}$", re.IGNORECASE)
 # a signature: initials right before the surname («П. А. Зуев», «П.А. Зуев»)
 _INITIALS = re.compile(r"(?:\b[А-ЯЁ]\.\s?){2}$")
-_HOUSE_DIGITS = 3  # a house number has at most three digits; a year has four
+# a house number has at most three digits; a year has four, a sum or a count often more
+# («Лебедеву 40000»). A bound on a number's size, not on a word's form: razdel reads the
+# token, pymorphy3 the word after it (:func:`_counted`); no kept library reads a house
+# number (natasha's address extractor needs its pymorphy2 vocabulary, which does not load
+# here)
+_HOUSE_DIGITS = 3
 
 
 def _words(text: str) -> list[tuple[str, bool]]:

@@ -317,6 +317,11 @@ def _card_sentences(evidence: Evidence) -> list[str]:
     return [sentence for sentence, _ in _quoted(evidence, "none")]
 
 
+def _quotable(evidence: Evidence) -> list[str]:
+    """The ranked sentences the lead and the details may quote."""
+    return [c.sentence for c in evidence.ranked[:_QUOTED]]
+
+
 async def _offline(turn: TurnInput, evidence: Evidence, only_smalltalk: bool) -> dict[str, Any]:
     deps, ctx = turn.deps, turn.ctx
     mode = "direct" if _direct(turn) else "extractive"
@@ -340,7 +345,7 @@ async def _offline(turn: TurnInput, evidence: Evidence, only_smalltalk: bool) ->
                     ctx.chunk_numbers.append(candidate.number)
             if used:
                 update_chunks = used
-            if notice_follows(turn.question, ctx.unavailable):
+            if notice_follows(turn.question, ctx.unavailable, _quotable(evidence)):
                 # a past rate: the knowledge base's answer leads, the notice follows it
                 before, after = None, _live_offline(ctx, messages.FROM_KNOWLEDGE_BASE_ABOVE)
             else:
@@ -365,7 +370,7 @@ async def _offline(turn: TurnInput, evidence: Evidence, only_smalltalk: bool) ->
             debug["card_fields"] = [a.key for a in evidence.cards]
         else:
             more = further_parts(turn.question, evidence.ranked)
-            if notice_follows(turn.question, ctx.unavailable):
+            if notice_follows(turn.question, ctx.unavailable, _quotable(evidence)):
                 after = _live_offline(ctx, messages.FROM_KNOWLEDGE_BASE_ABOVE)
                 body = compose_key_facts(ctx, evidence.ranked, more=more, after_lead=after)
             else:

@@ -97,6 +97,10 @@ EXCEPTIONS = {
     # report («возражения по дополнению к акту», ст. 101 п. 6.2 beside ст. 100 п. 6)
     "контролировать": "controlled",  # pymorphy3 reads both participles as the verb
     "дополнение": "supplement",
+    # a counter-check: documents on a counterparty demanded by ст. 93.1, with a term and a
+    # fine of their own beside those of a taxpayer's own inspection
+    "встречный": "counter",
+    "встречка": "counter",
 }
 # the hand-set ranking of the extractive composer, as weights of the same features
 PRIOR = {

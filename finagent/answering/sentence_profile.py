@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from razdel import tokenize
 
+from finagent.language.counts import count_in_digits
 from finagent.language.dates import days_of_month_in
 from finagent.language.lemmas import lemma
 from finagent.language.measures import quantities_in
@@ -156,10 +157,14 @@ def shown(value: str) -> str:
     """A stated value as the first line states it: a sum written in words in digits
     («трех тысяч рублей» -> «3 000 руб.»; the quote keeps the words), a multiplier in the
     nominative («коэффициента 2» -> «коэффициент 2»), a share with its sign, whatever case
-    the sentence puts the word in («1 процента», «7 (семь) процентов» -> «1 %», «7 %»)."""
+    the sentence puts the word in («1 процента», «7 (семь) процентов» -> «1 %», «7 %»), a
+    count in words in digits, its noun agreed («двух месяцев» -> «2 месяца»; the figure
+    checks read the source's words as the number)."""
     digits = in_digits(value)
     if digits is not None:
         return digits
+    if (counted := count_in_digits(value.strip())) is not None:
+        return counted
     if worded := _PERCENT_WORDED.fullmatch(value.strip()):
         return f"{worded.group(1)} %"
     head, _, rest = value.partition(" ")

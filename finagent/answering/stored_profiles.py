@@ -150,8 +150,13 @@ def from_row(row: list[Any]) -> SentenceProfile:
 
 
 def profiled_sentences(text: str) -> list[str]:
-    """The sentences of a document whose profiles are stored: those its answers rank
-    (and the same as its sentence vectors'), in order, each once."""
+    """The sentences of a document whose profiles are stored: those its answers rank, in
+    order, each once, as written. A near twin of
+    :func:`finagent.cards.sentence_vectors.vectored_sentences` by design: a profile is
+    looked up by the exact text ranked (:func:`~finagent.answering.sentence_profile.profile`),
+    so its sentences keep their own whitespace, while a vector is looked up by
+    :func:`~finagent.cards.sentence_vectors.sentence_key`, whitespace-normalised, since one
+    sentence is read from a passage and from the whole text."""
     return list(dict.fromkeys(document_sentences(text)))[:MAX_SENTENCES]
 
 

@@ -46,12 +46,11 @@ from finagent.answering.sentence_profile import PERCENT, profile
 from finagent.language.lemmas import lemma, part_of_speech
 from finagent.question.model import Question
 from finagent.question.tables import STOP_LEMMAS
+from finagent.question.which_head import MODIFIERS, which_head
 
 SUMS = frozenset({"amount", "limit"})
 MARGIN = 2.0  # logit units of the learned ranker
 SHARE_WORDS = 3  # words after a percentage that may name the quantity it is a share of
-HEAD_REACH = 4  # words after «какой» up to its noun («какую максимальную сумму НДФЛ»)
-_MODIFIERS = frozenset({"ADJF", "PRTF"})
 # nouns that name the kind of a value, not what it is of («какую сумму», «какой лимит»,
 # «какая ставка»): every candidate of the asked type is one of them
 GENERIC = frozenset(
@@ -101,15 +100,8 @@ def _asked_words(question: Question) -> list[str]:
     at = next((i for i, w in enumerate(words) if lemma(w.lower()) == "какой"), -1)
     if at < 0:
         return []
-    found: list[str] = []
-    for word in words[at + 1 : at + 1 + HEAD_REACH]:
-        kind = part_of_speech(word)
-        if kind not in _MODIFIERS and kind != "NOUN":
-            break
-        found.append(lemma(word.lower()))
-        if kind == "NOUN":
-            return found
-    return []
+    head, noun = which_head(words, at)
+    return [lemma(w.lower()) for w in words[at + 1 : head + 1]] if noun else []
 
 
 def asked_phrase(question: Question) -> frozenset[str]:
@@ -140,7 +132,7 @@ def _share_spans(question: Question, sentence: str) -> list[tuple[int, int]]:
         tokens = list(tokenize(rest))
         tokens = tokens[1:] if tokens and tokens[0].text.lower() == "от" else tokens
         for token in tokens[:SHARE_WORDS]:
-            if part_of_speech(token.text) not in {*_MODIFIERS, "NOUN"}:
+            if part_of_speech(token.text) not in {*MODIFIERS, "NOUN"}:
                 break
             phrase.append(token)
         nouns = [t for t in phrase if part_of_speech(t.text) == "NOUN"]

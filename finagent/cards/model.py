@@ -8,6 +8,7 @@ from pydantic import BaseModel, Field
 
 from finagent.language.text import Sentence
 
+# 17: a line ending in a dotted abbreviation («в т.ч.», «т.е.») continues into the next;
 # 16: institutions as parties («Муниципальное … учреждение», «МОУ»), a participle as a
 # role («именуемое в дальнейшем «Одаряемый»»); 15: a prepositional cue yields to the noun
 # before it («испытанием на срок»); 14: a kind of sheet as a heading («ПУТЕВОЙ ЛИСТ
@@ -15,7 +16,7 @@ from finagent.language.text import Sentence
 # named only by a line in capitals («ПРИХОДНЫЙ КАССОВЫЙ ОРДЕР»); 11: a form's heading
 # beside its number box; 10: the bonus field; 9: a PDF's row «label figure»; 8: headings
 # dated or under an approval note, form number boxes
-CARD_VERSION = 16
+CARD_VERSION = 17
 
 FactKind = Literal["amount", "rate", "date", "term", "number", "identifier"]
 

@@ -65,7 +65,9 @@ def pack(
 
 
 def vectored_sentences(text: str, split: Callable[[str], list[str]]) -> list[str]:
-    """The sentences of ``text`` that get a vector: as much as a card reads, each once."""
+    """The sentences of ``text`` that get a vector: as much as a card reads, each once, by
+    :func:`sentence_key` (the stored profiles' sentences keep their exact text instead:
+    :func:`finagent.answering.stored_profiles.profiled_sentences`)."""
     sentences = list(dict.fromkeys(map(sentence_key, split(text[:MAX_CARD_CHARS]))))
     return sentences[:MAX_SENTENCES]
 

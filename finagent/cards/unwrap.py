@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from finagent.language.abbreviations import ends_with_dotted
+
 _ENDS = (".", "!", "?", ";", ":")
 _OPENS = re.compile(r"^(?:\d+(?:\.\d+)*[.)]\s|[а-яa-z]\)\s|[-*•–—#|+])")
 _ALIGNED = re.compile(r"\S {3,}\S")  # columns of a form laid out with spaces
@@ -21,11 +23,13 @@ _WRAPPED_WIDTH = 50  # a line wrapped inside a paragraph is at least this long
 
 def _continues(previous: str, line: str) -> bool:
     before, after = previous.strip(), line.strip()
-    if not before or not after or before.endswith(_ENDS) or "|" in before or "|" in after:
+    if not before or not after or "|" in before or "|" in after:
+        return False
+    if before.endswith(_ENDS) and not ends_with_dotted(before):  # «…, в т.ч.» / «НДС …»
         return False
     if _ALIGNED.search(before) or _ALIGNED.search(after) or _OPENS.match(after):
         return False
-    if after[0].islower() or after[0].isdigit() or after[0] in "«(":
+    if after[0].islower() or after[0].isdigit() or after[0] in "«(" or ends_with_dotted(before):
         return True
     # a capital after a wrapped line of a paragraph («в пользу» / «ООО «Альфа» составляет»),
     # not after a short requisites line («ИНН …, КПП …» / «Р/с …»)

@@ -230,6 +230,22 @@ def future_verb(word: str) -> bool:
 
 
 @lru_cache(maxsize=50_000)
+def rule_effect_verb(word: str) -> bool:
+    """A future verb that tells what a rule does rather than what someone decides: in the
+    third person plural with no one named («зачтут», «удержат»: indefinite-personal) or
+    reflexive («зачтётся», «вернётся»: its lemma is a «-ся» verb)."""
+    folded = fold(word)
+    if not _verb_with(folded, "futr"):
+        return False
+    best = parses(folded)[0]
+    plural = "plur" in best.tag and "3per" in best.tag
+    return plural or best.normal_form.endswith(_REFLEXIVE)
+
+
+_REFLEXIVE = ("ся", "сь")
+
+
+@lru_cache(maxsize=50_000)
 def done(word: str) -> bool:
     """A past-tense verb or participle («вручили», «врученное»): an act already done."""
     folded = fold(word)

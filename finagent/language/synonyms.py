@@ -51,7 +51,11 @@ def _compound_words(word: str) -> tuple[frozenset[str], ...]:
     """The lemma sets a compound the glossary states stands for (:func:`glossary_compound`:
     «матпомощь» — {материальный, помощь}); empty for any other word. A compound only a
     clipped prefix suggests («матответственность») is left out: ranking a document's
-    sentences by a guessed reading shifted a clause's window on dev (stop 42)."""
+    sentences by a guessed reading shifted a clause's window on dev (stop 42). No
+    substitute for a library: the terms are read by razdel and pymorphy3 in
+    :func:`glossary_compound` (pymorphy3 knows no clipped compound's full words); this
+    keeps the terms of two words or more as sets and caches them, since the glossary is
+    scanned on every call there."""
     return tuple(frozenset(p) for p in glossary_compound(word) if len(p) > 1)
 
 

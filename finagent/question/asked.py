@@ -31,6 +31,7 @@ from finagent.language.lemmas import (
     can_be,
     classifying_adjective,
     genitive,
+    known_word,
     part_of_speech,
     role_in_nominative,
 )
@@ -50,6 +51,12 @@ _COPULAS = frozenset({"быть", "являться", "выступать"})
 _HOW = "как"
 _CALLED = frozenset({"звать", "величать", "именовать"})
 _MAX_GAP = 4
+# «сколько стоит X»: X is what the price is of
+_HOW_MUCH = "сколько"
+_COST = "стоить"
+# a question with a verb or «ли» is no noun phrase alone
+_VERBS = frozenset({"VERB", "INFN", "PRTS", "GRND"})
+_POLAR = "ли"
 _LATIN = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*")
 _MAX_COMPLEMENTS = 2
 
@@ -241,6 +248,48 @@ def asked_attributes(words: Sequence[str], lemmas: Sequence[str]) -> list[AskedA
                 at = -1
         i += 1
     return found
+
+
+def priced_thing(words: Sequence[str], lemmas: Sequence[str]) -> AskedAttribute | None:
+    """What «сколько стоит» asks the price of («сколько стоит люкс», «сколько в месяц
+    стоят услуги связи»): the noun the verb «стоить» after «сколько» governs, not a name
+    (a name is checked as a name), a pronoun («сколько он стоил») or a word the dictionary
+    does not know; None when the question asks no price that way."""
+    if _HOW_MUCH not in lemmas:
+        return None
+    asked = lemmas.index(_HOW_MUCH)
+    for at in range(asked + 1, len(words)):
+        if lemmas[at] != _COST or part_of_speech(words[at]) != "VERB":
+            continue
+        head = _head_after(words, lemmas, at + 1)
+        if head < 0 or (words[head][:1].isupper() and not words[head].isupper()):
+            return None
+        # a word the dictionary does not know («юробслуживание») may be a clipped compound
+        # the documents write in full: no check for it; an abbreviation («КАСКО») is checked
+        if not words[head].isupper() and not known_word(words[head]):
+            return None
+        attribute, _ = _attribute(words, lemmas, head)
+        return attribute
+    return None
+
+
+def leading_attribute(words: Sequence[str], lemmas: Sequence[str]) -> AskedAttribute | None:
+    """What a question made of a noun phrase alone asks («кадастровая стоимость склада на
+    Лесной?», «ИНН арендодателя?»): with no question word, no verb and no «ли», the noun it
+    opens with, past its adjectives, in the nominative and not a name; None otherwise."""
+    if _QUESTION_WORDS & set(lemmas) or {_WHO, _POLAR} & set(lemmas):
+        return None
+    if any(part_of_speech(word) in _VERBS for word in words):
+        return None
+    at = 0
+    while at < len(words) and part_of_speech(words[at]) == "ADJF":
+        at += 1
+    if at >= len(words) or not _noun(words[at]) or not can_be(words[at], "nomn"):
+        return None
+    if words[at][:1].isupper() and not words[at].isupper():
+        return None
+    attribute, _ = _attribute(words, lemmas, at)
+    return attribute
 
 
 def _surname_first(word: str) -> bool:

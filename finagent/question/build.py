@@ -62,6 +62,7 @@ from finagent.question.tables import (
     TAXES,
     AnswerType,
 )
+from finagent.question.which_head import which_head
 from finagent.yaml_data import load_yaml
 
 
@@ -336,8 +337,7 @@ def _bounded_duration(lemmas: Sequence[str]) -> set[int]:
     }
 
 
-_MODIFIERS = frozenset({"ADJF", "PRTF"})
-HEAD_REACH = 3  # adjectives between «какой» and its noun («какой налоговый бонус»)
+HEAD_REACH = 3  # words after «какой» a measured noun is looked for in («какая общая площадь»)
 
 
 def _head_of(lemmas: Sequence[str], words: Sequence[str], start: int = 0) -> tuple[int, int]:
@@ -348,14 +348,7 @@ def _head_of(lemmas: Sequence[str], words: Sequence[str], start: int = 0) -> tup
     at = next((i for i in range(start, len(lemmas)) if lemmas[i] in QUESTION_WORDS), -1)
     if at < 0 or lemmas[at] != "какой":
         return -1, -1
-    head = -1
-    for i in range(at + 1, min(len(lemmas), at + 2 + HEAD_REACH)):
-        kind = part_of_speech(words[i])
-        if kind == "NOUN":
-            return at, i
-        if kind not in _MODIFIERS:
-            break
-        head = i  # an adjective with no noun after it stands for its noun («суточные»)
+    head, _ = which_head(words, at)
     return (at, head) if head >= 0 else (-1, -1)
 
 
@@ -507,6 +500,15 @@ def _complement(lemmas: Sequence[str], words: Sequence[str], at: int) -> bool:
     return part_of_speech(head) == "NOUN"
 
 
+_WITHOUT = "без"
+
+
+def _absent(lemmas: Sequence[str], at: int) -> bool:
+    """A value's noun right after «без» names a condition, not the value asked: «за
+    сколько часов можно снять бронь без штрафа» asks a period, «без комиссии» no fee."""
+    return 0 < at <= len(lemmas) and lemmas[at - 1] == _WITHOUT
+
+
 def _fields(lemmas: Sequence[str], words: Sequence[str]) -> list[tuple[int, str]]:
     hits: dict[str, int] = {}
     for field in ALL_FIELDS:
@@ -521,7 +523,11 @@ def _fields(lemmas: Sequence[str], words: Sequence[str]) -> list[tuple[int, str]
                 if not role_acts(words, at) and not qualifies_other_noun(lemmas, words, at)
             ]
         else:
-            positions = [at for at in positions if not _complement(lemmas, words, at)]
+            positions = [
+                at
+                for at in positions
+                if not _complement(lemmas, words, at) and not _absent(lemmas, at)
+            ]
         if positions:
             hits[field.key] = min(positions)
     found = sorted((at, key) for key, at in hits.items())

@@ -18,7 +18,7 @@ from functools import cache
 from importlib import resources
 
 from finagent.language.cues import find_cue
-from finagent.language.lemmas import can_be, future_verb, part_of_speech
+from finagent.language.lemmas import can_be, future_verb, part_of_speech, rule_effect_verb
 from finagent.yaml_data import load_yaml
 
 _FILE = "polar.yaml"
@@ -53,8 +53,13 @@ def _beyond_documents(lemmas: Sequence[str], words: Sequence[str]) -> bool:
     if set(lemmas) & set(table["condition"]) or len(words) != len(lemmas):
         return False
     return any(
-        # «займу» is a loan's case before it is «занять»
-        lm != "быть" and future_verb(w) and can_be(w, "perf") and not can_be(w, "NOUN")
+        # «займу» is a loan's case before it is «занять»; «зачтут ли аванс в цену?»,
+        # «зачтётся?» ask what a clause does, not what someone will decide
+        lm != "быть"
+        and future_verb(w)
+        and can_be(w, "perf")
+        and not can_be(w, "NOUN")
+        and not rule_effect_verb(w)
         for w, lm in zip(words, lemmas, strict=True)
     )
 

@@ -70,15 +70,36 @@ def asks_choice(text: str) -> bool:
 
 def asks_outside(text: str) -> bool:
     """The question is about a domain outside taxes, finance, accounting and the user's
-    documents («какой планшет взять», «как оформить опеку»)."""
-    lemmas = [lemma for sentence in analyse(text).sentences for lemma in sentence.lemmas]
+    documents («какой планшет взять», «как оформить опеку»). A purpose clause («чтобы …»)
+    only says why: a money word there anchors nothing («как вылечить насморк, чтобы не
+    уходить на больничный»), a tax does («…, чтобы не платить налог»)."""
+    main, purpose = _clauses(text)
     cues = set(_words("outside")) | set(_words("advise"))
-    if not cues & set(lemmas):
+    if not cues & set(main):
         return False
     anchors = (*_words("tax_stems"), *_words("anchor_stems"))
-    if any(lemma.startswith(anchors) for lemma in lemmas):
+    if any(lemma.startswith(anchors) for lemma in main):
         return False
-    return not glossary_terms(text)
+    if any(lemma.startswith(_words("tax_stems")) for lemma in purpose):
+        return False
+    return not (glossary_terms(text) if not purpose else glossary_terms(" ".join(main)))
+
+
+def _clauses(text: str) -> tuple[list[str], list[str]]:
+    """The lemmas of the question's main clauses and of its purpose clauses: from a word
+    of purpose («чтобы») to the next punctuation mark."""
+    main: list[str] = []
+    purpose: list[str] = []
+    opens = set(_words("purpose"))
+    for sentence in analyse(text).sentences:
+        inside = False
+        for token in sentence.tokens:
+            if token.lemma in opens:
+                inside = True
+            elif inside and not any(ch.isalnum() for ch in token.text):
+                inside = False
+            (purpose if inside else main).append(token.lemma)
+    return main, purpose
 
 
 def _anchored(lemmas: list[str], text: str) -> bool:

@@ -72,6 +72,8 @@ ANSWER_CUES = (
     Cue("сколько месяцев", "period", 5),
     Cue("сколько лет", "period", 5),
     Cue("сколько недель", "period", 5),
+    # «за сколько часов до заезда снять бронь»: how far ahead, not a count of hours worked
+    Cue("за сколько часов", "period", 5),
     Cue("сколько кварталов", "period", 5),  # «сколько кварталов нельзя сменить»: a span
     Cue("как долго", "period", 5),
     Cue("сколько времени", "period", 5),

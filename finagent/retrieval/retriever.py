@@ -371,11 +371,13 @@ class Retriever:
         the extra passages are optional, the turn's search stands without them.
 
         ``timed`` more (flagged :data:`TIMED_LEG`) when ``timed_focus`` is given (a question
-        asking a time limit): a dense search of the Code inside the chapters of the taxes
-        the question names (the whole Code when it names none), of whose best
-        :data:`TIMED_POOL` only the passages ``timed_focus`` weighs up count (those stating
-        a time limit in the Code's words), the heaviest first (those stating the asked
-        action's time limit): «когда сдавать расчет по взносам» shares its words with the
+        asking a time limit): a dense and a lexical search of the Code inside the chapters
+        of the taxes the question names (the whole Code when it names none), whose best
+        :data:`TIMED_POOL` each are fused by rank (RRF), of which only the passages
+        ``timed_focus`` weighs up count (those stating a time limit in the Code's words),
+        the heaviest first (those stating the asked action's time limit; a point both
+        searches rank high before one only one of them does): «когда сдавать расчет по
+        взносам» shares its words with the
         points on what the report holds more than with the one that says by when it is
         filed, and with the payment term's point as much as with the filing one."""
         if (limit < 1 and lexical < 1 and timed < 1) or not query.strip():
@@ -453,7 +455,9 @@ class Retriever:
             # one failing search drops only itself: the other one's passages stay
             if (kept := _succeeded(f"{TIMED_LEG}:{mode}", result)) is not None:
                 lists.append(kept)
-        pool = list({c.id: c for found in lists for c in found[0]}.values())
+        # one order of both searches' ranks (a passage both rank high goes first), not the
+        # lexical passages after all the dense ones
+        pool = reciprocal_rank_fusion([found[0] for found in lists], k=self.settings.rrf_k)
         found = [c for c in pool if focus.weight(c) > 1.0 and not focus.demoted(c)]
         # the asked action's time limit before the chapter's others (a stable sort)
         return sorted(found, key=focus.weight, reverse=True)

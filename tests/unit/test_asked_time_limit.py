@@ -8,7 +8,6 @@ a trade-levy notice), about no evaluation item.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 import numpy as np
 
@@ -29,6 +28,7 @@ from finagent.retrieval.tax_focus import (
     timed_focus,
 )
 from finagent.state import Chunk
+from tests.fakes.search_index import Hit, RecordingIndex
 
 FILE_QUESTION = "До какого числа сдать декларацию по акцизам за май?"
 PAY_QUESTION = "Акциз за май до какого числа перечислить?"
@@ -69,22 +69,8 @@ def test_the_object_leaves_out_the_asked_time_and_the_actions_own_words() -> Non
     assert asked_action(question) == "file"
 
 
-class _Index:
-    """The same hits for the dense and the lexical search; records what was asked."""
-
-    backend = "fake"
-
-    def __init__(self, hits: list[tuple[str, float, dict[str, Any]]]) -> None:
-        self.hits = hits
-        self.asked: list[SearchQuery] = []
-
-    async def search(self, collection: str, query: SearchQuery) -> list[SearchHit]:
-        self.asked.append(query)
-        return [SearchHit(cid, score, payload) for cid, score, payload in self.hits]
-
-
 def test_the_timed_search_brings_the_asked_actions_point_before_a_better_ranked_one() -> None:
-    index = _Index(
+    index = RecordingIndex(
         [
             ("art204.p3#0", 0.9, {**LAW, "text": PAYMENT_TERM}),
             ("art204.p5#0", 0.8, {**LAW, "text": RETURN_TERM}),
@@ -113,6 +99,56 @@ def test_the_timed_search_brings_the_asked_actions_point_before_a_better_ranked_
         )
     )
     assert [c.id for c in found] == ["art204.p3#0"]
+
+
+class _ModeIndex(RecordingIndex):
+    """Other hits for the dense search than for the lexical one."""
+
+    def __init__(self, by_mode: dict[str, list[Hit]]) -> None:
+        super().__init__([])
+        self.by_mode = by_mode
+
+    async def search(self, collection: str, query: SearchQuery) -> list[SearchHit]:
+        self.asked.append(query)
+        hits = self.by_mode[query.mode or "dense"]
+        return [SearchHit(cid, score, payload) for cid, score, payload in hits]
+
+
+def test_a_point_both_timed_searches_rank_goes_before_one_only_the_dense_search_ranks() -> None:
+    # two points state the return's filing term; the dense search ranks a special case
+    # (a processing certificate's holders) first and the general term third, the lexical
+    # search ranks the general term first: fused, the general term leads
+    special = (
+        "Налогоплательщики, имеющие свидетельство о переработке, представляют декларацию "
+        "по акцизам не позднее 25-го числа месяца."
+    )
+    index = _ModeIndex(
+        {
+            "dense": [
+                ("art204.p5.1#0", 0.9, {**LAW, "text": special}),
+                ("art204.p3#0", 0.8, {**LAW, "text": PAYMENT_TERM}),
+                ("art204.p5#0", 0.7, {**LAW, "text": RETURN_TERM}),
+            ],
+            "sparse": [
+                ("art204.p5#0", 9.0, {**LAW, "text": RETURN_TERM}),
+                ("art200.p1#0", 8.0, {**LAW, "text": "Акцизы исчисляются по ставкам."}),
+            ],
+        }
+    )
+    retriever = Retriever(index, embedder=None, bm25=RussianBm25(), settings=Settings())  # type: ignore[arg-type]
+    focus = timed_focus(build_question(FILE_QUESTION))
+    found = asyncio.run(
+        retriever.code_extra(
+            "kb",
+            FILE_QUESTION,
+            [],
+            limit=0,
+            vectors={FILE_QUESTION: np.zeros(4, dtype=np.float32)},
+            timed=2,
+            timed_focus=focus,
+        )
+    )
+    assert [c.id for c in found] == ["art204.p5#0", "art204.p5.1#0"]
 
 
 def test_a_date_is_not_taken_for_a_figure_the_question_states() -> None:

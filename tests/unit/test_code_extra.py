@@ -18,6 +18,7 @@ from finagent.retrieval.index import SearchFilter, SearchHit, SearchQuery
 from finagent.retrieval.retriever import NORM_ONLY, Retriever
 from finagent.retrieval.sparse import RussianBm25
 from finagent.state import Chunk
+from tests.fakes.search_index import RecordingIndex
 
 QUESTION = "Сколько дней длится выездная проверка у предпринимателя?"
 KB_SENTENCE = "Выездная проверка обычно занимает несколько месяцев."
@@ -51,23 +52,9 @@ LEXICAL = Chunk(
 )
 
 
-class _Index:
-    """Dense hits of the Code only; records the filter and mode asked."""
-
-    backend = "fake"
-
-    def __init__(self, hits: list[tuple[str, float, dict[str, Any]]]) -> None:
-        self.hits = hits
-        self.asked: list[SearchQuery] = []
-
-    async def search(self, collection: str, query: SearchQuery) -> list[SearchHit]:
-        self.asked.append(query)
-        return [SearchHit(cid, score, payload) for cid, score, payload in self.hits]
-
-
 def test_the_code_search_adds_passages_the_results_lack_flagged_and_after_them() -> None:
     payload = {"source": "law", "text": CODE_RULE, "unit_id": "nk1.art89.p6.1"}
-    index = _Index(
+    index = RecordingIndex(
         [("art89.p6#0", 0.9, {**payload, "text": CODE_OTHER}), ("art89.p6.1#0", 0.8, payload)]
     )
     retriever = Retriever(index, embedder=None, bm25=RussianBm25(), settings=Settings())  # type: ignore[arg-type]
@@ -80,7 +67,7 @@ def test_the_code_search_adds_passages_the_results_lack_flagged_and_after_them()
     assert asyncio.run(retriever.code_extra("kb", QUESTION, [KB], limit=0)) == []
 
 
-class _ModeIndex(_Index):
+class _ModeIndex(RecordingIndex):
     """Other hits for each search mode."""
 
     def __init__(self, by_mode: dict[str, list[tuple[str, float, dict[str, Any]]]]) -> None:
@@ -177,7 +164,7 @@ def test_a_time_limit_question_gets_the_point_of_its_tax_that_states_one() -> No
     from finagent.retrieval.tax_focus import timed_focus
 
     law = {"source": "law", "chapter": "22"}
-    index = _Index(
+    index = RecordingIndex(
         [
             ("art198.p1#0", 0.9, {**law, "text": RETURN_CONTENT}),
             ("art204.p5#0", 0.8, {**law, "text": RETURN_TERM}),

@@ -732,3 +732,56 @@ def test_a_stop_word_after_a_slash_is_no_other_name() -> None:
     assert _abstains("Какой оклад / в месяц у работника по приказу?", [order]) == "attribute"
     fine = _doc("За нарушение срока поставки начисляются пени 0,1 % в день.", "Договор")
     assert _abstains("какая неустойка/пени за нарушение срока?", [fine]) is None
+
+
+def _priced_chunk(text: str, title: str, document: str) -> Chunk:
+    return Chunk(id=document, text=text, source="user_docs", title=title, document_id=document)
+
+
+def test_the_thing_a_price_is_asked_of_must_be_one_the_documents_speak_of() -> None:
+    """«сколько стоит банкет»: a venue's price list names only its halls, so no price of a
+    banquet is the user's; a hall it lists is answered, and so is a thing the contract names
+    far from the passage with its price (the held document speaks of it)."""
+    venue = (
+        "Договор на проведение мероприятий № 12\n"
+        "1. Исполнитель предоставляет залы для деловых встреч и трансфер участников.\n"
+        "2. Стоимость аренды малого зала — 5 000 руб. в час, большого зала — 9 000 руб. в час."
+    )
+    cards = [build_card("venue", "Договор № 12", venue)]
+    prices = _priced_chunk(venue.split("\n")[2], "Договор № 12", "venue")
+
+    def abstains(question: str) -> str | None:
+        asked = build_question(question, TODAY, cards=cards)
+        found = coverage_abstention(asked, [prices], [], True, cards)
+        return found.kind if found else None
+
+    assert abstains("сколько стоит банкет по договору?") == "attribute"
+    assert abstains("Сколько стоит большой зал в час?") is None
+    # «трансфер» is named in the contract's first clause, not in the passage with prices
+    assert abstains("сколько стоит трансфер по договору?") is None
+    # a pronoun or a name is no priced thing of its own; the Code is not checked this way
+    assert abstains("Сколько он стоит по договору?") is None
+    asked = build_question("сколько стоит банкет по договору?", TODAY, cards=cards)
+    assert coverage_abstention(asked, [prices], [], False, cards) is None
+
+
+def test_a_clipped_compound_priced_is_not_checked() -> None:
+    """«бухобслуживание» clipped by the user is written in full by the contract."""
+    text = "Договор № 8\nБухгалтерское обслуживание — 9 000 руб. в месяц."
+    cards = [build_card("acc", "Договор № 8", text)]
+    asked = build_question("Сколько стоит бухобслуживание по договору?", TODAY, cards=cards)
+    chunk = _priced_chunk(text, "Договор № 8", "acc")
+    assert coverage_abstention(asked, [chunk], [], True, cards) is None
+
+
+def test_a_qualified_value_asked_by_a_noun_phrase_alone_is_checked() -> None:
+    """«залоговая стоимость станка?» with no question word asks the value as «какая
+    залоговая стоимость станка?» does: a card naming only the «залоговый билет» states no
+    such value; one that states it answers."""
+    ledger = _doc("Станок передан по залоговому билету № 7. Цена поставки — 640 000 руб.", "Акт")
+    assert _abstains("залоговая стоимость станка?", [ledger]) == "attribute"
+    assert _abstains("какая залоговая стоимость станка?", [ledger]) == "attribute"
+    stated = _doc("Залоговая стоимость станка — 590 000 руб.", "Акт")
+    assert _abstains("залоговая стоимость станка?", [stated]) is None
+    # the law is not checked this way
+    assert _abstains("залоговая стоимость станка?", [ledger], documents=False) is None

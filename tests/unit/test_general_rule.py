@@ -138,3 +138,23 @@ def test_a_sentence_of_a_tax_the_question_does_not_name_is_a_special_case() -> N
     vat = build_question("Сколько длится образцовая проверка декларации по НДС?")
     ranked = _ranked(_law("901"), VAT_RULE, RULE.replace("отчета", "декларации"))
     assert prefer_general_rule(vat, ranked)[0].sentence == VAT_RULE
+
+
+def test_a_knowledge_base_sentence_opening_with_an_unasked_case_gives_way() -> None:
+    passage = Chunk(id="kb-7:0", text="", source="kb", title="Штрафы по образцовым запросам")
+    counter = (
+        "При встречной проверке за отказ сообщить сведения о поставщике взыскивается "
+        "штраф 7 000 руб. с организации."
+    )
+    general = "Если инспекция запросила бумаги и их не прислали, штраф — 300 руб. за каждую."
+    question = build_question("Какой штраф за каждую не присланную по запросу инспекции бумагу?")
+    kb = [scored(passage, counter, 4.0), scored(passage, general, 3.6)]
+    assert prefer_general_case(question, kb)[0].sentence == general
+    # the question names the counter-check: its sentence stays first
+    asked = build_question("Какой штраф при встречной проверке за отказ дать сведения?")
+    assert prefer_general_case(asked, list(kb))[0].sentence == counter
+    # a sentence stating its rule before the repeat's value is the rule
+    both = "За опоздание с ответом — штраф 4 000 руб., за повторное — 15 000 руб."
+    repeat = [scored(passage, both, 4.0), scored(passage, general, 3.6)]
+    late = build_question("Какой штраф за опоздание с ответом на запрос?")
+    assert prefer_general_case(late, repeat)[0].sentence == both

@@ -44,6 +44,43 @@ def test_today_the_future_or_no_time_is_not_the_past(question: str) -> None:
     assert not asks_past(build_question(question, TODAY))
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Официальный курс юаня на 3 февраля 2025 года какой?",
+        "Какая ключевая ставка на 12.09.2023?",
+        "Курс фунта за 2022 год?",
+    ],
+)
+def test_a_named_date_before_the_turn_s_day_asks_the_past(question: str) -> None:
+    # the named date is the question's as-of day: the past is judged by the turn's date
+    asked = build_question(question, TODAY)
+    assert asked.as_of < TODAY
+    assert asks_past(asked)
+
+
+def test_a_past_day_leads_with_the_knowledge_base_only_when_it_names_that_day() -> None:
+    asked = build_question("Какая ключевая ставка действовала с 16 сентября 2024 года?", TODAY)
+    history = ["С 16 сентября 2024 года ставка повышена до 19 %."]
+    method = ["Совет директоров рассматривает ставку восемь раз в год."]
+    assert notice_follows(asked, [CBR], history)
+    # a sentence that never names the day asked does not state that day's reading
+    assert not notice_follows(asked, [CBR], method)
+    rate = build_question("Каким был курс фунта ЦБ 5 мая 2025 года?", TODAY)
+    assert not notice_follows(rate, [CBR], ["Курс фунта ЦБ устанавливает ежедневно."])
+    # a past month or an act done, with no day named, still leads with the knowledge base
+    month = build_question("Какая ключевая ставка действовала в марте 2024 года?", TODAY)
+    assert notice_follows(month, [CBR], method)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Какой курс юаня на 27 ноября 2026 года?", "Ключевая ставка на 1 марта 2027 года какая?"],
+)
+def test_the_turn_s_day_or_a_later_named_date_is_not_the_past(question: str) -> None:
+    assert not asks_past(build_question(question, TODAY))
+
+
 def test_only_a_bank_of_russia_notice_follows_the_lead() -> None:
     past = build_question("Какая ключевая ставка действовала в марте 2024 года?", TODAY)
     assert notice_follows(past, [CBR])
@@ -59,6 +96,8 @@ def test_only_a_bank_of_russia_notice_follows_the_lead() -> None:
         "Сколько раз в квартал регулятор публикует обзор финансовой стабильности?",
         "Каков потолок полной стоимости потребительского кредита?",
         "Какой целевой уровень инфляции у регулятора?",
+        "Как часто совет директоров ЦБ пересматривает ключевую ставку?",
+        "Раз в сколько недель регулятор пересматривает ставку?",
     ],
 )
 def test_a_standing_setting_is_answered_before_any_notice(question: str) -> None:
@@ -77,9 +116,27 @@ def test_a_standing_setting_is_answered_before_any_notice(question: str) -> None
         "Какой будет предельный курс юаня в январе 2027 года?",
         "Какой курс евро?",
         "Какая ключевая ставка Банка России?",
+        # «раз» that counts no frequency: a conjunction, an ordinal's «второй раз»
+        "Какой курс доллара, раз ЦБ снижает ставку?",
+        "Ключевая ставка второй раз подряд не меняется — какая она?",
     ],
 )
 def test_a_reading_of_today_or_later_is_no_standing_setting(question: str) -> None:
     asked = build_question(question, TODAY)
     assert not asks_standing(asked)
     assert not notice_follows(asked, [NEWS])
+
+
+def test_a_past_day_no_source_states_keeps_the_notice_first() -> None:
+    """«курс фунта на 3 февраля 2025»: a method article quotes no rate of that day, so only
+    the live source could answer; a source that states the day answers it, and a month
+    asked is not a day."""
+    asked = build_question("Какой курс фунта ЦБ был на 3 февраля 2025?", TODAY)
+    method = "Официальный курс устанавливается по данным о сделках банков на внебиржевом рынке."
+    assert not notice_follows(asked, [CBR], [method])
+    stated = "С 3 февраля 2025 года курс составлял 124,5 руб."
+    assert notice_follows(asked, [CBR], [method, stated])
+    decision = build_question("Какой была ставка после решения от 14.02.2025?", TODAY)
+    assert notice_follows(decision, [CBR], ["Решением от 14 февраля 2025 г. ставка — 21 %."])
+    month = build_question("Какая ключевая ставка действовала в марте 2024 года?", TODAY)
+    assert notice_follows(month, [CBR], [method])

@@ -16,12 +16,10 @@ import structlog
 
 from finagent.answering.asked_action import actions_named
 from finagent.answering.evidence import Candidate, promoted, promoted_at
-from finagent.answering.named_person import asked_persons
 from finagent.config import Settings
 from finagent.language import lemmas
 from finagent.language.lemmas import breach_act
 from finagent.observability import configure_logging, register_secrets
-from finagent.question.build import build_question
 from finagent.retrieval.qdrant_index import QdrantServerIndex
 from finagent.retrieval.retriever import Retriever
 from finagent.retrieval.sparse import RussianBm25
@@ -84,25 +82,6 @@ def test_a_configured_url_s_password_is_a_registered_secret() -> None:
     secrets = settings.secret_values()
     assert PASSWORD in secrets and "p@ss-w0rd-9" in secrets
     assert URL not in secrets  # the URL itself stays loggable
-
-
-# 2. named_person: persons are whole tokens with a person's tags, wherever they stand
-def test_a_question_opening_with_a_capitalised_noun_still_names_its_person() -> None:
-    assert asked_persons(build_question("Премия Кузнецовой за квартал какая?")) == ["Кузнецовой"]
-    assert asked_persons(build_question("Оклад Ивана Петрова какой?")) == ["Петрова"]
-
-
-def test_a_year_after_a_comma_is_no_house_number() -> None:
-    assert asked_persons(build_question("какой отпуск у Семёновой, 2025 год?")) == ["Семёновой"]
-    # a house number after a street named after a person still is one
-    assert asked_persons(build_question("охрана склада на Чапаева, 17 сколько?")) == []
-
-
-def test_a_surname_inside_a_longer_word_is_not_that_word() -> None:
-    question = build_question("сколько получает Орлов в ООО «Орловский двор»?")
-    assert asked_persons(question) == ["Орлов"]
-    question = build_question("какую премию в Управлении Орловского района получает Орлов?")
-    assert asked_persons(question) == ["Орлов"]
 
 
 # 3. promoted: a second reader of a shared candidate never sees a raised score

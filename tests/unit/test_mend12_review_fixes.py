@@ -13,7 +13,6 @@ import structlog
 
 from finagent.answering.coverage import coverage_abstention
 from finagent.answering.live_offline import asks_standing
-from finagent.answering.named_person import asked_persons
 from finagent.cards.build import build_card
 from finagent.config import Settings
 from finagent.legal.bare_articles import bare_articles
@@ -114,17 +113,6 @@ def test_a_failing_timed_search_keeps_the_other_search_s_passages(
     assert [(c.id, c.metadata[NORM_ONLY]) for c in found] == [("art363.p1#0", TIMED_LEG)]
     logged = "\n".join(r.getMessage() for r in caplog.records)
     assert "ConnectionError" in logged and "backend unavailable" not in logged
-
-
-# 4. a surname followed by a date or a counted number is a person, not a street with a house
-def test_a_surname_before_a_date_or_a_count_is_a_person() -> None:
-    assert asked_persons(build_question("Какой аванс выдали Соколовой 12 апреля?")) == ["Соколовой"]
-    assert asked_persons(build_question("Сколько часов отработал Морозов 20 часов или 30?")) == [
-        "Морозов"
-    ]
-    assert asked_persons(build_question("Долг Лебедеву 40 тысяч вернули?")) == ["Лебедеву"]
-    # a street with its house stays a street
-    assert asked_persons(build_question("аренда офиса на Гагарина, 14 сколько стоит?")) == []
 
 
 # 7. coverage reads the asked persons through named_person (a date after the name included)

@@ -3,6 +3,8 @@ documents written for this test, about no eval item)."""
 
 from __future__ import annotations
 
+import pytest
+
 from finagent.answering.named_person import asked_persons, party_mention, person_abstention
 from finagent.cards.build import build_card
 from finagent.cards.model import DocumentCard
@@ -34,12 +36,31 @@ def _chunk(doc_id: str = "td") -> Chunk:
     )
 
 
-def test_the_persons_a_question_names() -> None:
-    assert asked_persons(build_question("какая зарплата у Широкова?")) == ["Широкова"]
-    # a place, a street with its house and a street named after a person are no persons
-    assert asked_persons(build_question("сколько платим за склад в Подольске?")) == []
-    assert asked_persons(build_question("аренда офиса на Гоголя, 12 сколько?")) == []
-    assert asked_persons(build_question("уборка офиса на Героя Широкова, сколько?")) == []
+@pytest.mark.parametrize(
+    ("question", "persons"),
+    [
+        ("какая зарплата у Широкова?", ["Широкова"]),
+        # a capitalised noun opening the question, a first name before the surname
+        ("Премия Кузнецовой за квартал какая?", ["Кузнецовой"]),
+        ("Оклад Ивана Петрова какой?", ["Петрова"]),
+        # a year, a date or a counted number after the name is no house number
+        ("какой отпуск у Семёновой, 2025 год?", ["Семёновой"]),
+        ("Какой аванс выдали Соколовой 12 апреля?", ["Соколовой"]),
+        ("Сколько часов отработал Морозов 20 часов или 30?", ["Морозов"]),
+        ("Долг Лебедеву 40 тысяч вернули?", ["Лебедеву"]),
+        # names are whole tokens: «Орлов» is not in «Орловский»
+        ("сколько получает Орлов в ООО «Орловский двор»?", ["Орлов"]),
+        ("какую премию в Управлении Орловского района получает Орлов?", ["Орлов"]),
+        # a place, a street with its house, a street named after a person are no persons
+        ("сколько платим за склад в Подольске?", []),
+        ("аренда офиса на Гоголя, 12 сколько?", []),
+        ("аренда офиса на Гагарина, 14 сколько стоит?", []),
+        ("охрана склада на Чапаева, 17 сколько?", []),
+        ("уборка офиса на Героя Широкова, сколько?", []),
+    ],
+)
+def test_the_persons_a_question_names(question: str, persons: list[str]) -> None:
+    assert asked_persons(build_question(question)) == persons
 
 
 def test_a_representative_or_a_signatory_is_no_party() -> None:

@@ -75,6 +75,14 @@ def test_the_abstention_says_why() -> None:
         ("Какая амортизационная группа у планшета?", False),
         ("Какая ставка НДС на услуги связи?", False),
         ("Можно ли получить вычет за лекарства от простуды?", False),
+        # a purpose clause says why: a money word there keeps nothing in the domain ...
+        ("Как вылечить насморк за два дня, чтобы не уходить на больничный?", True),
+        ("Чем лечить кашель, чтобы не тратить деньги на лекарства", True),
+        # ... a tax in it does: the question asks how to pay less of it
+        ("Как поделить квартиру при разводе, чтобы не платить налог?", False),
+        ("Как оформить опеку над внуком, чтобы получить вычет?", False),
+        # a money word in the main clause keeps it, whatever the purpose clause says
+        ("Сколько платят по больничному при простуде, чтобы хватило на лекарства?", False),
     ],
 )
 def test_a_question_of_another_domain_names_no_finance_term(question: str, outside: bool) -> None:

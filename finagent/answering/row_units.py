@@ -1,0 +1,87 @@
+"""A table row's bare figure of the asked kind, by the unit its column header names.
+
+«Сколько часов отработал …» is answered by a timesheet's «Отработано, ч: 178», «какой
+лимит на одну выдачу» by «Лимит одной выдачи, руб.: 15 000», «сколько тонн …» by «Вес,
+т: 25»: the header says what the figure is (:mod:`finagent.cards.header_units`), the
+figure itself carries no unit, so a sentence profile reads no value in it. A cell fits the
+question when its unit is the one «сколько» counts («сколько часов», «сколько тонн», or
+the unit the question asks its quantity in), else when its kind is the answer type's (a
+span of time for a period, a percent for a rate, money for an amount, money or a percent
+for a limit).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+
+from finagent.cards.header_units import UnitCell, unit_cells, unit_named
+from finagent.language.lemmas import fold, lemma, part_of_speech
+from finagent.question.model import Question
+from finagent.yaml_data import load_yaml
+
+_HOW_MANY = "сколько"
+_REACH = 3  # «сколько календарных дней»: adjectives between «сколько» and the unit
+_MODIFIERS = frozenset({"ADJF", "PRTF", "NUMR"})
+_ROW_CELLS = 2  # a row read as «header: value; header: value»
+_KINDS = {
+    "period": frozenset({"time"}),
+    "rate": frozenset({"percent"}),
+    "amount": frozenset({"money"}),
+    "limit": frozenset({"money", "percent"}),
+}
+
+
+def counted_unit(question: Question) -> str | None:
+    """The unit «сколько» counts in the question («сколько часов» — «час», «сколько
+    календарных дней» — «день»), else the unit it asks a quantity in; None for neither."""
+    lemmas = question.lemmas
+    for i, word in enumerate(lemmas):
+        if word != _HOW_MANY:
+            continue
+        for after in lemmas[i + 1 : i + 1 + _REACH]:
+            unit = unit_named(after)
+            if unit is not None:
+                return unit
+            if part_of_speech(after) not in _MODIFIERS:
+                break
+    return question.unit
+
+
+def fitting_cells(question: Question, sentence: str) -> list[UnitCell]:
+    """The cells of a table row (or a form line) whose header's unit fits the question."""
+    cells = unit_cells(sentence)
+    if not cells:
+        return []
+    counted = counted_unit(question)
+    if counted is not None:
+        return [c for c in cells if c.unit == counted]
+    kinds = _KINDS.get(question.answer_type, frozenset())
+    return [c for c in cells if c.kind in kinds]
+
+
+@cache
+def _total_words() -> frozenset[str]:
+    """The words of a total (``data/row_totals.yaml``), folded, with their lemmas."""
+    text = resources.files("finagent.answering").joinpath("data", "row_totals.yaml")
+    words = [fold(str(w)) for w in load_yaml(text.read_text("utf-8"))["total_words"]]
+    return frozenset(words) | frozenset(lemma(w) for w in words)
+
+
+def asks_total(question: Question) -> bool:
+    """The question asks a total: «всего», «итого», «итоговое сальдо», «общая сумма»."""
+    return bool(_total_words() & {fold(w) for w in question.lemmas})
+
+
+def total_label(sentence: str) -> str | None:
+    """The label of a table row of a total: its cell opening with «Итого» or «Всего»
+    («Итого по субсчёту 62.01», «ВСЕГО») or ending with «всего» («Дебиторская
+    задолженность, всего»); None for any other sentence."""
+    cells = [cell.partition(": ") for cell in sentence.split("; ")]
+    if len(cells) < _ROW_CELLS or not all(colon for _, colon, _ in cells):
+        return None  # no row of «header: value» cells
+    for _, _, value in cells:
+        words = fold(value).replace(",", " ").split()
+        if words and (words[0] in _total_words() or words[-1] in _total_words()):
+            return value
+    return None

@@ -1,0 +1,152 @@
+"""A count written in words: «в течение двух месяцев» is stated on an answer's first line
+in digits with its noun agreed («2 месяца»), as an accountant reads a figure; the quote
+keeps the source's words. The figure checks read such a count back as a number
+(:func:`worded_counts`), so a source stating «двух месяцев» supports «2 месяца» and a
+digit the source states neither way is still removed."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from functools import cache, lru_cache
+
+from finagent.language.lemmas import fold, parses
+from finagent.language.numbers import NUMBER_WORDS
+
+# a count of 1 (or 21, 31 …) takes the nominative singular; 2-4 (22-24 …) and the rest
+# take the genitive (singular for the noun after 2-4, plural otherwise)
+_FEMININE_FORMS = {"один": "одна", "два": "две"}
+_WORD = re.compile(r"[А-Яа-яЁё]+")
+
+
+def _numeral(word: str) -> tuple[str, int] | None:
+    """The lemma and value of a number word («двух» -> («два», 2)); «одного» is read by
+    pymorphy3 as an adjective, so any reading whose lemma is a number word counts."""
+    for parse in parses(fold(word)):
+        if parse.normal_form in NUMBER_WORDS and {"NUMR", "ADJF"} & parse.tag.grammemes:
+            return parse.normal_form, NUMBER_WORDS[parse.normal_form]
+    return None
+
+
+def _noun(word: str) -> tuple[str, str] | None:
+    """The nominative singular and gender of a noun («месяцев» -> («месяц», «masc»),
+    «лет» -> («год», «masc»))."""
+    for parse in parses(fold(word)):
+        if "NOUN" in parse.tag.grammemes:
+            return parse.normal_form, str(parse.tag.gender or "masc")
+    return None
+
+
+def _adjective(word: str) -> bool:
+    return any("ADJF" in p.tag.grammemes for p in parses(fold(word)))
+
+
+@lru_cache(maxsize=2_000)
+def _counted(phrase: str) -> tuple[tuple[str, ...], int, tuple[str, ...]] | None:
+    """``phrase`` (number words, adjectives, the counted noun) read: the number words in
+    the nominative, their value, and the words after them agreed with that value."""
+    words = phrase.split()
+    if len(words) < 2 or any(ch.isdigit() for ch in phrase):
+        return None
+    numerals: list[str] = []
+    total = 0
+    while words and (read := _numeral(words[0])) is not None:
+        numerals.append(read[0])
+        total += read[1]
+        words = words[1:]
+    noun = _noun(words[-1]) if words else None
+    if not numerals or noun is None or total <= 0:
+        return None
+    lemma, gender = noun
+    last = total % 100 if total % 100 < 20 else total % 10
+    if gender == "femn":
+        numerals[-1] = _FEMININE_FORMS.get(numerals[-1], numerals[-1])
+    adjectives = []
+    for word in words[:-1]:
+        adjective = next((p for p in parses(fold(word)) if "ADJF" in p.tag.grammemes), None)
+        if adjective is None:
+            return None
+        wanted = {"nomn", "sing", gender} if last == 1 else {"gent", "plur"}
+        form = adjective.inflect(wanted)
+        adjectives.append(form.word if form is not None else word)
+    counted = next((p for p in parses(lemma) if "NOUN" in p.tag.grammemes), None)
+    agreed = counted.make_agree_with_number(total) if counted is not None else None
+    if agreed is None:
+        return None
+    noun_word = agreed.word
+    if {"gent", "plur"} <= agreed.tag.grammemes and _genitive_plural(words[-1]):
+        # the source's own plural genitive: «лет», never the dictionary's «годов»
+        noun_word = words[-1]
+    return tuple(numerals), total, (*adjectives, noun_word)
+
+
+def count_in_nominative(phrase: str) -> str | None:
+    """``phrase`` — number words, adjectives, then the counted noun («двух месяцев»,
+    «девяноста календарных дней», «одного рабочего дня») — in the nominative: «два
+    месяца», «девяносто календарных дней», «один рабочий день». None when it is not such a
+    phrase (digits, no number word first, no noun last, a fraction such as «полутора»)."""
+    read = _counted(phrase)
+    return " ".join([*read[0], *read[2]]) if read is not None else None
+
+
+def count_in_digits(phrase: str) -> str | None:
+    """The same count in digits, the words after it agreed with the number: «двух
+    месяцев» -> «2 месяца», «девяноста календарных дней» -> «90 календарных дней», «пяти
+    лет» -> «5 лет». None when ``phrase`` is not such a count."""
+    read = _counted(phrase)
+    return " ".join([f"{read[1]:,}".replace(",", " "), *read[2]]) if read is not None else None
+
+
+def _genitive_plural(word: str) -> bool:
+    """``word`` reads as a noun in the genitive plural («лет», «месяцев», «дней»)."""
+    return any({"NOUN", "gent", "plur"} <= parse.tag.grammemes for parse in parses(fold(word)))
+
+
+@cache
+def _number_forms() -> frozenset[str]:
+    """Every form of the number words (``NUMBER_WORDS``' lemmas, by pymorphy3's lexemes):
+    a quick test before a word is parsed."""
+    forms: set[str] = set()
+    for word in NUMBER_WORDS:
+        for parse in parses(word):
+            if parse.normal_form == word and {"NUMR", "ADJF"} & parse.tag.grammemes:
+                forms |= {fold(form.word) for form in parse.lexeme}
+    return frozenset(forms)
+
+
+def worded_counts(text: str) -> list[Decimal]:
+    """The counts ``text`` writes in words before a counted noun («в течение двух
+    месяцев», «девяноста календарных дней» -> 2, 90); number words followed by no noun
+    («одна из сторон», «двух» alone) are not counts."""
+    words = list(_WORD.finditer(text))
+    forms = _number_forms()
+    found: list[Decimal] = []
+    i = 0
+    while i < len(words):
+        if fold(words[i].group(0)) not in forms or _numeral(words[i].group(0)) is None:
+            i += 1
+            continue
+        j = i + 1
+        while j < len(words) and _adjacent(text, words[j - 1], words[j]):
+            if _numeral(words[j].group(0)) is None and not _adjective(words[j].group(0)):
+                break
+            j += 1
+        # the stretch i..j-1 is number words and adjectives; the word at j the noun
+        if j < len(words) and _adjacent(text, words[j - 1], words[j]) and _noun_first(words[j]):
+            phrase = " ".join(w.group(0) for w in words[i : j + 1])
+            read = _counted(phrase)
+            if read is not None:
+                found.append(Decimal(read[1]))
+        i = j
+    return found
+
+
+def _noun_first(word: re.Match[str]) -> bool:
+    """The word's likeliest reading is a noun («месяцев», not the preposition «из»)."""
+    readings = parses(fold(word.group(0)))
+    return bool(readings) and "NOUN" in readings[0].tag.grammemes
+
+
+def _adjacent(text: str, before: re.Match[str], after: re.Match[str]) -> bool:
+    """Only spaces part the two words (no punctuation, no line of another clause)."""
+    return not text[before.end() : after.start()].strip()
