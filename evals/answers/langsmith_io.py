@@ -76,10 +76,16 @@ def offline_client() -> Any:
     )
 
 
+# the one beta warning ``aevaluate`` gives a local run: not uploading is a beta setting
+# (langsmith 0.15 ``_arunner.aevaluate``); a UserWarning subclass from a private module
+_NOT_UPLOADING = r"'upload_runs' parameter is in beta"
+
+
 @contextlib.contextmanager
 def quiet_langsmith() -> Iterator[None]:
-    """aevaluate prints a start line on stdout and warns that upload_results is in beta:
-    keep stdout for the report (``--json``) and drop the warning."""
+    """aevaluate prints a start line on stdout and warns that not uploading (``upload_runs``
+    False) is in beta: keep stdout for the report (``--json``) and drop that one warning,
+    here where aevaluate is called; any other warning still shows."""
     with warnings.catch_warnings(), contextlib.redirect_stdout(sys.stderr):
-        warnings.filterwarnings("ignore", message=".*upload_results.*")
+        warnings.filterwarnings("ignore", message=_NOT_UPLOADING, category=UserWarning)
         yield

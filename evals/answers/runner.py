@@ -11,7 +11,7 @@ get. With ``baseline`` on, each dataset runs twice on the same index in one proc
 with ``verified_answers=False`` (the unverified extractive composer) and with the
 defaults. Each run is a ``langsmith.aevaluate`` experiment. Without a LangSmith API key
 (``LANGSMITH_API_KEY`` / ``LANGCHAIN_API_KEY``) results stay local
-(``upload_results=False``) and nothing contacts LangSmith: the client samples no traces
+(``upload_runs=False``) and nothing contacts LangSmith: the client samples no traces
 and tracing is off inside the target (``aevaluate`` would otherwise trace the target
 even when not uploading). With a key, each run uploads as an experiment over a LangSmith
 dataset named ``finagent-<dataset>`` (created from the JSONL items when missing).
@@ -162,7 +162,7 @@ async def _evaluate_mode(
             metadata={**metadata, "mode": mode, "dataset": dataset},
             max_concurrency=0,  # one question at a time: latencies are not contended
             client=client,
-            upload_results=upload,
+            upload_runs=upload,
         )
         rows = [row async for row in results]
     by_id = {str(i.id): i for i in items}

@@ -20,6 +20,7 @@ from typing import Any
 from evals.answers.text import CITATION, answer_body
 from finagent.answering.edition import without_dating_warning
 from finagent.answering.figures import computed
+from finagent.language.counts import worded_counts
 from finagent.language.money import worded_amounts
 from finagent.legal.references import find_references
 from finagent.prompts import routing_messages
@@ -60,6 +61,8 @@ def _numbers(text: str) -> set[str]:
     found |= {f"{d}.{m}.{y}" for y, m, d in re.findall(r"\b(\d{4})-(\d{2})-(\d{2})\b", text)}
     # a sum the source writes in words («трех тысяч рублей») supports it in digits
     found |= {f"{amount:f}" for amount in worded_amounts(text)}
+    # a count the source writes in words («двух месяцев») supports it in digits («2 месяца»)
+    found |= {f"{count:f}" for count in worded_counts(text)}
     return found
 
 
