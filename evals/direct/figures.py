@@ -103,6 +103,18 @@ def unsupported_figures(answer: str, sources: Sequence[str], question: str) -> l
     return [f for f in answer_figures(body) if _core(f) not in known]
 
 
+def source_titles(chunks: Sequence[Any]) -> list[str]:
+    """The titles (and citation labels) of the retrieved passages: an answer that names a
+    source it searched (an abstention's list of titles) states that title's figures as a
+    name, not as a claim of its own."""
+    out = []
+    for chunk in chunks:
+        data = chunk if isinstance(chunk, dict) else chunk.model_dump()
+        meta = data.get("metadata") or {}
+        out += [str(t) for t in (data.get("title"), meta.get("citation")) if t]
+    return out
+
+
 def cited_source_texts(answer: str, chunks: Sequence[Any], numbers: Any = None) -> list[str]:
     """Texts (with title and citation label) of the retrieved chunks the answer cites,
     numbered as the answer node numbers them (``numbers``: ``debug["source_numbers"]``)."""

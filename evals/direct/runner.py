@@ -27,7 +27,7 @@ from evals.answers.quotes import reference_report
 from evals.answers.runner import _evaluate_mode, _item_scores, eval_settings
 from evals.answers.text import abstained, answer_body
 from evals.direct.dataset import DirectItem, LoadedDataset, docs_folder, fresh_user
-from evals.direct.figures import cited_source_texts, unsupported_figures
+from evals.direct.figures import cited_source_texts, source_titles, unsupported_figures
 from evals.direct.matching import first_section, group_met, lead_line, missing_groups
 from evals.direct.scoring import ItemResult, aggregate, check_targets
 from evals.direct.setup import Sources, data_dir_for, ingest, mark_ready, ready_summary
@@ -119,7 +119,9 @@ async def answer_item(agent: Agent, item: DirectItem, code: CodeUnits) -> ItemRe
         scored.value_in_sources = all(
             any(group_met(c.text, g) for c in chunks) for g in item.must_contain
         )
-    scored.unsupported_figures = unsupported_figures(answer, cited, item.question)
+    scored.unsupported_figures = unsupported_figures(
+        answer, [*cited, *source_titles(chunks)], item.question
+    )
     refs = reference_report(outputs_from_result(result), code, item.question)
     scored.unsupported_refs = [r["text"] for r in refs["unsupported"]]
     return scored

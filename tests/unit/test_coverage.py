@@ -785,3 +785,12 @@ def test_a_qualified_value_asked_by_a_noun_phrase_alone_is_checked() -> None:
     assert _abstains("залоговая стоимость станка?", [stated]) is None
     # the law is not checked this way
     assert _abstains("залоговая стоимость станка?", [ledger], documents=False) is None
+
+
+def test_the_clipped_fiks_is_covered_by_a_fixed_amount() -> None:
+    # accountants' «фикс» names what a source calls «фиксированный»; a passage without
+    # either still leaves it unnamed
+    fixed = _doc("Фиксированный платёж по договору составляет 12 000 руб. в месяц.", "Договор")
+    other = _doc("Платёж по договору вносится до 5-го числа месяца.", "Договор")
+    assert _abstains("какой фикс по договору?", [fixed]) is None
+    assert _abstains("какой фикс по договору?", [other]) == "attribute"

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from evals.direct.dataset import docs_folder, fresh_user, is_blind, load_direct_dataset
-from evals.direct.figures import answer_figures, unsupported_figures
+from evals.direct.figures import answer_figures, source_titles, unsupported_figures
 from evals.direct.matching import (
     first_section,
     group_met,
@@ -290,3 +290,16 @@ def test_the_decline_probes_run_on_the_dev_sets_data_dir() -> None:
     refuse = [i for i in probes.items if i.expected != "answer"]
     assert len(refuse) >= 40 and len(probes.items) - len(refuse) >= 20
     assert all(i.dataset == FRESH_OF for i in probes.items if i.user == "fresh")
+
+
+def test_a_searched_sources_title_is_a_name_not_an_unsupported_figure() -> None:
+    from finagent.state import Chunk
+
+    searched = Chunk(id="kb-7", text="Ставки налога.", source="kb", title="Взнос 1 % с дохода")
+    answer = (
+        "## Краткий вывод\nВ загруженных источниках нет оснований для ответа.\n\n"
+        "## Подробный анализ\nИскал «срок» в найденных фрагментах (Взнос 1 % с дохода) — "
+        "этот показатель в них не приводится.\n\n## Источники\nИсточники не использовались."
+    )
+    assert unsupported_figures(answer, [], "какой срок?") == ["1 %"]
+    assert unsupported_figures(answer, source_titles([searched]), "какой срок?") == []
