@@ -177,6 +177,40 @@ def storable_reply(reply: BaseMessage) -> AIMessage:
     )
 
 
+# the direct composer's reorderings, in order: a later one has the last word, so the more
+# specific preference comes later (the list item the question names after the general case)
+DIRECT_PREFERENCES: tuple[Callable[[Question, list[Candidate]], list[Candidate]], ...] = (
+    prefer_stated_value,
+    prefer_matching_item,
+    prefer_general_case,
+    prefer_asked_item,
+    prefer_general_rule,
+    prefer_asked_subject,
+    prefer_covering,
+    prefer_asked_qualifier,
+    prefer_named_object,
+    prefer_named_phrase,
+    prefer_asked_action,
+    prefer_breach_action,
+    prefer_procedure_action,
+    prefer_asked_year,
+    prefer_rate_clause,
+    prefer_code_point,
+    prefer_cited_article,
+    prefer_given_value,
+    prefer_asked_condition,
+    prefer_window,
+    prefer_rule,
+)
+
+
+def prefer_in_order(question: Question, ranked: list[Candidate]) -> list[Candidate]:
+    """``ranked`` reordered by each of :data:`DIRECT_PREFERENCES` in turn."""
+    for prefer in DIRECT_PREFERENCES:
+        ranked = prefer(question, ranked)
+    return ranked
+
+
 def _direct(turn: TurnInput) -> bool:
     """The direct composer leads with one value; a question that asks for several values
     («какие ставки …») without a document card is answered by the key sentences of each
@@ -195,27 +229,7 @@ async def _rank(turn: TurnInput) -> tuple[list[Candidate], float | None]:
         ranked = prefer_rule(turn.question, ranked)
     else:
         ranked = rank_learned(turn.question, ranked, tax_focus(turn.question))
-        ranked = prefer_stated_value(turn.question, ranked)
-        ranked = prefer_matching_item(turn.question, ranked)
-        ranked = prefer_asked_item(turn.question, ranked)
-        ranked = prefer_general_case(turn.question, ranked)
-        ranked = prefer_general_rule(turn.question, ranked)
-        ranked = prefer_asked_subject(turn.question, ranked)
-        ranked = prefer_covering(turn.question, ranked)
-        ranked = prefer_asked_qualifier(turn.question, ranked)
-        ranked = prefer_named_object(turn.question, ranked)
-        ranked = prefer_named_phrase(turn.question, ranked)
-        ranked = prefer_asked_action(turn.question, ranked)
-        ranked = prefer_breach_action(turn.question, ranked)
-        ranked = prefer_procedure_action(turn.question, ranked)
-        ranked = prefer_asked_year(turn.question, ranked)
-        ranked = prefer_rate_clause(turn.question, ranked)
-        ranked = prefer_code_point(turn.question, ranked)
-        ranked = prefer_cited_article(turn.question, ranked)
-        ranked = prefer_given_value(turn.question, ranked)
-        ranked = prefer_asked_condition(turn.question, ranked)
-        ranked = prefer_window(turn.question, ranked)
-        ranked = prefer_rule(turn.question, ranked)
+        ranked = prefer_in_order(turn.question, ranked)
         whole = whole_document_candidates(turn.question, turn.texts, turn.ctx, turn.cards)
         ranked = with_whole_documents(ranked, whole)
         sims = {}

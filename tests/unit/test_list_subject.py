@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from finagent.answering.evidence import Candidate
 from finagent.answering.list_subject import item_subject, prefer_asked_item
+from finagent.answering.pipeline import prefer_in_order
 from finagent.question.build import build_question
-from tests.unit.ranked import kb_passage, ranked
+from finagent.state import Chunk
+from tests.unit.ranked import kb_passage, ranked, scored
 
 KB = kb_passage(3, "Образцовый сбор")
 LEAD = "Образцовый сбор уплачивается в следующие сроки:"
@@ -59,3 +61,34 @@ def test_item_subject_is_the_short_phrase_before_the_dash() -> None:
         "предприниматель",
     }
     assert item_subject("Сбор уплачивается не позднее 20 июня") == frozenset()
+
+
+def _law(unit: str) -> Chunk:
+    meta = {"unit_id": unit, "citation": f"п. 1 ст. {unit}", "article_title": "Образцовый сбор"}
+    return Chunk(id=f"{unit}#0", text="", source="law", metadata=meta)
+
+
+def test_the_named_item_outlasts_the_general_case_that_holds_the_whole_list() -> None:
+    # a special case first, then the list's lead-in with its items inline: the general-case
+    # preference promotes the lead-in, and the item the question names still comes first
+    quarter = (
+        "Плательщик представляет образцовый расчет не позднее 25-го числа месяца, "
+        "следующего за кварталом, в котором прекращена деятельность."
+    )
+    lead = "По итогам года плательщики представляют образцовый расчет в следующие сроки:"
+    firms = "1) организации - не позднее 25 марта года, следующего за истекшим годом;"
+    sole = (
+        "2) индивидуальные предприниматели - не позднее 25 апреля года, "
+        "следующего за истекшим годом."
+    )
+    code = _law("901")
+    found = [
+        scored(_law("902"), quarter, 5.0),
+        scored(code, f"{lead} {firms} {sole}", 4.9),
+        scored(code, firms, 4.8, lead),
+        scored(code, sole, 4.7, lead),
+    ]
+    question = build_question("ИП образцовый расчет до какого числа сдает?")
+    assert prefer_in_order(question, list(found))[0].sentence == sole
+    firm = build_question("ООО образцовый расчет до какого числа сдает?")
+    assert prefer_in_order(firm, list(found))[0].sentence == firms
