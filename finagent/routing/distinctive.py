@@ -52,6 +52,9 @@ class Distinctive:
     document_ids: list[str] = field(default_factory=list)
     # names the law never uses as names and most of the user's documents use
     everywhere: list[str] = field(default_factory=list)
+    # names and rare words one user document holds that the law does not use at all
+    # («штабелёр» of an asset card): that document, however sure the classifier is
+    unheard: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -204,6 +207,7 @@ def distinctive_terms(text: str, cards: Sequence[DocumentCard]) -> Distinctive:
     rare: list[str] = []
     ids: list[str] = []
     everywhere: list[str] = []
+    unheard: list[str] = []
     for sentence in analyse(text).sentences:
         for index, token in enumerate(sentence.tokens):
             word = token.text
@@ -228,5 +232,7 @@ def distinctive_terms(text: str, cards: Sequence[DocumentCard]) -> Distinctive:
                     rare.append(term)
                 else:
                     continue
+                if len(held) == 1 and corpus.df(term) == 0:
+                    unheard.append(term)
                 ids += [doc_id for doc_id in held if doc_id not in ids]
-    return Distinctive(names, rare, ids, everywhere)
+    return Distinctive(names, rare, ids, everywhere, unheard)

