@@ -42,7 +42,7 @@ from finagent.answering.date_bounds import (
     states_span,
 )
 from finagent.answering.document_choice import chosen_documents, decided_documents, retrieved_ids
-from finagent.answering.evidence import Candidate, sentences_of
+from finagent.answering.evidence import FULL, Candidate, sentences_of
 from finagent.answering.labelled_value import labels_a_value
 from finagent.answering.named_person import asked_persons, names_person
 from finagent.answering.named_words import (
@@ -52,7 +52,8 @@ from finagent.answering.named_words import (
     row_number,
     spelled_out,
 )
-from finagent.answering.row_units import asks_total, fitting_cells, total_label
+from finagent.answering.row_totals import asks_total, total_label
+from finagent.answering.row_units import fitting_cells
 from finagent.answering.sentence_profile import SentenceProfile, profile, states_type
 from finagent.cards.header_units import measure_name
 from finagent.cards.model import DocumentCard
@@ -80,7 +81,6 @@ _VALUE_WORDS = {"date": frozenset({"число", "дата"}), "period": frozens
 # below the best sentence («завершить работы» — «Окончание работ — …» share no lemma)
 SEMANTIC_WEIGHT = 0.25
 SEMANTIC_UNIT = 0.05
-FULL = "whole_document"
 # an asked lemma only a clause's section heading names, in shared lemmas of its own
 HEADING_WEIGHT = 0.5
 # an asked lemma a form's label names («Срок действия аккредитива | по 30 июня …»), counted

@@ -51,6 +51,9 @@ WINDOW_PROBE = 60  # characters of a window looked up in its passage (whole_sent
 # a rate question about a named tax: its chapter's «Налоговые ставки» article answers it,
 # ahead of the chapter's other passages that speak of the rate (art. 165 beside art. 164)
 RATE_ARTICLE_BONUS = 0.03
+# the metadata key of a chunk that is a user document's whole text (its every sentence a
+# candidate: :func:`finagent.answering.document_sentences.whole_document_candidates`)
+FULL = "whole_document"
 
 
 @dataclass
