@@ -284,7 +284,7 @@ def unwrap(text: str) -> str:
         # a table's row («Второй платёж | 60 % | 878 400,00 | …», «| a | b |») is a line of
         # its own, and so is a grid table's rule
         # a dotted abbreviation ends no sentence («… 512 400 руб., в т.ч.» / «НДС 92 400 …»)
-        ended = previous.endswith(_ENDS) and not ends_with_dotted(previous)
+        ended = previous.endswith(_ENDS) and not ends_with_dotted(previous, line)
         ends = ended or _word_row(previous) or previous.startswith("|")
         # a Markdown heading is a line of its own: a clause glued onto it would be read
         # as part of the heading, and skipped with it

@@ -18,7 +18,7 @@ import numpy as np
 from finagent.answering.context import AnswerContext
 from finagent.cards.tables import grid_rows, grid_rule, markdown_rows
 from finagent.cards.unwrap import joined
-from finagent.language.abbreviations import dotted_letters
+from finagent.language.abbreviations import closes_sentence, dotted_letters
 from finagent.language.lemmas import lemma
 from finagent.question.build import build_question
 from finagent.question.model import Question
@@ -148,7 +148,9 @@ def _split_sentences(line: str) -> list[str]:
         last = pieces[-1].rstrip(".").rsplit(" ", 1)[-1].lstrip('(«"').lower() if pieces else ""
         # «в т.ч. НДС …», «И.С. Федотова»: letters joined by dots end no sentence either
         single = len(last) == 1 and last.isalpha()
-        if pieces and (last in _ABBREVIATIONS or single or dotted_letters(last)):
+        # … unless they close it: «… и т. д. Оплата …», «… подписал Гущин А. В. Акт …»
+        closed = bool(pieces) and closes_sentence(pieces[-1], piece)
+        if pieces and not closed and (last in _ABBREVIATIONS or single or dotted_letters(last)):
             pieces[-1] = f"{pieces[-1]} {piece}"
         else:
             pieces.append(piece)

@@ -25,11 +25,17 @@ def _continues(previous: str, line: str) -> bool:
     before, after = previous.strip(), line.strip()
     if not before or not after or "|" in before or "|" in after:
         return False
-    if before.endswith(_ENDS) and not ends_with_dotted(before):  # «…, в т.ч.» / «НДС …»
+    # «…, в т.ч.» / «НДС …» goes on; «… подписал Гущин А.В.» / «Оплата …» does not
+    if before.endswith(_ENDS) and not ends_with_dotted(before, after):
         return False
     if _ALIGNED.search(before) or _ALIGNED.search(after) or _OPENS.match(after):
         return False
-    if after[0].islower() or after[0].isdigit() or after[0] in "«(" or ends_with_dotted(before):
+    if (
+        after[0].islower()
+        or after[0].isdigit()
+        or after[0] in "«("
+        or ends_with_dotted(before, after)
+    ):
         return True
     # a capital after a wrapped line of a paragraph («в пользу» / «ООО «Альфа» составляет»),
     # not after a short requisites line («ИНН …, КПП …» / «Р/с …»)

@@ -7,8 +7,12 @@ from __future__ import annotations
 
 import pytest
 
+from finagent.answering.document_sentences import document_sentences
+from finagent.answering.evidence import sentences_of
 from finagent.answering.row_totals import asks_total, total_label
 from finagent.cards.header_units import header_unit, unit_cells
+from finagent.cards.unwrap import joined
+from finagent.language.abbreviations import ends_with_dotted
 from finagent.question.build import build_question
 
 
@@ -80,3 +84,66 @@ def test_an_attribute_named_general_is_no_total_row(row: str) -> None:
 )
 def test_a_total_row_opens_with_itogo_or_vsego(row: str, label: str) -> None:
     assert total_label(row) == label
+
+
+@pytest.mark.parametrize(
+    ("line", "following"),
+    [
+        ("Акт со стороны Исполнителя подписал Гущин А.В.", "Оплата производится в течение 5 дней."),
+        ("Поставщик передаёт паспорта, сертификаты и т.д.", "Приёмка ведётся по накладной."),
+        ("Арендатор оплачивает воду, свет и т.п.", "Расчётный период — месяц."),
+    ],
+)
+def test_a_line_closed_by_initials_or_etc_ends_before_a_new_sentence(
+    line: str, following: str
+) -> None:
+    assert not ends_with_dotted(line, following)
+    assert joined(f"{line}\n{following}") == f"{line}\n{following}"
+    assert document_sentences(f"{line}\n{following}") == [line, following]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Уплачено 512 400 руб., в т.ч.",
+        "Акт со стороны Исполнителя подписал Гущин А.В.",
+        "Поставщик передаёт паспорта, сертификаты и т.д.",
+    ],
+)
+def test_a_dotted_abbreviation_goes_on_unless_it_closes_before_a_capital(line: str) -> None:
+    assert ends_with_dotted(line, "НДС 92 400 руб.") is line.endswith("в т.ч.")
+    assert ends_with_dotted(line, "в том числе по акту № 3")
+    assert ends_with_dotted(line, "(далее — Акт)")
+
+
+@pytest.mark.parametrize(
+    ("text", "first"),
+    [
+        (
+            "Акт подписал Гущин А. В. Оплата производится в течение 5 дней.",
+            "Акт подписал Гущин А. В.",
+        ),
+        (
+            "Поставщик передаёт паспорта, сертификаты и т. д. Приёмка ведётся по накладной.",
+            "Поставщик передаёт паспорта, сертификаты и т. д.",
+        ),
+        (
+            "Арендатор оплачивает воду, свет и др. Расчётный период — месяц.",
+            "Арендатор оплачивает воду, свет и др.",
+        ),
+    ],
+)
+def test_a_sentence_ends_at_initials_or_etc_before_a_capital(text: str, first: str) -> None:
+    assert sentences_of(text) == [first, text[len(first) + 1 :]]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Договор подписал директор И. В. Гущин от имени Общества.",
+        "Цена — 90 000 руб., в т.ч. НДС 15 000 руб.",
+        "Согласовано: Гущин А. В. (главный инженер) и Лаптева О. И.",
+    ],
+)
+def test_initials_before_a_surname_or_a_bracket_end_no_sentence(text: str) -> None:
+    assert sentences_of(text) == [text]
