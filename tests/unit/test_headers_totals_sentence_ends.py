@@ -147,3 +147,45 @@ def test_a_sentence_ends_at_initials_or_etc_before_a_capital(text: str, first: s
 )
 def test_initials_before_a_surname_or_a_bracket_end_no_sentence(text: str) -> None:
     assert sentences_of(text) == [text]
+
+
+# a plain-text contract as a PDF loader gives it: hard-wrapped lines, an aligned form
+WRAPPED_CONTRACT = """ДОГОВОР ОКАЗАНИЯ УСЛУГ № 14-У/2026
+г. Пермь                                                     3 марта 2026 г.
+Общество с ограниченной ответственностью «Прикамье-Сервис» (ООО «Прикамье-Сервис»),
+ИНН 5902001122, КПП 590201001, именуемое в дальнейшем «Исполнитель», в лице директора
+Гущина Андрея Викторовича, с одной стороны, и
+ООО «Камский берег», именуемое в дальнейшем «Заказчик», с другой стороны, заключили
+настоящий договор.
+Основание:        приказ директора № 12 от 01.03.2026 «О привлечении
+                  сторонней организации»
+Реквизиты Исполнителя:
+ИНН 5902001122, КПП 590201001
+Р/с 40702810000000000123 в ПАО «Уральский банк»
+"""
+
+
+def _one(sentences: list[str], start: str) -> str:
+    return next(" ".join(s.split()) for s in sentences if s.startswith(start))
+
+
+def test_a_document_and_its_card_read_wrapped_lines_alike() -> None:
+    from_card = sentences_of(joined(WRAPPED_CONTRACT))
+    whole = document_sentences(WRAPPED_CONTRACT)
+    for start in ("Общество", "Основание", "ИНН", "Р/с"):
+        assert _one(whole, start) == _one(from_card, start)
+    party = _one(whole, "Общество")
+    assert "(ООО «Прикамье-Сервис»), ИНН 5902001122" in party
+    assert "«Исполнитель», в лице директора Гущина" in party
+    assert _one(whole, "Основание").endswith("«О привлечении сторонней организации»")
+    # requisites stay lines of their own; the heading and the date line are no clause
+    assert _one(whole, "ИНН") == "ИНН 5902001122, КПП 590201001"
+    assert not any(s.startswith("ДОГОВОР") and "Пермь" in s for s in whole)
+
+
+def test_a_comma_joins_a_code_and_its_figure_not_the_next_paragraph() -> None:
+    assert joined("… (ООО «Альфа»),\nИНН 5902001122, КПП 590201001") == (
+        "… (ООО «Альфа»), ИНН 5902001122, КПП 590201001"
+    )
+    parties = "… (далее — «Товарищ 1»),\nИндивидуальный предприниматель Лаптева О. И."
+    assert joined(parties) == parties
