@@ -58,7 +58,7 @@ from finagent.answering.sentence_profile import SentenceProfile, profile, states
 from finagent.cards.header_units import measure_name
 from finagent.cards.model import DocumentCard
 from finagent.cards.sentence_vectors import sentence_key
-from finagent.cards.tables import markdown_row
+from finagent.cards.tables import word_row
 from finagent.cards.unwrap import joined
 from finagent.language.lemmas import nouns_by_adjective
 from finagent.language.synonyms import by_root, by_synonym
@@ -104,7 +104,6 @@ LABELLED_SLACK = 0.5
 # the cascade's key of a document sentence (:func:`document_order_keys`)
 OrderKey = tuple[bool, bool, float, float, int, float]
 _CELL = " | "  # the cell delimiter of a Word table's row as the loader flattens it
-_WORD_COLUMNS = 3  # a Word line of two cells is a form's label and value, no table row
 
 # a section's heading line: «4. ПОРЯДОК РАСЧЁТОВ», «Срок действия договора», «## Оплата»,
 # «Раздел 3. Цена договора»; a clause «4.2. …», a table row or a list item is none
@@ -226,17 +225,6 @@ def _similarities(
     return {i: ((worst if v is None else v) - best) / SEMANTIC_UNIT for i, v in found.items()}
 
 
-def _word_row(line: str) -> bool:
-    """A Word table's row of three cells or more as the loader flattens it («a | b | c»),
-    not a Markdown or grid row («| a | b |», «+---+») nor a form's label and value; a row
-    whose first cell is empty opens with «|» («| Итого | 54 400,00»), but does not end with it."""
-    return (
-        line.count(_CELL) >= _WORD_COLUMNS - 1
-        and not markdown_row(line)
-        and not line.startswith("+")
-    )
-
-
 def form_label(line: str) -> str | None:
     """The label of a Word form's line of two cells («Срок действия | по 30 июня 2026 г.»),
     None for any other sentence (prose, a table row of three cells or more, a Markdown row)."""
@@ -249,7 +237,7 @@ def form_label(line: str) -> str | None:
 def table_row(line: str) -> bool:
     """A table row of three cells or more: a Word row («a | b | c») or a row rendered as
     «header: value; header: value; …» (:func:`finagent.answering.evidence.sentences_of`)."""
-    if _word_row(line):
+    if word_row(line):
         return True
     cells = line.split("; ")
     headers = [cell.split(": ", 1)[0] for cell in cells if ": " in cell]
@@ -262,9 +250,11 @@ def table_row(line: str) -> bool:
 
 def document_sentences(text: str) -> list[str]:
     """The candidate sentences of a document's full text (also embedded at ingestion): its
-    lines without their indentation, a sentence wrapped over lines joined
-    (:func:`finagent.cards.unwrap.joined`)."""
-    return sentences_of(joined("\n".join(line.strip() for line in text.splitlines())))
+    lines without their indentation, every line that ends no sentence going on in the next
+    (:func:`finagent.cards.unwrap.joined`, ``unended_goes_on``: a flattened table's rows
+    with its header, a signature with its role)."""
+    lines = "\n".join(line.strip() for line in text.splitlines())
+    return sentences_of(joined(lines, unended_goes_on=True))
 
 
 def whole_document_candidates(

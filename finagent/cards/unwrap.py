@@ -3,23 +3,35 @@
 A plain-text document wrapped at a fixed width splits a clause over lines («составляет
 82 485 (восемьдесят две тысячи» / «четыреста) рублей 00 копеек»); the analyser ends a
 sentence at each line, so the amount would lose its currency. A line break inside a
-sentence becomes a space (same length, so offsets into the original text hold): the line
-does not end a sentence, is no table row, Markdown heading or aligned form line, the next
-line opens no numbered clause, list item, heading or table row, and it goes on in lower
-case, a figure, a bracket, a quote, «%» or «№» — or with a code and its figure after a
-comma («…,» / «ИНН 7842306176»), or with a capital after a long line that ends with a
-lower-case word (a form's aligned line goes on only in lower case). The one reader of
-wrapped lines: a card reads its document so (:mod:`finagent.cards.build`), and so do a
-retrieved passage of a user's document (:func:`finagent.answering.evidence.units_of`'s
-caller) and the whole document's sentences
-(:func:`finagent.answering.document_sentences.document_sentences`).
+sentence becomes a space (same length, so offsets into the original text hold).
+
+The one reader of wrapped lines (:func:`continues`). A line never goes on in the next
+when it ends a sentence (a dotted abbreviation aside, :mod:`finagent.language.abbreviations`),
+is a table's row (Markdown, Word), a grid table's rule or a Markdown heading, or when the
+next line is one of those or opens a numbered clause or a list item. Beyond that, two
+readers want different things of a line that ends no sentence:
+
+- a card (:mod:`finagent.cards.build`) and a retrieved passage of a user's document read
+  each label with its own value, so a line goes on only when the next one visibly
+  continues it: in lower case, a figure, a bracket, a quote, «%» or «№»; a code and its
+  figure after a comma («… (ООО «Альфа»),» / «ИНН 7842306176, …»); a capital after a long
+  line that ends with a lower-case word. A form's aligned line goes on only in lower case,
+  and a requisites line, a signature line or a form's next label is a line of its own;
+- the whole document's candidate sentences
+  (:func:`finagent.answering.document_sentences.document_sentences`, ``unended_goes_on``)
+  are ranked by the words they share with a question and must state a value with its
+  label: every line that ends no sentence goes on, so a PDF table flattened without cell
+  separators keeps its header with its rows («Показатель Сумма Общая сумма дохода
+  1 326 547,29») and a signature its role («Исполнитель: … Генеральный директор … К. Л.
+  Аверин»). Read as a card reads them, those lines are fragments no question finds
+  (stop 44: dev documents 709 → 700).
 """
 
 from __future__ import annotations
 
 import re
 
-from finagent.cards.tables import grid_rule
+from finagent.cards.tables import grid_rule, word_row
 from finagent.language.abbreviations import ends_with_dotted
 
 _ENDS = (".", "!", "?", ";", ":")
@@ -41,18 +53,28 @@ _CODE_AND_FIGURE = re.compile(r"^[А-ЯЁA-Z]{2,}\s+\d")
 _GOES_ON_WITH = '«("%№'
 
 
-def continues(previous: str, line: str) -> bool:
-    """Whether ``line`` goes on with the sentence ``previous`` leaves open."""
+def _own_line(line: str) -> bool:
+    """A table's row (a Word row, a Markdown row), a grid table's rule or a Markdown
+    heading: a line of its own."""
+    return word_row(line) or line.startswith(("|", "#")) or grid_rule(line)
+
+
+def continues(previous: str, line: str, *, unended_goes_on: bool = False) -> bool:
+    """Whether ``line`` goes on with the sentence ``previous`` leaves open; with
+    ``unended_goes_on``, any line after one that ends no sentence does (the module's
+    docstring says which reader wants which)."""
     before, after = previous.strip(), line.strip()
-    if not before or not after or "|" in before or "|" in after:
-        return False  # a table's row (Markdown, Word) or a form's «label | value»
-    if before.startswith("#") or grid_rule(before) or grid_rule(after):
-        return False  # a Markdown heading, a grid table's rule: lines of their own
+    if not before or not after or _own_line(before) or _own_line(after):
+        return False
     # «…, в т.ч.» / «НДС …» goes on; «… подписал Гущин А.В.» / «Оплата …» does not
     if before.endswith(_ENDS) and not ends_with_dotted(before, after):
         return False
-    if _ALIGNED.search(after) or _OPENS.match(after):
+    if _OPENS.match(after):
         return False
+    if unended_goes_on:
+        return True
+    if "|" in before or "|" in after or _ALIGNED.search(after):
+        return False  # a form's «label | value», a form's columns laid out with spaces
     # a form's aligned line («Основание:        приказ … «О проведении текущего») goes on
     # only in a lower-case line under it («ремонта кровли склада …»), not in the next label
     if _ALIGNED.search(before) and not after[0].islower():
@@ -67,12 +89,18 @@ def continues(previous: str, line: str) -> bool:
     return goes_on or wrapped
 
 
-def joined(text: str) -> str:
-    """``text`` with the line breaks inside sentences replaced by spaces."""
+def joined(text: str, *, unended_goes_on: bool = False) -> str:
+    """``text`` with the line breaks inside sentences replaced by spaces
+    (:func:`continues`)."""
     lines = text.split("\n")
     out = []
+    paragraph = ""  # the lines joined so far: two form lines «a | b» and «c | d» make a row
     for i, line in enumerate(lines):
         out.append(line)
+        paragraph = f"{paragraph} {line.strip()}" if paragraph else line.strip()
         if i + 1 < len(lines):
-            out.append(" " if continues(line, lines[i + 1]) else "\n")
+            goes_on = continues(line, lines[i + 1], unended_goes_on=unended_goes_on)
+            goes_on = goes_on and not word_row(paragraph)
+            out.append(" " if goes_on else "\n")
+            paragraph = paragraph if goes_on else ""
     return "".join(out)

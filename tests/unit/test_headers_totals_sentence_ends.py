@@ -149,7 +149,8 @@ def test_initials_before_a_surname_or_a_bracket_end_no_sentence(text: str) -> No
     assert sentences_of(text) == [text]
 
 
-# a plain-text contract as a PDF loader gives it: hard-wrapped lines, an aligned form
+# a plain-text contract as a PDF loader gives it: hard-wrapped lines, an aligned form, a
+# table flattened without cell separators, a signature block
 WRAPPED_CONTRACT = """ДОГОВОР ОКАЗАНИЯ УСЛУГ № 14-У/2026
 г. Пермь                                                     3 марта 2026 г.
 Общество с ограниченной ответственностью «Прикамье-Сервис» (ООО «Прикамье-Сервис»),
@@ -157,11 +158,18 @@ WRAPPED_CONTRACT = """ДОГОВОР ОКАЗАНИЯ УСЛУГ № 14-У/2026
 Гущина Андрея Викторовича, с одной стороны, и
 ООО «Камский берег», именуемое в дальнейшем «Заказчик», с другой стороны, заключили
 настоящий договор.
+Стоимость услуг
+Показатель Сумма
+Абонентская плата за месяц 48 000,00
+
 Основание:        приказ директора № 12 от 01.03.2026 «О привлечении
                   сторонней организации»
-Реквизиты Исполнителя:
+
 ИНН 5902001122, КПП 590201001
 Р/с 40702810000000000123 в ПАО «Уральский банк»
+
+Исполнитель ООО «Прикамье-Сервис»
+Директор ____________ А. В. Гущин
 """
 
 
@@ -169,18 +177,30 @@ def _one(sentences: list[str], start: str) -> str:
     return next(" ".join(s.split()) for s in sentences if s.startswith(start))
 
 
-def test_a_document_and_its_card_read_wrapped_lines_alike() -> None:
+def test_a_card_reads_a_party_with_its_requisites_and_each_label_apart() -> None:
     from_card = sentences_of(joined(WRAPPED_CONTRACT))
-    whole = document_sentences(WRAPPED_CONTRACT)
-    for start in ("Общество", "Основание", "ИНН", "Р/с"):
-        assert _one(whole, start) == _one(from_card, start)
-    party = _one(whole, "Общество")
+    party = _one(from_card, "Общество")
     assert "(ООО «Прикамье-Сервис»), ИНН 5902001122" in party
     assert "«Исполнитель», в лице директора Гущина" in party
-    assert _one(whole, "Основание").endswith("«О привлечении сторонней организации»")
-    # requisites stay lines of their own; the heading and the date line are no clause
-    assert _one(whole, "ИНН") == "ИНН 5902001122, КПП 590201001"
-    assert not any(s.startswith("ДОГОВОР") and "Пермь" in s for s in whole)
+    assert _one(from_card, "Основание").endswith("«О привлечении сторонней организации»")
+    assert _one(from_card, "ИНН") == "ИНН 5902001122, КПП 590201001"
+    assert _one(from_card, "Директор").startswith("Директор ____")
+
+
+def test_a_whole_document_keeps_a_flattened_table_and_a_signature_together() -> None:
+    whole = document_sentences(WRAPPED_CONTRACT)
+    table = _one(whole, "Стоимость услуг")
+    assert table.endswith("Показатель Сумма Абонентская плата за месяц 48 000,00")
+    assert _one(whole, "Исполнитель").endswith("Директор ____________ А. В. Гущин")
+    # the rules both readers share: a sentence's end, a numbered clause, a Word row
+    assert _one(whole, "Общество").endswith(
+        "с одной стороны, и ООО «Камский берег», именуемое в "
+        "дальнейшем «Заказчик», с другой стороны, заключили настоящий договор."
+    )
+    for loose in (False, True):
+        clauses = "Цена услуг 5 000 руб. в месяц\n3.1 Оплата — до 5-го числа."
+        assert joined(clauses, unended_goes_on=loose) == clauses
+        assert joined("Стоимость\nЭтап | Доля | Сумма", unended_goes_on=loose).count("\n") == 1
 
 
 def test_a_comma_joins_a_code_and_its_figure_not_the_next_paragraph() -> None:
@@ -189,3 +209,4 @@ def test_a_comma_joins_a_code_and_its_figure_not_the_next_paragraph() -> None:
     )
     parties = "… (далее — «Товарищ 1»),\nИндивидуальный предприниматель Лаптева О. И."
     assert joined(parties) == parties
+    assert joined("по ставке 80\n% оклада") == "по ставке 80 % оклада"
