@@ -14,6 +14,7 @@ from finagent.cards.header_units import header_unit, unit_cells
 from finagent.cards.unwrap import joined
 from finagent.language.abbreviations import ends_with_dotted
 from finagent.question.build import build_question
+from tests.unit.card_reading import card_values
 
 
 @pytest.mark.parametrize(
@@ -210,3 +211,30 @@ def test_a_comma_joins_a_code_and_its_figure_not_the_next_paragraph() -> None:
     parties = "… (далее — «Товарищ 1»),\nИндивидуальный предприниматель Лаптева О. И."
     assert joined(parties) == parties
     assert joined("по ставке 80\n% оклада") == "по ставке 80 % оклада"
+
+
+OUR_LOAN = (
+    "# Договор займа № З-4/2026\n\n"
+    "Общество с ограниченной ответственностью «Кама-Кредит» (ООО «Кама-Кредит»), ИНН "
+    "5902334455, именуемое в дальнейшем «Займодавец», и Общество с ограниченной "
+    "ответственностью «Бор-Трейд» (ООО «Бор-Трейд»), ИНН 5260112233, именуемое в дальнейшем "
+    "«Заёмщик», заключили договор.\n\n"
+    "1. Исполнение обязательств Заёмщика обеспечивается поручительством Лаптевой О. И.\n"
+)
+OUR_LEASE = (
+    "# Договор аренды № А-2/2026\n\n"
+    "Общество с ограниченной ответственностью «Ока-Недвижимость» (ООО «Ока-Недвижимость»), "
+    "ИНН 5260445566, именуемое в дальнейшем «Арендодатель», и Общество с ограниченной "
+    "ответственностью «Бор-Трейд» (ООО «Бор-Трейд»), ИНН 5260112233, именуемое в дальнейшем "
+    "«Арендатор», заключили договор.\n\n"
+    "1. Арендная плата составляет 90 000 рублей в месяц.\n"
+)
+
+
+def test_a_role_asked_by_name_is_not_the_other_party() -> None:
+    documents = [OUR_LOAN, OUR_LEASE]
+    # the guarantor is no party of the card: a clause names it, not the lender
+    assert card_values(documents, "Кто поручитель по нашему займу у Кама-Кредит?") == []
+    assert card_values(documents, "Кто наш контрагент по договору займа З-4/2026?") == [
+        ("займодавец", ["ООО «Кама-Кредит» (ИНН 5902334455)"])
+    ]
