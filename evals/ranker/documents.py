@@ -38,12 +38,11 @@ from evals.ranker.collecting import (
 )
 from evals.ranker.fit import fit_logistic
 from finagent.answering.document_sentences import (
-    FULL,
     OrderKey,
     document_order_keys,
     rerank_document_sentences,
 )
-from finagent.answering.evidence import Candidate
+from finagent.answering.evidence import FULL, Candidate
 from finagent.config import get_settings
 from finagent.graph.agent import Agent
 

@@ -417,6 +417,8 @@ def _asked_keys(question: Question, cards: list[DocumentCard]) -> list[str]:
 
 
 COUNTERPARTY = "counterparty"  # the pseudo-field of «кому мы передаём …»: the other party
+# the words that ask the other party itself, by no role of it («кто наш контрагент»)
+_OTHER_PARTY = frozenset({"контрагент", "сторона", "партнёр", "партнер"})
 
 
 def _party_key(party: Party) -> str:
@@ -436,13 +438,17 @@ def _own_party(cards: Sequence[DocumentCard]) -> str | None:
 def _asks_counterparty(question: Question, keys: Sequence[str]) -> bool:
     """«Кому передаём теплицу по договору ДИ-02/2026?», «у кого мы покупаем станок по
     договору № 5?»: a party asked in the first person about a document the question names,
-    by no role: the document's other party than the user's own."""
+    by no role: the document's other party than the user's own. A role asked with «кто»
+    that no card holds («кто поручитель по нашему займу у …»: a guarantor a clause names)
+    is asked all the same, not the other party; «кто наш контрагент» names none."""
     roles = [k for k in keys if k not in FIELD_BY_KEY or FIELD_BY_KEY[k].kind == "party"]
+    named = [a.head for a in question.attributes if a.role and a.head not in _OTHER_PARTY]
     return (
         "party" in question.answer_types
         and question.own_asked
         and bool(question.documents)
         and not roles
+        and not named
     )
 
 

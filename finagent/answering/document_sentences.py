@@ -42,7 +42,7 @@ from finagent.answering.date_bounds import (
     states_span,
 )
 from finagent.answering.document_choice import chosen_documents, decided_documents, retrieved_ids
-from finagent.answering.evidence import Candidate, sentences_of
+from finagent.answering.evidence import FULL, Candidate, sentences_of
 from finagent.answering.labelled_value import labels_a_value
 from finagent.answering.named_person import asked_persons, names_person
 from finagent.answering.named_words import (
@@ -52,13 +52,14 @@ from finagent.answering.named_words import (
     row_number,
     spelled_out,
 )
-from finagent.answering.row_units import asks_total, fitting_cells, total_label
+from finagent.answering.row_totals import asks_total, total_label
+from finagent.answering.row_units import fitting_cells
 from finagent.answering.sentence_profile import SentenceProfile, profile, states_type
 from finagent.cards.header_units import measure_name
 from finagent.cards.model import DocumentCard
 from finagent.cards.sentence_vectors import sentence_key
-from finagent.cards.tables import grid_rule, markdown_row
-from finagent.language.abbreviations import ends_with_dotted
+from finagent.cards.tables import word_row
+from finagent.cards.unwrap import joined
 from finagent.language.lemmas import nouns_by_adjective
 from finagent.language.synonyms import by_root, by_synonym
 from finagent.language.text import analyse
@@ -80,7 +81,6 @@ _VALUE_WORDS = {"date": frozenset({"число", "дата"}), "period": frozens
 # below the best sentence («завершить работы» — «Окончание работ — …» share no lemma)
 SEMANTIC_WEIGHT = 0.25
 SEMANTIC_UNIT = 0.05
-FULL = "whole_document"
 # an asked lemma only a clause's section heading names, in shared lemmas of its own
 HEADING_WEIGHT = 0.5
 # an asked lemma a form's label names («Срок действия аккредитива | по 30 июня …»), counted
@@ -103,16 +103,7 @@ TOTAL_ROW = 0.5
 LABELLED_SLACK = 0.5
 # the cascade's key of a document sentence (:func:`document_order_keys`)
 OrderKey = tuple[bool, bool, float, float, int, float]
-_ENDS = (".", "!", "?", ";", ":")
 _CELL = " | "  # the cell delimiter of a Word table's row as the loader flattens it
-_WORD_COLUMNS = 3  # a Word line of two cells is a form's label and value, no table row
-# a numbered clause («3.1.», «3.1», «2)», «а)»), a list item, a heading or a table row; not a
-# date a wrapped line goes on with («31 марта 2026 г.», «31.03.2026»)
-_OPENS = re.compile(
-    r"^(?:(?!\d{1,2}\.\d{1,2}\.\d{2,4}\b)(?:\d+(?:\.\d+)*[.)]\s|\d+(?:\.\d+)+\s)"
-    r"|[а-я]\)\s|[-*•–—#|])"
-)
-
 
 # a section's heading line: «4. ПОРЯДОК РАСЧЁТОВ», «Срок действия договора», «## Оплата»,
 # «Раздел 3. Цена договора»; a clause «4.2. …», a table row or a list item is none
@@ -138,8 +129,9 @@ def _heading(line: str) -> str | None:
 
 def section_headings(text: str) -> tuple[list[int], list[str]]:
     """The start offsets of the lines after each section heading of a document, in its
-    text with whitespace collapsed (:func:`unwrap` joins an unnumbered heading to the line
-    after it), and each heading's title. An unnumbered, uncapitalised heading is followed
+    text with whitespace collapsed (a wrapped line's reader,
+    :func:`finagent.cards.unwrap.joined`, may join an unnumbered heading to the line after
+    it), and each heading's title. An unnumbered, uncapitalised heading is followed
     by a line that opens a sentence (not a wrapped line going on in lower case)."""
     lines = [" ".join(raw.split()) for raw in text.splitlines()]
     lines = [line for line in lines if line]
@@ -233,17 +225,6 @@ def _similarities(
     return {i: ((worst if v is None else v) - best) / SEMANTIC_UNIT for i, v in found.items()}
 
 
-def _word_row(line: str) -> bool:
-    """A Word table's row of three cells or more as the loader flattens it («a | b | c»),
-    not a Markdown or grid row («| a | b |», «+---+») nor a form's label and value; a row
-    whose first cell is empty opens with «|» («| Итого | 54 400,00»), but does not end with it."""
-    return (
-        line.count(_CELL) >= _WORD_COLUMNS - 1
-        and not markdown_row(line)
-        and not line.startswith("+")
-    )
-
-
 def form_label(line: str) -> str | None:
     """The label of a Word form's line of two cells («Срок действия | по 30 июня 2026 г.»),
     None for any other sentence (prose, a table row of three cells or more, a Markdown row)."""
@@ -256,7 +237,7 @@ def form_label(line: str) -> str | None:
 def table_row(line: str) -> bool:
     """A table row of three cells or more: a Word row («a | b | c») or a row rendered as
     «header: value; header: value; …» (:func:`finagent.answering.evidence.sentences_of`)."""
-    if _word_row(line):
+    if word_row(line):
         return True
     cells = line.split("; ")
     headers = [cell.split(": ", 1)[0] for cell in cells if ": " in cell]
@@ -267,38 +248,13 @@ def table_row(line: str) -> bool:
     )
 
 
-def unwrap(text: str) -> str:
-    """Lines a plain-text document wrapped inside a sentence joined again: a line that
-    does not end a sentence goes on in the next one, unless that one opens a numbered
-    clause, a list item, a heading or a table row, Markdown or Word's («a | b») or a grid
-    table's rule («+---+»), or the line is a Markdown heading or a Word row («3.1. За
-    пользование … 16 (шестнадцать) / процентов годовых.» is one clause)."""
-    out: list[str] = []
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line:
-            out.append("")
-            continue
-        previous = out[-1] if out else ""
-        opens = bool(_OPENS.match(line)) or _word_row(line) or grid_rule(line)
-        # a table's row («Второй платёж | 60 % | 878 400,00 | …», «| a | b |») is a line of
-        # its own, and so is a grid table's rule
-        # a dotted abbreviation ends no sentence («… 512 400 руб., в т.ч.» / «НДС 92 400 …»)
-        ended = previous.endswith(_ENDS) and not ends_with_dotted(previous)
-        ends = ended or _word_row(previous) or previous.startswith("|")
-        # a Markdown heading is a line of its own: a clause glued onto it would be read
-        # as part of the heading, and skipped with it
-        ends = ends or grid_rule(previous) or previous.startswith("#")
-        if previous and not ends and not opens:
-            out[-1] = f"{previous} {line}"
-        else:
-            out.append(line)
-    return "\n".join(out)
-
-
 def document_sentences(text: str) -> list[str]:
-    """The candidate sentences of a document's full text (also embedded at ingestion)."""
-    return sentences_of(unwrap(text))
+    """The candidate sentences of a document's full text (also embedded at ingestion): its
+    lines without their indentation, every line that ends no sentence going on in the next
+    (:func:`finagent.cards.unwrap.joined`, ``unended_goes_on``: a flattened table's rows
+    with its header, a signature with its role)."""
+    lines = "\n".join(line.strip() for line in text.splitlines())
+    return sentences_of(joined(lines, unended_goes_on=True))
 
 
 def whole_document_candidates(

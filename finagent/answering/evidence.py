@@ -18,7 +18,7 @@ import numpy as np
 from finagent.answering.context import AnswerContext
 from finagent.cards.tables import grid_rows, grid_rule, markdown_rows
 from finagent.cards.unwrap import joined
-from finagent.language.abbreviations import dotted_letters
+from finagent.language.abbreviations import closes_sentence, dotted_letters
 from finagent.language.lemmas import lemma
 from finagent.question.build import build_question
 from finagent.question.model import Question
@@ -51,6 +51,9 @@ WINDOW_PROBE = 60  # characters of a window looked up in its passage (whole_sent
 # a rate question about a named tax: its chapter's «Налоговые ставки» article answers it,
 # ahead of the chapter's other passages that speak of the rate (art. 165 beside art. 164)
 RATE_ARTICLE_BONUS = 0.03
+# the metadata key of a chunk that is a user document's whole text (its every sentence a
+# candidate: :func:`finagent.answering.document_sentences.whole_document_candidates`)
+FULL = "whole_document"
 
 
 @dataclass
@@ -145,7 +148,9 @@ def _split_sentences(line: str) -> list[str]:
         last = pieces[-1].rstrip(".").rsplit(" ", 1)[-1].lstrip('(«"').lower() if pieces else ""
         # «в т.ч. НДС …», «И.С. Федотова»: letters joined by dots end no sentence either
         single = len(last) == 1 and last.isalpha()
-        if pieces and (last in _ABBREVIATIONS or single or dotted_letters(last)):
+        # … unless they close it: «… и т. д. Оплата …», «… подписал Гущин А. В. Акт …»
+        closed = bool(pieces) and closes_sentence(pieces[-1], piece)
+        if pieces and not closed and (last in _ABBREVIATIONS or single or dotted_letters(last)):
             pieces[-1] = f"{pieces[-1]} {piece}"
         else:
             pieces.append(piece)

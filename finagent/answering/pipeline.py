@@ -46,12 +46,12 @@ from finagent.answering.dated_items import prefer_asked_year
 from finagent.answering.direct import compose_direct
 from finagent.answering.document_choice import retrieved_ids
 from finagent.answering.document_sentences import (
-    FULL,
     rerank_document_sentences,
     whole_document_candidates,
     with_whole_documents,
 )
 from finagent.answering.evidence import (
+    FULL,
     Candidate,
     candidates,
     main_chunks,

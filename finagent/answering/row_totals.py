@@ -10,6 +10,10 @@ one) and a sum in a column of that direction; a row of the other direction is ne
 summed. The lead shows the total as an equation of the rows' sums (the figure check
 accepts a result only so, :func:`finagent.answering.figures.computed`) and the rows'
 numbers; each row is quoted under it.
+
+The module is also the one reader of «does the question ask a total» (:func:`asks_total`,
+which the document sentences' order reads too) and of a table's total row
+(:func:`total_label`).
 """
 
 from __future__ import annotations
@@ -20,8 +24,7 @@ from decimal import Decimal
 from functools import cache
 from importlib import resources
 
-from finagent.answering.document_sentences import FULL
-from finagent.answering.evidence import Candidate
+from finagent.answering.evidence import FULL, Candidate
 from finagent.language.dates import MONTHS
 from finagent.language.lemmas import counted, fold, lemma
 from finagent.language.money import digits_of
@@ -174,8 +177,32 @@ def _sum_of(row: Row, columns: frozenset[str], others: frozenset[str]) -> str | 
 
 
 def asks_total(question: Question) -> bool:
-    words = {fold(w) for w in _WORDS.findall(question.text)}
-    return bool(words & _words("total_words"))
+    """The question asks a total: a word of ``total_words`` as written («всего», «итого»:
+    the lemma of «всего» is «весь», and «за весь срок» asks none), or an adjective of
+    ``total_adjectives`` in any form («итоговое сальдо», «общую сумму»)."""
+    written = _words("total_words")
+    adjectives = _words("total_adjectives")
+    words = _WORDS.findall(fold(question.text))
+    return any(w in written or lemma(w) in adjectives for w in words)
+
+
+_ROW_CELLS = 2  # a row read as «header: value; header: value»
+
+
+def total_label(sentence: str) -> str | None:
+    """The label of a table row of a total: its cell opening with a word of
+    ``total_rows`` («Итого по субсчёту 62.01», «ВСЕГО») or ending with one («Дебиторская
+    задолженность, всего»); None for any other sentence, and for an attribute named with
+    «общий» or «итоговый» («Общая площадь», «Итоговая оценка»), which sums no rows."""
+    cells = [cell.partition(": ") for cell in sentence.split("; ")]
+    if len(cells) < _ROW_CELLS or not all(colon for _, colon, _ in cells):
+        return None  # no row of «header: value» cells
+    labels = _words("total_rows")
+    for _, _, value in cells:
+        words = fold(value).replace(",", " ").split()
+        if words and (words[0] in labels or words[-1] in labels):
+            return value
+    return None
 
 
 def row_total(question: Question, ranked: list[Candidate]) -> RowTotal | None:

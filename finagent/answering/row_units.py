@@ -12,13 +12,9 @@ for a limit).
 
 from __future__ import annotations
 
-from functools import cache
-from importlib import resources
-
 from finagent.cards.header_units import UnitCell, unit_cells, unit_named
-from finagent.language.lemmas import fold, lemma, part_of_speech
+from finagent.language.lemmas import part_of_speech
 from finagent.question.model import Question
-from finagent.yaml_data import load_yaml
 
 _HOW_MANY = "сколько"
 _REACH = 3  # «сколько календарных дней»: adjectives between «сколько» and the unit
@@ -58,30 +54,3 @@ def fitting_cells(question: Question, sentence: str) -> list[UnitCell]:
         return [c for c in cells if c.unit == counted]
     kinds = _KINDS.get(question.answer_type, frozenset())
     return [c for c in cells if c.kind in kinds]
-
-
-@cache
-def _total_words() -> frozenset[str]:
-    """The words of a total (``data/row_totals.yaml``), folded, with their lemmas."""
-    text = resources.files("finagent.answering").joinpath("data", "row_totals.yaml")
-    words = [fold(str(w)) for w in load_yaml(text.read_text("utf-8"))["total_words"]]
-    return frozenset(words) | frozenset(lemma(w) for w in words)
-
-
-def asks_total(question: Question) -> bool:
-    """The question asks a total: «всего», «итого», «итоговое сальдо», «общая сумма»."""
-    return bool(_total_words() & {fold(w) for w in question.lemmas})
-
-
-def total_label(sentence: str) -> str | None:
-    """The label of a table row of a total: its cell opening with «Итого» or «Всего»
-    («Итого по субсчёту 62.01», «ВСЕГО») or ending with «всего» («Дебиторская
-    задолженность, всего»); None for any other sentence."""
-    cells = [cell.partition(": ") for cell in sentence.split("; ")]
-    if len(cells) < _ROW_CELLS or not all(colon for _, colon, _ in cells):
-        return None  # no row of «header: value» cells
-    for _, _, value in cells:
-        words = fold(value).replace(",", " ").split()
-        if words and (words[0] in _total_words() or words[-1] in _total_words()):
-            return value
-    return None

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from finagent.language.lemmas import lemma, part_of_speech
+from finagent.language.lemmas import fold, lemma, parses, part_of_speech
 from finagent.language.measures import SYMBOLS
 from finagent.language.periods import UNITS
 from finagent.yaml_data import load_yaml
@@ -112,16 +112,35 @@ def unit_named(word: str) -> str | None:
     return _unit_of(word)
 
 
+def _counted(word: str) -> str | None:
+    """The lemma of a unit a count counts: its word in the genitive plural («дней»,
+    «суток», «месяцев»); None for another word or case («месяца»: «Число месяца» is a day
+    of the month, no count of months)."""
+    if not _WORD.fullmatch(word):
+        return None
+    for parse in parses(fold(word)):
+        unit = fold(parse.normal_form)
+        if {"gent", "plur"} <= parse.tag.grammemes and unit in _kinds():
+            return unit
+    return None
+
+
 def _counted_in(header: str) -> tuple[str, str] | None:
-    """«Кол-во календарных дней», «Количество часов»: the unit a count header ends with,
-    and the header without it."""
+    """«Кол-во календарных дней», «Количество часов»: the unit a count header counts and
+    the header without it. The unit is the count head's noun, right after it and its
+    adjectives or abbreviated adjectives («кал.»), in the genitive plural, and ends the
+    header: «Число месяца» (a date) and «Число дней месяца» (the month names no count)
+    name none."""
     words = " ".join(header.split()).rstrip(":").strip().split()
     heads = {str(w) for w in _lexicon()["count_heads"]}  # type: ignore[attr-defined]
     first = words[0].lower().rstrip(".") if words else ""
     if len(words) < 2 or (first not in heads and lemma(first) not in heads):
         return None
-    unit = lemma(words[-1]) if _WORD.fullmatch(words[-1]) else ""
-    return (" ".join(words[:-1]), unit) if unit in _kinds() else None
+    between = words[1:-1]
+    if not all(w.endswith(".") or part_of_speech(w) in _MODIFIERS for w in between):
+        return None
+    unit = _counted(words[-1])
+    return (" ".join(words[:-1]), unit) if unit is not None else None
 
 
 def _named_unit(header: str) -> tuple[str, str] | None:

@@ -1,14 +1,27 @@
 """Dotted abbreviations: letters joined by dots («в т.ч.», «т.е.», «т.к.», «И.С.»).
 
-No sentence ends at one, so neither a line that ends with one («… 512 400 руб., в т.ч.» /
-«НДС 92 400 руб., — не позднее 15 мая») nor a sentence splitter may cut the clause there:
-the value after it (the payment's date, the VAT) belongs to the clause before it.
+A sentence goes on past most of them, so neither a line that ends with one («… 512 400
+руб., в т.ч.» / «НДС 92 400 руб., — не позднее 15 мая») nor a sentence splitter may cut
+the clause there: the value after it (the payment's date, the VAT) belongs to the clause
+before it. Two kinds may close a sentence, and do when a new one opens after them (a
+capitalised word that is no initial): one that closes a list («… и т.д.», «и т. п.», «и
+др.») and a surname's initials («… подписал Гущин А. В.», «Гущин А.В.»).
 """
 
 from __future__ import annotations
 
+import re
+
+from finagent.language.lemmas import surname
+
 _DOT = "."
 _STRIP = "(«\"'"
+# the abbreviations that close a list after «и», without their dots and spaces
+_LIST_ENDS = frozenset({"тд", "тп", "др", "пр"})
+_AND = "и"
+_INITIAL = re.compile(r"^[А-ЯЁ]\.(?:[А-ЯЁ]\.)?$")  # «А.», «А.В.»
+_INITIALS = 2  # a first name's and a patronymic's
+_OPENS_WORD = re.compile(r"^[А-ЯЁA-Z][А-ЯЁA-Zа-яёa-z]")  # «Оплата», «НДС»; not «А.»
 
 
 def dotted_letters(word: str) -> bool:
@@ -18,7 +31,39 @@ def dotted_letters(word: str) -> bool:
     return len(parts) >= 2 and all(len(p) == 1 and p.isalpha() for p in parts)
 
 
-def ends_with_dotted(line: str) -> bool:
-    """The line's last word is a dotted abbreviation (:func:`dotted_letters`)."""
+def _closes_list(words: list[str]) -> bool:
+    """«… и т.д.», «… и т. п.», «… и др.»."""
+    for size in (1, 2):
+        if len(words) > size:
+            letters = "".join(words[-size:]).replace(_DOT, "").lower()
+            if letters in _LIST_ENDS and words[-size - 1].lower() == _AND:
+                return True
+    return False
+
+
+def _after_surname(words: list[str]) -> bool:
+    """«… Гущин А. В.», «… Гущин А.В.», «… Гущин А.»: initials after a surname."""
+    initials = 0
+    while initials < min(_INITIALS, len(words) - 1) and _INITIAL.match(words[-1 - initials]):
+        initials += 1
+    return initials > 0 and surname(words[-1 - initials].strip(_STRIP))
+
+
+def closes_sentence(before: str, after: str) -> bool:
+    """``before`` ends with an abbreviation that may close a sentence — one that closes a
+    list («и т.д.», «и т. п.», «и др.») or a surname's initials («Гущин А. В.») — and
+    ``after`` opens a new one: a capitalised word or one in capitals («Оплата», «НДС»),
+    not another initial («А. В. Гущин»), a bracket, a figure or a lower-case word."""
+    words = before.rstrip().split()
+    if not words or not before.rstrip().endswith(_DOT) or not _OPENS_WORD.match(after.lstrip()):
+        return False
+    return _closes_list(words) or _after_surname(words)
+
+
+def ends_with_dotted(line: str, following: str = "") -> bool:
+    """The line's last word is a dotted abbreviation (:func:`dotted_letters`) that leaves
+    its sentence open: not one that closes it before the ``following`` line
+    (:func:`closes_sentence`)."""
     words = line.rstrip().rsplit(None, 1)
-    return bool(words) and line.rstrip().endswith(_DOT) and dotted_letters(words[-1])
+    dotted = bool(words) and line.rstrip().endswith(_DOT) and dotted_letters(words[-1])
+    return dotted and not closes_sentence(line, following)

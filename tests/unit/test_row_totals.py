@@ -6,8 +6,7 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 
-from finagent.answering.document_sentences import FULL
-from finagent.answering.evidence import Candidate
+from finagent.answering.evidence import FULL, Candidate
 from finagent.answering.figures import check_figures
 from finagent.answering.row_totals import asked_months, row_total, shown_sum
 from finagent.language.money import digits_of
