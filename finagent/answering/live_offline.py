@@ -6,8 +6,8 @@ leads, so that no figure of the knowledge base is taken for the current value. A
 about the past — one that names a date, month or year before its as-of day or speaks of
 an act already done («ставка, действовавшая в августе 2025 года», «курс, установленный в
 пятницу, — в какие дни он действует?», «до скольких процентов ЦБ поднял ставку») — is
-answered by the knowledge base and the Code themselves: their answer leads and the notice
-follows it. So is a question about a standing setting of a rule that a live quantity
+answered by the knowledge base and the Code themselves when the sentences they quote name
+every past day, month and year it names: their answer leads and the notice follows it. So is a question about a standing setting of a rule that a live quantity
 enters — a share of the key rate, how often the rate is reviewed, a cap or a target
 (``data/standing_values.yaml``) — with no word of today or of the future: the knowledge
 base states it, whichever live source (the Bank of Russia or the news) failed.
@@ -22,7 +22,7 @@ from functools import cache
 from importlib import resources
 
 from finagent.language.cues import has_any
-from finagent.language.dates import dates_in
+from finagent.language.dates import bare_months_in, dates_in, months_in, years_in
 from finagent.language.lemmas import done, future_verb, past_participle
 from finagent.language.text import analyse
 from finagent.moscow_time import moscow_today
@@ -99,23 +99,61 @@ def asks_standing(question: Question) -> bool:
     return not _names_from(question, _turn_day(question))
 
 
+def _past_named(question: Question, day: date) -> tuple[set[date], set[tuple[int, int]], set[int]]:
+    """The days, months (year, month) and years the question names before ``day``; a
+    month named with no year («в октябре») is of ``day``'s year, and past only when it
+    ended before ``day``'s month (a later one may be last year's or the coming one)."""
+    days = {d.value for d in question.dates if d.value < day}
+    months = {(m.year, m.month) for m in question.months if (m.year, m.month) < (day.year, day.month)}
+    months |= {(day.year, m) for m in bare_months_in(analyse(question.text)) if m < day.month}
+    years = {y.year for y in question.years if y.year < day.year}
+    return days, months, years
+
+
+def _months_between(first: date, last: date) -> set[tuple[int, int]]:
+    """Every month from ``first``'s to ``last``'s, both included."""
+    start, end = first.year * 12 + first.month - 1, last.year * 12 + last.month - 1
+    return {(n // 12, n % 12 + 1) for n in range(start, end + 1)}
+
+
+def _named_in(quoted: Sequence[str]) -> tuple[set[date], set[tuple[int, int]], set[int]]:
+    """The days, months and years the sentences name: a day names its month and year, a
+    month its year («С 16 сентября 2024 года …» names September 2024 and 2024), and a
+    sentence's two dates the months between them («с 18 декабря 2023 года по 28 июля 2024
+    года — 16 %» states March 2024's rate)."""
+    days: set[date] = set()
+    months: set[tuple[int, int]] = set()
+    years: set[int] = set()
+    for sentence in quoted:
+        analysed = analyse(sentence)
+        dated = sorted(d.value for d in dates_in(analysed))
+        days |= set(dated)
+        if dated:
+            months |= _months_between(dated[0], dated[-1])
+        months |= {(m.year, m.month) for m in months_in(analysed)}
+        years |= {y.year for y in years_in(analysed)}
+    months |= {(d.year, d.month) for d in days}
+    years |= {d.year for d in days} | {m[0] for m in months}
+    return days, months, years
+
+
 def holds_named_days(question: Question, quoted: Sequence[str]) -> bool:
-    """The sentences the answer may quote name every day the question names before the
-    turn's («ключевая с 27 октября 2025» — «27 октября 2025 года — 16,5 %»): a past day's
-    reading of a daily quantity («курс доллара на 14 марта 2025») is only the live
-    source's, and a knowledge-base sentence on how the rate is set does not state it."""
-    day = _turn_day(question)
-    asked = {d.value for d in question.dates if d.value < day}
-    if not asked:
+    """The sentences the answer may quote name every day, month and year the question names
+    before the turn's («ключевая с 27 октября 2025» — «27 октября 2025 года — 16,5 %»; «в
+    марте 2024» — a sentence dated in March 2024): a past reading of a daily quantity
+    («курс доллара на 14 марта 2025», «ставка в марте 2024», «курс за 2023 год») is only the
+    live source's, and a knowledge-base sentence on how the rate is set does not state it."""
+    asked = _past_named(question, _turn_day(question))
+    if not any(asked):
         return True
-    held = {d.value for sentence in quoted for d in dates_in(analyse(sentence))}
-    return asked <= held
+    held = _named_in(quoted)
+    return all(a <= h for a, h in zip(asked, held, strict=True))
 
 
 def notice_follows(question: Question, notices: Sequence[str], quoted: Sequence[str] = ()) -> bool:
     """Whether the unavailable-source notices go after the answer's lead: only the Bank of
     Russia failed (news are events, always live) and the question is about the past, with
-    every past day it names in the sentences the answer may quote (``quoted``:
+    every past day, month and year it names in the sentences the answer may quote (``quoted``:
     :func:`holds_named_days`), or the question asks a standing setting, which no live
     source quotes."""
     if not notices:

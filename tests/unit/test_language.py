@@ -9,7 +9,7 @@ from decimal import Decimal
 
 import pytest
 
-from finagent.language.dates import as_of, dates_in, months_in, years_in
+from finagent.language.dates import as_of, bare_months_in, dates_in, months_in, years_in
 from finagent.language.identifiers import identifiers_in
 from finagent.language.lemmas import lemma, oblique_forms
 from finagent.language.money import money_in
@@ -174,6 +174,12 @@ def test_the_question_path_loads_no_ner_and_no_pymorphy2() -> None:
 def test_months_with_their_year_are_read_but_not_days() -> None:
     found = months_in(analyse("Акт за апрель 2025 г. подписан 1 мая 2025 года."))
     assert [(m.year, m.month) for m in found] == [(2025, 4)]
+
+
+def test_months_named_with_no_day_and_no_year_are_bare() -> None:
+    text = "Выручка за январь и февраль выросла; 3 марта и восьмого апреля отгрузок не было."
+    assert bare_months_in(analyse(text)) == [1, 2]
+    assert bare_months_in(analyse("Акт за июнь 2025 г., платёж с 1 по 31 июля.")) == []
 
 
 def test_a_text_states_a_time_limit_by_its_periods_and_days() -> None:
