@@ -21,7 +21,7 @@ from datetime import date
 from functools import cache
 from importlib import resources
 
-from finagent.language.cues import has_any
+from finagent.language.cues import cue_lemmas, find_cue, has_any
 from finagent.language.dates import bare_months_in, dates_in, months_in, years_in
 from finagent.language.lemmas import done, future_verb, past_participle
 from finagent.language.text import analyse
@@ -41,9 +41,26 @@ _FILE = "standing_values.yaml"
 
 
 @cache
-def _standing_phrases() -> tuple[str, ...]:
+def _standing_table() -> dict[str, tuple[str, ...]]:
     text = resources.files("finagent.answering").joinpath("data", _FILE).read_text("utf-8")
-    return tuple(str(w) for w in load_yaml(text)["standing"])
+    return {key: tuple(str(w) for w in words) for key, words in load_yaml(text).items()}
+
+
+def _standing_phrases() -> tuple[str, ...]:
+    return _standing_table()["standing"]
+
+
+def _past_ratio(lemmas: Sequence[str]) -> list[str]:
+    """The lemmas with a ratio asked («во сколько раз») blanked: it asks how many times one
+    value is another, not how often something is done."""
+    read = list(lemmas)
+    for phrase in _standing_table()["ratio"]:
+        size = len(cue_lemmas(phrase))
+        at = find_cue(read, phrase)
+        while at >= 0:
+            read[at : at + size] = [""] * size
+            at = find_cue(read, phrase, at + size)
+    return read
 
 
 def _now_or_later(question: Question) -> bool:
@@ -93,8 +110,9 @@ def asks_standing(question: Question) -> bool:
     """The question asks a standing setting of a rule («какая доля ключевой ставки», «сколько
     раз в год рассматривают ставку», «потолок ПСК», «цель по инфляции»), not a reading of
     today or of a day to come: no word of today or of the future, no date, month or year
-    from the turn's own date on."""
-    if not has_any(question.lemmas, _standing_phrases()) or _now_or_later(question):
+    from the turn's own date on. A frequency it states («раз в месяц») or a ratio it asks
+    («во сколько раз вырос курс») is no setting asked."""
+    if not has_any(_past_ratio(question.lemmas), _standing_phrases()) or _now_or_later(question):
         return False
     return not _names_from(question, _turn_day(question))
 

@@ -120,6 +120,10 @@ def test_a_standing_setting_is_answered_before_any_notice(question: str) -> None
         # «раз» that counts no frequency: a conjunction, an ordinal's «второй раз»
         "Какой курс доллара, раз ЦБ снижает ставку?",
         "Ключевая ставка второй раз подряд не меняется — какая она?",
+        # a frequency stated, not asked; a ratio asked, not a frequency
+        "Какой курс юаня, если менять рубли раз в квартал?",
+        "Какая ключевая ставка, если проценты по вкладу выплачивают раз в месяц?",
+        "Во сколько раз подорожал евро за пять лет?",
     ],
 )
 def test_a_reading_of_today_or_later_is_no_standing_setting(question: str) -> None:
