@@ -378,6 +378,17 @@ def oblique_case(word: str) -> bool:
 
 
 @lru_cache(maxsize=50_000)
+def verb_form_of(word: str, verb: str) -> bool:
+    """Whether some reading of the word is a finite verb or an infinitive of the lemma
+    ``verb``: «стоят» is «стоить» as well as «стоять», «стоить» after «будет» an
+    infinitive."""
+    return any(
+        parse.normal_form == verb and parse.tag.POS in ("VERB", "INFN")
+        for parse in parses(fold(word))
+    )
+
+
+@lru_cache(maxsize=50_000)
 def can_be(word: str, grammeme: str) -> bool:
     """Whether some reading of the word has ``grammeme`` («Германии» can be ``loct``)."""
     return any(grammeme in parse.tag for parse in parses(fold(word)))
