@@ -145,8 +145,12 @@ def save_lemmas(path: Path) -> bool:
 
 
 def counted(n: int, noun: str) -> str:
-    """``n`` and ``noun`` (nominative singular) agreed: «1 статья», «3 статьи», «50 статей»."""
-    form = _readings(noun)[0].make_agree_with_number(n)
+    """``n`` and ``noun`` (nominative singular) agreed: «1 статья», «3 статьи», «50 статей»,
+    «2 раза» (agreed from the noun's nominative singular reading, whichever case pymorphy3
+    reads the word in first: «раз» is a plural genitive first)."""
+    readings = _readings(noun)
+    nominative = next((p for p in readings if {"nomn", "sing"} <= p.tag.grammemes), readings[0])
+    form = nominative.make_agree_with_number(n)
     return f"{n} {form.word if form is not None else noun}"
 
 

@@ -200,3 +200,11 @@ def test_a_text_states_a_time_limit_by_its_periods_and_days() -> None:
 
 def test_oblique_forms_come_from_the_words_lexeme() -> None:
     assert oblique_forms("кто") == {"кого", "кому", "кем", "ком"}
+
+
+def test_a_count_agrees_its_noun_whatever_case_it_is_read_in_first() -> None:
+    from finagent.language.lemmas import counted
+
+    assert counted(3, "раз") == "3 раза"
+    assert counted(11, "раз") == "11 раз"
+    assert counted(4, "строка") == "4 строки"
