@@ -3,12 +3,13 @@
 A question about today's or a future rate or exchange rate («какая сейчас ключевая
 ставка», «курс юаня на завтра», «какой будет курс в декабре») asks live data: the notice
 leads, so that no figure of the knowledge base is taken for the current value. A question
-about the past — one that names a date, month or year before its as-of day or speaks of
-an act already done («ставка, действовавшая в августе 2025 года», «курс, установленный в
-пятницу, — в какие дни он действует?», «до скольких процентов ЦБ поднял ставку») — is
-answered by the knowledge base and the Code themselves when the sentences they quote name
-every past day, month and year it names: their answer leads and the notice follows it. So is a question about a standing setting of a rule that a live quantity
-enters — a share of the key rate, how often the rate is reviewed, a cap or a target
+about the past — one that names a date, month or year before the turn's date or speaks
+of an act already done («ставка, действовавшая в августе 2025 года», «курс, установленный
+в пятницу, — в какие дни он действует?», «до скольких процентов ЦБ поднял ставку») — is
+answered by the knowledge base and the Code themselves when the sentences they may quote
+name every past day, month and year it names: their answer leads and the notice follows
+it. So is a question about a standing setting of a rule that a live quantity enters — a
+share of the key rate, how often the rate is reviewed, a cap or a target
 (``data/standing_values.yaml``) — with no word of today or of the future: the knowledge
 base states it, whichever live source (the Bank of Russia or the news) failed.
 """
@@ -122,7 +123,9 @@ def _past_named(question: Question, day: date) -> tuple[set[date], set[tuple[int
     month named with no year («в октябре») is of ``day``'s year, and past only when it
     ended before ``day``'s month (a later one may be last year's or the coming one)."""
     days = {d.value for d in question.dates if d.value < day}
-    months = {(m.year, m.month) for m in question.months if (m.year, m.month) < (day.year, day.month)}
+    months = {
+        (m.year, m.month) for m in question.months if (m.year, m.month) < (day.year, day.month)
+    }
     months |= {(day.year, m) for m in bare_months_in(analyse(question.text)) if m < day.month}
     years = {y.year for y in question.years if y.year < day.year}
     return days, months, years
@@ -161,11 +164,11 @@ def holds_named_days(question: Question, quoted: Sequence[str]) -> bool:
     марте 2024» — a sentence dated in March 2024): a past reading of a daily quantity
     («курс доллара на 14 марта 2025», «ставка в марте 2024», «курс за 2023 год») is only the
     live source's, and a knowledge-base sentence on how the rate is set does not state it."""
-    asked = _past_named(question, _turn_day(question))
-    if not any(asked):
+    days, months, years = _past_named(question, _turn_day(question))
+    if not (days or months or years):
         return True
-    held = _named_in(quoted)
-    return all(a <= h for a, h in zip(asked, held, strict=True))
+    held_days, held_months, held_years = _named_in(quoted)
+    return days <= held_days and months <= held_months and years <= held_years
 
 
 def notice_follows(question: Question, notices: Sequence[str], quoted: Sequence[str] = ()) -> bool:
