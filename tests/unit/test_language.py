@@ -180,6 +180,7 @@ def test_months_named_with_no_day_and_no_year_are_bare() -> None:
     text = "Выручка за январь и февраль выросла; 3 марта и восьмого апреля отгрузок не было."
     assert bare_months_in(analyse(text)) == [1, 2]
     assert bare_months_in(analyse("Акт за июнь 2025 г., платёж с 1 по 31 июля.")) == []
+    assert bare_months_in(analyse("Сколько ушло в марте 25-го?")) == []
 
 
 def test_a_text_states_a_time_limit_by_its_periods_and_days() -> None:
