@@ -139,22 +139,21 @@ def _months_between(first: date, last: date) -> set[tuple[int, int]]:
 
 def _named_in(quoted: Sequence[str]) -> tuple[set[date], set[tuple[int, int]], set[int]]:
     """The days, months and years the sentences name: a day names its month and year, a
-    month its year («С 16 сентября 2024 года …» names September 2024 and 2024), and a
-    sentence's two dates the months between them («с 18 декабря 2023 года по 28 июля 2024
-    года — 16 %» states March 2024's rate)."""
+    month its year («С 16 сентября 2024 года …» names September 2024 and 2024), and dates
+    the months between the earliest and the latest of them: a dated history («28 июля 2025
+    года — 18 %», «15 сентября 2025 года — 17 %»; «с 18 декабря 2023 года по 28 июля 2024
+    года — 16 %») states the reading in each month it spans."""
     days: set[date] = set()
     months: set[tuple[int, int]] = set()
     years: set[int] = set()
     for sentence in quoted:
         analysed = analyse(sentence)
-        dated = sorted(d.value for d in dates_in(analysed))
-        days |= set(dated)
-        if dated:
-            months |= _months_between(dated[0], dated[-1])
+        days |= {d.value for d in dates_in(analysed)}
         months |= {(m.year, m.month) for m in months_in(analysed)}
         years |= {y.year for y in years_in(analysed)}
-    months |= {(d.year, d.month) for d in days}
-    years |= {d.year for d in days} | {m[0] for m in months}
+    if days:
+        months |= _months_between(min(days), max(days))
+    years |= {m[0] for m in months}
     return days, months, years
 
 

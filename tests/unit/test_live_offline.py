@@ -166,6 +166,15 @@ def test_a_past_month_or_year_no_source_states_keeps_the_notice_first(
     assert notice_follows(asked, [CBR], [method, stated])
 
 
+def test_a_past_month_a_dated_history_spans_is_held() -> None:
+    """«в августе 2025»: the list's changes of 28 July and 15 September state August's
+    rate, though no sentence names August."""
+    asked = build_question("Какой была ключевая ставка в августе 2025 года?", TODAY)
+    history = ["28 июля 2025 года — 18 %;", "15 сентября 2025 года — 17 %;"]
+    assert notice_follows(asked, [CBR], history)
+    assert not notice_follows(asked, [CBR], history[1:])
+
+
 def test_a_month_named_without_a_year_after_the_turn_s_is_not_read_as_past() -> None:
     # asked on 27 November: «в декабре» may be last December or the coming one
     asked = build_question("Какой была ставка в декабре?", TODAY)
