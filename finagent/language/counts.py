@@ -11,7 +11,8 @@ from decimal import Decimal
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
-from finagent.language.lemmas import fold, parses
+from finagent.language.lemmas import fold, known_word, parses
+from finagent.language.money import CURRENCIES, MULTIPLIERS
 from finagent.language.numbers import NUMERALS
 
 if TYPE_CHECKING:
@@ -24,6 +25,7 @@ _FEMININE_FORMS = {"один": "одна", "два": "две", "полтора":
 _WORD = re.compile(r"[А-Яа-яЁё]+")
 # a decimal fraction in digits before the counted noun: «1,5 месяца», «0,5 года»
 _FRACTION = re.compile(r"\d+[,.]\d+")
+_SUM_WORDS = frozenset({*CURRENCIES, *MULTIPLIERS, "копейка", "коп"})
 
 
 def _numeral(word: str) -> tuple[str, Decimal] | None:
@@ -43,6 +45,11 @@ def _noun(word: str) -> pymorphy3.analyzer.Parse | None:
         if "NOUN" in parse.tag.grammemes:
             return parse.normalized
     return None
+
+
+def _money(word: str) -> bool:
+    """A currency, a kopeck or a multiplier of a sum («руб», «рублей», «коп», «млн»)."""
+    return bool({fold(p.normal_form) for p in parses(fold(word))} & _SUM_WORDS)
 
 
 def _adjective(word: str) -> bool:
@@ -74,6 +81,9 @@ def _counted(phrase: str) -> tuple[tuple[str, ...], Decimal, tuple[str, ...]] | 
     total = Decimal(0)
     if _FRACTION.fullmatch(words[0]):
         numerals, total, words = [words[0]], Decimal(words[0].replace(",", ".")), words[1:]
+        # a sum with its kopecks («714,00 руб», «81,50 руб»; «1,5 млн») is no count
+        if total == total.to_integral_value() or not known_word(words[-1]) or _money(words[-1]):
+            return None
     elif any(ch.isdigit() for ch in phrase):
         return None
     else:

@@ -65,8 +65,11 @@ def test_a_fraction_counts_its_noun_in_the_genitive_singular() -> None:
     assert count_in_digits("2,5 месяцев") == "2,5 месяца"
     assert count_in_digits("0,5 календарных лет") == "0,5 календарного года"
     assert worded_counts("в течение полутора лет с даты сделки") == [Decimal("1.5")]
-    # a share stays a share
+    # a share stays a share, a sum a sum
     assert shown("3,5 процентов") == "3,5 %"
+    assert shown("812,00 руб") == "812,00 руб"
+    assert shown("2,5 руб") == "2,5 руб"
+    assert shown("64,30 рублей") == "64,30 рублей"
 
 
 def test_worded_counts_are_the_numbers_before_a_counted_noun() -> None:
