@@ -39,6 +39,7 @@ and a shared value or a citation «ст. N» alone.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 
@@ -51,7 +52,7 @@ from finagent.language.cues import cue_lemmas, has_any
 from finagent.language.dates import years_in
 from finagent.language.glossary import glossary_terms
 from finagent.language.lemmas import best_parse
-from finagent.language.text import analyse
+from finagent.language.text import Token, analyse
 from finagent.legal.bare_articles import bare_articles
 from finagent.legal.references import CODE_PATTERNS, find_references
 from finagent.question.model import Question
@@ -64,6 +65,12 @@ OWN_PRACTICE = ("наш", "у нас", "учётная политика", "ло�
 TIE = 0.01  # ahead of the knowledge-base sentence, not level with it
 _SUMS = frozenset({"amount", "limit"})
 _TAX_CODE = re.compile(CODE_PATTERNS["nk"], re.IGNORECASE)
+# the other codes by name or abbreviation («Трудовой кодекс», «ГК РФ», «КоАП»)
+_OTHER_CODES = re.compile(
+    "|".join(f"(?:{pattern})" for key, pattern in CODE_PATTERNS.items() if key != "nk"),
+    re.IGNORECASE,
+)
+_QUOTES = ("«", '"', "“", "'")
 
 
 def names_code(question: Question) -> bool:
@@ -83,27 +90,66 @@ def _law_words() -> dict[str, frozenset[str]]:
 
 
 def names_law(text: str) -> bool:
-    """``text`` asks the law by a generic word («по закону», «установлено кодексом»), not
-    another law («по Трудовому кодексу», «по закону о бухучёте»), and cites no other code."""
-    if any(ref.code not in (None, "nk") for ref in find_references(text)):
+    """``text`` asks the law by a generic word («по закону», «установлено кодексом») or tax
+    law («налоговое законодательство», «законодательство о налогах и сборах»), and names no
+    other law anywhere: not by an adjective («по Трудовому кодексу», «трудовое
+    законодательство»), a topic («по закону о бухучёте», «кодекс этики»), a number («закону
+    № 402-ФЗ») or another code («по ТК», «ст. 81 ТК РФ»)."""
+    if any(ref.code not in (None, "nk") for ref in find_references(text)) or _other_code(text):
         return False
     words = _law_words()
+    generic = False
     for sentence in analyse(text).sentences:
         tokens = sentence.tokens
         for i, token in enumerate(tokens):
             if token.lemma not in words["words"]:
                 continue
-            before = tokens[i - 1] if i else None
-            after = tokens[i + 1] if i + 1 < len(tokens) else None
-            if before is not None and before.lemma not in words["own_adjectives"]:
-                if "ADJF" in best_parse(before.text).tag.grammemes:
-                    continue
-            if after is not None and (
-                after.text.lower() in words["naming_next"] or after.text[:1].isdigit()
-            ):
-                continue
+            if _another_law(tokens, i):
+                return False
+            generic = True
+    return generic
+
+
+def _other_code(text: str) -> bool:
+    """A code other than the Tax Code named by its name or abbreviation («Трудовой кодекс»,
+    «ГК РФ», «по тк»); «ГК «Вектор»» is a group of companies."""
+    for match in _OTHER_CODES.finditer(text):
+        if not text[match.end() :].lstrip().startswith(_QUOTES):
             return True
+    words = _law_words()
+    for sentence in analyse(text).sentences:
+        lemmas = sentence.lemmas
+        for i, lemma in enumerate(lemmas):
+            if lemma in words["other_codes"] and i and lemmas[i - 1] in words["code_prepositions"]:
+                return True
     return False
+
+
+def _another_law(tokens: Sequence[Token], i: int) -> bool:
+    """The law word at ``i`` names a law other than the Tax Code: an adjective before it
+    other than the Code's own, or after it (past the country's name) a number, a topic
+    «о …» other than taxes, or, after «кодекс», a word in the genitive («кодекс этики»)."""
+    words = _law_words()
+    if i and tokens[i - 1].lemma not in words["own_adjectives"]:
+        if "ADJF" in best_parse(tokens[i - 1].text).tag.grammemes:
+            return True
+    at = i + 1
+    while at < len(tokens) and tokens[at].lemma in words["country"]:
+        at += 1
+    if at >= len(tokens):
+        return False
+    after = tokens[at]
+    if after.text[:1].isdigit() or after.text.lower() in ("№", "n"):
+        return True
+    if after.text.lower() in words["naming_next"]:
+        topic = tokens[at + 1].lemma if at + 1 < len(tokens) else ""
+        return topic not in words["own_topics"]
+    # «кодекс этики», «кодекс корпоративной этики»: a code of something; after «закон»
+    # a genitive is as often the clause's own word («по закону ставки НДС какие»)
+    if at != i + 1 or tokens[i].lemma not in words["named_by_genitive"]:
+        return False
+    parse = best_parse(after.text)
+    return bool({"NOUN", "ADJF"} & parse.tag.grammemes) and "gent" in parse.tag
 
 
 def cited_articles(question: Question) -> frozenset[str]:

@@ -158,15 +158,17 @@ def shown(value: str) -> str:
     («трех тысяч рублей» -> «3 000 руб.»; the quote keeps the words), a multiplier in the
     nominative («коэффициента 2» -> «коэффициент 2»), a share with its sign, whatever case
     the sentence puts the word in («1 процента», «7 (семь) процентов» -> «1 %», «7 %»), a
-    count in words in digits, its noun agreed («двух месяцев» -> «2 месяца»; the figure
-    checks read the source's words as the number)."""
+    count in words in digits, its noun agreed («двух месяцев» -> «2 месяца», «полутора
+    месяцев» -> «1,5 месяца»; the figure checks read the source's words as the number), a
+    fraction's noun in the genitive singular («1,5 месяцев» -> «1,5 месяца»)."""
     digits = in_digits(value)
     if digits is not None:
         return digits
-    if (counted := count_in_digits(value.strip())) is not None:
-        return counted
+    # a share first: «2,5 процентов» is «2,5 %», not a count of «процент»
     if worded := _PERCENT_WORDED.fullmatch(value.strip()):
         return f"{worded.group(1)} %"
+    if (counted := count_in_digits(value.strip())) is not None:
+        return counted
     head, _, rest = value.partition(" ")
     if rest and lemma(head) == _MULTIPLIER:
         return f"{_MULTIPLIER} {rest}"

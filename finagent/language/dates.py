@@ -347,6 +347,27 @@ def months_in(analysed: Analysed) -> list[MonthMention]:
     return found
 
 
+def bare_months_in(analysed: Analysed) -> list[int]:
+    """The months named with no day and no year («в октябре», «за март»), by number: the
+    reader decides which year is meant. «1 апреля», «восьмого апреля», «с 1 по 31 июля»,
+    «за апрель 2025» and «в марте 25-го» are not bare."""
+    found: list[int] = []
+    for sentence in analysed.sentences:
+        tokens = sentence.tokens
+        for i, token in enumerate(tokens):
+            if token.lemma not in MONTHS or _year_after(sentence, i + 1)[0] is not None:
+                continue
+            # a year in another form («в марте 25-го», «октября 2024-го»): not bare either
+            if i + 1 < len(tokens) and tokens[i + 1].text[:1].isdigit():
+                continue
+            # a day before it: «5 марта», «5-го марта», «двадцать пятого марта»
+            days = [_day_word(sentence, j) for j in (i - 1, i - 2) if j >= 0]
+            if any(read is not None and read[1] == i for read in days):
+                continue
+            found.append(MONTHS[token.lemma])
+    return found
+
+
 AsOfSource = Literal["date", "year", "relative", "implicit"]
 
 _NOW = ("сейчас", "сегодня", "на сегодня", "в настоящее время", "текущем", "в этом году")

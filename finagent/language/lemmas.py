@@ -145,8 +145,12 @@ def save_lemmas(path: Path) -> bool:
 
 
 def counted(n: int, noun: str) -> str:
-    """``n`` and ``noun`` (nominative singular) agreed: «1 статья», «3 статьи», «50 статей»."""
-    form = _readings(noun)[0].make_agree_with_number(n)
+    """``n`` and ``noun`` (nominative singular) agreed: «1 статья», «3 статьи», «50 статей»,
+    «2 раза» (agreed from the noun's nominative singular reading, whichever case pymorphy3
+    reads the word in first: «раз» is a plural genitive first)."""
+    readings = _readings(noun)
+    nominative = next((p for p in readings if {"nomn", "sing"} <= p.tag.grammemes), readings[0])
+    form = nominative.make_agree_with_number(n)
     return f"{n} {form.word if form is not None else noun}"
 
 
@@ -375,6 +379,17 @@ def oblique_case(word: str) -> bool:
     """Whether some reading of the word has a case other than the nominative: «Банк» (it
     may be accusative), not «продавец»."""
     return any(parse.tag.case and parse.tag.case != "nomn" for parse in parses(fold(word)))
+
+
+@lru_cache(maxsize=50_000)
+def verb_form_of(word: str, verb: str) -> bool:
+    """Whether some reading of the word is a finite verb or an infinitive of the lemma
+    ``verb``: «стоят» is «стоить» as well as «стоять», «стоить» after «будет» an
+    infinitive."""
+    return any(
+        parse.normal_form == verb and parse.tag.POS in ("VERB", "INFN")
+        for parse in parses(fold(word))
+    )
 
 
 @lru_cache(maxsize=50_000)

@@ -34,6 +34,7 @@ from finagent.language.lemmas import (
     known_word,
     part_of_speech,
     role_in_nominative,
+    verb_form_of,
 )
 from finagent.question.tables import SCOPE_ADJECTIVES
 from finagent.yaml_data import load_yaml
@@ -252,15 +253,18 @@ def asked_attributes(words: Sequence[str], lemmas: Sequence[str]) -> list[AskedA
 
 def priced_thing(words: Sequence[str], lemmas: Sequence[str]) -> AskedAttribute | None:
     """What «сколько стоит» asks the price of («сколько стоит люкс», «сколько в месяц
-    стоят услуги связи»): the noun the verb «стоить» after «сколько» governs, not a name
+    стоят услуги связи», «сколько будет стоить доставка»): the noun the verb «стоить» (in
+    any form) after «сколько» governs, not a name
     (a name is checked as a name), a pronoun («сколько он стоил») or a word the dictionary
     does not know; None when the question asks no price that way."""
     if _HOW_MUCH not in lemmas:
         return None
     asked = lemmas.index(_HOW_MUCH)
     for at in range(asked + 1, len(words)):
-        if lemmas[at] != _COST or part_of_speech(words[at]) != "VERB":
+        # by any reading: «стоят» is read «стоять» first, «будет стоить» has an infinitive
+        if not verb_form_of(words[at], _COST):
             continue
+        # «сколько стоить будет доставка»: the future's «будет» between the verb and its noun
         head = _head_after(words, lemmas, at + 1)
         if head < 0 or (words[head][:1].isupper() and not words[head].isupper()):
             return None

@@ -8,7 +8,11 @@ The composer then leads with the verdict a document's clause settles
 A question about what no document can state is not polar in that sense: advice («стоит ли
 нам расторгнуть …») or an event after the documents — a perfective verb in the future
 with no condition («продлит ли арендодатель договор?», not «вернут ли залог, если …»), or
-a word of later time («подписали ли потом …»). Its lead states no verdict.
+a word of later time («подписали ли потом …»). Its lead states no verdict. So is a
+forecast: a market quantity (the key rate, an exchange rate, prices, inflation) as the
+subject of a future verb, with no law, contract or tax named that sets it («повысится ли
+ключевая ставка», «укрепится ли рубль»); a reflexive or indefinite-personal future verb
+asks a rule's effect only of what a rule sets («зачтётся ли аванс»).
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 
-from finagent.language.cues import find_cue
+from finagent.language.cues import cue_lemmas, find_cue
 from finagent.language.lemmas import can_be, future_verb, part_of_speech, rule_effect_verb
 from finagent.yaml_data import load_yaml
 
@@ -26,6 +30,9 @@ _PARTICLE = "ли"
 _ENDS = frozenset({".", "!", "?", "…"})
 # «капают», «платим», «обязан», «можно»: a predicate the question asks of
 _PREDICATES = frozenset({"VERB", "INFN", "PRTS", "ADJS", "PRED"})
+# a market word after these (past its adjectives) is their complement, not a verb's subject
+_GOVERNORS = frozenset({"PREP", "NOUN"})
+_MODIFIERS = frozenset({"ADJF", "PRTF"})
 
 
 @cache
@@ -41,14 +48,48 @@ def _last_sentence(words: Sequence[str]) -> int:
     return ends[-1] + 1 if ends else 0
 
 
+def _market_subject(lemmas: Sequence[str], words: Sequence[str]) -> bool:
+    """A market quantity (``market`` of ``data/polar.yaml``) that a verb's subject or
+    object can be: a noun of its phrase in the nominative or the accusative, governed by
+    no preposition and no noun before it and its adjectives («курс доллара», «ключевую
+    ставку»; not «по ключевой ставке», «за покупку иностранной валюты»)."""
+    for phrase in _table()["market"]:
+        size = len(cue_lemmas(phrase))
+        at = find_cue(list(lemmas), phrase)
+        while at >= 0:
+            span = words[at : at + size]
+            before = at - 1
+            while before >= 0 and part_of_speech(words[before]) in _MODIFIERS:
+                before -= 1
+            free = before < 0 or part_of_speech(words[before]) not in _GOVERNORS
+            if free and any(
+                part_of_speech(w) == "NOUN" and (can_be(w, "nomn") or can_be(w, "accs"))
+                for w in span
+            ):
+                return True
+            at = find_cue(list(lemmas), phrase, at + 1)
+    return False
+
+
+def _forecast(lemmas: Sequence[str], words: Sequence[str]) -> bool:
+    """A market quantity's future (see the module's docstring): a future verb, a market
+    quantity as its subject or object, and nothing named that sets it."""
+    if len(words) != len(lemmas) or set(lemmas) & set(_table()["rule_set"]):
+        return False
+    return any(future_verb(w) for w in words) and _market_subject(lemmas, words)
+
+
 def _beyond_documents(lemmas: Sequence[str], words: Sequence[str]) -> bool:
-    """Advice, a later event or a future one with no condition (see the module's
-    docstring): what no document's clause settles."""
+    """Advice, a later event, a forecast or a future event with no condition (see the
+    module's docstring): what no document's clause settles."""
     table = _table()
     if any(find_cue(list(lemmas), cue) >= 0 for cue in table["advice"]):
         return True
     # «позже» as written: its lemma «поздний» also reads a deadline («не позднее 5-го»)
     if (set(lemmas) | {w.lower() for w in words}) & set(table["later"]):
+        return True
+    # «снизится ли ставка, если инфляция замедлится?»: a condition makes no forecast a rule
+    if _forecast(lemmas, words):
         return True
     if set(lemmas) & set(table["condition"]) or len(words) != len(lemmas):
         return False

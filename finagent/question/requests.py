@@ -14,7 +14,8 @@ verb), not from phrasings:
   no lemma of a tax, money, accounting or document term («посоветуй смартфон», «как
   поделить дачу при разводе»), or a verb asking for a personal recommendation with no
   such term at all («посоветуйте стоматолога»: whatever it names); «амортизация ноутбука»
-  stays in the domain, and so does a glossary cue («посоветуйте, что делать с камералкой»).
+  stays in the domain, and so does a glossary cue («посоветуйте, что делать с камералкой»)
+  and an accounting treatment («по какой статье учитывать покупку ноутбука»).
 
 - *A task of another domain*: what the router took for small talk but asks the agent to
   do something (a verb in the imperative with a noun: «помоги написать поздравление»,
@@ -32,6 +33,7 @@ from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 
+from finagent.language.cues import has_any
 from finagent.language.glossary import glossary_terms
 from finagent.language.lemmas import can_be, part_of_speech
 from finagent.language.text import analyse
@@ -72,7 +74,9 @@ def asks_outside(text: str) -> bool:
     """The question is about a domain outside taxes, finance, accounting and the user's
     documents («какой планшет взять», «как оформить опеку»). A purpose clause («чтобы …»)
     only says why: a money word there anchors nothing («как вылечить насморк, чтобы не
-    уходить на больничный»), a tax does («…, чтобы не платить налог»)."""
+    уходить на больничный»), a tax does («…, чтобы не платить налог»). An accounting
+    treatment, in either clause, makes it an accounting question («по какой статье
+    учитывать покупку ноутбука», «…, чтобы учесть в расходах»)."""
     main, purpose = _clauses(text)
     cues = set(_words("outside")) | set(_words("advise"))
     if not cues & set(main):
@@ -81,6 +85,9 @@ def asks_outside(text: str) -> bool:
     if any(lemma.startswith(anchors) for lemma in main):
         return False
     if any(lemma.startswith(_words("tax_stems")) for lemma in purpose):
+        return False
+    # «по какой статье учитывать покупку ноутбука», «…, чтобы списать на затраты»
+    if has_any(main, _words("accounting")) or has_any(purpose, _words("accounting")):
         return False
     return not (glossary_terms(text) if not purpose else glossary_terms(" ".join(main)))
 
@@ -105,7 +112,9 @@ def _clauses(text: str) -> tuple[list[str], list[str]]:
 def _anchored(lemmas: list[str], text: str) -> bool:
     """A lemma of a tax, money, accounting or document term, or a glossary cue."""
     anchors = (*_words("tax_stems"), *_words("anchor_stems"))
-    return any(lemma.startswith(anchors) for lemma in lemmas) or bool(glossary_terms(text))
+    if any(lemma.startswith(anchors) for lemma in lemmas) or has_any(lemmas, _words("accounting")):
+        return True
+    return bool(glossary_terms(text))
 
 
 def _how_to(lemmas: Sequence[str], words: Sequence[str]) -> bool:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from finagent.cards.doc_types import GENERIC, DocType
 from finagent.cards.model import DocumentCard
-from finagent.language.lemmas import fold, genitive, normal_forms, part_of_speech
+from finagent.language.lemmas import animate, fold, genitive, normal_forms, part_of_speech
 from finagent.language.text import analyse
 
 _WITH = frozenset({"с", "со"})
@@ -56,6 +56,14 @@ def _spoken_of(word: str, held: Sequence[DocumentCard]) -> bool:
     return False
 
 
+def _holder(word: str) -> bool:
+    """A common noun of a person or a party («договор сотрудника», «договор клиента»,
+    «договор контрагента»): whose contract it is, in words of the asker's own, not what the
+    contract is about, so no held contract need use the word (a labour contract says
+    «Работник»). A capitalised name («договор Смирнова») is still checked."""
+    return word[:1].islower() and animate(word)
+
+
 def unheld_detail(text: str, kind: DocType, end: int, held: Sequence[DocumentCard]) -> str | None:
     """«договор лизинга» or «договор с ЛогистикПро» (Russian) when the words right after the
     kind word (token ``end``) name a subject or a counterparty none of the ``held``
@@ -65,13 +73,16 @@ def unheld_detail(text: str, kind: DocType, end: int, held: Sequence[DocumentCar
         return None
     after = tokens[end]
     # «договор лизинга»: a generic kind made specific by a genitive noun, spoken of by a
-    # held document in its normal form or as written («мены» of «Договор мены»)
+    # held document in its normal form or as written («мены» of «Договор мены»); not a
+    # person's or party's noun, which says whose contract it is
+    # («договор сотрудника»)
     if (
         kind.key == GENERIC
         and len(after.text) >= _MIN_WORD
         and after.text.isalpha()
         and part_of_speech(after.text) == "NOUN"
         and genitive(after.text)
+        and not _holder(after.text)
     ):
         speaking = [card for card in held if _spoken_of(after.text, [card])]
         if not speaking:

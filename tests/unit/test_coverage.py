@@ -765,6 +765,27 @@ def test_the_thing_a_price_is_asked_of_must_be_one_the_documents_speak_of() -> N
     assert coverage_abstention(asked, [prices], [], False, cards) is None
 
 
+def test_a_thing_priced_in_the_plural_or_the_future_is_checked_too() -> None:
+    """«сколько стоят …», «сколько будет стоить …»: the verb is «стоить» in any form (the
+    plural's likeliest reading is «стоять»), so the priced thing is checked as «стоит» is."""
+    text = (
+        "Договор на техническое обслуживание № 4\n"
+        "1. Исполнитель проводит осмотр лифтов и замену тросов.\n"
+        "2. Стоимость осмотра — 7 000 руб., замены тросов — 30 000 руб."
+    )
+    cards = [build_card("lift", "Договор № 4", text)]
+    prices = _priced_chunk(text.split("\n")[2], "Договор № 4", "lift")
+
+    def abstains(question: str) -> str | None:
+        asked = build_question(question, TODAY, cards=cards)
+        found = coverage_abstention(asked, [prices], [], True, cards)
+        return found.kind if found else None
+
+    assert abstains("Сколько стоят покраска кабин по договору?") == "attribute"
+    assert abstains("Сколько будет стоить покраска кабин по договору?") == "attribute"
+    assert abstains("Сколько будет стоить замена тросов по договору?") is None
+
+
 def test_a_clipped_compound_priced_is_not_checked() -> None:
     """«бухобслуживание» clipped by the user is written in full by the contract."""
     text = "Договор № 8\nБухгалтерское обслуживание — 9 000 руб. в месяц."

@@ -9,7 +9,7 @@ from decimal import Decimal
 
 import pytest
 
-from finagent.language.dates import as_of, dates_in, months_in, years_in
+from finagent.language.dates import as_of, bare_months_in, dates_in, months_in, years_in
 from finagent.language.identifiers import identifiers_in
 from finagent.language.lemmas import lemma, oblique_forms
 from finagent.language.money import money_in
@@ -176,6 +176,13 @@ def test_months_with_their_year_are_read_but_not_days() -> None:
     assert [(m.year, m.month) for m in found] == [(2025, 4)]
 
 
+def test_months_named_with_no_day_and_no_year_are_bare() -> None:
+    text = "Выручка за январь и февраль выросла; 3 марта и восьмого апреля отгрузок не было."
+    assert bare_months_in(analyse(text)) == [1, 2]
+    assert bare_months_in(analyse("Акт за июнь 2025 г., платёж с 1 по 31 июля.")) == []
+    assert bare_months_in(analyse("Сколько ушло в марте 25-го?")) == []
+
+
 def test_a_text_states_a_time_limit_by_its_periods_and_days() -> None:
     for text in (
         "Отчёт сдаётся не позднее дня, следующего за днём проверки.",
@@ -194,3 +201,11 @@ def test_a_text_states_a_time_limit_by_its_periods_and_days() -> None:
 
 def test_oblique_forms_come_from_the_words_lexeme() -> None:
     assert oblique_forms("кто") == {"кого", "кому", "кем", "ком"}
+
+
+def test_a_count_agrees_its_noun_whatever_case_it_is_read_in_first() -> None:
+    from finagent.language.lemmas import counted
+
+    assert counted(3, "раз") == "3 раза"
+    assert counted(11, "раз") == "11 раз"
+    assert counted(4, "строка") == "4 строки"

@@ -21,3 +21,23 @@ def test_another_law_or_a_law_of_its_own_name_is_not_the_code() -> None:
     assert not names_law("по федеральному закону сколько хранить кассовые чеки?")
     assert not names_law("законный представитель подписывает заявление?")
     assert not names_code(build_question("за сколько дней вернут переплату по налогу?"))
+
+
+def test_another_law_named_elsewhere_in_the_question_is_not_the_code() -> None:
+    # another code by its abbreviation, also in lower case after «по»
+    assert not names_law("Сколько дней длится испытательный срок по ТК, по закону?")
+    assert not names_law("по гк какой по закону срок исковой давности?")
+    # another law by its adjective, anywhere in the question
+    assert not names_law("Что трудовое законодательство говорит о переработках по закону?")
+    # a code of something, or a law of a topic other than taxes
+    assert not names_law("Разрешает ли кодекс деловой этики подарки поставщикам?")
+    assert not names_law("По кодексу поведения можно ли брать подарки?")
+    assert not names_law("По законодательству о занятости сколько платят пособие?")
+    # a group of companies is no code
+    assert names_law("ГК «Восток» платит по закону НДС с аванса?")
+
+
+def test_tax_law_named_generically_is_the_code() -> None:
+    assert names_law("Какой срок уплаты по законодательству о налогах и сборах?")
+    assert names_law("По законодательству РФ сколько хранят счета-фактуры?")
+    assert names_law("какие по закону ставки НДС для книг?")

@@ -68,9 +68,9 @@ def test_a_past_day_leads_with_the_knowledge_base_only_when_it_names_that_day() 
     assert not notice_follows(asked, [CBR], method)
     rate = build_question("Каким был курс фунта ЦБ 5 мая 2025 года?", TODAY)
     assert not notice_follows(rate, [CBR], ["Курс фунта ЦБ устанавливает ежедневно."])
-    # a past month or an act done, with no day named, still leads with the knowledge base
-    month = build_question("Какая ключевая ставка действовала в марте 2024 года?", TODAY)
-    assert notice_follows(month, [CBR], method)
+    # an act done with no day, month or year named leads with the knowledge base
+    done = build_question("До скольких процентов ЦБ поднимал ставку?", TODAY)
+    assert notice_follows(done, [CBR], method)
 
 
 @pytest.mark.parametrize(
@@ -83,10 +83,11 @@ def test_the_turn_s_day_or_a_later_named_date_is_not_the_past(question: str) -> 
 
 def test_only_a_bank_of_russia_notice_follows_the_lead() -> None:
     past = build_question("Какая ключевая ставка действовала в марте 2024 года?", TODAY)
-    assert notice_follows(past, [CBR])
-    assert not notice_follows(past, [NEWS])
-    assert not notice_follows(past, [CBR, NEWS])
-    assert not notice_follows(past, [])
+    dated = ["С 18 декабря 2023 года по 28 июля 2024 года ставка — 16 %."]
+    assert notice_follows(past, [CBR], dated)
+    assert not notice_follows(past, [NEWS], dated)
+    assert not notice_follows(past, [CBR, NEWS], dated)
+    assert not notice_follows(past, [], dated)
 
 
 @pytest.mark.parametrize(
@@ -119,6 +120,10 @@ def test_a_standing_setting_is_answered_before_any_notice(question: str) -> None
         # «раз» that counts no frequency: a conjunction, an ordinal's «второй раз»
         "Какой курс доллара, раз ЦБ снижает ставку?",
         "Ключевая ставка второй раз подряд не меняется — какая она?",
+        # a frequency stated, not asked; a ratio asked, not a frequency
+        "Какой курс юаня, если менять рубли раз в квартал?",
+        "Какая ключевая ставка, если проценты по вкладу выплачивают раз в месяц?",
+        "Во сколько раз подорожал евро за пять лет?",
     ],
 )
 def test_a_reading_of_today_or_later_is_no_standing_setting(question: str) -> None:
@@ -129,8 +134,7 @@ def test_a_reading_of_today_or_later_is_no_standing_setting(question: str) -> No
 
 def test_a_past_day_no_source_states_keeps_the_notice_first() -> None:
     """«курс фунта на 3 февраля 2025»: a method article quotes no rate of that day, so only
-    the live source could answer; a source that states the day answers it, and a month
-    asked is not a day."""
+    the live source could answer; a source that states the day answers it."""
     asked = build_question("Какой курс фунта ЦБ был на 3 февраля 2025?", TODAY)
     method = "Официальный курс устанавливается по данным о сделках банков на внебиржевом рынке."
     assert not notice_follows(asked, [CBR], [method])
@@ -138,5 +142,40 @@ def test_a_past_day_no_source_states_keeps_the_notice_first() -> None:
     assert notice_follows(asked, [CBR], [method, stated])
     decision = build_question("Какой была ставка после решения от 14.02.2025?", TODAY)
     assert notice_follows(decision, [CBR], ["Решением от 14 февраля 2025 г. ставка — 21 %."])
-    month = build_question("Какая ключевая ставка действовала в марте 2024 года?", TODAY)
-    assert notice_follows(month, [CBR], [method])
+
+
+@pytest.mark.parametrize(
+    ("question", "stated"),
+    [
+        # a month with its year, a year, a month the turn's date puts in this year
+        (
+            "Какой была ключевая ставка в мае 2025 года?",
+            "С 25 апреля 2025 года по 8 июня 2025 года — 21 %.",
+        ),
+        ("Какой курс иены был за 2024 год в среднем?", "Средний курс иены в 2024 году — 0,6 руб."),
+        ("Какой была ставка в сентябре?", "На 15 сентября 2026 года ставка составила 15 %."),
+    ],
+)
+def test_a_past_month_or_year_no_source_states_keeps_the_notice_first(
+    question: str, stated: str
+) -> None:
+    asked = build_question(question, TODAY)
+    method = "Совет директоров Банка России рассматривает ключевую ставку восемь раз в год."
+    assert asks_past(asked)
+    assert not notice_follows(asked, [CBR], [method])
+    assert notice_follows(asked, [CBR], [method, stated])
+
+
+def test_a_past_month_a_dated_history_spans_is_held() -> None:
+    """«в августе 2025»: the list's changes of 28 July and 15 September state August's
+    rate, though no sentence names August."""
+    asked = build_question("Какой была ключевая ставка в августе 2025 года?", TODAY)
+    history = ["28 июля 2025 года — 18 %;", "15 сентября 2025 года — 17 %;"]
+    assert notice_follows(asked, [CBR], history)
+    assert not notice_follows(asked, [CBR], history[1:])
+
+
+def test_a_month_named_without_a_year_after_the_turn_s_is_not_read_as_past() -> None:
+    # asked on 27 November: «в декабре» may be last December or the coming one
+    asked = build_question("Какой была ставка в декабре?", TODAY)
+    assert notice_follows(asked, [CBR], ["Ставку пересматривают восемь раз в год."])

@@ -83,6 +83,11 @@ def test_the_abstention_says_why() -> None:
         ("Как оформить опеку над внуком, чтобы получить вычет?", False),
         # a money word in the main clause keeps it, whatever the purpose clause says
         ("Сколько платят по больничному при простуде, чтобы хватило на лекарства?", False),
+        # an accounting treatment, in the main clause or the purpose clause, is accounting
+        ("По какой статье провести покупку планшета для курьера?", False),
+        ("Как отразить покупку смартфона директору?", False),
+        ("Куда отнести купленный телевизор, чтобы списать его на затраты?", False),
+        ("Как выбрать ноутбук, чтобы не переплатить?", True),
     ],
 )
 def test_a_question_of_another_domain_names_no_finance_term(question: str, outside: bool) -> None:
@@ -113,6 +118,7 @@ def test_another_domain_is_declined_as_such() -> None:
         ("как к тебе обращаться?", False),  # about the agent
         ("как задать вопрос?", False),
         ("как дела?", False),  # no infinitive
+        ("как учитывать подарки партнёрам к празднику?", False),  # an accounting treatment
     ],
 )
 def test_a_task_of_another_domain_is_a_request_with_no_anchor(message: str, outside: bool) -> None:

@@ -131,3 +131,12 @@ def test_a_party_sharing_only_the_first_word_of_a_held_name_is_not_held() -> Non
 def test_a_held_compound_name_declined_or_shortened_is_held() -> None:
     assert _missing_supply("Какая сумма в договоре с Ольха-Строем?") is None
     assert _missing_supply("Какая сумма в договоре с Ольхой?") is None
+
+
+def test_a_contract_named_by_whose_it_is_needs_no_word_of_its_own() -> None:
+    """«договор сотрудника», «договор клиента»: a person's or party's noun says whose
+    contract it is, in the asker's words, not what it is about; a subject no held contract
+    speaks of is still not held."""
+    assert _missing("Какая стоимость уборки по договору клиента?") is None
+    assert _missing("Что в договоре контрагента сказано про оплату?") is None
+    assert _missing("Какой платёж по договору франшизы?") == "договор франшизы"

@@ -34,8 +34,7 @@ def test_a_worded_count_in_an_oblique_case_reads_in_the_nominative() -> None:
 
 
 def test_what_is_not_a_worded_count_is_left_alone() -> None:
-    assert count_in_nominative("10 дней") is None  # digits
-    assert count_in_nominative("полутора лет") is None  # a fraction
+    assert count_in_nominative("10 дней") is None  # digits of a whole number
     assert count_in_nominative("следующего месяца") is None  # no number word
     assert count_in_nominative("трех") is None  # no counted noun
 
@@ -49,7 +48,28 @@ def test_a_worded_count_reads_in_digits_with_its_noun_agreed() -> None:
     assert count_in_digits("восьми лет") == "8 лет"
     assert count_in_digits("шестидесяти часов") == "60 часов"
     assert count_in_digits("10 дней") is None
-    assert count_in_digits("полутора лет") is None
+
+
+def test_a_count_of_times_agrees_with_its_number() -> None:
+    assert count_in_nominative("трёх раз") == "три раза"
+    assert count_in_digits("двух раз") == "2 раза"
+    assert count_in_digits("двадцати трёх раз") == "23 раза"
+    assert count_in_digits("одного раза") == "1 раз"
+    assert count_in_digits("семи раз") == "7 раз"
+
+
+def test_a_fraction_counts_its_noun_in_the_genitive_singular() -> None:
+    assert count_in_nominative("полутора лет") == "полтора года"
+    assert count_in_nominative("полутора рабочих недель") == "полторы рабочих недели"
+    assert count_in_digits("полутора лет") == "1,5 года"
+    assert count_in_digits("2,5 месяцев") == "2,5 месяца"
+    assert count_in_digits("0,5 календарных лет") == "0,5 календарного года"
+    assert worded_counts("в течение полутора лет с даты сделки") == [Decimal("1.5")]
+    # a share stays a share, a sum a sum
+    assert shown("3,5 процентов") == "3,5 %"
+    assert shown("812,00 руб") == "812,00 руб"
+    assert shown("2,5 руб") == "2,5 руб"
+    assert shown("64,30 рублей") == "64,30 рублей"
 
 
 def test_worded_counts_are_the_numbers_before_a_counted_noun() -> None:
