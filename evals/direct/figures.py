@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from evals.answers.text import CITATION, answer_body
+from finagent.answering.coverage import undated
 from finagent.answering.edition import without_dating_warning
 from finagent.answering.figures import computed
 from finagent.language.counts import worded_counts
@@ -103,15 +104,20 @@ def unsupported_figures(answer: str, sources: Sequence[str], question: str) -> l
     return [f for f in answer_figures(body) if _core(f) not in known]
 
 
-def source_titles(chunks: Sequence[Any]) -> list[str]:
-    """The titles (and citation labels) of the retrieved passages: an answer that names a
-    source it searched (an abstention's list of titles) states that title's figures as a
-    name, not as a claim of its own."""
+def source_titles(chunks: Sequence[Any], answer: str) -> list[str]:
+    """The titles (and citation labels) of the retrieved passages that ``answer`` names
+    word for word: an answer that names a source it searched (an abstention's list of
+    titles) states that title's figures as a name, not as a claim of its own."""
+    body = " ".join(answer.split())
     out = []
     for chunk in chunks:
         data = chunk if isinstance(chunk, dict) else chunk.model_dump()
         meta = data.get("metadata") or {}
-        out += [str(t) for t in (data.get("title"), meta.get("citation")) if t]
+        for title in (data.get("title"), meta.get("citation")):
+            # an abstention names a title without its date (coverage.undated)
+            for form in {str(title), undated(str(title))} if title else ():
+                if " ".join(form.split()) in body:
+                    out.append(form)
     return out
 
 

@@ -120,7 +120,7 @@ async def answer_item(agent: Agent, item: DirectItem, code: CodeUnits) -> ItemRe
             any(group_met(c.text, g) for c in chunks) for g in item.must_contain
         )
     scored.unsupported_figures = unsupported_figures(
-        answer, [*cited, *source_titles(chunks)], item.question
+        answer, [*cited, *source_titles(chunks, answer)], item.question
     )
     refs = reference_report(outputs_from_result(result), code, item.question)
     scored.unsupported_refs = [r["text"] for r in refs["unsupported"]]

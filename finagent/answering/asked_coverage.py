@@ -34,7 +34,7 @@ from finagent.question.model import Question
 from finagent.yaml_data import load_yaml
 
 ANSWER_TYPES = frozenset({"limit", "amount", "rate", "period", "date"})
-MARGIN = 1.5  # logit units of the learned ranker
+MARGIN = 1.0  # logit units of the learned ranker
 _FILE = "asked_predicates.yaml"
 
 

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from datetime import date
 from functools import cache
 from importlib import resources
+from itertools import pairwise
 
 from finagent.language.cues import cue_lemmas, find_cue, has_any
 from finagent.language.dates import bare_months_in, dates_in, months_in, years_in
@@ -131,6 +132,11 @@ def _past_named(question: Question, day: date) -> tuple[set[date], set[tuple[int
     return days, months, years
 
 
+# a dated history's next reading comes within about a year; dates further apart are
+# unrelated (a law of 2003 and its edition of 2026)
+_HISTORY_STEP_DAYS = 400
+
+
 def _months_between(first: date, last: date) -> set[tuple[int, int]]:
     """Every month from ``first``'s to ``last``'s, both included."""
     start, end = first.year * 12 + first.month - 1, last.year * 12 + last.month - 1
@@ -139,10 +145,11 @@ def _months_between(first: date, last: date) -> set[tuple[int, int]]:
 
 def _named_in(quoted: Sequence[str]) -> tuple[set[date], set[tuple[int, int]], set[int]]:
     """The days, months and years the sentences name: a day names its month and year, a
-    month its year («С 16 сентября 2024 года …» names September 2024 and 2024), and dates
-    the months between the earliest and the latest of them: a dated history («28 июля 2025
-    года — 18 %», «15 сентября 2025 года — 17 %»; «с 18 декабря 2023 года по 28 июля 2024
-    года — 16 %») states the reading in each month it spans."""
+    month its year («С 16 сентября 2024 года …» names September 2024 and 2024), and two
+    dates next to each other in time, at most :data:`_HISTORY_STEP_DAYS` apart, the months
+    between them: a dated history («28 июля 2025 года — 18 %», «15 сентября 2025 года —
+    17 %»; «с 18 декабря 2023 года по 28 июля 2024 года — 16 %») states the reading in each
+    month it spans, while a law's date and its edition's, years apart, span nothing."""
     days: set[date] = set()
     months: set[tuple[int, int]] = set()
     years: set[int] = set()
@@ -151,8 +158,10 @@ def _named_in(quoted: Sequence[str]) -> tuple[set[date], set[tuple[int, int]], s
         days |= {d.value for d in dates_in(analysed)}
         months |= {(m.year, m.month) for m in months_in(analysed)}
         years |= {y.year for y in years_in(analysed)}
-    if days:
-        months |= _months_between(min(days), max(days))
+    months |= {(d.year, d.month) for d in days}
+    for first, last in pairwise(sorted(days)):
+        if (last - first).days <= _HISTORY_STEP_DAYS:
+            months |= _months_between(first, last)
     years |= {m[0] for m in months}
     return days, months, years
 

@@ -62,13 +62,31 @@ def _market_subject(lemmas: Sequence[str], words: Sequence[str]) -> bool:
             while before >= 0 and part_of_speech(words[before]) in _MODIFIERS:
                 before -= 1
             free = before < 0 or part_of_speech(words[before]) not in _GOVERNORS
-            if free and any(
-                part_of_speech(w) == "NOUN" and (can_be(w, "nomn") or can_be(w, "accs"))
-                for w in span
+            priced = lemmas[at + size - 1] in _table()["priced"]
+            if (
+                free
+                and not (priced and _of_a_thing(lemmas, words, at + size))
+                and any(
+                    part_of_speech(w) == "NOUN" and (can_be(w, "nomn") or can_be(w, "accs"))
+                    for w in span
+                )
             ):
                 return True
             at = find_cue(list(lemmas), phrase, at + 1)
     return False
+
+
+def _of_a_thing(lemmas: Sequence[str], words: Sequence[str], after: int) -> bool:
+    """A thing named next in the genitive, its adjectives aside, that is no market quantity
+    itself («цена аренды», «цена выставочного места»: a deal's price, which its clause
+    sets; not «курс доллара», «цена нефти»)."""
+    while after < len(words) and part_of_speech(words[after]) in _MODIFIERS:
+        after += 1  # «цена выставочного места»
+    if after >= len(words):
+        return False
+    market = {lm for phrase in _table()["market"] for lm in cue_lemmas(phrase)}
+    word = words[after]
+    return part_of_speech(word) == "NOUN" and can_be(word, "gent") and lemmas[after] not in market
 
 
 def _forecast(lemmas: Sequence[str], words: Sequence[str]) -> bool:

@@ -87,7 +87,7 @@ def asks_outside(text: str) -> bool:
     if any(lemma.startswith(_words("tax_stems")) for lemma in purpose):
         return False
     # «по какой статье учитывать покупку ноутбука», «…, чтобы списать на затраты»
-    if has_any(main, _words("accounting")) or has_any(purpose, _words("accounting")):
+    if _accounts(main) or _accounts(purpose):
         return False
     return not (glossary_terms(text) if not purpose else glossary_terms(" ".join(main)))
 
@@ -109,10 +109,20 @@ def _clauses(text: str) -> tuple[list[str], list[str]]:
     return main, purpose
 
 
+def _accounts(lemmas: Sequence[str]) -> bool:
+    """An accounting treatment: a phrase of one, or an everyday verb of one beside an
+    accounting object («списать на затраты»; not «учитывая, что …»)."""
+    if has_any(lemmas, _words("accounting")):
+        return True
+    return has_any(lemmas, _words("accounting_verbs")) and has_any(
+        lemmas, _words("accounting_objects")
+    )
+
+
 def _anchored(lemmas: list[str], text: str) -> bool:
     """A lemma of a tax, money, accounting or document term, or a glossary cue."""
     anchors = (*_words("tax_stems"), *_words("anchor_stems"))
-    if any(lemma.startswith(anchors) for lemma in lemmas) or has_any(lemmas, _words("accounting")):
+    if any(lemma.startswith(anchors) for lemma in lemmas) or _accounts(lemmas):
         return True
     return bool(glossary_terms(text))
 

@@ -52,7 +52,7 @@ class Distinctive:
     document_ids: list[str] = field(default_factory=list)
     # names the law never uses as names and most of the user's documents use
     everywhere: list[str] = field(default_factory=list)
-    # names and rare words one user document holds that the law does not use at all
+    # names one user document holds that the law does not use at all, as a name or a word
     # («штабелёр» of an asset card): that document, however sure the classifier is
     unheard: list[str] = field(default_factory=list)
 
@@ -232,7 +232,9 @@ def distinctive_terms(text: str, cards: Sequence[DocumentCard]) -> Distinctive:
                     rare.append(term)
                 else:
                     continue
-                if len(held) == 1 and corpus.df(term) == 0:
+                # a word the dictionary does not know either («штабелёр»): an ordinary
+                # object the law happens not to name («ноутбук») is no evidence
+                if as_name and len(held) == 1 and corpus.df(term) == 0:
                     unheard.append(term)
                 ids += [doc_id for doc_id in held if doc_id not in ids]
     return Distinctive(names, rare, ids, everywhere, unheard)

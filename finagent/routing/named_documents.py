@@ -108,8 +108,8 @@ class NamedDocuments:
     # names the law never uses as names that most of the user's documents use (their own
     # address or town): no document in particular, but the user's affairs
     own_names: list[str] = field(default_factory=list)
-    # of the names and rare words, those the law does not use at all (one document holds
-    # each): no route to the law can answer of them
+    # of the names, those the law does not use at all (one document holds each): no route
+    # to the law can answer of them
     unheard: list[str] = field(default_factory=list)
     # words of the question that a held document holds and the law seldom uses, when they
     # name that document strongly enough (``distinctive.vocabulary_hits``): «задаток по

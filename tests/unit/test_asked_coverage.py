@@ -37,11 +37,3 @@ def test_a_far_weaker_sentence_or_a_document_is_left_alone() -> None:
     assert prefer_covering(question, _ranked(SCOPE, LENGTH, gap=3.0))[0].sentence == SCOPE
     doc = Chunk(id="d1", text="", source="user_docs", title="Договор")
     assert prefer_covering(question, _ranked(SCOPE, LENGTH, chunk=doc))[0].sentence == SCOPE
-
-
-def test_a_plain_how_long_question_and_the_colloquial_idti() -> None:
-    # «сколько длится» without «может», and «сколько идёт», ask the same duration; the
-    # duration sentence may trail the scope sentence by more than a logit unit
-    for wording in ("Сколько длится ревизия склада?", "Сколько идёт ревизия склада?"):
-        question = build_question(wording)
-        assert prefer_covering(question, _ranked(SCOPE, LENGTH, gap=1.2))[0].sentence == LENGTH

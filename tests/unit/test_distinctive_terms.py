@@ -178,3 +178,15 @@ async def test_a_word_the_law_never_uses_names_its_document_over_a_sure_classifi
     assert distinctive_terms(question, held).unheard == ["ричтрак"]
     decision = await route(embedder, question, held)
     assert decision.scenario == Scenario.ALL_DOCUMENTS, decision
+
+
+def test_an_ordinary_word_the_law_happens_not_to_use_is_not_unheard() -> None:
+    # review finding (stop 44): «ноутбук» is a dictionary word; a tax rule about it is the
+    # law's, even when a held contract lists laptops
+    texts = {
+        "supply": "Договор поставки № 7\nПоставщик передаёт ноутбук Lenovo, 3 шт., по 80 000 руб.",
+        "lease": "Договор аренды № 2\nАрендная плата 50 000 руб. в месяц.",
+    }
+    held = [build_card(name, name, text) for name, text in texts.items()]
+    found = distinctive_terms("можно ли сразу списать ноутбук в расходы на УСН?", held)
+    assert found.unheard == []

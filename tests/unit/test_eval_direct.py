@@ -302,4 +302,7 @@ def test_a_searched_sources_title_is_a_name_not_an_unsupported_figure() -> None:
         "этот показатель в них не приводится.\n\n## Источники\nИсточники не использовались."
     )
     assert unsupported_figures(answer, [], "какой срок?") == ["1 %"]
-    assert unsupported_figures(answer, source_titles([searched]), "какой срок?") == []
+    assert unsupported_figures(answer, source_titles([searched], answer), "какой срок?") == []
+    # a title the answer does not name supports none of its figures
+    elsewhere = answer.replace("(Взнос 1 % с дохода)", "(Ставки) — взнос 1 %")
+    assert source_titles([searched], elsewhere) == []

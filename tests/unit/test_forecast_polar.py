@@ -23,6 +23,7 @@ TODAY = date(2026, 4, 8)
         "ускорится ли инфляция в третьем квартале?",
         "снизят ли ключевую ставку летом?",
         "будет ли дорожать золото?",
+        "упадёт ли курс евро к осени?",
         # a condition does not make a forecast a rule
         "укрепится ли рубль, если нефть подорожает?",
     ],
@@ -41,6 +42,9 @@ def test_a_market_quantitys_future_is_no_yes_no_question(text: str) -> None:
         # the market word is no subject: after a preposition, or in the genitive
         "начислят ли неустойку по ключевой ставке за просрочку?",
         "вернут ли комиссию за покупку иностранной валюты?",
+        # the price of a deal's thing, in the genitive (review finding, stop 44)
+        "повысится ли цена субаренды после пересмотра?",
+        "изменится ли цена выставочного места, если оплатим в августе?",
     ],
 )
 def test_a_rules_effect_asked_in_the_future_stays_yes_no(text: str) -> None:

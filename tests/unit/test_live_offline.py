@@ -175,6 +175,17 @@ def test_a_past_month_a_dated_history_spans_is_held() -> None:
     assert not notice_follows(asked, [CBR], history[1:])
 
 
+def test_two_unrelated_dates_years_apart_span_no_month() -> None:
+    # review finding (stop 44): a rule's start and a later change, eleven years apart, do
+    # not state the rate of every month between them
+    asked = build_question("Какой была ключевая ставка в феврале 2019 года?", TODAY)
+    unrelated = [
+        "Ключевая ставка установлена Банком России с 13 сентября 2013 года.",
+        "С 28 октября 2024 года ключевая ставка — 21 %.",
+    ]
+    assert not notice_follows(asked, [CBR], unrelated)
+
+
 def test_a_month_named_without_a_year_after_the_turn_s_is_not_read_as_past() -> None:
     # asked on 27 November: «в декабре» may be last December or the coming one
     asked = build_question("Какой была ставка в декабре?", TODAY)

@@ -129,3 +129,11 @@ def test_a_word_of_the_users_documents_anchors_a_task() -> None:
     assert asks_task_outside("составь график смен склада")
     assert not asks_task_outside("составь график смен склада", frozenset({"склад"}))
     assert task_abstention("переведи письмо на немецкий") is not None
+
+
+def test_an_everyday_verb_of_accounting_needs_an_accounting_object() -> None:
+    # review finding (stop 44): «учитывать», «отразить» alone kept off-domain questions in
+    assert asks_outside("какой ноутбук выбрать, учитывая что нужен для монтажа видео")
+    assert asks_outside("посоветуй, как отразить подачу в теннисе")
+    assert not asks_outside("посоветуй, как учесть покупку кофемашины в расходах")
+    assert not asks_outside("как списать кофемашину на затраты?")
