@@ -84,6 +84,10 @@ def _counted(phrase: str) -> tuple[tuple[str, ...], Decimal, tuple[str, ...]] | 
         # a sum with its kopecks («714,00 руб», «81,50 руб»; «1,5 млн») is no count
         if total == total.to_integral_value() or not known_word(words[-1]) or _money(words[-1]):
             return None
+        # a unit written with capitals is an abbreviation that keeps its form («3,5 кВт»,
+        # «1,5 МРОТ»), and a point stays the source's separator («1.5 года»)
+        if not words[-1].islower() or "." in numerals[0]:
+            return None
     elif any(ch.isdigit() for ch in phrase):
         return None
     else:

@@ -112,3 +112,11 @@ def test_a_count_the_source_states_neither_way_is_still_removed() -> None:
     # a number word with no counted noun after it supports no figure
     alone = "Одна из сторон направляет уведомление."
     assert check_figures("Срок — 1 месяц [1].", [alone])[1].removed == ["1 месяц"]
+
+
+def test_a_capitalised_unit_or_a_decimal_point_keeps_the_sources_form() -> None:
+    # review finding (stop 44): the fraction's noun was re-inflected from its folded parse
+    for phrase in ("2,5 кВт", "0,5 МРОТ", "4,5 МВт", "2.5 месяца"):
+        assert count_in_nominative(phrase) is None
+        assert count_in_digits(phrase) is None
+    assert count_in_digits("2,5 месяцев") == "2,5 месяца"
