@@ -1100,18 +1100,22 @@ def _other_period(period: str, searched: str) -> Abstention:
     )
 
 
+def _words_and_lemmas(question: Question) -> tuple[list[str], list[str]]:
+    """The question's tokens as written and their lemmas, aligned."""
+    tokens = [t for sentence in analyse(question.text).sentences for t in sentence.tokens]
+    return [t.text for t in tokens], [t.lemma for t in tokens]
+
+
 def _leading(question: Question) -> AskedAttribute | None:
     """The value a question made of a noun phrase alone asks (``leading_attribute``)."""
-    tokens = [t for sentence in analyse(question.text).sentences for t in sentence.tokens]
-    return leading_attribute([t.text for t in tokens], [t.lemma for t in tokens])
+    return leading_attribute(*_words_and_lemmas(question))
 
 
 def _priced(question: Question) -> AskedAttribute | None:
     """What the question asks the price of with «сколько стоит» (``priced_thing``), unless
     it asks that attribute otherwise too, or it is a word for a kind of value or a list's
     item."""
-    tokens = [t for sentence in analyse(question.text).sentences for t in sentence.tokens]
-    priced = priced_thing([t.text for t in tokens], [t.lemma for t in tokens])
+    priced = priced_thing(*_words_and_lemmas(question))
     if (
         priced is None
         or _generic(priced.head)

@@ -19,7 +19,6 @@ from finagent.question.model import Question
 _HOW_MANY = "сколько"
 _REACH = 3  # «сколько календарных дней»: adjectives between «сколько» and the unit
 _MODIFIERS = frozenset({"ADJF", "PRTF", "NUMR"})
-_ROW_CELLS = 2  # a row read as «header: value; header: value»
 _KINDS = {
     "period": frozenset({"time"}),
     "rate": frozenset({"percent"}),

@@ -41,6 +41,12 @@ def _table() -> dict[str, tuple[str, ...]]:
     return {key: tuple(str(w) for w in words) for key, words in load_yaml(text).items()}
 
 
+@cache
+def _market_lemmas() -> frozenset[str]:
+    """Every lemma of the ``market`` phrases."""
+    return frozenset(lm for phrase in _table()["market"] for lm in cue_lemmas(phrase))
+
+
 def _last_sentence(words: Sequence[str]) -> int:
     """Where the question's last sentence starts («Ограничена ли …? Если да, назовите
     сумму.» asks the sum)."""
@@ -53,9 +59,10 @@ def _market_subject(lemmas: Sequence[str], words: Sequence[str]) -> bool:
     object can be: a noun of its phrase in the nominative or the accusative, governed by
     no preposition and no noun before it and its adjectives («курс доллара», «ключевую
     ставку»; not «по ключевой ставке», «за покупку иностранной валюты»)."""
+    read = list(lemmas)
     for phrase in _table()["market"]:
         size = len(cue_lemmas(phrase))
-        at = find_cue(list(lemmas), phrase)
+        at = find_cue(read, phrase)
         while at >= 0:
             span = words[at : at + size]
             before = at - 1
@@ -72,7 +79,7 @@ def _market_subject(lemmas: Sequence[str], words: Sequence[str]) -> bool:
                 )
             ):
                 return True
-            at = find_cue(list(lemmas), phrase, at + 1)
+            at = find_cue(read, phrase, at + 1)
     return False
 
 
@@ -84,9 +91,12 @@ def _of_a_thing(lemmas: Sequence[str], words: Sequence[str], after: int) -> bool
         after += 1  # «цена выставочного места»
     if after >= len(words):
         return False
-    market = {lm for phrase in _table()["market"] for lm in cue_lemmas(phrase)}
     word = words[after]
-    return part_of_speech(word) == "NOUN" and can_be(word, "gent") and lemmas[after] not in market
+    return (
+        part_of_speech(word) == "NOUN"
+        and can_be(word, "gent")
+        and lemmas[after] not in _market_lemmas()
+    )
 
 
 def _forecast(lemmas: Sequence[str], words: Sequence[str]) -> bool:
