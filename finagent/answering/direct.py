@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from finagent.answering.answer_kinds import asked_count_phrases
 from finagent.answering.asked_action import of_asked_action
@@ -32,6 +32,7 @@ from finagent.answering.extractive import (
     quote_lead,
 )
 from finagent.answering.further_parts import further_parts
+from finagent.answering.listed_values import listed_values
 from finagent.answering.part_values import part_values
 from finagent.answering.polar_answer import polar_verdict
 from finagent.answering.qualifiers import VAT
@@ -485,6 +486,14 @@ def compose_direct(
         subject = first.subject if isinstance(first, ValueLine) else None
         parts = part_values(question, top, more, named, stated_values, subject)
         if isinstance(first, ValueLine):
+            # «какие ставки НДС»: the values the source's other sentences list join the lead
+            listed = listed_values(question, top, ranked, first.values, stated_values)
+            if listed:
+                values = first.values + tuple(shown(v) for new, _ in listed for v in new)
+                first = replace(first, values=tuple(dict.fromkeys(values)))
+                more = [c for _, c in listed] + [
+                    c for c in more if all(c is not x for _, x in listed)
+                ]
             lead[0] = first.lines(parts)[0]
         elif parts:  # after the quote's line (a runner-up's quote follows)
             lead[0] = f"{lead[0]}; {'; '.join(parts)}."

@@ -270,6 +270,8 @@ def whole_document_candidates(
     numbers = dict(zip((c.document_id for c in ctx.chunks), ctx.chunk_numbers, strict=True))
     titles = {c.document_id: c.title for c in ctx.chunks}
     titles |= {d.document_id: d.title for d in question.documents if d.document_id not in titles}
+    # a document chosen by its card alone has no passage in the context: its card's title
+    titles |= {c.document_id: c.title for c in cards if not titles.get(c.document_id)}
     for document_id in answer_documents(question, ctx.chunks, cards):
         text = texts.get(document_id)
         if not text:

@@ -70,7 +70,7 @@ from finagent.answering.final import (
     tool_sources,
     verified,
 )
-from finagent.answering.further_parts import further_parts
+from finagent.answering.further_parts import VALUE_TYPES, further_parts
 from finagent.answering.general_rule import prefer_general_case, prefer_general_rule
 from finagent.answering.given_value import prefer_given_value
 from finagent.answering.list_items import prefer_matching_item
@@ -212,12 +212,17 @@ def prefer_in_order(question: Question, ranked: list[Candidate]) -> list[Candida
 
 
 def _direct(turn: TurnInput) -> bool:
-    """The direct composer leads with one value; a question that asks for several values
-    («какие ставки …») without a document card is answered by the key sentences of each
-    source instead, as the extractive composer does."""
+    """The direct composer leads with the value asked; a question that asks for several
+    things of no value type («в какие дни действует курс …», «какие документы …») without
+    a document card is answered by the key sentences of each source instead, as the
+    extractive composer does. Several values («какие ставки НДС») are listed by the direct
+    lead (:mod:`finagent.answering.listed_values`)."""
     if turn.deps.settings.answer_composer != "direct":
         return False
-    return not (turn.question.several and turn.decision.scenario not in DOCUMENT_SCENARIOS)
+    question = turn.question
+    if not question.several or turn.decision.scenario in DOCUMENT_SCENARIOS:
+        return True
+    return bool(VALUE_TYPES & set(question.answer_types))
 
 
 async def _rank(turn: TurnInput) -> tuple[list[Candidate], float | None]:

@@ -42,6 +42,9 @@ async def answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str,
     texts: dict[str, str] = {}
     vectors = []
     cards = await user_cards(deps, who.user_id) if documents else []
+    if selected := set(state.get("selected_document_ids") or ()):
+        # the user chose the documents to ask about: another document's card never answers
+        cards = [card for card in cards if card.document_id in selected]
     ctx = context_of(deps, state, {card.document_id: card.title for card in cards})
     whole = answer_documents(question, ctx.chunks, cards) if documents and who.user_id else []
     if whole and who.user_id:

@@ -85,3 +85,25 @@ async def test_a_request_to_make_data_up_is_declined_on_the_documents_route(make
     assert summary.startswith("В загруженных источниках нет оснований")
     assert "придумать" in summary.splitlines()[0]
     assert "297 200" not in result.answer  # nothing of the lease is offered instead
+
+
+SAMPLE = Path(__file__).resolve().parents[2] / "sample_docs"
+
+
+async def test_a_selected_document_answers_alone_though_another_card_fits_better(make_services):  # type: ignore[no-untyped-def]
+    # a supply contract with large totals and a services act: the act is selected, so its
+    # own totals answer; the contract's card, which the words alone might choose, does not
+    deps = await make_services()
+    files = [SAMPLE / "dogovor_postavki.md", SAMPLE / "akt_vypolnennyh_rabot.md"]
+    report = await deps.ingestor().ingest_documents("demo", files)
+    act_id = next(r.document_id for r in report.results if "akt" in str(r.path))
+    result = await Agent(deps).run(
+        user_id="demo",
+        query="На какую сумму выполнены работы и какой НДС?",
+        selected_document_ids=[act_id],
+    )
+    summary = result.answer.split("## Подробный анализ")[0]
+    assert "174 000" in summary and "29 000" in summary
+    assert "ПСК-45" not in result.answer
+    sources = result.answer.split("## Источники", 1)[1]
+    assert all(line.split("] ", 1)[1].strip() for line in sources.strip().splitlines())
