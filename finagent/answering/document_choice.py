@@ -15,7 +15,8 @@ vocabulary holds the most weight is the one asked about.
 - named only by a role word («поставщика»), which many documents hold: those, unless
   another document fits the words better by at least ``MARGIN`` (a word used only by it);
 - named by nothing: the first retrieved document, unless another fits better by
-  ``MARGIN``.
+  ``MARGIN``; decided (its sentences alone compete) only when it fits better than every
+  other by ``MARGIN`` or another does.
 """
 
 from __future__ import annotations
@@ -74,7 +75,7 @@ def _best(ids: Sequence[str], fit: dict[str, float]) -> list[str]:
 def first_tier(question: Question, retrieved: Sequence[str] = ()) -> list[str]:
     """The documents named most precisely, by the most reasons, else the first retrieved
     one."""
-    most = max((strength(d.reasons) for d in question.documents), default=(0, 0, 0))
+    most = max((strength(d.reasons) for d in question.documents), default=(0, 0, 0, 0))
     named = [d.document_id for d in question.documents if strength(d.reasons) == most]
     return named or list(retrieved[:1])
 
@@ -108,4 +109,11 @@ def decided_documents(
     floor = max(fit.get(i, 0.0) for i in base)
     if rival is not None and fit[rival] >= floor + MARGIN:
         return [rival]
-    return base if question.documents else []
+    if question.documents:
+        return base
+    # named by nothing, the first retrieved one is decided when the question's words fit it
+    # clearly better than every other document («второй платёж на эскроу»: «эскроу» is the
+    # shared-construction contract's alone, «платёж» the power supply contract's too)
+    if rival is not None and floor >= fit[rival] + MARGIN:
+        return base
+    return []

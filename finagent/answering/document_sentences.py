@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
+from functools import cache
+from importlib import resources
 
 from finagent.answering.amendments import states_changed_terms, superseded
 from finagent.answering.answer_kinds import (
@@ -66,6 +68,7 @@ from finagent.language.text import analyse
 from finagent.question.model import Question
 from finagent.question.tables import STOP_LEMMAS
 from finagent.state import Chunk, Source
+from finagent.yaml_data import load_yaml
 
 _MIN_WORDS = 4  # «18-Н · тел. …», «ДОГОВОР № 5»: fragments, not clauses
 # the requisites and the preamble's introduction of a party: «ИНН …, КПП …, именуемое в
@@ -101,6 +104,9 @@ _SENTENCE_END = re.compile(r"[.!?]\s+[А-ЯЁA-Z]")
 TOTAL_ROW = 0.5
 # a clause whose figure an asked noun labels: how far below the best clause's shared words
 LABELLED_SLACK = 0.5
+# a clause of a supplement beyond the agreed terms the question does not name («сверх
+# указанных», ``data/supplement_terms.yaml``), in shared words: after the term itself
+SUPPLEMENT = 0.5
 # the cascade's key of a document sentence (:func:`document_order_keys`)
 OrderKey = tuple[bool, bool, float, float, int, float]
 _CELL = " | "  # the cell delimiter of a Word table's row as the loader flattens it
@@ -417,6 +423,7 @@ def document_order_keys(
 
     # «второй платёж», «последний платёж по графику»: a numbered row by its number
     rows_asked = asked_rows(question)
+    supplements = supplement_lemmas() - set(question.lemmas)
     persons = asked_persons(question)
     total = asks_total(question)
     names_org = naming_lemmas(question, cards) - _person_lemmas(cards) if not persons else _NONE
@@ -469,6 +476,8 @@ def document_order_keys(
         if rows_asked:
             last = last_rows.get(candidate.chunk.document_id)
             lexical += ordinal_words(row_number(text), rows_asked, p.lemmas, last)
+        if supplements & p.lemmas:
+            lexical -= SUPPLEMENT
         # «при утверждении», «первоначально»: a sentence stating the terms as changed
         # later in the same document («После внесения изменений … — 1 129 300 руб.»)
         # states no original term
@@ -484,6 +493,14 @@ def document_order_keys(
 
     keys = [key(c) for c in own]
     return own, _labelled(question, own, keys, _title_lemmas(own))
+
+
+@cache
+def supplement_lemmas() -> frozenset[str]:
+    """The words of a supplement beyond a document's agreed terms
+    (``data/supplement_terms.yaml``)."""
+    text = resources.files("finagent.answering").joinpath("data/supplement_terms.yaml")
+    return frozenset(str(w) for w in load_yaml(text.read_text("utf-8"))["supplement_lemmas"])
 
 
 def header_units(question: Question, sentence: str, asked: set[str]) -> frozenset[str] | None:

@@ -76,6 +76,7 @@ from finagent.answering.given_value import prefer_given_value
 from finagent.answering.list_items import prefer_matching_item
 from finagent.answering.list_subject import prefer_asked_item
 from finagent.answering.live_offline import notice_follows
+from finagent.answering.named_lacks import named_document_lacks
 from finagent.answering.named_object import prefer_named_object
 from finagent.answering.named_person import person_abstention
 from finagent.answering.norm_subject import prefer_norm_subject
@@ -531,6 +532,14 @@ async def answer_turn(turn: TurnInput, generate: Generate | None = None) -> dict
         )
         if other is not None:
             return _live_notice(ctx) or abstention_update(other, evidence.best)
+        # the document the question names speaks of what is asked but states no value of it
+        lacks = (
+            named_document_lacks(turn.question, evidence.ranked, turn.cards, ctx.chunks)
+            if documents and not evidence.cards
+            else None
+        )
+        if lacks is not None:
+            return _live_notice(ctx) or abstention_update(lacks, evidence.best)
     if deps.llm is None or generate is None:
         return await _offline(turn, evidence, only_smalltalk)
 

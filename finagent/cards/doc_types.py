@@ -64,3 +64,22 @@ GENERIC = "contract"
 # kinds whose heading goes on to name the document they are about
 ABOUT_ANOTHER = frozenset({"disagreements", "termination", "amendment"})
 BY_KEY = {doc_type.key: doc_type for doc_type in DOC_TYPES}
+
+# records a user may ask about by kind that the cards do not type: held when a card's
+# heading names them
+RECORD_KINDS = (
+    DocType("declaration", "налоговая декларация", ("декларация",)),
+    DocType("advance_report", "авансовый отчёт", ("авансовый отчёт",)),
+    DocType("payment_order", "платёжное поручение", ("платёжное поручение", "платёжка")),
+    # common records of Russian accounting and corporate law the cards do not type
+    # «устава»: pymorphy3 reads a bare «устав» as the gerund of «устать» (so does a heading)
+    DocType("charter", "устав", ("устава", "устав")),
+    DocType("waybill", "товарная накладная", ("товарная накладная", "накладная")),
+    DocType("route_sheet", "путевой лист", ("путевой лист",)),
+    DocType(
+        "cash_order", "кассовый ордер", ("кассовый ордер", "приходный ордер", "расходный ордер")
+    ),
+    DocType("balance_sheet", "бухгалтерский баланс", ("бухгалтерский баланс",)),
+    DocType("timesheet", "табель учёта рабочего времени", ("табель",)),
+    DocType("payroll", "расчётная ведомость", ("расчётная ведомость", "платёжная ведомость")),
+)

@@ -173,11 +173,39 @@ def _pairs(sentence: str) -> list[tuple[str, str]]:
     return out
 
 
+# a column header naming its unit after a comma, in a table whose header line and rows a
+# PDF's text runs together: «№ Срок платежа Сумма, руб. Доля цены 1 … 4 276 800,00 30 %»
+_RUN_HEADER = re.compile(r"([^\W\d_]+),\s([^\W\d_]+\.?)")
+_OWN_UNIT = re.compile(r"\s*(?:руб|р\.|₽|коп|%|тыс|млн|долл|евро|usd|eur)", re.IGNORECASE)
+
+
+def _run_together_money(sentence: str) -> list[UnitCell]:
+    """The sums with kopecks in thousands' groups («4 989 600,00») and no unit of their own
+    of a table whose header line and rows run together into one sentence, when one of its
+    column headers names the rouble («Сумма, руб.»): the header line is not a row of
+    «header: value» cells, so the figures under it are read by that header."""
+    text = " ".join(sentence.split())
+    header = None
+    for found in _RUN_HEADER.finditer(text):
+        if _unit_of(found.group(2)) == _ROUBLE:
+            header = found
+            break
+    if header is None:
+        return []
+    out = []
+    for figure in _KOPECK_SUM.finditer(text, header.end()):
+        if not _OWN_UNIT.match(text, figure.end()):
+            name = header.group(1)
+            out.append(UnitCell(header.group(0), name, _ROUBLE, "money", figure.group(0)))
+    return out
+
+
 def unit_cells(sentence: str) -> list[UnitCell]:
     """The bare figures of a table row or a form line whose header names their unit
     («№: 1; ФИО: …; Отработано, ч: 178» — 178 hours), and its sums with kopecks in
     thousands' groups, money in a register that names its currency once or nowhere
-    («Сальдо на 30.09.2026 Дебет: 874 400,00»)."""
+    («Сальдо на 30.09.2026 Дебет: 874 400,00»); without such cells, the sums of a table
+    run together with its header line (``_run_together_money``)."""
     out = []
     for header, value in _pairs(sentence):
         figure = value.strip().strip("*").strip()
@@ -190,4 +218,4 @@ def unit_cells(sentence: str) -> list[UnitCell]:
         if found is not None:
             name, unit = found
             out.append(UnitCell(header.strip(), name, unit, _kinds()[unit], figure))
-    return out
+    return out or _run_together_money(sentence)

@@ -4,7 +4,9 @@
 Such a word ends with the lemma of the phrase's last word (its head noun) and opens with a
 cut-down start of the words before it: the start's first three letters begin one of those
 words and all its letters occur in them in order («сельхоз» in «сельскохозяйственный»).
-Read on lemmas, so any case of the word counts («единого сельхозналога»)."""
+Read on lemmas, so any case of the word counts («единого сельхозналога»). The start may
+end with a linking vowel («о», «е») the adjective lacks: «электроэнергия» is
+«электрическая энергия», «электр» + «о» + «энергия»."""
 
 from __future__ import annotations
 
@@ -16,6 +18,8 @@ from finagent.language.cues import cue_lemmas
 from finagent.language.lemmas import lemma
 
 MIN_START = 3  # letters of the cut-down start («тур», «зем», «сельхоз»)
+# the vowels that join the parts of a Russian compound (соединительные гласные)
+_LINKING = ("о", "е")
 
 
 def _in_order(short: str, full: str) -> bool:
@@ -34,8 +38,12 @@ def compound_of(word: str, phrase: str) -> bool:
     if not form.endswith(head) or len(form) - len(head) < MIN_START:
         return False
     start = form[: -len(head)].rstrip("-")
+    starts = [start]
+    if start.endswith(_LINKING) and len(start) > MIN_START:
+        starts.append(start[:-1])
     return any(
-        start[:MIN_START] == modifiers[i][:MIN_START] and _in_order(start, "".join(modifiers[i:]))
+        each[:MIN_START] == modifiers[i][:MIN_START] and _in_order(each, "".join(modifiers[i:]))
+        for each in starts
         for i in range(len(modifiers))
     )
 

@@ -11,6 +11,7 @@ from finagent.cards.doc_types import BY_KEY as DOC_TYPES
 from finagent.cards.doc_types import DOC_TYPES as ALL_KINDS
 from finagent.cards.fields import ROLES
 from finagent.cards.model import DocumentCard
+from finagent.cards.records import record_kind_named
 from finagent.language.cues import cue_lemmas, find_cue
 from finagent.language.dates import MONTHS, period_years
 from finagent.language.lemmas import (
@@ -158,6 +159,10 @@ def _reasons(
     kind_cues = doc_type.cues if doc_type is not None else tuple(card.kind_cues)
     if any(find_cue(lemmas, cue) >= 0 for cue in kind_cues):
         reasons.append("тип")
+    elif doc_type is None and record_kind_named(lemmas, card) is not None:
+        # a record the cards do not type, named by its heading's kind («по уставу» of
+        # «Устав», «в декларации» of «Налоговая декларация по УСН»)
+        reasons.append("тип")
     if any(
         number_key(held) in numbers or (len(held) > _MIN_NUMBER and number_key(held) in keyed)
         for held in filter(None, [card.number, *card.references])
@@ -210,11 +215,14 @@ def title_years(title: str) -> frozenset[int]:
     return period_years(analyse(title))
 
 
-def strength(reasons: Sequence[str]) -> tuple[int, int, int]:
+def strength(reasons: Sequence[str]) -> tuple[int, int, int, int]:
     """How precisely reasons name a document: a number, counterparty or person names one
     document, a subject word of its heading («кредитный», «лизинг») one kind of deal, and a
-    kind word («договор») or a role every document of that kind."""
-    return len(PRECISE & set(reasons)), int("заголовок" in reasons), len(reasons)
+    kind word («договор») or a role every document of that kind. A kind word says which
+    document it is, a role only which party it has: «доли участников … по уставу» names
+    the charter, not a contract whose party is called «Участник»."""
+    kinds = int("тип" in reasons)
+    return len(PRECISE & set(reasons)), int("заголовок" in reasons), kinds, len(reasons)
 
 
 def named_documents(

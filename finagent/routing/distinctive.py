@@ -36,6 +36,7 @@ from functools import lru_cache
 from finagent.cards.model import DocumentCard
 from finagent.language.glossary import kind_abbreviations
 from finagent.language.lemmas import content_word, lemma, name_like, noun, verb_like, word_parts
+from finagent.language.short_forms import short_forms
 from finagent.language.text import analyse
 from finagent.routing.corpus_lemmas import corpus_lemmas
 
@@ -113,7 +114,7 @@ def vocabulary_hits(text: str, cards: Sequence[DocumentCard]) -> VocabularyHits:
     nouns: set[str] = set()
     seen: set[str] = set()
     for sentence in analyse(text).sentences:
-        for token in sentence.tokens:
+        for index, token in enumerate(sentence.tokens):
             for doc_id, words in _abbreviated_kind(token.text, cards).items():
                 by_document.setdefault(doc_id, []).extend(w for w in words if w not in seen)
                 nouns.update(words)
@@ -127,19 +128,49 @@ def vocabulary_hits(text: str, cards: Sequence[DocumentCard]) -> VocabularyHits:
                 seen.add(term)
                 if corpus.df(term) > VOCABULARY_UNITS or not _meaningful(part):
                     continue
-                held = _held_by(term, cards)
+                held = _held_by(term, cards, _common(token.text, part, index))
+                # «электроэнергия» of a contract that writes «электрической энергии»: as
+                # rare in the law as the phrase's rarest word («камералка» is not:
+                # «камеральная проверка» is everywhere in the Code)
+                shortened = {} if held else _shortened_in(part, cards)
+                held = held or list(shortened)
+                df = min(map(corpus.df, shortened.values())) if shortened else corpus.df(term)
+                if shortened and df > VOCABULARY_UNITS:
+                    continue
                 if not held or (len(cards) > 2 and len(held) > most):
                     continue
-                stated = [card.document_id for card in cards if term in _value_words(card)]
+                stated = [
+                    card.document_id
+                    for card in cards
+                    if card.document_id in held
+                    and (term in _value_words(card) or card.document_id in shortened)
+                ]
                 if not stated or len(stated) > _STATED_BY:
                     continue  # said of by several documents: names none of them
                 for doc_id in stated:
                     by_document.setdefault(doc_id, []).append(term)
                 if noun(part) or any(term in _sentence_lemmas(card.title) for card in cards):
                     nouns.add(term)
-                if corpus.df(term) <= RARE_UNITS and len(held) == 1:
+                if df <= RARE_UNITS and len(held) == 1:
                     rarest.append(term)
     return VocabularyHits(by_document, frozenset(nouns), rarest)
+
+
+def _shortened_in(word: str, cards: Sequence[DocumentCard]) -> dict[str, str]:
+    """The documents whose title or value sentences write out in full the phrase ``word``
+    shortens (``finagent.language.short_forms``: «электроэнергия» — «электрической
+    энергии», «техподдержка» — «технической поддержки»), each with the phrase's rarest
+    word in the law (its lemma)."""
+    corpus = corpus_lemmas()
+    out: dict[str, str] = {}
+    for card in cards:
+        for text in _value_texts(card):
+            found = short_forms([word], text)
+            if found:
+                words = _sentence_lemmas(next(iter(found.values())))
+                out[card.document_id] = min(sorted(words), key=corpus.df)
+                break
+    return out
 
 
 def _abbreviated_kind(word: str, cards: Sequence[DocumentCard]) -> dict[str, list[str]]:
@@ -166,11 +197,16 @@ _WORD = re.compile(r"[\w-]+")
 _VALUE_FACTS = frozenset({"amount", "rate", "date", "term"})
 
 
+def _value_texts(card: DocumentCard) -> tuple[str, ...]:
+    """A document's title and the sentences that state its values, each once."""
+    texts = [card.title, *(f.sentence.text for f in card.facts if f.kind in _VALUE_FACTS)]
+    return tuple(dict.fromkeys(texts))
+
+
 def _value_words(card: DocumentCard) -> frozenset[str]:
     """The lemmas of a document's title and of the sentences that state its values: what
     it says something about, not every word it uses (a signatory's «директор»)."""
-    texts = [card.title, *(f.sentence.text for f in card.facts if f.kind in _VALUE_FACTS)]
-    return _lemmas_of_texts(tuple(dict.fromkeys(texts)))
+    return _lemmas_of_texts(_value_texts(card))
 
 
 @lru_cache(maxsize=2_048)
@@ -195,8 +231,57 @@ def _meaningful(word: str) -> bool:
     return content_word(word) or verb_like(word)
 
 
-def _held_by(term: str, cards: Sequence[DocumentCard]) -> list[str]:
-    return [card.document_id for card in cards if term in card.vocabulary]
+def _held_by(term: str, cards: Sequence[DocumentCard], common: bool = False) -> list[str]:
+    """The documents that use ``term``; ``common``: the question writes it as a common
+    word, which a document using it only in a name does not hold (``_name_only``)."""
+    return [
+        card.document_id
+        for card in cards
+        if term in card.vocabulary and not (common and _name_only(term, card))
+    ]
+
+
+def _common(word: str, part: str, index: int) -> bool:
+    """The question writes the word as a common word: in lower case (or opening the
+    sentence), not a name the dictionary does not know or written in CamelCase."""
+    capitalised = index > 0 and word[:1].isupper()
+    return not capitalised and not name_like(part)
+
+
+def _name_only(term: str, card: DocumentCard) -> bool:
+    """The document uses ``term`` in the name of an organisation and nowhere else in its
+    title or the sentences stating its values: «телек» of «ООО «Телеком-Сеть»» (pymorphy3
+    reads «Телеком» so) is no television set; a payee's name in a statement's row is not
+    what the statement speaks of."""
+    return term in _name_lemmas(card) and term not in _unnamed_value_words(card)
+
+
+def _names_of(card: DocumentCard) -> tuple[str, ...]:
+    """The organisations' names as the text writes them: the innermost quoted part
+    («Телеком-Сеть» of «ООО «Телеком-Сеть»»)."""
+    names = [*card.organisations, *(party.name for party in card.parties)]
+    cores = (name.rsplit("«", 1)[-1].strip('»" ') for name in names if "«" in name)
+    return tuple(dict.fromkeys(core for core in cores if core))
+
+
+def _name_lemmas(card: DocumentCard) -> frozenset[str]:
+    return _lemmas_of_texts(_names_of(card))
+
+
+def _unnamed_value_words(card: DocumentCard) -> frozenset[str]:
+    """The lemmas of the title and the value sentences with the organisations' names cut
+    out."""
+    return _lemmas_without(_value_texts(card), _names_of(card))
+
+
+@lru_cache(maxsize=2_048)
+def _lemmas_without(texts: tuple[str, ...], names: tuple[str, ...]) -> frozenset[str]:
+    kept = []
+    for text in texts:
+        for name in sorted(names, key=len, reverse=True):
+            text = text.replace(name, " ")
+        kept.append(text)
+    return _lemmas_of_texts(tuple(kept))
 
 
 def distinctive_terms(text: str, cards: Sequence[DocumentCard]) -> Distinctive:
@@ -218,7 +303,8 @@ def distinctive_terms(text: str, cards: Sequence[DocumentCard]) -> Distinctive:
                 term = token.lemma if part == word else lemma(part)
                 if len(term) < _MIN_LETTERS or term in [*names, *rare, *everywhere]:
                     continue
-                held = _held_by(term, cards)
+                as_written = capitalised or name_like(part)
+                held = _held_by(term, cards, common=not as_written)
                 if not held:
                     continue
                 as_name = (capitalised or name_like(part)) and corpus.name_df(term) == 0

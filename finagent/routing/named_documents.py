@@ -22,9 +22,10 @@ from functools import cache
 from importlib import resources
 
 from finagent.answering.abstention import other_code_asked
-from finagent.cards.doc_types import BY_KEY, DOC_TYPES, GENERIC, DocType
+from finagent.cards.doc_types import BY_KEY, DOC_TYPES, GENERIC, RECORD_KINDS, DocType
 from finagent.cards.fields import ROLES
 from finagent.cards.model import DocumentCard
+from finagent.cards.records import record_held
 from finagent.cards.title import doc_type_of
 from finagent.language.cues import cue_lemmas, find_cue
 from finagent.language.form_codes import is_form_code
@@ -51,28 +52,10 @@ from finagent.routing.corpus_lemmas import corpus_lemmas
 from finagent.routing.distinctive import distinctive_terms, vocabulary_hits
 from finagent.routing.held_time import names_held_time
 from finagent.routing.subject import subject_words
-from finagent.routing.unheld import unheld_detail, unheld_party
+from finagent.routing.unheld import unheld_detail, unheld_kind_adjective, unheld_party
 from finagent.yaml_data import load_yaml
 
 _WORD = re.compile(r"[А-Яа-яЁё]+")
-# records a user may ask about by kind that the cards do not type: held when a card's
-# heading names them
-RECORD_KINDS = (
-    DocType("declaration", "налоговая декларация", ("декларация",)),
-    DocType("advance_report", "авансовый отчёт", ("авансовый отчёт",)),
-    DocType("payment_order", "платёжное поручение", ("платёжное поручение", "платёжка")),
-    # common records of Russian accounting and corporate law the cards do not type
-    # «устава»: pymorphy3 reads a bare «устав» as the gerund of «устать» (so does a heading)
-    DocType("charter", "устав", ("устава", "устав")),
-    DocType("waybill", "товарная накладная", ("товарная накладная", "накладная")),
-    DocType("route_sheet", "путевой лист", ("путевой лист",)),
-    DocType(
-        "cash_order", "кассовый ордер", ("кассовый ордер", "приходный ордер", "расходный ордер")
-    ),
-    DocType("balance_sheet", "бухгалтерский баланс", ("бухгалтерский баланс",)),
-    DocType("timesheet", "табель учёта рабочего времени", ("табель",)),
-    DocType("payroll", "расчётная ведомость", ("расчётная ведомость", "платёжная ведомость")),
-)
 # a generic kind is held when any card is of its family («договор»: a lease is one)
 _FAMILIES: dict[str, frozenset[str]] = {
     "contract": frozenset(
@@ -125,6 +108,9 @@ class NamedDocuments:
     subject: list[str] = field(default_factory=list)
     # the question asks a value a deal's document states (``DEAL_VALUES``), not the law's
     asks_value: bool = False
+    # the question asks the rate of a tax it names («по какой ставке НДФЛ?»): the Code's,
+    # unless the question ties it to a held document
+    tax_rate: bool = False
     # its asking clause speaks of the user's own affairs or of an act already done
     # (``Question.of_record``): «кому мы отгрузили», «под какой процент банк начислил»
     of_record: bool = False
@@ -356,6 +342,12 @@ def _missing(question: Question, cards: Sequence[DocumentCard]) -> str | None:
     if source:
         family = _FAMILIES.get(kind.key, frozenset({kind.key}))
         of_kind = [c for c in cards if c.doc_type in family]
+        # «по нашему кредитному договору (с …)»: a kind named by its adjective that no held
+        # contract's heading names, in a question of the user's own contract or of a party
+        own_contract = _speaks_of_own(question) or bool(question.organisations or question.names)
+        qualified = unheld_kind_adjective(question.text, kind, start, of_kind) if of_kind else None
+        if own_contract and qualified is not None:
+            return qualified
         if question.organisations and of_kind:
             # its party, as written or declined («ИП Орловой»), is one of a held document
             # of that kind: that document is held, whatever other cards name
@@ -486,10 +478,10 @@ def _unheld_record(question: Question, cards: Sequence[DocumentCard]) -> str | N
             if at < 0:
                 continue
             if _as_source(lemmas, at, end) or _of_party(question, end):
-                if not any(_record_held(card, other) for card in cards for other in kind.cues):
+                if not any(record_held(card, other) for card in cards for other in kind.cues):
                     return kind.name
             elif _done_with_kind(question, kind, at) and not any(
-                _record_held(card, other) or _record_mentioned(card, other)
+                record_held(card, other) or _record_mentioned(card, other)
                 for card in cards
                 for other in kind.cues
             ):
@@ -547,14 +539,6 @@ def _record_mentioned(card: DocumentCard, cue: str) -> bool:
     """A held document's words speak of the record («Комиссия за исполнение платёжных
     поручений» of a statement, whose rows are payment orders)."""
     return set(cue_lemmas(cue)) <= set(card.vocabulary)
-
-
-def _record_held(card: DocumentCard, cue: str) -> bool:
-    heading = " ".join([card.title, card.doc_type_name or "", *card.kind_cues])
-    if find_cue(cue_lemmas(heading), cue) >= 0:
-        return True
-    untyped = card.doc_type is None and not card.kind_cues
-    return untyped and set(cue_lemmas(cue)) <= set(card.vocabulary)
 
 
 def _said_by_named(question: Question, cards: Sequence[DocumentCard], words: Sequence[str]) -> bool:
@@ -869,6 +853,7 @@ def named_documents(question: Question, cards: Sequence[DocumentCard]) -> NamedD
         own=own,
         own_asked=question.own_asked,
         asks_value=_asks_deal_value(question),
+        tax_rate=question.answer_type == "rate" and bool(question.taxes),
         of_record=question.of_record,
         own_act=question.own_act,
         subject=subject_words(question.text, cards) if _asks_deal_value(question) else [],

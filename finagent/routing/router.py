@@ -112,17 +112,41 @@ _RECORD_FROM = frozenset({"kb", "news"})
 
 
 def _checked_against(
-    prediction: Prediction, text: str, inventory: Inventory | None, named: NamedDocuments
+    prediction: Prediction,
+    text: str,
+    inventory: Inventory | None,
+    named: NamedDocuments,
+    min_confidence: float = 0.0,
 ) -> Prediction:
     """The classifier's S1 stands only on facts (``_names_documents``, or a confident S1
     for a question of the user's records). Otherwise the best other label decides, its
-    probability renormalised without S1."""
-    if prediction.label != "S1" or inventory is None:
+    probability renormalised without S1.
+
+    So does S1 as the runner-up: a share of S1 that nothing of the user's supports (no
+    document named, no question of their records or own affairs) does not make the
+    classifier unsure between the documents and the law («МСП в 2025: с какой суммы
+    идёт пониженный тариф?» is asked of the law, not of a held document); a vague
+    question (S5 its best label) stays vague. ``min_confidence``: the router's, below
+    which the classifier's best label would ask (0: the runner-up is never checked)."""
+    if inventory is None or "S1" not in prediction.scores:
         return prediction
+    if prediction.label != "S1":
+        if prediction.label == "S5" or prediction.probability >= min_confidence:
+            return prediction
+        if named.of_record or named.own or named.own_asked:
+            return prediction
+        if _names_documents(text, inventory, named):
+            return prediction
+        return _without_s1(prediction)
     if _names_documents(text, inventory, named):
         return prediction
     if named.of_record and prediction.probability >= CONFIDENT_RECORD:
         return prediction
+    return _without_s1(prediction)
+
+
+def _without_s1(prediction: Prediction) -> Prediction:
+    """``prediction`` without S1: the best other label, renormalised."""
     others = {k: v for k, v in prediction.scores.items() if k != "S1"}
     total = sum(others.values()) or 1.0
     label = max(others, key=lambda k: others[k])
@@ -319,7 +343,11 @@ def cards_decision(
     # what a held document speaks of and the law seldom does («задаток по станку на
     # торгах»): the document, whatever the classifier says, unless the law is asked or a
     # rule chose a live source («какая ключевая ставка будет на следующей неделе?»)
-    if named.vocabulary and ruled is None and not asks_the_law(text):
+    # … nor when it asks the rate of a tax it names and nothing of the user's ties it to
+    # a held document: a tax's rate is the Code's («выиграл приз в рекламной акции — по
+    # какой ставке НДФЛ?» of a user whose statement pays for advertising)
+    law_rate = named.tax_rate and not (named.own or named.of_record or named.specific)
+    if named.vocabulary and ruled is None and not asks_the_law(text) and not law_rate:
         terms = ", ".join(named.vocabulary[:3])
         return documents_decision(
             text, "cards_distinctive", f"names what a held document speaks of: {terms}"
@@ -383,7 +411,9 @@ class Router:
         decision = decision or own_act_decision(
             text,
             _from_prediction(
-                text, _checked_against(prediction, text, inventory, named), self.min_confidence
+                text,
+                _checked_against(prediction, text, inventory, named, self.min_confidence),
+                self.min_confidence,
             ),
             named,
         )

@@ -7,11 +7,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import cache
+from importlib import resources
 
-from finagent.cards.doc_types import GENERIC, DocType
+from finagent.cards.doc_types import BY_KEY, GENERIC, DocType
 from finagent.cards.model import DocumentCard
-from finagent.language.lemmas import animate, fold, genitive, normal_forms, part_of_speech
+from finagent.language.lemmas import (
+    animate,
+    fold,
+    genitive,
+    normal_forms,
+    part_of_speech,
+    role_in_nominative,
+)
 from finagent.language.text import analyse
+from finagent.yaml_data import load_yaml
 
 _WITH = frozenset({"с", "со"})
 _NAME_WITHIN = 4  # tokens after «с» where the counterparty's name stands
@@ -121,3 +131,63 @@ def unheld_party(word: str, kind: DocType, held: Sequence[DocumentCard]) -> str 
         form in card.vocabulary for form in forms for card in held
     )
     return None if held_name else f"{kind.name} с {word}"
+
+
+# endings of a kind adjective after its stem, longest first: «кредит|ный», «лиценз|ионный»
+_ADJECTIVE_ENDINGS = (
+    *("ионный", "онный", "овский", "овый", "евый", "овой", "ский", "ской"),
+    *("ный", "ной", "ый", "ий", "ой"),
+)
+_MIN_STEM = 4  # letters of a stem compared with a heading's word
+
+
+@cache
+def kind_adjectives() -> frozenset[str]:
+    """The adjectives that name a kind of contract (``data/unheld.yaml``)."""
+    text = resources.files("finagent.routing").joinpath("data/unheld.yaml").read_text("utf-8")
+    return frozenset(str(w) for w in load_yaml(text)["kind_adjectives"])
+
+
+def _stem(adjective: str) -> str:
+    for ending in _ADJECTIVE_ENDINGS:
+        if adjective.endswith(ending) and len(adjective) - len(ending) >= _MIN_STEM:
+            return adjective[: -len(ending)]
+    return adjective
+
+
+def _heading_lemmas(card: DocumentCard) -> set[str]:
+    """The lemmas of what a held document calls itself: its title, its kind's name and the
+    words its kind is known by («кредит» of a loan)."""
+    kind = BY_KEY.get(card.doc_type or "")
+    words = [card.title, card.doc_type_name or "", *card.kind_cues, *(kind.cues if kind else ())]
+    return {token.lemma for text in words for s in analyse(text).sentences for token in s.tokens}
+
+
+def _shares_stem(stem: str, word: str) -> bool:
+    """«кредит» of «кредитной», «ипотеч» of «ипотека»: the word opens with the stem, or
+    with all of it but its last letter (a consonant alternating before the suffix)."""
+    common = len(stem) if word.startswith(stem) else 0
+    if not common:
+        common = next((n for n in range(len(stem), 0, -1) if word[:n] == stem[:n]), 0)
+    return common >= max(_MIN_STEM, len(stem) - 1)
+
+
+def unheld_kind_adjective(
+    text: str, kind: DocType, start: int, held: Sequence[DocumentCard]
+) -> str | None:
+    """«кредитный договор» (Russian, in the nominative) when the word right before the
+    generic kind word (token ``start``) is an adjective naming a kind of contract
+    (``kind_adjectives``) that no heading of the ``held`` contracts names: «по нашему
+    кредитному договору» of a user holding a lease and a supply contract (one of which
+    mentions a «коммерческий кредит» in its text), «по рекламному договору» held as
+    «Договор на оказание рекламных услуг» is held. None otherwise."""
+    tokens = [t for s in analyse(text).sentences for t in s.tokens]
+    if kind.key != GENERIC or not 0 < start < len(tokens):
+        return None
+    before = tokens[start - 1]
+    if before.lemma not in kind_adjectives():
+        return None
+    stem = _stem(before.lemma)
+    if any(_shares_stem(stem, word) for card in held for word in _heading_lemmas(card)):
+        return None
+    return role_in_nominative([before.text.lower(), tokens[start].text.lower()])
