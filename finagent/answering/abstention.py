@@ -17,17 +17,19 @@ from dataclasses import dataclass
 from finagent.answering import messages
 from finagent.cards.model import DocumentCard
 from finagent.language.cues import find_cue
+from finagent.language.synonyms import names_lemma
 from finagent.language.text import analyse
 from finagent.legal.catalog import LawCatalog
 from finagent.legal.jurisdiction import foreign_country
 from finagent.legal.references import CODE_PATTERNS, find_documents, find_references
-from finagent.legal.taxes import RATE_ARTICLE_TITLE, asks_figure, asks_rate, taxes_named
+from finagent.legal.taxes import RATE_ARTICLE_TITLE, Tax, asks_figure, asks_rate, taxes_named
 from finagent.question.requests import (
     asks_choice,
     asks_invention,
     asks_outside,
     asks_task_outside,
 )
+from finagent.question.tables import GENERIC_HEADS, MEASURE_UNITS, STOP_LEMMAS
 from finagent.retrieval.legal_units import code_name
 from finagent.state import Chunk
 
@@ -41,6 +43,7 @@ _OTHER_CODES: dict[str, str] = {
     "zk": r"\b(?-i:ЗК)\s+РФ|Земельн\w+\s+кодекс\w*",
     "law": r"\b\d{1,4}-ФЗ\b|федеральн\w+\s+закон\w*|\bзакон\w*\s+об?\s+(?!налог)\w+",
 }
+_SHORTEST = 3  # shorter lemmas («на», «ип») are function words or names, not what is asked
 _OTHER_CODE_NAMES = {
     "koap": "КоАП РФ",
     "gk": "Гражданский кодекс",
@@ -221,7 +224,7 @@ async def _uncovered_tax(query: str, chunks: list[Chunk], catalog: LawCatalog) -
     problems: list[Abstention] = []
     figure = asks_figure(query)
     for tax in named:
-        if _covered_by_sources(tax.pattern, chunks):
+        if _covered_by_sources(tax.pattern, chunks) or _kb_article_of(tax, query, chunks):
             return None
         # the general part names every tax (art. 13-15, 18): enough for a question with
         # no figure, such as «транспортный налог — региональный?»
@@ -242,6 +245,37 @@ async def _uncovered_tax(query: str, chunks: list[Chunk], catalog: LawCatalog) -
             return None  # one named tax the corpus covers is enough to try
         problems.append(Abstention("chapter", reason, f"{missing} {loaded}"))
     return problems[0]
+
+
+def _lemmas(text: str) -> list[str]:
+    return [lm for sentence in analyse(text).sentences for lm in sentence.lemmas]
+
+
+def _content(lemmas: Sequence[str]) -> set[str]:
+    return {lm for lm in lemmas if len(lm) >= _SHORTEST and lm.isalpha() and lm not in STOP_LEMMAS}
+
+
+def _kb_article_of(tax: Tax, query: str, chunks: list[Chunk]) -> bool:
+    """A retrieved knowledge-base passage on the tax that speaks of what is asked: one of its
+    lines (its title path is the first) names every word of the tax's full name, by lemma or
+    root, however worded («Имущественные налоги физических лиц» for «налог на имущество
+    физических лиц»), and the passage names a word of the question beyond the tax's name,
+    a word for a kind of value and a unit («квартира», «площадь»). The article answers
+    from its own text, so the tax's missing chapter is no ground to decline."""
+    name = _content(_lemmas(tax.name))
+    asked = _content(_lemmas(query)) - name - GENERIC_HEADS - MEASURE_UNITS
+    if not name or not asked:
+        return False
+    for chunk in chunks:
+        if chunk.source != "kb":
+            continue
+        lines = [_lemmas(line) for line in f"{chunk.title or ''}\n{chunk.text}".splitlines()]
+        if not any(all(names_lemma(w, set(lms)) for w in name) for lms in lines if lms):
+            continue
+        held = {lm for lms in lines for lm in lms}
+        if any(names_lemma(w, held) for w in asked):
+            return True
+    return False
 
 
 def _chapter_key(chapter: str) -> tuple[float, ...]:

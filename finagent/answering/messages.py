@@ -63,6 +63,32 @@ ABSTAIN_YEAR_MISSING = (
 )
 ABSTAIN_YEAR_COVERED = "В источниках — значения за другие годы: {years}."
 ABSTAIN_AVAILABLE_DEFAULT = "налоги и финансы из базы знаний и ваших документов"
+# a market quantity's future (finagent.answering.forecast): not set yet, so no source has it
+ABSTAIN_FUTURE_EXCHANGE_RATE = (
+    "официальный курс {when} ещё не установлен — Банк России устанавливает курс "
+    "на каждую дату лишь накануне, поэтому будущее значение курса неизвестно"
+)
+ABSTAIN_FUTURE_EXCHANGE_RATE_MISSING = (
+    "Курс на дату становится известен только после того, как Банк России установит его "
+    "накануне этой даты; прогнозов курса источники не содержат."
+)
+ABSTAIN_FUTURE_DAY = "на {day}"
+ABSTAIN_FUTURE_ANY_DAY = "на будущую дату"
+ABSTAIN_FUTURE_KEY_RATE = (
+    "будущее решение по ключевой ставке неизвестно — её устанавливает совет директоров Банка "
+    "России на заседании, а решение предстоящего заседания ещё не принято"
+)
+ABSTAIN_FUTURE_KEY_RATE_MISSING = (
+    "Источники содержат только уже принятые решения о ставке; прогнозов её изменения в них "
+    "нет. Новое значение станет известно после заседания из сообщения Банка России."
+)
+ABSTAIN_FORECAST = (
+    "это прогноз будущего значения, а источники содержат только уже опубликованные данные"
+)
+ABSTAIN_FORECAST_MISSING = (
+    "Прогнозов цен, курсов и ставок в источниках нет; ответить можно только о значениях, "
+    "которые уже опубликованы."
+)
 
 # Which text an answer rests on, and the warning when every source predates the question's year.
 EDITION_NOTE = "Ответ основан на тексте {code} в редакции от {date}."

@@ -21,10 +21,13 @@ them says nothing of the subject (a fine of another party's duty, a per-metre ba
 
 from __future__ import annotations
 
+import re
+
 from finagent.answering.asked_values import states_asked
 from finagent.answering.evidence import Candidate, promoted
 from finagent.answering.sentence_profile import profile
 from finagent.language.corpus_lemmas import corpus_lemmas
+from finagent.question.conditions import in_condition
 from finagent.question.content import content_lemmas
 from finagent.question.model import Question
 from finagent.retrieval.retriever import NORM_ONLY, SEMANTIC_LEG
@@ -32,6 +35,7 @@ from finagent.retrieval.retriever import NORM_ONLY, SEMANTIC_LEG
 ANSWER_TYPES = frozenset({"limit", "amount", "rate", "period"})
 LOOKED_AT = 3  # the Code's own best points considered, in its order
 RARE_UNITS = 10  # a word so few articles use names a subject
+_YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 
 
 def _rare(word: str) -> bool:
@@ -73,5 +77,58 @@ def prefer_norm_subject(
         rest = [c for c in norms if c is not candidate]
         # first, scored at least as the former first (``promoted`` compares with
         # ``ranked[0]``, so the candidate must not be put there before it is called)
+        return promoted(ranked, candidate), rest
+    return ranked, norms
+
+
+# a figure set per year: the year's own value is asked (finagent.answering.year_coverage)
+YEAR_TYPES = frozenset({"limit", "amount", "rate"})
+
+
+def _asked_years(question: Question) -> set[int]:
+    """The years the question asks a figure for («за 2027 год»), none in a condition."""
+    return {y.year for y in question.years if not in_condition(question.text, y)}
+
+
+def _names_year(candidate: Candidate, years: set[int]) -> bool:
+    return bool(years & {int(y) for y in _YEAR.findall(candidate.sentence)})
+
+
+def _passage_words(candidate: Candidate) -> frozenset[str]:
+    """The lemmas of the candidate's passage and its title: a window cut from a long point
+    («…57 390 рублей за расчетный период 2026 года, …») names its subject only there."""
+    chunk = candidate.chunk
+    return profile(f"{chunk.title or ''}\n{chunk.text}").lemmas
+
+
+def prefer_norm_year(
+    question: Question, ranked: list[Candidate], norms: list[Candidate]
+) -> tuple[list[Candidate], list[Candidate]]:
+    """``ranked`` with a Code point's sentence that states the asked year's figure first,
+    when no retrieved passage's value-stating sentence names that year, and ``norms``
+    without it.
+
+    A figure the Code sets per year lists the years in one sentence («… 57 390 рублей за
+    расчетный период 2026 года, 61 154 рублей за расчетный период 2027 года»); the
+    knowledge base may stop a year earlier and the fused search find only its article, so
+    its figures are of other years. The Code's own search's point (either leg) whose
+    sentence states a value of the asked type and names the asked year, and whose passage
+    names a content word of the question, is the answer for that year; the user's
+    documents keep their own sentences."""
+    if question.answer_type not in YEAR_TYPES or not ranked or not norms or question.several:
+        return ranked, norms
+    years = _asked_years(question)
+    if not years or ranked[0].chunk.source == "user_docs":
+        return ranked, norms
+    stating = [c for c in ranked if states_asked(profile(c.sentence), question)]
+    if any(_names_year(c, years) for c in stating):
+        return ranked, norms
+    content = content_lemmas(question)
+    for candidate in norms:
+        if not _names_year(candidate, years) or not _passage_words(candidate) & content:
+            continue
+        if not states_asked(profile(candidate.sentence), question):
+            continue
+        rest = [c for c in norms if c is not candidate]
         return promoted(ranked, candidate), rest
     return ranked, norms

@@ -70,6 +70,7 @@ from finagent.answering.final import (
     tool_sources,
     verified,
 )
+from finagent.answering.forecast import forecast_abstention
 from finagent.answering.further_parts import VALUE_TYPES, further_parts
 from finagent.answering.general_rule import prefer_general_case, prefer_general_rule
 from finagent.answering.given_value import prefer_given_value
@@ -79,7 +80,7 @@ from finagent.answering.live_offline import notice_follows
 from finagent.answering.named_lacks import named_document_lacks
 from finagent.answering.named_object import prefer_named_object
 from finagent.answering.named_person import person_abstention
-from finagent.answering.norm_subject import prefer_norm_subject
+from finagent.answering.norm_subject import prefer_norm_subject, prefer_norm_year
 from finagent.answering.output_checks import (
     Problem,
     count,
@@ -261,11 +262,16 @@ async def gather_evidence(turn: TurnInput) -> Evidence | dict[str, Any]:
     request = request_abstention(turn.query)
     if request is not None:
         return _live_notice(ctx) or abstention_update(request, None)
+    # a market quantity's future: not set yet, so no source states it, live or not (its
+    # decline says why, where a live source's notice would only say it failed)
+    future = forecast_abstention(turn.question)
+    if future is not None:
+        return abstention_update(future, None)
     if knowledge:
         scope = await scope_abstention(turn.query, main_chunks(ctx.chunks), deps.catalog)
         if scope is not None:
             return _live_notice(ctx) or abstention_update(scope, None)
-        later = uncovered_year(turn.question, main_chunks(ctx.chunks))
+        later = uncovered_year(turn.question, ctx.chunks)
         if later is not None:
             return _live_notice(ctx) or abstention_update(later, None)
     # sentence ranking embeds the passages' sentences: only where it is used, for the
@@ -277,6 +283,9 @@ async def gather_evidence(turn: TurnInput) -> Evidence | dict[str, Any]:
             evidence.norms, _ = await rank(turn.query, extra, deps.embedder, vector, turn.question)
             if knowledge:
                 evidence.ranked, evidence.norms = prefer_norm_subject(
+                    turn.question, evidence.ranked, evidence.norms
+                )
+                evidence.ranked, evidence.norms = prefer_norm_year(
                     turn.question, evidence.ranked, evidence.norms
                 )
     if knowledge and not live:

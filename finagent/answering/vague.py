@@ -3,16 +3,25 @@ no subject — no tax (for a sum, not even one: «Сколько там НДС?�
 document, party, figure or date; every content word is a word for a kind of value, a
 request, a payment or a document («Сколько налога нам платить?», «посмотри договор и
 скажи срок»). Its answer is the S5 clarification, not a guess among
-the many values the sources hold."""
+the many values the sources hold.
+
+So is, in the documents' scenarios, a field asked of no document when several of the
+user's documents state it with different values and nothing in the question picks one
+(«какая неустойка за просрочку?» of a lease, a supply contract and an act): the question
+asks which document, naming those that state it (:func:`several_holders`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from finagent.answering.coverage import undated
-from finagent.cards.model import DocumentCard
+from finagent.answering.sentence_profile import profile
+from finagent.cards.fields import BY_KEY, Field
+from finagent.cards.model import DocumentCard, Fact
 from finagent.language.cues import cue_lemmas
+from finagent.language.synonyms import names_lemma
 from finagent.prompts import routing_messages
+from finagent.question.content import content_lemmas
 from finagent.question.model import Question
 from finagent.question.parts import QUESTION_WORDS
 from finagent.question.tables import GENERIC_HEADS, TAXES
@@ -79,15 +88,94 @@ def _names_something(
     )
 
 
+def _names_one(question: Question) -> bool:
+    """The question names what tells one document from another: a name, a number, a sum, a
+    share, a date or a period, or a document by more than its type."""
+    return bool(
+        question.names
+        or question.identifiers
+        or question.organisations
+        or question.money
+        or question.percents
+        or question.periods
+        or question.dates
+        or question.months
+        or question.years
+        or any(reason != "тип" for match in question.documents for reason in match.reasons)
+    )
+
+
+def _asked_field(question: Question) -> Field | None:
+    """The first document field the question asks a value of (no party role)."""
+    for key in question.fields:
+        found = BY_KEY.get(key)
+        if found is not None and found.kind != "party":
+            return found
+    return None
+
+
+def _distinguishing(question: Question, asked: Field) -> set[str]:
+    """The question's words that may tell documents apart: its content words but the
+    field's own, words for a kind of value, requests and words for a document."""
+    own = {lm for cue in asked.cues for lm in cue_lemmas(cue)}
+    return set(content_lemmas(question)) - own - GENERIC_HEADS - _REQUESTS - _DOCUMENT_WORDS
+
+
+def _fitting(card: DocumentCard, asked: Field, words: set[str]) -> list[Fact]:
+    """The card's values of the field whose sentence, with the document's title, names
+    every one of ``words`` (by lemma, synonym or root)."""
+    title = profile(card.title).lemmas
+    return [
+        fact
+        for fact in card.values(asked.key)
+        if all(names_lemma(w, title | profile(fact.sentence.text).lemmas) for w in words)
+    ]
+
+
+def several_holders(
+    question: Question, cards: Sequence[DocumentCard]
+) -> tuple[Field, list[DocumentCard]] | None:
+    """The documents a field question may mean when it names none of them: the question
+    asks a field's value and names no document (but by its type), party, number, sum or
+    date, and two or more of the user's documents (of the type named, if any) state that
+    field in a sentence naming every other word of the question, with values that differ
+    («какая неустойка за просрочку?» of a lease, a supply contract and an act). A word
+    only some of them name picks those («неустойка за просрочку поставки»); a word none
+    names leaves the question to the coverage checks; one value everywhere is the answer."""
+    asked = _asked_field(question)
+    if asked is None or _names_one(question):
+        return None
+    matched = {match.document_id for match in question.documents}
+    words = _distinguishing(question, asked)
+    holding = [
+        (card, fitting)
+        for card in cards
+        if (not matched or card.document_id in matched)
+        and (fitting := _fitting(card, asked, words))
+    ]
+    if len(holding) < 2:
+        return None
+    values = {frozenset(fact.value for fact in fitting) for _, fitting in holding}
+    if len(values) < 2:
+        return None
+    return asked, [card for card, _ in holding]
+
+
 def clarification(
     question: Question, documents: bool, cards: Sequence[DocumentCard]
 ) -> list[str] | None:
     """Clarifying questions for a value question with no subject, or None.
 
     In the documents' scenarios only when several of the user's documents could be meant
-    (those the question names by type, else all)."""
+    (those the question names by type, else all), or when a field asked of no document
+    is stated with different values by several (:func:`several_holders`)."""
     if question.answer_type not in _VALUE_TYPES:
         return None
+    several = several_holders(question, cards) if documents else None
+    if several is not None:
+        asked, holders = several
+        listed = "; ".join(f"«{undated(card.title)}»" for card in holders[:_MAX_TITLES])
+        return [routing_messages.ASK_WHICH_HOLDS.format(field=asked.name, titles=listed)]
     taxes = {lm for t in TAXES if t.key in question.taxes for c in t.cues for lm in cue_lemmas(c)}
     vocabulary = GENERIC_HEADS | _REQUESTS | _DOCUMENT_WORDS | taxes
     if _CONDITIONS & set(question.topic):

@@ -9,7 +9,13 @@ knowledge-base passage found predates 1 January of it, some sentence ties the qu
 subject (a content word of it) to another year (the figure is set per year), and none
 ties it to the year asked; the abstention names the years the sources do cover. A
 subject no source dates («срок камеральной проверки в 2027 году») keeps the dating
-warning (:mod:`finagent.answering.edition`) instead, as does an implicit «now».
+warning (:mod:`finagent.answering.edition`) instead, as does an implicit «now», and so
+does a deadline or a term asked (a date or a period: «до какого числа оплатить патент на
+2026 год»): the edition's rule holds for later years unless amended, which the warning
+says; only a figure set per year (a limit, a fixed sum, a rate) must be stated for the
+year. The Code's passages the details alone quote count among the sources: a point that
+lists the figure per year («… 61 154 рублей за расчетный период 2027 года») states the
+year's (:func:`finagent.answering.norm_subject.prefer_norm_year` then leads with it).
 """
 
 from __future__ import annotations
@@ -34,6 +40,11 @@ _GENERIC = frozenset({"год", *MONTHS})
 
 
 _YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
+# a deadline or a term asked («до какого числа платить за 2026 год», «сколько дней на
+# проверку в 2027»): the rule an edition states is the year's unless amended, so the edition
+# warning says what to check; a figure set per year (a limit, a fixed sum, a rate, what
+# «какой МРОТ» asks) has to be stated for the year itself
+_RULE_TYPES = frozenset({"date", "period"})
 
 
 def _years_of_subject(topic: set[str], chunks: Sequence[Chunk]) -> set[int]:
@@ -49,7 +60,7 @@ def _years_of_subject(topic: set[str], chunks: Sequence[Chunk]) -> set[int]:
 
 def uncovered_year(question: Question, chunks: Sequence[Chunk]) -> Abstention | None:
     """An abstention when the question's named year lies past every dated source, or None."""
-    if not chunks:
+    if not chunks or question.answer_type in _RULE_TYPES:
         return None
     # a year or a day in a condition («если я продам квартиру в 2027 году») names the
     # case a rule is applied to, not the period a figure is asked for

@@ -5,6 +5,10 @@ from __future__ import annotations
 # what is unclear -> the question asked (see finagent/routing/clarification.py)
 ASK_SUBJECT = "Уточните, пожалуйста, о каком налоге, документе или показателе идёт речь?"
 ASK_WHICH_OF = "Какой из ваших документов вы имеете в виду: {titles}?"
+ASK_WHICH_HOLDS = (
+    "Показатель «{field}» указан в нескольких ваших документах, и значения в них разные. "
+    "О каком документе речь: {titles}?"
+)
 ASK_PERIOD = "За какой период или на какую дату нужны данные?"
 ASK_WHICH_DOCUMENT = (
     "Какой документ нужен: укажите тип (договор, счёт, акт, выписка), контрагента или период."

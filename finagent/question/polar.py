@@ -9,10 +9,11 @@ A question about what no document can state is not polar in that sense: advice (
 нам расторгнуть …») or an event after the documents — a perfective verb in the future
 with no condition («продлит ли арендодатель договор?», not «вернут ли залог, если …»), or
 a word of later time («подписали ли потом …»). Its lead states no verdict. So is a
-forecast: a market quantity (the key rate, an exchange rate, prices, inflation) as the
-subject of a future verb, with no law, contract or tax named that sets it («повысится ли
-ключевая ставка», «укрепится ли рубль»); a reflexive or indefinite-personal future verb
-asks a rule's effect only of what a rule sets («зачтётся ли аванс»).
+forecast (:mod:`finagent.question.forecast`): a market quantity (the key rate, an exchange
+rate, prices, inflation) as the subject of a future verb, with no law, contract or tax
+named that sets it («повысится ли ключевая ставка», «укрепится ли рубль»); a reflexive or
+indefinite-personal future verb asks a rule's effect only of what a rule sets («зачтётся
+ли аванс»).
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 
-from finagent.language.cues import cue_lemmas, find_cue
+from finagent.language.cues import find_cue
 from finagent.language.lemmas import can_be, future_verb, part_of_speech, rule_effect_verb
+from finagent.question.forecast import asks_forecast
 from finagent.yaml_data import load_yaml
 
 _FILE = "polar.yaml"
@@ -30,9 +32,6 @@ _PARTICLE = "ли"
 _ENDS = frozenset({".", "!", "?", "…"})
 # «капают», «платим», «обязан», «можно»: a predicate the question asks of
 _PREDICATES = frozenset({"VERB", "INFN", "PRTS", "ADJS", "PRED"})
-# a market word after these (past its adjectives) is their complement, not a verb's subject
-_GOVERNORS = frozenset({"PREP", "NOUN"})
-_MODIFIERS = frozenset({"ADJF", "PRTF"})
 
 
 @cache
@@ -41,70 +40,11 @@ def _table() -> dict[str, tuple[str, ...]]:
     return {key: tuple(str(w) for w in words) for key, words in load_yaml(text).items()}
 
 
-@cache
-def _market_lemmas() -> frozenset[str]:
-    """Every lemma of the ``market`` phrases."""
-    return frozenset(lm for phrase in _table()["market"] for lm in cue_lemmas(phrase))
-
-
 def _last_sentence(words: Sequence[str]) -> int:
     """Where the question's last sentence starts («Ограничена ли …? Если да, назовите
     сумму.» asks the sum)."""
     ends = [i for i, w in enumerate(words[:-1]) if w in _ENDS]
     return ends[-1] + 1 if ends else 0
-
-
-def _market_subject(lemmas: Sequence[str], words: Sequence[str]) -> bool:
-    """A market quantity (``market`` of ``data/polar.yaml``) that a verb's subject or
-    object can be: a noun of its phrase in the nominative or the accusative, governed by
-    no preposition and no noun before it and its adjectives («курс доллара», «ключевую
-    ставку»; not «по ключевой ставке», «за покупку иностранной валюты»)."""
-    read = list(lemmas)
-    for phrase in _table()["market"]:
-        size = len(cue_lemmas(phrase))
-        at = find_cue(read, phrase)
-        while at >= 0:
-            span = words[at : at + size]
-            before = at - 1
-            while before >= 0 and part_of_speech(words[before]) in _MODIFIERS:
-                before -= 1
-            free = before < 0 or part_of_speech(words[before]) not in _GOVERNORS
-            priced = lemmas[at + size - 1] in _table()["priced"]
-            if (
-                free
-                and not (priced and _of_a_thing(lemmas, words, at + size))
-                and any(
-                    part_of_speech(w) == "NOUN" and (can_be(w, "nomn") or can_be(w, "accs"))
-                    for w in span
-                )
-            ):
-                return True
-            at = find_cue(read, phrase, at + 1)
-    return False
-
-
-def _of_a_thing(lemmas: Sequence[str], words: Sequence[str], after: int) -> bool:
-    """A thing named next in the genitive, its adjectives aside, that is no market quantity
-    itself («цена аренды», «цена выставочного места»: a deal's price, which its clause
-    sets; not «курс доллара», «цена нефти»)."""
-    while after < len(words) and part_of_speech(words[after]) in _MODIFIERS:
-        after += 1  # «цена выставочного места»
-    if after >= len(words):
-        return False
-    word = words[after]
-    return (
-        part_of_speech(word) == "NOUN"
-        and can_be(word, "gent")
-        and lemmas[after] not in _market_lemmas()
-    )
-
-
-def _forecast(lemmas: Sequence[str], words: Sequence[str]) -> bool:
-    """A market quantity's future (see the module's docstring): a future verb, a market
-    quantity as its subject or object, and nothing named that sets it."""
-    if len(words) != len(lemmas) or set(lemmas) & set(_table()["rule_set"]):
-        return False
-    return any(future_verb(w) for w in words) and _market_subject(lemmas, words)
 
 
 def _beyond_documents(lemmas: Sequence[str], words: Sequence[str]) -> bool:
@@ -117,7 +57,7 @@ def _beyond_documents(lemmas: Sequence[str], words: Sequence[str]) -> bool:
     if (set(lemmas) | {w.lower() for w in words}) & set(table["later"]):
         return True
     # «снизится ли ставка, если инфляция замедлится?»: a condition makes no forecast a rule
-    if _forecast(lemmas, words):
+    if asks_forecast(lemmas, words):
         return True
     if set(lemmas) & set(table["condition"]) or len(words) != len(lemmas):
         return False

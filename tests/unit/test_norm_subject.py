@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from finagent.answering.norm_subject import prefer_norm_subject
+from finagent.answering.norm_subject import prefer_norm_subject, prefer_norm_year
 from finagent.question.build import build_question
 from finagent.retrieval.retriever import NORM_ONLY
 from finagent.state import Chunk
@@ -61,3 +61,43 @@ def test_a_fine_of_another_party_found_by_words_stays_a_norm() -> None:
         question, [scored(LAW, repeated, 3.0)], [scored(NORM, party, 0.1)]
     )
     assert promoted[0].sentence == party  # the dense search's point is looked at as before
+
+
+YEARS = Chunk(
+    id="nk.z#1",
+    text="Плательщики уплачивают взносы на страхование лошадей в фиксированном размере.",
+    source="law",
+    title="ст. 997 НК РФ: Размер взносов на страхование лошадей",
+    metadata={NORM_ONLY: "sparse"},
+)
+KB_YEARS = Chunk(id="kb-9:1", text="", source="kb", title="Взносы на страхование лошадей")
+FOR_YEARS = (
+    "…2 100 рублей за расчетный период 2025 года, 2 300 рублей за расчетный период 2026 года;"
+)
+KB_VALUE = "Фиксированная часть: за 2024 год — 1 900 руб.; за 2025 год — 2 100 руб."
+
+
+def test_the_code_point_stating_the_asked_years_figure_comes_first() -> None:
+    """The knowledge base stops a year earlier; the Code's point lists the asked year."""
+    question = build_question("сколько взносов на страхование лошадей за 2026 год?")
+    ranked, norms = prefer_norm_year(
+        question, [scored(KB_YEARS, KB_VALUE, 3.0)], [scored(YEARS, FOR_YEARS, 0.1)]
+    )
+    assert ranked[0].sentence == FOR_YEARS and not norms
+
+
+def test_a_retrieved_value_of_the_asked_year_keeps_its_place() -> None:
+    question = build_question("сколько взносов на страхование лошадей за 2025 год?")
+    ranked, norms = prefer_norm_year(
+        question, [scored(KB_YEARS, KB_VALUE, 3.0)], [scored(YEARS, FOR_YEARS, 0.1)]
+    )
+    assert ranked[0].sentence == KB_VALUE and len(norms) == 1
+    # a year in a condition is the case, and no year named asks no year's figure
+    for text in (
+        "сколько взносов на страхование лошадей, если ИП зарегистрирован в 2026 году?",
+        "сколько взносов на страхование лошадей?",
+    ):
+        kept, _ = prefer_norm_year(
+            build_question(text), [scored(KB_YEARS, KB_VALUE, 3.0)], [scored(YEARS, FOR_YEARS, 0.1)]
+        )
+        assert kept[0].sentence == KB_VALUE

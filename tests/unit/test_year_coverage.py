@@ -82,3 +82,19 @@ def test_a_later_year_in_a_condition_is_the_case_not_the_period_asked() -> None:
         "Если прожиточный минимум в 2028 году не изменят, какой он будет?", TODAY
     )
     assert uncovered_year(question, [KB_2025, NK_2025]) is None
+
+
+def test_a_deadline_or_a_term_of_a_later_year_is_the_editions_rule() -> None:
+    """A deadline or a term asked for a year past the sources is answered by the rule of
+    their edition (with its warning), not declined: the rule does not change each year."""
+    kb = KB_2025.model_copy(
+        update={
+            "id": "kb-4",
+            "text": "Налог на прожиточный минимум за 2025 год уплачивается до 1 марта 2026 года.",
+        }
+    )
+    deadline = build_question("До какого числа платить налог на прожиточный минимум за 2027 год?")
+    assert uncovered_year(deadline, [kb, NK_2025]) is None
+    # a figure set per year is still the year's own
+    figure = build_question("Какой прожиточный минимум на 2027 год?", TODAY)
+    assert uncovered_year(figure, [KB_2025, NK_2025]) is not None
