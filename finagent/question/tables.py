@@ -55,6 +55,7 @@ ANSWER_CUES = (
     Cue("максимум", "limit", 5),
     Cue("минимум", "limit", 5),
     Cue("не более", "limit", 4),
+    Cue("норматив", "limit", 4),  # a standard of an expense is its ceiling
     Cue("ставка", "rate", 4),
     Cue("процент", "rate", 4),
     Cue("%", "rate", 4),
@@ -98,6 +99,9 @@ ANSWER_CUES = (
     Cue("что нужно", "procedure", 3),
     Cue("что делать", "procedure", 4),
     Cue("какие", "procedure", 1),
+    # «сколько раз в год пересматривают ставку»: a count of times, whatever value the
+    # question's subject names
+    Cue("сколько раз", "amount", 5),
     Cue("сколько", "amount", 3),
     Cue("сумма", "amount", 3),
     Cue("размер", "amount", 3),
@@ -195,7 +199,8 @@ GENERIC_HEADS = frozenset(
     "процент тариф штраф пеня пени неустойка вычет налог платеж взнос количество величина "
     "значение условие порядок перечень документ договор информация сведение данные вопрос "
     "правило требование случай вариант основание ответственность раз человек уровень доля часть "
-    "объем показатель время потолок предел максимум минимум деньга деньги средство".split()
+    "объем показатель время потолок предел максимум минимум деньга деньги средство "
+    "норматив".split()
 )
 # units a value is counted in («на сколько квадратных метров», «сколько тонн»): what they
 # measure is asked, and a source states the number with the unit or its symbol («20 м²»)
