@@ -13,7 +13,8 @@ Four checks, each an abstention when it fails:
   period in a conditional clause («если управляющий опоздает в декабре 2026, какая
   неустойка?») names the case a held rule applies to and is not checked;
 - attributes: each specific attribute asked («ОГРН», «франшиза», «численность») — not a
-  word for a kind of value such as «сумма» or «срок» (``GENERIC_HEADS``) — occurs by lemma,
+  word for a kind of value such as «сумма», «срок» or «норматив» (``GENERIC_HEADS``,
+  ``STANDARD_HEADS``) — occurs by lemma,
   its abbreviation or full form, a synonym the card fields list or one of its group in
   ``question/data/attribute_synonyms.yaml`` or, a clipped compound («медосмотр»), as the
   words it stands for («медицинский осмотр»: ``language.compounds``), in the passages that
@@ -94,6 +95,7 @@ from finagent.question.tables import (
     GENERIC_HEADS,
     MEASURE_UNITS,
     REQUISITES,
+    STANDARD_HEADS,
     TAXES,
 )
 from finagent.state import Chunk
@@ -333,7 +335,7 @@ def _synonym_groups() -> tuple[tuple[tuple[str, ...], ...], ...]:
 
 def _generic(head: str) -> bool:
     taxes = {lemma for tax in TAXES for cue in tax.cues for lemma in cue_lemmas(cue)}
-    return head in GENERIC_HEADS or head in taxes
+    return head in GENERIC_HEADS or head in STANDARD_HEADS or head in taxes
 
 
 def _unit(attribute: AskedAttribute) -> bool:

@@ -58,6 +58,7 @@ from finagent.question.tables import (
     REQUISITES,
     ROLE_STRENGTH,
     SANCTIONS,
+    STANDARD_HEADS,
     STOP_LEMMAS,
     TAXES,
     AnswerType,
@@ -290,6 +291,21 @@ def _counted_noun(word: str) -> bool:
     """A noun «сколько» may count or have as its subject (one that can be in the genitive
     or the nominative: «денег», «НДС»), not one in another case («иностранцу»)."""
     return part_of_speech(word) == "NOUN" and (can_be(word, "gent") or can_be(word, "nomn"))
+
+
+def _timed_kind_at(lemmas: Sequence[str], words: Sequence[str]) -> int:
+    """Position of a noun of the kind of value whose genitive complement is a duration
+    («норматив времени реакции», «норма времени», «лимит продолжительности»), or -1: the
+    value asked is a span of time, whatever the kind noun alone asks (``data/term_nouns.yaml``
+    ``durations``)."""
+    if len(words) != len(lemmas):
+        return -1
+    durations = _term_words()["durations"]
+    for i in range(len(lemmas) - 1):
+        kind = lemmas[i] in GENERIC_HEADS or lemmas[i] in STANDARD_HEADS
+        if kind and lemmas[i + 1] in durations and genitive(words[i + 1]):
+            return i
+    return -1
 
 
 _WHEN = "когда"
@@ -535,6 +551,9 @@ def _answer_types(
     term = _term_subject_at(lemmas, words)
     if term >= 0:
         found.append((-BOUND_STRENGTH, term, "period"))
+    timed = _timed_kind_at(lemmas, words)
+    if timed >= 0:
+        found.append((-BOUND_STRENGTH, timed, "period"))
     elided = _elided_date_at(lemmas, words)
     if elided >= 0:
         found.append((-ELIDED_DATE_STRENGTH, elided, "date"))

@@ -199,9 +199,13 @@ GENERIC_HEADS = frozenset(
     "процент тариф штраф пеня пени неустойка вычет налог платеж взнос количество величина "
     "значение условие порядок перечень документ договор информация сведение данные вопрос "
     "правило требование случай вариант основание ответственность раз человек уровень доля часть "
-    "объем показатель время потолок предел максимум минимум деньга деньги средство "
-    "норматив".split()
+    "объем показатель время потолок предел максимум минимум деньга деньги средство".split()
 )
+# nouns of the standard a value is set by: they name the kind of value asked («какой
+# норматив?» — «не превышающем 4 процентов»), so the evidence need not name them, but with
+# a complement («норматив времени реакции») they name a specific standard a held document
+# may state, unlike a bare word for a kind of value (finagent/routing/named_documents.py)
+STANDARD_HEADS = frozenset({"норматив", "норма"})
 # units a value is counted in («на сколько квадратных метров», «сколько тонн»): what they
 # measure is asked, and a source states the number with the unit or its symbol («20 м²»)
 MEASURE_UNITS = frozenset(

@@ -1,14 +1,21 @@
 """Stop 45, lane words: clipped compounds read as the two words a text writes, a word for
-the kind of value asked is no attribute, and the answer types of «гарантия … сколько»,
-«сколько раз», «когда применяется». Invented documents and wording."""
+the kind of value asked is no attribute, the answer types of «гарантия … сколько»,
+«сколько раз», «когда применяется», a day of the month and a dated act for a date
+question. Invented documents and wording."""
 
 from __future__ import annotations
 
 from datetime import date
 
-from finagent.answering.answer_kinds import asked_count, asked_count_phrases
+from finagent.answering.answer_kinds import asked_count, asked_count_phrases, states_unit_price
+from finagent.answering.card_evidence import CardAnswer, CardValue
+from finagent.answering.card_or_sentence import clause_answers_instead
 from finagent.answering.coverage import coverage_abstention
+from finagent.answering.document_sentences import excepted_only, value_level
+from finagent.answering.evidence import Candidate
 from finagent.answering.qualified_values import of_asked_case
+from finagent.answering.sentence_profile import profile
+from finagent.cards.build import build_card
 from finagent.language.compounds import compound_at, compounds_named, names_compound
 from finagent.language.text import analyse
 from finagent.question.build import build_question
@@ -125,3 +132,54 @@ def test_when_a_rule_applies_asks_its_cases_not_a_date() -> None:
     both = build_question("Какие тарифы взносов бывают и когда применяется 7,6 %?", TODAY)
     assert both.answer_types[:2] == ["rate", "procedure"]
     assert build_question("Когда уплатить взносы за квартал?", TODAY).answer_type == "date"
+
+
+def test_a_standard_of_a_duration_asks_a_period() -> None:
+    question = build_question("Какой норматив времени ответа на заявку у подрядчика?", TODAY)
+    assert question.answer_type == "period"
+
+
+def test_the_words_of_an_exception_name_no_clause() -> None:
+    sentence = "Срок службы здания, за исключением лифтового оборудования, составляет 50 лет."
+    assert excepted_only(sentence) == {"лифтовый", "оборудование"}
+    # «кроме того» is a connective; a word also said outside the exception counts
+    assert not excepted_only("Кроме того, лифтовое оборудование обслуживается ежемесячно.")
+    both = "Оборудование, кроме лифтового оборудования, меняется за счёт арендатора."
+    assert excepted_only(both) == {"лифтовый"}
+
+
+def test_a_dated_clause_of_the_asked_act_outranks_the_act_without_a_date() -> None:
+    question = build_question("когда арендодатель обязан предоставить нам склад?", TODAY)
+    dated = "Арендодатель предоставляет склад Арендатору по акту не позднее 15 октября 2027 г."
+    other = "Обеспечительный платёж вносится не позднее 1 марта 2027 г."
+    undated = "Арендодатель обязуется после ремонта предоставить склад Арендатору."
+    levels = [value_level(question, profile(s), s) for s in (dated, other, undated)]
+    assert levels[0] > levels[1] >= levels[2]
+
+
+LEASE = """# Договор аренды склада № С-4/2027
+г. Самара — 10 января 2027 г.
+ООО «Волга-Склад», именуемое в дальнейшем «Арендодатель», и ООО «Жигули-Трейд», именуемое
+в дальнейшем «Арендатор», заключили настоящий договор.
+4.1. Арендная плата вносится ежемесячно не позднее 7-го числа текущего месяца.
+4.2. Счёт оплачивается в течение 5 рабочих дней с даты его получения.
+"""
+
+
+def test_a_day_of_the_month_asked_is_the_clauses_not_a_cards_span() -> None:
+    card = build_card("d1", "lease", LEASE)
+    lines = LEASE.splitlines()
+    chunk = Chunk(id="c", text=LEASE, source="user_docs", title=card.title, document_id="d1")
+    answer = CardAnswer(
+        "payment_term", "срок оплаты", "d1", card.title, 1, [CardValue("5 рабочих дн.", lines[5])]
+    )
+    ranked = [Candidate(chunk, 1, lines[4], 0, 0, score=1.0)]
+    day = build_question("до какого числа вносим аренду за склад?", TODAY, cards=[card])
+    assert clause_answers_instead(day, [answer], ranked, [card])
+    # a term in days asked keeps the card's span
+    term = build_question("в какой срок оплачивается счёт за склад?", TODAY, cards=[card])
+    assert not clause_answers_instead(term, [answer], ranked, [card])
+
+
+def test_a_price_for_one_unit_written_as_a_digit_is_a_unit_price() -> None:
+    assert states_unit_price("Цена за 1 чел., руб.: 3 200,00")
