@@ -1,7 +1,8 @@
 """Values a question's words ask for beyond the figures of its answer type.
 
 - a count of the thing asked: «сколько мест», «минимальный объём паллето-мест» are answered
-  by a number with that noun («не менее 300 паллето-мест»), not a sum of money;
+  by a number with that noun («не менее 300 паллето-мест»), not a sum of money; «сколько
+  раз» by a count of times («8 раз в год»), not the rate or sum the sentence is about;
 - a limit: «сколько максимум», «не более», «потолок» are answered by a clause that bounds
   its value («но не более 60 000 руб.»), not by any figure;
 - a price of one unit: «почём», «сколько стоит одно место» are answered by the sum stated
@@ -28,6 +29,9 @@ _MEASURES = frozenset(
     "рубль руб копейка коп доллар евро процент день месяц год неделя час минута квартал "
     "число раз".split()
 )
+# «сколько раз в год»: a count of times is asked as a count of things («8 раз в год»),
+# though «раз» after a number is no thing counted otherwise («в 2 раза больше»)
+_TIMES_KEPT = frozenset({"раз"})
 _LIMIT_MARKERS = frozenset(
     "более менее свыше превышать предел предельный максимальный минимальный максимум "
     "минимум ограничиваться ограничение лимит".split()
@@ -49,7 +53,8 @@ _CONDITIONS = (
 
 # «почём», «за одно место», «за единицу»: the price of one unit
 _UNIT_QUESTION = ("почём", "один", "одна", "единица", "каждый")
-_PER_UNIT = ("за один", "за единица", "за каждый", "за штука")
+# «за 1 чел.», «за 1 кв. м»: the one unit written as a digit, as price lists and tables do
+_PER_UNIT = ("за один", "за 1", "за единица", "за каждый", "за штука")
 
 
 def asks_unit_price(question: Question) -> bool:
@@ -75,22 +80,26 @@ _COUNT_BOUNDS = frozenset({"более", "менее"})  # «не более 2 �
 
 
 @lru_cache(maxsize=20_000)
-def counted_nouns(sentence: str) -> frozenset[str]:
+def counted_nouns(sentence: str, times: bool = False) -> frozenset[str]:
     """Lemmas of the nouns a number counts in the sentence («300 паллето-мест» —
-    «паллето-место»); not money, time, shares."""
+    «паллето-место»); not money, time, shares, nor, unless ``times``, times («8 раз»)."""
     out: set[str] = set()
+    keep = _TIMES_KEPT if times else frozenset()
     for s in analyse(sentence).sentences:
         tokens = s.tokens
         for i, token in enumerate(tokens[:-1]):
-            if _digits(token.text) and (noun := _counted_noun(tokens, i + 1)) is not None:
+            if _digits(token.text) and (noun := _counted_noun(tokens, i + 1, keep)) is not None:
                 out.add(tokens[noun].lemma)
     return frozenset(out)
 
 
-def _counted_noun(tokens: Sequence[Token], at: int) -> int | None:
+def _counted_noun(
+    tokens: Sequence[Token], at: int, keep: frozenset[str] = frozenset()
+) -> int | None:
     """The position of the noun a number before ``at`` counts: right after it, or after
     the number in words in brackets and the adjectives of the noun («22 (двадцати двух)
-    рабочих смен», «2 аварийных выездов»); None for a measure of money or time."""
+    рабочих смен», «2 аварийных выездов»); None for a measure of money or time (but those
+    of ``keep``)."""
     if at < len(tokens) and tokens[at].text == "(":
         close = next((j for j in range(at, len(tokens)) if tokens[j].text == ")"), None)
         if close is None or close - at > _SPELLED_REACH:
@@ -99,7 +108,7 @@ def _counted_noun(tokens: Sequence[Token], at: int) -> int | None:
     for j in range(at, min(len(tokens), at + _ADJECTIVE_REACH + 1)):
         kind = part_of_speech(tokens[j].text)
         if kind == "NOUN":
-            return j if tokens[j].lemma not in _MEASURES else None
+            return j if tokens[j].lemma not in _MEASURES or tokens[j].lemma in keep else None
         if kind not in _NOUN_MODIFIERS:
             return None
     return None
@@ -118,7 +127,7 @@ def asked_count_phrases(question: Question, sentence: str) -> tuple[str, ...]:
         for i, token in enumerate(tokens[:-1]):
             if not _digits(token.text):
                 continue
-            noun = _counted_noun(tokens, i + 1)
+            noun = _counted_noun(tokens, i + 1, frozenset({asked}) & _TIMES_KEPT)
             if noun is None or not same_root(tokens[noun].lemma, asked):
                 continue
             first = i
@@ -151,7 +160,7 @@ def asked_count(question: Question) -> str | None:
         for after in lemmas[i + 1 : i + 2 + _ADJECTIVE_REACH]:
             kind = part_of_speech(after)
             if kind == "NOUN":
-                return after if after not in _MEASURES else None
+                return after if after not in _MEASURES or after in _TIMES_KEPT else None
             if kind not in _NOUN_MODIFIERS:
                 break
     return None
@@ -163,7 +172,7 @@ def states_asked_count(question: Question, sentence: str) -> bool:
     asked = asked_count(question)
     if asked is None:
         return False
-    return any(same_root(n, asked) for n in counted_nouns(sentence))
+    return any(same_root(n, asked) for n in counted_nouns(sentence, asked in _TIMES_KEPT))
 
 
 def bounds_value(p: SentenceProfile) -> bool:

@@ -7,8 +7,10 @@ ranker prefers the first point (it shares the rule's words); the question names 
 («в нескольких периодах»). The classes of such qualifiers and their phrases are data
 (``data/contrast_qualifiers.yaml``).
 
-When the question names one value of a class and the best candidate (of the Code or the
-knowledge base) names only another, the best candidate within :data:`MARGIN` that names
+A question may name a value by a clipped compound of a phrase's adjective
+(«загранкомандировка» — «заграничный»: :func:`asked_sequence_of`). When the question names
+one value of a class and the best candidate (of the Code or the knowledge base) names only
+another, the best candidate within :data:`MARGIN` that names
 the question's value, no other value of the class, and states a value of the asked type
 comes first.
 """
@@ -22,6 +24,8 @@ from importlib import resources
 from finagent.answering.asked_values import states_asked
 from finagent.answering.evidence import LEGAL_SOURCES, Candidate, first_near, promoted
 from finagent.answering.sentence_profile import profile
+from finagent.language.compounds import expanded
+from finagent.language.lemmas import part_of_speech
 from finagent.question.model import Question
 from finagent.yaml_data import load_yaml
 
@@ -49,6 +53,53 @@ def _has(sequence: Sequence[str], phrase: tuple[str, ...]) -> list[int]:
     return [i for i in range(len(sequence) - n + 1) if tuple(sequence[i : i + n]) == phrase]
 
 
+@cache
+def _adjectives() -> tuple[str, ...]:
+    """The adjectives opening the classes' phrases («заграничный»): a clipped compound of
+    the question may name one («загранкомандировка»)."""
+    return tuple(
+        dict.fromkeys(
+            phrase[0]
+            for values in _classes()
+            for _, phrases in values
+            for phrase in phrases
+            if part_of_speech(phrase[0]) == "ADJF"
+        )
+    )
+
+
+def asked_sequence_of(question: Question) -> tuple[str, ...]:
+    """The question's lemmas in order, a clipped compound of a class's adjective written
+    out («загранкомандировка» — «заграничный командировка»)."""
+    return expanded(profile(question.text).sequence, _adjectives())
+
+
+def asked_values_of(question: Question) -> list[tuple[Phrases, str]]:
+    """Each class the question names exactly one value of, with that value."""
+    sequence = asked_sequence_of(question)
+    found = []
+    for values in _classes():
+        asked = values_named(sequence, values)
+        if len(asked) == 1:
+            found.append((values, next(iter(asked))))
+    return found
+
+
+def value_spans(sequence: Sequence[str], values: Phrases, value: str) -> list[tuple[int, int]]:
+    """The (start, end) lemma positions where ``sequence`` names ``value`` of the class
+    (not inside a longer phrase of another value)."""
+    spans: list[tuple[int, int, str]] = []
+    for name, phrases in values:
+        for phrase in phrases:
+            spans += [(i, i + len(phrase), name) for i in _has(sequence, phrase)]
+    return [
+        (start, end)
+        for start, end, name in spans
+        if name == value
+        and not any(s <= start and end <= e and (e - s) > (end - start) for s, e, _ in spans)
+    ]
+
+
 def values_named(sequence: Sequence[str], values: Phrases) -> frozenset[str]:
     """The values of a class the lemma ``sequence`` names; a phrase lying inside a longer
     phrase of another value («один период» in «более один период») is that value's."""
@@ -68,7 +119,7 @@ def prefer_asked_qualifier(question: Question, ranked: list[Candidate]) -> list[
     """``ranked`` with the sentence of the question's own case first (see above)."""
     if question.several or len(ranked) < 2 or ranked[0].chunk.source not in LEGAL_SOURCES:
         return ranked
-    asked_sequence = profile(question.text).sequence
+    asked_sequence = asked_sequence_of(question)
     top = ranked[0]
     top_sequence = profile(top.ranked_text).sequence
     for values in _classes():

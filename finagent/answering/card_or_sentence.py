@@ -9,15 +9,18 @@ told apart by the question's qualifiers, which a clause's word overlap is not, u
 clause names what the question measures, or the act the question asks («когда банк вернёт
 депозит» — «Дата возврата депозита — …») while none of the field's sentences does
 («Депозит вносится не позднее …»): the act tells the clause apart, as a qualifier would.
+A question asking a day of the month («до какого числа платим аренду?») is answered by
+the clause stating one («не позднее 5-го числа оплачиваемого месяца») when no value of the
+field is a day of the month (a card's dates are calendar dates, its terms spans of days).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
-from importlib import resources
 
 from finagent.answering.answer_kinds import states_asked_count
+from finagent.answering.asked_acts import asked_acts
+from finagent.answering.asked_values import asks_day
 from finagent.answering.card_evidence import QUALIFIED, CardAnswer
 from finagent.answering.document_sentences import (
     asked_lemmas,
@@ -33,9 +36,7 @@ from finagent.cards.model import DocumentCard
 from finagent.language.cues import cue_lemmas
 from finagent.language.lemmas import nominative, part_of_speech
 from finagent.language.text import analyse
-from finagent.question.conditions import condition_spans
 from finagent.question.model import Question
-from finagent.yaml_data import load_yaml
 
 MARGIN = 1.0  # shared question words a clause needs beyond the card's sentence
 # the answer types a field of each kind states (a penalty's field states its rate or sum)
@@ -46,9 +47,6 @@ _STATES = {
     "date": {"date", "period"},
     "term": {"period", "date"},
 }
-# the parts of speech of a verb's forms: «вернёт», «страховать», «оценили», «подписан»; not a
-# full participle, often a party's name («поверенному», «управляющий»)
-_VERB_FORMS = frozenset({"VERB", "INFN", "PRTS", "GRND"})
 
 
 def _flat(text: str) -> str:
@@ -72,16 +70,18 @@ def clause_answers_instead(
     else:
         kind = "amount" if answer.key == QUALIFIED else "party"
     of_kind = question.answer_type in _STATES.get(kind, {question.answer_type})
-    # a qualified amount («сумма») is asked by a generic word: only the asked act outweighs it
-    by_name = of_kind and _field_asked_by_name(question, answer.key)
-    if by_name and answer.key != QUALIFIED:
-        return False
     top = next((c for c in ranked if clean_sentence(c.sentence)), None)
     if top is None or top.chunk.source != "user_docs":
         return False
     if top.chunk.document_id != answer.document_id:
         return False
     text = _flat(top.sentence)
+    if _states_asked_day(question, text) and not any(_day_of_month(v.value) for v in answer.values):
+        return True  # «до какого числа» — «не позднее 5-го числа», which no card value states
+    # a qualified amount («сумма») is asked by a generic word: only the asked act outweighs it
+    by_name = of_kind and _field_asked_by_name(question, answer.key)
+    if by_name and answer.key != QUALIFIED:
+        return False
     if kind in ("amount", "rate") and states_asked_count(question, text):
         return True  # «сколько нормо-часов входит …»: a count, which no sum of the card states
     titled = profile(answer.title).lemmas
@@ -168,27 +168,6 @@ def _field_names_any(words: set[str], answer: CardAnswer) -> bool:
     return False
 
 
-@cache
-def _value_verbs() -> frozenset[str]:
-    text = resources.files("finagent.answering").joinpath("data/value_verbs.yaml")
-    return frozenset(str(w) for row in load_yaml(text.read_text("utf-8")) for w in row)
-
-
-def asked_acts(question: Question) -> set[str]:
-    """The lemmas of the question's verbs (finite, infinitive, short participle) that name an
-    act, not a value (``data/value_verbs.yaml``: «стоит», «положена», «платим»), nor the
-    case a condition names («…, если выиграем торги»)."""
-    conditions = condition_spans(question.text)
-    return {
-        token.lemma
-        for sentence in analyse(question.text).sentences
-        for token in sentence.tokens
-        if part_of_speech(token.text) in _VERB_FORMS
-        and token.lemma not in _value_verbs()
-        and not any(start <= token.start < end for start, end in conditions)
-    }
-
-
 def _names_the_asked_act(
     question: Question, asked: set[str], text: str, answer: CardAnswer
 ) -> bool:
@@ -199,3 +178,15 @@ def _names_the_asked_act(
     if not acts or shared_words(acts, profile(text).lemmas) < 1:
         return False
     return not _field_names_any(acts, answer)
+
+
+def _states_asked_day(question: Question, text: str) -> bool:
+    """Whether the question asks a day of the month («до какого числа платим») and the
+    clause states one («не позднее 5-го числа оплачиваемого месяца»)."""
+    return question.answer_type == "date" and asks_day(question) and bool(profile(text).days)
+
+
+def _day_of_month(value: str) -> bool:
+    """Whether a card's value is a day of the month («10-го числа»), not a calendar date or
+    a span of days."""
+    return bool(profile(value).days)

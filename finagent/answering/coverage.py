@@ -13,9 +13,11 @@ Four checks, each an abstention when it fails:
   period in a conditional clause («если управляющий опоздает в декабре 2026, какая
   неустойка?») names the case a held rule applies to and is not checked;
 - attributes: each specific attribute asked («ОГРН», «франшиза», «численность») — not a
-  word for a kind of value such as «сумма» or «срок» (``GENERIC_HEADS``) — occurs by lemma,
+  word for a kind of value such as «сумма», «срок» or «норматив» (``GENERIC_HEADS``,
+  ``STANDARD_HEADS``) — occurs by lemma,
   its abbreviation or full form, a synonym the card fields list or one of its group in
-  ``question/data/attribute_synonyms.yaml``, in the passages that
+  ``question/data/attribute_synonyms.yaml`` or, a clipped compound («медосмотр»), as the
+  words it stands for («медицинский осмотр»: ``language.compounds``), in the passages that
   may lend it (``_lenders``: those that name the question's entities or belong to a
   document about them; all passages when it names none). An identifier or contact
   of an entity (``REQUISITES``: ИНН, КПП, ОГРН, адрес …) must stand beside its name:
@@ -62,6 +64,7 @@ from finagent.answering import messages
 from finagent.answering.abstention import Abstention
 from finagent.cards.fields import ALL as ALL_FIELDS
 from finagent.cards.model import DocumentCard
+from finagent.language.compounds import names_compound
 from finagent.language.cues import cue_lemmas, find_cue
 from finagent.language.dates import MONTH_LEMMAS, dates_in, months_in, years_in
 from finagent.language.form_codes import is_form_code
@@ -92,6 +95,7 @@ from finagent.question.tables import (
     GENERIC_HEADS,
     MEASURE_UNITS,
     REQUISITES,
+    STANDARD_HEADS,
     TAXES,
 )
 from finagent.state import Chunk
@@ -331,7 +335,7 @@ def _synonym_groups() -> tuple[tuple[tuple[str, ...], ...], ...]:
 
 def _generic(head: str) -> bool:
     taxes = {lemma for tax in TAXES for cue in tax.cues for lemma in cue_lemmas(cue)}
-    return head in GENERIC_HEADS or head in taxes
+    return head in GENERIC_HEADS or head in STANDARD_HEADS or head in taxes
 
 
 def _unit(attribute: AskedAttribute) -> bool:
@@ -367,6 +371,9 @@ def _covered(
         for scope in scopes
         for lemma in scope
     ):
+        return True
+    # a clipped compound the evidence writes out («амортпремия» — «амортизационная премия»)
+    if any(names_compound(attribute.head, scope) for scope in scopes):
         return True
     short = _PLACE_ABBREVIATIONS.get(attribute.head)
     # «г.» of a place, not of a year («2025 г.»)

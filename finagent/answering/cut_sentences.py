@@ -7,7 +7,11 @@ its conditions: «…в размере фактических затрат с п
 «2», «…45 842 рублей за расчетный период 2023 года, 49 500 рублей за…» cut before the
 year asked. When the best candidate is such a start and states no value the question
 asks (or, for a question naming a year, does not name that year), the first window of
-the same sentence that does comes first. And a sentence that states one value per year
+the same sentence that does comes first; so does the first window stating one that names
+more of the cases the question asks (:func:`qualified_values.asked_cases`: «в
+загранкомандировке» — «…не более 2 500 рублей за каждый день нахождения в служебной
+командировке за пределами территории Российской Федерации» after a start stating the sum
+for a trip within Russia). And a sentence that states one value per year
 («53 658 рублей за расчетный период 2025 года, 57 390 рублей за … 2026 года») answers a
 question about a year with the value of that year's clause (:func:`values_of_year`).
 """
@@ -16,9 +20,12 @@ from __future__ import annotations
 
 import re
 
+from finagent.answering.asked_qualifier import asked_values_of
 from finagent.answering.asked_values import states_asked
 from finagent.answering.evidence import MAX_WINDOWS, Candidate, promoted
+from finagent.answering.qualified_values import asked_cases
 from finagent.answering.sentence_profile import profile
+from finagent.language.compounds import may_be_compound
 from finagent.question.model import Question
 
 ELLIPSIS = "…"
@@ -62,15 +69,26 @@ def prefer_window(question: Question, ranked: list[Candidate]) -> list[Candidate
     top = ranked[0]
     years = {y.year for y in question.years}
     stated = states_asked(profile(top.sentence), question)
-    if stated and (not years or _names_year(top.sentence, years)):
+    satisfied = stated and (not years or _names_year(top.sentence, years))
+    if satisfied and not _more_cases(question):
         return ranked
+    cases = asked_cases(question, top.sentence) if satisfied else 0
     for window in _windows(top, ranked):
         if not states_asked(profile(window.sentence), question):
             continue
         if years and stated and not _names_year(window.sentence, years):
             continue
+        if satisfied and asked_cases(question, window.sentence) <= cases:
+            continue  # the start states the value, and the window names no more asked case
         return promoted(ranked, window)
     return ranked
+
+
+def _more_cases(question: Question) -> bool:
+    """Whether the question asks a case a window may name beyond the start
+    (:func:`qualified_values.asked_cases`): a value of a contrast class or a clipped
+    compound."""
+    return bool(asked_values_of(question)) or any(may_be_compound(w) for w in question.topic)
 
 
 def values_of_year(sentence: str, values: tuple[str, ...], years: set[int]) -> tuple[str, ...]:

@@ -35,6 +35,7 @@ from finagent.answering.further_parts import further_parts
 from finagent.answering.listed_values import listed_values
 from finagent.answering.part_values import part_values
 from finagent.answering.polar_answer import polar_verdict
+from finagent.answering.qualified_values import of_asked_case
 from finagent.answering.qualifiers import VAT
 from finagent.answering.ranker import EXCEPTIONS, asked_conditions
 from finagent.answering.row_totals import row_total
@@ -238,7 +239,7 @@ def of_asked_head(question: Question, quote: str, values: tuple[str, ...]) -> tu
     naming = [c for c in _CLAUSES.split(quote) if noun in profile(c).lemmas]
     if len(naming) != 1:
         return values
-    kept = tuple(v for v in values if _figure(v) in naming[0])
+    kept = tuple(v for v in values if _states_figure(naming[0], v))
     return kept or values
 
 
@@ -251,7 +252,7 @@ def of_asked_clauses(
     if top.chunk.source != "user_docs" or len(values) < 2:
         return values
     clause = _asked_clause(question, quote)
-    kept = tuple(v for v in values if _figure(v) in clause)
+    kept = tuple(v for v in values if _states_figure(clause, v))
     return kept or values
 
 
@@ -260,6 +261,13 @@ def _figure(value: str) -> str:
     «1 458 000 рублей», quoted as «1 458 000 (один миллион …) рублей»)."""
     found = _FIGURE.match(value)
     return found.group().strip() if found else value
+
+
+def _states_figure(clause: str, value: str) -> bool:
+    """Whether the clause states the value's number as a number of its own, not as the
+    end of a longer one («6» is not stated by «36 месяцев»)."""
+    figure = re.escape(_figure(value))
+    return re.search(rf"(?<![\d.,])(?<!\d\s){figure}(?!\d|\s\d{{3}}(?!\d))", clause) is not None
 
 
 def _position(quote: str, value: str) -> int:
@@ -394,6 +402,7 @@ def lead_of(question: Question, top: Candidate) -> ValueLine | str:
     values = of_asked_condition(question, quote, values)
     values = of_asked_action(question, quote, values)
     values = of_asked_head(question, quote, values)
+    values = of_asked_case(question, quote, values)
     values = of_asked_clauses(question, top, quote, values)
     values = not_the_qualifying_tax(question, quote, values)
     if not values and top.chunk.source != "user_docs":

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 from finagent.answering.amendments import states_changed_terms, superseded
@@ -32,6 +32,7 @@ from finagent.answering.answer_kinds import (
     states_count,
     states_unit_price,
 )
+from finagent.answering.asked_acts import asked_acts
 from finagent.answering.context import AnswerContext
 from finagent.answering.date_bounds import (
     asked_bound,
@@ -62,6 +63,7 @@ from finagent.cards.model import DocumentCard
 from finagent.cards.sentence_vectors import sentence_key
 from finagent.cards.tables import word_row
 from finagent.cards.unwrap import joined
+from finagent.language.compounds import compounds_named
 from finagent.language.lemmas import nouns_by_adjective
 from finagent.language.synonyms import by_root, by_synonym
 from finagent.language.text import analyse
@@ -322,7 +324,8 @@ def value_level(question: Question, p: SentenceProfile, sentence: str) -> float:
     по какое»), a value of the type 1 (for «в какой срок» also a deadline date, for «когда
     переходит» also the event it waits for, for «сколько мест» a count of places), only the
     date of a document it mentions («№ 3 от …») 0.5, none 0; a limit bounded in the clause
-    («не более») and the price of one unit a «почём» question asks half a level more; a
+    («не более») and the price of one unit a «почём» question asks half a level more, a
+    date beside the act the question asks a quarter more (:data:`ACTED_DATE`); a
     period question asking its end («срок действия — до какого?») wants the end date (2);
     a count in a unit of measure a quantity in that unit (1)."""
     kind = question.answer_type
@@ -338,7 +341,9 @@ def value_level(question: Question, p: SentenceProfile, sentence: str) -> float:
         if len(asked_bounds(question)) == 2 and states_span(sentence):
             return 2.0
         if event_dates(sentence):
-            return 1.0
+            # «когда застройщик обязан передать помещение» — «Застройщик передаёт объект
+            # … не позднее 30 июня 2028 г.» over the obligation's clause with no date
+            return 1.0 + ACTED_DATE * _names_asked_act(question, p)
         if asks_moment(question) and states_condition(sentence):
             return 1.0
         return 0.5 if p.dates else 0.0
@@ -363,6 +368,18 @@ def value_level(question: Question, p: SentenceProfile, sentence: str) -> float:
     return level
 
 
+# a date a sentence states beside the act the question asks («передаёт … не позднее 30
+# июня 2028 г.» for «когда обязан передать») over a sentence of the act with no date
+ACTED_DATE = 0.25
+
+
+def _names_asked_act(question: Question, p: SentenceProfile) -> bool:
+    """Whether the sentence names an act of the question's verbs (itself, a synonym or a
+    word of its root: «передать» — «передаёт»)."""
+    acts = asked_acts(question)
+    return bool(acts) and shared_words(acts, p.lemmas) > 0
+
+
 def asked_lemmas(question: Question, cards: Sequence[DocumentCard]) -> set[str]:
     """The question's content lemmas that tell a clause apart: not those naming its
     documents, nor the value words of an asked part («по какое число», «в какой срок»: the
@@ -371,6 +388,38 @@ def asked_lemmas(question: Question, cards: Sequence[DocumentCard]) -> set[str]:
     for kind in {question.answer_type, *(p.answer_type for p in question.parts)}:
         asked -= _VALUE_WORDS.get(kind, frozenset())
     return asked - later_part_words(question)
+
+
+# an exception: the words after it, up to the clause's end, name what a rule does not
+# cover; «кроме того» is a connective, not an exception
+_EXCEPTING = (("за", "исключение"), ("кроме",))
+_NOT_EXCEPTING = "тот"  # «кроме того»
+_EXCEPTION_ENDS = frozenset({",", ";", ")", ".", ":", "—"})
+
+
+@lru_cache(maxsize=20_000)
+def excepted_only(text: str) -> frozenset[str]:
+    """The lemmas the sentence uses only inside an exception («за исключением …», «кроме
+    …», up to the clause's end), never outside one."""
+    inside: set[str] = set()
+    outside: set[str] = set()
+    for sentence in analyse(text).sentences:
+        lemmas = [t.lemma for t in sentence.tokens]
+        at = 0
+        while at < len(lemmas):
+            cue = next((c for c in _EXCEPTING if tuple(lemmas[at : at + len(c)]) == c), None)
+            after = at + len(cue) if cue else at
+            if cue is None or lemmas[after : after + 1] == [_NOT_EXCEPTING]:
+                outside.add(lemmas[at])
+                at += 1
+                continue
+            end = next(
+                (j for j in range(after, len(lemmas)) if lemmas[j] in _EXCEPTION_ENDS),
+                len(lemmas),
+            )
+            inside.update(lemmas[after:end])
+            at = end
+    return frozenset(inside - outside)
 
 
 def later_part_words(question: Question) -> set[str]:
@@ -382,11 +431,14 @@ def later_part_words(question: Question) -> set[str]:
     return {lm for p in question.parts[1:] for lm in p.own} - set(question.parts[0].own)
 
 
-def shared_words(asked: set[str], lemmas: frozenset[str]) -> float:
+def shared_words(asked: set[str], lemmas: frozenset[str], sequence: Sequence[str] = ()) -> float:
     """Asked lemmas the sentence names (itself, by its adjective or by a synonym of
-    :mod:`finagent.language.synonyms`: «на юристов» — «услуг представителя»), and half of
-    those it names by a word of the same root."""
+    :mod:`finagent.language.synonyms`: «на юристов» — «услуг представителя»; a clipped
+    compound by its words written out in the lemmas in order, ``sequence``: «медосмотр» —
+    «медицинский осмотр»), and half of those it names by a word of the same root."""
     hit = asked & lemmas | _adjectives(asked, lemmas) | by_synonym(asked, lemmas)
+    if sequence:
+        hit |= compounds_named(asked - hit, sequence)
     return len(hit) + 0.5 * len(by_root(asked - hit, lemmas))
 
 
@@ -437,7 +489,8 @@ def document_order_keys(
         text = candidate.sentence
         p = profile(text)
         # the words that name the document («субаренда», «помещение») tell no clause apart
-        title = profile(candidate.chunk.title or "").lemmas
+        titled = profile(candidate.chunk.title or "")
+        title = titled.lemmas | compounds_named(asked, titled.sequence)
         valued = value_level(question, p, text)
         units = header_units(question, text, asked - title)
         if valued < 1 and units is not None:
@@ -455,7 +508,9 @@ def document_order_keys(
         clause = clause and " ".join(text.split()) not in own_dates
         # a clause of «4. Порядок расчётов» speaks of the payment its heading names: the
         # words only its section heading shares count half (its own words come first)
-        lexical = shared_words(asked - title, p.lemmas)
+        # the words of an exception name what the clause does not cover («…, за исключением
+        # инженерного оборудования, составляет 5 лет» is no term of the equipment)
+        lexical = shared_words(asked - title, p.lemmas - excepted_only(text), p.sequence)
         # «сколько дней» — «Продолжительность, кал. дн.: 14»: the header names the unit
         lexical += len((asked - title - p.lemmas) & (units or _NONE))
         # a total row whose label names the asked thing sums it with others («Итого
@@ -467,7 +522,7 @@ def document_order_keys(
             elif shared_words(asked - title, profile(label).lemmas):
                 lexical -= TOTAL_ROW
         inherited = p.lemmas | heading_lemmas.get(id(candidate), _NONE)
-        lexical += HEADING_WEIGHT * (shared_words(asked - title, inherited) - lexical)
+        lexical += HEADING_WEIGHT * (shared_words(asked - title, inherited, p.sequence) - lexical)
         # «в марте» — a row dated «28.03.2025»; «ЕНП» — «Единый налоговый платёж»
         unnamed = asked - title - p.lemmas
         lexical += dated_words(question, unnamed, p) + spelled_out(unnamed, p)

@@ -29,6 +29,7 @@ from finagent.answering.polarity import denial_mismatch, other_actor
 from finagent.answering.sentence_profile import SentenceProfile, profile
 from finagent.answering.set_aside import names_set_aside, set_aside
 from finagent.cards.fields import BY_KEY as FIELD_BY_KEY
+from finagent.language.compounds import compounds_named
 from finagent.language.cues import cue_lemmas, has_any
 from finagent.language.glossary import glossary_terms
 from finagent.language.lemmas import part_of_speech
@@ -294,8 +295,9 @@ def _title(candidate: Candidate) -> str:
 def features(question: Question, found: list[Candidate], focus: TaxFocus | None) -> np.ndarray:
     """One row of :data:`FEATURES` per candidate (``semantic`` already set by the caller).
 
-    A list item is compared with the question together with its lead-in (``lexical``); its
-    values and conditions are its own."""
+    A list item is compared with the question together with its lead-in (``lexical``), a
+    clipped compound of the question by its words written out; its values and conditions
+    are its own."""
     topic = (set(question.topic) | _official_lemmas(question.text)) - STOP_LEMMAS
     fields = [_field_lemmas(f) for f in question.fields]
     best = max((c.semantic for c in found), default=0.0)
@@ -305,6 +307,9 @@ def features(question: Question, found: list[Candidate], focus: TaxFocus | None)
     for c in found:
         p = profile(c.sentence)
         words = p.lemmas | profile(c.context).lemmas if c.context else p.lemmas
+        # a clipped compound of the question the sentence writes out («медосмотр» —
+        # «медицинский осмотр») is a word it shares
+        words = words | compounds_named(topic - words, p.sequence)
         conditions = _exceptions(p.lemmas)
         rows.append(
             [

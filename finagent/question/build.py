@@ -58,6 +58,7 @@ from finagent.question.tables import (
     REQUISITES,
     ROLE_STRENGTH,
     SANCTIONS,
+    STANDARD_HEADS,
     STOP_LEMMAS,
     TAXES,
     AnswerType,
@@ -292,6 +293,95 @@ def _counted_noun(word: str) -> bool:
     return part_of_speech(word) == "NOUN" and (can_be(word, "gent") or can_be(word, "nomn"))
 
 
+def _timed_kind_at(lemmas: Sequence[str], words: Sequence[str]) -> int:
+    """Position of a noun of the kind of value whose genitive complement is a duration
+    («норматив времени реакции», «норма времени», «лимит продолжительности»), or -1: the
+    value asked is a span of time, whatever the kind noun alone asks (``data/term_nouns.yaml``
+    ``durations``)."""
+    if len(words) != len(lemmas):
+        return -1
+    durations = _term_words()["durations"]
+    for i in range(len(lemmas) - 1):
+        kind = lemmas[i] in GENERIC_HEADS or lemmas[i] in STANDARD_HEADS
+        if kind and lemmas[i + 1] in durations and genitive(words[i + 1]):
+            return i
+    return -1
+
+
+_WHEN = "когда"
+CIRCUMSTANCE_REACH = 3  # lemmas between «когда» and its verb («когда у ИП применяется»)
+CIRCUMSTANCE_STRENGTH = 4  # as strong as «когда» itself: the earlier of it and another cue leads
+
+
+def _circumstance_at(lemmas: Sequence[str]) -> int:
+    """Position of a «когда» that asks the cases a rule applies in, not a day, or -1: a
+    verb of applying, arising or being taxed (``data/term_nouns.yaml``: «когда
+    применяется 0 %», «когда возникает право на вычет», «когда не облагается») in reach
+    after it. «Когда платить», «когда подать» ask a date."""
+    verbs = _term_words()["circumstance_verbs"]
+    for i, lemma in enumerate(lemmas):
+        if lemma != _WHEN:
+            continue
+        reach = lemmas[i + 1 : i + 2 + CIRCUMSTANCE_REACH]
+        for after in reach:
+            if after in verbs:
+                return i
+            if after in _CLAUSE_ENDS or after in QUESTION_WORDS:
+                break
+    return -1
+
+
+@cache
+def _term_words() -> dict[str, frozenset[str]]:
+    """``nouns`` of a term and the ``verbs`` its question may have (``data/term_nouns.yaml``)."""
+    text = resources.files("finagent.question").joinpath("data/term_nouns.yaml")
+    data = load_yaml(text.read_text("utf-8"))
+    return {key: frozenset(str(w) for w in words) for key, words in data.items()}
+
+
+_VERB_TAGS = frozenset({"VERB", "INFN"})
+
+
+def _clause_of(lemmas: Sequence[str], at: int) -> range:
+    """The positions of the clause (between ``_CLAUSE_ENDS``) the position ``at`` is in."""
+    start = next((i + 1 for i in range(at - 1, -1, -1) if lemmas[i] in _CLAUSE_ENDS), 0)
+    end = next((i for i in range(at + 1, len(lemmas)) if lemmas[i] in _CLAUSE_ENDS), len(lemmas))
+    return range(start, end)
+
+
+def _term_subject_at(lemmas: Sequence[str], words: Sequence[str]) -> int:
+    """Position of a «сколько» that asks how long a term lasts by its subject, or -1: a
+    noun of a term (``data/term_nouns.yaml``: «гарантия», «отсрочка», «отпуск») in the
+    nominative or accusative, not after a preposition, in the clause of «сколько», which
+    counts no noun of its own (the word after it is no noun) and has no verb but one of
+    granting or lasting («сколько стоит командировка» asks a sum)."""
+    if len(words) != len(lemmas):
+        return -1
+    terms = _term_words()
+    for i, lemma in enumerate(lemmas):
+        if lemma != "сколько":
+            continue
+        following = lemmas[i + 1] if i + 1 < len(lemmas) else ""
+        if part_of_speech(words[i + 1] if following else "") == "NOUN" and (
+            following not in terms["nouns"]
+        ):
+            continue  # «сколько дней отпуска»: the counted noun says what is asked
+        clause = _clause_of(lemmas, i)
+        if any(
+            part_of_speech(words[j]) in _VERB_TAGS and lemmas[j] not in terms["verbs"]
+            for j in clause
+        ):
+            continue
+        if any(
+            lemmas[j] in terms["nouns"]
+            and (nominative(words[j]) or can_be(words[j], "accs"))
+            and not (j > 0 and part_of_speech(words[j - 1]) == "PREP")
+            for j in clause
+        ):
+            return i
+    return -1
+
+
 # «сколько у нас дней на ответ?», «сколько всего лет хранить?», «сколько ещё месяцев
 # ждать?»: «сколько» counting units of time (the genitive plural of a count), with no noun
 # or verb between them (a pronoun, a preposition, an adverb), asks a span; «сколько налога
@@ -442,6 +532,11 @@ def _answer_types(
     alone = head is not None and not any(lm in QUESTION_WORDS for lm in lemmas[head[1] + 1 :])
     if head is not None and alone and not any(-strength >= CLEAR_CUE for strength, _, _ in found):
         found.append(head)
+    circumstance = _circumstance_at(lemmas)
+    if circumstance >= 0:
+        # «когда применяется 0 %»: the cases, not the date «когда» alone asks
+        found = [f for f in found if not (f[1] == circumstance and f[2] == "date")]
+        found.append((-CIRCUMSTANCE_STRENGTH, circumstance, "procedure"))
     durations = _bounded_duration(lemmas)
     found = [
         (strength, at, "period" if kind == "limit" and at in durations else kind)
@@ -453,6 +548,12 @@ def _answer_types(
     counted = _counted_span_at(lemmas, words)
     if counted >= 0:
         found.append((-BOUND_STRENGTH, counted, "period"))
+    term = _term_subject_at(lemmas, words)
+    if term >= 0:
+        found.append((-BOUND_STRENGTH, term, "period"))
+    timed = _timed_kind_at(lemmas, words)
+    if timed >= 0:
+        found.append((-BOUND_STRENGTH, timed, "period"))
     elided = _elided_date_at(lemmas, words)
     if elided >= 0:
         found.append((-ELIDED_DATE_STRENGTH, elided, "date"))

@@ -55,6 +55,7 @@ ANSWER_CUES = (
     Cue("максимум", "limit", 5),
     Cue("минимум", "limit", 5),
     Cue("не более", "limit", 4),
+    Cue("норматив", "limit", 4),  # a standard of an expense is its ceiling
     Cue("ставка", "rate", 4),
     Cue("процент", "rate", 4),
     Cue("%", "rate", 4),
@@ -98,6 +99,9 @@ ANSWER_CUES = (
     Cue("что нужно", "procedure", 3),
     Cue("что делать", "procedure", 4),
     Cue("какие", "procedure", 1),
+    # «сколько раз в год пересматривают ставку»: a count of times, whatever value the
+    # question's subject names
+    Cue("сколько раз", "amount", 5),
     Cue("сколько", "amount", 3),
     Cue("сумма", "amount", 3),
     Cue("размер", "amount", 3),
@@ -197,6 +201,11 @@ GENERIC_HEADS = frozenset(
     "правило требование случай вариант основание ответственность раз человек уровень доля часть "
     "объем показатель время потолок предел максимум минимум деньга деньги средство".split()
 )
+# nouns of the standard a value is set by: they name the kind of value asked («какой
+# норматив?» — «не превышающем 4 процентов»), so the evidence need not name them, but with
+# a complement («норматив времени реакции») they name a specific standard a held document
+# may state, unlike a bare word for a kind of value (finagent/routing/named_documents.py)
+STANDARD_HEADS = frozenset({"норматив", "норма"})
 # units a value is counted in («на сколько квадратных метров», «сколько тонн»): what they
 # measure is asked, and a source states the number with the unit or its symbol («20 м²»)
 MEASURE_UNITS = frozenset(
