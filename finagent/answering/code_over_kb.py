@@ -120,8 +120,8 @@ def _other_code(text: str) -> bool:
     words = _law_words()
     for sentence in analyse(text).sentences:
         lemmas = sentence.lemmas
-        for i, lemma in enumerate(lemmas):
-            if lemma in words["other_codes"] and i and lemmas[i - 1] in words["code_prepositions"]:
+        for i, word in enumerate(lemmas):
+            if word in words["other_codes"] and i and lemmas[i - 1] in words["code_prepositions"]:
                 if not _company_named(text[sentence.tokens[i].end :]):
                     return True
     return False
