@@ -179,11 +179,19 @@ def _sum_of(row: Row, columns: frozenset[str], others: frozenset[str]) -> str | 
 def asks_total(question: Question) -> bool:
     """The question asks a total: a word of ``total_words`` as written («всего», «итого»:
     the lemma of «всего» is «весь», and «за весь срок» asks none), or an adjective of
-    ``total_adjectives`` in any form («итоговое сальдо», «общую сумму»)."""
+    ``total_adjectives`` in any form beside a noun of ``total_nouns`` («итоговое сальдо»,
+    «общую сумму», «сумма общая»); «на общей системе», «в общем порядке» ask none."""
     written = _words("total_words")
     adjectives = _words("total_adjectives")
+    nouns = {fold(w) for w in _words("total_nouns")}
     words = _WORDS.findall(fold(question.text))
-    return any(w in written or lemma(w) in adjectives for w in words)
+    lemmas = [fold(lemma(w)) for w in words]
+    if any(w in written for w in words):
+        return True
+    return any(
+        lm in adjectives and nouns & set(lemmas[max(i - 1, 0) : i] + lemmas[i + 1 : i + 2])
+        for i, lm in enumerate(lemmas)
+    )
 
 
 _ROW_CELLS = 2  # a row read as «header: value; header: value»

@@ -54,6 +54,12 @@ def test_a_day_of_month_column_is_no_count_of_months() -> None:
         ("итого сколько вышло по счёту?", True),
         ("какая арендная плата за весь срок аренды?", False),
         ("сколько дней длится отпуск Кудриной?", False),
+        # «общий» asks a total only beside an amount's noun
+        ("каков общий размер пеней по договору поставки?", True),
+        ("какая стоимость итоговая у заказа № 12?", True),
+        ("сколько налога платит ИП на общей системе с продажи гаража?", False),
+        ("в общем порядке какой срок уплаты взносов?", False),
+        ("какой общий срок действия договора с «Вектором»?", False),
     ],
 )
 def test_one_reader_tells_whether_a_total_is_asked(text: str, asked: bool) -> None:
