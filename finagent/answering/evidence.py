@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from finagent.answering.context import AnswerContext
-from finagent.cards.tables import grid_rows, grid_rule, markdown_rows
+from finagent.cards.tables import grid_rows, grid_rule, markdown_rows, rendered_row
 from finagent.cards.unwrap import joined
 from finagent.language.abbreviations import leaves_open
 from finagent.language.lemmas import lemma
@@ -187,9 +187,9 @@ def _table_rows(lines: list[str]) -> dict[int, str]:
             if markdown:
                 out[i] = ""
             continue
-        pairs = [f"{h}: {v}" for h, v in zip(header, cells, strict=False) if v and h]
+        pairs = [(h, v) for h, v in zip(header, cells, strict=False) if v and h]
         extra = [v for h, v in zip(header, cells, strict=False) if v and not h]
-        out[i] = "; ".join(extra + pairs)
+        out[i] = rendered_row(pairs, extra)
     return out
 
 

@@ -25,6 +25,7 @@ from functools import cache
 from importlib import resources
 
 from finagent.answering.evidence import FULL, Candidate
+from finagent.cards.tables import row_cells
 from finagent.language.dates import MONTHS
 from finagent.language.lemmas import counted, fold, lemma
 from finagent.language.money import digits_of
@@ -202,11 +203,13 @@ def total_label(sentence: str) -> str | None:
     ``total_rows`` («Итого по субсчёту 62.01», «ВСЕГО») or ending with one («Дебиторская
     задолженность, всего»); None for any other sentence, and for an attribute named with
     «общий» or «итоговый» («Общая площадь», «Итоговая оценка»), which sums no rows."""
-    cells = [cell.partition(": ") for cell in sentence.split("; ")]
-    if len(cells) < _ROW_CELLS or not all(colon for _, colon, _ in cells):
+    cells = row_cells(sentence)
+    if len(cells) < _ROW_CELLS or any(value is None for _, value in cells):
         return None  # no row of «header: value» cells
     labels = _words("total_rows")
-    for _, _, value in cells:
+    for _, value in cells:
+        if value is None:
+            continue
         words = fold(value).replace(",", " ").split()
         if words and (words[0] in labels or words[-1] in labels):
             return value
