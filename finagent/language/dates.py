@@ -3,6 +3,7 @@ as-of date of a question («сейчас», «в этом году», «в 2025 
 
 from __future__ import annotations
 
+import re
 from datetime import date, datetime
 from typing import Literal
 
@@ -350,10 +351,28 @@ def _joined_year(sentence: AnalysedSentence, i: int) -> int | None:
         if k >= len(tokens) or tokens[k].lemma not in MONTHS:
             return None
         year, _ = _year_after(sentence, k + 1)
+        year = year if year is not None else _short_year(sentence, k + 1)[0]
         if year is not None:
             return year
         at = k
     return None
+
+
+# a year in two digits as an ordinal after a month's name: «в марте 25-го», «за май 24-го
+# года», «в 25-м»
+_SHORT_YEAR = re.compile(r"^(\d{2})-(?:го|м|й)$")
+_CENTURY_WINDOW = 69  # as ``_numeric``'s two-digit years: 69-99 → 1969-1999, else 20xx
+
+
+def _short_year(sentence: AnalysedSentence, j: int) -> tuple[int | None, int]:
+    """«25-го» at token ``j`` (with «года» after it) as a year: (2025, its last token)."""
+    tokens = sentence.tokens
+    found = _SHORT_YEAR.match(tokens[j].text) if j < len(tokens) else None
+    if found is None:
+        return None, j - 1
+    short = int(found.group(1))
+    last = j + 1 if j + 1 < len(tokens) and tokens[j + 1].lemma in _YEAR_WORDS else j
+    return (1900 if short >= _CENTURY_WINDOW else 2000) + short, last
 
 
 def months_in(analysed: Analysed) -> list[MonthMention]:
@@ -362,7 +381,8 @@ def months_in(analysed: Analysed) -> list[MonthMention]:
     марта по май 2025»: March 2025), else with none (``year`` None: «в октябре», «за март»;
     the reader decides which year is meant). Not the month of a day («1 апреля 2025»,
     «восьмого апреля»: days; but «восьмого апреля 2025» names April 2025, as no date reader
-    reads it), nor one whose year is written otherwise («в марте 25-го»)."""
+    reads it). A year in two digits after the month's name is its year («в марте 25-го»:
+    March 2025); another figure there («в марте 2-3 раза») is no year and names none."""
     found: list[MonthMention] = []
     for sentence in analysed.sentences:
         tokens = sentence.tokens
@@ -374,6 +394,8 @@ def months_in(analysed: Analysed) -> list[MonthMention]:
             # year («восьмого апреля 2025») is not, and its month stays named
             if _of_day(sentence, i) and (year is None or _day(tokens[i - 1].text) is not None):
                 continue
+            if year is None:
+                year, last = _short_year(sentence, i + 1)
             if year is None:
                 if i + 1 < len(tokens) and tokens[i + 1].text[:1].isdigit():
                     continue

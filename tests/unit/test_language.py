@@ -182,7 +182,11 @@ def test_months_named_with_no_day_and_no_year_are_bare() -> None:
     assert [m.month for m in months_in(analyse("Акт за июнь 2025 г., платёж с 1 по 31 июля."))] == [
         6
     ]
-    assert months_in(analyse("Сколько ушло в марте 25-го?")) == []
+    # a year in two digits is the month's year; another figure after it names none
+    assert [(m.year, m.month) for m in months_in(analyse("Сколько ушло в марте 25-го?"))] == [
+        (2025, 3)
+    ]
+    assert months_in(analyse("Поставки шли в марте 2-3 раза в неделю.")) == []
 
 
 def test_a_month_of_a_range_or_list_takes_the_year_at_its_end() -> None:
