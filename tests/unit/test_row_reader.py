@@ -19,10 +19,7 @@ def test_a_rendered_row_reads_back_as_its_cells() -> None:
 
 def test_a_table_s_rows_are_rendered_and_read_by_one_reader() -> None:
     table = (
-        "| Смена | Оператор | Простой, ч |\n"
-        "|---|---|---|\n"
-        "| 1 | Лаптев | 3 |\n"
-        "| Всего | | 3 |\n"
+        "| Смена | Оператор | Простой, ч |\n|---|---|---|\n| 1 | Лаптев | 3 |\n| Всего | | 3 |\n"
     )
     first, total = sentences_of(table)
     assert first == "Смена: 1; Оператор: Лаптев; Простой, ч: 3"
