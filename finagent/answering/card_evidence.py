@@ -13,6 +13,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from functools import cache
+from importlib import resources
 
 from finagent.answering.acted_party import of_acted_party
 from finagent.answering.companions import asks_bound, bound_facts, companion_facts
@@ -32,6 +34,7 @@ from finagent.question.documents import PRECISE
 from finagent.question.model import Question
 from finagent.question.tables import STOP_LEMMAS
 from finagent.state import Chunk, Source
+from finagent.yaml_data import load_yaml
 
 _PER = {"month": "в месяц", "year": "в год", "day": "в день", "quarter": "в квартал"}
 # the fact kinds that answer a question of each answer type
@@ -417,8 +420,36 @@ def _asked_keys(question: Question, cards: list[DocumentCard]) -> list[str]:
 
 
 COUNTERPARTY = "counterparty"  # the pseudo-field of «кому мы передаём …»: the other party
-# the words that ask the other party itself, by no role of it («кто наш контрагент»)
-_OTHER_PARTY = frozenset({"контрагент", "сторона", "партнёр", "партнер"})
+
+
+@cache
+def _party_roles() -> tuple[frozenset[str], tuple[tuple[frozenset[str], frozenset[str]], ...]]:
+    """``question/data/party_roles.yaml``: the folded words that ask the other party by
+    no role, and the two sides of each contract by their folded role words."""
+    path = resources.files("finagent.question").joinpath("data/party_roles.yaml")
+    data = load_yaml(path.read_text("utf-8"))
+    other = frozenset(fold(str(w)) for w in data.get("other_party", ()))
+    sides = tuple(
+        (frozenset(fold(str(w)) for w in one), frozenset(fold(str(w)) for w in two))
+        for one, two in data.get("counterparts", ())
+    )
+    return other, sides
+
+
+def _role_words(role: str) -> frozenset[str]:
+    """The folded words of a party's role: a listed role's cues, else the document's own
+    word for it (its lemma)."""
+    if role in FIELD_BY_KEY:
+        return frozenset(fold(w) for cue in FIELD_BY_KEY[role].cues for w in cue_lemmas(cue))
+    return frozenset({fold(role)})
+
+
+def _opposite(asked: str, own: frozenset[str]) -> bool:
+    """The asked role stands on the other side of a contract than one of ``own``."""
+    return any(
+        (asked in one and own & two) or (asked in two and own & one)
+        for one, two in _party_roles()[1]
+    )
 
 
 def _party_key(party: Party) -> str:
@@ -435,30 +466,42 @@ def _own_party(cards: Sequence[DocumentCard]) -> str | None:
     return ranked[0][0]
 
 
-def _asks_counterparty(question: Question, keys: Sequence[str]) -> bool:
+def _asked_other_roles(
+    question: Question, keys: Sequence[str], cards: Sequence[DocumentCard]
+) -> frozenset[str] | None:
     """«Кому передаём теплицу по договору ДИ-02/2026?», «у кого мы покупаем станок по
-    договору № 5?»: a party asked in the first person about a document the question names,
-    by no role: the document's other party than the user's own. A role asked with «кто»
-    that no card holds («кто поручитель по нашему займу у …»: a guarantor a clause names)
-    is asked all the same, not the other party; «кто наш контрагент» names none."""
+    договору № 5?», «кто наш контрагент по нему?»: a party asked in the first person about
+    a document the question names: the document's other party than the user's own. The
+    folded words of the roles asked that no card holds (empty when none is asked), or
+    None when this is no such question or a card holds an asked role (it answers)."""
+    if not ("party" in question.answer_types and question.own_asked and question.documents):
+        return None
+    other = _party_roles()[0]
     roles = [k for k in keys if k not in FIELD_BY_KEY or FIELD_BY_KEY[k].kind == "party"]
-    named = [a.head for a in question.attributes if a.role and a.head not in _OTHER_PARTY]
-    return (
-        "party" in question.answer_types
-        and question.own_asked
-        and bool(question.documents)
-        and not roles
-        and not named
-    )
+    named = [a.head for a in question.attributes if a.role and fold(a.head) not in other]
+    held_roles = {p.role for card in cards for p in card.parties}
+    held = {w for role in held_roles for w in _role_words(role)}
+    asked = {w for key in roles for w in _role_words(key)} | {fold(h) for h in named}
+    if set(roles) & held_roles or asked & held:
+        return None
+    return frozenset(asked)
 
 
-def _counterparty_values(card: DocumentCard, own: str | None) -> tuple[str, list[CardValue]]:
+def _counterparty_values(
+    card: DocumentCard, own: str | None, asked: frozenset[str]
+) -> tuple[str, list[CardValue]]:
     """The role and the value of the card's one party that is not the user's own, when the
-    user's own is a party of it; else no value."""
+    user's own is a party of it and each role asked (no card holds it) stands on the other
+    side of the contract than the user's own role («кто наш поставщик» of a sale where the
+    user buys); a role on neither side («кто поручитель по нашему займу»: a third person a
+    clause names) gets no value."""
     if own is None or own not in {_party_key(p) for p in card.parties}:
         return "", []
     others = {_party_key(p): p for p in card.parties if _party_key(p) != own}
     if len(others) != 1:
+        return "", []
+    own_words = {w for p in card.parties if _party_key(p) == own for w in _role_words(p.role)}
+    if not all(_opposite(word, frozenset(own_words)) for word in asked):
         return "", []
     party = next(iter(others.values()))
     shown = f"{party.name} (ИНН {party.inn})" if party.inn else party.name
@@ -474,7 +517,8 @@ def card_answers(
     answers: list[CardAnswer] = []
     keys = _asked_keys(question, ordered)
     own: str | None = None
-    if _asks_counterparty(question, keys):
+    other_roles = _asked_other_roles(question, keys, cards)
+    if other_roles is not None:
         own = _own_party(cards)
         first = question.answer_types[0] == "party"
         keys = [COUNTERPARTY, *keys] if first else [*keys, COUNTERPARTY]
@@ -488,7 +532,7 @@ def card_answers(
             pool = [*ordered, *(by_id[i] for i in more)]
         for card in pool:
             if key == COUNTERPARTY:
-                role, values = _counterparty_values(card, own)
+                role, values = _counterparty_values(card, own, other_roles or frozenset())
                 if not values:
                     break  # the named document's party, or none
                 number = _source_number(ctx, card, new_sources)

@@ -51,7 +51,7 @@ from finagent.answering.sentence_profile import SentenceProfile, profile
 from finagent.language.cues import cue_lemmas, has_any
 from finagent.language.dates import years_in
 from finagent.language.glossary import glossary_terms
-from finagent.language.lemmas import best_parse
+from finagent.language.lemmas import best_parse, lemma
 from finagent.language.text import Token, analyse
 from finagent.legal.bare_articles import bare_articles
 from finagent.legal.references import CODE_PATTERNS, find_references
@@ -70,7 +70,6 @@ _OTHER_CODES = re.compile(
     "|".join(f"(?:{pattern})" for key, pattern in CODE_PATTERNS.items() if key != "nk"),
     re.IGNORECASE,
 )
-_QUOTES = ("«", '"', "“", "'")
 
 
 def names_code(question: Question) -> bool:
@@ -112,17 +111,41 @@ def names_law(text: str) -> bool:
 
 def _other_code(text: str) -> bool:
     """A code other than the Tax Code named by its name or abbreviation («Трудовой кодекс»,
-    «ГК РФ», «по тк»); «ГК «Вектор»» is a group of companies."""
+    «ГК РФ», «по тк»); an abbreviation followed by a company's name is a company's kind:
+    «ГК «Вектор»», «ГК ПИК» (a group of companies), «ТК СДЭК» (a transport company),
+    «по СК Росгосстрах» (an insurer)."""
     for match in _OTHER_CODES.finditer(text):
-        if not text[match.end() :].lstrip().startswith(_QUOTES):
+        if not _company_named(text[match.end() :]):
             return True
     words = _law_words()
     for sentence in analyse(text).sentences:
         lemmas = sentence.lemmas
-        for i, lemma in enumerate(lemmas):
-            if lemma in words["other_codes"] and i and lemmas[i - 1] in words["code_prepositions"]:
-                return True
+        for i, word in enumerate(lemmas):
+            if word in words["other_codes"] and i and lemmas[i - 1] in words["code_prepositions"]:
+                if not _company_named(text[sentence.tokens[i].end :]):
+                    return True
     return False
+
+
+# the word right after an abbreviation: quoted, or written with a capital («СДЭК», «ПИК»,
+# «Самолёт»), and no dotted abbreviation of its own («Ст. 81», «П. 2»)
+_NEXT_NAME = re.compile(r"[ \t]+(?:[«\"“']|(?P<word>[A-ZА-ЯЁ][\w-]*)(?P<dot>\.)?)")
+_DOTTED_MAX = 3  # letters of a dotted abbreviation («Ст.», «Гл.»)
+
+
+def _company_named(rest: str) -> bool:
+    """``rest``, the text after a code's abbreviation, starts with a company's name: a
+    quoted name, or a word written with a capital that is no country's name («ГК РФ») and
+    no dotted abbreviation."""
+    match = _NEXT_NAME.match(rest)
+    if match is None:
+        return False
+    word = match.group("word")
+    if word is None:
+        return True
+    if match.group("dot") and len(word) <= _DOTTED_MAX and not word.isupper():
+        return False
+    return lemma(word) not in _law_words()["country"]
 
 
 def _another_law(tokens: Sequence[Token], i: int) -> bool:

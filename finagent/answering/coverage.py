@@ -182,14 +182,15 @@ class _Text:
             out.lemmas.extend(lemmas)
             out.names |= names
         days = dates_in(analysed)
-        months = months_in(analysed)
+        months = [m for m in months_in(analysed) if m.year is not None]
         out.dates = {mention.value for mention in days}
-        out.months = {(m.year, m.month) for m in months}
+        out.months = {(m.year, m.month) for m in months if m.year is not None}
         out.months |= {(day.year, day.month) for day in out.dates}
         out.years = {year for year, _ in out.months} | {int(y) for y in _YEAR.findall(text)}
         by_sentence: dict[int, set[tuple[int, int]]] = {}
         for m in months:
-            by_sentence.setdefault(m.sentence.start, set()).add((m.year, m.month))
+            if m.year is not None:
+                by_sentence.setdefault(m.sentence.start, set()).add((m.year, m.month))
         for d in days:
             by_sentence.setdefault(d.sentence.start, set()).add((d.value.year, d.value.month))
         for kept, read in zip(out.sentences, analysed.sentences, strict=True):
@@ -661,7 +662,8 @@ def undated(title: str) -> str:
     figure that no cited source holds."""
     analysed = analyse(title)
     # a date, a month or a year of its period («Справка о доходах … за 2025 год»)
-    starts = [m.start for m in [*dates_in(analysed), *months_in(analysed), *years_in(analysed)]]
+    months = [m for m in months_in(analysed) if m.year is not None]
+    starts = [m.start for m in [*dates_in(analysed), *months, *years_in(analysed)]]
     if not starts:
         return title
     head = title[: min(starts)].rstrip()

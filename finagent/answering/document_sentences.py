@@ -61,7 +61,7 @@ from finagent.answering.sentence_profile import SentenceProfile, profile, states
 from finagent.cards.header_units import measure_name
 from finagent.cards.model import DocumentCard
 from finagent.cards.sentence_vectors import sentence_key
-from finagent.cards.tables import word_row
+from finagent.cards.tables import row_cells, word_row
 from finagent.cards.unwrap import joined
 from finagent.language.compounds import compounds_named
 from finagent.language.lemmas import nouns_by_adjective
@@ -247,8 +247,8 @@ def table_row(line: str) -> bool:
     «header: value; header: value; …» (:func:`finagent.answering.evidence.sentences_of`)."""
     if word_row(line):
         return True
-    cells = line.split("; ")
-    headers = [cell.split(": ", 1)[0] for cell in cells if ": " in cell]
+    cells = row_cells(line)
+    headers = [header for header, value in cells if value is not None]
     return (
         len(cells) >= _ROW_CELLS
         and len(headers) == len(cells)

@@ -16,9 +16,9 @@ from typing import NamedTuple
 import numpy as np
 
 from finagent.answering.context import AnswerContext
-from finagent.cards.tables import grid_rows, grid_rule, markdown_rows
+from finagent.cards.tables import grid_rows, grid_rule, markdown_rows, rendered_row
 from finagent.cards.unwrap import joined
-from finagent.language.abbreviations import closes_sentence, dotted_letters
+from finagent.language.abbreviations import leaves_open
 from finagent.language.lemmas import lemma
 from finagent.question.build import build_question
 from finagent.question.model import Question
@@ -135,22 +135,14 @@ def stems(text: str) -> set[str]:
     return {w[:5] for w in _WORD.findall(normalize(text)) if w not in _STOP and len(w) > 2}
 
 
-# a sentence does not end after these («г. Москва», «ст. 88», «руб.», initials)
-_ABBREVIATIONS = frozenset(
-    "г гг д ул пр пер обл корп стр кв ст п пп подп ч руб коп тыс млн млрд т им см рис".split()
-)
-
-
 def _split_sentences(line: str) -> list[str]:
+    """The sentences of one line: cut after «.», «!», «?» or «;» before a capital, a
+    figure, a quote or a bracket, but not past an abbreviation that leaves its sentence
+    open («г. Москва», «ст. 88», «5 000 руб. (п. 1 …)», «в т.ч. НДС», «И.С. Федотова»;
+    :func:`finagent.language.abbreviations.leaves_open`, the one reader of it)."""
     pieces: list[str] = []
     for piece in _SENTENCE.split(line):
-        # «штраф 5 000 руб. (п. 1 ст. 129.1 НК РФ)»: an abbreviation after a bracket
-        last = pieces[-1].rstrip(".").rsplit(" ", 1)[-1].lstrip('(«"').lower() if pieces else ""
-        # «в т.ч. НДС …», «И.С. Федотова»: letters joined by dots end no sentence either
-        single = len(last) == 1 and last.isalpha()
-        # … unless they close it: «… и т. д. Оплата …», «… подписал Гущин А. В. Акт …»
-        closed = bool(pieces) and closes_sentence(pieces[-1], piece)
-        if pieces and not closed and (last in _ABBREVIATIONS or single or dotted_letters(last)):
+        if pieces and leaves_open(pieces[-1], piece, within_line=True):
             pieces[-1] = f"{pieces[-1]} {piece}"
         else:
             pieces.append(piece)
@@ -195,9 +187,9 @@ def _table_rows(lines: list[str]) -> dict[int, str]:
             if markdown:
                 out[i] = ""
             continue
-        pairs = [f"{h}: {v}" for h, v in zip(header, cells, strict=False) if v and h]
+        pairs = [(h, v) for h, v in zip(header, cells, strict=False) if v and h]
         extra = [v for h, v in zip(header, cells, strict=False) if v and not h]
-        out[i] = "; ".join(extra + pairs)
+        out[i] = rendered_row(pairs, extra)
     return out
 
 

@@ -24,7 +24,7 @@ from importlib import resources
 from itertools import pairwise
 
 from finagent.language.cues import cue_lemmas, find_cue, has_any
-from finagent.language.dates import bare_months_in, dates_in, months_in, years_in
+from finagent.language.dates import dates_in, months_in, years_in
 from finagent.language.lemmas import done, future_verb, past_participle
 from finagent.language.text import analyse
 from finagent.moscow_time import moscow_today
@@ -125,9 +125,12 @@ def _past_named(question: Question, day: date) -> tuple[set[date], set[tuple[int
     ended before ``day``'s month (a later one may be last year's or the coming one)."""
     days = {d.value for d in question.dates if d.value < day}
     months = {
-        (m.year, m.month) for m in question.months if (m.year, m.month) < (day.year, day.month)
+        (m.year, m.month)
+        for m in question.months
+        if m.year is not None and (m.year, m.month) < (day.year, day.month)
     }
-    months |= {(day.year, m) for m in bare_months_in(analyse(question.text)) if m < day.month}
+    bare = [m.month for m in months_in(analyse(question.text)) if m.year is None]
+    months |= {(day.year, m) for m in bare if m < day.month}
     years = {y.year for y in question.years if y.year < day.year}
     return days, months, years
 
@@ -156,7 +159,7 @@ def _named_in(quoted: Sequence[str]) -> tuple[set[date], set[tuple[int, int]], s
     for sentence in quoted:
         analysed = analyse(sentence)
         days |= {d.value for d in dates_in(analysed)}
-        months |= {(m.year, m.month) for m in months_in(analysed)}
+        months |= {(m.year, m.month) for m in months_in(analysed) if m.year is not None}
         years |= {y.year for y in years_in(analysed)}
     months |= {(d.year, d.month) for d in days}
     for first, last in pairwise(sorted(days)):

@@ -25,6 +25,7 @@ from functools import cache
 from importlib import resources
 
 from finagent.answering.evidence import FULL, Candidate
+from finagent.cards.tables import row_cells
 from finagent.language.dates import MONTHS
 from finagent.language.lemmas import counted, fold, lemma
 from finagent.language.money import digits_of
@@ -179,11 +180,19 @@ def _sum_of(row: Row, columns: frozenset[str], others: frozenset[str]) -> str | 
 def asks_total(question: Question) -> bool:
     """The question asks a total: a word of ``total_words`` as written («всего», «итого»:
     the lemma of «всего» is «весь», and «за весь срок» asks none), or an adjective of
-    ``total_adjectives`` in any form («итоговое сальдо», «общую сумму»)."""
+    ``total_adjectives`` in any form beside a noun of ``total_nouns`` («итоговое сальдо»,
+    «общую сумму», «сумма общая»); «на общей системе», «в общем порядке» ask none."""
     written = _words("total_words")
     adjectives = _words("total_adjectives")
+    nouns = {fold(w) for w in _words("total_nouns")}
     words = _WORDS.findall(fold(question.text))
-    return any(w in written or lemma(w) in adjectives for w in words)
+    lemmas = [fold(lemma(w)) for w in words]
+    if any(w in written for w in words):
+        return True
+    return any(
+        lm in adjectives and nouns & set(lemmas[max(i - 1, 0) : i] + lemmas[i + 1 : i + 2])
+        for i, lm in enumerate(lemmas)
+    )
 
 
 _ROW_CELLS = 2  # a row read as «header: value; header: value»
@@ -194,11 +203,13 @@ def total_label(sentence: str) -> str | None:
     ``total_rows`` («Итого по субсчёту 62.01», «ВСЕГО») or ending with one («Дебиторская
     задолженность, всего»); None for any other sentence, and for an attribute named with
     «общий» or «итоговый» («Общая площадь», «Итоговая оценка»), which sums no rows."""
-    cells = [cell.partition(": ") for cell in sentence.split("; ")]
-    if len(cells) < _ROW_CELLS or not all(colon for _, colon, _ in cells):
+    cells = row_cells(sentence)
+    if len(cells) < _ROW_CELLS or any(value is None for _, value in cells):
         return None  # no row of «header: value» cells
     labels = _words("total_rows")
-    for _, _, value in cells:
+    for _, value in cells:
+        if value is None:
+            continue
         words = fold(value).replace(",", " ").split()
         if words and (words[0] in labels or words[-1] in labels):
             return value

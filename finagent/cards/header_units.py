@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+from finagent.cards.tables import row_cells
 from finagent.language.lemmas import fold, lemma, parses, part_of_speech
 from finagent.language.measures import SYMBOLS
 from finagent.language.periods import UNITS
@@ -29,7 +30,6 @@ _ROUBLE = "рубль"
 _FIGURE = re.compile(r"\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?")
 _TAIL_WORDS = 3  # «кал. дн.», «тыс. руб.»: a longer tail is a name, not a unit
 _WORD = re.compile(r"[^\W\d_]+", re.U)
-_CELLS = "; "  # a row's «header: value» cells (:func:`finagent.answering.evidence._table_rows`)
 _FORM_CELL = " | "  # a form's «label | value» line, as the loader flattens it
 _MODIFIERS = frozenset({"ADJF", "PRTF"})  # «Общая сумма», «Кол-во отработанных»
 
@@ -165,12 +165,7 @@ def _pairs(sentence: str) -> list[tuple[str, str]]:
     if text.count(_FORM_CELL) == 1 and not text.startswith(("|", "+")):
         label, value = text.split(_FORM_CELL)
         return [(label, value)]
-    out = []
-    for cell in text.split(_CELLS):
-        header, colon, value = cell.partition(": ")
-        if colon:
-            out.append((header, value))
-    return out
+    return [(header, value) for header, value in row_cells(text) if value is not None]
 
 
 # a column header naming its unit after a comma, in a table whose header line and rows a

@@ -8,8 +8,10 @@ from pydantic import BaseModel, Field
 
 from finagent.language.text import Sentence
 
-# 18: one reader of wrapped lines (cards.unwrap): a party's requisites after a comma, a
-# line opening with «%» or «№», a form's aligned label going on in lower case are joined;
+# 19: a line ending in an abbreviation of what follows («г. Уфа, пр.» / «Октября, д. 3»,
+# «ул.», «ст.»; not right after a figure: «2025 г.») goes on into the next; 18: one reader
+# of wrapped lines (cards.unwrap): a party's requisites after a comma, a line opening with
+# «%» or «№», a form's aligned label going on in lower case are joined;
 # a sentence ends at «и т.д.» or a surname's initials before a capital; 17: a line ending
 # in a dotted abbreviation («в т.ч.», «т.е.») continues into the next;
 # 16: institutions as parties («Муниципальное … учреждение», «МОУ»), a participle as a
@@ -19,7 +21,7 @@ from finagent.language.text import Sentence
 # named only by a line in capitals («ПРИХОДНЫЙ КАССОВЫЙ ОРДЕР»); 11: a form's heading
 # beside its number box; 10: the bonus field; 9: a PDF's row «label figure»; 8: headings
 # dated or under an approval note, form number boxes
-CARD_VERSION = 18
+CARD_VERSION = 19
 
 FactKind = Literal["amount", "rate", "date", "term", "number", "identifier"]
 

@@ -188,6 +188,29 @@ def table_cells(text: str) -> list[Cell]:
     return out
 
 
+ROW_CELLS = "; "  # between the cells of a table row rendered as «header: value; …»
+_HEADER_VALUE = ": "  # between a rendered cell's column header and its value
+
+
+def rendered_row(cells: Sequence[tuple[str, str]], extra: Sequence[str] = ()) -> str:
+    """A table row as one sentence, «header: value; header: value» (the values with no
+    header, ``extra``, first): how a passage's table rows are read
+    (:func:`finagent.answering.evidence.units_of`) and embedded."""
+    return ROW_CELLS.join([*extra, *(f"{h}{_HEADER_VALUE}{v}" for h, v in cells)])
+
+
+def row_cells(sentence: str) -> list[tuple[str, str | None]]:
+    """The cells of a sentence read as a rendered table row (:func:`rendered_row`): each
+    part between «; » as its header and value, a part with no «: » as itself and None.
+    The one reader of such rows; what counts as a row is its caller's («all cells with
+    a header», «three cells or more»)."""
+    out: list[tuple[str, str | None]] = []
+    for part in sentence.split(ROW_CELLS):
+        header, colon, value = part.partition(_HEADER_VALUE)
+        out.append((header, value) if colon else (part, None))
+    return out
+
+
 def markdown_row(line: str) -> bool:
     """A line that is a Markdown table's row by itself: it opens and closes with «|»
     («| a | b |»); a row without its closing «|» is one in a table with a «|---|» rule
@@ -305,13 +328,16 @@ def _grid_block(lines: list[str], first: int, end: int) -> dict[int, str]:
     for section in sections[1:]:
         out.update({i: "" for i in section})
         for k, cells, texts in _grid_records([_cells(lines[i], 0) for i in section]):
-            named: list[str] = []
+            named: list[tuple[str, str]] = []
             bare: list[str] = []
             for i, (cell, text) in enumerate(zip(cells, texts, strict=True)):
                 header = _header_of(cell, i, head, fixed=True)
                 if text:
-                    (named if header else bare).append(f"{header}: {text}" if header else text)
-            out[section[k]] = "; ".join(bare + named)
+                    if header:
+                        named.append((header, text))
+                    else:
+                        bare.append(text)
+            out[section[k]] = rendered_row(named, bare)
     return out
 
 

@@ -6,9 +6,11 @@ sentence at each line, so the amount would lose its currency. A line break insid
 sentence becomes a space (same length, so offsets into the original text hold).
 
 The one reader of wrapped lines (:func:`continues`). A line never goes on in the next
-when it ends a sentence (a dotted abbreviation aside, :mod:`finagent.language.abbreviations`),
-is a table's row (Markdown, Word), a grid table's rule or a Markdown heading, or when the
-next line is one of those or opens a numbered clause or a list item. Beyond that, two
+when it ends a sentence (an abbreviation that leaves it open aside: «в т.ч.», «г. Уфа, пр.»
+/ «Октября, д. 3»; :func:`finagent.language.abbreviations.leaves_open`), is a table's row
+(Markdown, Word), a form's label and value («Срок действия | по 30 июня 2026 г.»), a grid
+table's rule or a Markdown heading, or when the next line is one of those or opens a
+numbered clause or a list item. Beyond that, two
 readers want different things of a line that ends no sentence:
 
 - a card (:mod:`finagent.cards.build`) and a retrieved passage of a user's document read
@@ -32,7 +34,7 @@ from __future__ import annotations
 import re
 
 from finagent.cards.tables import grid_rule, word_row
-from finagent.language.abbreviations import ends_with_dotted
+from finagent.language.abbreviations import leaves_open
 
 _ENDS = (".", "!", "?", ";", ":")
 # a numbered clause («3.1.», «3.1», «2)», «а)»), a list item, a heading or a table row; not
@@ -66,21 +68,24 @@ def continues(previous: str, line: str, *, unended_goes_on: bool = False) -> boo
     before, after = previous.strip(), line.strip()
     if not before or not after or _own_line(before) or _own_line(after):
         return False
-    # «…, в т.ч.» / «НДС …» goes on; «… подписал Гущин А.В.» / «Оплата …» does not
-    if before.endswith(_ENDS) and not ends_with_dotted(before, after):
+    if "|" in before or "|" in after:
+        return False  # a form's «label | value»: its label and value, a line of its own
+    # «…, в т.ч.» / «НДС …», «… г. Уфа, пр.» / «Октября, д. 3» go on; «… подписал Гущин
+    # А.В.» / «Оплата …» does not
+    if before.endswith(_ENDS) and not leaves_open(before, after):
         return False
     if _OPENS.match(after):
         return False
     if unended_goes_on:
         return True
-    if "|" in before or "|" in after or _ALIGNED.search(after):
-        return False  # a form's «label | value», a form's columns laid out with spaces
+    if _ALIGNED.search(after):
+        return False  # a form's columns laid out with spaces
     # a form's aligned line («Основание:        приказ … «О проведении текущего») goes on
     # only in a lower-case line under it («ремонта кровли склада …»), not in the next label
     if _ALIGNED.search(before) and not after[0].islower():
         return False
     goes_on = after[0].islower() or after[0].isdigit() or after[0] in _GOES_ON_WITH
-    goes_on = goes_on or ends_with_dotted(before, after)
+    goes_on = goes_on or leaves_open(before, after)
     goes_on = goes_on or (before.endswith(_COMMA) and bool(_CODE_AND_FIGURE.match(after)))
     # a capital after a wrapped line of a paragraph («в пользу» / «ООО «Альфа» составляет»),
     # not after a short requisites line («ИНН …, КПП …» / «Р/с …»)
@@ -94,13 +99,9 @@ def joined(text: str, *, unended_goes_on: bool = False) -> str:
     (:func:`continues`)."""
     lines = text.split("\n")
     out = []
-    paragraph = ""  # the lines joined so far: two form lines «a | b» and «c | d» make a row
     for i, line in enumerate(lines):
         out.append(line)
-        paragraph = f"{paragraph} {line.strip()}" if paragraph else line.strip()
         if i + 1 < len(lines):
             goes_on = continues(line, lines[i + 1], unended_goes_on=unended_goes_on)
-            goes_on = goes_on and not word_row(paragraph)
             out.append(" " if goes_on else "\n")
-            paragraph = paragraph if goes_on else ""
     return "".join(out)

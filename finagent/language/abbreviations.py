@@ -11,8 +11,11 @@ capitalised word that is no initial): one that closes a list («… и т.д.»,
 from __future__ import annotations
 
 import re
+from functools import cache
+from importlib import resources
 
 from finagent.language.lemmas import surname
+from finagent.yaml_data import load_yaml
 
 _DOT = "."
 _STRIP = "(«\"'"
@@ -60,10 +63,40 @@ def closes_sentence(before: str, after: str) -> bool:
     return _closes_list(words) or _after_surname(words)
 
 
-def ends_with_dotted(line: str, following: str = "") -> bool:
-    """The line's last word is a dotted abbreviation (:func:`dotted_letters`) that leaves
-    its sentence open: not one that closes it before the ``following`` line
-    (:func:`closes_sentence`)."""
-    words = line.rstrip().rsplit(None, 1)
-    dotted = bool(words) and line.rstrip().endswith(_DOT) and dotted_letters(words[-1])
-    return dotted and not closes_sentence(line, following)
+@cache
+def _abbreviations() -> dict[str, frozenset[str]]:
+    """The lists of ``data/abbreviations.yaml``."""
+    text = resources.files("finagent.language").joinpath("data", "abbreviations.yaml")
+    data = load_yaml(text.read_text("utf-8"))
+    return {key: frozenset(str(w) for w in data[key]) for key in ("naming", "units")}
+
+
+def _after_figure(words: list[str]) -> bool:
+    return len(words) > 1 and words[-2].strip(_STRIP)[-1:].isdigit()
+
+
+def leaves_open(before: str, after: str = "", *, within_line: bool = False) -> bool:
+    """The sentence ``before`` goes on into ``after`` past the abbreviation it ends with:
+    the one reader of a sentence's end at an abbreviation, for a line's end (a wrapped
+    line, :mod:`finagent.cards.unwrap`) and, ``within_line``, for a passage's sentences
+    (:func:`finagent.answering.evidence.units_of`). It goes on past
+
+    - a dotted abbreviation (:func:`dotted_letters`: «в т.ч.», «т.е.», «И.С.»);
+    - one of what follows it (``naming`` of ``data/abbreviations.yaml``: «г. Москва», «ул.»,
+      «пр. Ленина», «ст. 88»), not right after a figure («2025 г.», «8 ч.»: a unit's);
+    - within a line, also a unit or a region (``units``: «5 000 руб.», «Свердловская обл.»),
+      a ``naming`` one after a figure and a single letter (an initial, «А.»);
+
+    not past one that closes it before ``after`` (:func:`closes_sentence`: «… и т.д.»,
+    «… и пр.», «… подписал Гущин А. В.» before a capitalised word)."""
+    words = before.rstrip().split()
+    if not words or not before.rstrip().endswith(_DOT) or closes_sentence(before, after):
+        return False
+    last = words[-1].rstrip(_DOT).lstrip(_STRIP).lower()
+    if dotted_letters(words[-1]):
+        return True
+    known = _abbreviations()
+    if within_line:
+        single = len(last) == 1 and last.isalpha()
+        return single or last in known["naming"] or last in known["units"]
+    return last in known["naming"] and not _after_figure(words)

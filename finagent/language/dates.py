@@ -3,6 +3,7 @@ as-of date of a question («сейчас», «в этом году», «в 2025 
 
 from __future__ import annotations
 
+import re
 from datetime import date, datetime
 from typing import Literal
 
@@ -318,53 +319,92 @@ def years_in(analysed: Analysed) -> list[YearMention]:
 
 def period_years(analysed: Analysed) -> frozenset[int]:
     """The years of the periods a text names: «за 2025 год», «за октябрь 2026 г.»."""
-    return frozenset([m.year for m in years_in(analysed)] + [m.year for m in months_in(analysed)])
+    months = [m.year for m in months_in(analysed) if m.year is not None]
+    return frozenset([m.year for m in years_in(analysed)] + months)
+
+
+# what joins the months of a range or a list whose year comes after its last month: «с
+# марта по май 2025», «за январь и февраль 2025», «в марте, апреле 2025 г.»
+_MONTH_JOINS = frozenset({"по", "до", "и", "или", ",", "-", "—", "–"})
+_JOINED_MONTHS = 3  # months after the first that a range or a list may name before its year
+
+
+def _of_day(sentence: AnalysedSentence, i: int) -> bool:
+    """The month at token ``i`` is a day's: «5 марта», «5-го марта», «двадцать пятого марта»."""
+    days = [_day_word(sentence, j) for j in (i - 1, i - 2) if j >= 0]
+    return any(read is not None and read[1] == i for read in days)
+
+
+def _joined_year(sentence: AnalysedSentence, i: int) -> int | None:
+    """The year after the last month of a range or list the month at ``i`` opens: «с марта
+    по май 2025» -> 2025 for March; a day may precede a later month («с марта по 15 мая
+    2025»)."""
+    tokens = sentence.tokens
+    at = i
+    for _ in range(_JOINED_MONTHS):
+        if at + 2 >= len(tokens) or tokens[at + 1].text.lower() not in _MONTH_JOINS:
+            return None
+        k = at + 2
+        read = _day_word(sentence, k)
+        if read is not None:
+            k = read[1]
+        if k >= len(tokens) or tokens[k].lemma not in MONTHS:
+            return None
+        year, _ = _year_after(sentence, k + 1)
+        year = year if year is not None else _short_year(sentence, k + 1)[0]
+        if year is not None:
+            return year
+        at = k
+    return None
+
+
+# a year in two digits as an ordinal after a month's name: «в марте 25-го», «за май 24-го
+# года», «в 25-м»
+_SHORT_YEAR = re.compile(r"^(\d{2})-(?:го|м|й)$")
+_CENTURY_WINDOW = 69  # as ``_numeric``'s two-digit years: 69-99 → 1969-1999, else 20xx
+
+
+def _short_year(sentence: AnalysedSentence, j: int) -> tuple[int | None, int]:
+    """«25-го» at token ``j`` (with «года» after it) as a year: (2025, its last token)."""
+    tokens = sentence.tokens
+    found = _SHORT_YEAR.match(tokens[j].text) if j < len(tokens) else None
+    if found is None:
+        return None, j - 1
+    short = int(found.group(1))
+    last = j + 1 if j + 1 < len(tokens) and tokens[j + 1].lemma in _YEAR_WORDS else j
+    return (1900 if short >= _CENTURY_WINDOW else 2000) + short, last
 
 
 def months_in(analysed: Analysed) -> list[MonthMention]:
-    """Months named with their year: «за апрель 2025», «в марте 2025 г.» (not the month
-    of a day: «1 апреля 2025» is a date)."""
+    """The months a text names with no day: with their year («за апрель 2025», «в марте
+    2025 г.»), a month of a range or a list whose year comes at its end with that year («с
+    марта по май 2025»: March 2025), else with none (``year`` None: «в октябре», «за март»;
+    the reader decides which year is meant). Not the month of a day («1 апреля 2025»,
+    «восьмого апреля»: days; but «восьмого апреля 2025» names April 2025, as no date reader
+    reads it). A year in two digits after the month's name is its year («в марте 25-го»:
+    March 2025); another figure there («в марте 2-3 раза») is no year and names none."""
     found: list[MonthMention] = []
     for sentence in analysed.sentences:
         tokens = sentence.tokens
-        for i, token in enumerate(tokens[:-1]):
-            year = _year(tokens[i + 1].text)
-            if token.lemma not in MONTHS or year is None:
+        for i, token in enumerate(tokens):
+            if token.lemma not in MONTHS:
                 continue
-            if i > 0 and _day(tokens[i - 1].text) is not None:
+            year, last = _year_after(sentence, i + 1)
+            # a date («1 апреля 2025») is read by ``dates_in``; a day in words with its
+            # year («восьмого апреля 2025») is not, and its month stays named
+            if _of_day(sentence, i) and (year is None or _day(tokens[i - 1].text) is not None):
                 continue
-            text, start, end = _span_text(sentence, i, i + 1)
+            if year is None:
+                year, last = _short_year(sentence, i + 1)
+            if year is None:
+                if i + 1 < len(tokens) and tokens[i + 1].text[:1].isdigit():
+                    continue
+                year, last = _joined_year(sentence, i), i
             found.append(
                 MonthMention(
-                    text=text,
-                    start=start,
-                    end=end,
-                    sentence=sentence.sentence,
-                    year=year,
-                    month=MONTHS[token.lemma],
+                    **sentence.located(i, max(i, last)), year=year, month=MONTHS[token.lemma]
                 )
             )
-    return found
-
-
-def bare_months_in(analysed: Analysed) -> list[int]:
-    """The months named with no day and no year («в октябре», «за март»), by number: the
-    reader decides which year is meant. «1 апреля», «восьмого апреля», «с 1 по 31 июля»,
-    «за апрель 2025» and «в марте 25-го» are not bare."""
-    found: list[int] = []
-    for sentence in analysed.sentences:
-        tokens = sentence.tokens
-        for i, token in enumerate(tokens):
-            if token.lemma not in MONTHS or _year_after(sentence, i + 1)[0] is not None:
-                continue
-            # a year in another form («в марте 25-го», «октября 2024-го»): not bare either
-            if i + 1 < len(tokens) and tokens[i + 1].text[:1].isdigit():
-                continue
-            # a day before it: «5 марта», «5-го марта», «двадцать пятого марта»
-            days = [_day_word(sentence, j) for j in (i - 1, i - 2) if j >= 0]
-            if any(read is not None and read[1] == i for read in days):
-                continue
-            found.append(MONTHS[token.lemma])
     return found
 
 

@@ -53,9 +53,10 @@ class YearMention(Span):
 
 
 class MonthMention(Span):
-    """«за апрель 2025 г.»: a calendar month with its year, not a day of it."""
+    """«за апрель 2025 г.»: a calendar month, not a day of it, with its year when the text
+    states it (None: «в октябре»)."""
 
-    year: int
+    year: int | None
     month: int
 
 

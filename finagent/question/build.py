@@ -935,7 +935,7 @@ def build_question(
         percents=percents_in(analysed),
         periods=periods_in(analysed),
         dates=dates_in(analysed),
-        months=months_in(analysed),
+        months=[m for m in months_in(analysed) if m.year is not None],
         years=years_in(analysed),
         identifiers=identifiers,
         organisations=organisations_in(analysed),

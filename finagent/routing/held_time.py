@@ -5,7 +5,7 @@ an act told in the past on a day or in a month that a held document dates one of
 by (a statement's operation, a schedule's payment) is an event of the user's records, not
 a rule of the law (whose articles date no event of the user's). The question's days come
 from the typed question's language layer (``days_in``: «28 марта», «03.02.2025»), its
-months from ``months_in`` («в марте 2025») or a month's name alone («в марте»); a card's
+months from ``months_in`` («в марте 2025», or a month's name alone: «в марте»); a card's
 days are its date facts and its own date.
 """
 
@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from datetime import date
 
 from finagent.cards.model import DocumentCard
-from finagent.language.dates import MONTHS, days_in, months_in
+from finagent.language.dates import days_in, months_in
 from finagent.language.text import analyse
 
 
@@ -57,14 +57,9 @@ def names_held_time(text: str, cards: Sequence[DocumentCard]) -> bool:
     if mentioned:
         return False  # a day of its own that no document dates: not their month either
     months = months_in(analysed)
-    if any((m.year, m.month) in {(h.year, h.month) for h in days} for m in months):
+    dated = [m for m in months if m.year is not None]
+    if any((m.year, m.month) in {(h.year, h.month) for h in days} for m in dated):
         return True
-    if months:
+    if dated:
         return False
-    named = {
-        MONTHS[token.lemma]
-        for sentence in analysed.sentences
-        for token in sentence.tokens
-        if token.lemma in MONTHS
-    }
-    return bool(named & {h.month for h in days})
+    return bool({m.month for m in months} & {h.month for h in days})

@@ -13,7 +13,7 @@ from finagent.answering.document_sentences import document_sentences
 from finagent.answering.evidence import sentences_of
 from finagent.cards.build import build_card
 from finagent.cards.unwrap import joined
-from finagent.language.abbreviations import dotted_letters, ends_with_dotted
+from finagent.language.abbreviations import dotted_letters, leaves_open
 from finagent.language.lemmas import rule_effect_verb
 from finagent.question.build import build_question
 
@@ -44,8 +44,8 @@ def test_a_word_or_a_number_is_no_dotted_abbreviation(word: str) -> None:
 
 
 def test_a_line_ending_with_a_dotted_abbreviation_goes_on() -> None:
-    assert ends_with_dotted("второй платёж — 600 000 руб., в т.ч.")
-    assert not ends_with_dotted("второй платёж — 600 000 руб.")
+    assert leaves_open("второй платёж — 600 000 руб., в т.ч.")
+    assert not leaves_open("второй платёж — 600 000 руб.")
     text = "аванс — 360 000 руб., в т.ч.\nНДС 60 000 руб., — не позднее 10 апреля 2026 г."
     assert "\n" not in joined(text)
 

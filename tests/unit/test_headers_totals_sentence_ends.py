@@ -12,7 +12,7 @@ from finagent.answering.evidence import sentences_of
 from finagent.answering.row_totals import asks_total, total_label
 from finagent.cards.header_units import header_unit, unit_cells
 from finagent.cards.unwrap import joined
-from finagent.language.abbreviations import ends_with_dotted
+from finagent.language.abbreviations import leaves_open
 from finagent.question.build import build_question
 from tests.unit.card_reading import card_values
 
@@ -54,6 +54,12 @@ def test_a_day_of_month_column_is_no_count_of_months() -> None:
         ("итого сколько вышло по счёту?", True),
         ("какая арендная плата за весь срок аренды?", False),
         ("сколько дней длится отпуск Кудриной?", False),
+        # «общий» asks a total only beside an amount's noun
+        ("каков общий размер пеней по договору поставки?", True),
+        ("какая стоимость итоговая у заказа № 12?", True),
+        ("сколько налога платит ИП на общей системе с продажи гаража?", False),
+        ("в общем порядке какой срок уплаты взносов?", False),
+        ("какой общий срок действия договора с «Вектором»?", False),
     ],
 )
 def test_one_reader_tells_whether_a_total_is_asked(text: str, asked: bool) -> None:
@@ -98,7 +104,7 @@ def test_a_total_row_opens_with_itogo_or_vsego(row: str, label: str) -> None:
 def test_a_line_closed_by_initials_or_etc_ends_before_a_new_sentence(
     line: str, following: str
 ) -> None:
-    assert not ends_with_dotted(line, following)
+    assert not leaves_open(line, following)
     assert joined(f"{line}\n{following}") == f"{line}\n{following}"
     assert document_sentences(f"{line}\n{following}") == [line, following]
 
@@ -112,9 +118,9 @@ def test_a_line_closed_by_initials_or_etc_ends_before_a_new_sentence(
     ],
 )
 def test_a_dotted_abbreviation_goes_on_unless_it_closes_before_a_capital(line: str) -> None:
-    assert ends_with_dotted(line, "НДС 92 400 руб.") is line.endswith("в т.ч.")
-    assert ends_with_dotted(line, "в том числе по акту № 3")
-    assert ends_with_dotted(line, "(далее — Акт)")
+    assert leaves_open(line, "НДС 92 400 руб.") is line.endswith("в т.ч.")
+    assert leaves_open(line, "в том числе по акту № 3")
+    assert leaves_open(line, "(далее — Акт)")
 
 
 @pytest.mark.parametrize(
@@ -238,3 +244,25 @@ def test_a_role_asked_by_name_is_not_the_other_party() -> None:
     assert card_values(documents, "Кто наш контрагент по договору займа З-4/2026?") == [
         ("займодавец", ["ООО «Кама-Кредит» (ИНН 5902334455)"])
     ]
+
+
+def test_each_two_cell_form_line_is_a_sentence_of_its_own() -> None:
+    # a Word form's «label | value» lines read whole: none glued to the next
+    form = (
+        "Получатель | ООО «Сосна-Мебель»\n"
+        "Город | Вологда\n"
+        "Вид работ | монтаж стеллажей\n"
+        "Стоимость | 86 000 руб."
+    )
+    assert document_sentences(form) == form.split("\n")
+
+
+def test_an_avenue_s_abbreviation_at_a_line_s_end_goes_on() -> None:
+    text = "Товар доставляется по адресу: г. Самара, пр.\nКирова, д. 14, склад 2."
+    assert document_sentences(text) == [text.replace("\n", " ")]
+    assert leaves_open("Склад находится по адресу: г. Тверь, ул.", "Советская, д. 8")
+    # after a figure it is a unit's: a year ends its sentence
+    assert not leaves_open("Платёж поступил 14.05.2025 г.", "Оплата подтверждена банком.")
+    assert not leaves_open(
+        "Поставщик передаёт образцы, каталоги и пр.", "Приёмка ведётся на складе."
+    )

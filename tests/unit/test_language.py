@@ -9,7 +9,7 @@ from decimal import Decimal
 
 import pytest
 
-from finagent.language.dates import as_of, bare_months_in, dates_in, months_in, years_in
+from finagent.language.dates import as_of, dates_in, months_in, years_in
 from finagent.language.identifiers import identifiers_in
 from finagent.language.lemmas import lemma, oblique_forms
 from finagent.language.money import money_in
@@ -178,9 +178,30 @@ def test_months_with_their_year_are_read_but_not_days() -> None:
 
 def test_months_named_with_no_day_and_no_year_are_bare() -> None:
     text = "Выручка за январь и февраль выросла; 3 марта и восьмого апреля отгрузок не было."
-    assert bare_months_in(analyse(text)) == [1, 2]
-    assert bare_months_in(analyse("Акт за июнь 2025 г., платёж с 1 по 31 июля.")) == []
-    assert bare_months_in(analyse("Сколько ушло в марте 25-го?")) == []
+    assert [(m.year, m.month) for m in months_in(analyse(text))] == [(None, 1), (None, 2)]
+    assert [m.month for m in months_in(analyse("Акт за июнь 2025 г., платёж с 1 по 31 июля."))] == [
+        6
+    ]
+    # a year in two digits is the month's year; another figure after it names none
+    assert [(m.year, m.month) for m in months_in(analyse("Сколько ушло в марте 25-го?"))] == [
+        (2025, 3)
+    ]
+    assert months_in(analyse("Поставки шли в марте 2-3 раза в неделю.")) == []
+
+
+def test_a_month_of_a_range_or_list_takes_the_year_at_its_end() -> None:
+    def read(text: str) -> list[tuple[int | None, int]]:
+        return [(m.year, m.month) for m in months_in(analyse(text))]
+
+    assert read("Какая выручка набежала с февраля по апрель 2024 года?") == [(2024, 2), (2024, 4)]
+    assert read("Отгрузки за октябрь, ноябрь и декабрь 2023 г. сверены.") == [
+        (2023, 10),
+        (2023, 11),
+        (2023, 12),
+    ]
+    assert read("Аренда не платилась с июля до 10 сентября 2022 года.") == [(2022, 7)]
+    # a year before the months names only its own month; a month alone keeps none
+    assert read("За май 2024 и за июнь платежи прошли.") == [(2024, 5), (None, 6)]
 
 
 def test_a_text_states_a_time_limit_by_its_periods_and_days() -> None:

@@ -41,3 +41,21 @@ def test_tax_law_named_generically_is_the_code() -> None:
     assert names_law("Какой срок уплаты по законодательству о налогах и сборах?")
     assert names_law("По законодательству РФ сколько хранят счета-фактуры?")
     assert names_law("какие по закону ставки НДС для книг?")
+
+
+def test_a_company_abbreviated_like_a_code_is_no_other_law() -> None:
+    # «ТК», «ГК», «СК» before a company's name are a transport company, a group of
+    # companies, an insurer: the law asked is still the Code
+    assert names_law("Нужно ли по закону брать счёт-фактуру у ТК Байкал-Сервис за доставку?")
+    assert names_law("С аванса от ГК Эталон по закону начисляем НДС?")
+    assert names_law("Страховку по СК Ренессанс по закону можно взять в расходы?")
+    assert names_law("Возмещение от СК «Ингосстрах» по закону облагается налогом?")
+    # the country's name or an article after the abbreviation keeps it a code
+    assert not names_law("по закону сколько длится отпуск по ТК Российской Федерации?")
+    assert not names_law("по закону каков срок давности по ГК РФ?")
+
+
+def test_russian_law_generally_is_the_code() -> None:
+    assert names_law("Какой срок хранения документов по российскому законодательству?")
+    assert names_law("Что по действующему законодательству грозит за опоздание с декларацией?")
+    assert not names_law("Какой срок хранения документов по казахстанскому законодательству?")

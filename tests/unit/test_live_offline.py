@@ -190,3 +190,14 @@ def test_a_month_named_without_a_year_after_the_turn_s_is_not_read_as_past() -> 
     # asked on 27 November: «в декабре» may be last December or the coming one
     asked = build_question("Какой была ставка в декабре?", TODAY)
     assert notice_follows(asked, [CBR], ["Ставку пересматривают восемь раз в год."])
+
+
+def test_a_month_opening_a_range_takes_the_range_s_year() -> None:
+    # «с марта по май 2025»: March is March 2025, which a history of 2024-2025 states,
+    # not March of the turn's year
+    asked = build_question("Как менялась ключевая ставка с марта по май 2025 года?", TODAY)
+    history = [
+        "С 28 октября 2024 года по 25 апреля 2025 года — 21 %.",
+        "С 25 апреля 2025 года по 8 июня 2025 года — 21 %.",
+    ]
+    assert notice_follows(asked, [CBR], history)

@@ -115,6 +115,10 @@ def test_held_days_match_by_day_month_and_year(cards: list[DocumentCard]) -> Non
     assert not names_held_time("Что списали 30 апреля 2024 года?", cards)
     assert not names_held_time("Сколько заплатили в июле?", cards)
     assert not names_held_time("Сколько заплатили 5 апреля?", cards)
+    # a month's year in two digits, and a range's first month with the year at its end
+    assert names_held_time("Сколько ушло на налоги в апреле 26-го?", cards)
+    assert not names_held_time("Сколько ушло на налоги в апреле 24-го?", cards)
+    assert names_held_time("Что списали с апреля по июнь 2026 года?", cards)
 
 
 def _kb(probability: float) -> Prediction:
