@@ -24,7 +24,7 @@ from datetime import date, timedelta
 from finagent.answering import messages
 from finagent.answering.abstention import Abstention
 from finagent.language.cues import find_cue
-from finagent.language.dates import bare_months_in
+from finagent.language.dates import months_in
 from finagent.language.text import analyse
 from finagent.moscow_time import moscow_today
 from finagent.question.forecast import (
@@ -84,7 +84,8 @@ def forecast_abstention(question: Question) -> Abstention | None:
     if not found:
         return None
     today = question.asked_on or moscow_today()
-    later = _named_later(question, today, bare_months_in(analysed))
+    bare = [m.month for m in months_in(analysed) if m.year is None]  # «в марте»: no year
+    later = _named_later(question, today, bare)
     if _only_tomorrow(question, today, later):
         return None
     if not (later or speaks_of_future(lemmas, words)):
