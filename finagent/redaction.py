@@ -264,12 +264,17 @@ def redact(text: str) -> str:
     return _current.redact(text)
 
 
+_SCALARS = frozenset({int, float, bool, type(None)})
+
+
 def scrub(value: Any) -> Any:
     """``value`` with every string inside redacted, types kept (dicts, lists, tuples,
     pydantic models such as LangChain messages, dataclasses); the same object when nothing
     changed."""
     if isinstance(value, str):
         return _current.redact(value)
+    if type(value) in _SCALARS:  # nothing inside to redact: the commonest leaves
+        return value
     if isinstance(value, dict):
         out = {scrub(k): scrub(v) for k, v in value.items()}
         same = len(out) == len(value) and all(k in value and value[k] is v for k, v in out.items())
