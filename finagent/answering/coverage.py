@@ -200,7 +200,7 @@ class _Text:
         return out
 
 
-@lru_cache(maxsize=4096)  # a passage with its card's names, read for every question: bounded
+@lru_cache(maxsize=1024)  # a passage with its card's names, read for every question: bounded
 def _text_of(text: str, header: str, owners: str) -> _Text:
     """:meth:`_Text.read`, remembered; never changed in place (:meth:`_Text.of` copies)."""
     return _Text.read(text, header, owners)

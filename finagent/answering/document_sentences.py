@@ -134,7 +134,7 @@ def section_headings(text: str) -> tuple[list[int], list[str]]:
     return list(starts), list(titles)
 
 
-@lru_cache(maxsize=1024)  # by document text, read again for every question on it: bounded
+@lru_cache(maxsize=256)  # by document text, read again for every question on it: bounded
 def _section_headings(text: str) -> tuple[tuple[int, ...], tuple[str, ...]]:
     """The start offsets of the lines after each section heading of a document, in its
     text with whitespace collapsed (a wrapped line's reader,
@@ -265,7 +265,7 @@ def document_sentences(text: str) -> list[str]:
     return list(_document_sentences(text))
 
 
-@lru_cache(maxsize=1024)  # by document text, read again for every question on it: bounded
+@lru_cache(maxsize=256)  # by document text, read again for every question on it: bounded
 def _document_sentences(text: str) -> tuple[str, ...]:
     lines = "\n".join(line.strip() for line in text.splitlines())
     return tuple(sentences_of(joined(lines, unended_goes_on=True)))

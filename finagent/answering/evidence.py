@@ -307,7 +307,7 @@ def units_of(text: str, example_section: bool = False, law: bool = False) -> lis
     return list(_units_of(text, example_section, law))
 
 
-@lru_cache(maxsize=4096)  # by passage text, read again for every question: bounded
+@lru_cache(maxsize=2048)  # by passage text, read again for every question: bounded
 def _units_of(text: str, example_section: bool, law: bool) -> tuple[Unit, ...]:
     """Candidate units of a passage (:class:`Unit`).
 

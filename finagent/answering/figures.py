@@ -68,7 +68,7 @@ def known_numbers(texts: Iterable[str]) -> set[str]:
     return found
 
 
-@lru_cache(maxsize=4096)  # by source text, checked again for every answer citing it: bounded
+@lru_cache(maxsize=1024)  # by source text, checked again for every answer citing it: bounded
 def numbers_of(text: str) -> frozenset[str]:
     """Every number and numeric date of ``text`` (:func:`known_numbers`)."""
     found: set[str] = set()
