@@ -48,7 +48,8 @@ PREFIXES = (
 _LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 _MIN_LEN = 4
 _MEMO_SIZE = 4096  # texts remembered redacted, per set of secrets
-_MEMO_CHARS = 20_000  # a longer text (a whole document) is redacted each time
+_MEMO_CHARS = 20_000  # a longer text (a whole document) is remembered in a short memo
+_LONG_MEMO_SIZE = 16  # whole documents remembered redacted: those of the last turns
 _MIN_BARE = 6  # a shorter remainder after a prefix would match ordinary words
 
 # What providers echo back in error messages, whether or not we know the value: OpenAI and
@@ -180,6 +181,9 @@ class Redactor:
         # the same texts (a turn's passages, its messages) are written at every checkpoint
         # of the turn: each is redacted once (the secrets of an instance never change)
         self._done: OrderedDict[str, str] = OrderedDict()
+        # a whole document read for a turn is written at each of its checkpoints too: a
+        # few of them are remembered (their texts are the state's own, held anyway)
+        self._long: OrderedDict[str, str] = OrderedDict()
         self._memo_lock = threading.Lock()
 
     def _run_spans(self, low: str) -> list[tuple[int, int]]:
@@ -210,15 +214,16 @@ class Redactor:
     def redact(self, text: str) -> str:
         if not text:
             return text
-        if len(text) > _MEMO_CHARS:
-            return self._redact(text)
-        done = self._done.get(text)
+        memo, size = (
+            (self._long, _LONG_MEMO_SIZE) if len(text) > _MEMO_CHARS else (self._done, _MEMO_SIZE)
+        )
+        done = memo.get(text)
         if done is None:
             done = self._redact(text)
             with self._memo_lock:
-                self._done[text] = done
-                if len(self._done) > _MEMO_SIZE:
-                    self._done.popitem(last=False)
+                memo[text] = done
+                if len(memo) > size:
+                    memo.popitem(last=False)
         return done
 
     def _redact(self, text: str) -> str:
@@ -259,12 +264,17 @@ def redact(text: str) -> str:
     return _current.redact(text)
 
 
+_SCALARS = frozenset({int, float, bool, type(None)})
+
+
 def scrub(value: Any) -> Any:
     """``value`` with every string inside redacted, types kept (dicts, lists, tuples,
     pydantic models such as LangChain messages, dataclasses); the same object when nothing
     changed."""
     if isinstance(value, str):
         return _current.redact(value)
+    if type(value) in _SCALARS:  # nothing inside to redact: the commonest leaves
+        return value
     if isinstance(value, dict):
         out = {scrub(k): scrub(v) for k, v in value.items()}
         same = len(out) == len(value) and all(k in value and value[k] is v for k, v in out.items())

@@ -52,11 +52,12 @@ Four checks, each an abstention when it fails:
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from itertools import pairwise
 
@@ -163,7 +164,13 @@ class _Text:
     @classmethod
     def of(cls, text: str, header: str = "", owners: str = "") -> _Text:
         """``header``: names the text belongs to (its document's card), for names only;
-        ``owners``: its document's title and parties."""
+        ``owners``: its document's title and parties. A copy of the text's remembered
+        reading (:func:`_text_of`): a caller sets its ``document`` and ``parties``."""
+        return copy.copy(_text_of(text, header, owners))
+
+    @classmethod
+    def read(cls, text: str, header: str = "", owners: str = "") -> _Text:
+        """The reading :meth:`of` copies."""
         analysed = analyse(text)
         out = cls(text)
         out.names = _capitalised(header)
@@ -196,6 +203,12 @@ class _Text:
         for kept, read in zip(out.sentences, analysed.sentences, strict=True):
             kept.months = by_sentence.get(read.sentence.start, set())
         return out
+
+
+@lru_cache(maxsize=1024)  # a passage with its card's names, read for every question: bounded
+def _text_of(text: str, header: str, owners: str) -> _Text:
+    """:meth:`_Text.read`, remembered; never changed in place (:meth:`_Text.of` copies)."""
+    return _Text.read(text, header, owners)
 
 
 # words either side of a participle where the noun it is said of stands

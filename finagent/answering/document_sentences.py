@@ -136,6 +136,13 @@ def _heading(line: str) -> str | None:
 
 
 def section_headings(text: str) -> tuple[list[int], list[str]]:
+    """:func:`_section_headings`, remembered by text (lists of the caller's own)."""
+    starts, titles = _section_headings(text)
+    return list(starts), list(titles)
+
+
+@lru_cache(maxsize=256)  # by document text, read again for every question on it: bounded
+def _section_headings(text: str) -> tuple[tuple[int, ...], tuple[str, ...]]:
     """The start offsets of the lines after each section heading of a document, in its
     text with whitespace collapsed (a wrapped line's reader,
     :func:`finagent.cards.unwrap.joined`, may join an unnumbered heading to the line after
@@ -154,15 +161,16 @@ def section_headings(text: str) -> tuple[list[int], list[str]]:
         if title is not None and (not plain or following[:1].isupper() or following[:1].isdigit()):
             starts.append(offset)
             titles.append(title)
-    return starts, titles
+    return tuple(starts), tuple(titles)
 
 
+@lru_cache(maxsize=16_384)  # by sentence text, asked again for every question: bounded
 def _clause(sentence: str) -> bool:
     """A sentence of the text, not a fragment or a heading in capitals."""
-    words = [word for word in sentence.split() if any(ch.isalpha() for ch in word)]
-    letters = [ch for ch in sentence if ch.isalpha()]
-    capitals = sum(ch.isupper() for ch in letters) > 0.6 * len(letters)
-    return len(words) >= _MIN_WORDS and not capitals
+    words = sum(1 for word in sentence.split() if any(map(str.isalpha, word)))
+    letters = "".join(filter(str.isalpha, sentence))
+    capitals = sum(map(str.isupper, letters)) > 0.6 * len(letters)
+    return words >= _MIN_WORDS and not capitals
 
 
 def requisites(p: SentenceProfile, sentence: str) -> bool:
@@ -261,8 +269,13 @@ def document_sentences(text: str) -> list[str]:
     lines without their indentation, every line that ends no sentence going on in the next
     (:func:`finagent.cards.unwrap.joined`, ``unended_goes_on``: a flattened table's rows
     with its header, a signature with its role)."""
+    return list(_document_sentences(text))
+
+
+@lru_cache(maxsize=256)  # by document text, read again for every question on it: bounded
+def _document_sentences(text: str) -> tuple[str, ...]:
     lines = "\n".join(line.strip() for line in text.splitlines())
-    return sentences_of(joined(lines, unended_goes_on=True))
+    return tuple(sentences_of(joined(lines, unended_goes_on=True)))
 
 
 def whole_document_candidates(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -294,6 +295,12 @@ def _joined_lines(lines: list[str]) -> list[str]:
 
 
 def units_of(text: str, example_section: bool = False, law: bool = False) -> list[Unit]:
+    """Candidate units of a passage (:class:`Unit`): :func:`_units_of`, remembered."""
+    return list(_units_of(text, example_section, law))
+
+
+@lru_cache(maxsize=2048)  # by passage text, read again for every question: bounded
+def _units_of(text: str, example_section: bool, law: bool) -> tuple[Unit, ...]:
     """Candidate units of a passage (:class:`Unit`).
 
     A sentence that introduces a list («Ставка 10 % применяется, в частности, к:») comes
@@ -345,7 +352,7 @@ def units_of(text: str, example_section: bool = False, law: bool = False) -> lis
                 head = inline.pop(s, "") if s != with_list else ""
                 out.extend(Unit(w, context or head, example) for w in _fitted(s))
         out.extend(Unit(w, head, example) for item, head in inline.items() for w in _fitted(item))
-    return out
+    return tuple(out)
 
 
 _INLINE_ITEM = re.compile(r"(?<=[;:])\s+(?=(?:\d{1,2}(?:\.\d{1,2})?|[а-я])\)\s)")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 
 from finagent.answering.context import AnswerContext, render_sources
 from finagent.answering.evidence import Candidate
@@ -66,6 +67,7 @@ _LETTER = re.compile(r"[A-Za-zА-Яа-яЁё]")
 MIN_SENTENCE_CHARS = 12
 
 
+@lru_cache(maxsize=16_384)  # by sentence text, quoted again for every question: bounded
 def clean_sentence(sentence: str) -> str:
     """A quotable sentence: no list markers, heading marks, bold/code markup or table
     pipes (a table row becomes «cell; cell»); empty when nothing readable is left."""
@@ -167,11 +169,15 @@ SOURCE_MARGIN = 0.02  # calibrated on the team's answer set (docs/answers.md)
 LEARNED_SOURCE_MARGIN = 3.0
 
 
-def _distinct(ranked: list[Candidate]) -> list[Candidate]:
+def _distinct(ranked: list[Candidate], limit: int | None = None) -> list[Candidate]:
     """Candidates best first without one that repeats a better one: a list item is also
-    quoted inside its introduction (:func:`finagent.answering.evidence.sentences_of`)."""
+    quoted inside its introduction (:func:`finagent.answering.evidence.sentences_of`).
+    The first ``limit`` of them when given (a candidate is kept or dropped by the better
+    ones only: the later ones need not be read)."""
     kept: list[tuple[Candidate, str]] = []
     for c in ranked:
+        if limit is not None and len(kept) >= limit:
+            break
         text = clean_sentence(c.sentence).rstrip(".;,…")
         if not any(text in other or other in text for _, other in kept):
             kept.append((c, text))
@@ -251,7 +257,7 @@ def compose_key_facts(
     chosen = [n for n, group in by_number.items() if group[0].score >= top_score - margin]
     items: list[tuple[str, str, int]] = []
     for number in chosen[:MAX_SOURCES]:
-        best = sorted(_distinct(by_number[number])[:SENTENCES_PER_SOURCE], key=lambda c: c.position)
+        best = sorted(_distinct(by_number[number], SENTENCES_PER_SOURCE), key=lambda c: c.position)
         label = best[0].chunk.metadata.get("citation") or best[0].chunk.title
         items.extend((label, quoted(c), number) for c in best)
     for _ in range(max_norms if norm is not None else 0):

@@ -22,6 +22,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 
 from finagent.answering.messages import FIGURE_REMOVED
 from finagent.language.counts import worded_counts
@@ -63,6 +64,15 @@ def known_numbers(texts: Iterable[str]) -> set[str]:
     """Every number and numeric date of ``texts``, normalised as :func:`_core` does."""
     found: set[str] = set()
     for text in texts:
+        found |= numbers_of(text)
+    return found
+
+
+@lru_cache(maxsize=1024)  # by source text, checked again for every answer citing it: bounded
+def numbers_of(text: str) -> frozenset[str]:
+    """Every number and numeric date of ``text`` (:func:`known_numbers`)."""
+    found: set[str] = set()
+    if text:
         spaced = re.sub(r"[\u00a0\u202f\u2009]", " ", text)
         found |= {re.sub(r"\s", "", n).replace(",", ".") for n in _DIGITS.findall(spaced)}
         found |= {re.sub(r"\s", "", n).replace(",", ".") for n in _WRAPPED_NUMBER.findall(spaced)}
@@ -73,7 +83,7 @@ def known_numbers(texts: Iterable[str]) -> set[str]:
         found |= {f"{amount:f}" for amount in worded_amounts(text)}
         # a count the source writes in words («двух месяцев»), stated in digits
         found |= {f"{count:f}" for count in worded_counts(text)}
-    return found
+    return frozenset(found)
 
 
 # «a + b + c = r», «a × b = r», «a / 2 = r», «a − b = r»: one operator kind per equation

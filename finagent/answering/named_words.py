@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence, Set
 from datetime import date
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from itertools import pairwise
 
@@ -53,15 +53,20 @@ def _same_day(asked: date, stated: tuple[int, int, int | None]) -> bool:
     return (asked.day, asked.month) == (day, month) and year in (None, asked.year)
 
 
-def _months_alone(question: Question) -> set[int]:
+def _months_alone(question: Question) -> frozenset[int]:
     """The months the question names without a day («в марте», «за апрель»; not «30
     сентября», a day whose year it leaves out)."""
+    return _months_alone_in(question.text)
+
+
+@lru_cache(maxsize=1024)  # by question text, asked for each of its candidate sentences
+def _months_alone_in(text: str) -> frozenset[int]:
     out = set()
-    for sentence in analyse(question.text).sentences:
+    for sentence in analyse(text).sentences:
         for before, token in zip([None, *sentence.tokens], sentence.tokens, strict=False):
             if token.lemma in MONTHS and not (before is not None and before.text.isdigit()):
                 out.add(MONTHS[token.lemma])
-    return out
+    return frozenset(out)
 
 
 def _asked_days(question: Question) -> list[date]:
@@ -101,7 +106,20 @@ def spelled_out(asked: Set[str], p: SentenceProfile) -> int:
     """One for each word of ``asked`` (the question's lemmas the sentence does not name)
     that the glossary writes out as a term every lemma of which the sentence has: «ЕНП» —
     «Единый налоговый платёж»."""
-    return sum(1 for cues, term in _terms() if cues & asked and term and term <= p.lemmas)
+    terms = _terms()
+    by_cue = _terms_by_cue()
+    named = {i for lm in asked for i in by_cue.get(lm, ())}
+    return sum(1 for i in named if terms[i][1] and terms[i][1] <= p.lemmas)
+
+
+@cache
+def _terms_by_cue() -> dict[str, tuple[int, ...]]:
+    """The indexes in :func:`_terms` of the entries each cue lemma belongs to."""
+    out: dict[str, list[int]] = {}
+    for i, (cues, _) in enumerate(_terms()):
+        for cue in cues:
+            out.setdefault(cue, []).append(i)
+    return {cue: tuple(found) for cue, found in out.items()}
 
 
 # a table row as :func:`finagent.answering.evidence.units_of` writes it, its first cell a

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import pairwise
 
 from finagent.cards.model import Fact
@@ -104,6 +105,11 @@ def _class_of(
 
 
 def qualifiers_of(lemmas: Sequence[str]) -> Qualifiers:
+    return _qualifiers(tuple(lemmas))
+
+
+@lru_cache(maxsize=16_384)  # a value's context, read again for every question: bounded
+def _qualifiers(lemmas: tuple[str, ...]) -> Qualifiers:
     return Qualifiers(
         vat=_class_of(lemmas, VAT),
         basis=_class_of(lemmas, BASIS),

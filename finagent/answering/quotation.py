@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 # a quotation shields its reference only when it is more than the reference itself: a
 # fragment such as «3 п. 3 ст. 76 НК РФ).» is not
@@ -39,7 +40,12 @@ def plain(text: str) -> str:
 
 def plain_sources(texts: Iterable[str]) -> list[str]:
     """The sources, each :func:`plain` once (for many checks against the same sources)."""
-    return [plain(t) for t in texts]
+    return [_plain_source(t) for t in texts]
+
+
+@lru_cache(maxsize=1024)  # a source's text, checked again for every answer citing it: bounded
+def _plain_source(text: str) -> str:
+    return plain(text)
 
 
 def is_quoted(passage: str, sources: Sequence[str]) -> bool:

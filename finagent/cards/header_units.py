@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 from finagent.cards.tables import row_cells
@@ -197,6 +197,13 @@ def _run_together_money(sentence: str) -> list[UnitCell]:
 
 def unit_cells(sentence: str) -> list[UnitCell]:
     """The bare figures of a table row or a form line whose header names their unit
+    (:func:`_unit_cells`, remembered by sentence)."""
+    return list(_unit_cells(sentence))
+
+
+@lru_cache(maxsize=16_384)  # by sentence text, read again for every question: bounded
+def _unit_cells(sentence: str) -> tuple[UnitCell, ...]:
+    """The bare figures of a table row or a form line whose header names their unit
     («№: 1; ФИО: …; Отработано, ч: 178» — 178 hours), and its sums with kopecks in
     thousands' groups, money in a register that names its currency once or nowhere
     («Сальдо на 30.09.2026 Дебет: 874 400,00»); without such cells, the sums of a table
@@ -213,4 +220,4 @@ def unit_cells(sentence: str) -> list[UnitCell]:
         if found is not None:
             name, unit = found
             out.append(UnitCell(header.strip(), name, unit, _kinds()[unit], figure))
-    return out or _run_together_money(sentence)
+    return tuple(out or _run_together_money(sentence))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Awaitable, Callable, Sequence
+from functools import lru_cache
 
 import numpy as np
 from pydantic import BaseModel
@@ -101,9 +102,19 @@ def similarities(
     for record in records:
         if not record.usable(model_id) or not record.sentences or record.dim != q.shape[0]:
             continue
-        m = record.matrix()
-        sims = (m / np.maximum(np.linalg.norm(m, axis=1, keepdims=True), 1e-12)) @ q
+        sims = _normalised(record.vectors, len(record.sentences), record.dim) @ q
         out.update(
             ((record.document_id, s), float(v)) for s, v in zip(record.sentences, sims, strict=True)
         )
+    return out
+
+
+@lru_cache(maxsize=16)  # the documents of the last questions (a few MB at most each): bounded
+def _normalised(vectors: str, rows: int, dim: int) -> np.ndarray:
+    """The rows of a record's matrix (:meth:`SentenceVectors.matrix`) L2-normalised; read
+    only, shared by the questions on its document."""
+    m = np.frombuffer(base64.b64decode(vectors), dtype=np.float16).reshape(rows, dim)
+    m = m.astype(np.float32)
+    out = m / np.maximum(np.linalg.norm(m, axis=1, keepdims=True), 1e-12)
+    out.setflags(write=False)
     return out

@@ -30,6 +30,7 @@ def _in_order(short: str, full: str) -> bool:
     return all(ch in letters for ch in short)
 
 
+@lru_cache(maxsize=65_536)  # a word of a question against each tax's phrase: bounded
 def compound_of(word: str, phrase: str) -> bool:
     """Whether ``word`` (any form) is a compound short form of ``phrase`` (an adjective or
     more, then a head noun)."""
@@ -60,8 +61,7 @@ def compounded(words: Sequence[str], phrases: Iterable[str]) -> list[tuple[int, 
 
 def compounded_in(text: str, phrases: Iterable[str]) -> list[str]:
     """The phrases some word of ``text`` is a compound short form of, in the order found."""
-    words = [t.text for t in tokenize(text) if t.text.isalpha() or "-" in t.text]
-    return list(dict.fromkeys(p for _, p in compounded(words, phrases)))
+    return list(dict.fromkeys(p for _, p in compounded(_words(text), phrases)))
 
 
 # A clipped compound the text writes as two words: «амортпремия» — «амортизационная
@@ -180,3 +180,8 @@ def _written_out(word: str, adjectives: tuple[str, ...]) -> tuple[str, str] | No
             if _clipped_start(form, adjective, noun):
                 return adjective, noun
     return None
+
+
+@lru_cache(maxsize=4096)  # a question's words, read for every tax it is checked against
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(t.text for t in tokenize(text) if t.text.isalpha() or "-" in t.text)

@@ -6,7 +6,7 @@ forms differently). The table is data: ``finagent/language/data/glossary.yaml``.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -47,8 +47,13 @@ def kind_abbreviations() -> dict[str, tuple[str, ...]]:
 def glossary_terms(question: str) -> list[str]:
     """The Code terms of the everyday words a question uses («камералка» -> «камеральная
     налоговая проверка»)."""
+    return list(_glossary_terms(question))
+
+
+@lru_cache(maxsize=4096)  # by question text, asked by routing and answering alike: bounded
+def _glossary_terms(question: str) -> tuple[str, ...]:
     lemmas = [lemma(t.text) for t in tokenize(question)]
-    return [term for cues, term in glossary() if has_any(lemmas, cues)]
+    return tuple(term for cues, term in glossary() if has_any(lemmas, cues))
 
 
 _MIN_REST = 3  # letters of the noun after a clipped prefix: «гос|номер», «мат|помощь»

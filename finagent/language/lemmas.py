@@ -636,16 +636,36 @@ def adjective_of(noun: str, adjective: str) -> bool:
 def nouns_by_adjective(nouns: Iterable[str], lemmas: Collection[str]) -> set[str]:
     """The ``nouns`` some lemma of ``lemmas`` is an adjective of (:func:`adjective_of`),
     with the lemmas that cannot be (too short, another stem) skipped before the
-    dictionary is asked: a sentence's lemmas are checked against every asked noun."""
+    dictionary is asked: a sentence's lemmas are checked against every asked noun, among
+    those that start as its stem does (:func:`stem_index`)."""
     named: set[str] = set()
+    index: dict[str, tuple[str, ...]] | None = None
     for noun in nouns:
         stem = noun[:-1] if noun[-1:] in _VOWELS else noun
         if len(stem) < _ADJECTIVE_STEM:
             continue
+        if index is None:
+            index = stem_index(lemmas) if isinstance(lemmas, frozenset) else _index(lemmas)
         longer = len(noun)
-        if any(adjective_of(noun, lm) for lm in lemmas if len(lm) > longer and lm.startswith(stem)):
+        near = index.get(stem[:_ADJECTIVE_STEM], ())
+        if any(adjective_of(noun, lm) for lm in near if len(lm) > longer and lm.startswith(stem)):
             named.add(noun)
     return named
+
+
+def _index(lemmas: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    grouped: dict[str, list[str]] = {}
+    for lm in lemmas:
+        if len(lm) > _ADJECTIVE_STEM:
+            grouped.setdefault(lm[:_ADJECTIVE_STEM], []).append(lm)
+    return {start: tuple(words) for start, words in grouped.items()}
+
+
+@lru_cache(maxsize=16_384)  # a sentence's lemmas, asked about for every question noun: bounded
+def stem_index(lemmas: frozenset[str]) -> dict[str, tuple[str, ...]]:
+    """The lemmas longer than a stem by their first ``_ADJECTIVE_STEM`` letters (an
+    adjective of a noun starts as the noun's stem does); read only, never changed."""
+    return _index(lemmas)
 
 
 _CONTENT_OR_VERB = frozenset({"NOUN", "ADJF", "PRTF", "VERB", "INFN"})

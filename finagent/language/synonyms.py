@@ -79,16 +79,47 @@ def in_groups(
 
 
 def by_synonym(asked: Set[str], lemmas: Set[str]) -> set[str]:
-    """The asked lemmas the text does not hold but names by a synonym or, a clipped
-    compound, by its full words (:func:`by_compound`)."""
-    return set(in_groups({a for a in asked if a not in lemmas}, lemmas, _groups())) | by_compound(
-        asked, lemmas
-    )
+    """The asked lemmas the text does not hold but names by a synonym (a word of a group of
+    theirs that ``lemmas`` name, :func:`in_groups`) or, a clipped compound, by its full
+    words (:func:`by_compound`)."""
+    groups = _groups_of()
+    named = {
+        a
+        for a in asked
+        if a not in lemmas and any(not group.isdisjoint(lemmas) for group in groups.get(a, ()))
+    }
+    return named | by_compound(asked, lemmas)
+
+
+@cache
+def _groups_of() -> dict[str, tuple[frozenset[str], ...]]:
+    """The groups of :func:`_groups` each lemma is in."""
+    out: dict[str, list[frozenset[str]]] = {}
+    for group in _groups():
+        for word in group:
+            out.setdefault(word, []).append(group)
+    return {word: tuple(found) for word, found in out.items()}
 
 
 def by_root(asked: Set[str], lemmas: Set[str]) -> set[str]:
-    """The asked lemmas the text does not hold but names by a word of the same root."""
-    return {a for a in asked if a not in lemmas and any(same_root(a, lm) for lm in lemmas)}
+    """The asked lemmas the text does not hold but names by a word of the same root
+    (:func:`same_root`: a lemma the text does not hold shares a root only by its first
+    ``ROOT`` letters, looked up among the text's lemma starts)."""
+    missing = [a for a in asked if len(a) >= ROOT and a not in lemmas]
+    if not missing:
+        return set()
+    starts = root_starts(lemmas) if isinstance(lemmas, frozenset) else _starts(lemmas)
+    return {a for a in missing if a[:ROOT] in starts}
+
+
+def _starts(lemmas: Iterable[str]) -> frozenset[str]:
+    return frozenset(lm[:ROOT] for lm in lemmas if len(lm) >= ROOT)
+
+
+@lru_cache(maxsize=16_384)  # a sentence's lemmas, asked about for every question word: bounded
+def root_starts(lemmas: frozenset[str]) -> frozenset[str]:
+    """The first ``ROOT`` letters of the lemmas long enough to share a root."""
+    return _starts(lemmas)
 
 
 def names_lemma(word: str, lemmas: Set[str]) -> bool:

@@ -174,12 +174,17 @@ def _told_done(text: CalcText, phrase: Phrase, hit: set[int]) -> bool:
 
 
 def _score(
-    text: CalcText, cues: RowCues, days: list[QuestionDay]
+    text: CalcText,
+    cues: RowCues,
+    days: list[QuestionDay],
+    own: frozenset[Phrase] | None = None,
 ) -> tuple[float, frozenset[int], bool, bool, bool] | None:
+    """``own``: :func:`_own_taxes` of ``text`` when the caller has it (one question, every
+    row)."""
     if cues.heads and text.head is not None and not _head_lemmas(text) & cues.heads:
         return None  # it asks for another action («подать заявление», not «поставить на учет»)
     covered: set[int] = set()
-    own = _own_taxes(text)
+    own = _own_taxes(text) if own is None else own
     for group in cues.when:
         hits = [
             hit
@@ -264,9 +269,9 @@ def _only_own_form(text: CalcText, phrase: Phrase) -> bool:
 
 def _tax_at(text: CalcText, i: int) -> Phrase | None:
     """The tax named from word ``i`` on («налогу на прибыль», «НДС»), longest first."""
-    lemmas = [w.lemma for w in text.words[i:]]
+    words = text.words
     for name in phrases("tax_names"):
-        if tuple(lemmas[: len(name)]) == name:
+        if words[i].lemma == name[0] and tuple(w.lemma for w in words[i : i + len(name)]) == name:
             return name
     return None
 
@@ -361,8 +366,9 @@ def rank_rows(text: CalcText, days: list[QuestionDay]) -> list[Candidate]:
     asks, rows that name only the story are not candidates."""
     table = period_by_id()
     out = []
+    own = _own_taxes(text)
     for cues in row_cues().values():
-        scored = _score(text, cues, days)
+        scored = _score(text, cues, days, own)
         if scored is not None:
             out.append(Candidate(table[cues.row], *scored))
     if any(c.asks for c in out):
