@@ -22,13 +22,14 @@ user's documents are left alone.
 
 from __future__ import annotations
 
+from collections.abc import Set
 from functools import cache
 from importlib import resources
 
 from finagent.answering.asked_values import states_asked
 from finagent.answering.evidence import LEGAL_SOURCES, Candidate, first_near, promoted
 from finagent.answering.sentence_profile import profile
-from finagent.language.synonyms import in_groups
+from finagent.language.cues import cue_lemmas
 from finagent.question.content import content_lemmas
 from finagent.question.model import Question
 from finagent.yaml_data import load_yaml
@@ -39,9 +40,14 @@ _FILE = "asked_predicates.yaml"
 
 
 @cache
-def _groups() -> tuple[frozenset[str], ...]:
+def predicate_groups() -> tuple[tuple[frozenset[str], ...], ...]:
+    """The synonym groups of ``data/asked_predicates.yaml``, each a tuple of its entries'
+    lemma sets (a word, or a phrase: «снять блокировку»)."""
     text = resources.files("finagent.answering").joinpath("data", _FILE).read_text("utf-8")
-    return tuple(frozenset(str(w) for w in words) for words in (load_yaml(text) or {}).values())
+    return tuple(
+        tuple(frozenset(cue_lemmas(str(entry))) for entry in entries)
+        for entries in (load_yaml(text) or {}).values()
+    )
 
 
 def covered(words: frozenset[str], sentence: str) -> frozenset[str]:
@@ -51,8 +57,18 @@ def covered(words: frozenset[str], sentence: str) -> frozenset[str]:
 
 
 def by_predicate(words: frozenset[str], sentence: str) -> frozenset[str]:
-    """The ``words`` of a predicate's synonym group the sentence names a word of."""
-    return in_groups(words, profile(sentence).lemmas, _groups())
+    """The ``words`` that are one-word entries of a predicate's synonym group the sentence
+    names an entry of (a phrase's every lemma: «блокировка снимается»)."""
+    return names_groups(words, profile(sentence).lemmas)
+
+
+def names_groups(words: Set[str], lemmas: Set[str]) -> frozenset[str]:
+    """The ``words`` that are one-word entries of a group ``lemmas`` name an entry of."""
+    out: set[str] = set()
+    for group in predicate_groups():
+        if any(entry <= lemmas for entry in group):
+            out |= {w for w in words if frozenset({w}) in group}
+    return frozenset(out)
 
 
 def _decides(words: frozenset[str], top: Candidate, candidate: Candidate) -> bool:

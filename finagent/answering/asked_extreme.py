@@ -16,6 +16,16 @@ or asks the extreme. Two steps, both on the Code's and the knowledge base's sent
   least when it asks a minimum so. Without a condition the word names a term of its own
   («минимальный срок владения», «максимальный процент в день»), and a sentence's values
   may be of other roles («90 дней до продажи», «292 % годовых»): they are kept.
+
+*The possible length* (:func:`extension_after`): «сколько может длиться выездная
+проверка?» asks how long the term can run, and the Code states it in two sentences of one
+point: the rule («не может продолжаться более двух месяцев») and, next, its extension
+(«Указанный срок может быть продлен до четырех месяцев, а в исключительных случаях - до
+шести месяцев»). A period question asking a possible or greatest length (a modal
+«может», «можно», or «максимум») and naming no condition is answered by the rule with the
+extension: when the best sentence is the Code's rule, naming no extension itself, and
+the next sentence of its point names an extension and states a period, the lead quotes
+that sentence after the rule's.
 """
 
 from __future__ import annotations
@@ -25,8 +35,8 @@ from decimal import Decimal
 
 from finagent.answering.asked_values import states_asked
 from finagent.answering.evidence import Candidate, first_near, promoted
-from finagent.answering.ranker import EXCEPTIONS, asked_conditions
-from finagent.answering.sentence_profile import profile
+from finagent.answering.ranker import EXCEPTIONS, asked_conditions, excluded_conditions
+from finagent.answering.sentence_profile import profile, values_of
 from finagent.language.money import money_in
 from finagent.language.percents import percents_in
 from finagent.language.periods import periods_in
@@ -40,6 +50,9 @@ MARGIN = 2.0
 # the lemmas asking the greatest or the least value of a rule
 _MOST = frozenset({"максимальный", "максимум", "наибольший"})
 _LEAST = frozenset({"минимальный", "минимум", "наименьший"})
+# the modal words a question asks a term's possible length by («сколько может длиться»)
+_POSSIBLE = frozenset({"мочь", "можно"})
+_PROLONG = "prolong"  # the extension among the conditions of ranker.EXCEPTIONS
 # a span of time in days, to compare «четырех месяцев» with «90 дней»
 _DAYS = {
     "hour": Decimal(1) / 24,
@@ -131,3 +144,35 @@ def prefer_asked_condition(question: Question, ranked: list[Candidate]) -> list[
         lambda c: _names(c, asked) and states_asked(profile(c.sentence), question),
     )
     return promoted(ranked, best) if best is not None else ranked
+
+
+def _prolongs(sentence: str) -> bool:
+    return any(EXCEPTIONS.get(lm) == _PROLONG for lm in profile(sentence).lemmas)
+
+
+def asks_possible_length(question: Question) -> bool:
+    """A period question of one part asking how long a term can run («сколько может
+    длиться», «максимум»), naming no condition («если продлят») and setting none aside."""
+    if question.answer_type != "period" or question.several or len(question.parts) > 1:
+        return False
+    if not (_POSSIBLE | _MOST) & set(question.lemmas):
+        return False
+    return not asked_conditions(question.lemmas) and not excluded_conditions(question.lemmas)
+
+
+def extension_after(
+    question: Question, top: Candidate, ranked: list[Candidate]
+) -> Candidate | None:
+    """The next sentence of the best one's Code point when it extends the best one's term
+    and the question asks the term's possible length (see the module's docstring)."""
+    if not asks_possible_length(question) or top.chunk.source != "law":
+        return None
+    if _prolongs(top.sentence):
+        return None
+    after = next(
+        (c for c in ranked if c.chunk.id == top.chunk.id and c.position == top.position + 1),
+        None,
+    )
+    if after is None or not _prolongs(after.sentence):
+        return None
+    return after if values_of(profile(after.sentence), "period") else None

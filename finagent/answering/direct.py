@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 
 from finagent.answering.answer_kinds import asked_count_phrases
 from finagent.answering.asked_action import of_asked_action
-from finagent.answering.asked_extreme import of_asked_extreme
+from finagent.answering.asked_extreme import extension_after, of_asked_extreme
 from finagent.answering.asked_values import asked_values, value_type
 from finagent.answering.card_evidence import CardAnswer
 from finagent.answering.card_parts import card_further_parts, card_part_values
@@ -50,6 +50,7 @@ from finagent.question.tables import STOP_LEMMAS, TAXES
 from finagent.retrieval.retriever import NORM_ONLY
 
 MAX_VALUES = 3  # a sentence listing more values is quoted, not summed up
+_EXTENDED = "с продлением"  # the lead's name of a term's extension («… — 4 месяца, 6 месяцев»)
 # a quote-only lead adds a second source's sentence this close to the best (logit units)
 RUNNER_UP_MARGIN = 0.5
 _SUBJECTS = {
@@ -475,6 +476,7 @@ def compose_direct(
     lead: list[str] = []
     first: ValueLine | str | None = None  # the best sentence's own lead (no card)
     more: list[Candidate] = []
+    extension: Candidate | None = None  # the extension of the best sentence's term
     if cards:  # the parts no card field answers get sentences of their own
         more = card_further_parts(question, cards, ranked)
         lead = card_lead(cards, card_part_values(question, cards, more, stated_values))
@@ -484,6 +486,7 @@ def compose_direct(
             top = quotable[0]
             first = lead_of(question, top)
             lead = first.lines() if isinstance(first, ValueLine) else [first]
+            extension = extension_after(question, top, quotable)
             runner_up = next((c for c in quotable[1:] if c.number != top.number), None)
             if len(lead) == 1 and runner_up and runner_up.score >= top.score - RUNNER_UP_MARGIN:
                 quote = clean_sentence(runner_up.sentence)
@@ -506,6 +509,15 @@ def compose_direct(
             lead[0] = first.lines(parts)[0]
         elif parts:  # after the quote's line (a runner-up's quote follows)
             lead[0] = f"{lead[0]}; {'; '.join(parts)}."
+
+    if extension is not None:  # «… может быть продлен до четырех месяцев …» after the rule
+        quote = clean_sentence(extension.sentence)
+        if quote and not any(quote in line for line in lead):
+            if isinstance(first, ValueLine) and lead[0] == first.lines()[0]:
+                periods = values_of(profile(extension.sentence), "period")
+                longer = ", ".join(dict.fromkeys(shown(v) for v in periods))
+                lead[0] = first.lines([f"{_EXTENDED} — {longer} [{extension.number}]"])[0]
+            lead.append(f"{quote_lead(extension)} «{quote}» [{extension.number}]")
 
     total = row_total(question, ranked)
     if total is not None:  # a sum over a table's rows, shown as its equation

@@ -106,7 +106,7 @@ def special_case(candidate: Candidate, question: Question, asked: set[str]) -> b
     return candidate.chunk.source == "law" and _unasked_tax(p, question)
 
 
-def _tax_named(p: SentenceProfile, question: Question) -> bool:
+def tax_named(p: SentenceProfile, question: Question) -> bool:
     cues = [cue for t in TAXES if t.key in question.taxes for cue in t.cues]
     return has_any(p.sequence, cues)
 
@@ -144,7 +144,7 @@ def prefer_general_rule(question: Question, ranked: list[Candidate]) -> list[Can
     def key(c: Candidate) -> tuple[bool, int, float]:
         p = profile(c.sentence)
         words = p.lemmas | profile(c.context).lemmas if c.context else p.lemmas
-        named = len(words & subject) + int(_tax_named(p, question))
+        named = len(words & subject) + int(tax_named(p, question))
         return (_unasked_exception(p, asked, plain, question), -named, -c.score)
 
     best = min(peers, key=key)

@@ -28,6 +28,7 @@ from finagent.answering.abstention import (
 )
 from finagent.answering.asked_action import (
     prefer_asked_action,
+    prefer_asked_predicate,
     prefer_breach_action,
     prefer_procedure_action,
 )
@@ -192,6 +193,7 @@ DIRECT_PREFERENCES: tuple[Callable[[Question, list[Candidate]], list[Candidate]]
     prefer_asked_qualifier,
     prefer_named_object,
     prefer_named_phrase,
+    prefer_asked_predicate,
     prefer_asked_action,
     prefer_breach_action,
     prefer_procedure_action,

@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from finagent.language.cues import find_cue
-from finagent.language.lemmas import lemma, part_of_speech
+from finagent.language.lemmas import grammatical_case, lemma, part_of_speech
+from finagent.language.text import Token, analyse
 
 _NEGATION = "не"
 _WORDS = re.compile(r"\w+")
@@ -98,14 +100,52 @@ def subject_actors(sequence: Sequence[str]) -> set[str]:
     return _actors(sequence[: min(end, SUBJECT_REACH)])
 
 
-def other_actor(sentence: Sequence[str], question: Sequence[str]) -> bool:
-    """The sentence's subject is an actor the question does not name (the question's
-    «налоговая» — the adjective standing alone, no noun after it — names the authority)."""
-    named = _actors(question)
-    if any(
-        lm == _COLLOQUIAL_AUTHORITY
-        and (i + 1 == len(question) or part_of_speech(question[i + 1]) != "NOUN")
-        for i, lm in enumerate(question)
-    ):
-        named.add("authority")
-    return bool(subject_actors(sentence) - named)
+# the words before an actor that make it where the asker's act is addressed, not who acts:
+# «уведомить налоговую», «сообщить в инспекцию», «подать заявление в ИФНС»
+_DESTINATIONS = frozenset({"в", "во", "к", "ко"})
+_VERB_FORMS = frozenset({"VERB", "INFN", "GRND"})
+_NOMINATIVE = "nomn"
+
+
+def _addressed(tokens: Sequence[Token], i: int) -> bool:
+    """The actor named at token ``i`` is what the asker's act is addressed to: after a
+    preposition of direction («в налоговую»), or right after a verb form as its object, not
+    in the nominative («уведомить налоговую», «сообщить инспекции»)."""
+    if i == 0:
+        return False
+    before = tokens[i - 1]
+    if before.lemma in _DESTINATIONS:
+        return True
+    return (
+        part_of_speech(before.text) in _VERB_FORMS
+        and grammatical_case(tokens[i].text) != _NOMINATIVE
+    )
+
+
+@lru_cache(maxsize=1024)  # keyed by the question's text: bounded
+def acting_actors(question: str) -> frozenset[str]:
+    """The actors the question names as acting or holding a term («налоговая вернёт», «у
+    инспекции есть три месяца»), not those the asker's own act is addressed to («в какой
+    срок уведомить налоговую?»: the asker acts). The colloquial «налоговая» (the adjective
+    standing alone, no noun after it) names the authority."""
+    tokens = [t for sentence in analyse(question).sentences for t in sentence.tokens]
+    lemmas = [t.lemma for t in tokens]
+    named: set[str] = set()
+    for key, phrases in ACTORS.items():
+        for phrase in phrases:
+            at = find_cue(lemmas, phrase)
+            while at >= 0:
+                if not _addressed(tokens, at):
+                    named.add(key)
+                at = find_cue(lemmas, phrase, at + 1)
+    for i, lm in enumerate(lemmas):
+        alone = i + 1 == len(tokens) or part_of_speech(tokens[i + 1].text) != "NOUN"
+        if lm == _COLLOQUIAL_AUTHORITY and alone and not _addressed(tokens, i):
+            named.add("authority")
+    return frozenset(named)
+
+
+def other_actor(sentence: Sequence[str], question: str) -> bool:
+    """The sentence's subject is an actor the question (its text) does not name as acting
+    (:func:`acting_actors`)."""
+    return bool(subject_actors(sentence) - acting_actors(question))

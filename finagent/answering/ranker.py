@@ -358,7 +358,7 @@ def rank_learned(
             stating = type_match(profile(c.sentence), question)
             if not stating and denial_mismatch(text, question.text):
                 c.score -= DENIAL_PENALTY
-            if other_actor(profile(c.sentence).sequence, question.lemmas):
+            if other_actor(profile(c.sentence).sequence, question.text):
                 c.score -= ACTOR_PENALTY
         if excluded and _exceptions(profile(c.sentence).lemmas) & excluded:
             c.score -= EXCLUDED_PENALTY

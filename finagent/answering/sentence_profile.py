@@ -63,10 +63,12 @@ PERIOD = re.compile(
     r"|\b(?:один|два|две|три|четыре|пять|шесть|десять)\w*\s+(?:дн\w+|месяц\w*|лет|год\w*)",
     re.I,
 )
-# a party named in full: a legal form before a quoted name, or a person's full name
+# a party named in full: a legal form before a quoted name, or a person's full name, its
+# patronymic in any case («Крылову Елену Анатольевну», «Петрову Ивану Сергеевичу»)
 PARTY = re.compile(
     r"\b(?:ООО|АО|ПАО|ЗАО|ОАО|ИП|НКО|ФГУП|МУП)\s*[«\"]|"
-    r"\b[А-ЯЁ][а-яё]+\s+[А-ЯЁ][а-яё]+\s+[А-ЯЁ][а-яё]+(?:вич|вна|ична)\b|"
+    r"\b[А-ЯЁ][а-яё]+\s+[А-ЯЁ][а-яё]+\s+[А-ЯЁ][а-яё]+"
+    r"(?:вич(?:а|у|ем|е)?|(?:вн|ичн)(?:а|ы|е|у|ой|ою))\b|"
     r"\b[А-ЯЁ][а-яё]+\s+[А-ЯЁ]\.\s?[А-ЯЁ]\."
 )
 _WORD = re.compile(r"\w", re.U)

@@ -21,6 +21,9 @@ from finagent.yaml_data import load_yaml
 
 _FILE = "data/asked_actions.yaml"
 _TIME_NOUNS = "data/time_nouns.yaml"
+_NOTICE_PAPERS = "data/notice_papers.yaml"
+NOTIFY = "notify"
+FILE = "file"
 DEADLINE_TYPES = frozenset({"date", "period"})
 
 
@@ -46,6 +49,23 @@ def actions_named(text: str) -> frozenset[str]:
     lemmas = set(cue_lemmas(text))
     lemmas |= {act for lm in lemmas if (act := breach_act(lm))}
     return frozenset(key for key, words in action_words().items() if words & lemmas)
+
+
+@cache
+def _notice_papers() -> frozenset[str]:
+    path = resources.files("finagent.question").joinpath(_NOTICE_PAPERS)
+    return frozenset(str(w) for w in load_yaml(path.read_text("utf-8")))
+
+
+def actions_stated(text: str) -> frozenset[str]:
+    """The actions a rule's text states: those it names (:func:`actions_named`), and
+    notifying where it files a notice («Уведомление подаётся в течение одного месяца со дня
+    открытия счёта» is the term of «в какой срок уведомить налоговую»; the paper filed is
+    the notice itself, ``data/notice_papers.yaml``)."""
+    named = actions_named(text)
+    if FILE in named and _notice_papers() & set(cue_lemmas(text)):
+        return named | {NOTIFY}
+    return named
 
 
 def actions_pending(text: str) -> frozenset[str]:

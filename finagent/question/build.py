@@ -157,15 +157,23 @@ def _asking_clause(lemmas: Sequence[str]) -> int:
     return next((i + 1 for i in range(first - 1, -1, -1) if lemmas[i] in _CLAUSE_ENDS), 0)
 
 
+def asked_clause_span(lemmas: Sequence[str]) -> tuple[int, int] | None:
+    """Where the clause of the question's first question word starts and ends (token
+    positions, the end excluded); None without a question word."""
+    first = next((i for i, lm in enumerate(lemmas) if lm in QUESTION_WORDS), None)
+    if first is None:
+        return None
+    end = next((i for i in range(first + 1, len(lemmas)) if lemmas[i] in _CLAUSE_ENDS), None)
+    return _asking_clause(lemmas), len(lemmas) if end is None else end
+
+
 def asked_clause_words(lemmas: Sequence[str], words: Sequence[str]) -> list[str]:
     """The words of the clause of the question's first question word (what a question
     states before it is its context)."""
-    first = next((i for i, lm in enumerate(lemmas) if lm in QUESTION_WORDS), None)
-    if first is None or len(words) != len(lemmas):
+    span = asked_clause_span(lemmas)
+    if span is None or len(words) != len(lemmas):
         return []
-    start = _asking_clause(lemmas)
-    end = next((i for i in range(first + 1, len(lemmas)) if lemmas[i] in _CLAUSE_ENDS), None)
-    return list(words[start : len(lemmas) if end is None else end])
+    return list(words[span[0] : span[1]])
 
 
 def asks_of_record(lemmas: Sequence[str], words: Sequence[str]) -> tuple[bool, bool, bool, bool]:

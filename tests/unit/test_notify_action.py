@@ -10,7 +10,7 @@ import pytest
 
 from finagent.answering.asked_action import of_asked_action, prefer_asked_action
 from finagent.answering.evidence import Candidate
-from finagent.question.acts import actions_named, asked_action
+from finagent.question.acts import actions_named, actions_stated, asked_action
 from finagent.question.build import build_question
 from finagent.retrieval.tax_focus import ACT_WEIGHT, DEADLINE_WEIGHT, timed_focus
 from finagent.state import Chunk
@@ -92,3 +92,14 @@ def test_a_near_notice_sentence_comes_before_a_payment_term() -> None:
 )
 def test_an_act_already_done_is_not_the_asked_one(question: str, expected: str | None) -> None:
     assert asked_action(build_question(question)) == expected
+
+
+def test_a_rule_filing_a_notice_states_the_term_of_notifying() -> None:
+    filed = "Уведомление о доле подаётся в течение одного месяца со дня её покупки."
+    assert actions_stated(filed) == {"file", "notify"}
+    assert actions_named(filed) == {"file"}
+    # a question filing a notice still asks filing
+    assert asked_action(build_question("Когда подать уведомление о доле?")) == "file"
+    question = build_question("Купил долю — в какой срок уведомить инспекцию?")
+    ranked = [_candidate(filed, 1, 2.0), _candidate(NOTICE_TERM, 2, 1.8)]
+    assert prefer_asked_action(question, ranked)[0].sentence == filed

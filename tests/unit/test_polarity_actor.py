@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from finagent.answering.evidence import Candidate
-from finagent.answering.polarity import denial_mismatch, denies_text, other_actor
+from finagent.answering.polarity import (
+    acting_actors,
+    denial_mismatch,
+    denies_text,
+    other_actor,
+)
 from finagent.answering.ranker import rank_learned
 from finagent.answering.sentence_profile import profile
 from finagent.question.build import build_question
@@ -41,16 +46,29 @@ def test_a_denial_mismatches_an_affirmative_question_only() -> None:
 
 def test_the_subject_of_another_actor_is_marked_unless_the_question_names_it() -> None:
     duty = profile("Налоговый орган обязан в течение десяти дней вернуть переплату.").sequence
-    payer = build_question("Сколько дней есть на уплату налога после получения требования?")
-    assert other_actor(duty, payer.lemmas)
+    payer = "Сколько дней есть на уплату налога после получения требования?"
+    assert other_actor(duty, payer)
     for text in (
         "За сколько дней налоговая вернёт переплату?",
         "Когда инспекция вернёт переплату?",
+        "Сколько дней у инспекции на ответ?",
     ):
-        assert not other_actor(duty, build_question(text).lemmas)
+        assert not other_actor(duty, text)
     # an actor named after the predicate is not the sentence's subject
     filed = profile("Заявление подаётся в налоговый орган в течение десяти дней.").sequence
-    assert not other_actor(filed, payer.lemmas)
+    assert not other_actor(filed, payer)
+
+
+def test_an_authority_the_askers_act_is_addressed_to_does_not_act() -> None:
+    duty = profile("Налоговый орган обязан в течение пяти дней выдать свидетельство.").sequence
+    for text in (
+        "Купил долю в фирме — в какой срок уведомить налоговую?",
+        "В какой срок сообщить в инспекцию о новой точке?",
+        "Когда подать заявление в налоговый орган?",
+    ):
+        assert acting_actors(text) == frozenset()
+        assert other_actor(duty, text)
+    assert acting_actors("Сколько ждать ответа от налоговой?") == {"authority"}
 
 
 def test_the_ranker_prefers_the_askers_own_affirmative_rule() -> None:
