@@ -416,6 +416,12 @@ def lead_of(question: Question, top: Candidate) -> ValueLine | str:
     return _value_line(subject, values, top, quote)
 
 
+def _restates(part: str, values: Sequence[str]) -> bool:
+    """Whether a further part's line («ставка НДС — 10 % [1]») names only ``values``."""
+    named = part.split(" — ", 1)[-1].rsplit(" [", 1)[0]
+    return all(v.strip() in values for v in named.split(", "))
+
+
 def _value_line(
     subject: str, values: tuple[str, ...], top: Candidate, quote: str
 ) -> ValueLine | str:
@@ -506,6 +512,8 @@ def compose_direct(
                 more = [c for _, c in listed] + [
                     c for c in more if all(c is not x for _, x in listed)
                 ]
+                # a further part whose values the list names already adds nothing
+                parts = [p for p in parts if not _restates(p, first.values)]
             lead[0] = first.lines(parts)[0]
         elif parts:  # after the quote's line (a runner-up's quote follows)
             lead[0] = f"{lead[0]}; {'; '.join(parts)}."

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import date
 
 from finagent.answering.context import build_context
-from finagent.answering.direct import compose_direct, stated_values
+from finagent.answering.direct import _restates, compose_direct, stated_values
 from finagent.answering.evidence import Candidate
 from finagent.answering.listed_values import listed_values
 from finagent.question.build import build_question
@@ -65,3 +65,9 @@ def test_the_lead_names_every_listed_value_and_quotes_its_sentence() -> None:
     first = summary.splitlines()[1]
     assert "3 %" in first and "1 %" in first and "2 %" in first
     assert SENTENCES[1] in summary
+
+
+def test_a_further_part_naming_only_listed_values_restates_them() -> None:
+    # «…, и когда применяется пониженная?»: the part's «ставка — 1 % [1]» says nothing new
+    assert _restates("ставка туристического сбора — 1 % [1]", ("3 %", "1 %", "2 %"))
+    assert not _restates("срок — 10 дней [2]", ("3 %", "1 %", "2 %"))
