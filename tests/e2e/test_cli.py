@@ -193,14 +193,17 @@ def test_demo_covers_every_scenario(demo: dict[str, Any]) -> None:
 
 
 def test_demo_vat_answer_with_the_tax_code(demo: dict[str, Any]) -> None:
-    """The README's first command: the VAT question quotes chapter 21 (not the patent
-    system's «ставка 0 процентов»), no sentence dangles at «:», sources [1], [2], ..."""
+    """The README's first command: the VAT question's first line states the rates, the
+    answer quotes chapter 21 (not the patent system's «ставка 0 процентов»), no sentence
+    dangles at «:», sources [1], [2], ..."""
     if not demo["tax_code"]:
         skip_without_tax_code("Tax Code text not found (FINAGENT_TAXCODE_DIR or ../shared)")
     answer = demo["answers"][0]["answer"]
     body, sources = answer.split("## Источники\n")
     summary = body.split("## Подробный анализ")[0]
-    assert "ст. 164 НК РФ" in summary and "346." not in answer
+    rates = next(line for line in summary.splitlines() if line.startswith("Ставка НДС — "))
+    assert "20 %" in rates and "10 %" in rates
+    assert "ст. 164 НК РФ" in answer and "346." not in answer
     assert not re.search(r":»? \[\d+\]", body)
     cited = [int(n) for n in re.findall(r"\[(\d+)\]", body)]
     listed = [int(n) for n in re.findall(r"^\[(\d+)\]", sources, re.MULTILINE)]
