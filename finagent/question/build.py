@@ -550,18 +550,11 @@ def _answer_types(
         (strength, at, "period" if kind == "limit" and at in durations else kind)
         for strength, at, kind in found
     ]
-    duration = _duration_at(lemmas, words)
-    if duration >= 0:
-        found.append((-BOUND_STRENGTH, duration, "period"))
-    counted = _counted_span_at(lemmas, words)
-    if counted >= 0:
-        found.append((-BOUND_STRENGTH, counted, "period"))
-    term = _term_subject_at(lemmas, words)
-    if term >= 0:
-        found.append((-BOUND_STRENGTH, term, "period"))
-    timed = _timed_kind_at(lemmas, words)
-    if timed >= 0:
-        found.append((-BOUND_STRENGTH, timed, "period"))
+    # a lasting verb, a counted span, a term's subject, a timed kind: each asks a period
+    for period_at in (_duration_at, _counted_span_at, _term_subject_at, _timed_kind_at):
+        at = period_at(lemmas, words)
+        if at >= 0:
+            found.append((-BOUND_STRENGTH, at, "period"))
     elided = _elided_date_at(lemmas, words)
     if elided >= 0:
         found.append((-ELIDED_DATE_STRENGTH, elided, "date"))
