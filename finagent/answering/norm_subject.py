@@ -59,11 +59,14 @@ def prefer_norm_subject(
     stating = [c for c in ranked if states_asked(profile(c.sentence), question)]
     if not content or not stating:
         return ranked, norms
-    covered = set().union(*(_words(c) for c in stating)) & content
+    # a worked example's figures are the example's, not a rule's: the words it shares with
+    # the question («удерживается», «НДФЛ» in «(120 000 − 4 200) × 13 %») cover no subject
+    rules = [c for c in stating if not c.example]
+    covered = set().union(*(_words(c) for c in rules)) & content
     unmatched = {w for w in content - covered if _rare(w)}
     if not unmatched:
         return ranked, norms
-    best_cover = corpus_lemmas().weight(_words(stating[0]) & content)
+    best_cover = corpus_lemmas().weight(_words(rules[0]) & content) if rules else 0.0
     dense = [c for c in norms if c.chunk.metadata.get(NORM_ONLY) == SEMANTIC_LEG]
     chunks = list(dict.fromkeys(c.chunk.id for c in dense))[:LOOKED_AT]
     for candidate in norms:
