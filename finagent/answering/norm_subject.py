@@ -25,8 +25,10 @@ import re
 
 from finagent.answering.asked_values import states_asked
 from finagent.answering.evidence import Candidate, promoted
+from finagent.answering.ranker import type_match
 from finagent.answering.sentence_profile import profile
 from finagent.language.corpus_lemmas import corpus_lemmas
+from finagent.language.synonyms import names_lemma
 from finagent.question.conditions import in_condition
 from finagent.question.content import content_lemmas
 from finagent.question.model import Question
@@ -59,13 +61,17 @@ def prefer_norm_subject(
     stating = [c for c in ranked if states_asked(profile(c.sentence), question)]
     if not content or not stating:
         return ranked, norms
-    # a worked example's figures are the example's, not a rule's: the words it shares with
-    # the question («удерживается», «НДФЛ» in «(120 000 − 4 200) × 13 %») cover no subject
-    rules = [c for c in stating if not c.example]
-    covered = set().union(*(_words(c) for c in rules)) & content
-    unmatched = {w for w in content - covered if _rare(w)}
+    # a word is covered by itself, a word of its root or a synonym («повторное нарушение»
+    # covers «повторно»)
+    named = set().union(*(_words(c) for c in stating))
+    unmatched = {w for w in content if _rare(w) and not names_lemma(w, named)}
     if not unmatched:
         return ranked, norms
+    # the weight to beat is the best rule's: a worked example's figures are the example's
+    # («(120 000 − 4 200) × 13 % = 15 054 руб.» shares «удерживается», «НДФЛ» with the
+    # question), and a rule of a sanction states a sum or a share of the tax («штраф 20 %
+    # от суммы расчёта»: :func:`finagent.answering.ranker.type_match`)
+    rules = [c for c in ranked if not c.example and type_match(profile(c.sentence), question)]
     best_cover = corpus_lemmas().weight(_words(rules[0]) & content) if rules else 0.0
     dense = [c for c in norms if c.chunk.metadata.get(NORM_ONLY) == SEMANTIC_LEG]
     chunks = list(dict.fromkeys(c.chunk.id for c in dense))[:LOOKED_AT]

@@ -453,9 +453,7 @@ def _bounded_rate(lemmas: Sequence[str]) -> set[int]:
     asks a percentage, as a bounded duration asks a period."""
     rates, bounds = _bounded_rate_words()
     out = {
-        i
-        for i, lemma in enumerate(lemmas[:-1])
-        if lemma in _BOUND_WORDS and lemmas[i + 1] in rates
+        i for i, lemma in enumerate(lemmas[:-1]) if lemma in _BOUND_WORDS and lemmas[i + 1] in rates
     }
     if rates & set(lemmas):
         out |= {

@@ -41,7 +41,10 @@ def test_a_value_applies_from_its_year_on() -> None:
 
 def test_a_bracketed_former_value_does_not_date_the_rule() -> None:
     # the remark's year dates its own figure; the rule itself names no year
-    rule = "Льгота действует, пока выручка не превысит 900 000 руб. (в 2027 году порог был 700 000 руб.)."
+    rule = (
+        "Льгота действует, пока выручка не превысит 900 000 руб."
+        " (в 2027 году порог был 700 000 руб.)."
+    )
     assert dated_to_asked_year(rule, {2028}) is None
     question = build_question("Какой порог выручки для образцовой льготы в 2028 году?")
     amounts = "С 2028 года суммы льготы выросли: 500 руб. в месяц."

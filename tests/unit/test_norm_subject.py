@@ -66,7 +66,6 @@ def test_a_fine_of_another_party_found_by_words_stays_a_norm() -> None:
     assert promoted[0].sentence == party  # the dense search's point is looked at as before
 
 
-
 def test_a_worked_example_naming_the_questions_words_covers_no_subject() -> None:
     # the example's computed figures share «удерживается», «НДФЛ» with the question; the
     # Code point of the asked subject («сувениров») is the rule
@@ -81,6 +80,7 @@ def test_a_worked_example_naming_the_questions_words_covers_no_subject() -> None
         question, [replace(example, example=False)], [scored(NORM, SUBJECT, 0.1)]
     )
     assert kept[0].sentence == example.sentence  # a rule naming those words keeps its place
+
 
 YEARS = Chunk(
     id="nk.z#1",
@@ -120,3 +120,15 @@ def test_a_retrieved_value_of_the_asked_year_keeps_its_place() -> None:
             build_question(text), [scored(KB_YEARS, KB_VALUE, 3.0)], [scored(YEARS, FOR_YEARS, 0.1)]
         )
         assert kept[0].sentence == KB_VALUE
+
+
+def test_a_word_of_the_subjects_root_covers_it() -> None:
+    # «повторное нарушение» in the retrieved rule covers «повторно»: the Code point naming
+    # «повторно» is no subject the retrieved values miss
+    question = build_question("Сувенир повторно не оформлен — какой штраф?")
+    rule = "- повторное нарушение — 100 % от суммы расчёта."
+    other = "Те же деяния, совершенные повторно, влекут взыскание штрафа в размере 9 000 рублей."
+    ranked, norms = prefer_norm_subject(
+        question, [scored(KB, rule, 2.0)], [scored(NORM, other, 0.1)]
+    )
+    assert ranked[0].sentence == rule and len(norms) == 1
