@@ -14,7 +14,9 @@ name nothing. A sentence of such a Code point that states a value of the asked t
 names that word comes first, provided the question's words it names weigh more (inverse
 article frequency) than those the best value-stating candidate names; the best candidate
 must itself be of the Code or the knowledge base (a question about the user's documents
-keeps its document). Only the dense search's points are looked at: the Code's own
+keeps its document). A question word is covered by itself, a word of its root or a
+synonym («повторное нарушение» covers «повторно»); the weight to beat is the best rule's,
+not a worked example's, whose computed figures share the question's words by chance. Only the dense search's points are looked at: the Code's own
 lexical search finds a point because it names the question's rare words, so its naming
 them says nothing of the subject (a fine of another party's duty, a per-metre base).
 """
