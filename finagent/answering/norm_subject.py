@@ -16,7 +16,8 @@ article frequency) than those the best value-stating candidate names; the best c
 must itself be of the Code or the knowledge base (a question about the user's documents
 keeps its document). A question word is covered by itself, a word of its root or a
 synonym («повторное нарушение» covers «повторно»); the weight to beat is the best rule's,
-not a worked example's, whose computed figures share the question's words by chance. Only the dense search's points are looked at: the Code's own
+not a worked example's, whose computed figures share the question's words by chance.
+Only the dense search's points are looked at: the Code's own
 lexical search finds a point because it names the question's rare words, so its naming
 them says nothing of the subject (a fine of another party's duty, a per-metre base).
 """
