@@ -10,6 +10,7 @@ by the item that opens with that year («за 2025 год — 210 000 руб.»)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from datetime import date
 from functools import lru_cache
@@ -105,10 +106,30 @@ _FROM = frozenset({"с", "со"})
 YEAR_MARGIN = 4.0  # logit units of the learned ranker: a far weaker sentence is not promoted
 
 
+_BRACKETED = re.compile(r"\([^()]*\)")
+
+
+def _own_value(remark: str) -> bool:
+    """A bracketed remark stating a value of its own («(в 2024 году лимит был 350 000
+    руб.)», «(раньше 1 400 руб.)»): a former or another case's figure, dated by its own
+    year."""
+    p = profile(remark)
+    return bool(p.money or p.percents or p.shares)
+
+
+def _main_clause(sentence: str) -> str:
+    """The sentence without its bracketed remarks of a value of their own: the year such a
+    remark names dates its figure, not the sentence's («Вычет предоставляется, пока доход
+    не превысит 450 000 руб. (в 2024 году лимит был 350 000 руб.)» states no year of its
+    own). A bracketed date alone («(с 1 января 2026 года)») dates the sentence's value."""
+    return _BRACKETED.sub(lambda m: "" if _own_value(m.group(0)) else m.group(0), sentence)
+
+
 @lru_cache(maxsize=20_000)
 def _dated_years(sentence: str) -> tuple[frozenset[int], frozenset[int]]:
-    """The years a sentence dates its value to, and those it states a value from."""
-    analysed = analyse(clean_sentence(sentence))
+    """The years a sentence dates its value to, and those it states a value from (its
+    bracketed remarks of a value of their own aside: :func:`_main_clause`)."""
+    analysed = analyse(clean_sentence(_main_clause(sentence)))
     tokens = [t for s in analysed.sentences for t in s.tokens]
     before = {t.start: tokens[i - 1].lemma if i else "" for i, t in enumerate(tokens)}
     dated: set[int] = set()

@@ -17,6 +17,7 @@ from typing import NamedTuple
 import numpy as np
 
 from finagent.answering.context import AnswerContext
+from finagent.answering.edition_line import edition_line
 from finagent.cards.tables import grid_rows, grid_rule, markdown_rows, rendered_row
 from finagent.cards.unwrap import joined
 from finagent.language.abbreviations import leaves_open
@@ -466,6 +467,9 @@ def _candidates_of(
         # card and the whole document's sentences read it («… НДС 92 400» / «руб., — не
         # позднее 15 мая 2026 г.; …»)
         text = joined(text)
+    units = units_of(text, example_section, law=chunk.source == "law")[:per_chunk]
+    if chunk.source == "kb":  # an article's line about its own edition answers nothing
+        units = [u for u in units if not edition_line(u.sentence)]
     return [
         Candidate(
             chunk,
@@ -476,9 +480,7 @@ def _candidates_of(
             context=unit.lead,
             example=unit.example,
         )
-        for position, unit in enumerate(
-            units_of(text, example_section, law=chunk.source == "law")[:per_chunk]
-        )
+        for position, unit in enumerate(units)
     ]
 
 

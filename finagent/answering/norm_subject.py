@@ -14,7 +14,10 @@ name nothing. A sentence of such a Code point that states a value of the asked t
 names that word comes first, provided the question's words it names weigh more (inverse
 article frequency) than those the best value-stating candidate names; the best candidate
 must itself be of the Code or the knowledge base (a question about the user's documents
-keeps its document). Only the dense search's points are looked at: the Code's own
+keeps its document). A question word is covered by itself, a word of its root or a
+synonym («повторное нарушение» covers «повторно»); the weight to beat is the best rule's,
+not a worked example's, whose computed figures share the question's words by chance.
+Only the dense search's points are looked at: the Code's own
 lexical search finds a point because it names the question's rare words, so its naming
 them says nothing of the subject (a fine of another party's duty, a per-metre base).
 """
@@ -25,8 +28,10 @@ import re
 
 from finagent.answering.asked_values import states_asked
 from finagent.answering.evidence import Candidate, promoted
+from finagent.answering.ranker import type_match
 from finagent.answering.sentence_profile import profile
 from finagent.language.corpus_lemmas import corpus_lemmas
+from finagent.language.synonyms import names_lemma
 from finagent.question.conditions import in_condition
 from finagent.question.content import content_lemmas
 from finagent.question.model import Question
@@ -59,11 +64,18 @@ def prefer_norm_subject(
     stating = [c for c in ranked if states_asked(profile(c.sentence), question)]
     if not content or not stating:
         return ranked, norms
-    covered = set().union(*(_words(c) for c in stating)) & content
-    unmatched = {w for w in content - covered if _rare(w)}
+    # a word is covered by itself, a word of its root or a synonym («повторное нарушение»
+    # covers «повторно»)
+    named = set().union(*(_words(c) for c in stating))
+    unmatched = {w for w in content if _rare(w) and not names_lemma(w, named)}
     if not unmatched:
         return ranked, norms
-    best_cover = corpus_lemmas().weight(_words(stating[0]) & content)
+    # the weight to beat is the best rule's: a worked example's figures are the example's
+    # («(120 000 − 4 200) × 13 % = 15 054 руб.» shares «удерживается», «НДФЛ» with the
+    # question), and a rule of a sanction states a sum or a share of the tax («штраф 20 %
+    # от суммы расчёта»: :func:`finagent.answering.ranker.type_match`)
+    rules = [c for c in ranked if not c.example and type_match(profile(c.sentence), question)]
+    best_cover = corpus_lemmas().weight(_words(rules[0]) & content) if rules else 0.0
     dense = [c for c in norms if c.chunk.metadata.get(NORM_ONLY) == SEMANTIC_LEG]
     chunks = list(dict.fromkeys(c.chunk.id for c in dense))[:LOOKED_AT]
     for candidate in norms:

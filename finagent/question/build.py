@@ -435,6 +435,35 @@ def _bounded_duration(lemmas: Sequence[str]) -> set[int]:
     }
 
 
+@cache
+def _bounded_rate_words() -> tuple[frozenset[str], frozenset[str]]:
+    """The rate nouns and bound nouns of ``data/bounded_rates.yaml``."""
+    text = resources.files("finagent.question").joinpath("data/bounded_rates.yaml")
+    data = load_yaml(text.read_text("utf-8")) or {}
+    return (
+        frozenset(str(w) for w in data.get("rate_nouns", [])),
+        frozenset(str(w) for w in data.get("bound_nouns", [])),
+    )
+
+
+def _bounded_rate(lemmas: Sequence[str]) -> set[int]:
+    """Positions of the asked bound words that qualify a rate: a bound's adjective before a
+    rate noun («минимальная ставка», «максимальный тариф»), or a bound noun asked by «до
+    какого» in a question naming a rate («до какого минимума снизить ставку»). Such a bound
+    asks a percentage, as a bounded duration asks a period."""
+    rates, bounds = _bounded_rate_words()
+    out = {
+        i for i, lemma in enumerate(lemmas[:-1]) if lemma in _BOUND_WORDS and lemmas[i + 1] in rates
+    }
+    if rates & set(lemmas):
+        out |= {
+            i
+            for i, lemma in enumerate(lemmas)
+            if i > 1 and lemma in bounds and lemmas[i - 1] == "какой" and lemmas[i - 2] == "до"
+        }
+    return out
+
+
 HEAD_REACH = 3  # words after «какой» a measured noun is looked for in («какая общая площадь»)
 
 
@@ -546,8 +575,13 @@ def _answer_types(
         found = [f for f in found if not (f[1] == circumstance and f[2] == "date")]
         found.append((-CIRCUMSTANCE_STRENGTH, circumstance, "procedure"))
     durations = _bounded_duration(lemmas)
+    rates = _bounded_rate(lemmas)
     found = [
         (strength, at, "period" if kind == "limit" and at in durations else kind)
+        for strength, at, kind in found
+    ]
+    found = [
+        (strength, at, "rate" if kind == "limit" and at in rates else kind)
         for strength, at, kind in found
     ]
     # a lasting verb, a counted span, a term's subject, a timed kind: each asks a period

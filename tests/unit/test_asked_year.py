@@ -37,3 +37,18 @@ def test_a_value_applies_from_its_year_on() -> None:
     assert dated_to_asked_year("С 2025 года доходы облагаются налогом.", {2028}) is True
     assert dated_to_asked_year("До 31 декабря 2027 года лимит — 5 млн руб.", {2028}) is False
     assert dated_to_asked_year(RULE, {2028}) is None
+
+
+def test_a_bracketed_former_value_does_not_date_the_rule() -> None:
+    # the remark's year dates its own figure; the rule itself names no year
+    rule = (
+        "Льгота действует, пока выручка не превысит 900 000 руб."
+        " (в 2027 году порог был 700 000 руб.)."
+    )
+    assert dated_to_asked_year(rule, {2028}) is None
+    question = build_question("Какой порог выручки для образцовой льготы в 2028 году?")
+    amounts = "С 2028 года суммы льготы выросли: 500 руб. в месяц."
+    assert prefer_asked_year(question, _ranked(rule, amounts))[0].sentence == rule
+    # a bracketed date alone dates the sentence's value
+    dated = "Порог выручки — 900 000 руб. (с 1 января 2027 года)."
+    assert dated_to_asked_year(dated, {2028}) is True

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from finagent.answering.norm_subject import prefer_norm_subject, prefer_norm_year
 from finagent.question.build import build_question
 from finagent.retrieval.retriever import NORM_ONLY
@@ -12,6 +14,7 @@ LAW = Chunk(id="nk.x#1", text="", source="law", title="ст. 999 НК РФ")
 NORM = Chunk(
     id="nk.y#2", text="", source="law", title="ст. 998 НК РФ", metadata={NORM_ONLY: "dense"}
 )
+KB = Chunk(id="kb-7:1", text="", source="kb", title="НДФЛ у работодателя")
 LEXICAL = NORM.model_copy(update={"metadata": {NORM_ONLY: "sparse"}})
 OTHER = "взносы работодателя на образцовый счёт, но не более 9 000 рублей в год на работника;"
 SUBJECT = "стоимость сувениров, полученных работником от работодателя, не превышающая 3 000 рублей;"
@@ -63,6 +66,22 @@ def test_a_fine_of_another_party_found_by_words_stays_a_norm() -> None:
     assert promoted[0].sentence == party  # the dense search's point is looked at as before
 
 
+def test_a_worked_example_naming_the_questions_words_covers_no_subject() -> None:
+    # the example's computed figures share «удерживается», «НДФЛ» with the question; the
+    # Code point of the asked subject («сувениров») is the rule
+    question = build_question("Сувениры клиентам — до какой суммы НДФЛ не удерживается?")
+    example = replace(
+        scored(KB, "Пример: с премии удерживается НДФЛ (80 000 − 2 000) × 13 % = 10 140 руб.", 2.0),
+        example=True,
+    )
+    ranked, norms = prefer_norm_subject(question, [example], [scored(NORM, SUBJECT, 0.1)])
+    assert ranked[0].sentence == SUBJECT and not norms
+    kept, _ = prefer_norm_subject(
+        question, [replace(example, example=False)], [scored(NORM, SUBJECT, 0.1)]
+    )
+    assert kept[0].sentence == example.sentence  # a rule naming those words keeps its place
+
+
 YEARS = Chunk(
     id="nk.z#1",
     text="Плательщики уплачивают взносы на страхование лошадей в фиксированном размере.",
@@ -101,3 +120,15 @@ def test_a_retrieved_value_of_the_asked_year_keeps_its_place() -> None:
             build_question(text), [scored(KB_YEARS, KB_VALUE, 3.0)], [scored(YEARS, FOR_YEARS, 0.1)]
         )
         assert kept[0].sentence == KB_VALUE
+
+
+def test_a_word_of_the_subjects_root_covers_it() -> None:
+    # «повторное нарушение» in the retrieved rule covers «повторно»: the Code point naming
+    # «повторно» is no subject the retrieved values miss
+    question = build_question("Сувенир повторно не оформлен — какой штраф?")
+    rule = "- повторное нарушение — 100 % от суммы расчёта."
+    other = "Те же деяния, совершенные повторно, влекут взыскание штрафа в размере 9 000 рублей."
+    ranked, norms = prefer_norm_subject(
+        question, [scored(KB, rule, 2.0)], [scored(NORM, other, 0.1)]
+    )
+    assert ranked[0].sentence == rule and len(norms) == 1

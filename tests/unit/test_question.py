@@ -252,6 +252,14 @@ def test_an_asked_bound_of_a_duration_asks_the_period() -> None:
     assert question.answer_type != "period"
 
 
+def test_a_bound_of_a_rate_asks_a_rate() -> None:
+    assert build_question("Какой максимальный тариф сбора?", TODAY).answer_type == "rate"
+    text = "До какого максимума муниципалитет вправе поднять ставку сбора?"
+    assert build_question(text, TODAY).answer_type == "rate"
+    # a limit of a sum that a rate is conditioned on stays a limit
+    assert build_question("Какой порог выручки для ставки 4 %?", TODAY).answer_type == "limit"
+
+
 @pytest.mark.parametrize(
     ("text", "first"),
     [
