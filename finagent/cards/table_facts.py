@@ -21,18 +21,24 @@ from finagent.language.spans import Money
 from finagent.language.text import Analysed, analyse
 
 _KOPECKS = 2  # «754 800,00»: two decimals mark an amount of money
+# a minus before a cell's figure: a debit balance («Сумма сальдо, руб.: -486 312,40»)
+_MINUS = ("-", "\u2212", "\u2013")
 
 
 def _figure(text: str) -> Decimal | None:
-    """«1 056 000,00» → 1056000.00; None unless a number with two decimals."""
+    """«1 056 000,00» → 1056000.00, «-486 312,40» → -486312.40 (a negative balance);
+    None unless a number with two decimals."""
     plain = text.strip("* ").replace("\u00a0", " ").replace(" ", "")
+    sign = ""
+    if plain.startswith(_MINUS):
+        sign, plain = "-", plain[1:]
     whole, comma, decimals = plain.partition(",")
     if not comma or len(decimals) != _KOPECKS or not (whole + decimals).isdigit():
         return None
     if not whole.isascii():
         return None
     try:
-        return Decimal(f"{whole}.{decimals}")
+        return Decimal(f"{sign}{whole}.{decimals}")
     except InvalidOperation:
         return None
 
@@ -105,6 +111,13 @@ def field_named(text: str, kinds: tuple[F.FieldKind, ...]) -> str | None:
     return best[2] if best else None
 
 
+def _head_clause(label: str) -> str:
+    """A row label's words before its first comma: the clause naming what the row holds;
+    the words after it qualify that («Пени, начисленные на отрицательное сальдо» are a
+    penalty, not the balance the participle's object names)."""
+    return label.partition(",")[0]
+
+
 def label_table_facts(facts: Sequence[Fact], cells: Sequence[Cell]) -> None:
     """Give each fact inside a cell the cell's label and the field its row or column names."""
     for fact in facts:
@@ -115,7 +128,7 @@ def label_table_facts(facts: Sequence[Fact], cells: Sequence[Cell]) -> None:
         if fact.kind in ("number", "identifier"):
             continue
         kinds = F.AMOUNT_KINDS if fact.kind in ("amount", "rate") else F.DATE_KINDS
-        named = field_named(cell.row, kinds)
+        named = field_named(_head_clause(cell.row), kinds) or field_named(cell.row, kinds)
         # a totals row's VAT column holds the VAT; the items' rows name no field of the card
         if named in (None, "total") and field_named(cell.column, kinds) == "vat":
             named = "vat" if named else None
