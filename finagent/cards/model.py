@@ -8,8 +8,8 @@ from pydantic import BaseModel, Field
 
 from finagent.language.text import Sentence
 
-# 20: a cell's figure with a minus is a (negative) amount; a row label's field is named by
-# its words before the first comma; a role of several words («Новый должник»);
+# 20: a cell's figure with a minus is a (negative) amount; a role of several words
+# («Новый должник»);
 # 19: a line ending in an abbreviation of what follows («г. Уфа, пр.» / «Октября, д. 3»,
 # «ул.», «ст.»; not right after a figure: «2025 г.») goes on into the next; 18: one reader
 # of wrapped lines (cards.unwrap): a party's requisites after a comma, a line opening with

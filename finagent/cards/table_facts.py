@@ -111,13 +111,6 @@ def field_named(text: str, kinds: tuple[F.FieldKind, ...]) -> str | None:
     return best[2] if best else None
 
 
-def _head_clause(label: str) -> str:
-    """A row label's words before its first comma: the clause naming what the row holds;
-    the words after it qualify that («Пени, начисленные на отрицательное сальдо» are a
-    penalty, not the balance the participle's object names)."""
-    return label.partition(",")[0]
-
-
 def label_table_facts(facts: Sequence[Fact], cells: Sequence[Cell]) -> None:
     """Give each fact inside a cell the cell's label and the field its row or column names."""
     for fact in facts:
@@ -128,7 +121,7 @@ def label_table_facts(facts: Sequence[Fact], cells: Sequence[Cell]) -> None:
         if fact.kind in ("number", "identifier"):
             continue
         kinds = F.AMOUNT_KINDS if fact.kind in ("amount", "rate") else F.DATE_KINDS
-        named = field_named(_head_clause(cell.row), kinds) or field_named(cell.row, kinds)
+        named = field_named(cell.row, kinds)
         # a totals row's VAT column holds the VAT; the items' rows name no field of the card
         if named in (None, "total") and field_named(cell.column, kinds) == "vat":
             named = "vat" if named else None

