@@ -107,6 +107,9 @@ def _source_number(ctx: AnswerContext, card: DocumentCard, new_sources: bool) ->
     return number
 
 
+_FIGURE_CHARS = "-\u22120123456789 ,"  # a normalised amount's figure, a minus too
+
+
 def _shown(fact: Fact) -> str:
     """The value as shown; as written when the normalised form states a number or date the
     sentence does not («2025-04-22» for «22 апреля 2025 г.», «…,00» added)."""
@@ -116,7 +119,7 @@ def _shown(fact: Fact) -> str:
         # a table cell's figure («84 000,00») takes its currency from the column header
         bare = fact.kind == "amount" and not any(ch.isalpha() for ch in value)
         if bare:
-            value = f"{value} {fact.value.lstrip('0123456789 ,')}"
+            value = f"{value} {fact.value.lstrip(_FIGURE_CHARS)}"
     return f"{value} {_PER[fact.per]}" if fact.per in _PER else value
 
 
@@ -359,6 +362,25 @@ _COPULAS = frozenset({"быть", "являться", "выступать"})
 _NO_VALUE_TYPES = frozenset({"procedure", "unknown"})
 
 
+def _phrase_roles_joined(
+    words: list[str], lemmas: list[str], held: set[str]
+) -> tuple[list[str], list[str]]:
+    """The question's words and lemmas with a held role of several words («новый
+    должник») read as one word, that role, at its noun («кто является новым должником»:
+    the copula stands right before it)."""
+    for role in held:
+        size = len(cue_lemmas(role))
+        if size < 2:  # a phrase is two words or more
+            continue
+        at = 0
+        while at <= len(lemmas) - size:
+            if tuple(lemmas[at : at + size]) == cue_lemmas(role):
+                words = [*words[:at], words[at + size - 1], *words[at + size :]]
+                lemmas = [*lemmas[:at], role, *lemmas[at + size :]]
+            at += 1
+    return words, lemmas
+
+
 def own_roles_asked(question: Question, cards: list[DocumentCard]) -> list[str]:
     """The roles a question asks that no list names but a card's document names in its
     own words («…, именуемое в дальнейшем «Кредитор»»): the head «какой» or a request
@@ -379,6 +401,7 @@ def own_roles_asked(question: Question, cards: list[DocumentCard]) -> list[str]:
         for sentence in analysed.sentences
         for word, lm in zip((t.text for t in sentence.tokens), sentence.lemmas, strict=True)
     ]
+    words, lemmas = _phrase_roles_joined(words, lemmas, held)
     if not held & set(lemmas):
         return []
     heads = [a.head for a in question.attributes if a.head in held]

@@ -8,6 +8,8 @@ from pydantic import BaseModel, Field
 
 from finagent.language.text import Sentence
 
+# 20: a cell's figure with a minus is a (negative) amount; a role of several words
+# («Новый должник»);
 # 19: a line ending in an abbreviation of what follows («г. Уфа, пр.» / «Октября, д. 3»,
 # «ул.», «ст.»; not right after a figure: «2025 г.») goes on into the next; 18: one reader
 # of wrapped lines (cards.unwrap): a party's requisites after a comma, a line opening with
@@ -21,7 +23,7 @@ from finagent.language.text import Sentence
 # named only by a line in capitals («ПРИХОДНЫЙ КАССОВЫЙ ОРДЕР»); 11: a form's heading
 # beside its number box; 10: the bonus field; 9: a PDF's row «label figure»; 8: headings
 # dated or under an approval note, form number boxes
-CARD_VERSION = 19
+CARD_VERSION = 20
 
 FactKind = Literal["amount", "rate", "date", "term", "number", "identifier"]
 

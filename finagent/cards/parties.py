@@ -9,7 +9,13 @@ from functools import cache
 from finagent.cards.fields import ROLES
 from finagent.cards.model import Party
 from finagent.language.cues import cue_lemmas, find_cue
-from finagent.language.lemmas import animate, lemma, participle_noun
+from finagent.language.lemmas import (
+    animate,
+    lemma,
+    part_of_speech,
+    participle_noun,
+    role_in_nominative,
+)
 from finagent.language.spans import Identifier, Organisation, Person
 from finagent.language.text import Analysed, AnalysedSentence, Token
 
@@ -27,6 +33,7 @@ _LABEL_PUNCT = set("*|#-—_")
 _FOLLOWING_LINES = 2  # lines after a labelled party line that may hold its codes
 _MAX_LABEL_GAP = 3  # tokens between a role label and its colon («ИНН/КПП продавца:» is not one)
 _MIN_ROLE = 4  # letters of a role word no list names
+_PHRASE_ADJECTIVES = 2  # adjectives before a role's noun («Первоначальный должник»)
 
 
 def _role_word(text: str) -> str | None:
@@ -52,6 +59,25 @@ def _participle_role(tokens: Sequence[Token]) -> str | None:
     return participle_noun(tokens[0].text)
 
 
+def _phrase_role(tokens: Sequence[Token]) -> str | None:
+    """A role named by adjectives before its noun, the first capitalised and the phrase
+    closed by a quote («именуемое в дальнейшем «Новый должник»», «Первоначальный
+    кредитор»): the phrase in the nominative singular, lower case («новый должник»)."""
+    if not tokens or not tokens[0].text[:1].isupper():
+        return None
+    for k, token in enumerate(tokens[: _PHRASE_ADJECTIVES + 1]):
+        if part_of_speech(token.text) == "ADJF" and k < _PHRASE_ADJECTIVES:
+            continue
+        closed = k + 1 >= len(tokens) or not tokens[k + 1].text[:1].isalnum()
+        noun = part_of_speech(token.text) == "NOUN" and (
+            animate(token.text) or _role_word(token.text)
+        )
+        if k == 0 or not closed or not noun:
+            return None
+        return role_in_nominative([t.text for t in tokens[: k + 1]]).lower()
+    return None
+
+
 def _hereinafter_roles(sentence: AnalysedSentence) -> list[tuple[str, int]]:
     """Each role after «именуемое в дальнейшем» / «далее —» with the offset of its cue;
     one sentence may introduce both parties."""
@@ -63,7 +89,8 @@ def _hereinafter_roles(sentence: AnalysedSentence) -> list[tuple[str, int]]:
         while at >= 0:
             following = sentence.tokens[at + size : at + size + 4]
             for k, token in enumerate(following):
-                role = _own_role(token.text) or _participle_role(following[k:])
+                role = _phrase_role(following[k:]) or _own_role(token.text)
+                role = role or _participle_role(following[k:])
                 if role is not None:
                     found.setdefault(sentence.tokens[at].start, role)
                     break

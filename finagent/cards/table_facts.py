@@ -21,18 +21,24 @@ from finagent.language.spans import Money
 from finagent.language.text import Analysed, analyse
 
 _KOPECKS = 2  # «754 800,00»: two decimals mark an amount of money
+# a minus before a cell's figure: a debit balance («Сумма сальдо, руб.: -486 312,40»)
+_MINUS = ("-", "\u2212", "\u2013")
 
 
 def _figure(text: str) -> Decimal | None:
-    """«1 056 000,00» → 1056000.00; None unless a number with two decimals."""
+    """«1 056 000,00» → 1056000.00, «-486 312,40» → -486312.40 (a negative balance);
+    None unless a number with two decimals."""
     plain = text.strip("* ").replace("\u00a0", " ").replace(" ", "")
+    sign = ""
+    if plain.startswith(_MINUS):
+        sign, plain = "-", plain[1:]
     whole, comma, decimals = plain.partition(",")
     if not comma or len(decimals) != _KOPECKS or not (whole + decimals).isdigit():
         return None
     if not whole.isascii():
         return None
     try:
-        return Decimal(f"{whole}.{decimals}")
+        return Decimal(f"{sign}{whole}.{decimals}")
     except InvalidOperation:
         return None
 
