@@ -13,14 +13,16 @@ from finagent.storage.documents import DocumentStore
 async def current_cards(
     documents: DocumentStore, user_id: str, limit: int = 1000
 ) -> list[DocumentCard]:
-    """The user's cards; one of an older ``CARD_VERSION`` is rebuilt once and stored.
-    The store lists cards (and documents) newest stored first, so the stale ones are
-    rebuilt oldest first: every later listing keeps the order of the uploads, which
-    decides between documents the question's words tie on (a bump of the card version
-    reversed it)."""
+    """The user's cards, newest upload first; one of an older ``CARD_VERSION`` is rebuilt
+    once and stored.
+
+    The order decides between documents the question's words tie on, so it is the
+    documents' upload order (ties within a second by document id), never the store's
+    listing order, which follows each card's last write: a card rebuild, a re-ingestion
+    or the backend would otherwise change which document answers."""
     cards = await documents.cards.list(user_id, limit=limit)
     out: list[DocumentCard] = []
-    for card in reversed(cards):
+    for card in cards:
         if card.version < CARD_VERSION:
             doc = await documents.get(user_id, card.document_id)
             if doc is not None:
@@ -29,4 +31,7 @@ async def current_cards(
                 # the document is listed by its own heading, as a new upload would be
                 await documents.retitle(user_id, doc.id, card.title)
         out.append(card)
-    return out[::-1]
+    uploaded = {info.id: info.created_at for info in await documents.inventory(user_id, limit)}
+    out.sort(key=lambda c: c.document_id)
+    out.sort(key=lambda c: uploaded.get(c.document_id, ""), reverse=True)
+    return out
