@@ -83,6 +83,8 @@ _COUNT_BOUNDS = frozenset({"более", "менее"})  # «не более 2 �
 def counted_nouns(sentence: str, times: bool = False) -> frozenset[str]:
     """Lemmas of the nouns a number counts in the sentence («300 паллето-мест» —
     «паллето-место»); not money, time, shares, nor, unless ``times``, times («8 раз»)."""
+    if not any(ch.isdigit() for ch in sentence):
+        return frozenset()  # no count in digits: not tokenised
     out: set[str] = set()
     keep = _TIMES_KEPT if times else frozenset()
     for s in analyse(sentence).sentences:

@@ -184,7 +184,8 @@ def dates_with_roles(
     """Each date of the sentence, as written, with the end of a term it states: calendar
     dates and days of the month, in order."""
     spans = [(m.start(), m.end(), m.group(0)) for m in DATE.finditer(sentence)]
-    spans += [(d.start, d.end, d.text) for d in days_of_month_in(analyse(sentence))]
+    if any(ch.isdigit() for ch in sentence):  # a day of the month is written in digits
+        spans += [(d.start, d.end, d.text) for d in days_of_month_in(analyse(sentence))]
     return tuple((text, _role(sentence, start, end)) for start, end, text in sorted(spans))
 
 

@@ -44,8 +44,13 @@ def asked_moment(question: Question) -> date | None:
 
 
 def _opening_mention(sentence: str, finder: Callable[[Analysed], Sequence[_M]]) -> _M | None:
-    """The first mention ``finder`` reads in ``sentence``, if the sentence opens with it."""
-    analysed = analyse(clean_sentence(sentence))
+    """The first mention ``finder`` reads in ``sentence``, if the sentence opens with it
+    (both finders read a date or a year written in digits: a sentence without a digit is
+    not tokenised)."""
+    text = clean_sentence(sentence)
+    if not any(ch.isdigit() for ch in text):
+        return None
+    analysed = analyse(text)
     if not analysed.sentences:
         return None
     first = analysed.sentences[0]

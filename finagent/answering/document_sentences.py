@@ -408,12 +408,18 @@ def asked_lemmas(question: Question, cards: Sequence[DocumentCard]) -> set[str]:
 _EXCEPTING = (("за", "исключение"), ("кроме",))
 _NOT_EXCEPTING = "тот"  # «кроме того»
 _EXCEPTION_ENDS = frozenset({",", ";", ")", ".", ":", "—"})
+# what the text of a cue's word holds in every form (folded): a sentence holding neither
+# states no exception, and is not tokenised for one
+_EXCEPTING_STEMS = ("кроме", "исключ")
 
 
 @lru_cache(maxsize=20_000)
 def excepted_only(text: str) -> frozenset[str]:
     """The lemmas the sentence uses only inside an exception («за исключением …», «кроме
     …», up to the clause's end), never outside one."""
+    folded = text.lower()
+    if not any(stem in folded for stem in _EXCEPTING_STEMS):
+        return frozenset()
     inside: set[str] = set()
     outside: set[str] = set()
     for sentence in analyse(text).sentences:
