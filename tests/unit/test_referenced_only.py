@@ -112,3 +112,18 @@ def test_an_abbreviated_unit_or_a_slashed_abbreviation_is_no_asked_indicator() -
     assert coverage_abstention(asked, [chunk], [], True) is None
     asked = build_question("НДС в с/ф 12 для Альфа-Трейда сколько?", TODAY)
     assert [a.head for a in asked.attributes] == ["ндс"]
+
+
+def test_a_numbered_part_of_a_held_contract_is_no_missing_document() -> None:
+    contract = (
+        "Договор поставки № ПК-3/2026\n\n"
+        "1. Партии Товара согласуются в Спецификациях, каждая является частью Договора.\n"
+    )
+    cards = [build_card("c", "c", contract)]
+    chunk = Chunk(id="c", text=contract, source="user_docs", title=cards[0].title, document_id="c")
+    asked = build_question("Какая сумма по Спецификации № 5?", TODAY, cards=cards)
+    assert coverage_abstention(asked, [chunk], [], True, cards) is None
+    # a numbered document of another kind is still checked
+    asked = build_question("Какая сумма по счёту № 5?", TODAY, cards=cards)
+    found = coverage_abstention(asked, [chunk], [], True, cards)
+    assert found is not None and found.kind == "number"
