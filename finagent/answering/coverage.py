@@ -722,13 +722,6 @@ def coverage_abstention(
     priced = _priced(question) if documents and cards else None
     # a body's number («ИФНС № 16») and a unified form's code («ОС-1») name no document
     owned = institution_numbers(question)
-    # «Спецификация № 3»: a numbered part of a held document that speaks of such parts
-    spoken = {word for card in cards for word in card.vocabulary}
-    owned |= {
-        i.value.rstrip("?.,;:!")
-        for i in question.identifiers
-        if i.label == "number" and i.of in _numbered_parts() and i.of in spoken
-    }
     numbers = (
         [
             value
@@ -925,13 +918,6 @@ def coverage_abstention(
             if what[:_STEM] not in (stems if _generic(attribute.head) else lent):
                 return _uncovered(attribute, searched)
     return None
-
-
-@cache
-def _numbered_parts() -> frozenset[str]:
-    """The nouns of a document's numbered parts (``data/numbered_parts.yaml``)."""
-    path = resources.files("finagent.answering").joinpath("data/numbered_parts.yaml")
-    return frozenset(str(w) for w in (load_yaml(path.read_text("utf-8")) or {}).get("parts", []))
 
 
 @cache

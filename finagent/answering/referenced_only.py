@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from functools import cache
+from importlib import resources
 
 from finagent.answering import messages
 from finagent.answering.abstention import Abstention
@@ -38,6 +40,7 @@ from finagent.language.text import analyse
 from finagent.question.model import Question
 from finagent.question.tables import GENERIC_HEADS, STANDARD_HEADS
 from finagent.state import Chunk
+from finagent.yaml_data import load_yaml
 
 # a code of letters and digits joined by «/» or «-» («ТС-08/2024», «НЩ-25-004417», «41/25»)
 # or after «№» in the question
@@ -47,6 +50,7 @@ _KOPECK_SUM = re.compile(r"\d{1,3}(?:[ \u00a0\u202f]\d{3})+,\d{2}")
 _MAX_TITLES = 3
 _LINE_ENDS = (".", ":", ";", "!", "?", ")", "»", "*", "#", "-", "=")
 _SENTENCE_ENDS = (".", "!", "?", ";", "|")
+_STEM = 5  # letters of a verb a word of its root opens with
 _ROW_CELLS = 3  # bars of a Markdown table's row
 # a document kind's noun phrase: nouns, adjectives and prepositions; a word pymorphy3
 # does not know («ИТ-обслуживание») has no part of speech
@@ -139,6 +143,29 @@ def _titled(text: str, number: str, kind: set[str]) -> bool:
     return False
 
 
+@cache
+def _document_kinds() -> frozenset[str]:
+    """The nouns of a kind of document (``data/referenced_kinds.yaml``)."""
+    path = resources.files("finagent.answering").joinpath("data/referenced_kinds.yaml")
+    table = load_yaml(path.read_text("utf-8")) or {}
+    return frozenset(str(w).replace("ё", "е") for w in table.get("kinds", []))
+
+
+def _title_head(title: str) -> str:
+    """The lemma of a title's first word, its kind («Претензия о нарушении …»)."""
+    found = re.search(r"[^\W\d_]+", title)
+    return lemma(found.group(0)) if found else ""
+
+
+def _names_act(acts: set[str], p: SentenceProfile) -> bool:
+    """The sentence names one of the asked verbs, by lemma, synonym or root, or a word
+    opening with the verb's stem («ответить» — «ответ должен быть направлен»)."""
+    stems = {act[:_STEM] for act in acts if len(act) > _STEM}
+    return bool(shared_words(acts, p.lemmas)) or any(
+        lm.startswith(stem) for stem in stems for lm in p.lemmas
+    )
+
+
 def _asked_words(question: Question, kind: set[str]) -> set[str]:
     """What the supporting sentence must name: for a date, the question's verbs (a date is
     that of an act: «действует до», «вернуть до»), else the asked attribute's own words
@@ -199,7 +226,13 @@ def referenced_only(
         signed = _signed(number)
         referring = [d for d, text in bodies.items() if signed.search(text)]
         kind = _kind_lemmas(question, number)
-        if not referring or any(_titled(bodies[d], number, kind) for d in referring):
+        if (
+            not referring
+            or not kind & _document_kinds()
+            or any(_titled(bodies[d], number, kind) for d in referring)
+            # «в претензии 112/П» of a claim: the document asked may be the held one
+            or any(_title_head(titles.get(d, "")) in kind for d in referring)
+        ):
             continue
         asked = _asked_words(question, kind)
         mentioned = _mentioned(number)
@@ -227,7 +260,7 @@ def referenced_only(
                     break
                 if not _states_value(question, p, sentence):
                     continue
-                if asked and not shared_words(asked, p.lemmas):
+                if asked and not _names_act(asked, p):
                     continue
                 supported = True
                 break
