@@ -50,6 +50,7 @@ _KOPECK_SUM = re.compile(r"\d{1,3}(?:[ \u00a0\u202f]\d{3})+,\d{2}")
 _MAX_TITLES = 3
 _LINE_ENDS = (".", ":", ";", "!", "?", ")", "»", "*", "#", "-", "=")
 _SENTENCE_ENDS = (".", "!", "?", ";", "|")
+_TITLE_WORDS = 3  # words of a title its kind noun is among
 _STEM = 5  # letters of a verb a word of its root opens with
 _ROW_CELLS = 3  # bars of a Markdown table's row
 # a document kind's noun phrase: nouns, adjectives and prepositions; a word pymorphy3
@@ -152,9 +153,10 @@ def _document_kinds() -> frozenset[str]:
 
 
 def _title_head(title: str) -> str:
-    """The lemma of a title's first word, its kind («Претензия о нарушении …»)."""
-    found = re.search(r"[^\W\d_]+", title)
-    return lemma(found.group(0)) if found else ""
+    """The lemma of a title's first noun, its kind («Претензия о нарушении …»,
+    «Предварительный договор …»)."""
+    words = re.findall(r"[^\W\d_]+", title)[:_TITLE_WORDS]
+    return next((lemma(w) for w in words if part_of_speech(w) == "NOUN"), "")
 
 
 def _names_act(acts: set[str], p: SentenceProfile) -> bool:

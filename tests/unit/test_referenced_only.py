@@ -133,3 +133,13 @@ def test_a_verb_of_the_question_is_named_by_a_word_of_its_root() -> None:
         "должен быть направлен не позднее 16.06.2026.\n"
     )
     assert _check("до какого числа ответить на требование 31-02/115?", {"h": handover}) is None
+
+
+def test_a_number_inside_a_held_document_of_the_kind_asked_is_not_declined() -> None:
+    preliminary = (
+        "Предварительный договор аренды\n\n"
+        "1. Предмет: нежилое помещение № 7-Б. Основной договор заключается не позднее "
+        "1 августа 2026 г.\n"
+    )
+    asked = "до какого числа заключить основной договор по помещению 7-Б?"
+    assert _check(asked, {"p": preliminary}) is None
