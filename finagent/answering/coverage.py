@@ -64,6 +64,7 @@ from itertools import pairwise
 from finagent.answering import messages
 from finagent.answering.abstention import Abstention
 from finagent.cards.fields import ALL as ALL_FIELDS
+from finagent.cards.header_units import abbreviated_unit
 from finagent.cards.model import DocumentCard
 from finagent.language.compounds import names_compound
 from finagent.language.cues import cue_lemmas, find_cue
@@ -87,6 +88,7 @@ from finagent.language.lemmas import (
     surname,
 )
 from finagent.language.text import Analysed, Token, analyse
+from finagent.language.transliteration import latin_forms
 from finagent.question.asked import AskedAttribute, leading_attribute, priced_thing
 from finagent.question.conditions import in_condition, realised_words
 from finagent.question.documents import institution_numbers
@@ -311,7 +313,9 @@ def _located(name: str, text: str) -> bool:
 
 
 def _mentions(text: _Text, name: str) -> bool:
-    return bool(compound_forms(name) & text.names)
+    """The text names it, or a Cyrillic name the text writes in Latin letters («Ларгус» —
+    «LADA Largus»)."""
+    return bool((compound_forms(name) | latin_forms(name)) & text.names)
 
 
 def _synonyms(attribute: AskedAttribute) -> list[tuple[str, ...]]:
@@ -355,7 +359,8 @@ def _generic(head: str) -> bool:
 def _unit(attribute: AskedAttribute) -> bool:
     """«сколько квадратных метров», «сколько дней»: a unit of measure counts the value
     asked, it is not an attribute of the entities."""
-    return attribute.head in MEASURE_UNITS
+    # «сколько мес», «сколько руб»: an abbreviation of a unit is a unit too
+    return attribute.head in MEASURE_UNITS or abbreviated_unit(attribute.text) is not None
 
 
 # parts of an address a document writes abbreviated with a dot («г. Реутов», «ул. Лесная»)

@@ -128,6 +128,16 @@ ABSTAIN_PLACE_OF_KIND_MISSING = (
 )
 ABSTAIN_NUMBER = "документа № {number} среди ваших документов нет"
 ABSTAIN_NUMBER_MISSING = "Номер «№ {number}» не встречается в найденных документах ({titles})."
+# a document the question names by its number is only referred to by a held one
+# (answering/referenced_only.py)
+ABSTAIN_REFERENCED = (
+    "документа № {number} среди ваших документов нет — он только упоминается в «{titles}»"
+)
+ABSTAIN_REFERENCED_MISSING = (
+    "Сам документ № {number} не загружен: номер встречается лишь как ссылка в «{titles}», "
+    "а там то, о чём спрашивается, не указано. Значения самого упоминающего документа или "
+    "других документов ответом не являются; загрузите документ № {number}, чтобы ответить."
+)
 ABSTAIN_DATE = "сведений на {date} в них нет"
 ABSTAIN_MONTH = "сведений за {month} в них нет"
 ABSTAIN_MONTH_MISSING = (

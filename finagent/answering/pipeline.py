@@ -94,6 +94,7 @@ from finagent.answering.output_checks import (
 from finagent.answering.question_prompt import question_brief
 from finagent.answering.ranker import rank_learned
 from finagent.answering.rate_clause import prefer_rate_clause
+from finagent.answering.referenced_only import referenced_only
 from finagent.answering.stated_value import prefer_stated_value
 from finagent.answering.vague import clarification
 from finagent.answering.value_phrase import prefer_named_phrase
@@ -530,6 +531,14 @@ async def answer_turn(turn: TurnInput, generate: Generate | None = None) -> dict
         if uncovered is not None:  # a live source that failed says so first, as above
             return _live_notice(ctx) or abstention_update(uncovered, evidence.best)
         documents = decision.scenario in DOCUMENT_SCENARIOS
+        # a document named by its number that a held one only refers to
+        referred = (
+            referenced_only(turn.question, turn.cards, ctx.chunks, turn.texts)
+            if documents
+            else None
+        )
+        if referred is not None:
+            return _live_notice(ctx) or abstention_update(referred, evidence.best)
         # the sentences the answer would quote: the card values', else the best ranked one
         quoted = [sentence for sentence, _ in _quoted(evidence, "any")]
         lacking = condition_abstention(turn.query, quoted, ctx.chunks) if documents else None

@@ -107,6 +107,14 @@ def measure_name(name: str) -> bool:
     return bool(nouns) and all(w in measures or lemma(w) in measures for w in nouns)
 
 
+def abbreviated_unit(word: str) -> str | None:
+    """The lemma of the unit an abbreviation stands for («мес» — «месяц», «руб.» —
+    «рубль»), None for a full word or another word."""
+    text = " ".join(word.lower().split()).rstrip(".").strip()
+    found = _abbreviations().get(text)
+    return found if found is not None and found != text else None
+
+
 def unit_named(word: str) -> str | None:
     """The lemma of the unit a word or an abbreviation names («ч», «часов» — «час»)."""
     return _unit_of(word)

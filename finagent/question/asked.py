@@ -129,7 +129,8 @@ def _head_before(words: Sequence[str], lemmas: Sequence[str], at: int) -> int:
     if after < len(words) and (words[after][:1].isalnum() or words[after] in ("«", '"')):
         return -1
     start = at
-    while start > 0 and (words[start - 1][:1].isalnum() or words[start - 1] in '«»"-'):
+    # a slash inside an abbreviation («в с/ф 87», «по р/с») is no clause's boundary
+    while start > 0 and (words[start - 1][:1].isalnum() or words[start - 1] in '«»"-/'):
         start -= 1
     i = start
     while i < at:

@@ -71,6 +71,8 @@ ANSWER_CUES = (
     Cue("срок", "period", 3),
     Cue("сколько дней", "period", 5),
     Cue("сколько месяцев", "period", 5),
+    Cue("сколько мес", "period", 5),  # the unit abbreviated: a count of months as well
+    Cue("сколько дн", "period", 5),
     Cue("сколько лет", "period", 5),
     Cue("сколько недель", "period", 5),
     # «за сколько часов до заезда снять бронь»: how far ahead, not a count of hours worked
