@@ -8,6 +8,9 @@ from pydantic import BaseModel, Field
 
 from finagent.language.text import Sentence
 
+# 20: a heading under the order that approved it («УТВЕРЖДЁН приказом …») or under its
+# issuing body's name («МЕЖРАЙОННАЯ ИНСПЕКЦИЯ … № 17» over «АКТ … № 12-19/47»); the codes
+# its text writes («HT-520»);
 # 19: a line ending in an abbreviation of what follows («г. Уфа, пр.» / «Октября, д. 3»,
 # «ул.», «ст.»; not right after a figure: «2025 г.») goes on into the next; 18: one reader
 # of wrapped lines (cards.unwrap): a party's requisites after a comma, a line opening with
@@ -21,7 +24,7 @@ from finagent.language.text import Sentence
 # named only by a line in capitals («ПРИХОДНЫЙ КАССОВЫЙ ОРДЕР»); 11: a form's heading
 # beside its number box; 10: the bonus field; 9: a PDF's row «label figure»; 8: headings
 # dated or under an approval note, form number boxes
-CARD_VERSION = 19
+CARD_VERSION = 20
 
 FactKind = Literal["amount", "rate", "date", "term", "number", "identifier"]
 
@@ -69,6 +72,9 @@ class DocumentCard(BaseModel):
     persons: list[str] = Field(default_factory=list)
     # lemmas of its words (``finagent.cards.vocabulary``): what the document speaks of
     vocabulary: list[str] = Field(default_factory=list)
+    # the codes its text writes without a number sign (``finagent.cards.vocabulary``): a
+    # model's or an article's («HT-520», «R750»), as compared (``number_key``)
+    codes: list[str] = Field(default_factory=list)
 
     def values(self, field: str) -> list[Fact]:
         """Every fact labelled ``field``: two candidates are both returned, never one picked."""
