@@ -22,7 +22,6 @@ from finagent.language.periods import periods_in
 from finagent.language.persons import persons_in
 from finagent.language.spans import DateMention, Identifier
 from finagent.language.text import Sentence, analyse
-from finagent.question.documents import number_key
 
 _FORM_LINES = 3  # a form's own number is stated this many lines under its heading at most
 _OPENING_SENTENCES = 8  # the document's own number and date are stated before this
@@ -167,5 +166,5 @@ def build_card(document_id: str, title: str, text: str) -> DocumentCard:
         organisations=list(dict.fromkeys(f"{o.legal_form} «{o.name}»" for o in organisations)),
         persons=list(dict.fromkeys(p.name for p in persons)),
         vocabulary=vocabulary_of(analysed),
-        codes=list(dict.fromkeys(number_key(code) for code in written_codes(text)))[:MAX_CODES],
+        codes=written_codes(text)[:MAX_CODES],
     )

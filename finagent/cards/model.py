@@ -73,7 +73,7 @@ class DocumentCard(BaseModel):
     # lemmas of its words (``finagent.cards.vocabulary``): what the document speaks of
     vocabulary: list[str] = Field(default_factory=list)
     # the codes its text writes without a number sign (``finagent.cards.vocabulary``): a
-    # model's or an article's («HT-520», «R750»), as compared (``number_key``)
+    # model's or an article's («HT-520», «R750»), as written
     codes: list[str] = Field(default_factory=list)
 
     def values(self, field: str) -> list[Fact]:

@@ -172,7 +172,7 @@ def _reasons(
         for held in filter(None, [card.number, *card.references])
     ):
         reasons.append("номер")
-    elif codes & set(card.codes):
+    elif codes and codes & {number_key(code) for code in card.codes}:
         # a code its text writes («линия HT-520», «сервер R750»): a model, an article or a
         # number only this document's dealings use
         reasons.append("номер")
