@@ -154,7 +154,6 @@ def _reasons(
     years: frozenset[int] = frozenset(),
     surnames: frozenset[str] = frozenset(),
     written_names: frozenset[str] = frozenset(),
-    codes: frozenset[str] = frozenset(),
     initials: frozenset[str] = frozenset(),
 ) -> list[str]:
     reasons: list[str] = []
@@ -171,10 +170,6 @@ def _reasons(
         number_key(held) in numbers or (len(held) > _MIN_NUMBER and number_key(held) in keyed)
         for held in filter(None, [card.number, *card.references])
     ):
-        reasons.append("номер")
-    elif codes and codes & {number_key(code) for code in card.codes}:
-        # a code its text writes («линия HT-520», «сервер R750»): a model, an article or a
-        # number only this document's dealings use
         reasons.append("номер")
     # parties with roles, else every organisation the card found (a heading without roles)
     for name in [*(party.name for party in card.parties), *card.organisations]:
@@ -274,14 +269,36 @@ def named_documents(
             years,
             surnames,
             written_names,
-            codes,
             initials,
         )
         if reasons:
             matches.append(
                 DocumentMatch(document_id=card.document_id, title=card.title, reasons=reasons)
             )
+    if codes and not any(PRECISE & set(m.reasons) for m in matches):
+        matches = _by_codes(matches, cards, codes)
     return sorted(matches, key=lambda m: tuple(-n for n in strength(m.reasons)))
+
+
+def _by_codes(
+    matches: list[DocumentMatch], cards: Sequence[DocumentCard], codes: frozenset[str]
+) -> list[DocumentMatch]:
+    """``matches`` with the cards whose text writes a code of the question («линия
+    HT-520», «сервер R750»: a model, an article or a number only that document's dealings
+    use) named by it as by a number. Weaker than a number, party or person the question
+    names, it is read only when none names a document."""
+    out = {m.document_id: m for m in matches}
+    for card in cards:
+        if not codes & {number_key(code) for code in card.codes}:
+            continue
+        found = out.get(card.document_id)
+        if found is None:
+            out[card.document_id] = DocumentMatch(
+                document_id=card.document_id, title=card.title, reasons=["номер"]
+            )
+        else:
+            out[card.document_id] = found.model_copy(update={"reasons": [*found.reasons, "номер"]})
+    return list(out.values())
 
 
 _CAPITALS = re.compile(r"\b[А-ЯЁ]{3,8}\b")

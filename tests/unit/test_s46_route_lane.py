@@ -85,6 +85,9 @@ def test_a_code_the_text_writes_names_its_document_precisely() -> None:
     assert named_documents(question, cards).precise_ids == ["purchase"]
     other = build_question("Сколько стоит станок FX-320?", cards=cards)
     assert named_documents(other, cards).precise_ids == []
+    # weaker than a party the question names: read only when nothing else names one
+    party = build_question("Сколько стоит станок FX-310 от Станкомаша?", cards=cards)
+    assert [m.reasons for m in party.documents] == [["контрагент"]]
 
 
 def test_initials_of_a_heading() -> None:
