@@ -160,12 +160,23 @@ def _listed_heading_below(lines: list[tuple[int, int, str, bool]], index: int) -
     return False
 
 
+# «(выездная налоговая проверка, ст. 89 и 100 НК РФ)»: an article cited under a heading
+_ARTICLE = re.compile(r"\b(?:ст|стать[яиейю])\.?\s*\d", re.IGNORECASE)
+
+
+def _law_note(line: str) -> bool:
+    """A line in parentheses under a heading that cites an article of a law: the legal
+    basis the document is drawn up on, not part of its name (an answer naming the document
+    would cite an article no source of it states)."""
+    return line.startswith("(") and _ARTICLE.search(line) is not None
+
+
 def _block(lines: list[tuple[int, int, str, bool]], index: int) -> tuple[str, int]:
     """The heading line at ``index`` with its continuation lines and where they end."""
     _, end, line, _ = lines[index]
     block, block_end = [line], end
     for _, next_end, following, _marked in lines[index + 1 : index + 3]:
-        if not _continues(following):
+        if not _continues(following) or _law_note(following):
             break
         block.append(following)
         block_end = next_end
