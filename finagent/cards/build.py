@@ -11,7 +11,7 @@ from finagent.cards.table_facts import bare_amounts, label_table_facts
 from finagent.cards.tables import table_cells
 from finagent.cards.title import Heading, doc_type_of, heading_of, strip_markdown
 from finagent.cards.unwrap import joined
-from finagent.cards.vocabulary import vocabulary_of
+from finagent.cards.vocabulary import MAX_CODES, vocabulary_of, written_codes
 from finagent.language.dates import dates_in
 from finagent.language.identifiers import identifiers_in
 from finagent.language.lemmas import lemma
@@ -166,4 +166,5 @@ def build_card(document_id: str, title: str, text: str) -> DocumentCard:
         organisations=list(dict.fromkeys(f"{o.legal_form} «{o.name}»" for o in organisations)),
         persons=list(dict.fromkeys(p.name for p in persons)),
         vocabulary=vocabulary_of(analysed),
+        codes=written_codes(text)[:MAX_CODES],
     )

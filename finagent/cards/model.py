@@ -8,6 +8,9 @@ from pydantic import BaseModel, Field
 
 from finagent.language.text import Sentence
 
+# 21: a heading under the order that approved it («УТВЕРЖДЁН приказом …») or under its
+# issuing body's name («МЕЖРАЙОННАЯ ИНСПЕКЦИЯ … № 17» over «АКТ … № 12-19/47»); the codes
+# its text writes («HT-520»);
 # 20: a cell's figure with a minus is a (negative) amount; a role of several words
 # («Новый должник»);
 # 19: a line ending in an abbreviation of what follows («г. Уфа, пр.» / «Октября, д. 3»,
@@ -23,7 +26,7 @@ from finagent.language.text import Sentence
 # named only by a line in capitals («ПРИХОДНЫЙ КАССОВЫЙ ОРДЕР»); 11: a form's heading
 # beside its number box; 10: the bonus field; 9: a PDF's row «label figure»; 8: headings
 # dated or under an approval note, form number boxes
-CARD_VERSION = 20
+CARD_VERSION = 21
 
 FactKind = Literal["amount", "rate", "date", "term", "number", "identifier"]
 
@@ -71,6 +74,9 @@ class DocumentCard(BaseModel):
     persons: list[str] = Field(default_factory=list)
     # lemmas of its words (``finagent.cards.vocabulary``): what the document speaks of
     vocabulary: list[str] = Field(default_factory=list)
+    # the codes its text writes without a number sign (``finagent.cards.vocabulary``): a
+    # model's or an article's («HT-520», «R750»), as written
+    codes: list[str] = Field(default_factory=list)
 
     def values(self, field: str) -> list[Fact]:
         """Every fact labelled ``field``: two candidates are both returned, never one picked."""

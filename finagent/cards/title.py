@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from finagent.cards.doc_types import ABOUT_ANOTHER, DOC_TYPES, GENERIC, DocType
 from finagent.cards.kind_phrase import KindPhrase, in_capitals, is_label_line, kind_phrase
 from finagent.language.cues import find_cue
-from finagent.language.lemmas import fold, lemma
+from finagent.language.lemmas import fold, lemma, stated_participle
 from finagent.language.organisations import ABBREVIATIONS, organisations_in
 from finagent.language.text import analyse
 
@@ -126,14 +126,49 @@ def _own_part(lemmas: tuple[str, ...]) -> tuple[str, ...]:
     return lemmas[:cut]
 
 
-def _refers(lemmas: tuple[str, ...], doc_type: DocType) -> bool:
+def _refers(lemmas: tuple[str, ...], words: tuple[str, ...], doc_type: DocType) -> bool:
     """The kind is named as another document the line refers to: «Приложение № 4 к приказу
-    ФНС России …» over a statutory form is the form's approval note, not its heading."""
+    ФНС России …» over a statutory form is the form's approval note, not its heading; so
+    is a kind named as the agent of a short passive participle before it («УТВЕРЖДЁН
+    приказом генерального директора № 4-Ф», «Введено в действие распоряжением …»): the
+    order that approved the document, which is named below it."""
     for cue in doc_type.cues:
         at = find_cue(lemmas, cue)
         if at >= 0:
-            return at > 0 and lemmas[at - 1] == "к"
+            approved = any(stated_participle(word) for word in words[:at])
+            return at > 0 and (lemmas[at - 1] == "к" or approved)
     return False
+
+
+# lines below a body's own name (an inspection's, a department's) where the document's
+# heading stands: its address and code lines between them
+_BELOW_LETTERHEAD = 4
+
+
+def _listed_heading_below(lines: list[tuple[int, int, str, bool]], index: int) -> bool:
+    """A line within ``_BELOW_LETTERHEAD`` lines below ``index`` that names a listed kind
+    at its start and carries its number sign («АКТ НАЛОГОВОЙ
+    ПРОВЕРКИ № 12-19/47» under «МЕЖРАЙОННАЯ ИНСПЕКЦИЯ … № 17»): the line at ``index``,
+    named by its own noun phrase only, is the issuing body's name, not the heading."""
+    for _, _, line, _marked in lines[index + 1 : index + 1 + _BELOW_LETTERHEAD]:
+        if "№" not in line or is_label_line(line):
+            continue
+        lemmas = tuple(lemma(t.text) for s in analyse(line).sentences for t in s.tokens)
+        found = doc_type_of(lemmas, _TYPE_WITHIN_TOKENS)
+        if found is not None and found.key != GENERIC and not _refers(lemmas, (), found):
+            return True
+    return False
+
+
+# «(выездная налоговая проверка, ст. 89 и 100 НК РФ)»: an article cited under a heading
+_ARTICLE = re.compile(r"\b(?:ст|стать[яиейю])\.?\s*\d", re.IGNORECASE)
+
+
+def _law_note(line: str) -> bool:
+    """A line in parentheses under a heading that cites an article of a law: the legal
+    basis the document is drawn up on, not part of its name (an answer naming the document
+    would cite an article no source of it states)."""
+    return line.startswith("(") and _ARTICLE.search(line) is not None
 
 
 def _block(lines: list[tuple[int, int, str, bool]], index: int) -> tuple[str, int]:
@@ -141,7 +176,7 @@ def _block(lines: list[tuple[int, int, str, bool]], index: int) -> tuple[str, in
     _, end, line, _ = lines[index]
     block, block_end = [line], end
     for _, next_end, following, _marked in lines[index + 1 : index + 3]:
-        if not _continues(following):
+        if not _continues(following) or _law_note(following):
             break
         block.append(following)
         block_end = next_end
@@ -163,7 +198,8 @@ def heading_of(text: str) -> Heading:
     for index, (start, end, line, marked) in enumerate(lines):
         if _is_letterhead(line) or is_label_line(line) or (referring and not marked):
             continue
-        lemmas = tuple(lemma(t.text) for s in analyse(line).sentences for t in s.tokens)
+        words = tuple(t.text for s in analyse(line).sentences for t in s.tokens)
+        lemmas = tuple(lemma(word) for word in words)
         doc_type = doc_type_of(lemmas, _TYPE_WITHIN_TOKENS) if index < _HEAD_LINES else None
         # past an approval note the next line set as a heading is the form's own; a
         # form's heading in capitals beside its number box («ПРИХОДНЫЙ КАССОВЫЙ ОРДЕР»
@@ -171,6 +207,8 @@ def heading_of(text: str) -> Heading:
         numbered = doc_type is None and referring is None and not (marked and boxed)
         phrase = kind_phrase(line, marked, numbered=numbered)
         if doc_type is None and phrase is not None:
+            if referring is None and _listed_heading_below(lines, index):
+                continue
             doc_type = _phrase_kind(phrase)
         if doc_type is None:
             continue
@@ -185,7 +223,7 @@ def heading_of(text: str) -> Heading:
         elif doc_type.key == GENERIC:
             doc_type = _longest_kind(_own_part(whole)) or doc_type
         heading = Heading(title[:_MAX_TITLE], doc_type, start, end, block_end, phrase)
-        if referring is None and _refers(lemmas, doc_type):
+        if referring is None and _refers(lemmas, words, doc_type):
             referring = heading
             continue
         return heading

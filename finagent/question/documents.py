@@ -12,6 +12,8 @@ from finagent.cards.doc_types import DOC_TYPES as ALL_KINDS
 from finagent.cards.fields import ROLES
 from finagent.cards.model import DocumentCard
 from finagent.cards.records import record_kind_named
+from finagent.cards.vocabulary import written_codes
+from finagent.language.corpus_lemmas import corpus_lemmas
 from finagent.language.cues import cue_lemmas, find_cue
 from finagent.language.dates import MONTHS, period_years
 from finagent.language.lemmas import (
@@ -23,7 +25,7 @@ from finagent.language.lemmas import (
     normal_forms,
     surname,
 )
-from finagent.language.short_forms import short_forms
+from finagent.language.short_forms import initials_of, short_forms
 from finagent.language.text import analyse
 from finagent.question.model import DocumentMatch, Question
 
@@ -152,6 +154,7 @@ def _reasons(
     years: frozenset[int] = frozenset(),
     surnames: frozenset[str] = frozenset(),
     written_names: frozenset[str] = frozenset(),
+    initials: frozenset[str] = frozenset(),
 ) -> list[str]:
     reasons: list[str] = []
     doc_type = DOC_TYPES.get(card.doc_type or "")
@@ -190,8 +193,11 @@ def _reasons(
     # «по кредитному договору», «по договору лизинга»: a subject word of its own heading
     # or by the short form of a phrase of it («по техприсоединению» of «… технологического
     # присоединения»)
-    if (_title_words(card.title) - asked) & set(lemmas) or short_forms(
-        _LETTERS.findall(folded), card.title, _KIND_WORDS
+    # or by its initials («по БДДС» of «Бюджет движения денежных средств»)
+    if (
+        (_title_words(card.title) - asked) & set(lemmas)
+        or short_forms(_LETTERS.findall(folded), card.title, _KIND_WORDS)
+        or any(initials_of(word, card.title) for word in initials)
     ):
         reasons.append("заголовок")
     held = {party.role for party in card.parties}
@@ -249,16 +255,60 @@ def named_documents(
     )
 
     written_names = _written_names(text) if cards else frozenset()
+    codes = frozenset(number_key(code) for code in written_codes(text))
+    initials = _initialisms(text) if cards else frozenset()
     matches = []
     for card in cards:
         reasons = _reasons(
-            card, lemmas, folded, wanted, keyed, asked, years, surnames, written_names
+            card,
+            lemmas,
+            folded,
+            wanted,
+            keyed,
+            asked,
+            years,
+            surnames,
+            written_names,
+            initials,
         )
         if reasons:
             matches.append(
                 DocumentMatch(document_id=card.document_id, title=card.title, reasons=reasons)
             )
+    if codes and not any(PRECISE & set(m.reasons) for m in matches):
+        matches = _by_codes(matches, cards, codes)
     return sorted(matches, key=lambda m: tuple(-n for n in strength(m.reasons)))
+
+
+def _by_codes(
+    matches: list[DocumentMatch], cards: Sequence[DocumentCard], codes: frozenset[str]
+) -> list[DocumentMatch]:
+    """``matches`` with the cards whose text writes a code of the question («линия
+    HT-520», «сервер R750»: a model, an article or a number only that document's dealings
+    use) named by it as by a number. Weaker than a number, party or person the question
+    names, it is read only when none names a document."""
+    out = {m.document_id: m for m in matches}
+    for card in cards:
+        if not codes & {number_key(code) for code in card.codes}:
+            continue
+        found = out.get(card.document_id)
+        if found is None:
+            out[card.document_id] = DocumentMatch(
+                document_id=card.document_id, title=card.title, reasons=["номер"]
+            )
+        else:
+            out[card.document_id] = found.model_copy(update={"reasons": [*found.reasons, "номер"]})
+    return list(out.values())
+
+
+_CAPITALS = re.compile(r"\b[А-ЯЁ]{3,8}\b")
+
+
+def _initialisms(text: str) -> frozenset[str]:
+    """The question's words in capitals that the law never writes («БДДС», not «НДС» or
+    «УСН»): a user's own abbreviation, which may be a held document's initials."""
+    corpus = corpus_lemmas()
+    return frozenset(w for w in _CAPITALS.findall(text) if not corpus.df(fold(w)))
 
 
 # a body's abbreviation before its number sign («ИФНС № 16», «ОСП № 2»): not a kind of

@@ -98,8 +98,9 @@ async def offline_decision(
     calc = None if held_document_states_it(named, question) else calc_decision(query)
     text, follow_up = prepare(query, history)
     if calc is not None:
+        lacks = calc_lacks(query)
         held_term = await held_term_decision(
-            deps, text, question, user_id, document_ids, debug, calc_lacks_event(query)
+            deps, text, question, user_id, document_ids, debug, lacks
         )
         return held_term or calc
     try:
@@ -177,12 +178,21 @@ def searches_reformulation(text: str, inventory: Inventory) -> bool:
     return ruled is None or len(ruled.sub_queries) > 1
 
 
-def calc_lacks_event(query: str) -> bool:
-    """The calculators would ask back the day their period runs from (the full reading is
-    imported only for the questions the calculators take: its lexicons are slow to load)."""
+def calc_lacks(query: str) -> frozenset[str]:
+    """What the calculators would ask back of the question (the day a period runs from, a
+    sum, a due day …); the full reading is imported only for the questions the
+    calculators take: its lexicons are slow to load."""
     from finagent.legal.calc_extract import extract_calc_request
 
-    return "event_date" in extract_calc_request(query, moscow_today()).missing
+    return frozenset(extract_calc_request(query, moscow_today()).missing)
+
+
+def calc_lacks_event(query: str) -> bool:
+    """The calculators would ask back the day their period runs from."""
+    return EVENT_DATE in calc_lacks(query)
+
+
+EVENT_DATE = "event_date"
 
 
 # a document named by its party role alone is no document of the question's (roles are the
@@ -202,19 +212,22 @@ async def held_term_decision(
     user_id: str | None,
     document_ids: Sequence[str],
     debug: dict[str, Any],
-    lacks_event: bool,
+    lacks: frozenset[str],
 ) -> Decision | None:
-    """The documents, instead of the calculators asking back the day a period runs from,
-    when the user's documents state it: the question names a held document by more than a
-    party role («какой крайний срок дать пояснения по требованию?» of a user holding the
-    demand), or one of their sentences is clearly closer than the law
+    """The documents, instead of the calculators asking back what they count from, when
+    the user's documents state the answer: the question names a held document by more
+    than a party role, whatever the calculators lack («какой крайний срок дать пояснения
+    по требованию?» of a user holding the demand; «сколько пеней начислено на
+    отрицательное сальдо?» of a user holding the balance statement: a held document that
+    states it beats asking the user for its inputs), or, when they lack the day a period
+    runs from, one of their sentences is clearly closer than the law
     (``held_sentences``: «сколько дивидендов решили выплатить и до какого числа?»). The
     search is narrowed to those documents. None: the calculators decide."""
-    if not lacks_event or question is None:
+    if not lacks or question is None:
         return None
     ids = named_beyond_roles(question)
     reason = "names a held document"
-    if not ids and user_id is not None and document_ids:
+    if not ids and EVENT_DATE in lacks and user_id is not None and document_ids:
         try:
             vector = await routing_vector(deps, text)
         except Exception as exc:  # the calculators still answer
@@ -228,7 +241,7 @@ async def held_term_decision(
     return Decision(
         scenario=Scenario.ALL_DOCUMENTS,
         confidence=0.9,
-        reason=f"the calculators lack the event date; {reason}",
+        reason=f"the calculators lack {', '.join(sorted(lacks))}; {reason}",
         rule="held_term",
         sub_queries=expand_query(text),
         document_ids=ids,
