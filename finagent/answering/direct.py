@@ -40,6 +40,7 @@ from finagent.answering.qualifiers import VAT
 from finagent.answering.ranker import EXCEPTIONS, asked_conditions
 from finagent.answering.row_totals import row_total
 from finagent.answering.sentence_profile import profile, shown, values_of
+from finagent.answering.table_lookup import table_cell
 from finagent.answering.value_phrase import asked_noun, named_shares
 from finagent.language.cues import cue_lemmas, find_cue
 from finagent.language.lemmas import in_genitive, lemma
@@ -530,6 +531,9 @@ def compose_direct(
     total = row_total(question, ranked)
     if total is not None:  # a sum over a table's rows, shown as its equation
         lead, more = total.lines(), []
+    cell = table_cell(question, ranked) if total is None and not cards else None
+    if cell is not None:  # the cell at the row and the column the question names
+        lead, more = cell.lines(), []
     verdict = polar_verdict(question, ranked) if total is None else None
     if verdict is not None:
         # the verdict settles the question: another value the lead named would not
