@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
-SETS = [REPO / f"evals/datasets/direct_dev_blind{i}.jsonl" for i in range(1, 31)]
+SETS = [REPO / f"evals/datasets/direct_dev_blind{i}.jsonl" for i in range(1, 32)]
 WARM_UP = "Какие документы у меня загружены и что в них главное?"
 NODES = (
     "load_history",

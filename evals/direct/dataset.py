@@ -20,7 +20,7 @@ from evals import DATASETS_DIR
 
 DEV_DATASET = DATASETS_DIR / "direct_dev_blind1.jsonl"
 # written blind; never read for development: the harness prints its totals only
-HOLDOUT_DATASET = DATASETS_DIR / "direct_holdout_v27.jsonl"
+HOLDOUT_DATASET = DATASETS_DIR / "direct_holdout_v28.jsonl"
 DOCS_DIR = DATASETS_DIR / "direct_docs"
 CATEGORIES = frozenset({"doc_sample", "doc_new", "taxcode", "kb", "decline"})
 USERS = frozenset({"demo", "fresh"})
