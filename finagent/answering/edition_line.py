@@ -17,11 +17,11 @@ from functools import cache
 from importlib import resources
 
 from finagent.answering.sentence_profile import profile
+from finagent.language.dates import WRITTEN_YEAR
 from finagent.language.lemmas import lemma
 from finagent.yaml_data import load_yaml
 
 _FILE = "edition_lines.yaml"
-_YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 _NUMBER_AFTER = re.compile(r"^\s*\d")
 _WORD = re.compile(r"[А-Яа-яЁё]+")
 
@@ -50,8 +50,8 @@ def edition_line(sentence: str) -> bool:
     p = profile(sentence)
     if not (p.lemmas & validity) or not (p.lemmas & nouns):
         return False
-    if not (p.dates or _YEAR.search(sentence)):
+    if not (p.dates or WRITTEN_YEAR.search(sentence)):
         return False
-    if p.money or p.percents or p.shares or [x for x in p.periods if not _YEAR.match(x)]:
+    if p.money or p.percents or p.shares or [x for x in p.periods if not WRITTEN_YEAR.match(x)]:
         return False
     return _names_itself(sentence, nouns)

@@ -18,7 +18,7 @@ import numpy as np
 
 from finagent.answering.context import AnswerContext
 from finagent.answering.edition_line import edition_line
-from finagent.cards.tables import grid_rows, grid_rule, markdown_rows, rendered_row
+from finagent.cards.tables import WORD_CELL, grid_rows, grid_rule, markdown_rows, rendered_row
 from finagent.cards.unwrap import joined
 from finagent.language.abbreviations import leaves_open
 from finagent.language.lemmas import lemma
@@ -151,7 +151,6 @@ def _split_sentences(line: str) -> list[str]:
     return pieces
 
 
-_WORD_CELL = " | "  # a Word table's cell delimiter, as the loader flattens a row
 _WORD_COLUMNS = 3  # a Word line of fewer cells is a form's label and value
 
 
@@ -178,7 +177,7 @@ def _table_rows(lines: list[str]) -> dict[int, str]:
         markdown = i in markdown_lines and not same
         inner = split[1 : -1 if line.rstrip().endswith("|") else None]
         cells = [c.strip().strip("*").strip() for c in (inner if markdown else split)]
-        word = not markdown and _WORD_CELL in line and not line.startswith("+")
+        word = not markdown and WORD_CELL in line and not line.startswith("+")
         if not markdown and not (word and len(cells) >= _WORD_COLUMNS):
             header = None
             continue

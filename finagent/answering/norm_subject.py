@@ -24,13 +24,14 @@ them says nothing of the subject (a fine of another party's duty, a per-metre ba
 
 from __future__ import annotations
 
-import re
+from collections.abc import Iterable
 
 from finagent.answering.asked_values import states_asked
 from finagent.answering.evidence import Candidate, promoted
 from finagent.answering.ranker import type_match
 from finagent.answering.sentence_profile import profile
 from finagent.language.corpus_lemmas import corpus_lemmas
+from finagent.language.dates import WRITTEN_YEAR
 from finagent.language.synonyms import names_lemma
 from finagent.question.conditions import in_condition
 from finagent.question.content import content_lemmas
@@ -40,7 +41,6 @@ from finagent.retrieval.retriever import NORM_ONLY, SEMANTIC_LEG
 ANSWER_TYPES = frozenset({"limit", "amount", "rate", "period"})
 LOOKED_AT = 3  # the Code's own best points considered, in its order
 RARE_UNITS = 10  # a word so few articles use names a subject
-_YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 
 
 def _rare(word: str) -> bool:
@@ -78,18 +78,27 @@ def prefer_norm_subject(
     best_cover = corpus_lemmas().weight(_words(rules[0]) & content) if rules else 0.0
     dense = [c for c in norms if c.chunk.metadata.get(NORM_ONLY) == SEMANTIC_LEG]
     chunks = list(dict.fromkeys(c.chunk.id for c in dense))[:LOOKED_AT]
-    for candidate in norms:
-        if candidate.chunk.id not in chunks:
-            continue
+
+    def names_subject(candidate: Candidate) -> bool:
         words = _words(candidate)
-        if not words & unmatched or corpus_lemmas().weight(words & content) <= best_cover:
-            continue
-        if not states_asked(profile(candidate.sentence), question):
-            continue
-        rest = [c for c in norms if c is not candidate]
-        # first, scored at least as the former first (``promoted`` compares with
-        # ``ranked[0]``, so the candidate must not be put there before it is called)
-        return promoted(ranked, candidate), rest
+        return bool(words & unmatched) and corpus_lemmas().weight(words & content) > best_cover
+
+    eligible = (c for c in norms if c.chunk.id in chunks and names_subject(c))
+    return _first_stating_first(question, ranked, norms, eligible)
+
+
+def _first_stating_first(
+    question: Question,
+    ranked: list[Candidate],
+    norms: list[Candidate],
+    eligible: Iterable[Candidate],
+) -> tuple[list[Candidate], list[Candidate]]:
+    """``ranked`` with the first of ``eligible`` that states a value of the asked type first
+    (scored at least as the former first: ``promoted`` compares with ``ranked[0]``, so the
+    candidate must not be put there before it is called), and ``norms`` without it."""
+    for candidate in eligible:
+        if states_asked(profile(candidate.sentence), question):
+            return promoted(ranked, candidate), [c for c in norms if c is not candidate]
     return ranked, norms
 
 
@@ -103,7 +112,7 @@ def _asked_years(question: Question) -> set[int]:
 
 
 def _names_year(candidate: Candidate, years: set[int]) -> bool:
-    return bool(years & {int(y) for y in _YEAR.findall(candidate.sentence)})
+    return bool(years & {int(y) for y in WRITTEN_YEAR.findall(candidate.sentence)})
 
 
 def _passage_words(candidate: Candidate) -> frozenset[str]:
@@ -136,11 +145,5 @@ def prefer_norm_year(
     if any(_names_year(c, years) for c in stating):
         return ranked, norms
     content = content_lemmas(question)
-    for candidate in norms:
-        if not _names_year(candidate, years) or not _passage_words(candidate) & content:
-            continue
-        if not states_asked(profile(candidate.sentence), question):
-            continue
-        rest = [c for c in norms if c is not candidate]
-        return promoted(ranked, candidate), rest
-    return ranked, norms
+    eligible = (c for c in norms if _names_year(c, years) and _passage_words(c) & content)
+    return _first_stating_first(question, ranked, norms, eligible)

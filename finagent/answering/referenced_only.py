@@ -203,6 +203,31 @@ def _states_value(question: Question, p: SentenceProfile, sentence: str) -> bool
     return question.answer_type in ("amount", "limit") and bool(_KOPECK_SUM.search(sentence))
 
 
+def _supported(
+    question: Question,
+    read: Sequence[str],
+    mentioned: re.Pattern[str],
+    about: bool,
+    kind: set[str],
+    asked: set[str],
+) -> bool:
+    """A sentence of a referring document (``read``) names the document asked (its number;
+    in a document ``about`` it, also its kind) and states the asked value of it."""
+    for at, sentence in enumerate(read):
+        if not (mentioned.search(sentence) or (about and kind & profile(sentence).lemmas)):
+            continue
+        # a reference goes on in the next sentence when a line break cut it
+        # («… № КЛ-118/2025 от» / «19.11.2025 (лимит …, ставка 19,5 %)»)
+        if at + 1 < len(read) and not sentence.rstrip().endswith(_SENTENCE_ENDS):
+            sentence = f"{sentence} {read[at + 1]}"
+        p = profile(sentence)
+        if _own_date_asked(question, p, sentence):
+            return True  # «когда заключён договор № X» — «№ X от …»
+        if _states_value(question, p, sentence) and (not asked or _names_act(asked, p)):
+            return True
+    return False
+
+
 def referenced_only(
     question: Question,
     cards: Sequence[DocumentCard],
@@ -243,32 +268,10 @@ def referenced_only(
             for card in cards
             if any(_key(r) == _key(number) for r in card.references)
         }
-        supported = False
-        for document_id in referring:
-            read = list(_sentences(bodies[document_id]))
-            for at, sentence in enumerate(read):
-                names = mentioned.search(sentence) or (
-                    document_id in about and bool(kind & profile(sentence).lemmas)
-                )
-                if not names:
-                    continue
-                # a reference goes on in the next sentence when a line break cut it
-                # («… № КЛ-118/2025 от» / «19.11.2025 (лимит …, ставка 19,5 %)»)
-                if at + 1 < len(read) and not sentence.rstrip().endswith(_SENTENCE_ENDS):
-                    sentence = f"{sentence} {read[at + 1]}"
-                p = profile(sentence)
-                if _own_date_asked(question, p, sentence):
-                    supported = True  # «когда заключён договор № X» — «№ X от …»
-                    break
-                if not _states_value(question, p, sentence):
-                    continue
-                if asked and not _names_act(asked, p):
-                    continue
-                supported = True
-                break
-            if supported:
-                break
-        if supported:
+        if any(
+            _supported(question, list(_sentences(bodies[d])), mentioned, d in about, kind, asked)
+            for d in referring
+        ):
             continue
         where = "; ".join(dict.fromkeys(undated(titles.get(d, d)) for d in referring[:_MAX_TITLES]))
         return Abstention(

@@ -30,6 +30,7 @@ from importlib import resources
 
 from finagent.answering.evidence import FULL, Candidate
 from finagent.answering.row_totals import asks_total
+from finagent.cards.tables import WORD_CELL
 from finagent.language.lemmas import fold, lemma, part_of_speech
 from finagent.question.model import Question
 from finagent.yaml_data import load_yaml
@@ -44,7 +45,6 @@ _MAX_HEADER_LINE = 60  # a longer line above a table is prose, not its header
 _MAX_LABEL_LINES = 3  # lines of a row's label wrapped above its figures
 _GROUP = 3
 _DATE = re.compile(r"^\d{2}\.\d{2}\.\d{4}$")
-_WORD_CELL = " | "
 _ASKED_TYPES = frozenset({"amount", "limit", "count", "number"})
 
 
@@ -91,7 +91,7 @@ def _word_tables(text: str) -> list[Table]:
     block: list[list[str]] = []
     lines: list[str] = []
     for line in [*text.split("\n"), ""]:
-        if _WORD_CELL in line and not line.startswith(("|", "+")):
+        if WORD_CELL in line and not line.startswith(("|", "+")):
             cells = [c.strip() for c in line.split("|")]
             if block and len(cells) != len(block[0]):
                 out += _word_table(block, lines)

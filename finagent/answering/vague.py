@@ -73,10 +73,14 @@ def _names_something(
         fields = [f for f in fields if f in question.taxes]
     if not with_fields:  # only what a pointer could point at: no tax, no field
         sum_of_tax, fields = True, []
+    return bool((question.taxes and not sum_of_tax) or fields or _points_at(question))
+
+
+def _points_at(question: Question) -> bool:
+    """The question names a name, a number, a sum, a share, a date, a period or a year, or a
+    document by more than its type."""
     return bool(
-        (question.taxes and not sum_of_tax)
-        or fields
-        or question.names
+        question.names
         or question.identifiers
         or question.organisations
         or question.money
@@ -89,20 +93,9 @@ def _names_something(
 
 
 def _names_one(question: Question) -> bool:
-    """The question names what tells one document from another: a name, a number, a sum, a
-    share, a date or a period, or a document by more than its type."""
-    return bool(
-        question.names
-        or question.identifiers
-        or question.organisations
-        or question.money
-        or question.percents
-        or question.periods
-        or question.dates
-        or question.months
-        or question.years
-        or any(reason != "тип" for match in question.documents for reason in match.reasons)
-    )
+    """The question names what tells one document from another: what it points at
+    (:func:`_points_at`) or a month."""
+    return bool(question.months) or _points_at(question)
 
 
 def _asked_field(question: Question) -> Field | None:

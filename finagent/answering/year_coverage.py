@@ -27,7 +27,7 @@ from datetime import date
 from finagent.answering import messages
 from finagent.answering.abstention import Abstention
 from finagent.answering.edition import source_date
-from finagent.language.dates import MONTHS
+from finagent.language.dates import MONTHS, WRITTEN_YEAR
 from finagent.language.lemmas import lemma
 from finagent.question.conditions import in_condition
 from finagent.question.model import Question
@@ -39,7 +39,6 @@ _WORD = re.compile(r"[А-Яа-яЁёA-Za-z]+")
 _GENERIC = frozenset({"год", *MONTHS})
 
 
-_YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 # a deadline or a term asked («до какого числа платить за 2026 год», «сколько дней на
 # проверку в 2027»): the rule an edition states is the year's unless amended, so the edition
 # warning says what to check; a figure set per year (a limit, a fixed sum, a rate, what
@@ -52,7 +51,7 @@ def _years_of_subject(topic: set[str], chunks: Sequence[Chunk]) -> set[int]:
     years: set[int] = set()
     for chunk in chunks:
         for sentence in _SENTENCE_END.split(f"{chunk.title or ''}\n{chunk.text}"):
-            named = {int(y) for y in _YEAR.findall(sentence)}
+            named = {int(y) for y in WRITTEN_YEAR.findall(sentence)}
             if named and topic & {lemma(w) for w in _WORD.findall(sentence)}:
                 years |= named
     return years

@@ -220,7 +220,7 @@ def markdown_row(line: str) -> bool:
     return len(line) > 1 and line.startswith("|") and line.endswith("|")
 
 
-_WORD_CELL = " | "  # the cell delimiter of a Word table's row as the loader flattens it
+WORD_CELL = " | "  # the cell delimiter of a Word table's row as the loader flattens it
 _WORD_COLUMNS = 3  # a Word line of two cells is a form's label and value, no table row
 
 
@@ -229,7 +229,7 @@ def word_row(line: str) -> bool:
     not a Markdown or grid row («| a | b |», «+---+») nor a form's label and value; a row
     whose first cell is empty opens with «|» («| Итого | 54 400,00»), but does not end with it."""
     return (
-        line.count(_WORD_CELL) >= _WORD_COLUMNS - 1
+        line.count(WORD_CELL) >= _WORD_COLUMNS - 1
         and not markdown_row(line)
         and not line.startswith("+")
     )

@@ -37,6 +37,8 @@ MONTHS = {
 #: a month's number to its lemma (nominative singular): 3 -> «март»
 MONTH_LEMMAS = {number: name for name, number in MONTHS.items()}
 _YEAR_WORDS = {"год", "г"}
+#: a year written in four digits, as a word («2025»; not «120251»)
+WRITTEN_YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 _MIN_YEAR, _MAX_YEAR = 1990, 2100
 
 

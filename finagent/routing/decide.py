@@ -178,6 +178,9 @@ def searches_reformulation(text: str, inventory: Inventory) -> bool:
     return ruled is None or len(ruled.sub_queries) > 1
 
 
+EVENT_DATE = "event_date"  # what the calculators lack: the day a period runs from
+
+
 def calc_lacks(query: str) -> frozenset[str]:
     """What the calculators would ask back of the question (the day a period runs from, a
     sum, a due day …); the full reading is imported only for the questions the
@@ -185,14 +188,6 @@ def calc_lacks(query: str) -> frozenset[str]:
     from finagent.legal.calc_extract import extract_calc_request
 
     return frozenset(extract_calc_request(query, moscow_today()).missing)
-
-
-def calc_lacks_event(query: str) -> bool:
-    """The calculators would ask back the day their period runs from."""
-    return EVENT_DATE in calc_lacks(query)
-
-
-EVENT_DATE = "event_date"
 
 
 # a document named by its party role alone is no document of the question's (roles are the

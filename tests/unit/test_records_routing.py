@@ -15,7 +15,7 @@ from finagent.cards.model import DocumentCard
 from finagent.cards.sentence_vectors import pack
 from finagent.question.build import build_question
 from finagent.routing.classifier import Prediction
-from finagent.routing.decide import calc_lacks_event, named_beyond_roles
+from finagent.routing.decide import EVENT_DATE, calc_lacks, named_beyond_roles
 from finagent.routing.held_sentences import (
     NEAR_MARGIN,
     SENTENCE_MARGIN,
@@ -160,10 +160,10 @@ def test_a_held_document_states_the_deadline_the_calculators_would_ask_for(
     cards: list[DocumentCard],
 ) -> None:
     question = "До какого числа ответить на требование о пояснениях?"
-    assert calc_lacks_event(question)
+    assert EVENT_DATE in calc_lacks(question)
     assert named_beyond_roles(build_question(question, cards=cards)) == ["demand"]
     # a date to count from: the calculators answer
-    assert not calc_lacks_event(
+    assert EVENT_DATE not in calc_lacks(
         "Требование о пояснениях получили 3 марта 2026, до какого числа ответить?"
     )
     # a party role alone names no document of the question's
